@@ -1,0 +1,51 @@
+import js from '@eslint/js';
+import nextPlugin from '@next/eslint-plugin-next';
+import reactHooks from 'eslint-plugin-react-hooks';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  {
+    ignores: [
+      'node_modules/**',
+      '.next/**',
+      'lib/db/generated/**',
+      'data/**',
+      'models-cache/**',
+      'public/vendor/**',
+      'test-results/**',
+      'e2e-artifacts/**',
+      'bench-results/**',
+      'next-env.d.ts',
+      '**/*.mjs',
+    ],
+  },
+  js.configs.recommended,
+  ...tseslint.configs.recommendedTypeChecked,
+  {
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    plugins: { '@next/next': nextPlugin, 'react-hooks': reactHooks },
+    rules: {
+      ...nextPlugin.configs.recommended.rules,
+      ...reactHooks.configs.recommended.rules,
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { attributes: false } }],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+    },
+  },
+  {
+    // The engine is a leaf: pure TypeScript shared by the browser and the server.
+    files: ['engine/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['node:*', 'fs', 'path', 'child_process', 'os', 'crypto', 'stream'], message: 'engine/ must not import Node built-ins.' },
+            { group: ['next', 'next/*', 'react', 'react-dom', '@prisma/*', 'onnxruntime-*'], message: 'engine/ is a leaf: inject runtimes through engine/runtime.ts.' },
+            { group: ['../lib/*', '../../lib/*', '../../../lib/*', '@/lib/*', '@/workers/*', '@/components/*', '@/app/*'], message: 'engine/ must not import application code.' },
+          ],
+        },
+      ],
+    },
+  },
+);

@@ -1,0 +1,22 @@
+import { PrismaBetterSqlite3 } from '@prisma/adapter-better-sqlite3';
+import { env } from '../env';
+import { PrismaClient } from './generated/client';
+import { applyMigrations, sqlitePath } from './migrate';
+
+export type Db = PrismaClient;
+export { Prisma } from './generated/client';
+
+const globalForDb = globalThis as unknown as { keyoutDb?: PrismaClient };
+
+/**
+ * The process-wide Prisma client. The first call applies pending migrations, so every entry
+ * point (web, worker, CLI, tests) works against a fresh DATA_DIR with no separate step.
+ */
+export function db(): PrismaClient {
+  if (globalForDb.keyoutDb) return globalForDb.keyoutDb;
+  const { databaseUrl } = env();
+  applyMigrations(databaseUrl);
+  const adapter = new PrismaBetterSqlite3({ url: sqlitePath(databaseUrl), timeout: 10_000 });
+  globalForDb.keyoutDb = new PrismaClient({ adapter });
+  return globalForDb.keyoutDb;
+}

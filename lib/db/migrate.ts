@@ -1,0 +1,71 @@
+import { createHash, randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+
+/**
+ * Applies pending migrations from prisma/migrations at start-up through the driver, recording
+ * them in _prisma_migrations the way Prisma does, so `prisma migrate deploy` and this agree and
+ * no schema-engine binary is needed (air-gapped installs work).
+ */
+const MIGRATIONS_DIR = path.resolve(import.meta.dirname, '../../prisma/migrations');
+
+export function sqlitePath(databaseUrl: string): string {
+  if (!databaseUrl.startsWith('file:')) throw new Error(`Not a SQLite URL: ${databaseUrl}`);
+  return databaseUrl.slice('file:'.length);
+}
+
+export function applyMigrations(databaseUrl: string): string[] {
+  const file = sqlitePath(databaseUrl);
+  fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+  const db = new Database(file);
+  try {
+    db.pragma('journal_mode = WAL');
+    db.pragma('busy_timeout = 10000');
+    db.exec(`CREATE TABLE IF NOT EXISTS "_prisma_migrations" (
+      "id" TEXT PRIMARY KEY NOT NULL,
+      "checksum" TEXT NOT NULL,
+      "finished_at" DATETIME,
+      "migration_name" TEXT NOT NULL,
+      "logs" TEXT,
+      "rolled_back_at" DATETIME,
+      "started_at" DATETIME NOT NULL DEFAULT current_timestamp,
+      "applied_steps_count" INTEGER UNSIGNED NOT NULL DEFAULT 0
+    )`);
+    const applied = new Set(
+      db
+        .prepare(
+          'SELECT migration_name FROM _prisma_migrations WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL',
+        )
+        .all()
+        .map((r) => (r as { migration_name: string }).migration_name),
+    );
+    const names = fs
+      .readdirSync(MIGRATIONS_DIR, { withFileTypes: true })
+      .filter((d) => d.isDirectory())
+      .map((d) => d.name)
+      .sort();
+    const done: string[] = [];
+    for (const name of names) {
+      if (applied.has(name)) continue;
+      const sql = fs.readFileSync(path.join(MIGRATIONS_DIR, name, 'migration.sql'), 'utf8');
+      const checksum = createHash('sha256').update(sql).digest('hex');
+      // IMMEDIATE: two processes starting together cannot both apply the same migration.
+      db.transaction(() => {
+        const again = db
+          .prepare('SELECT 1 FROM _prisma_migrations WHERE migration_name = ? AND finished_at IS NOT NULL')
+          .get(name);
+        if (again) return;
+        db.exec(sql);
+        db.prepare(
+          `INSERT INTO _prisma_migrations (id, checksum, finished_at, migration_name, started_at, applied_steps_count)
+           VALUES (?, ?, current_timestamp, ?, current_timestamp, 1)`,
+        ).run(randomUUID(), checksum, name);
+        done.push(name);
+      }).immediate();
+    }
+    return done;
+  } finally {
+    db.close();
+  }
+}

@@ -1,0 +1,67 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+/**
+ * The one reader of process.env. Every default makes the embedded mode (SQLite, local disk,
+ * one worker) work with no configuration at all; .env.example mirrors this schema.
+ */
+const flag = z
+  .enum(['0', '1', 'true', 'false', ''])
+  .default('0')
+  .transform((v) => v === '1' || v === 'true');
+
+const schema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  /** Public origin used to build absolute signed URLs, e.g. https://keyout.example.com */
+  PUBLIC_URL: z.string().url().default('http://localhost:3000'),
+  PORT: z.coerce.number().int().positive().default(3000),
+  DATA_DIR: z.string().default('./data'),
+  DATABASE_URL: z.string().optional(),
+  MODELS_DIR: z.string().default('./models-cache'),
+  /** Extra read-only folders searched for model files before any download (colon-separated). */
+  MODELS_SEARCH_PATH: z.string().default('../shared/models'),
+  /** Secret for signed URLs and Auth.js. Generated into DATA_DIR/secret when unset. */
+  KEYOUT_SECRET: z.string().min(32).optional(),
+  KEYOUT_ALLOW_PRIVATE_URLS: flag,
+  FFMPEG_PATH: z.string().default('ffmpeg'),
+  FFPROBE_PATH: z.string().default('ffprobe'),
+  /** Queue provider: "db" (rows in the same database) is the embedded default. */
+  QUEUE_PROVIDER: z.enum(['db']).default('db'),
+  STORAGE_PROVIDER: z.enum(['local']).default('local'),
+  WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(1),
+  /** Threads onnxruntime may use per inference session (0 = its own default). */
+  ORT_THREADS: z.coerce.number().int().min(0).default(0),
+  MAX_UPLOAD_BYTES: z.coerce.number().int().positive().default(1024 * 1024 * 1024),
+  MAX_VIDEO_SECONDS: z.coerce.number().positive().default(600),
+  MAX_FRAME_PIXELS: z.coerce.number().int().positive().default(4096 * 2304),
+  RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(100),
+  STARTS_PER_MINUTE: z.coerce.number().int().positive().default(3),
+  STRIPE_SECRET_KEY: z.string().optional(),
+  STRIPE_PRICE_ID: z.string().optional(),
+});
+
+export type Env = z.infer<typeof schema> & { dataDir: string; databaseUrl: string; modelsDir: string };
+
+let cached: Env | undefined;
+
+export function env(): Env {
+  if (cached) return cached;
+  const parsed = schema.safeParse(process.env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new Error(`Invalid environment configuration:\n${lines.join('\n')}`);
+  }
+  const dataDir = path.resolve(parsed.data.DATA_DIR);
+  cached = {
+    ...parsed.data,
+    dataDir,
+    databaseUrl: parsed.data.DATABASE_URL ?? `file:${path.join(dataDir, 'keyout.db')}`,
+    modelsDir: path.resolve(parsed.data.MODELS_DIR),
+  };
+  return cached;
+}
+
+/** Tests change process.env between cases; this makes the next env() read it again. */
+export function resetEnvForTests(): void {
+  cached = undefined;
+}

@@ -1,0 +1,73 @@
+import { spawn, type ChildProcessByStdio } from 'node:child_process';
+import type { Readable, Writable } from 'node:stream';
+import { env } from '../env';
+
+/** A media failure whose message is safe and useful to show to the user. */
+export class MediaError extends Error {
+  override name = 'MediaError';
+}
+
+export interface RunOptions {
+  timeoutMs?: number;
+  signal?: AbortSignal;
+  cwd?: string;
+  /** Bytes written to the process's stdin, then stdin is closed. */
+  input?: Buffer;
+}
+
+export interface RunResult {
+  stdout: Buffer;
+  stderr: string;
+}
+
+const STDERR_TAIL = 64 * 1024;
+
+function run(bin: string, args: string[], opts: RunOptions = {}): Promise<RunResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(bin, args, { cwd: opts.cwd, stdio: ['pipe', 'pipe', 'pipe'] });
+    const out: Buffer[] = [];
+    let err = '';
+    let killedFor: string | null = null;
+    const kill = (why: string) => {
+      killedFor = why;
+      child.kill('SIGKILL');
+    };
+    const timer = opts.timeoutMs ? setTimeout(() => kill('timed out'), opts.timeoutMs) : null;
+    const onAbort = () => kill('was cancelled');
+    opts.signal?.addEventListener('abort', onAbort, { once: true });
+    child.stdout.on('data', (d: Buffer) => out.push(d));
+    child.stderr.on('data', (d: Buffer) => {
+      err = (err + d.toString()).slice(-STDERR_TAIL);
+    });
+    child.stdin.on('error', () => undefined); // the process may exit before reading stdin
+    child.stdin.end(opts.input);
+    child.on('error', (e) => {
+      if (timer) clearTimeout(timer);
+      reject(new Error(`${bin} could not be started (${e.message}). Is ffmpeg installed?`));
+    });
+    child.on('close', (code) => {
+      if (timer) clearTimeout(timer);
+      opts.signal?.removeEventListener('abort', onAbort);
+      if (killedFor) return reject(new MediaError(`${bin} ${killedFor}`));
+      if (code !== 0) return reject(new Error(`${bin} exited with ${code}: ${lastLines(err)}`));
+      resolve({ stdout: Buffer.concat(out), stderr: err });
+    });
+  });
+}
+
+export function lastLines(text: string, n = 6): string {
+  return text.trim().split('\n').slice(-n).join('\n');
+}
+
+export const ffmpeg = (args: string[], opts?: RunOptions) =>
+  run(env().FFMPEG_PATH, ['-hide_banner', '-nostdin', '-y', ...args], opts);
+
+export const ffprobe = (args: string[], opts?: RunOptions) =>
+  run(env().FFPROBE_PATH, ['-hide_banner', ...args], opts);
+
+/** A long-running ffmpeg with streaming stdin/stdout (raw frames in or out). */
+export function spawnFfmpeg(args: string[]): ChildProcessByStdio<Writable, Readable, Readable> {
+  return spawn(env().FFMPEG_PATH, ['-hide_banner', '-nostdin', '-y', ...args], {
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+}

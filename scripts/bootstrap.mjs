@@ -1,0 +1,91 @@
+// Shared by `npm start` and `npm test`: plain Node (no dependencies), so it can run on a fresh
+// clone before anything is installed.
+import { execFileSync, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+
+export const root = path.resolve(import.meta.dirname, '..');
+
+export function sh(cmd, args, opts = {}) {
+  const r = spawnSync(cmd, args, { stdio: 'inherit', cwd: root, ...opts, env: { ...process.env, ...opts.env } });
+  if (r.status !== 0) {
+    console.error(`\n✖ ${cmd} ${args.join(' ')} failed (exit ${r.status ?? r.signal}).`);
+    process.exit(r.status || 1);
+  }
+}
+
+function checkNode() {
+  const [maj, min] = process.versions.node.split('.').map(Number);
+  if (maj < 20 || (maj === 20 && min < 19)) {
+    console.error(`Keyout needs Node.js 20.19 or newer (found ${process.versions.node}).`);
+    process.exit(1);
+  }
+}
+
+function checkFfmpeg() {
+  for (const bin of [process.env.FFMPEG_PATH || 'ffmpeg', process.env.FFPROBE_PATH || 'ffprobe']) {
+    try {
+      execFileSync(bin, ['-version'], { stdio: 'ignore' });
+    } catch {
+      console.error(
+        `\n✖ ${bin} was not found. Keyout needs native FFmpeg (5.1 or newer):\n` +
+          '    Debian/Ubuntu: sudo apt-get install ffmpeg\n' +
+          '    macOS:         brew install ffmpeg\n' +
+          '  or point FFMPEG_PATH and FFPROBE_PATH at your binaries.',
+      );
+      process.exit(1);
+    }
+  }
+}
+
+/** Installs dependencies when node_modules is missing or older than the lockfile. */
+function installIfNeeded() {
+  const marker = path.join(root, 'node_modules', '.package-lock.json');
+  const lock = path.join(root, 'package-lock.json');
+  if (fs.existsSync(marker) && fs.statSync(marker).mtimeMs >= fs.statSync(lock).mtimeMs) return;
+  console.log('› Installing dependencies (npm ci)…');
+  // CUDA extras of onnxruntime-node download from outside the npm registry: opt in with
+  // ONNXRUNTIME_NODE_INSTALL=... on a GPU machine; the CPU build ships inside the package.
+  sh('npm', ['ci', '--no-audit', '--no-fund'], {
+    env: {
+      ONNXRUNTIME_NODE_INSTALL: process.env.ONNXRUNTIME_NODE_INSTALL ?? 'skip',
+      PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1',
+      PRISMA_SKIP_POSTINSTALL_GENERATE: '1',
+    },
+  });
+}
+
+/** Newest modification time under the given folders (for "is the build stale?"). */
+function newestMtime(dirs) {
+  let newest = 0;
+  const walk = (p) => {
+    const st = fs.statSync(p);
+    if (st.isDirectory()) {
+      if (['node_modules', '.next', 'generated'].includes(path.basename(p))) return;
+      for (const e of fs.readdirSync(p)) walk(path.join(p, e));
+    } else newest = Math.max(newest, st.mtimeMs);
+  };
+  for (const d of dirs) if (fs.existsSync(path.join(root, d))) walk(path.join(root, d));
+  return newest;
+}
+
+export function buildIfStale() {
+  const id = path.join(root, '.next', 'BUILD_ID');
+  const sources = ['app', 'components', 'lib', 'engine', 'workers', 'public', 'next.config.ts', 'package-lock.json'];
+  if (fs.existsSync(id) && fs.statSync(id).mtimeMs >= newestMtime(sources)) return;
+  console.log('› Building the web app (next build)…');
+  sh('npx', ['next', 'build']);
+}
+
+/** Everything before the app can run: Node, ffmpeg, dependencies, Prisma client, DB, models. */
+export function prepare() {
+  checkNode();
+  checkFfmpeg();
+  installIfNeeded();
+  // `prisma generate` needs no schema engine; pointing at any executable stops its download.
+  sh('npx', ['prisma', 'generate'], {
+    env: { PRISMA_SCHEMA_ENGINE_BINARY: process.env.PRISMA_SCHEMA_ENGINE_BINARY ?? process.execPath },
+    stdio: ['inherit', 'ignore', 'inherit'],
+  });
+  sh('npx', ['tsx', 'scripts/setup.ts']);
+}

@@ -1,0 +1,20 @@
+// `npm test`: the whole suite — types, lint, unit, integration (real server, worker, SQLite,
+// ffmpeg, models) and Playwright e2e in Chromium — after the same preparation as `npm start`.
+import { buildIfStale, prepare, sh } from './bootstrap.mjs';
+
+prepare();
+const steps = [
+  ['typecheck', ['npx', ['tsc', '--noEmit']]],
+  ['lint', ['npx', ['eslint', '.', '--max-warnings=0']]],
+  ['unit tests', ['npx', ['vitest', 'run', '--project', 'unit']]],
+  ['build', null],
+  ['integration tests', ['npx', ['vitest', 'run', '--project', 'integration']]],
+  ['e2e tests', ['npx', ['playwright', 'test']]],
+];
+for (const [name, cmd] of steps) {
+  console.log(`\n━━ ${name} ━━`);
+  const t0 = Date.now();
+  if (cmd) sh(...cmd);
+  else buildIfStale();
+  console.log(`✔ ${name} (${((Date.now() - t0) / 1000).toFixed(0)} s)`);
+}
