@@ -1,8 +1,8 @@
 import fs from 'node:fs/promises';
-import { guardArgs } from '../../engine/media/input';
+import { guardArgs, safeInputArgs } from '../../engine/media/input';
 import type { Demuxer, MediaInfo } from '../../engine/media/types';
 import { env } from '../env';
-import { ffprobe, MediaError } from './ffmpeg';
+import { ffmpeg, ffprobe, MediaError } from './ffmpeg';
 
 interface ProbeStream {
   codec_type?: string;
@@ -52,8 +52,20 @@ function rotationOf(s: ProbeStream): MediaInfo['rotation'] {
   const fromSide = s.side_data_list?.find((d) => d.rotation !== undefined)?.rotation;
   const raw = fromSide ?? Number(s.tags?.rotate ?? 0);
   // ffprobe reports the display matrix counter-clockwise (e.g. -90 for a portrait phone video).
-  const cw = (((-raw % 360) + 360) % 360) as number;
+  const cw = ((-raw % 360) + 360) % 360;
   return cw === 90 || cw === 180 || cw === 270 ? cw : 0;
+}
+
+/** Headers can lie: decoding one frame catches truncated and corrupt files at upload time. */
+async function decodeFirstFrame(demuxer: Demuxer, file: string, signal?: AbortSignal): Promise<void> {
+  try {
+    await ffmpeg(
+      ['-v', 'error', '-xerror', ...safeInputArgs({ demuxer }, file), '-map', '0:v:0', '-frames:v', '1', '-f', 'null', '-'],
+      { timeoutMs: 30_000, signal },
+    );
+  } catch {
+    throw new MediaError('The video could not be decoded: the file is corrupt or truncated.');
+  }
 }
 
 /**
@@ -103,6 +115,7 @@ export async function probeVideo(file: string, opts: { signal?: AbortSignal } = 
   const swap = rotation === 90 || rotation === 270;
   const audio = json.streams?.find((s) => s.codec_type === 'audio');
   const nb = Number(video.nb_frames);
+  await decodeFirstFrame(demuxer, file, opts.signal);
   return {
     demuxer,
     container: containerOf(demuxer, json.format?.tags?.major_brand ?? '', video.codec_name, file),
