@@ -1,8 +1,154 @@
-export default function Home() {
+import Link from 'next/link';
+import { Logo } from '@/components/brand/logo';
+import { LinkButton } from '@/components/ui/button';
+import { currentUser } from '@/lib/auth/current-user';
+
+export const dynamic = 'force-dynamic';
+
+const features = [
+  {
+    title: 'Private, in your browser',
+    body: 'The Studio runs the segmentation model on your GPU with WebGPU (or on the CPU with WebAssembly). Your video never leaves your computer.',
+  },
+  {
+    title: 'Or on our servers',
+    body: 'Upload long or high-resolution clips and get transparent WebM, ProRes 4444, masks, colour or image backgrounds and blur — with webhooks when they are done.',
+  },
+  {
+    title: 'An API for your product',
+    body: 'Create a job, upload to a signed URL, start it and poll or receive a webhook. You see the exact credit cost before you start.',
+  },
+  {
+    title: 'Self-hostable',
+    body: 'One command starts the web app and a worker on SQLite and local disk. Scale out to PostgreSQL, S3 and GPU workers when you need to.',
+  },
+];
+
+const rates = [
+  { model: 'Light', id: 'service-light', rate: '0.75', use: 'Fast, any subject' },
+  { model: 'Human', id: 'service-human', rate: '0.75', use: 'Portrait matting' },
+  { model: 'Original', id: 'service-original', rate: '1', use: 'High quality, any subject' },
+  { model: 'Pro', id: 'service-pro', rate: '3', use: 'Complex objects' },
+];
+
+export default async function Home() {
+  const user = await currentUser();
   return (
-    <main className="mx-auto max-w-3xl p-8">
-      <h1 className="text-3xl font-semibold">Keyout</h1>
-      <p className="mt-2 text-slate-600">Video background removal.</p>
-    </main>
+    <div className="min-h-screen bg-white">
+      <header className="mx-auto flex max-w-6xl items-center justify-between px-4 py-5 sm:px-6">
+        <Logo />
+        <nav aria-label="Site" className="flex items-center gap-2">
+          <Link href="/studio" className="rounded-lg px-3 py-2 text-sm font-medium text-slate-700 hover:bg-slate-100">
+            Studio
+          </Link>
+          {user ? (
+            <LinkButton href="/jobs" size="sm">
+              Dashboard
+            </LinkButton>
+          ) : (
+            <>
+              <Link href="/signin" className="rounded-lg px-3 py-2 text-sm font-medium text-slate-700 hover:bg-slate-100">
+                Sign in
+              </Link>
+              <LinkButton href="/signup" size="sm">
+                Create account
+              </LinkButton>
+            </>
+          )}
+        </nav>
+      </header>
+
+      <main>
+        <section className="mx-auto grid max-w-6xl items-center gap-12 px-4 pt-10 pb-20 sm:px-6 lg:grid-cols-2 lg:pt-20">
+          <div>
+            <p className="mb-4 inline-flex rounded-full bg-indigo-50 px-3 py-1 text-xs font-semibold text-indigo-700 ring-1 ring-indigo-200 ring-inset">
+              Video background removal
+            </p>
+            <h1 className="text-4xl font-semibold tracking-tight text-slate-900 sm:text-5xl">
+              Cut people and objects out of any video.
+            </h1>
+            <p className="mt-5 max-w-xl text-lg text-slate-600">
+              Keyout removes the background from videos and gives you transparent WebM, masks or a new background — privately in
+              your browser, or at scale on our servers and API.
+            </p>
+            <div className="mt-8 flex flex-wrap gap-3">
+              <LinkButton href="/studio" size="lg">
+                Try the Studio — no account
+              </LinkButton>
+              <LinkButton href={user ? '/jobs' : '/signup'} size="lg" variant="secondary">
+                {user ? 'Go to your jobs' : 'Use the API'}
+              </LinkButton>
+            </div>
+          </div>
+          <div aria-hidden="true" className="relative">
+            <div className="checkerboard aspect-video overflow-hidden rounded-2xl shadow-xl ring-1 ring-slate-200">
+              <div className="flex h-full items-end justify-center">
+                <svg viewBox="0 0 200 160" className="h-4/5 drop-shadow-xl">
+                  <circle cx="100" cy="55" r="32" fill="#4f46e5" />
+                  <path d="M30 160c0-42 31-70 70-70s70 28 70 70Z" fill="#6366f1" />
+                </svg>
+              </div>
+            </div>
+            <div className="absolute -bottom-4 -left-4 rounded-xl bg-white px-4 py-3 text-sm shadow-lg ring-1 ring-slate-200">
+              <span className="font-semibold text-slate-900">VP9 + alpha</span>
+              <span className="text-slate-500"> · ready to drop into any editor</span>
+            </div>
+          </div>
+        </section>
+
+        <section aria-labelledby="features" className="border-t border-slate-100 bg-slate-50 py-20">
+          <div className="mx-auto max-w-6xl px-4 sm:px-6">
+            <h2 id="features" className="text-2xl font-semibold tracking-tight text-slate-900">
+              One engine, two places to run it
+            </h2>
+            <div className="mt-10 grid gap-6 sm:grid-cols-2">
+              {features.map((f) => (
+                <div key={f.title} className="rounded-xl bg-white p-6 shadow-sm ring-1 ring-slate-200">
+                  <h3 className="font-semibold text-slate-900">{f.title}</h3>
+                  <p className="mt-2 text-sm leading-6 text-slate-600">{f.body}</p>
+                </div>
+              ))}
+            </div>
+          </div>
+        </section>
+
+        <section aria-labelledby="pricing" className="py-20">
+          <div className="mx-auto max-w-6xl px-4 sm:px-6">
+            <h2 id="pricing" className="text-2xl font-semibold tracking-tight text-slate-900">
+              Simple pricing in credits
+            </h2>
+            <p className="mt-2 max-w-2xl text-slate-600">
+              You pay per second of video, rounded up, and see the exact charge before a job starts. The Studio is free.
+            </p>
+            <div className="mt-8 overflow-x-auto rounded-xl ring-1 ring-slate-200">
+              <table className="w-full text-left text-sm">
+                <thead className="bg-slate-50 text-slate-600">
+                  <tr>
+                    <th scope="col" className="px-4 py-3 font-medium">Model</th>
+                    <th scope="col" className="px-4 py-3 font-medium">Best for</th>
+                    <th scope="col" className="px-4 py-3 font-medium">Credits per second</th>
+                  </tr>
+                </thead>
+                <tbody className="divide-y divide-slate-100">
+                  {rates.map((r) => (
+                    <tr key={r.id}>
+                      <td className="px-4 py-3 font-medium text-slate-900">
+                        {r.model} <code className="ml-1 text-xs text-slate-500">{r.id}</code>
+                      </td>
+                      <td className="px-4 py-3 text-slate-600">{r.use}</td>
+                      <td className="px-4 py-3 tabular-nums text-slate-900">{r.rate}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          </div>
+        </section>
+      </main>
+
+      <footer className="border-t border-slate-100 py-8 text-center text-sm text-slate-500">
+        Keyout is open source (AGPL-3.0) and self-hostable.
+      </footer>
+    </div>
   );
 }

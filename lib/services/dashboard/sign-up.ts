@@ -1,0 +1,39 @@
+import { z } from 'zod';
+import { hashPassword } from '@/lib/auth/password';
+import { db } from '@/lib/db/client';
+
+export const signUpInput = z.object({
+  email: z.string().trim().toLowerCase().pipe(z.email('Enter a valid email address.')),
+  password: z
+    .string()
+    .min(10, 'Use at least 10 characters for your password.')
+    .max(200, 'Use at most 200 characters for your password.'),
+  name: z.string().trim().max(100).optional(),
+});
+
+export type SignUpResult =
+  | { ok: true; userId: string; isAdmin: boolean }
+  | { ok: false; error: string };
+
+/**
+ * Creates an account with an email and password. The first account of a fresh install becomes
+ * the administrator (decided inside the same transaction as the insert).
+ */
+export async function signUp(input: z.input<typeof signUpInput>): Promise<SignUpResult> {
+  const parsed = signUpInput.safeParse(input);
+  if (!parsed.success) return { ok: false, error: parsed.error.issues[0]?.message ?? 'Invalid details.' };
+  const { email, password, name } = parsed.data;
+  const passwordHash = await hashPassword(password);
+  try {
+    const user = await db().$transaction(async (tx) => {
+      const isAdmin = (await tx.user.count()) === 0;
+      return tx.user.create({ data: { email, passwordHash, name: name || null, isAdmin } });
+    });
+    return { ok: true, userId: user.id, isAdmin: user.isAdmin };
+  } catch (err) {
+    if ((err as { code?: string }).code === 'P2002') {
+      return { ok: false, error: 'An account with this email already exists. Sign in instead.' };
+    }
+    throw err;
+  }
+}
