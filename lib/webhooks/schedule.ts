@@ -1,0 +1,36 @@
+import type { Job } from '../db/generated/client';
+import { enqueue, type DbExecutor } from '../queue';
+import { eventPayload, type WebhookEvent } from './events';
+
+export const deliveryQueueKey = (deliveryId: string) => `webhook:${deliveryId}`;
+
+/**
+ * Records the first attempt of an event as a pending WebhookDelivery and enqueues its delivery
+ * in the same transaction. A no-op for jobs without a webhook URL. Never sends anything itself:
+ * requests are never blocked by a receiver.
+ */
+export async function scheduleWebhook(tx: DbExecutor, job: Job, event: WebhookEvent): Promise<void> {
+  if (!job.webhookUrl) return;
+  const exportId =
+    event === 'job.completed'
+      ? ((await tx.output.findFirst({ where: { jobId: job.id, role: 'primary' }, select: { id: true } }))?.id ??
+        null)
+      : null;
+  const now = new Date();
+  const delivery = await tx.webhookDelivery.create({
+    data: {
+      jobId: job.id,
+      userId: job.userId,
+      eventType: event,
+      webhookUrl: job.webhookUrl,
+      attemptNumber: 1,
+      deliveryStatus: 'pending',
+      payloadJson: JSON.stringify(eventPayload(job, event, { exportId, at: now })),
+      scheduledAt: now,
+    },
+  });
+  await enqueue(tx, 'deliver-webhook', { deliveryId: delivery.id }, {
+    singletonKey: deliveryQueueKey(delivery.id),
+    runAt: now,
+  });
+}
