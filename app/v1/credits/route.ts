@@ -1,0 +1,5 @@
+import { apiRoute } from '@/lib/http/route';
+import { CreditBalance } from '@/lib/schemas/credits';
+import { getCredits } from '@/lib/services/get-credits';
+
+export const GET = apiRoute(async ({ userId }) => ({ body: CreditBalance.parse(await getCredits(userId)) }));

@@ -1,0 +1,31 @@
+/**
+ * The one place that knows the storage key layout of a job:
+ *   jobs/<jobId>/source.<ext>            the uploaded original
+ *   jobs/<jobId>/mask-v<N>.mkv           mask versions (FFV1 grey)
+ *   jobs/<jobId>/outputs/<outputId>.<ext> rendered outputs
+ *   jobs/<jobId>/thumb.jpg, thumb.png    thumbnails (opaque, transparent)
+ */
+export const storageKeys = {
+  jobPrefix: (jobId: string) => `jobs/${jobId}`,
+  /** The PUT target of the signed upload URL; the stored file gets its real extension later. */
+  uploadTarget: (jobId: string) => `jobs/${jobId}/source`,
+  source: (jobId: string, ext: string) => `jobs/${jobId}/source.${ext}`,
+  mask: (jobId: string, version: number) => `jobs/${jobId}/mask-v${version}.mkv`,
+  output: (jobId: string, outputId: string, ext: string) => `jobs/${jobId}/outputs/${outputId}.${ext}`,
+  thumbnail: (jobId: string) => `jobs/${jobId}/thumb.jpg`,
+  transparentThumbnail: (jobId: string) => `jobs/${jobId}/thumb.png`,
+};
+
+const UPLOAD_TARGET = /^jobs\/([0-9a-f-]{36})\/source$/;
+
+/** The job id when `key` is a job's upload target. */
+export function jobIdOfUploadTarget(key: string): string | null {
+  return UPLOAD_TARGET.exec(key)?.[1] ?? null;
+}
+
+const SAFE_KEY = /^[A-Za-z0-9][A-Za-z0-9._-]*(\/[A-Za-z0-9][A-Za-z0-9._-]*)*$/;
+
+/** Keys are plain relative paths: no "..", no leading slash, no odd characters. */
+export function isSafeKey(key: string): boolean {
+  return key.length <= 512 && SAFE_KEY.test(key) && !key.split('/').some((s) => s === '..' || s === '.');
+}

@@ -1,0 +1,52 @@
+import type { Stack } from './stack';
+import { waitFor } from './wait';
+
+export interface ApiResponse<T = Record<string, unknown>> {
+  status: number;
+  headers: Headers;
+  body: T;
+  text: string;
+}
+
+/** One call to the API as an SDK makes it: JSON in, JSON out, the key in X-Api-Key. */
+export async function api<T = Record<string, unknown>>(
+  stack: Stack,
+  method: string,
+  urlPath: string,
+  opts: { key?: string | null; body?: unknown; headers?: Record<string, string> } = {},
+): Promise<ApiResponse<T>> {
+  const headers: Record<string, string> = { 'Content-Type': 'application/json', ...opts.headers };
+  if (opts.key) headers['X-Api-Key'] = opts.key;
+  const res = await fetch(`${stack.baseUrl}${urlPath}`, {
+    method,
+    headers,
+    body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
+  });
+  const text = await res.text();
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    body = null;
+  }
+  return { status: res.status, headers: res.headers, body: body as T, text };
+}
+
+export type JobStatus = Record<string, unknown> & { status: string; message: string | null };
+
+/** Polls the status endpoint every `intervalMs` (clients use 2 s) until a terminal status. */
+export async function waitForJob(
+  stack: Stack,
+  key: string,
+  jobId: string,
+  { timeoutMs = 240_000, intervalMs = 2_000 } = {},
+): Promise<JobStatus> {
+  return waitFor(
+    async () => {
+      const r = await api<JobStatus>(stack, 'GET', `/v1/jobs/${jobId}/status`, { key });
+      if (r.status !== 200) throw new Error(`status endpoint answered ${r.status}: ${r.text}`);
+      return ['completed', 'failed'].includes(r.body.status) ? r.body : undefined;
+    },
+    { timeoutMs, intervalMs, what: `job ${jobId} to finish` },
+  );
+}

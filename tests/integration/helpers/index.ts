@@ -1,0 +1,5 @@
+export { api, waitForJob, type ApiResponse, type JobStatus } from './api';
+export { createAccount, createKey, keyout, type TestAccount } from './cli';
+export { alphaStats, cutClip, hasTestdata, syntheticClip, testVideo, TESTDATA } from './media';
+export { freePort, ROOT, startStack, type Stack, type StackOptions } from './stack';
+export { waitFor } from './wait';
