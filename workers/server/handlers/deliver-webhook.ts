@@ -1,0 +1,9 @@
+import { deliverAttempt } from '../../../lib/webhooks/deliver';
+import type { KindHandler } from '../runner';
+
+/** Sends one webhook attempt; the attempt's row records the outcome and schedules any retry. */
+export const deliverWebhook: KindHandler<'deliver-webhook'> = {
+  async run({ deliveryId }) {
+    await deliverAttempt(deliveryId);
+  },
+};

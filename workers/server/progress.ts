@@ -1,0 +1,64 @@
+import { db } from '../../lib/db/client';
+
+export type Stage = 'probe' | 'fetch-background' | 'segment' | 'render' | 'thumbnails' | 'finishing';
+
+export interface Progress {
+  framesDone: number;
+  framesTotal: number;
+  fps: number;
+  etaSeconds: number | null;
+  stage: Stage;
+}
+
+const MIN_INTERVAL_MS = 1_000;
+
+/**
+ * Writes Job.progressJson at most once a second (stage changes are written at once), one write
+ * at a time, so a fast progress callback never floods the database.
+ */
+export class ProgressWriter {
+  private current: Progress;
+  private lastWrite = 0;
+  private chain: Promise<void> = Promise.resolve();
+  private queued = false;
+
+  constructor(
+    private readonly jobId: string,
+    framesTotal: number,
+    private readonly onError: (e: unknown) => void,
+  ) {
+    this.current = { framesDone: 0, framesTotal, fps: 0, etaSeconds: null, stage: 'probe' };
+  }
+
+  stage(stage: Stage): void {
+    this.current = { ...this.current, stage, fps: 0, etaSeconds: null };
+    this.write();
+  }
+
+  frames(p: Omit<Progress, 'stage'>): void {
+    this.current = { ...this.current, ...p };
+    if (Date.now() - this.lastWrite >= MIN_INTERVAL_MS) this.write();
+  }
+
+  /** Waits for pending writes (call before the job's final status update). */
+  async flush(): Promise<void> {
+    await this.chain;
+  }
+
+  private write(): void {
+    this.lastWrite = Date.now();
+    if (this.queued) return; // the queued write will take the newest value
+    this.queued = true;
+    this.chain = this.chain.then(async () => {
+      this.queued = false;
+      try {
+        await db().job.updateMany({
+          where: { id: this.jobId, status: 'processing' },
+          data: { progressJson: JSON.stringify(this.current) },
+        });
+      } catch (e) {
+        this.onError(e);
+      }
+    });
+  }
+}
