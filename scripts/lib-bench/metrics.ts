@@ -1,0 +1,80 @@
+/** DAVIS-style scores for one frame; masks are one byte per pixel, ≥ 128 = subject. */
+
+export function iou(pred: Uint8Array, gt: Uint8Array): number {
+  let inter = 0;
+  let union = 0;
+  for (let i = 0; i < pred.length; i++) {
+    const p = pred[i]! >= 128;
+    const g = gt[i]! >= 128;
+    if (p && g) inter++;
+    if (p || g) union++;
+  }
+  return union === 0 ? 1 : inter / union;
+}
+
+/** Boundary pixels: where the mask differs from its right, lower or lower-right neighbour. */
+function boundary(mask: Uint8Array, w: number, h: number): Uint8Array {
+  const b = new Uint8Array(w * h);
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      const i = y * w + x;
+      const v = mask[i]! >= 128;
+      const r = x + 1 < w ? mask[i + 1]! >= 128 : v;
+      const d = y + 1 < h ? mask[i + w]! >= 128 : v;
+      const rd = x + 1 < w && y + 1 < h ? mask[i + w + 1]! >= 128 : v;
+      if (v !== r || v !== d || v !== rd) b[i] = 1;
+    }
+  }
+  return b;
+}
+
+/** Pixels of `a` that lie within `r` (a disk) of some pixel of `b`. */
+function matched(a: Uint8Array, b: Uint8Array, w: number, h: number, r: number): number {
+  const offsets: [number, number][] = [];
+  for (let dy = -r; dy <= r; dy++) for (let dx = -r; dx <= r; dx++) if (dx * dx + dy * dy <= r * r) offsets.push([dx, dy]);
+  let n = 0;
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      if (!a[y * w + x]) continue;
+      for (const [dx, dy] of offsets) {
+        const xx = x + dx;
+        const yy = y + dy;
+        if (xx >= 0 && yy >= 0 && xx < w && yy < h && b[yy * w + xx]) {
+          n++;
+          break;
+        }
+      }
+    }
+  }
+  return n;
+}
+
+/** The DAVIS boundary F-measure (tolerance 0.008 of the image diagonal). */
+export function boundaryF(pred: Uint8Array, gt: Uint8Array, w: number, h: number): number {
+  const r = Math.ceil(0.008 * Math.hypot(w, h));
+  const bp = boundary(pred, w, h);
+  const bg = boundary(gt, w, h);
+  let np = 0;
+  let ng = 0;
+  for (let i = 0; i < bp.length; i++) {
+    np += bp[i]!;
+    ng += bg[i]!;
+  }
+  if (np === 0 && ng === 0) return 1;
+  if (np === 0 || ng === 0) return 0;
+  const precision = matched(bp, bg, w, h, r) / np;
+  const recall = matched(bg, bp, w, h, r) / ng;
+  return precision + recall === 0 ? 0 : (2 * precision * recall) / (precision + recall);
+}
+
+/** Mean |alpha_t − alpha_t−1| (0..1) over pixels whose ground truth did not change. */
+export function flickerSum(prev: Uint8Array, cur: Uint8Array, gtPrev: Uint8Array, gtCur: Uint8Array): { sum: number; n: number } {
+  let sum = 0;
+  let n = 0;
+  for (let i = 0; i < cur.length; i++) {
+    if ((gtPrev[i]! >= 128) !== (gtCur[i]! >= 128)) continue;
+    sum += Math.abs(cur[i]! - prev[i]!) / 255;
+    n++;
+  }
+  return { sum, n };
+}
