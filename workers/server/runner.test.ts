@@ -1,0 +1,166 @@
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { PrismaBetterSqlite3 } from '@prisma/adapter-better-sqlite3';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { PrismaClient } from '../../lib/db/generated/client';
+import { applyMigrations } from '../../lib/db/migrate';
+import { MediaError } from '../../lib/media/ffmpeg';
+import { DbQueueProvider } from '../../lib/queue/db-provider';
+import { PermanentJobError } from '../../lib/queue/errors';
+import { assertHandlersMatchCatalogue, Runner, type HandlerMap } from './runner';
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'keyout-runner-'));
+const url = `file:${path.join(dir, 'runner.db')}`;
+applyMigrations(url);
+const prisma = new PrismaClient({ adapter: new PrismaBetterSqlite3({ url: url.slice(5), timeout: 10_000 }) });
+const provider = new DbQueueProvider(() => prisma);
+const quiet = { info: () => undefined, error: () => undefined };
+
+afterAll(async () => {
+  await prisma.$disconnect();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+beforeEach(async () => {
+  await prisma.queueJob.deleteMany();
+});
+
+/** Test handlers: process-video runs `behaviour`; deliver-webhook is never enqueued here. */
+function handlersWith(behaviour: (signal: AbortSignal) => Promise<void>, failures: string[] = []): HandlerMap {
+  return {
+    'process-video': {
+      run: (_payload, ctx) => behaviour(ctx.signal),
+      onFailure: (_payload, message) => {
+        failures.push(message);
+        return Promise.resolve();
+      },
+    },
+    'deliver-webhook': { run: () => Promise.resolve() },
+  };
+}
+
+async function runUntil(runner: Runner, done: () => Promise<boolean>): Promise<void> {
+  runner.start();
+  for (let i = 0; i < 200 && !(await done()); i++) await new Promise((r) => setTimeout(r, 25));
+  await runner.stop(1_000);
+}
+
+const rowState = async () => prisma.queueJob.findFirstOrThrow();
+const settled = async () => (await rowState()).status !== 'active' && (await rowState()).status !== 'queued';
+const enqueue = (payload: object = { jobId: randomUUID() }, extra: { attempts?: number } = {}) =>
+  prisma.queueJob.create({
+    data: { queue: 'process-video', payloadJson: JSON.stringify(payload), maxAttempts: 3, ...extra },
+  });
+
+describe('Runner (real SQLite queue)', () => {
+  it('refuses a handler map that does not match the catalogue', () => {
+    expect(() => assertHandlersMatchCatalogue({ 'process-video': {} })).toThrow(/missing: deliver-webhook/);
+    expect(() =>
+      assertHandlersMatchCatalogue({ 'process-video': {}, 'deliver-webhook': {}, 'make-coffee': {} }),
+    ).toThrow(/unknown: make-coffee/);
+  });
+
+  it('completes a row whose handler succeeds', async () => {
+    await enqueue();
+    let ran = 0;
+    const runner = new Runner({ handlers: handlersWith(async () => void ran++), provider, concurrency: 1, pollMs: 20, log: quiet });
+    await runUntil(runner, settled);
+    expect(ran).toBe(1);
+    expect((await rowState()).status).toBe('completed');
+  });
+
+  it('retries a thrown error later, with backoff', async () => {
+    await enqueue();
+    const runner = new Runner({
+      handlers: handlersWith(() => Promise.reject(new Error('database busy'))),
+      provider,
+      concurrency: 1,
+      pollMs: 20,
+      log: quiet,
+    });
+    await runUntil(runner, async () => (await rowState()).lastError !== null);
+    const row = await rowState();
+    expect(row).toMatchObject({ status: 'queued', attempts: 1, lastError: 'database busy' });
+    expect(row.runAt.getTime()).toBeGreaterThan(Date.now() + 5_000);
+  });
+
+  it.each([
+    ['PermanentJobError', new PermanentJobError('The job has no uploaded video.')],
+    ['MediaError', new MediaError('The file is not a supported video.')],
+  ])('fails a %s for good at once and reports its message', async (_name, error) => {
+    await enqueue();
+    const failures: string[] = [];
+    const runner = new Runner({ handlers: handlersWith(() => Promise.reject(error), failures), provider, concurrency: 1, pollMs: 20, log: quiet });
+    await runUntil(runner, settled);
+    expect(await rowState()).toMatchObject({ status: 'failed', attempts: 1, lastError: error.message });
+    expect(failures).toEqual([error.message]);
+  });
+
+  it('fails an invalid payload for good without running the handler', async () => {
+    await enqueue({ jobId: 'not-a-uuid' });
+    let ran = 0;
+    const runner = new Runner({ handlers: handlersWith(async () => void ran++), provider, concurrency: 1, pollMs: 20, log: quiet });
+    await runUntil(runner, settled);
+    expect(ran).toBe(0);
+    expect((await rowState()).status).toBe('failed');
+    expect((await rowState()).lastError).toMatch(/^Invalid payload/);
+  });
+
+  it('gives up after the last retry and says how many attempts were made', async () => {
+    await enqueue(undefined, { attempts: 2 });
+    const failures: string[] = [];
+    const runner = new Runner({
+      handlers: handlersWith(() => Promise.reject(new Error('connection reset')), failures),
+      provider,
+      concurrency: 1,
+      pollMs: 20,
+      log: quiet,
+    });
+    await runUntil(runner, settled);
+    expect((await rowState()).status).toBe('failed');
+    expect(failures).toEqual(['Processing failed after 3 attempts: connection reset']);
+  });
+
+  it('gives up a row whose workers kept dying (lease lapsed with no attempts left)', async () => {
+    await prisma.queueJob.create({
+      data: {
+        queue: 'process-video',
+        payloadJson: JSON.stringify({ jobId: randomUUID() }),
+        status: 'active',
+        attempts: 3,
+        maxAttempts: 3,
+        lockedBy: 'dead',
+        lockedUntil: new Date(Date.now() - 1000),
+      },
+    });
+    let ran = 0;
+    const failures: string[] = [];
+    const runner = new Runner({ handlers: handlersWith(async () => void ran++, failures), provider, concurrency: 1, pollMs: 20, log: quiet });
+    await runUntil(runner, settled);
+    expect(ran).toBe(0);
+    expect(failures[0]).toMatch(/stopped unexpectedly/);
+  });
+
+  it('drains on stop: work still running after the grace period is aborted and released', async () => {
+    await enqueue();
+    let started = false;
+    const runner = new Runner({
+      handlers: handlersWith(
+        (signal) =>
+          new Promise((_resolve, reject) => {
+            started = true;
+            signal.addEventListener('abort', () => reject(new MediaError('ffmpeg was cancelled')));
+          }),
+      ),
+      provider,
+      concurrency: 2,
+      pollMs: 20,
+      log: quiet,
+    });
+    runner.start();
+    while (!started) await new Promise((r) => setTimeout(r, 10));
+    await runner.stop(100);
+    expect(await rowState()).toMatchObject({ status: 'queued', attempts: 0, lockedBy: null });
+  });
+});
