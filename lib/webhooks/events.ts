@@ -1,18 +1,15 @@
 import type { Job } from '../db/generated/client';
+import { Background, classicBackground } from '../schemas/background';
 
 export const WEBHOOK_EVENTS = ['job.started', 'job.completed', 'job.failed'] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 
-/** The classic `{type, transparent_format}` view of the stored background options. */
-function backgroundSummary(json: string | null): { type: string | null; transparent_format: string | null } | null {
+/** The background options stored with a job at start, or null (none, or unreadable). */
+export function storedBackground(json: string | null): Background | null {
   if (!json) return null;
   try {
-    const bg = JSON.parse(json) as { type?: unknown; transparent_format?: unknown } | null;
-    if (!bg || typeof bg !== 'object') return null;
-    return {
-      type: typeof bg.type === 'string' ? bg.type : null,
-      transparent_format: typeof bg.transparent_format === 'string' ? bg.transparent_format : null,
-    };
+    const parsed = Background.safeParse(JSON.parse(json));
+    return parsed.success ? parsed.data : null;
   } catch {
     return null;
   }
@@ -42,7 +39,8 @@ export function eventPayload(
           status: 'completed',
           length_seconds: job.lengthSeconds,
           output_format: job.outputFormat,
-          background: backgroundSummary(job.backgroundJson),
+          // The same classic `{type, transparent_format}` shape the status record uses.
+          background: classicBackground(storedBackground(job.backgroundJson)),
         },
       };
     case 'job.failed':

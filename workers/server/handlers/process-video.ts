@@ -10,10 +10,11 @@ import { renderOutput } from '../../../lib/media/render';
 import { renderThumbnails } from '../../../lib/media/thumbnails';
 import { FetchError, safeFetchToFile } from '../../../lib/net/safe-fetch';
 import { PermanentJobError } from '../../../lib/queue/errors';
-import { parseStoredBackground, toRecipe, type Background } from '../../../lib/schemas/background';
+import { toRecipe, type Background } from '../../../lib/schemas/background';
 import { segmentVideo } from '../../../lib/segment/segment-video';
 import { storage, storageKeys } from '../../../lib/storage';
 import { deliverDueNow } from '../../../lib/webhooks/deliver';
+import { storedBackground } from '../../../lib/webhooks/events';
 import { scheduleWebhook } from '../../../lib/webhooks/schedule';
 import { ProgressWriter } from '../progress';
 import type { HandlerContext, KindHandler } from '../runner';
@@ -87,7 +88,8 @@ async function run(jobId: string, ctx: HandlerContext): Promise<void> {
   if (!job.sourceKey) throw new PermanentJobError('The job has no uploaded video.');
   const model = job.model ?? 'service-original';
   if (!isApiModel(model)) throw new PermanentJobError(`Unknown model ${model}.`);
-  const background: Background | null = parseStoredBackground(job.backgroundJson);
+  const background: Background | null = storedBackground(job.backgroundJson);
+  if (job.backgroundJson && !background) throw new PermanentJobError('The background options of this job could not be read.');
   const { signal } = ctx;
 
   const progress = new ProgressWriter(jobId, job.frameCount ?? 0, (e) =>
