@@ -1,0 +1,117 @@
+import type { MediaInfo } from './types';
+import type { Transform } from './recipe';
+
+/** Size, rate and length of an output, computed before encoding so validation can check them. */
+export interface OutputGeometry {
+  /** Crop in source display pixels, already clamped to the frame and to even sizes; null = whole frame. */
+  crop: { x: number; y: number; width: number; height: number } | null;
+  width: number;
+  height: number;
+  /** Output frame rate as an ffmpeg rational ("24/1", "30000/1001"). */
+  fpsRational: string;
+  fps: number;
+  frames: number;
+  duration: number;
+  /** True when the frame rate differs from the normalized source's. */
+  retimed: boolean;
+  reverse: boolean;
+}
+
+export function parseRational(r: string): number {
+  const [n, d = '1'] = r.split('/');
+  const v = Number(n) / Number(d);
+  if (!Number.isFinite(v) || v <= 0) throw new Error(`Not a frame rate: ${r}`);
+  return v;
+}
+
+/** Encoders that subsample chroma need even sizes; every output uses them for one rule everywhere. */
+export const evenDown = (n: number) => Math.max(2, Math.floor(n / 2) * 2);
+
+/** Scales (w, h) down to at most maxWidth wide, keeping the aspect ratio, both even. */
+export function fitWidth(w: number, h: number, maxWidth: number | undefined): { width: number; height: number } {
+  if (!maxWidth || w <= maxWidth) return { width: evenDown(w), height: evenDown(h) };
+  const width = evenDown(maxWidth);
+  return { width, height: evenDown(Math.round((h * width) / w)) };
+}
+
+/** GIF delays are whole centiseconds: snap a rate to 100/n (at most 50 fps) so the file plays at the promised speed. */
+export function gifRate(fps: number): string {
+  const delay = Math.max(2, Math.round(100 / fps));
+  return `100/${delay}`;
+}
+
+/**
+ * Where `transform` leaves the output. `frames` is the number of normalized source frames (the
+ * mask's frame count, one per normalized source frame).
+ */
+export function outputGeometry(
+  info: Pick<MediaInfo, 'width' | 'height' | 'fpsRational'>,
+  frames: number,
+  transform: Transform | undefined,
+  opts: { snapToGifRate?: boolean } = {},
+): OutputGeometry {
+  const crop = clampCrop(info, transform?.crop);
+  const base = crop ?? { width: info.width, height: info.height };
+  const { width, height } = fitWidth(base.width, base.height, transform?.max_width);
+  const srcFps = parseRational(info.fpsRational);
+  const duration = frames / srcFps;
+  let fpsRational = transform?.fps ? `${Math.round(transform.fps)}/1` : info.fpsRational;
+  if (opts.snapToGifRate) fpsRational = gifRate(parseRational(fpsRational));
+  const fps = parseRational(fpsRational);
+  const retimed = Math.abs(fps - srcFps) > 1e-9;
+  const outFrames = retimed ? Math.max(1, Math.round(duration * fps)) : frames;
+  return {
+    crop,
+    width,
+    height,
+    fpsRational,
+    fps,
+    frames: outFrames,
+    duration: outFrames / fps,
+    retimed,
+    reverse: transform?.reverse ?? false,
+  };
+}
+
+function clampCrop(
+  info: Pick<MediaInfo, 'width' | 'height'>,
+  crop: Transform['crop'],
+): OutputGeometry['crop'] {
+  if (!crop) {
+    // Odd-sized sources lose their last row/column rather than being rescaled by one pixel.
+    const even = { x: 0, y: 0, width: evenDown(info.width), height: evenDown(info.height) };
+    return even.width === info.width && even.height === info.height ? null : even;
+  }
+  const x = clampInt(crop.x, 0, info.width - 2);
+  const y = clampInt(crop.y, 0, info.height - 2);
+  const width = evenDown(Math.min(Math.round(crop.width), info.width - x));
+  const height = evenDown(Math.min(Math.round(crop.height), info.height - y));
+  if (x === 0 && y === 0 && width === evenDown(info.width) && height === evenDown(info.height)) return null;
+  return { x, y, width, height };
+}
+
+const clampInt = (v: number, lo: number, hi: number) => Math.min(hi, Math.max(lo, Math.round(v)));
+
+/** The crop part of a transform, applied where the picture is still at source size. */
+export function cropFilters(g: OutputGeometry): string[] {
+  return g.crop ? [`crop=${g.crop.width}:${g.crop.height}:${g.crop.x}:${g.crop.y}`] : [];
+}
+
+/**
+ * The rest of a transform (scale to the output size, frame rate, reverse), applied last, to
+ * frames already merged with their matte so colour and matte move together.
+ */
+export function finishFilters(g: OutputGeometry, current: { width: number; height: number }): string[] {
+  const f: string[] = [];
+  if (current.width !== g.width || current.height !== g.height) {
+    f.push(`scale=${g.width}:${g.height}:flags=bicubic`, 'setsar=1');
+  }
+  if (g.retimed) f.push(`fps=${g.fpsRational}`);
+  if (g.reverse) f.push('reverse');
+  return f;
+}
+
+/** Size of the picture after cropping, before scaling. */
+export function croppedSize(g: OutputGeometry, source: { width: number; height: number }) {
+  return { width: g.crop?.width ?? source.width, height: g.crop?.height ?? source.height };
+}

@@ -1,0 +1,82 @@
+/**
+ * What a finished output promises and what validation found. Key names are snake_case because
+ * the metadata object is served as-is in the API's export `metadata`.
+ */
+
+/** How an output carries transparency. */
+export type AlphaKind =
+  /** A real alpha channel with partial transparency (VP9 alpha, ProRes 4444, HEVC alpha layer, WebP, APNG, PNG). */
+  | 'straight'
+  /** On/off transparency only (GIF). */
+  | 'binary'
+  /** Colour on top, greyscale matte below, in one opaque frame. */
+  | 'stacked'
+  /** Colour and matte as separate files (pro bundle). */
+  | 'separate'
+  /** The file is the matte itself (greyscale video). */
+  | 'matte'
+  /** Opaque picture (composited on a colour, image, video or blur). */
+  | 'none';
+
+/**
+ * The validation policy applied to a file; served as `metadata.profile`. Each name stands for
+ * one set of checks in lib/media/validate.ts.
+ */
+export type ValidationProfile =
+  | 'video-alpha'
+  | 'video-alpha-layer'
+  | 'video-stacked-alpha'
+  | 'video-matte'
+  | 'video-opaque'
+  | 'bundle-color-alpha'
+  | 'image-sequence-alpha'
+  | 'animation-alpha'
+  | 'animation-binary-alpha';
+
+/** What the renderer promises about a file before it exists; validation checks the file against it. */
+export interface OutputPromise {
+  profile: ValidationProfile;
+  /** Encoded video codec as ffprobe names it (vp9, prores, hevc, h264, webp, gif, apng, png). */
+  codec: string;
+  container: string;
+  /** Picture size; for stacked video the height of one half. */
+  width: number;
+  height: number;
+  fps: number;
+  frames: number;
+  /** Seconds: frames / fps. */
+  duration: number;
+  alpha: AlphaKind;
+  /** The matte is stored inverted (255 = background). */
+  inverted: boolean;
+  hasAudio: boolean;
+  /** Animated images loop forever (loop count 0); videos do not claim a loop. */
+  loop: boolean;
+}
+
+/** Validated facts about a served file (API: export `metadata`). */
+export interface OutputMetadata {
+  validated: true;
+  /** The encoded video codec (vp9, prores, hevc, h264, webp, gif, apng, png). */
+  format: string;
+  /** The validation policy that passed. */
+  profile: ValidationProfile;
+  container: string;
+  width: number;
+  height: number;
+  duration: number;
+  fps: number;
+  frame_count: number;
+  pixel_format: string;
+  loop: boolean;
+  /** 0 = forever; null for formats without a loop count (videos). */
+  loop_count: number | null;
+  alpha: AlphaKind;
+  has_alpha: boolean;
+  alpha_inverted: boolean;
+  /** Smallest and largest alpha (or matte) value seen in the sampled frames; null when opaque. */
+  alpha_range: [number, number] | null;
+  has_audio: boolean;
+  bytes: number;
+  sha256: string;
+}
