@@ -1,6 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 
 /**
@@ -8,7 +9,8 @@ import Database from 'better-sqlite3';
  * them in _prisma_migrations the way Prisma does, so `prisma migrate deploy` and this agree and
  * no schema-engine binary is needed (air-gapped installs work).
  */
-const MIGRATIONS_DIR = path.resolve(import.meta.dirname, '../../prisma/migrations');
+// import.meta.url, not import.meta.dirname: Turbopack (next dev/build) leaves the latter undefined.
+const MIGRATIONS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../prisma/migrations');
 
 export function sqlitePath(databaseUrl: string): string {
   if (!databaseUrl.startsWith('file:')) throw new Error(`Not a SQLite URL: ${databaseUrl}`);
