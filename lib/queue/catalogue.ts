@@ -13,6 +13,11 @@ export interface JobSpec<S extends z.ZodType = z.ZodType> {
   timeoutMs: number;
   /** Delay before retry n (1-based). */
   backoffMs: (retry: number) => number;
+  /**
+   * "light" kinds are short network calls: besides the general slots, each worker keeps one
+   * slot for them alone, so a webhook never waits behind a long video.
+   */
+  lane: 'media' | 'light';
 }
 
 const exponential = (baseMs: number, capMs: number) => (retry: number) =>
@@ -25,6 +30,7 @@ export const catalogue = {
     // Long enough for the longest accepted video on a CPU; a lost worker is caught by its lease.
     timeoutMs: 3 * 60 * 60 * 1000,
     backoffMs: exponential(15_000, 5 * 60_000),
+    lane: 'media',
   },
   'deliver-webhook': {
     // Receiver failures are recorded as new delivery rows (see lib/webhooks/deliver.ts); these
@@ -33,6 +39,7 @@ export const catalogue = {
     retries: 3,
     timeoutMs: 30_000,
     backoffMs: exponential(2_000, 30_000),
+    lane: 'light',
   },
 } as const satisfies Record<string, JobSpec>;
 
@@ -40,6 +47,7 @@ export type JobKind = keyof typeof catalogue;
 export type PayloadOf<K extends JobKind> = z.infer<(typeof catalogue)[K]['payload']>;
 
 export const JOB_KINDS = Object.keys(catalogue) as JobKind[];
+export const LIGHT_KINDS = JOB_KINDS.filter((k) => catalogue[k].lane === 'light');
 
 export function isJobKind(name: string): name is JobKind {
   return Object.hasOwn(catalogue, name);

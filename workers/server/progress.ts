@@ -21,6 +21,7 @@ export class ProgressWriter {
   private lastWrite = 0;
   private chain: Promise<void> = Promise.resolve();
   private queued = false;
+  private stageStarted = Date.now();
 
   constructor(
     private readonly jobId: string,
@@ -31,13 +32,22 @@ export class ProgressWriter {
   }
 
   stage(stage: Stage): void {
-    this.current = { ...this.current, stage, fps: 0, etaSeconds: null };
+    this.stageStarted = Date.now();
+    this.current = { ...this.current, stage, framesDone: 0, fps: 0, etaSeconds: null };
     this.write();
   }
 
   frames(p: Omit<Progress, 'stage'>): void {
     this.current = { ...this.current, ...p };
     if (Date.now() - this.lastWrite >= MIN_INTERVAL_MS) this.write();
+  }
+
+  /** For steps that report only a frame count: rate and ETA from the stage's start. */
+  count(framesDone: number): void {
+    const elapsed = (Date.now() - this.stageStarted) / 1000;
+    const fps = elapsed > 0 ? framesDone / elapsed : 0;
+    const left = Math.max(0, this.current.framesTotal - framesDone);
+    this.frames({ framesDone, framesTotal: this.current.framesTotal, fps, etaSeconds: fps > 0 ? left / fps : null });
   }
 
   /** Waits for pending writes (call before the job's final status update). */

@@ -16,7 +16,7 @@ const url = `file:${path.join(dir, 'runner.db')}`;
 applyMigrations(url);
 const prisma = new PrismaClient({ adapter: new PrismaBetterSqlite3({ url: url.slice(5), timeout: 10_000 }) });
 const provider = new DbQueueProvider(() => prisma);
-const quiet = { info: () => undefined, error: () => undefined };
+const quiet = process.env.DEBUG_RUNNER ? { info: (m: string) => console.log(m), error: (m: string) => console.log(m) } : { info: () => undefined, error: () => undefined };
 
 afterAll(async () => {
   await prisma.$disconnect();
@@ -47,7 +47,7 @@ async function runUntil(runner: Runner, done: () => Promise<boolean>): Promise<v
 }
 
 const rowState = async () => prisma.queueJob.findFirstOrThrow();
-const settled = async () => (await rowState()).status !== 'active' && (await rowState()).status !== 'queued';
+const settled = async () => ['completed', 'failed'].includes((await rowState()).status);
 const enqueue = (payload: object = { jobId: randomUUID() }, extra: { attempts?: number } = {}) =>
   prisma.queueJob.create({
     data: { queue: 'process-video', payloadJson: JSON.stringify(payload), maxAttempts: 3, ...extra },
@@ -64,7 +64,7 @@ describe('Runner (real SQLite queue)', () => {
   it('completes a row whose handler succeeds', async () => {
     await enqueue();
     let ran = 0;
-    const runner = new Runner({ handlers: handlersWith(async () => void ran++), provider, concurrency: 1, pollMs: 20, log: quiet });
+    const runner = new Runner({ handlers: handlersWith(() => Promise.resolve(void ran++)), provider, concurrency: 1, pollMs: 20, log: quiet });
     await runUntil(runner, settled);
     expect(ran).toBe(1);
     expect((await rowState()).status).toBe('completed');
@@ -100,7 +100,7 @@ describe('Runner (real SQLite queue)', () => {
   it('fails an invalid payload for good without running the handler', async () => {
     await enqueue({ jobId: 'not-a-uuid' });
     let ran = 0;
-    const runner = new Runner({ handlers: handlersWith(async () => void ran++), provider, concurrency: 1, pollMs: 20, log: quiet });
+    const runner = new Runner({ handlers: handlersWith(() => Promise.resolve(void ran++)), provider, concurrency: 1, pollMs: 20, log: quiet });
     await runUntil(runner, settled);
     expect(ran).toBe(0);
     expect((await rowState()).status).toBe('failed');

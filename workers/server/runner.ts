@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import { MediaError } from '../../lib/media/ffmpeg';
-import { catalogue, JOB_KINDS, type JobKind, type PayloadOf } from '../../lib/queue/catalogue';
+import { catalogue, JOB_KINDS, LIGHT_KINDS, type JobKind, type PayloadOf } from '../../lib/queue/catalogue';
 import { PermanentJobError } from '../../lib/queue/errors';
 import type { ClaimedJob, QueueProvider } from '../../lib/queue/provider';
 
@@ -99,8 +99,10 @@ export class Runner {
     this.log = opts.log ?? { info: (m) => console.log(m), error: (m) => console.error(m) };
   }
 
+  /** `concurrency` slots for every kind, plus one slot for light kinds only (webhooks). */
   start(): void {
-    for (let i = 0; i < this.opts.concurrency; i++) this.slots.push(this.slot());
+    for (let i = 0; i < this.opts.concurrency; i++) this.slots.push(this.slot(JOB_KINDS));
+    if (LIGHT_KINDS.length) this.slots.push(this.slot(LIGHT_KINDS));
   }
 
   /** Stops claiming, lets running work finish for `graceMs`, then aborts and releases the rest. */
@@ -115,11 +117,11 @@ export class Runner {
     }
   }
 
-  private async slot(): Promise<void> {
+  private async slot(kinds: readonly JobKind[]): Promise<void> {
     while (!this.stopping) {
       let job: ClaimedJob | null = null;
       try {
-        job = await this.opts.provider.claim(JOB_KINDS, this.workerId, this.leaseMs);
+        job = await this.opts.provider.claim(kinds, this.workerId, this.leaseMs);
       } catch (e) {
         this.log.error(`[worker] claiming failed: ${messageOf(e)}`);
       }
@@ -221,7 +223,9 @@ export class Runner {
         this.log.error(`${tag}: lease lost; another worker owns it now`);
         return;
       }
-      if (reason instanceof Shutdown) {
+      // While draining, a failure is most likely the shutdown itself (Ctrl-C signals ffmpeg
+      // too): give the row back untouched rather than spend an attempt on it.
+      if (reason instanceof Shutdown || (this.stopping && !(thrown instanceof PermanentJobError))) {
         this.log.info(`${tag}: released for another worker (shutdown)`);
         await provider.release(job.id, this.workerId);
         return;

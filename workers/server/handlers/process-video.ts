@@ -91,6 +91,10 @@ async function run(jobId: string, ctx: HandlerContext): Promise<void> {
   const background: Background | null = storedBackground(job.backgroundJson);
   if (job.backgroundJson && !background) throw new PermanentJobError('The background options of this job could not be read.');
   const { signal } = ctx;
+  // Processing begins now: send job.started before the long work, not after it.
+  await deliverDueNow(jobId, ctx.workerId).catch((e: unknown) =>
+    console.error(`[worker] job.started delivery for ${jobId} failed: ${e instanceof Error ? e.message : String(e)}`),
+  );
 
   const progress = new ProgressWriter(jobId, job.frameCount ?? 0, (e) =>
     console.error(`[worker] progress write for ${jobId} failed: ${e instanceof Error ? e.message : String(e)}`),
@@ -148,7 +152,7 @@ async function run(jobId: string, ctx: HandlerContext): Promise<void> {
       outDir: workDir,
       basename: 'output',
       signal,
-      onProgress: (p) => progress.frames(p),
+      onProgress: (framesDone) => progress.count(framesDone),
     });
     const outputKey = storageKeys.output(jobId, output.id, rendered.extension);
     await storage().putFile(outputKey, rendered.file, { move: true });

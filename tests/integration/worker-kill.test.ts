@@ -1,0 +1,112 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { db } from '../../lib/db/client';
+import { resetEnvForTests } from '../../lib/env';
+import { api, createAccount, cutClip, hasTestdata, startStack, syntheticClip, testVideo, waitFor, waitForJob, type Stack } from './helpers';
+
+/**
+ * Crash safety with real processes: a worker killed with SIGKILL mid-segmentation leaves its
+ * queue row to lapse; a new worker reclaims it and the job completes, charged exactly once.
+ * SIGTERM drains: the worker finishes or releases its job and exits, and the job completes later.
+ */
+let stack: Stack;
+let key: string;
+let clip: string;
+
+beforeAll(async () => {
+  stack = await startStack({ worker: true });
+  Object.assign(process.env, stack.env);
+  resetEnvForTests();
+  key = (await createAccount(stack, 1000)).key;
+  const dest = path.join(stack.dataDir, 'clip.mp4');
+  // Long enough to be caught mid-job on any machine.
+  clip = hasTestdata
+    ? await cutClip(testVideo('liveportrait_d12_talking_glasses_512.mp4'), dest, 4)
+    : await syntheticClip(dest, { seconds: 4, size: '512x512' });
+});
+afterAll(async () => {
+  await db().$disconnect();
+  await stack?.stop();
+});
+
+async function startJob(): Promise<string> {
+  const created = await api<{ id: string; upload_url: string; instructions: { headers: Record<string, string> } }>(
+    stack,
+    'POST',
+    '/v1/jobs',
+    { key, body: { filename: 'clip.mp4', content_type: 'video/mp4' } },
+  );
+  expect(created.status, created.text).toBe(200);
+  const put = await fetch(created.body.upload_url, { method: 'PUT', headers: created.body.instructions.headers, body: fs.readFileSync(clip) });
+  expect(put.status, await put.text()).toBe(200);
+  const started = await api(stack, 'POST', `/v1/jobs/${created.body.id}/start`, { key, body: { model: 'service-light' } });
+  expect(started.status, started.text).toBe(200);
+  return created.body.id;
+}
+
+/** The queue row of the job's processing, and the pid of the worker holding it (workerId = host:pid:…). */
+async function heldRow(jobId: string) {
+  return waitFor(
+    async () => {
+      const job = await db().job.findUniqueOrThrow({ where: { id: jobId } });
+      const progress = job.progressJson ? (JSON.parse(job.progressJson) as { stage: string; framesDone: number }) : null;
+      if (progress?.stage !== 'segment' || progress.framesDone < 1) return undefined;
+      const row = await db().queueJob.findFirst({ where: { queue: 'process-video', payloadJson: { contains: jobId }, status: 'active' } });
+      return row?.lockedBy ? { row, pid: Number(row.lockedBy.split(':')[1]) } : undefined;
+    },
+    { timeoutMs: 180_000, intervalMs: 100, what: 'the worker to be segmenting' },
+  );
+}
+
+async function chargesOf(jobId: string) {
+  const entries = await db().creditEntry.findMany({ where: { jobId } });
+  return { debits: entries.filter((e) => e.kind === 'debit').length, refunds: entries.filter((e) => e.kind === 'refund').length };
+}
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+describe('worker crash safety', () => {
+  it('a job whose worker is SIGKILLed mid-job is reclaimed after the lease and completes, charged once', async () => {
+    const jobId = await startJob();
+    const { row, pid } = await heldRow(jobId);
+    // The worker and everything it spawned (its own process group), like a container kill.
+    process.kill(-pid, 'SIGKILL');
+    await waitFor(() => Promise.resolve(alive(pid) ? undefined : true), { what: 'the worker to die' });
+    expect((await db().job.findUniqueOrThrow({ where: { id: jobId } })).status).toBe('processing');
+
+    stack.startWorker();
+    const status = await waitForJob(stack, key, jobId, { timeoutMs: 300_000 });
+    expect(status.status, `${status.message}\n${stack.logs()}`).toBe('completed');
+    expect(status.processed_video_url).toEqual(expect.any(String));
+    const after = await db().queueJob.findUniqueOrThrow({ where: { id: row.id } });
+    expect(after).toMatchObject({ status: 'completed', attempts: 2 });
+    expect(after.lockedBy).toBeNull();
+    expect(await chargesOf(jobId)).toEqual({ debits: 1, refunds: 0 });
+    expect(await db().maskVersion.count({ where: { jobId } })).toBe(1);
+    expect(fs.existsSync(path.join(stack.dataDir, 'work', jobId))).toBe(false);
+  });
+
+  it('SIGTERM drains: the worker finishes or releases its job and exits; the job completes, charged once', async () => {
+    const jobId = await startJob();
+    const { row, pid } = await heldRow(jobId);
+    process.kill(pid, 'SIGTERM');
+    await waitFor(() => Promise.resolve(alive(pid) ? undefined : true), { timeoutMs: 60_000, what: 'the worker to exit' });
+    const left = await db().queueJob.findUniqueOrThrow({ where: { id: row.id } });
+    // Finished within the grace period, or handed back untouched for the next worker.
+    if (left.status !== 'completed') expect(left).toMatchObject({ status: 'queued', attempts: 0, lockedBy: null });
+
+    stack.startWorker();
+    const status = await waitForJob(stack, key, jobId);
+    expect(status.status, `${status.message}\n${stack.logs()}`).toBe('completed');
+    expect(await chargesOf(jobId)).toEqual({ debits: 1, refunds: 0 });
+    expect(stack.logs()).toMatch(/SIGTERM: draining/);
+  });
+});

@@ -1,0 +1,119 @@
+import { execFileSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { db } from '../../lib/db/client';
+import { resetEnvForTests } from '../../lib/env';
+import { enqueue } from '../../lib/queue';
+import { storage, storageKeys } from '../../lib/storage';
+import { startStack, syntheticClip, waitFor, type Stack } from './helpers';
+
+/**
+ * Hostile uploads reach the real worker as job sources (planted straight into storage and the
+ * database, as if an upload check had missed them) and must fail their own job with a clear
+ * message and a refund, without reading any other file and without taking the worker down:
+ * a normal job queued behind them still completes.
+ */
+let stack: Stack;
+let dir: string;
+let userId: string;
+
+beforeAll(async () => {
+  stack = await startStack({ worker: true });
+  Object.assign(process.env, stack.env);
+  resetEnvForTests();
+  dir = fs.mkdtempSync(path.join(stack.dataDir, 'fixtures-'));
+  userId = (await db().user.create({ data: { email: `media-${randomUUID()}@example.com` } })).id;
+});
+afterAll(async () => {
+  await db().$disconnect();
+  await stack?.stop();
+});
+
+function make(name: string, args: string[]): string {
+  const out = path.join(dir, name);
+  execFileSync('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', ...args, out]);
+  return out;
+}
+
+/** A job in `processing`, charged 1 credit, with `file` as its source and its queue row. */
+async function plantJob(file: string): Promise<string> {
+  const id = randomUUID();
+  const key = storageKeys.source(id, 'mp4');
+  await storage().putFile(key, file);
+  await db().$transaction(async (tx) => {
+    await tx.job.create({
+      data: {
+        id,
+        userId,
+        status: 'processing',
+        filename: path.basename(file),
+        contentType: 'video/mp4',
+        sourceKey: key,
+        model: 'service-light',
+        outputFormat: 'webm_vp9',
+        creditsUsed: 1,
+        startedAt: new Date(),
+      },
+    });
+    await tx.creditEntry.create({ data: { userId, kind: 'debit', amount: -1, jobId: id, idempotencyKey: `debit:${id}` } });
+    await tx.output.create({ data: { jobId: id, role: 'primary', format: 'webm_vp9' } });
+    await enqueue(tx, 'process-video', { jobId: id });
+  });
+  return id;
+}
+
+const finished = (id: string) =>
+  waitFor(
+    async () => {
+      const job = await db().job.findUniqueOrThrow({ where: { id } });
+      return job.status === 'completed' || job.status === 'failed' ? job : undefined;
+    },
+    { timeoutMs: 240_000, what: `job ${id}` },
+  );
+
+describe('the worker and hostile media', () => {
+  it('fails each disguised or lying file with a clear message and a refund, then keeps working', async () => {
+    // A real video the playlist and concat list point at: if ffmpeg followed them, it would succeed.
+    const secret = make('secret.mp4', ['-f', 'lavfi', '-i', 'testsrc2=s=64x64:d=1', '-pix_fmt', 'yuv420p']);
+    const hls = path.join(dir, 'playlist.mp4');
+    fs.writeFileSync(hls, `#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXTINF:10.0,\nfile://${secret}\n#EXT-X-ENDLIST\n`);
+    const concat = path.join(dir, 'concat.mp4');
+    fs.writeFileSync(concat, `ffconcat version 1.0\nfile '${secret}'\n`);
+    const tenHours = make('long.mkv', [
+      '-f', 'lavfi', '-i', 'color=s=64x64:r=25:d=0.08',
+      '-vf', "setpts='if(eq(N,1),36000/TB,PTS)'", '-fps_mode', 'passthrough', '-c:v', 'ffv1',
+    ]);
+    const huge = make('huge.mp4', ['-f', 'lavfi', '-i', 'color=s=8192x8192:r=1:d=1', '-c:v', 'mjpeg', '-q:v', '31']);
+    const text = path.join(dir, 'notes.mp4');
+    fs.writeFileSync(text, 'hello, this is not a video');
+
+    const cases: [string, RegExp][] = [
+      [hls, /not a supported video/],
+      [concat, /not a supported video/],
+      [tenHours, /limit is \d+ s/],
+      [huge, /8192x8192.*pixels per frame/],
+      [text, /not a supported video/],
+    ];
+    const ids = [];
+    for (const [file] of cases) ids.push(await plantJob(file));
+    const good = await plantJob(await syntheticClip(path.join(dir, 'good.mp4'), { seconds: 1, size: '160x120' }));
+
+    for (const [i, [file, message]] of cases.entries()) {
+      const job = await finished(ids[i]!);
+      expect(job.status, `${path.basename(file)}: ${job.message}`).toBe('failed');
+      expect(job.message).toMatch(message);
+      const refund = await db().creditEntry.findUnique({ where: { idempotencyKey: `refund:${job.id}` } });
+      expect(refund?.amount).toBe(1);
+      const output = await db().output.findFirstOrThrow({ where: { jobId: job.id } });
+      expect(output).toMatchObject({ status: 'failed', storageKey: null });
+      expect(fs.existsSync(path.join(stack.dataDir, 'work', job.id))).toBe(false);
+    }
+
+    const ok = await finished(good);
+    expect(ok.status, `${ok.message}\n${stack.logs()}`).toBe('completed');
+    expect(await db().creditEntry.count({ where: { jobId: good, kind: 'refund' } })).toBe(0);
+    expect(stack.logs()).not.toMatch(/refusing to start|unhandled/);
+  });
+});
