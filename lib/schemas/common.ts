@@ -7,9 +7,8 @@ export const ErrorBody = z
   })
   .openapi('Error', { description: 'Every error: `error` is always a string, `details` is optional.' });
 
-export const JobIdParams = z.object({
-  id: z.uuid({ error: 'Job not found or does not belong to user' }).openapi({ description: 'Job id' }),
-});
+/** Path ids are not validated as UUIDs: anything not found is the same 404. */
+export const JobIdParams = z.object({ id: z.string().openapi({ description: 'Job id (uuid)', format: 'uuid' }) });
 
 /** ISO date-time text as the API shows it. */
 export const DateTime = z.iso.datetime();

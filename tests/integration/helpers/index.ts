@@ -3,3 +3,5 @@ export { createAccount, createKey, keyout, type TestAccount } from './cli';
 export { alphaStats, cutClip, hasTestdata, syntheticClip, testVideo, TESTDATA } from './media';
 export { freePort, ROOT, startStack, type Stack, type StackOptions } from './stack';
 export { waitFor } from './wait';
+export { roomInWindow, stackDb } from './db';
+export { createJob, putUpload, uploadedJob, type Receipt } from './jobs';

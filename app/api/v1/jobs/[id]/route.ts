@@ -1,0 +1,1 @@
+export { DELETE } from '@/app/v1/jobs/[id]/route';

@@ -1,0 +1,1 @@
+export { POST } from '@/app/v1/jobs/route';

@@ -1,0 +1,7 @@
+import { apiRoute } from '@/lib/http/route';
+import { DeleteJobResponse } from '@/lib/schemas/jobs';
+import { deleteJob } from '@/lib/services/delete-job';
+
+export const DELETE = apiRoute<{ id: string }>(async ({ userId, params }) => ({
+  body: DeleteJobResponse.parse(await deleteJob(userId, params.id)),
+}));

@@ -1,0 +1,7 @@
+import { apiRoute } from '@/lib/http/route';
+import { JobStatusRecord } from '@/lib/schemas/jobs';
+import { getJobStatus } from '@/lib/services/get-job-status';
+
+export const GET = apiRoute<{ id: string }>(async ({ userId, params }) => ({
+  body: JobStatusRecord.parse(await getJobStatus(userId, params.id)),
+}));

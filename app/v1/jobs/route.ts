@@ -1,0 +1,13 @@
+import { readJson } from '@/lib/http/body';
+import { multipartFile } from '@/lib/http/multipart';
+import { apiRoute } from '@/lib/http/route';
+import { CreateJobRequest, JobReceipt, UploadedJob } from '@/lib/schemas/jobs';
+import { createJob, createJobWithFile } from '@/lib/services/create-job';
+
+export const POST = apiRoute(async ({ req, userId }) => {
+  if (req.headers.get('content-type')?.toLowerCase().startsWith('multipart/form-data')) {
+    return { body: UploadedJob.parse(await createJobWithFile(userId, await multipartFile(req, 'file'))) };
+  }
+  const job = await createJob(userId, CreateJobRequest.parse(await readJson(req)));
+  return { body: job.status === 'created' ? JobReceipt.parse(job) : UploadedJob.parse(job) };
+});

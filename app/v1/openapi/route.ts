@@ -1,0 +1,5 @@
+import { apiRoute } from '@/lib/http/route';
+import { openApiYaml } from '@/lib/schemas/openapi';
+
+/** The API description as a YAML string in a JSON body (every 2xx answer is JSON for the SDKs). */
+export const GET = apiRoute(() => Promise.resolve({ body: openApiYaml() }));

@@ -1,0 +1,9 @@
+import { queryOf } from '@/lib/http/body';
+import { apiRoute } from '@/lib/http/route';
+import { DeliveriesQuery, DeliveryHistory } from '@/lib/schemas/webhooks';
+import { listWebhookDeliveries } from '@/lib/services/list-webhook-deliveries';
+
+export const GET = apiRoute(async ({ req, userId }) => {
+  const { video_id } = DeliveriesQuery.parse(queryOf(req));
+  return { body: DeliveryHistory.parse(await listWebhookDeliveries(userId, video_id)) };
+});

@@ -1,0 +1,127 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import type { ReadableStream as NodeWebStream } from 'node:stream/web';
+import { storage } from '../storage';
+import { isSafeKey, jobIdOfUploadTarget } from '../storage/keys';
+import { verifySignature } from '../storage/signing';
+import { uploadSource } from '../services/upload-source';
+import { toHttpError } from './errors';
+import { API_VERSION } from './route';
+
+/**
+ * Signed-URL file access for local storage (app/files/[...key]): GET/HEAD with Range support
+ * and PUT of a job's upload. The URL's HMAC authorises it; no API key.
+ */
+const TYPES: Record<string, string> = {
+  '.webm': 'video/webm',
+  '.mp4': 'video/mp4',
+  '.m4v': 'video/x-m4v',
+  '.mov': 'video/quicktime',
+  '.mkv': 'video/x-matroska',
+  '.avi': 'video/x-msvideo',
+  '.zip': 'application/zip',
+  '.jpg': 'image/jpeg',
+  '.png': 'image/png',
+  '.gif': 'image/gif',
+  '.webp': 'image/webp',
+  '.apng': 'image/apng',
+  '.json': 'application/json',
+};
+
+function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { 'Content-Type': 'application/json; charset=utf-8', 'X-API-Version': API_VERSION, ...headers },
+  });
+}
+
+function fail(e: unknown): Response {
+  const err = toHttpError(e);
+  return json(err.status, err.details ? { error: err.message, details: err.details } : { error: err.message }, err.headers);
+}
+
+/** Checks the URL's signature for `method`; a Response when it does not authorise the request. */
+function authorise(req: Request, key: string, method: 'GET' | 'PUT'): Response | null {
+  const url = new URL(req.url);
+  if (!isSafeKey(key)) return json(404, { error: 'Not found' });
+  const verdict = verifySignature(
+    { method, path: `/files/${key}`, expires: Number(url.searchParams.get('expires')), filename: url.searchParams.get('filename') },
+    url.searchParams.get('sig'),
+  );
+  if (verdict === 'expired') return json(403, { error: 'URL expired', details: 'Signed URLs are valid for one hour; ask the API for a new one.' });
+  if (verdict !== 'ok') return json(403, { error: 'Invalid signature', details: 'The URL is not a valid signed URL for this file and method.' });
+  return null;
+}
+
+function contentDisposition(filename: string): string {
+  const ascii = filename.replace(/[^\x20-\x7e]|["\\]/g, '_');
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(filename)}`;
+}
+
+/** Parses a single "bytes=a-b" range; null when absent, 'invalid' when unsatisfiable. */
+function parseRange(header: string | null, size: number): { start: number; end: number } | null | 'invalid' {
+  if (!header) return null;
+  const m = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
+  if (!m || (!m[1] && !m[2])) return 'invalid';
+  let start: number;
+  let end: number;
+  if (!m[1]) {
+    const suffix = Number(m[2]);
+    if (suffix === 0) return 'invalid';
+    start = Math.max(0, size - suffix);
+    end = size - 1;
+  } else {
+    start = Number(m[1]);
+    end = m[2] ? Math.min(Number(m[2]), size - 1) : size - 1;
+  }
+  if (start > end || start >= size) return 'invalid';
+  return { start, end };
+}
+
+export async function serveFile(req: Request, key: string, headOnly = false): Promise<Response> {
+  try {
+    const denied = authorise(req, key, 'GET');
+    if (denied) return denied;
+    const stat = await storage().stat(key);
+    if (!stat) return json(404, { error: 'Not found' });
+    const file = await storage().localPath(key);
+    const headers: Record<string, string> = {
+      'Content-Type': TYPES[path.extname(key).toLowerCase()] ?? 'application/octet-stream',
+      'Accept-Ranges': 'bytes',
+      'Cache-Control': 'private, max-age=3600',
+      'X-API-Version': API_VERSION,
+    };
+    const filename = new URL(req.url).searchParams.get('filename');
+    if (filename) headers['Content-Disposition'] = contentDisposition(filename);
+    const range = parseRange(req.headers.get('range'), stat.bytes);
+    if (range === 'invalid') {
+      return new Response(null, { status: 416, headers: { ...headers, 'Content-Range': `bytes */${stat.bytes}` } });
+    }
+    const { start, end } = range ?? { start: 0, end: stat.bytes - 1 };
+    headers['Content-Length'] = String(stat.bytes === 0 ? 0 : end - start + 1);
+    if (range) headers['Content-Range'] = `bytes ${start}-${end}/${stat.bytes}`;
+    const status = range ? 206 : 200;
+    if (headOnly || stat.bytes === 0) return new Response(null, { status, headers });
+    const stream = fs.createReadStream(file, { start, end });
+    return new Response(Readable.toWeb(stream) as ReadableStream<Uint8Array>, { status, headers });
+  } catch (e) {
+    return fail(e);
+  }
+}
+
+export async function receiveUpload(req: Request, key: string): Promise<Response> {
+  try {
+    const denied = authorise(req, key, 'PUT');
+    if (denied) return denied;
+    const jobId = jobIdOfUploadTarget(key);
+    if (!jobId) return json(403, { error: 'Invalid signature', details: 'Only job uploads may be PUT.' });
+    if (!req.body) return json(400, { error: 'The upload is empty' });
+    const length = req.headers.get('content-length');
+    const body = Readable.fromWeb(req.body as NodeWebStream<Uint8Array>);
+    const result = await uploadSource(jobId, body, { contentLength: length ? Number(length) : undefined });
+    return json(200, result);
+  } catch (e) {
+    return fail(e);
+  }
+}

@@ -1,0 +1,102 @@
+import { describe, expect, it } from 'vitest';
+import { BAD_COLOUR, Background, classicBackground, ExportItem, LOTTIE_UNSUPPORTED, outputFormatOf, planOutputs, toRecipe } from './background';
+import { StartJobRequest } from './jobs';
+
+const issues = (r: { success: boolean; error?: { issues: { message: string }[] } }) => r.error?.issues.map((i) => i.message) ?? [];
+
+describe('Background', () => {
+  it('accepts #RRGGBB and #RRGGBBAA and refuses other colours with the spec message', () => {
+    expect(Background.safeParse({ type: 'color', color: '#00ff00' }).success).toBe(true);
+    expect(Background.safeParse({ type: 'color', color: '#00FF0080' }).success).toBe(true);
+    for (const color of ['green', '#0f0', '00ff00', '#00ff0', '#gg0000', 12]) {
+      expect(issues(Background.safeParse({ type: 'color', color }))).toContain(BAD_COLOUR);
+    }
+  });
+
+  it('accepts an explicit null for every optional field (Python SDK)', () => {
+    const r = Background.safeParse({
+      type: 'transparent',
+      color: null,
+      transparent_format: null,
+      transform: null,
+      options: null,
+      lottie_options: null,
+      composition: null,
+      blur_mode: null,
+      blur_intensity: null,
+      blur_type: null,
+    });
+    expect(r.success).toBe(true);
+    const start = StartJobRequest.safeParse({ format: 'mp4', model: null, webhook_url: null, background: null, exports: null });
+    expect(start.success && start.data.model).toBe('service-original');
+  });
+
+  it('takes the client transparent formats and refuses lottie clearly', () => {
+    for (const f of ['webm_vp9', 'mov_prores', 'png_sequence', 'pro_bundle', 'stacked_video', 'gif', 'webp', 'mask_video_inverted', 'hevc_alpha', 'apng']) {
+      expect(Background.safeParse({ type: 'transparent', transparent_format: f }).success).toBe(true);
+    }
+    expect(issues(Background.safeParse({ type: 'transparent', transparent_format: 'lottie' }))).toContain(LOTTIE_UNSUPPORTED);
+  });
+
+  it('maps model aliases', () => {
+    expect(StartJobRequest.parse({ model: 'videobgremover-light' }).model).toBe('service-light');
+    expect(StartJobRequest.parse({ model: 'service-pro' }).model).toBe('service-pro');
+    expect(StartJobRequest.safeParse({ model: 'nope' }).success).toBe(false);
+  });
+});
+
+describe('exports', () => {
+  it('refuses numeric sizes for fixed-layout formats', () => {
+    expect(ExportItem.safeParse({ format: 'webp', sizes: ['native'] }).success).toBe(true);
+    expect(ExportItem.safeParse({ format: 'webp', sizes: [320] }).success).toBe(false);
+    expect(ExportItem.safeParse({ format: 'webm_vp9', sizes: [320, 'native'] }).success).toBe(true);
+  });
+
+  it('dedupes against the primary output and caps unique outputs at 50', () => {
+    const planned = planOutputs({ format: 'webm_vp9', transform: undefined }, [
+      { format: 'webm_vp9', sizes: ['native', 640, 640] },
+      { format: 'gif', sizes: null },
+    ]);
+    expect(planned).toEqual([
+      { format: 'webm_vp9', transform: undefined },
+      { format: 'webm_vp9', transform: { max_width: 640 } },
+      { format: 'gif', transform: undefined },
+    ]);
+    const many = [{ format: 'webm_vp9' as const, sizes: Array.from({ length: 50 }, (_, i) => 100 + i) }];
+    expect(() => planOutputs({ format: 'webm_vp9', transform: undefined }, many)).toThrow(/at most 50/);
+  });
+
+  it('requires a background when exports are given', () => {
+    expect(StartJobRequest.safeParse({ exports: [{ format: 'gif' }] }).success).toBe(false);
+  });
+});
+
+describe('toRecipe and the status echo', () => {
+  it('defaults to a transparent VP9 WebM', () => {
+    expect(toRecipe(null)).toEqual({ kind: 'transparent', format: 'webm_vp9' });
+    expect(toRecipe(Background.parse({ type: 'transparent', transparent_format: null }))).toEqual({ kind: 'transparent', format: 'webm_vp9' });
+  });
+
+  it('maps colour, composition and blur', () => {
+    expect(toRecipe(Background.parse({ type: 'color', color: '#112233', transform: { max_width: 640, reverse: null } }))).toEqual({
+      kind: 'color',
+      color: '#112233',
+      exportFormat: 'mp4',
+      transform: { max_width: 640 },
+    });
+    const comp = Background.parse({ type: 'composition', composition: { template: 'ai_ugc_ad', background_url: 'https://x.test/bg.jpg' } });
+    expect(() => toRecipe(comp)).toThrow();
+    expect(toRecipe(comp, { backgroundFile: '/tmp/bg.jpg' })).toMatchObject({ kind: 'composition', template: 'ai_ugc_ad', backgroundFile: '/tmp/bg.jpg' });
+    expect(toRecipe(Background.parse({ type: 'blur', blur_intensity: 30 }))).toMatchObject({ kind: 'blur', blur: { mode: 'background', intensity: 30, type: 'gaussian' } });
+  });
+
+  it('keeps the status background to the classic shape and reports the rest in output_format', () => {
+    const webp = Background.parse({ type: 'transparent', transparent_format: 'webp' });
+    expect(classicBackground(webp)).toEqual({ type: 'transparent' });
+    expect(outputFormatOf(webp)).toBe('webp');
+    expect(classicBackground(Background.parse({ type: 'transparent', transparent_format: 'mov_prores' }))).toEqual({ type: 'transparent', transparent_format: 'mov_prores' });
+    const comp = Background.parse({ type: 'composition', composition: { background_url: 'https://x.test/a.mp4', export_format: 'webm' } });
+    expect(classicBackground(comp)).toBeNull();
+    expect(outputFormatOf(comp)).toBe('webm');
+  });
+});

@@ -1,0 +1,237 @@
+import { TRANSPARENT_FORMATS, type ExportContainer, type Recipe, type Transform as RecipeTransform } from '../../engine/media/recipe';
+import { userMessage } from './messages';
+import { z } from './zod';
+
+/**
+ * The `background` options object of a start request (api-v1.md, "Background options object"),
+ * the `exports` rules, and the mapping of both onto engine Recipes. Every optional field also
+ * accepts an explicit null (the Python SDK sends null for everything it does not set).
+ */
+
+export const BAD_COLOUR = userMessage('invalid background colour format (must be a hex colour)');
+export const LOTTIE_UNSUPPORTED = userMessage(
+  'transparent_format "lottie" is not supported; use webm_vp9, webp, gif or apng for animations',
+);
+
+export const HexColour = z
+  .string({ error: BAD_COLOUR })
+  .regex(/^#(?:[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$/, { error: BAD_COLOUR })
+  .openapi({ description: '`#RRGGBB` or `#RRGGBBAA`', example: '#00FF00' });
+
+export const TransparentFormat = z
+  .enum([...TRANSPARENT_FORMATS, 'lottie'])
+  .refine((f) => f !== 'lottie', { error: LOTTIE_UNSUPPORTED })
+  .openapi({ description: 'Transparent output format (`lottie` is refused)' });
+
+export const Transform = z
+  .object({
+    crop: z
+      .object({
+        x: z.number().min(0),
+        y: z.number().min(0),
+        width: z.number().positive(),
+        height: z.number().positive(),
+      })
+      .nullish(),
+    max_width: z.number().int().min(16).max(8192).nullish(),
+    fps: z.number().int().min(1).max(120).nullish(),
+    reverse: z.boolean().nullish(),
+  })
+  .openapi('Transform');
+
+const ProcessingOptions = z.object({
+  preset: z.string().max(64).nullish(),
+  smart_sampling: z.boolean().nullish(),
+  threshold: z.number().min(0).max(1).nullish(),
+});
+
+export const EXPORT_CONTAINERS = ['mp4', 'webm', 'mov'] as const satisfies readonly ExportContainer[];
+
+export const Composition = z
+  .object({
+    template: z.enum(['full', 'centered', 'ai_ugc_ad']).nullish(),
+    background_url: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).nullish(),
+    background_type: z.enum(['image', 'video']).nullish(),
+    background_audio_enabled: z.boolean().nullish(),
+    background_audio_volume: z.number().min(0).max(1).nullish(),
+    export_format: z.enum(EXPORT_CONTAINERS).nullish(),
+    export_crf: z.number().int().min(0).max(51).nullish(),
+  })
+  .openapi('Composition');
+
+export const BACKGROUND_TYPES = ['color', 'transparent', 'composition', 'blur'] as const;
+
+const NEEDS_COLOUR = userMessage('background.color is required when background.type is "color"');
+const NEEDS_BACKGROUND_URL = userMessage(
+  'background.composition.background_url is required when background.type is "composition"',
+);
+
+export const Background = z
+  .object({
+    type: z.enum(BACKGROUND_TYPES),
+    color: HexColour.nullish(),
+    transparent_format: TransparentFormat.nullish(),
+    transform: Transform.nullish(),
+    options: ProcessingOptions.nullish(),
+    lottie_options: ProcessingOptions.nullish(),
+    composition: Composition.nullish(),
+    blur_mode: z.enum(['background', 'subject']).nullish(),
+    blur_intensity: z.number().min(0).max(100).nullish(),
+    blur_type: z.enum(['gaussian', 'box']).nullish(),
+  })
+  .superRefine((b, ctx) => {
+    if (b.type === 'color' && !b.color) ctx.addIssue({ code: 'custom', path: ['color'], message: NEEDS_COLOUR });
+    if (b.type === 'composition' && !b.composition?.background_url) {
+      ctx.addIssue({ code: 'custom', path: ['composition', 'background_url'], message: NEEDS_BACKGROUND_URL });
+    }
+  })
+  .openapi('Background');
+export type Background = z.infer<typeof Background>;
+
+// ── exports ───────────────────────────────────────────────────────────────────
+
+/** Formats whose fixed layouts cannot be resized: only `native` is accepted in their sizes. */
+export const NATIVE_ONLY_FORMATS = new Set(['pro_bundle', 'stacked_video_mask_inverted', 'mask_video', 'mask_video_inverted', 'webp']);
+export const MAX_UNIQUE_OUTPUTS = 50;
+
+export const ExportItem = z
+  .object({
+    format: TransparentFormat,
+    sizes: z.array(z.union([z.literal('native'), z.number().int().min(16).max(8192)])).min(1).max(100).nullish(),
+    transform: Transform.nullish(),
+  })
+  .superRefine((item, ctx) => {
+    if (NATIVE_ONLY_FORMATS.has(item.format) && item.sizes?.some((s) => s !== 'native')) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['sizes'],
+        message: userMessage(`numeric sizes are not supported for ${item.format}; use "native"`),
+      });
+    }
+  })
+  .openapi('ExportRequest');
+export type ExportItem = z.infer<typeof ExportItem>;
+
+export interface PlannedOutput {
+  format: string;
+  transform: RecipeTransform | undefined;
+}
+
+/** A transform without nulls or empty parts, so equal requests compare equal. */
+export function cleanTransform(t: z.infer<typeof Transform> | null | undefined): RecipeTransform | undefined {
+  if (!t) return undefined;
+  const out: RecipeTransform = {};
+  if (t.crop) out.crop = t.crop;
+  if (t.max_width != null) out.max_width = t.max_width;
+  if (t.fps != null) out.fps = t.fps;
+  if (t.reverse) out.reverse = true;
+  return Object.keys(out).length ? out : undefined;
+}
+
+const outputKey = (o: PlannedOutput) => JSON.stringify([o.format, o.transform ?? null]);
+
+/**
+ * The primary output plus one output per export size (`native` keeps the source size, a number
+ * is a maximum width), identical ones removed; more than 50 unique outputs is an error.
+ */
+export function planOutputs(primary: PlannedOutput, exports: ExportItem[]): PlannedOutput[] {
+  const seen = new Map<string, PlannedOutput>([[outputKey(primary), primary]]);
+  for (const item of exports) {
+    const base = cleanTransform(item.transform);
+    for (const size of item.sizes ?? ['native']) {
+      const transform = size === 'native' ? base : { ...base, max_width: size };
+      const planned = { format: item.format, transform: transform && Object.keys(transform).length ? transform : undefined };
+      seen.set(outputKey(planned), planned);
+    }
+  }
+  if (seen.size > MAX_UNIQUE_OUTPUTS) {
+    throw new z.ZodError([
+      {
+        code: 'custom',
+        path: ['exports'],
+        message: userMessage(`at most ${MAX_UNIQUE_OUTPUTS} unique outputs are allowed (requested ${seen.size})`),
+        input: exports,
+      },
+    ]);
+  }
+  return [...seen.values()];
+}
+
+// ── mapping onto the engine and onto the status record ──────────────────────────
+
+const exportContainer = (b: Background): ExportContainer => b.composition?.export_format ?? 'mp4';
+
+/**
+ * The Recipe of a job's primary output. No background means a transparent VP9 WebM (what the
+ * SDKs read as `.webm` = VP9 with alpha). A composition needs its background image or video,
+ * already fetched safely, as `backgroundFile`.
+ */
+export function toRecipe(background: Background | null | undefined, opts: { backgroundFile?: string } = {}): Recipe {
+  if (!background) return { kind: 'transparent', format: 'webm_vp9' };
+  const transform = cleanTransform(background.transform);
+  const withTransform = <R extends Recipe>(r: R): R => (transform ? { ...r, transform } : r);
+  switch (background.type) {
+    case 'transparent':
+      return withTransform({ kind: 'transparent', format: background.transparent_format ?? 'webm_vp9' });
+    case 'color':
+      if (!background.color) throw new Error('A colour background needs a colour');
+      return withTransform({ kind: 'color', color: background.color, exportFormat: exportContainer(background) });
+    case 'composition': {
+      if (!opts.backgroundFile) throw new Error('A composition needs its background file');
+      const c = background.composition;
+      return withTransform({
+        kind: 'composition',
+        backgroundFile: opts.backgroundFile,
+        template: c?.template ?? 'full',
+        backgroundAudio: c?.background_audio_enabled ?? false,
+        backgroundAudioVolume: c?.background_audio_volume ?? 1,
+        exportFormat: exportContainer(background),
+        ...(c?.export_crf != null ? { crf: c.export_crf } : {}),
+      });
+    }
+    case 'blur':
+      return withTransform({
+        kind: 'blur',
+        blur: {
+          mode: background.blur_mode ?? 'background',
+          intensity: background.blur_intensity ?? 50,
+          type: background.blur_type ?? 'gaussian',
+        },
+        exportFormat: exportContainer(background),
+        ...(background.composition?.export_crf != null ? { crf: background.composition.export_crf } : {}),
+      });
+  }
+}
+
+/** The format name recorded as the job's `output_format`: the transparent format, or the container. */
+export function outputFormatOf(background: Background | null | undefined): string {
+  const recipe = toRecipe(background, { backgroundFile: '-' });
+  return recipe.kind === 'transparent' ? recipe.format : recipe.exportFormat;
+}
+
+/** The formats the Python SDK can read in the status record's `background`. */
+const CLASSIC_FORMATS = new Set(['webm_vp9', 'mov_prores', 'png_sequence', 'pro_bundle', 'stacked_video']);
+
+export interface ClassicBackground {
+  type: 'color' | 'transparent';
+  color?: string;
+  transparent_format?: string;
+}
+
+/**
+ * The status record's `background`, kept to the classic shape strict clients validate:
+ * colour and transparent jobs only, and transparent_format only when it is one of the five
+ * classic values. Everything else is reported through `output_format`.
+ */
+export function classicBackground(background: Background | null | undefined): ClassicBackground | null {
+  if (!background) return null;
+  if (background.type === 'color' && background.color) return { type: 'color', color: background.color };
+  if (background.type === 'transparent') {
+    const format = background.transparent_format ?? 'webm_vp9';
+    return CLASSIC_FORMATS.has(format) ? { type: 'transparent', transparent_format: format } : { type: 'transparent' };
+  }
+  return null;
+}
+
+/** Whether the output needs the blur render (priced on top of the model, see lib/billing/pricing). */
+export const usesBlur = (background: Background | null | undefined) => background?.type === 'blur';

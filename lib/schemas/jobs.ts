@@ -1,0 +1,141 @@
+import { MODEL_RATES, type ModelName } from '../billing/pricing';
+import { Background, ExportItem } from './background';
+import { userMessage } from './messages';
+import { z } from './zod';
+
+// ── create ────────────────────────────────────────────────────────────────────
+
+export const SOURCE_REQUIRED = userMessage('One of (filename with content_type) or video_url is required');
+
+export const CreateJobRequest = z
+  .object({
+    filename: z.string().trim().min(1).max(255).nullish(),
+    content_type: z
+      .string()
+      .trim()
+      .regex(/^[\w.+-]+\/[\w.+-]+(;.*)?$/, { error: 'must be a MIME type such as video/mp4' })
+      .nullish(),
+    video_url: z.url({ protocol: /^https?$/, error: userMessage('video_url must be an http(s) URL') }).nullish(),
+  })
+  .refine((b) => Boolean(b.video_url) || Boolean(b.filename && b.content_type), { error: SOURCE_REQUIRED })
+  .openapi('CreateJobRequest');
+export type CreateJobRequest = z.infer<typeof CreateJobRequest>;
+
+export const JobReceipt = z
+  .object({
+    id: z.uuid(),
+    status: z.literal('created'),
+    filename: z.string(),
+    content_type: z.string(),
+    upload_url: z.url(),
+    expires_at: z.iso.datetime(),
+    created_at: z.iso.datetime(),
+    instructions: z.object({
+      method: z.literal('PUT'),
+      headers: z.object({ 'Content-Type': z.string() }),
+      note: z.string(),
+    }),
+  })
+  .openapi('JobReceipt', { description: 'A job waiting for its video: PUT the file to upload_url.' });
+
+/** The URL and multipart variants: the video is already stored and probed. */
+export const UploadedJob = z
+  .object({
+    id: z.uuid(),
+    status: z.literal('uploaded'),
+    filename: z.string(),
+    content_type: z.string(),
+    video_url: z.string().nullable(),
+    length_seconds: z.number().nullable(),
+    created_at: z.iso.datetime(),
+  })
+  .openapi('UploadedJob');
+
+// ── start ─────────────────────────────────────────────────────────────────────
+
+const ALIASES: Record<string, ModelName> = {
+  'videobgremover-original': 'service-original',
+  'videobgremover-light': 'service-light',
+  'videobgremover-pro': 'service-pro',
+  'videobgremover-human': 'service-human',
+};
+const MODEL_INPUTS = [...(Object.keys(MODEL_RATES) as ModelName[]), ...Object.keys(ALIASES)] as [string, ...string[]];
+
+/** One of the four models or a vendor-prefixed alias; null or absent means service-original. */
+export const ModelInput = z
+  .enum(MODEL_INPUTS)
+  .nullish()
+  .transform((m): ModelName => (m ? (ALIASES[m] ?? (m as ModelName)) : 'service-original'))
+  .openapi({ description: 'service-original (default), service-light, service-pro, service-human; videobgremover-* aliases accepted' });
+
+export const StartJobRequest = z
+  .object({
+    format: z.enum(['mp4', 'webm', 'mov']).nullish(),
+    model: ModelInput,
+    background: Background.nullish(),
+    exports: z.array(ExportItem).max(50).nullish(),
+    webhook_url: z.url({ protocol: /^https?$/, error: userMessage('webhook_url must be an http(s) URL') }).nullish(),
+  })
+  .superRefine((b, ctx) => {
+    if (b.exports?.length && !b.background) {
+      ctx.addIssue({ code: 'custom', path: ['background'], message: userMessage('background is required when exports are given') });
+    }
+  })
+  .openapi('StartJobRequest');
+export type StartJobRequest = z.infer<typeof StartJobRequest>;
+
+export const ClassicBackgroundSchema = z
+  .object({
+    type: z.enum(['color', 'transparent']),
+    color: z.string().optional(),
+    transparent_format: z.string().optional(),
+  })
+  .openapi('BackgroundEcho');
+
+export const StartResponse = z
+  .object({
+    id: z.uuid(),
+    export_id: z.uuid().optional(),
+    status: z.literal('processing'),
+    created_at: z.iso.datetime(),
+    creditsUsed: z.number().int(),
+    video_length_seconds: z.number(),
+    background: Background.optional(),
+    message: z.string().optional(),
+    webhook_url: z.string().optional(),
+  })
+  .openapi('StartResponse', { description: '`creditsUsed` is the exact charge.' });
+
+// ── status and delete ────────────────────────────────────────────────────────
+
+export const JOB_STATUSES = ['created', 'uploaded', 'processing', 'completed', 'failed'] as const;
+
+export const JobStatusRecord = z
+  .object({
+    id: z.uuid(),
+    status: z.enum(JOB_STATUSES),
+    filename: z.string(),
+    created_at: z.iso.datetime(),
+    export_id: z.string().nullable(),
+    length_seconds: z.number().nullable(),
+    thumbnail_url: z.string().nullable(),
+    transparent_thumbnail_url: z.string().nullable(),
+    processed_video_url: z.string().nullable(),
+    processed_mask_url: z.string().nullable(),
+    message: z.string().nullable(),
+    background: ClassicBackgroundSchema.nullable(),
+    output_format: z.string().nullable(),
+    progress: z
+      .object({
+        frames_done: z.number().int(),
+        frames_total: z.number().int(),
+        fps: z.number().nullable(),
+        eta_seconds: z.number().nullable(),
+      })
+      .nullable()
+      .openapi({ description: 'Extra: frame progress while processing' }),
+  })
+  .openapi('JobStatus');
+export type JobStatusRecord = z.infer<typeof JobStatusRecord>;
+
+export const DeleteJobResponse = z.object({ id: z.uuid(), message: z.string() }).openapi('DeleteJobResponse');

@@ -1,0 +1,84 @@
+import path from 'node:path';
+import type { z } from 'zod';
+import { db } from '../db/client';
+import { Background, classicBackground } from '../schemas/background';
+import { JOB_STATUSES, type JobStatusRecord } from '../schemas/jobs';
+import { storage } from '../storage';
+import { jobNotFound } from './errors';
+
+type Progress = NonNullable<z.infer<typeof JobStatusRecord>['progress']>;
+
+interface WorkerProgress {
+  framesDone?: number;
+  framesTotal?: number;
+  fps?: number | null;
+  etaSeconds?: number | null;
+  stage?: string;
+}
+
+function parseProgress(json: string | null): (Progress & { stage: string | null }) | null {
+  if (!json) return null;
+  try {
+    const p = JSON.parse(json) as WorkerProgress;
+    if (typeof p.framesDone !== 'number' || typeof p.framesTotal !== 'number') return null;
+    return {
+      frames_done: Math.round(p.framesDone),
+      frames_total: Math.round(p.framesTotal),
+      fps: typeof p.fps === 'number' ? Math.round(p.fps * 10) / 10 : null,
+      eta_seconds: typeof p.etaSeconds === 'number' ? Math.round(p.etaSeconds) : null,
+      stage: p.stage ?? null,
+    };
+  } catch {
+    return null;
+  }
+}
+
+function progressText(p: Progress & { stage: string | null }): string {
+  const pct = p.frames_total > 0 ? Math.floor((100 * p.frames_done) / p.frames_total) : 0;
+  const eta = p.eta_seconds !== null ? `, about ${p.eta_seconds} s left` : '';
+  return `${p.stage ?? 'Processing'}: frame ${p.frames_done} of ${p.frames_total} (${pct}%)${eta}`;
+}
+
+/** "talk.mov" + ".webm" → "talk-keyout.webm": the download name of a result. */
+function downloadName(filename: string, key: string, suffix: string): string {
+  const stem = path.parse(filename).name || 'video';
+  return `${stem}-${suffix}${path.extname(key)}`;
+}
+
+/**
+ * The status record of one of the caller's jobs: every field of the spec, signed URLs (1 h)
+ * for results, progress in `message` and the extra `progress` object; `status` only ever holds
+ * one of the five states.
+ */
+export async function getJobStatus(userId: string, jobId: string): Promise<JobStatusRecord> {
+  const job = await db().job.findFirst({
+    where: { id: jobId, userId },
+    include: { outputs: { where: { role: 'primary' }, take: 1 }, masks: true },
+  });
+  if (!job) throw jobNotFound();
+  const status = (JOB_STATUSES as readonly string[]).includes(job.status) ? (job.status as JobStatusRecord['status']) : 'processing';
+  const background = job.backgroundJson ? Background.safeParse(JSON.parse(job.backgroundJson)).data ?? null : null;
+  const primary = job.outputs[0] ?? null;
+  const sign = (key: string | null | undefined, suffix?: string) =>
+    key ? storage().signedUrl(key, { method: 'GET', ...(suffix ? { filename: downloadName(job.filename, key, suffix) } : {}) }) : null;
+  const completed = status === 'completed';
+  const mask = job.masks.find((m) => m.version === job.activeMaskVersion && m.status === 'completed');
+  const progress = status === 'processing' ? parseProgress(job.progressJson) : null;
+
+  return {
+    id: job.id,
+    status,
+    filename: job.filename,
+    created_at: job.createdAt.toISOString(),
+    export_id: background && primary ? primary.id : null,
+    length_seconds: job.lengthSeconds,
+    thumbnail_url: sign(job.thumbnailKey),
+    transparent_thumbnail_url: sign(job.transparentThumbKey),
+    processed_video_url: completed && primary?.status === 'completed' ? sign(primary.storageKey, 'keyout') : null,
+    processed_mask_url: completed ? sign(mask?.storageKey, 'mask') : null,
+    message: progress ? progressText(progress) : job.message,
+    background: classicBackground(background),
+    output_format: background ? job.outputFormat : null,
+    progress: progress ? { frames_done: progress.frames_done, frames_total: progress.frames_total, fps: progress.fps, eta_seconds: progress.eta_seconds } : null,
+  };
+}

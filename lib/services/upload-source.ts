@@ -1,0 +1,113 @@
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import type { Readable } from 'node:stream';
+import type { MediaInfo } from '../../engine/media/types';
+import { db } from '../db/client';
+import { env } from '../env';
+import { MediaError } from '../media/ffmpeg';
+import { probeVideo } from '../media/probe';
+import { storage, storageKeys, tempDir } from '../storage';
+import { tooLarge, writeLimited } from '../storage/limited-write';
+import { ServiceError } from './errors';
+
+const NOT_A_VIDEO = 'The file is not a supported video. Supported containers: MP4, MOV, M4V, WebM, MKV, AVI.';
+
+/** The container family from the first bytes, before ffprobe is asked anything. */
+export function sniffContainer(head: Buffer): 'isobmff' | 'matroska' | 'avi' | null {
+  if (head.length >= 12 && head.toString('latin1', 0, 4) === 'RIFF' && head.toString('latin1', 8, 12) === 'AVI ') return 'avi';
+  if (head.length >= 4 && head.readUInt32BE(0) === 0x1a45dfa3) return 'matroska';
+  const box = head.length >= 8 ? head.toString('latin1', 4, 8) : '';
+  if (['ftyp', 'moov', 'mdat', 'free', 'wide', 'skip', 'pnot'].includes(box)) return 'isobmff';
+  return null;
+}
+
+async function readHead(file: string): Promise<Buffer> {
+  const fh = await fs.open(file, 'r');
+  try {
+    const buf = Buffer.alloc(16);
+    const { bytesRead } = await fh.read(buf, 0, 16, 0);
+    return buf.subarray(0, bytesRead);
+  } finally {
+    await fh.close();
+  }
+}
+
+/** A scratch file on the storage filesystem for an incoming source. */
+export async function incomingFile(jobId: string): Promise<string> {
+  await fs.mkdir(tempDir(), { recursive: true });
+  return path.join(tempDir(), `${jobId}-${randomUUID()}.incoming`);
+}
+
+/**
+ * Takes a downloaded or uploaded file as the job's source: sniffs and probes it (a non-video
+ * fails here, clearly), moves it into storage as `jobs/<id>/source.<ext>` and marks the job
+ * `uploaded` with its media facts. Consumes `file` (moved or removed).
+ */
+export async function acceptSource(jobId: string, file: string, bytes: number): Promise<MediaInfo> {
+  let info: MediaInfo;
+  try {
+    if (!sniffContainer(await readHead(file))) throw new ServiceError('invalid', NOT_A_VIDEO);
+    info = await probeVideo(file);
+  } catch (e) {
+    await fs.rm(file, { force: true });
+    if (e instanceof MediaError) throw new ServiceError('invalid', e.message);
+    throw e;
+  }
+  const job = await db().job.findUnique({ where: { id: jobId }, select: { sourceKey: true } });
+  if (!job) {
+    await fs.rm(file, { force: true });
+    throw new ServiceError('not_found', 'Job not found');
+  }
+  const key = storageKeys.source(jobId, info.container);
+  await storage().putFile(key, file, { move: true });
+  if (job.sourceKey && job.sourceKey !== key) await storage().delete(job.sourceKey);
+  await db().job.update({
+    where: { id: jobId },
+    data: {
+      status: 'uploaded',
+      sourceKey: key,
+      sourceBytes: bytes,
+      container: info.container,
+      lengthSeconds: info.duration,
+      fps: info.fps,
+      width: info.width,
+      height: info.height,
+      frameCount: info.frameCount,
+      hasAudio: info.hasAudio,
+      uploadedAt: new Date(),
+      message: null,
+    },
+  });
+  return info;
+}
+
+export interface UploadResult {
+  id: string;
+  status: 'uploaded';
+  bytes: number;
+  length_seconds: number;
+}
+
+/**
+ * The body of a signed upload PUT becomes the job's source. Streamed to disk (never held in
+ * memory), capped at MAX_UPLOAD_BYTES, and the job is `uploaded` before this returns, so a
+ * client may start it as soon as its PUT is answered.
+ */
+export async function uploadSource(jobId: string, body: Readable, opts: { contentLength?: number } = {}): Promise<UploadResult> {
+  const { MAX_UPLOAD_BYTES } = env();
+  const job = await db().job.findUnique({ where: { id: jobId }, select: { status: true } });
+  if (!job) throw new ServiceError('not_found', 'Job not found');
+  if (job.status !== 'created' && job.status !== 'uploaded') {
+    throw new ServiceError('conflict', 'The job has already been started; its video cannot be replaced');
+  }
+  if (opts.contentLength !== undefined && opts.contentLength > MAX_UPLOAD_BYTES) throw tooLarge(MAX_UPLOAD_BYTES, opts.contentLength);
+  const file = await incomingFile(jobId);
+  const bytes = await writeLimited(body, file, MAX_UPLOAD_BYTES);
+  if (bytes === 0) {
+    await fs.rm(file, { force: true });
+    throw new ServiceError('invalid', 'The upload is empty');
+  }
+  const info = await acceptSource(jobId, file, bytes);
+  return { id: jobId, status: 'uploaded', bytes, length_seconds: info.duration };
+}
