@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
+import http from 'node:http';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { db } from '../../lib/db/client';
@@ -18,8 +19,19 @@ import { startStack, syntheticClip, waitFor, type Stack } from './helpers';
 let stack: Stack;
 let dir: string;
 let userId: string;
+const RECEIVER_PORT = 3221;
+const hooks: Record<string, unknown>[] = [];
+const receiver = http.createServer((req, res) => {
+  const chunks: Buffer[] = [];
+  req.on('data', (c: Buffer) => chunks.push(c));
+  req.on('end', () => {
+    hooks.push(JSON.parse(Buffer.concat(chunks).toString()) as Record<string, unknown>);
+    res.writeHead(200).end('{}');
+  });
+});
 
 beforeAll(async () => {
+  await new Promise<void>((r) => receiver.listen(RECEIVER_PORT, '127.0.0.1', r));
   stack = await startStack({ worker: true });
   Object.assign(process.env, stack.env);
   resetEnvForTests();
@@ -29,6 +41,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await db().$disconnect();
   await stack?.stop();
+  await new Promise((r) => receiver.close(r));
 });
 
 function make(name: string, args: string[]): string {
@@ -38,7 +51,7 @@ function make(name: string, args: string[]): string {
 }
 
 /** A job in `processing`, charged 1 credit, with `file` as its source and its queue row. */
-async function plantJob(file: string): Promise<string> {
+async function plantJob(file: string, webhookUrl: string | null = null): Promise<string> {
   const id = randomUUID();
   const key = storageKeys.source(id, 'mp4');
   await storage().putFile(key, file);
@@ -54,6 +67,7 @@ async function plantJob(file: string): Promise<string> {
         model: 'service-light',
         outputFormat: 'webm_vp9',
         creditsUsed: 1,
+        webhookUrl,
         startedAt: new Date(),
       },
     });
@@ -96,8 +110,9 @@ describe('the worker and hostile media', () => {
       [huge, /8192x8192.*pixels per frame/],
       [text, /not a supported video/],
     ];
-    const ids = [];
-    for (const [file] of cases) ids.push(await plantJob(file));
+    const ids: string[] = [];
+    const hook = `http://127.0.0.1:${RECEIVER_PORT}/hook`;
+    for (const [i, [file]] of cases.entries()) ids.push(await plantJob(file, i === 0 ? hook : null));
     const good = await plantJob(await syntheticClip(path.join(dir, 'good.mp4'), { seconds: 1, size: '160x120' }));
 
     for (const [i, [file, message]] of cases.entries()) {
@@ -110,6 +125,19 @@ describe('the worker and hostile media', () => {
       expect(output).toMatchObject({ status: 'failed', storageKey: null });
       expect(fs.existsSync(path.join(stack.dataDir, 'work', job.id))).toBe(false);
     }
+
+    // The failure is announced with the same message.
+    const failedJob = await db().job.findUniqueOrThrow({ where: { id: ids[0]! } });
+    const delivery = await waitFor(
+      () => db().webhookDelivery.findFirst({ where: { jobId: ids[0]!, eventType: 'job.failed', deliveryStatus: 'delivered' } }).then((d) => d ?? undefined),
+      { what: 'the job.failed delivery' },
+    );
+    expect(delivery.httpStatusCode).toBe(200);
+    expect(hooks).toContainEqual({
+      event: 'job.failed',
+      timestamp: expect.any(String) as string,
+      job: { id: ids[0], status: 'failed', filename: 'playlist.mp4', message: failedJob.message },
+    });
 
     const ok = await finished(good);
     expect(ok.status, `${ok.message}\n${stack.logs()}`).toBe('completed');

@@ -136,7 +136,7 @@ describe('Runner (real SQLite queue)', () => {
     });
     let ran = 0;
     const failures: string[] = [];
-    const runner = new Runner({ handlers: handlersWith(async () => void ran++, failures), provider, concurrency: 1, pollMs: 20, log: quiet });
+    const runner = new Runner({ handlers: handlersWith(() => Promise.resolve(void ran++), failures), provider, concurrency: 1, pollMs: 20, log: quiet });
     await runUntil(runner, settled);
     expect(ran).toBe(0);
     expect(failures[0]).toMatch(/stopped unexpectedly/);
