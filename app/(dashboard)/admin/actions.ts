@@ -1,0 +1,26 @@
+'use server';
+
+import { revalidatePath } from 'next/cache';
+import { requireAdmin } from '@/lib/auth/current-user';
+import { textField } from '@/lib/auth/form-data';
+import { ServiceError } from '@/lib/services/errors';
+import { grantCredits } from '@/lib/services/grant-credits';
+
+export type GrantState = { error?: string; ok?: string };
+
+export async function grantCreditsAction(_prev: GrantState, form: FormData): Promise<GrantState> {
+  const admin = await requireAdmin();
+  const amount = Number(textField(form, 'amount'));
+  if (!Number.isInteger(amount) || amount <= 0 || amount > 1_000_000) {
+    return { error: 'Enter a whole number of credits between 1 and 1,000,000.' };
+  }
+  const note = textField(form, 'note').trim().slice(0, 200) || `Granted by ${admin.email}`;
+  try {
+    await grantCredits(textField(form, 'userId'), amount, { kind: 'grant', note });
+  } catch (err) {
+    if (err instanceof ServiceError) return { error: err.message };
+    throw err;
+  }
+  revalidatePath('/admin');
+  return { ok: `Granted ${amount} credits.` };
+}

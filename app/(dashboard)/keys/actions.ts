@@ -1,0 +1,38 @@
+'use server';
+
+import { revalidatePath } from 'next/cache';
+import { requireUser } from '@/lib/auth/current-user';
+import { textField } from '@/lib/auth/form-data';
+import { createApiKey } from '@/lib/services/create-api-key';
+import { hasPurchasedCredits } from '@/lib/services/dashboard/list-ledger';
+import { ServiceError } from '@/lib/services/errors';
+import { revokeApiKey } from '@/lib/services/revoke-api-key';
+
+export type CreateKeyState = { error?: string; key?: string; prefix?: string };
+
+export async function createKeyAction(_prev: CreateKeyState, form: FormData): Promise<CreateKeyState> {
+  const user = await requireUser('/keys');
+  if (!(await hasPurchasedCredits(user.id))) {
+    return { error: 'Buy a credit pack first: API keys are available to accounts that have purchased credits.' };
+  }
+  try {
+    const created = await createApiKey(user.id, { name: textField(form, 'name') });
+    revalidatePath('/keys');
+    return { key: created.key, prefix: created.prefix };
+  } catch (err) {
+    if (err instanceof ServiceError) return { error: err.message };
+    throw err;
+  }
+}
+
+export async function revokeKeyAction(keyId: string): Promise<{ error?: string }> {
+  const user = await requireUser('/keys');
+  try {
+    await revokeApiKey(user.id, keyId);
+  } catch (err) {
+    if (err instanceof ServiceError) return { error: err.message };
+    throw err;
+  }
+  revalidatePath('/keys');
+  return {};
+}

@@ -1,0 +1,90 @@
+import type { Metadata } from 'next';
+import Link from 'next/link';
+import { CreateKey } from '@/components/keys/create-key';
+import { RevokeKey } from '@/components/keys/revoke-key';
+import { Badge } from '@/components/ui/badge';
+import { LinkButton } from '@/components/ui/button';
+import { Alert, Card, CardTitle, EmptyState, PageHeader } from '@/components/ui/card';
+import { formatDate } from '@/components/format';
+import { requireUser } from '@/lib/auth/current-user';
+import { hasPurchasedCredits } from '@/lib/services/dashboard/list-ledger';
+import { listApiKeys } from '@/lib/services/list-api-keys';
+import { createKeyAction, revokeKeyAction } from './actions';
+
+export const metadata: Metadata = { title: 'API keys — Keyout' };
+
+export default async function KeysPage() {
+  const user = await requireUser('/keys');
+  const [keys, purchased] = await Promise.all([listApiKeys(user.id), hasPurchasedCredits(user.id)]);
+  return (
+    <>
+      <PageHeader
+        title="API keys"
+        description={
+          <>
+            Send a key in the <code className="text-xs">X-Api-Key</code> header from your server. Keep keys secret: never put them in a web page or app.{' '}
+            <Link href="/docs" className="text-indigo-600 hover:text-indigo-500">Read the API docs</Link>.
+          </>
+        }
+      />
+      <div className="space-y-6">
+        <Card>
+          <CardTitle>Create a key</CardTitle>
+          {!purchased ? (
+            <div className="mb-4">
+              <Alert tone="warning">
+                <p>
+                  API keys are available once your account has <strong>purchased</strong> credits. This protects the service from abuse;
+                  credits granted by an administrator do not count.
+                </p>
+                <div className="mt-3">
+                  <LinkButton href="/credits" size="sm">Buy credits</LinkButton>
+                </div>
+              </Alert>
+            </div>
+          ) : null}
+          <CreateKey action={createKeyAction} disabled={!purchased} />
+        </Card>
+
+        <Card>
+          <CardTitle>Your keys</CardTitle>
+          {keys.length === 0 ? (
+            <EmptyState title="No API keys yet">Create one above to call the API.</EmptyState>
+          ) : (
+            <div className="overflow-x-auto">
+              <table className="w-full min-w-[600px] text-left text-sm">
+                <caption className="sr-only">API keys</caption>
+                <thead className="border-b border-slate-200 text-slate-600">
+                  <tr>
+                    <th scope="col" className="py-2 pr-4 font-medium">Name</th>
+                    <th scope="col" className="py-2 pr-4 font-medium">Key</th>
+                    <th scope="col" className="py-2 pr-4 font-medium">Created</th>
+                    <th scope="col" className="py-2 pr-4 font-medium">Last used</th>
+                    <th scope="col" className="py-2 font-medium"><span className="sr-only">Actions</span></th>
+                  </tr>
+                </thead>
+                <tbody className="divide-y divide-slate-100">
+                  {keys.map((k) => (
+                    <tr key={k.id} data-testid="api-key-row">
+                      <td className="py-2.5 pr-4 font-medium text-slate-900">{k.name || <span className="text-slate-400">Unnamed</span>}</td>
+                      <td className="py-2.5 pr-4"><code className="font-mono text-xs text-slate-700">{k.prefix}…</code></td>
+                      <td className="py-2.5 pr-4 whitespace-nowrap text-slate-600">{formatDate(k.createdAt)}</td>
+                      <td className="py-2.5 pr-4 whitespace-nowrap text-slate-600">{k.lastUsedAt ? formatDate(k.lastUsedAt) : 'Never'}</td>
+                      <td className="py-2.5 text-right">
+                        {k.revokedAt ? (
+                          <Badge tone="red">Revoked {formatDate(k.revokedAt)}</Badge>
+                        ) : (
+                          <RevokeKey id={k.id} label={k.name ? `“${k.name}”` : `${k.prefix}…`} action={revokeKeyAction} />
+                        )}
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )}
+        </Card>
+      </div>
+    </>
+  );
+}

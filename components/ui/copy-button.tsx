@@ -1,0 +1,23 @@
+'use client';
+
+import { useState } from 'react';
+import { Button } from './button';
+
+/** Copies text to the clipboard and says so (also to screen readers). */
+export function CopyButton({ text, label = 'Copy', className = '' }: { text: string; label?: string; className?: string }) {
+  const [copied, setCopied] = useState<'yes' | 'failed' | null>(null);
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(text);
+      setCopied('yes');
+    } catch {
+      setCopied('failed');
+    }
+    setTimeout(() => setCopied(null), 2000);
+  };
+  return (
+    <Button variant="secondary" size="sm" onClick={() => void copy()} className={className}>
+      <span aria-live="polite">{copied === 'yes' ? 'Copied' : copied === 'failed' ? 'Select and copy' : label}</span>
+    </Button>
+  );
+}

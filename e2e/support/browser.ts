@@ -1,0 +1,34 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { type BrowserContext, chromium } from '@playwright/test';
+
+// Debian Chromium, quiet on a closed network; launch() rejects user-data-dir, so each run gets
+// a fresh persistent profile.
+const QUIET_FLAGS = [
+  '--no-sandbox',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+export async function launchBrowser({ baseURL, args = [] }: { baseURL?: string; args?: string[] } = {}): Promise<{ context: BrowserContext; close: () => Promise<void> }> {
+  const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'keyout-chromium-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    headless: true,
+    args: [...QUIET_FLAGS, ...args],
+    baseURL,
+    acceptDownloads: true,
+    viewport: { width: 1280, height: 860 },
+  });
+  return {
+    context,
+    close: async () => {
+      await context.close();
+      fs.rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,78 @@
+import { db, type Prisma } from '@/lib/db/client';
+import { JOB_STATUSES } from '@/lib/schemas/jobs';
+import { storage } from '@/lib/storage';
+
+export type JobStatus = (typeof JOB_STATUSES)[number];
+
+export interface JobListItem {
+  id: string;
+  filename: string;
+  status: JobStatus;
+  createdAt: Date;
+  lengthSeconds: number | null;
+  width: number | null;
+  height: number | null;
+  model: string | null;
+  outputFormat: string | null;
+  creditsUsed: number | null;
+  message: string | null;
+  /** 0..1 while processing, when the worker reported frames. */
+  progress: number | null;
+  thumbnailUrl: string | null;
+  transparentThumbnailUrl: string | null;
+}
+
+export interface JobListFilter {
+  status?: string;
+  query?: string;
+  page?: number;
+}
+
+export const JOBS_PAGE_SIZE = 24;
+
+function progressOf(json: string | null): number | null {
+  if (!json) return null;
+  try {
+    const p = JSON.parse(json) as { framesDone?: unknown; framesTotal?: unknown };
+    return typeof p.framesDone === 'number' && typeof p.framesTotal === 'number' && p.framesTotal > 0
+      ? Math.min(1, p.framesDone / p.framesTotal)
+      : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The account's jobs for the dashboard list, newest first, filtered by status and filename. */
+export async function listJobs(userId: string, filter: JobListFilter = {}): Promise<{ jobs: JobListItem[]; hasMore: boolean }> {
+  const where: Prisma.JobWhereInput = { userId };
+  if (filter.status && (JOB_STATUSES as readonly string[]).includes(filter.status)) where.status = filter.status;
+  const query = filter.query?.trim();
+  if (query) where.filename = { contains: query };
+  const page = Math.max(0, filter.page ?? 0);
+  const rows = await db().job.findMany({
+    where,
+    orderBy: { createdAt: 'desc' },
+    skip: page * JOBS_PAGE_SIZE,
+    take: JOBS_PAGE_SIZE + 1,
+  });
+  const sign = (key: string | null) => (key ? storage().signedUrl(key, { method: 'GET' }) : null);
+  return {
+    hasMore: rows.length > JOBS_PAGE_SIZE,
+    jobs: rows.slice(0, JOBS_PAGE_SIZE).map((j) => ({
+      id: j.id,
+      filename: j.filename,
+      status: ((JOB_STATUSES as readonly string[]).includes(j.status) ? j.status : 'processing') as JobStatus,
+      createdAt: j.createdAt,
+      lengthSeconds: j.lengthSeconds,
+      width: j.width,
+      height: j.height,
+      model: j.model,
+      outputFormat: j.outputFormat,
+      creditsUsed: j.creditsUsed,
+      message: j.message,
+      progress: j.status === 'processing' ? progressOf(j.progressJson) : null,
+      thumbnailUrl: sign(j.thumbnailKey),
+      transparentThumbnailUrl: sign(j.transparentThumbKey),
+    })),
+  };
+}

@@ -1,0 +1,44 @@
+import { db } from '@/lib/db/client';
+
+export interface LedgerRow {
+  id: string;
+  kind: 'grant' | 'purchase' | 'debit' | 'refund';
+  amount: number;
+  note: string;
+  createdAt: Date;
+  jobId: string | null;
+  /** The job's file name while the job still exists (deleted jobs keep their ledger rows). */
+  jobFilename: string | null;
+  /** Balance right after this entry. */
+  balanceAfter: number;
+}
+
+/** The whole ledger of an account, newest first, each entry with its job and running balance. */
+export async function listLedger(userId: string): Promise<LedgerRow[]> {
+  const entries = await db().creditEntry.findMany({ where: { userId }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
+  const jobIds = [...new Set(entries.map((e) => e.jobId).filter((id): id is string => Boolean(id)))];
+  const jobs = jobIds.length
+    ? await db().job.findMany({ where: { id: { in: jobIds }, userId }, select: { id: true, filename: true } })
+    : [];
+  const names = new Map(jobs.map((j) => [j.id, j.filename]));
+  let balance = 0;
+  const rows = entries.map((e): LedgerRow => {
+    balance += e.amount;
+    return {
+      id: e.id,
+      kind: e.kind as LedgerRow['kind'],
+      amount: e.amount,
+      note: e.note,
+      createdAt: e.createdAt,
+      jobId: e.jobId,
+      jobFilename: e.jobId ? (names.get(e.jobId) ?? null) : null,
+      balanceAfter: balance,
+    };
+  });
+  return rows.reverse();
+}
+
+/** The spec's rule for API keys: credits must have been purchased (a grant alone is not enough). */
+export async function hasPurchasedCredits(userId: string): Promise<boolean> {
+  return (await db().creditEntry.count({ where: { userId, kind: 'purchase' } })) > 0;
+}

@@ -1,0 +1,32 @@
+import { getBalance } from '@/lib/billing/ledger';
+import { MODEL_RATES, type ModelName, priceJob } from '@/lib/billing/pricing';
+import { db } from '@/lib/db/client';
+import { jobNotFound, ServiceError } from '@/lib/services/errors';
+
+export interface JobQuote {
+  credits: number;
+  balance: number;
+  lengthSeconds: number;
+  fps: number;
+  width: number | null;
+  height: number | null;
+  frameCount: number | null;
+}
+
+/** The exact charge start-job will make for this job with these options, and the balance. */
+export async function quoteJob(userId: string, jobId: string, opts: { model: string; blur: boolean }): Promise<JobQuote> {
+  if (!(opts.model in MODEL_RATES)) throw new ServiceError('invalid', `Unknown model ${opts.model}`);
+  const job = await db().job.findFirst({ where: { id: jobId, userId } });
+  if (!job) throw jobNotFound();
+  if (!job.lengthSeconds || !job.fps) throw new ServiceError('invalid', 'The video has not been uploaded yet');
+  const balance = await getBalance(userId);
+  return {
+    credits: priceJob({ model: opts.model as ModelName, durationSeconds: job.lengthSeconds, fps: job.fps, blur: opts.blur }),
+    balance: balance.remaining,
+    lengthSeconds: job.lengthSeconds,
+    fps: job.fps,
+    width: job.width,
+    height: job.height,
+    frameCount: job.frameCount,
+  };
+}
