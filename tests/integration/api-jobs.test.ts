@@ -199,7 +199,7 @@ describe('POST /v1/jobs/{id}/start', () => {
         ['debit', -4, `debit:${fast}`],
       ].sort(),
     );
-    expect(await prisma.queueJob.count({ where: { payloadJson: { contains: fast } } })).toBe(2); // process-video + job.started delivery
+    expect(await prisma.queueJob.count({ where: { queue: 'process-video', payloadJson: { contains: fast } } })).toBe(1);
     const status = await api(stack, 'GET', `/v1/jobs/${fast}/status`, { key: account.key });
     expect(status.body).toMatchObject({ status: 'processing', background: { type: 'color', color: '#00FF00' }, output_format: 'mp4' });
     const deliveries = await api(stack, 'GET', `/v1/webhooks/deliveries?video_id=${fast}`, { key: account.key });
