@@ -10,6 +10,8 @@ export interface TierConfig {
   model: string;
   /** Input side for resolution-flexible models (multiple of 32); fixed-size models ignore it. */
   inputSide: number;
+  /** Flexible models: keep the frame's aspect ratio (long side = inputSide) instead of a square. */
+  keepAspect: boolean;
   /** Long side of the working resolution where temporal, main-subject and guided filtering run. */
   workSide: number;
   /** Keyframe sampling: inference at most every `maxInterval` frames, sooner on a change. */
@@ -29,6 +31,7 @@ export const TIERS: Record<ApiModel, TierConfig> = {
   'service-light': {
     model: 'isnet',
     inputSide: 256,
+    keepAspect: false,
     workSide: 320,
     sampling: { maxInterval: 4, changeThreshold: 0.06 },
     guided: { radius: 4, eps: 1e-3 },
@@ -38,6 +41,7 @@ export const TIERS: Record<ApiModel, TierConfig> = {
   'service-human': {
     model: 'selfie',
     inputSide: 256,
+    keepAspect: false,
     workSide: 384,
     sampling: { maxInterval: 1, changeThreshold: 0 },
     guided: { radius: 4, eps: 1e-3 },
@@ -47,6 +51,7 @@ export const TIERS: Record<ApiModel, TierConfig> = {
   'service-original': {
     model: 'isnet',
     inputSide: 512,
+    keepAspect: false,
     workSide: 512,
     sampling: { maxInterval: 2, changeThreshold: 0.04 },
     guided: { radius: 6, eps: 1e-3 },
@@ -56,6 +61,7 @@ export const TIERS: Record<ApiModel, TierConfig> = {
   'service-pro': {
     model: 'isnet',
     inputSide: 640,
+    keepAspect: false,
     workSide: 640,
     sampling: { maxInterval: 1, changeThreshold: 0 },
     guided: { radius: 6, eps: 1e-3 },

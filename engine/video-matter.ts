@@ -1,6 +1,7 @@
 import { keepMainSubject } from './matte/main-subject';
 import { guidedCoefficients, applyToFrame } from './matte/guided-filter';
 import { fitLongSide, lumaOf, resampleRgb, resizeMap, type FloatMap, type RgbaFrame } from './matte/image';
+import { propagate } from './matte/motion';
 import { KeyframeSampler } from './matte/sampler';
 import { TemporalStabilizer } from './matte/temporal';
 import type { ModelManifest } from './models/manifest';
@@ -36,6 +37,21 @@ export interface VideoMatter {
 
 const now = () => performance.now() / 1000;
 
+type RgbPlanes = Float32Array[];
+
+/** R, G, B planes back to an RGBA buffer (small: working resolution only). */
+function interleave(planes: RgbPlanes, w: number, h: number): Uint8ClampedArray {
+  const [r, g, b] = planes as [Float32Array, Float32Array, Float32Array];
+  const out = new Uint8ClampedArray(w * h * 4);
+  for (let i = 0; i < w * h; i++) {
+    out[i * 4] = r[i]!;
+    out[i * 4 + 1] = g[i]!;
+    out[i * 4 + 2] = b[i]!;
+    out[i * 4 + 3] = 255;
+  }
+  return out;
+}
+
 /** Normalises a user threshold: null/undefined → soft; 0..1 as is; 1..255 read as a byte. */
 export function normalizeThreshold(t: number | null | undefined): number | null {
   if (t === null || t === undefined || Number.isNaN(t)) return null;
@@ -51,10 +67,13 @@ export async function createVideoMatter(opts: VideoMatterOptions): Promise<Video
   const temporal = tier.temporal ? new TemporalStabilizer(tier.temporal) : null;
   const stats: MatterStats = { framesDone: 0, inferences: 0, stageSeconds: { infer: 0, refine: 0 } };
   let lastProb: FloatMap | null = null;
+  let lastLuma: FloatMap | null = null;
 
-  async function infer(frame: RgbaFrame, workW: number, workH: number): Promise<FloatMap> {
-    const [mw, mh] = modelInputSize(m, tier.inputSide);
-    const input = toInputTensor(resampleRgb(frame, mw, mh), mw, mh, m);
+  async function infer(frame: RgbaFrame, work: RgbPlanes, workW: number, workH: number): Promise<FloatMap> {
+    const [mw, mh] = modelInputSize(m, tier.inputSide, frame, tier.keepAspect);
+    // A model no larger than the working resolution is fed from it: one pass over the frame.
+    const source = Math.max(mw, mh) <= Math.max(workW, workH) ? { data: interleave(work, workW, workH), width: workW, height: workH } : frame;
+    const input = toInputTensor(resampleRgb(source, mw, mh), mw, mh, m);
     const out = await session.run({ [m.input.name]: input }, [m.output.name]);
     const t = out[m.output.name];
     if (!t) throw new Error(`Model ${m.id} returned no output "${m.output.name}"`);
@@ -68,16 +87,21 @@ export async function createVideoMatter(opts: VideoMatterOptions): Promise<Video
       sampler.reset();
       temporal?.reset();
       lastProb = null;
+      lastLuma = null;
     },
     async process(frame) {
       const t0 = now();
       const [ww, wh] = fitLongSide(frame.width, frame.height, tier.workSide);
-      const luma = lumaOf(resampleRgb(frame, ww, wh), ww, wh);
+      const work = resampleRgb(frame, ww, wh);
+      const luma = lumaOf(work, ww, wh);
       const t1 = now();
       const due = sampler.needsInference(luma);
-      if (due || !lastProb || lastProb.width !== ww || lastProb.height !== wh) {
-        lastProb = await infer(frame, ww, wh);
+      if (due || !lastProb || !lastLuma || lastProb.width !== ww || lastProb.height !== wh) {
+        lastProb = await infer(frame, work, ww, wh);
+      } else {
+        lastProb = propagate(lastProb, lastLuma, luma);
       }
+      lastLuma = luma;
       const t2 = now();
       let p = lastProb;
       if (tier.mainSubjectMinFraction !== null) p = keepMainSubject(p, tier.mainSubjectMinFraction);

@@ -65,32 +65,33 @@ export function applyToFrame(
   }
   const A = coef?.a.data;
   const B = coef?.b.data ?? p.data;
-  const cut = threshold === null ? -1 : threshold;
+  const rowA = new Float32Array(lw);
+  const rowB = new Float32Array(lw);
+  const soft = threshold === null;
+  const cut = threshold ?? 0;
   for (let y = 0; y < H; y++) {
+    // Blend the two source rows once, then interpolate along x.
     const cy = Math.min(lh - 1, Math.max(0, (y + 0.5) * sy - 0.5));
     const y0 = Math.floor(cy);
-    const y1 = Math.min(lh - 1, y0 + 1);
-    const fy = cy - y0;
     const r0 = y0 * lw;
-    const r1 = y1 * lw;
+    const r1 = Math.min(lh - 1, y0 + 1) * lw;
+    const fy = cy - y0;
+    for (let i = 0; i < lw; i++) {
+      rowB[i] = B[r0 + i]! + (B[r1 + i]! - B[r0 + i]!) * fy;
+      if (A) rowA[i] = A[r0 + i]! + (A[r1 + i]! - A[r0 + i]!) * fy;
+    }
+    const o = y * W;
     for (let x = 0; x < W; x++) {
-      const i00 = r0 + x0[x]!;
-      const i01 = r0 + x1[x]!;
-      const i10 = r1 + x0[x]!;
-      const i11 = r1 + x1[x]!;
+      const a0 = x0[x]!;
+      const a1 = x1[x]!;
       const f = fx[x]!;
-      const top = 1 - fy;
-      const bv = (B[i00]! * (1 - f) + B[i01]! * f) * top + (B[i10]! * (1 - f) + B[i11]! * f) * fy;
-      let q = bv;
+      let q = rowB[a0]! + (rowB[a1]! - rowB[a0]!) * f;
       if (A) {
-        const av = (A[i00]! * (1 - f) + A[i01]! * f) * top + (A[i10]! * (1 - f) + A[i11]! * f) * fy;
-        const o = (y * W + x) * 4;
-        const luma = (0.299 * data[o]! + 0.587 * data[o + 1]! + 0.114 * data[o + 2]!) / 255;
-        q = av * luma + bv;
+        const d = (o + x) * 4;
+        const luma = (0.299 * data[d]! + 0.587 * data[d + 1]! + 0.114 * data[d + 2]!) * (1 / 255);
+        q += (rowA[a0]! + (rowA[a1]! - rowA[a0]!) * f) * luma;
       }
-      const k = y * W + x;
-      if (cut >= 0) out[k] = q >= cut ? 255 : 0;
-      else out[k] = q <= 0 ? 0 : q >= 1 ? 255 : Math.round(q * 255);
+      out[o + x] = soft ? (q <= 0 ? 0 : q >= 1 ? 255 : (q * 255 + 0.5) | 0) : q >= cut ? 255 : 0;
     }
   }
 }

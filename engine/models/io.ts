@@ -2,11 +2,18 @@ import type { FloatMap } from '../matte/image';
 import type { TensorData } from '../runtime';
 import type { ModelManifest } from './manifest';
 
-/** The input size to feed a model: its fixed size, or the caller's side for flexible models. */
-export function modelInputSize(m: ModelManifest, side: number): [number, number] {
+/**
+ * The input size to feed a model: its fixed size, or, for flexible models, `side` on the long
+ * edge and the frame's aspect ratio on the short one (both multiples of 32), or a square.
+ */
+export function modelInputSize(m: ModelManifest, side: number, frame: { width: number; height: number }, keepAspect: boolean): [number, number] {
   if (m.input.size !== 'multiple-of-32') return [m.input.size[0], m.input.size[1]];
-  const s = Math.max(32, Math.round(side / 32) * 32);
-  return [s, s];
+  const r32 = (v: number) => Math.max(32, Math.round(v / 32) * 32);
+  if (!keepAspect) return [r32(side), r32(side)];
+  const long = Math.max(frame.width, frame.height);
+  const w = r32((side * frame.width) / long);
+  const h = r32((side * frame.height) / long);
+  return [w, h];
 }
 
 /** R, G, B planes (0..255) at the model's input size → the normalised tensor it expects. */

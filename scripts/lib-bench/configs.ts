@@ -19,6 +19,7 @@ export const BASELINE: BenchConfig = {
   tier: {
     model: 'isnet',
     inputSide: 1024,
+    keepAspect: false,
     workSide: 1024,
     sampling: { maxInterval: 1, changeThreshold: 0 },
     guided: null,

@@ -1,0 +1,44 @@
+import fs from 'node:fs';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ISNET, SELFIE } from '../../engine/models/catalog';
+import { modelFilePath } from '../../lib/models/resolve';
+import { prepareModels } from '../../lib/models/prepare';
+import { createOrtNodeRuntime } from '../../workers/server/ort-node-runtime';
+
+// Real models: prepareModels is a no-op when `npm run setup` has already cached them.
+describe('prepared models', () => {
+  beforeAll(async () => {
+    await prepareModels(() => undefined);
+  }, 600_000);
+
+  it('is fast when everything is cached and checksummed', async () => {
+    const t = performance.now();
+    await prepareModels(() => undefined);
+    expect(performance.now() - t).toBeLessThan(5_000);
+    expect(fs.statSync(modelFilePath(ISNET.file)).size).toBeGreaterThan(80_000_000);
+  });
+
+  it('runs the rewritten ISNet at several input sizes', async () => {
+    const session = await createOrtNodeRuntime({ threads: 2 }).load(ISNET);
+    for (const [w, h] of [
+      [256, 256],
+      [320, 192],
+    ] as const) {
+      const out = await session.run({ input: { data: new Float32Array(3 * w * h).fill(0.1), dims: [1, 3, h, w] } }, ['output']);
+      expect(out.output?.dims).toEqual([1, 1, h, w]);
+    }
+    await session.release();
+  });
+
+  it('runs a small model from MODELS_DIR', async () => {
+    const session = await createOrtNodeRuntime({ threads: 1 }).load(SELFIE);
+    const out = await session.run({ 'input_1:0': { data: new Float32Array(256 * 256 * 3).fill(0.5), dims: [1, 256, 256, 3] } }, ['activation_10']);
+    expect(out.activation_10?.dims).toEqual([1, 256, 256, 1]);
+    await session.release();
+  });
+
+  it('names the missing file and the fix instead of hanging', () => {
+    expect(() => modelFilePath('not-there.onnx')).toThrow(/not prepared in MODELS_DIR.*npm run setup/);
+    expect(() => modelFilePath('../etc/passwd')).toThrow(/Invalid model file name/);
+  });
+});

@@ -1,0 +1,80 @@
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+import { normalizeFilters } from '../../engine/media/normalize';
+import { probeVideo } from '../../lib/media/probe';
+import { segmentVideo, type SegmentProgress } from '../../lib/segment/segment-video';
+
+const run = promisify(execFile);
+const TESTDATA = path.resolve(import.meta.dirname, '../../../shared/testdata/videos');
+const hasTestdata = fs.existsSync(TESTDATA);
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'keyout-engine-it-'));
+afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
+
+async function maskFacts(file: string) {
+  const { stdout } = await run('ffprobe', ['-v', 'error', '-count_frames', '-show_streams', '-of', 'json', file]);
+  const s = (JSON.parse(stdout) as { streams: Record<string, string | number>[] }).streams[0]!;
+  const { stdout: raw } = await run('ffmpeg', ['-v', 'error', '-i', file, '-f', 'rawvideo', '-pix_fmt', 'gray', '-'], {
+    encoding: 'buffer',
+    maxBuffer: 1 << 30,
+  });
+  return { codec: s.codec_name, pixFmt: s.pix_fmt, width: s.width, height: s.height, frames: Number(s.nb_read_frames), values: new Set(raw) };
+}
+
+/** Frames the encoders see: the source through the shared timeline filters, as they decode it. */
+async function normalizedFrameCount(file: string, fpsRational: string): Promise<number> {
+  const { stderr } = await run('ffmpeg', ['-hide_banner', '-nostats', '-i', file, '-vf', normalizeFilters({ fpsRational }).join(','), '-f', 'null', '-']);
+  const m = [...stderr.matchAll(/frame=\s*(\d+)/g)].at(-1);
+  return Number(m?.[1]);
+}
+
+describe('segmentVideo (real ffmpeg and models)', () => {
+  it('writes one FFV1 gray mask frame per normalized frame at an odd size, with hard alpha on request', async () => {
+    const input = path.join(tmp, 'odd.mp4');
+    // Variable frame rate: timestamps jump after frame 10.
+    await run('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc2=size=333x187:rate=25:duration=1.2',
+      '-vf', "scale=333:187,setpts='if(lt(N,10),N,N+7)/25/TB'", '-fps_mode', 'vfr', '-c:v', 'libx264', '-pix_fmt', 'yuv444p', input]);
+    const info = await probeVideo(input);
+    const progress: SegmentProgress[] = [];
+    const maskOut = path.join(tmp, 'odd.mkv');
+    const res = await segmentVideo({ input, info, maskOut, model: 'service-human', threshold: 0.5, onProgress: (p) => progress.push(p) });
+    const mask = await maskFacts(maskOut);
+    expect(mask).toMatchObject({ codec: 'ffv1', pixFmt: 'gray', width: 333, height: 187 });
+    expect(mask.frames).toBe(await normalizedFrameCount(input, info.fpsRational));
+    expect(res.framesWritten).toBe(mask.frames);
+    expect([...mask.values].every((v) => v === 0 || v === 255)).toBe(true);
+    expect(progress.at(-1)).toMatchObject({ framesDone: res.framesWritten, etaSeconds: 0 });
+    expect(Object.keys(res.stageSeconds).sort()).toEqual(['decode', 'encode', 'infer', 'refine']);
+  });
+
+  it.skipIf(!hasTestdata)('honours the display rotation of a phone video and finds the person', async () => {
+    const input = path.join(TESTDATA, 'liveportrait_d13_stored_landscape_displaymatrix_portrait.mov');
+    const info = await probeVideo(input);
+    const maskOut = path.join(tmp, 'rotated.mkv');
+    await segmentVideo({ input, info, maskOut, model: 'service-human', maxFrames: 20 });
+    const { stdout: raw } = await run('ffmpeg', ['-v', 'error', '-i', maskOut, '-frames:v', '1', '-f', 'rawvideo', '-pix_fmt', 'gray', '-'], {
+      encoding: 'buffer',
+      maxBuffer: 1 << 28,
+    });
+    expect(raw.length).toBe(720 * 1280);
+    const mean = raw.reduce((s, v) => s + v, 0) / raw.length;
+    // A head-and-shoulders portrait: a real share of the frame, not all of it.
+    expect(mean).toBeGreaterThan(20);
+    expect(mean).toBeLessThan(200);
+    // Subject in the middle column of the portrait frame, background in the top corners.
+    expect(raw[640 * 720 + 360]).toBeGreaterThan(128);
+    expect(raw[5 * 720 + 5]).toBeLessThan(128);
+  });
+
+  it('stops promptly when aborted', async () => {
+    const input = path.join(tmp, 'long.mp4');
+    await run('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc2=size=320x240:rate=25:duration=20', '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', input]);
+    const info = await probeVideo(input);
+    const ctrl = new AbortController();
+    const p = segmentVideo({ input, info, maskOut: path.join(tmp, 'long.mkv'), model: 'service-human', signal: ctrl.signal, onProgress: () => ctrl.abort() });
+    await expect(p).rejects.toThrow(/cancelled/);
+  });
+});
