@@ -162,7 +162,7 @@ export function readGifHeader(b: Uint8Array): { width: number; height: number; l
   if (sig !== 'GIF89a' && sig !== 'GIF87a') throw new ContainerError('not a GIF file');
   const marker = 'NETSCAPE2.0';
   let loopCount: number | null = null;
-  const limit = Math.min(b.length - 16, 64 * 1024);
+  const limit = Math.min(b.length - 15, 64 * 1024);
   for (let i = 13; i < limit; i++) {
     if (b[i] === 0x4e && ascii(b, i, marker.length) === marker && b[i + 11] === 3 && b[i + 12] === 1) {
       loopCount = u16le(b, i + 13);

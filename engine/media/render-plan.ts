@@ -66,6 +66,7 @@ export interface RenderPlan {
 export const MAX_REVERSE_BYTES = 3 * 1024 ** 3;
 
 const SRC = 'src';
+const ALPHA_FMT = 'format=yuva444p';
 const MATTE = 'matte';
 
 export function planRender(p: RenderPlanInput): RenderPlan {
@@ -113,7 +114,8 @@ export function planRender(p: RenderPlanInput): RenderPlan {
   if (p.recipe.kind === 'transparent') {
     // Merge first, then transform, so colour and matte are cropped, scaled and retimed together.
     const t = [...cropFilters(fg), ...finishFilters(fg, croppedSize(fg, p.info))];
-    const merged = [...base, `[${SRC}][${MATTE}]alphamerge${t.length ? ',' + t.join(',') : ''}[t]`];
+    // The explicit alpha format stops format negotiation from dropping alpha after a scale.
+    const merged = [...base, `[${SRC}][${MATTE}]alphamerge,${[...t, ALPHA_FMT].join(',')}[t]`];
     return { ...common, ...transparentSteps(p, merged, inputs, audio) };
   }
 
@@ -292,7 +294,7 @@ function opaqueGraph(p: RenderPlanInput, fg: OutputGeometry, out: OutputGeometry
   const cropped = croppedSize(fg, p.info);
   const crop = cropFilters(fg);
   const cropChain = crop.length ? ',' + crop.join(',') : '';
-  const merged = `[${SRC}][${MATTE}]alphamerge${cropChain}[fg]`;
+  const merged = `[${SRC}][${MATTE}]alphamerge${cropChain},${ALPHA_FMT}[fg]`;
   const finish = (current: { width: number; height: number }) => {
     const f = [...finishFilters(out, current), `format=${pixFmt}`];
     return f.join(',');
@@ -320,7 +322,7 @@ function opaqueGraph(p: RenderPlanInput, fg: OutputGeometry, out: OutputGeometry
           `[${SRC}]${crop.length ? crop.join(',') + ',' : ''}split[sharp][toblur]`,
           `[toblur]${blur}[blurred]`,
           `[${MATTE}]${crop.length ? crop.join(',') : 'null'}[m]`,
-          `[${subjectBlurred ? 'blurred' : 'sharp'}][m]alphamerge[fg]`,
+          `[${subjectBlurred ? 'blurred' : 'sharp'}][m]alphamerge,${ALPHA_FMT}[fg]`,
           `[${subjectBlurred ? 'sharp' : 'blurred'}][fg]overlay=shortest=1:format=yuv444,${finish(cropped)}[v]`,
         ],
       };
@@ -348,7 +350,7 @@ function opaqueGraph(p: RenderPlanInput, fg: OutputGeometry, out: OutputGeometry
             ? safeImageInputArgs(bg.demuxer, bg.file)
             : ['-stream_loop', '-1', ...safeInputArgs(bg.info, bg.file)],
         filters: [
-          `[${SRC}][${MATTE}]alphamerge,${[...crop, ...fgChain].join(',') || 'null'}[fg]`,
+          `[${SRC}][${MATTE}]alphamerge,${[...crop, ...fgChain, ALPHA_FMT].join(',')}[fg]`,
           bgChain,
           `[bg][fg]overlay=x=${layout.x}:y=${layout.y}:shortest=1:format=yuv444,${finish(canvas)}[v]`,
         ],

@@ -1,0 +1,206 @@
+import { describe, expect, it } from 'vitest';
+import { TRANSPARENT_FORMATS, type Recipe } from './recipe';
+import { blurRadius, parseColor, planRender, RenderPlanError, templateLayout, type RenderPlanInput } from './render-plan';
+import type { MediaInfo } from './types';
+
+const info: MediaInfo = {
+  demuxer: 'mov',
+  container: 'mp4',
+  width: 1280,
+  height: 720,
+  codedWidth: 1280,
+  codedHeight: 720,
+  rotation: 0,
+  fps: 24,
+  fpsRational: '24/1',
+  variableFrameRate: false,
+  duration: 10.29,
+  frameCount: 247,
+  videoCodec: 'h264',
+  pixFmt: 'yuv420p',
+  hasAudio: true,
+  audioCodec: 'aac',
+  sizeBytes: 1,
+};
+
+const plan = (recipe: Recipe, extra: Partial<RenderPlanInput> = {}) =>
+  planRender({ recipe, info, source: '/in/src.mp4', mask: '/in/mask.mkv', maskFrames: 247, output: '/out/o', workDir: '/w', ...extra });
+const graphOf = (args: string[]) => args[args.indexOf('-filter_complex') + 1]!;
+const after = (args: string[], flag: string) => args[args.indexOf(flag) + 1];
+
+describe('planRender: inputs and timeline', () => {
+  it.each(TRANSPARENT_FORMATS)('%s reads the source and the mask safely, on the shared timeline', (format) => {
+    const p = plan({ kind: 'transparent', format });
+    for (const args of p.steps) {
+      expect(args.slice(0, 9)).toEqual(['-f', 'mov', '-protocol_whitelist', 'file', '-format_whitelist', 'mov,matroska,avi', '-i', '/in/src.mp4', '-f']);
+      const g = graphOf(args);
+      expect(g).toContain('[0:v]setpts=PTS-STARTPTS,fps=24/1,format=yuv444p[src]');
+      expect(g).toContain('[1:v]setpts=PTS-STARTPTS,fps=24/1,format=gray[matte]');
+      expect(g).toContain('[src][matte]alphamerge');
+    }
+    expect(p.promise.frames).toBe(format === 'gif' ? 257 : 247);
+  });
+});
+
+describe('planRender: transparent formats', () => {
+  it('webm_vp9: VP9 yuva420p, alpha_mode=1, realtime settings, Opus audio', () => {
+    const [args] = plan({ kind: 'transparent', format: 'webm_vp9' }).steps;
+    expect(after(args!, '-c:v')).toBe('libvpx-vp9');
+    expect(after(args!, '-pix_fmt')).toBe('yuva420p');
+    expect(args).toEqual(expect.arrayContaining(['-deadline', 'realtime', '-cpu-used', '8', '-row-mt', '1', 'alpha_mode=1', 'libopus']));
+    expect(args).toContain('[aout]');
+    expect(args!.at(-1)).toBe('/out/o');
+  });
+
+  it('mov_prores: ProRes 4444 with alpha via prores_ks', () => {
+    const [args] = plan({ kind: 'transparent', format: 'mov_prores' }).steps;
+    expect(args).toEqual(expect.arrayContaining(['prores_ks', '-profile:v', '4444', 'yuva444p10le', 'pcm_s16le']));
+  });
+
+  it('hevc_alpha: libx265 with yuva420p, tagged hvc1', () => {
+    const [args] = plan({ kind: 'transparent', format: 'hevc_alpha' }).steps;
+    expect(args).toEqual(expect.arrayContaining(['libx265', 'yuva420p', '-tag:v', 'hvc1']));
+  });
+
+  it('stacked video: colour on top, (inverted) matte below', () => {
+    const g = graphOf(plan({ kind: 'transparent', format: 'stacked_video' }).steps[0]!);
+    expect(g).toContain('[a0]alphaextract,format=yuv420p[a]');
+    expect(g).toContain('[c][a]vstack=inputs=2[v]');
+    const inv = graphOf(plan({ kind: 'transparent', format: 'stacked_video_mask_inverted' }).steps[0]!);
+    expect(inv).toContain('alphaextract,negate');
+    expect(plan({ kind: 'transparent', format: 'stacked_video' }).promise).toMatchObject({ width: 1280, height: 720, alpha: 'stacked' });
+  });
+
+  it('mask videos are H.264 greyscale without audio', () => {
+    const p = plan({ kind: 'transparent', format: 'mask_video_inverted' });
+    expect(graphOf(p.steps[0]!)).toContain('[t]alphaextract,negate,format=yuv420p[v]');
+    expect(p.steps[0]).not.toContain('[aout]');
+    expect(p.promise).toMatchObject({ codec: 'h264', hasAudio: false, inverted: true });
+  });
+
+  it('pro_bundle: one run writing color.mp4, alpha.mp4 and audio.m4a, zipped with a manifest', () => {
+    const p = plan({ kind: 'transparent', format: 'pro_bundle' });
+    expect(p.steps).toHaveLength(1);
+    expect(p.steps[0]).toEqual(expect.arrayContaining(['/w/color.mp4', '/w/alpha.mp4', '/w/audio.m4a']));
+    expect(p.zip?.files.map((f) => f.name)).toEqual(['color.mp4', 'alpha.mp4', 'audio.m4a']);
+    expect(p.zip?.manifest?.name).toBe('manifest.json');
+    const noAudio = plan({ kind: 'transparent', format: 'pro_bundle' }, { info: { ...info, hasAudio: false } });
+    expect(noAudio.zip?.files.map((f) => f.name)).toEqual(['color.mp4', 'alpha.mp4']);
+  });
+
+  it('gif: palette pass, then paletteuse with a reserved transparent entry, at a centisecond rate', () => {
+    const p = plan({ kind: 'transparent', format: 'gif' });
+    expect(p.steps).toHaveLength(2);
+    expect(graphOf(p.steps[0]!)).toContain('palettegen=max_colors=256:reserve_transparent=1');
+    expect(graphOf(p.steps[1]!)).toContain('paletteuse=');
+    expect(graphOf(p.steps[1]!)).toContain('fps=100/4');
+    expect(p.promise.fps).toBe(25);
+  });
+
+  it('webp, apng, png_sequence: alpha kept, loop forever for animations', () => {
+    expect(plan({ kind: 'transparent', format: 'webp' }).steps[0]).toEqual(expect.arrayContaining(['libwebp_anim', '-loop', '0']));
+    expect(plan({ kind: 'transparent', format: 'apng' }).steps[0]).toEqual(expect.arrayContaining(['apng', '-plays', '0']));
+    const seq = plan({ kind: 'transparent', format: 'png_sequence' });
+    expect(seq.steps[0]!.at(-1)).toBe('/w/frames/frame_%06d.png');
+    expect(seq.zip?.directory).toBe('/w/frames');
+  });
+
+  it('transforms apply after the merge, in order crop → scale → fps → reverse, audio reversed too', () => {
+    const p = plan({ kind: 'transparent', format: 'webm_vp9', transform: { crop: { x: 10, y: 20, width: 640, height: 360 }, max_width: 320, fps: 12, reverse: true } });
+    const g = graphOf(p.steps[0]!);
+    expect(g).toContain('alphamerge,crop=640:360:10:20,scale=320:180:flags=bicubic,setsar=1,fps=12/1,reverse,format=yuva444p[t]');
+    expect(g).toContain('areverse');
+    expect(p.promise).toMatchObject({ width: 320, height: 180, fps: 12 });
+  });
+
+  it('refuses a reverse that would not fit in memory', () => {
+    expect(() => plan({ kind: 'transparent', format: 'webm_vp9', transform: { reverse: true } }, { maskFrames: 24 * 600 })).toThrow(RenderPlanError);
+  });
+});
+
+describe('planRender: opaque recipes', () => {
+  it('color: the subject over a colour source, H.264 MP4 with audio', () => {
+    const p = plan({ kind: 'color', color: '#00FF00', exportFormat: 'mp4' });
+    const g = graphOf(p.steps[0]!);
+    expect(g).toContain('color=c=0x00FF00:s=1280x720:r=24/1');
+    expect(g).toContain('[bg][fg]overlay=shortest=1:format=yuv444');
+    expect(p.steps[0]).toEqual(expect.arrayContaining(['libx264', '+faststart', 'aac']));
+    expect(p.promise).toMatchObject({ alpha: 'none', profile: 'video-opaque', hasAudio: true });
+  });
+
+  it('export containers: webm = VP9 + Opus, mov = ProRes 422 HQ + PCM, crf honoured', () => {
+    const webm = plan({ kind: 'blur', blur: { mode: 'background', intensity: 50, type: 'gaussian' }, exportFormat: 'webm', crf: 40 });
+    expect(webm.steps[0]).toEqual(expect.arrayContaining(['libvpx-vp9', '-crf', '40', 'libopus']));
+    const mov = plan({ kind: 'blur', blur: { mode: 'subject', intensity: 50, type: 'box' }, exportFormat: 'mov' });
+    expect(mov.steps[0]).toEqual(expect.arrayContaining(['prores_ks', '-profile:v', '3', 'yuv422p10le', 'pcm_s16le']));
+    expect(mov.promise.codec).toBe('prores');
+  });
+
+  it('blur: background mode keeps the subject sharp, subject mode blurs it', () => {
+    const bg = graphOf(plan({ kind: 'blur', blur: { mode: 'background', intensity: 100, type: 'gaussian' }, exportFormat: 'mp4' }).steps[0]!);
+    expect(bg).toContain('[toblur]gblur=sigma=36[blurred]');
+    expect(bg).toContain('[sharp][m]alphamerge');
+    expect(bg).toContain('[blurred][fg]overlay');
+    const subj = graphOf(plan({ kind: 'blur', blur: { mode: 'subject', intensity: 50, type: 'box' }, exportFormat: 'mp4' }).steps[0]!);
+    expect(subj).toContain('boxblur=luma_radius=18:luma_power=2');
+    expect(subj).toContain('[blurred][m]alphamerge');
+  });
+
+  it('composition on an image: one decoded picture looped on the output clock', () => {
+    const p = plan(
+      { kind: 'composition', backgroundFile: '/in/bg.png', template: 'full', backgroundAudio: true, backgroundAudioVolume: 0.5, exportFormat: 'mp4' },
+      { background: { kind: 'image', file: '/in/bg.png', demuxer: 'png_pipe', width: 4000, height: 3000 } },
+    );
+    const args = p.steps[0]!;
+    expect(args).toEqual(expect.arrayContaining(['-f', 'png_pipe', '-i', '/in/bg.png']));
+    const g = graphOf(args);
+    expect(g).toContain('scale=1280:720:force_original_aspect_ratio=increase,crop=1280:720');
+    expect(g).toContain('loop=loop=-1:size=1,setpts=N/(24/1)/TB[bg]');
+    expect(g).not.toContain('[2:a:0]');
+  });
+
+  it('composition on a video: looped, audio mixed at its volume', () => {
+    const bgInfo = { ...info, demuxer: 'matroska' as const, width: 1920, height: 1080, fpsRational: '30/1' };
+    const p = plan(
+      { kind: 'composition', backgroundFile: '/in/bg.webm', template: 'ai_ugc_ad', backgroundAudio: true, backgroundAudioVolume: 0.3, exportFormat: 'mp4' },
+      { background: { kind: 'video', file: '/in/bg.webm', info: bgInfo } },
+    );
+    const args = p.steps[0]!;
+    expect(args.slice(args.indexOf('-stream_loop'), args.indexOf('-stream_loop') + 4)).toEqual(['-stream_loop', '-1', '-f', 'matroska']);
+    const g = graphOf(args);
+    expect(g).toContain('[2:a:0]aresample=48000,volume=0.3');
+    expect(g).toContain('amix=inputs=2:duration=longest:normalize=0');
+    expect(g).toContain("lut=a='val*0.95'");
+    expect(p.promise).toMatchObject({ width: 1920, height: 1080 });
+  });
+});
+
+describe('templates, colours, blur strength', () => {
+  const bg = { kind: 'image' as const, file: 'x', demuxer: 'png_pipe' as const, width: 1080, height: 1920 };
+  it('ai_ugc_ad puts the foreground at the bottom-right, 35 % wide, 95 % opaque', () => {
+    expect(templateLayout('ai_ugc_ad', { width: 1280, height: 720 }, bg)).toEqual({
+      canvas: { width: 1080, height: 1920 },
+      fg: { width: 378, height: 212 },
+      x: 702,
+      y: 1708,
+      opacity: 0.95,
+    });
+  });
+  it('centered fits the foreground inside the background and centres it', () => {
+    expect(templateLayout('centered', { width: 1280, height: 720 }, bg)).toMatchObject({ fg: { width: 1080, height: 606 }, x: 0, y: 657 });
+  });
+  it('full uses the foreground frame', () => {
+    expect(templateLayout('full', { width: 640, height: 360 }, bg)).toMatchObject({ canvas: { width: 640, height: 360 }, x: 0, y: 0 });
+  });
+  it('parses #RRGGBB and flattens #RRGGBBAA over black', () => {
+    expect(parseColor('#12abEF')).toBe('0x12ABEF');
+    expect(parseColor('#FFFFFF80')).toBe('0x808080');
+    expect(() => parseColor('red')).toThrow(RenderPlanError);
+  });
+  it('maps intensity to 0..5 % of the shorter side', () => {
+    expect(blurRadius(0, { width: 1280, height: 720 })).toBe(0);
+    expect(blurRadius(1, { width: 1280, height: 720 })).toBe(1);
+    expect(blurRadius(100, { width: 1280, height: 720 })).toBe(36);
+    expect(blurRadius(250, { width: 1280, height: 720 })).toBe(36);
+  });
+});

@@ -1,0 +1,65 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { normalizeFilters } from '../../engine/media/normalize';
+import { safeInputArgs } from '../../engine/media/input';
+import type { MediaInfo } from '../../engine/media/types';
+import { ffmpeg } from './ffmpeg';
+
+/**
+ * Real test material for the output encoders, made with ffmpeg from real footage: an excerpt of
+ * a clip, and a mask in the segmenter's format (FFV1 gray8 in Matroska, display size, one frame
+ * per normalized source frame) showing a soft-edged ellipse that moves sideways. Used by the
+ * integration tests, scripts/look-outputs.ts and scripts/bench-outputs.ts.
+ */
+
+/** The first `seconds` of a clip (audio kept), scaled to at most `maxWidth`, as H.264 MP4. */
+export async function makeExcerpt(input: string, out: string, o: { seconds: number; maxWidth?: number }): Promise<string> {
+  const scale = o.maxWidth ? ['-vf', `scale='min(${o.maxWidth},iw)':-2`] : [];
+  await ffmpeg(
+    ['-v', 'error', '-i', input, '-t', String(o.seconds), ...scale, '-c:v', 'libx264', '-preset', 'veryfast', '-crf', '18', '-c:a', 'aac', out],
+    { timeoutMs: 120_000 },
+  );
+  return out;
+}
+
+/** Centre and size of the test ellipse at normalized frame n (for tests that check pixels). */
+export function testMaskEllipse(info: Pick<MediaInfo, 'width' | 'height' | 'fps'>, n: number) {
+  const rx = Math.round(info.width * 0.15);
+  const ry = Math.round(info.height * 0.3);
+  const t = n / info.fps;
+  return { cx: info.width / 2 + info.width * 0.2 * Math.sin(2 * t), cy: info.height / 2, rx, ry };
+}
+
+/**
+ * Writes the moving-ellipse mask for a probed source. The ellipse is drawn once and moved by
+ * overlay (drawing it per frame with geq is ~50x slower), then softened with a small blur.
+ */
+export async function makeTestMask(source: string, info: MediaInfo, out: string): Promise<string> {
+  const dir = await fs.mkdtemp(path.join(path.dirname(out), '.mask-'));
+  try {
+    const { rx, ry } = testMaskEllipse(info, 0);
+    const disc = path.join(dir, 'disc.png');
+    await ffmpeg(
+      [
+        '-v', 'error', '-f', 'lavfi',
+        '-i', `color=black:s=${2 * rx}x${2 * ry},format=gray,geq=lum='255*lte(hypot((X-${rx})/${rx}\\,(Y-${ry})/${ry})\\,1)'`,
+        '-frames:v', '1', disc,
+      ],
+      { timeoutMs: 60_000 },
+    );
+    const x = `W/2-${rx}+${info.width * 0.2}*sin(2*t)`;
+    await ffmpeg(
+      [
+        '-v', 'error', ...safeInputArgs(info, source), '-loop', '1', '-i', disc,
+        '-filter_complex',
+        `[0:v]${normalizeFilters(info).join(',')},format=gray,drawbox=c=black:t=fill[b];` +
+          `[1:v]format=gray[d];[b][d]overlay=x='${x}':y='(H-h)/2':shortest=1,gblur=sigma=2,format=gray`,
+        '-c:v', 'ffv1', '-pix_fmt', 'gray', '-f', 'matroska', out,
+      ],
+      { timeoutMs: 300_000 },
+    );
+    return out;
+  } finally {
+    await fs.rm(dir, { recursive: true, force: true });
+  }
+}
