@@ -8,7 +8,7 @@ import { env } from '../env';
 import { MediaError } from '../media/ffmpeg';
 import { probeVideo } from '../media/probe';
 import { storage, storageKeys, tempDir } from '../storage';
-import { tooLarge, writeLimited } from '../storage/limited-write';
+import { drainRefused, tooLarge, writeLimited } from '../storage/limited-write';
 import { ServiceError } from './errors';
 
 const NOT_A_VIDEO = 'The file is not a supported video. Supported containers: MP4, MOV, M4V, WebM, MKV, AVI.';
@@ -101,7 +101,10 @@ export async function uploadSource(jobId: string, body: Readable, opts: { conten
   if (job.status !== 'created' && job.status !== 'uploaded') {
     throw new ServiceError('conflict', 'The job has already been started; its video cannot be replaced');
   }
-  if (opts.contentLength !== undefined && opts.contentLength > MAX_UPLOAD_BYTES) throw tooLarge(MAX_UPLOAD_BYTES, opts.contentLength);
+  if (opts.contentLength !== undefined && opts.contentLength > MAX_UPLOAD_BYTES) {
+    await drainRefused(body, opts.contentLength, MAX_UPLOAD_BYTES);
+    throw tooLarge(MAX_UPLOAD_BYTES, opts.contentLength);
+  }
   const file = await incomingFile(jobId);
   const bytes = await writeLimited(body, file, MAX_UPLOAD_BYTES);
   if (bytes === 0) {

@@ -1,0 +1,60 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { api, createAccount, createJob, startStack, syntheticClip, type Stack, type TestAccount } from './helpers';
+
+// The upload size limit, lowered so the test needs no gigabyte: 413 with the error body, the
+// partial file removed and the job left waiting for a proper upload.
+const LIMIT = 64 * 1024;
+let stack: Stack;
+let account: TestAccount;
+let tmp: string;
+
+beforeAll(async () => {
+  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'keyout-limits-'));
+  stack = await startStack({ env: { MAX_UPLOAD_BYTES: String(LIMIT) } });
+  account = await createAccount(stack, 10);
+});
+afterAll(async () => {
+  await stack?.stop();
+  fs.rmSync(tmp, { recursive: true, force: true });
+});
+
+describe('upload size limit', () => {
+  it('answers 413 for an upload over the limit, declared or streamed, and keeps nothing', async () => {
+    const receipt = await createJob(stack, account.key);
+    const big = Buffer.alloc(LIMIT + 1, 1);
+    const declared = await fetch(receipt.upload_url, { method: 'PUT', headers: { 'Content-Type': 'video/mp4' }, body: big });
+    expect(declared.status).toBe(413);
+    const body = (await declared.json()) as { error: string; details: string };
+    expect(body.error).toBe('File too large');
+    expect(body.details).toContain(String(LIMIT));
+
+    // A chunked body with no Content-Length is cut off by the byte counter instead.
+    const chunks = new ReadableStream<Uint8Array>({
+      start(c) {
+        for (let i = 0; i < 8; i++) c.enqueue(new Uint8Array(16 * 1024));
+        c.close();
+      },
+    });
+    const streamed = await fetch(receipt.upload_url, { method: 'PUT', body: chunks, duplex: 'half' } as RequestInit);
+    expect(streamed.status).toBe(413);
+    expect(((await streamed.json()) as { error: string }).error).toBe('File too large');
+
+    expect(fs.readdirSync(path.join(stack.dataDir, 'tmp'))).toEqual([]);
+    const status = await api(stack, 'GET', `/v1/jobs/${receipt.id}/status`, { key: account.key });
+    expect(status.body.status).toBe('created');
+  });
+
+  it('answers 413 for a multipart file over the limit and leaves no job behind', async () => {
+    const clip = await syntheticClip(path.join(tmp, 'big.mp4'), { seconds: 4, size: '640x480', fps: 30 });
+    expect(fs.statSync(clip).size).toBeGreaterThan(LIMIT);
+    const form = new FormData();
+    form.append('file', new Blob([fs.readFileSync(clip)], { type: 'video/mp4' }), 'big.mp4');
+    const res = await fetch(`${stack.baseUrl}/v1/jobs`, { method: 'POST', headers: { 'X-Api-Key': account.key }, body: form });
+    expect(res.status).toBe(413);
+    expect(((await res.json()) as { error: string }).error).toBe('File too large');
+    expect(res.headers.get('x-ratelimit-limit')).toBe('100');
+  });
+});
