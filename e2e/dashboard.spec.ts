@@ -1,5 +1,6 @@
+import path from 'node:path';
 import { expect, test } from './fixtures';
-import { screenshotPath } from './support/media';
+import { alphaRange, ARTIFACTS, CLIP, hasClip, screenshotPath } from './support/media';
 
 const email = `owner-${Date.now()}@example.com`;
 const password = 'correct horse battery staple';
@@ -26,7 +27,7 @@ test('signs out and back in; a wrong password is explained', async ({ page }) =>
   await page.getByRole('button', { name: 'Sign out' }).last().click();
   await expect(page).toHaveURL(/\/$/);
   await page.goto('/credits');
-  await expect(page).toHaveURL(/\/signin/);
+  await expect(page).toHaveURL(/\/signin\?next=%2Fcredits/);
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password').fill('not the password');
   await page.getByRole('button', { name: 'Sign in' }).click();
@@ -34,5 +35,98 @@ test('signs out and back in; a wrong password is explained', async ({ page }) =>
   await page.screenshot({ path: screenshotPath('03-signin-error'), fullPage: true });
   await page.getByLabel('Password').fill(password);
   await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page).toHaveURL(/\/jobs|\/credits/);
+  await expect(page).toHaveURL(/\/credits$/);
+});
+
+test('buys credits, creates a key (shown once) and revokes it', async ({ page }) => {
+  await page.goto('/keys');
+  await expect(page.getByText('purchased', { exact: false }).first()).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Create key' })).toBeDisabled();
+  await page.screenshot({ path: screenshotPath('04-keys-locked'), fullPage: true });
+
+  await page.goto('/credits');
+  await expect(page.getByTestId('credits-balance')).toHaveText('0');
+  await page.getByRole('button', { name: /Buy 500 credits/ }).click();
+  await expect(page.getByText('500 credits were added')).toBeVisible();
+  await expect(page.getByTestId('credits-balance')).toHaveText('500');
+  await expect(page.getByRole('table')).toContainText('Purchase');
+  await page.screenshot({ path: screenshotPath('05-credits'), fullPage: true });
+
+  await page.goto('/keys');
+  await page.getByLabel('Key name').fill('e2e');
+  await page.getByRole('button', { name: 'Create key' }).click();
+  const key = (await page.getByTestId('new-api-key').textContent()) ?? '';
+  expect(key).toMatch(/^\S+[A-Za-z0-9]{32}$/);
+  await page.screenshot({ path: screenshotPath('06-key-created'), fullPage: true });
+
+  // The key works against the API, then stops working once revoked.
+  const ok = await page.request.get('/v1/credits', { headers: { 'X-Api-Key': key } });
+  expect(ok.status()).toBe(200);
+  expect(((await ok.json()) as { remaining_credits: number }).remaining_credits).toBe(500);
+
+  await page.reload();
+  const row = page.getByTestId('api-key-row').filter({ hasText: 'e2e' });
+  await row.getByRole('button', { name: 'Revoke' }).click();
+  await expect(page.getByRole('dialog')).toBeVisible();
+  await page.screenshot({ path: screenshotPath('07-key-revoke-confirm'), fullPage: true });
+  await page.getByRole('button', { name: 'Revoke key' }).click();
+  await expect(row.getByText(/Revoked/)).toBeVisible();
+  const refused = await page.request.get('/v1/credits', { headers: { 'X-Api-Key': key } });
+  expect(refused.status()).toBe(401);
+});
+
+test.describe('server job from the dashboard', () => {
+  test.skip(!hasClip, `test clip missing: ${CLIP} (../shared/testdata)`);
+
+  test('uploads, shows the exact cost, completes, and the WebM has real alpha', async ({ page }) => {
+    await page.goto('/jobs');
+    await expect(page.getByText('No jobs yet')).toBeVisible();
+    await page.screenshot({ path: screenshotPath('08-jobs-empty'), fullPage: true });
+    await page.getByRole('link', { name: 'New job' }).click();
+    await page.locator('input[type=file]').setInputFiles(CLIP);
+    await expect(page.getByRole('progressbar', { name: 'Upload progress' })).toBeVisible();
+    // 12.7 s at 25 fps on Human (0.75 credit/s) → ceil(9.52) = 10 credits.
+    await page.getByLabel(/Human/).check();
+    await expect(page.getByTestId('job-cost')).toHaveText('10 credits');
+    await page.screenshot({ path: screenshotPath('09-new-job'), fullPage: true });
+    await page.getByRole('button', { name: /Start — 10 credits/ }).click();
+
+    await expect(page).toHaveURL(/\/jobs\/[0-9a-f-]{36}$/);
+    await expect(page.getByTestId('job-live')).toBeVisible();
+    await expect(page.getByText(/Frame \d+ of \d+/)).toBeVisible({ timeout: 120_000 });
+    await page.screenshot({ path: screenshotPath('10-job-processing'), fullPage: true });
+    await expect(page.getByRole('heading', { name: 'Downloads' })).toBeVisible({ timeout: 240_000 });
+    await expect(page.getByRole('heading', { name: 'Preview' })).toBeVisible();
+    await page.screenshot({ path: screenshotPath('11-job-completed'), fullPage: true });
+
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Download Result' }).click()]);
+    const file = path.join(ARTIFACTS, 'server-result.webm');
+    await download.saveAs(file);
+    const alpha = alphaRange(file);
+    expect(alpha.frames).toBeGreaterThan(100);
+    expect(alpha.min).toBeLessThan(alpha.max); // not a constant alpha plane: a real cut-out
+    expect(alpha.min).toBeLessThan(16);
+    expect(alpha.max).toBeGreaterThan(240);
+
+    await page.goto('/credits');
+    await expect(page.getByTestId('credits-balance')).toHaveText('490');
+    await expect(page.getByRole('table')).toContainText('liveportrait_d12_talking_glasses_512.mp4');
+
+    await page.goto('/jobs');
+    await expect(page.getByRole('listitem')).toHaveCount(1);
+    await page.screenshot({ path: screenshotPath('12-jobs-list'), fullPage: true });
+  });
+});
+
+test('docs and admin pages render', async ({ page }) => {
+  await page.goto('/docs');
+  await expect(page.getByRole('heading', { name: 'API docs' })).toBeVisible();
+  await expect(page.getByText('/v1/jobs').first()).toBeVisible({ timeout: 60_000 });
+  await page.screenshot({ path: screenshotPath('13-docs'), fullPage: true });
+  await page.goto('/admin');
+  await expect(page.getByRole('heading', { name: 'Admin' })).toBeVisible();
+  await page.getByLabel(/Credits to grant/).first().fill('25');
+  await page.getByRole('button', { name: 'Grant' }).first().click();
+  await expect(page.getByText('Granted 25 credits.')).toBeVisible();
+  await page.screenshot({ path: screenshotPath('14-admin'), fullPage: true });
 });

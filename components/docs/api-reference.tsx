@@ -1,0 +1,28 @@
+'use client';
+
+import { ApiReferenceReact } from '@scalar/api-reference-react';
+import '@scalar/api-reference-react/style.css';
+
+/**
+ * The OpenAPI document rendered by Scalar, bundled from our own origin: no CDN fonts, no
+ * telemetry, no third-party request proxy, no hosted "try it" client.
+ */
+export function ApiReference({ document }: { document: string }) {
+  return (
+    <div className="keyout-api-reference overflow-hidden rounded-xl border border-slate-200 bg-white">
+      <ApiReferenceReact
+        configuration={{
+          content: document,
+          withDefaultFonts: false,
+          telemetry: false,
+          hideClientButton: true,
+          hideTestRequestButton: true,
+          hideDarkModeToggle: true,
+          forceDarkModeState: 'light',
+          layout: 'modern',
+          showSidebar: true,
+        }}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,61 @@
+/** What the new-job form offers, and how its choices become a /v1 start request body. */
+
+export const MODELS = [
+  { id: 'service-original', name: 'Original', rate: 1, blurb: 'High quality, detailed edges, any subject.' },
+  { id: 'service-human', name: 'Human', rate: 0.75, blurb: 'Fast matting tuned for people and portraits.' },
+  { id: 'service-light', name: 'Light', rate: 0.75, blurb: 'Fastest; good for previews and simple scenes.' },
+  { id: 'service-pro', name: 'Pro', rate: 3, blurb: 'Complex objects; enables text-prompt refinement.' },
+] as const;
+
+export const TRANSPARENT_FORMATS = [
+  { id: 'webm_vp9', label: 'WebM (VP9 with alpha) — web and most editors' },
+  { id: 'mov_prores', label: 'MOV (ProRes 4444 with alpha) — Final Cut, Premiere, Resolve' },
+  { id: 'stacked_video', label: 'Stacked MP4 (colour above, mask below)' },
+  { id: 'mask_video', label: 'Mask only (black and white MP4)' },
+  { id: 'webp', label: 'Animated WebP' },
+  { id: 'apng', label: 'Animated PNG' },
+  { id: 'gif', label: 'GIF (hard edges)' },
+] as const;
+
+export const CONTAINERS = [
+  { id: 'mp4', label: 'MP4 (H.264)' },
+  { id: 'webm', label: 'WebM (VP9)' },
+  { id: 'mov', label: 'MOV' },
+] as const;
+
+export type BackgroundChoice =
+  | { kind: 'transparent'; format: string }
+  | { kind: 'color'; color: string; container: string }
+  | { kind: 'media'; url: string; mediaType: 'image' | 'video'; container: string }
+  | { kind: 'blur'; mode: 'background' | 'subject'; intensity: number; container: string };
+
+export function backgroundOf(choice: BackgroundChoice): Record<string, unknown> | undefined {
+  switch (choice.kind) {
+    case 'transparent':
+      // The default output (no background) is the transparent WebM; other formats say so.
+      return choice.format === 'webm_vp9' ? undefined : { type: 'transparent', transparent_format: choice.format };
+    case 'color':
+      return { type: 'color', color: choice.color, composition: { export_format: choice.container } };
+    case 'media':
+      return {
+        type: 'composition',
+        composition: { background_url: choice.url, background_type: choice.mediaType, export_format: choice.container },
+      };
+    case 'blur':
+      return {
+        type: 'blur',
+        blur_mode: choice.mode,
+        blur_intensity: choice.intensity,
+        composition: { export_format: choice.container },
+      };
+  }
+}
+
+export function startRequest(model: string, choice: BackgroundChoice, webhookUrl: string): Record<string, unknown> {
+  const background = backgroundOf(choice);
+  return {
+    model,
+    ...(background ? { background } : {}),
+    ...(webhookUrl.trim() ? { webhook_url: webhookUrl.trim() } : {}),
+  };
+}
