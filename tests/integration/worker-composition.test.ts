@@ -1,0 +1,80 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { api, createAccount, startStack, syntheticClip, waitForJob, type Stack } from './helpers';
+
+/**
+ * The worker fetches a composition's background_url itself (safeFetchToFile into the job's own
+ * folder) before rendering. The stack allows private URLs, as LAN self-hosting would, so a
+ * loopback server can play the image host; one URL answers 404 to show a clear failure + refund.
+ */
+const HOST_PORT = 3222;
+let png: Buffer;
+const requests: string[] = [];
+const host = http.createServer((req, res) => {
+  requests.push(req.url ?? '');
+  if (req.url === '/bg.png') {
+    res.writeHead(200, { 'Content-Type': 'image/png' });
+    return res.end(png);
+  }
+  res.writeHead(404).end('gone');
+});
+
+let stack: Stack;
+let key: string;
+let clip: string;
+
+beforeAll(async () => {
+  stack = await startStack({ worker: true });
+  const file = path.join(stack.dataDir, 'bg.png');
+  execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'color=c=red:s=160x120', '-frames:v', '1', file]);
+  png = fs.readFileSync(file);
+  await new Promise<void>((r) => host.listen(HOST_PORT, '127.0.0.1', r));
+  key = (await createAccount(stack, 100)).key;
+  clip = await syntheticClip(path.join(stack.dataDir, 'clip.mp4'), { seconds: 1, size: '160x120' });
+});
+afterAll(async () => {
+  await stack?.stop();
+  await new Promise((r) => host.close(r));
+});
+
+async function startComposition(backgroundUrl: string): Promise<string> {
+  const created = await api<{ id: string; upload_url: string; instructions: { headers: Record<string, string> } }>(
+    stack,
+    'POST',
+    '/v1/jobs',
+    { key, body: { filename: 'clip.mp4', content_type: 'video/mp4' } },
+  );
+  expect(created.status, created.text).toBe(200);
+  const put = await fetch(created.body.upload_url, { method: 'PUT', headers: created.body.instructions.headers, body: fs.readFileSync(clip) });
+  expect(put.status, await put.text()).toBe(200);
+  const started = await api(stack, 'POST', `/v1/jobs/${created.body.id}/start`, {
+    key,
+    body: { model: 'service-light', background: { type: 'composition', composition: { template: 'centered', background_url: backgroundUrl } } },
+  });
+  expect(started.status, started.text).toBe(200);
+  return created.body.id;
+}
+
+describe('composition backgrounds fetched by the worker', () => {
+  it('fetches the background, renders over it, and cleans the working folder', async () => {
+    const id = await startComposition(`http://127.0.0.1:${HOST_PORT}/bg.png`);
+    const status = await waitForJob(stack, key, id);
+    expect(status.status, `${status.message}\n${stack.logs()}`).toBe('completed');
+    expect(requests).toContain('/bg.png');
+    expect(String(status.processed_video_url)).toMatch(/\.mp4(\?|$)/);
+    expect(fs.existsSync(path.join(stack.dataDir, 'work', id))).toBe(false);
+  });
+
+  it('fails the job with a clear message and a refund when the background cannot be fetched', async () => {
+    const before = await api<{ remaining_credits: number }>(stack, 'GET', '/v1/credits', { key });
+    const id = await startComposition(`http://127.0.0.1:${HOST_PORT}/missing.png`);
+    const status = await waitForJob(stack, key, id);
+    expect(status.status).toBe('failed');
+    expect(status.message).toMatch(/background could not be fetched: The server answered HTTP 404/);
+    const after = await api<{ remaining_credits: number }>(stack, 'GET', '/v1/credits', { key });
+    expect(after.body.remaining_credits).toBe(before.body.remaining_credits);
+  });
+});
