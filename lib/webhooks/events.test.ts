@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import type { Job } from '../db/generated/client';
+import { eventPayload, storedBackground } from './events';
+
+const job = {
+  id: '6f1c3a52-3f0e-4d7c-9d35-0e6b2f0c1a11',
+  filename: 'clip.mp4',
+  createdAt: new Date('2026-01-02T03:04:05.000Z'),
+  lengthSeconds: 7.5,
+  outputFormat: 'webm_vp9',
+  backgroundJson: JSON.stringify({ type: 'transparent', transparent_format: 'webm_vp9' }),
+  message: 'The file is not a supported video.',
+} as Job;
+const at = new Date('2026-01-02T03:05:00.000Z');
+
+describe('webhook payloads (api-v1.md, Events)', () => {
+  it('job.started', () => {
+    expect(eventPayload(job, 'job.started', { at })).toEqual({
+      event: 'job.started',
+      timestamp: '2026-01-02T03:05:00.000Z',
+      job: { id: job.id, status: 'processing', filename: 'clip.mp4', created_at: '2026-01-02T03:04:05.000Z' },
+    });
+  });
+
+  it('job.completed, with the classic background shape', () => {
+    expect(eventPayload(job, 'job.completed', { at, exportId: 'e1' })).toEqual({
+      event: 'job.completed',
+      timestamp: '2026-01-02T03:05:00.000Z',
+      job: {
+        id: job.id,
+        export_id: 'e1',
+        status: 'completed',
+        filename: 'clip.mp4',
+        length_seconds: 7.5,
+        output_format: 'webm_vp9',
+        background: { type: 'transparent', transparent_format: 'webm_vp9' },
+      },
+    });
+  });
+
+  it('job.failed carries the failure message', () => {
+    expect(eventPayload(job, 'job.failed', { at })).toEqual({
+      event: 'job.failed',
+      timestamp: '2026-01-02T03:05:00.000Z',
+      job: { id: job.id, status: 'failed', filename: 'clip.mp4', message: 'The file is not a supported video.' },
+    });
+  });
+
+  it('reads stored backgrounds defensively', () => {
+    expect(storedBackground(null)).toBeNull();
+    expect(storedBackground('not json')).toBeNull();
+    expect(storedBackground('{"type":"nonsense"}')).toBeNull();
+    expect(storedBackground('{"type":"color","color":"#00FF00"}')).toMatchObject({ type: 'color', color: '#00FF00' });
+  });
+});
