@@ -47,10 +47,20 @@ export async function findActiveApiKey(key: string): Promise<AuthenticatedKey | 
   return { keyId: row.id, userId: row.userId };
 }
 
-/** Usage stamps are advisory: written at most once a minute per key to spare the database. */
+const TOUCH_EVERY_MS = 60_000;
+const lastTouched = new Map<string, number>();
+
+/**
+ * Usage stamps are advisory: written at most once a minute per key and process, so the hot
+ * path (every request) does not take SQLite's write lock for them.
+ */
 export async function touchApiKey(keyId: string, now = new Date()): Promise<void> {
+  const last = lastTouched.get(keyId) ?? 0;
+  if (now.getTime() - last < TOUCH_EVERY_MS) return;
+  lastTouched.set(keyId, now.getTime());
+  if (lastTouched.size > 10_000) lastTouched.clear();
   await db().apiKey.updateMany({
-    where: { id: keyId, OR: [{ lastUsedAt: null }, { lastUsedAt: { lt: new Date(now.getTime() - 60_000) } }] },
+    where: { id: keyId, OR: [{ lastUsedAt: null }, { lastUsedAt: { lt: new Date(now.getTime() - TOUCH_EVERY_MS) } }] },
     data: { lastUsedAt: now },
   });
 }

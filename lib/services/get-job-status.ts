@@ -33,10 +33,22 @@ function parseProgress(json: string | null): (Progress & { stage: string | null 
   }
 }
 
+const STAGE_TEXT: Record<string, string> = {
+  probe: 'Checking the video',
+  'fetch-background': 'Fetching the background',
+  segment: 'Removing the background',
+  render: 'Encoding the output',
+  thumbnails: 'Making thumbnails',
+  finishing: 'Finishing',
+};
+
+/** e.g. "Removing the background: frame 120 of 250 (48%), about 9 s left". */
 function progressText(p: Progress & { stage: string | null }): string {
-  const pct = p.frames_total > 0 ? Math.floor((100 * p.frames_done) / p.frames_total) : 0;
+  const label = (p.stage && STAGE_TEXT[p.stage]) ?? 'Processing';
+  if (p.frames_total <= 0) return label;
+  const pct = Math.floor((100 * Math.min(p.frames_done, p.frames_total)) / p.frames_total);
   const eta = p.eta_seconds !== null ? `, about ${p.eta_seconds} s left` : '';
-  return `${p.stage ?? 'Processing'}: frame ${p.frames_done} of ${p.frames_total} (${pct}%)${eta}`;
+  return `${label}: frame ${p.frames_done} of ${p.frames_total} (${pct}%)${eta}`;
 }
 
 /** "talk.mov" + ".webm" → "talk-keyout.webm": the download name of a result. */

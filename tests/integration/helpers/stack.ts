@@ -24,6 +24,8 @@ export interface Stack {
   mode: 'dev' | 'start';
   /** The last lines the server and worker printed, for failure messages. */
   logs(): string;
+  /** Process-group ids of the web server and the worker (for RSS sampling). */
+  pids(): { web: number | null; worker: number | null };
   /** Starts a worker if none is running (e.g. after stopWorker). */
   startWorker(): void;
   stopWorker(): Promise<void>;
@@ -164,6 +166,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
     env,
     mode,
     logs: () => tail.toString(),
+    pids: () => ({ web: server.pid ?? null, worker: (worker as ChildProcess | null)?.pid ?? null }),
     startWorker,
     stopWorker,
     stop: async () => {
