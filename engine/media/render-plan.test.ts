@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { TRANSPARENT_FORMATS, type Recipe } from './recipe';
-import { blurRadius, parseColor, planRender, RenderPlanError, templateLayout, type RenderPlanInput } from './render-plan';
+import { blurRadius, parseColor, planRender, RenderPlanError, templateLayout, workingFormat, type RenderPlanInput } from './render-plan';
 import type { MediaInfo } from './types';
 
 const info: MediaInfo = {
@@ -34,7 +34,7 @@ describe('planRender: inputs and timeline', () => {
     for (const args of p.steps) {
       expect(args.slice(0, 9)).toEqual(['-f', 'mov', '-protocol_whitelist', 'file', '-format_whitelist', 'mov,matroska,avi', '-i', '/in/src.mp4', '-f']);
       const g = graphOf(args);
-      expect(g).toContain('[0:v]setpts=PTS-STARTPTS,fps=24/1,format=yuv444p[src]');
+      expect(g).toContain(`[0:v]setpts=PTS-STARTPTS,fps=24/1,format=${workingFormat({ kind: 'transparent', format })}[src]`);
       expect(g).toContain('[1:v]setpts=PTS-STARTPTS,fps=24/1,format=gray[matte]');
       expect(g).toContain('[src][matte]alphamerge');
     }
@@ -43,6 +43,14 @@ describe('planRender: inputs and timeline', () => {
 });
 
 describe('planRender: transparent formats', () => {
+  it('merges in 4:2:0 for 4:2:0 files and in 4:4:4 for ProRes and RGB formats', () => {
+    expect(workingFormat({ kind: 'transparent', format: 'webm_vp9' })).toBe('yuv420p');
+    expect(workingFormat({ kind: 'transparent', format: 'mov_prores' })).toBe('yuv444p');
+    expect(workingFormat({ kind: 'transparent', format: 'apng' })).toBe('yuv444p');
+    expect(workingFormat({ kind: 'color', color: '#000000', exportFormat: 'mov' })).toBe('yuv444p');
+    expect(workingFormat({ kind: 'color', color: '#000000', exportFormat: 'webm' })).toBe('yuv420p');
+  });
+
   it('webm_vp9: VP9 yuva420p, alpha_mode=1, realtime settings, Opus audio', () => {
     const [args] = plan({ kind: 'transparent', format: 'webm_vp9' }).steps;
     expect(after(args!, '-c:v')).toBe('libvpx-vp9');
@@ -108,7 +116,7 @@ describe('planRender: transparent formats', () => {
   it('transforms apply after the merge, in order crop → scale → fps → reverse, audio reversed too', () => {
     const p = plan({ kind: 'transparent', format: 'webm_vp9', transform: { crop: { x: 10, y: 20, width: 640, height: 360 }, max_width: 320, fps: 12, reverse: true } });
     const g = graphOf(p.steps[0]!);
-    expect(g).toContain('alphamerge,crop=640:360:10:20,scale=320:180:flags=bicubic,setsar=1,fps=12/1,reverse,format=yuva444p[t]');
+    expect(g).toContain('alphamerge,crop=640:360:10:20,scale=320:180:flags=bicubic,setsar=1,fps=12/1,reverse,format=yuva420p[t]');
     expect(g).toContain('areverse');
     expect(p.promise).toMatchObject({ width: 320, height: 180, fps: 12 });
   });
@@ -123,7 +131,7 @@ describe('planRender: opaque recipes', () => {
     const p = plan({ kind: 'color', color: '#00FF00', exportFormat: 'mp4' });
     const g = graphOf(p.steps[0]!);
     expect(g).toContain('color=c=0x00FF00:s=1280x720:r=24/1');
-    expect(g).toContain('[bg][fg]overlay=shortest=1:format=yuv444');
+    expect(g).toContain('[bg][fg]overlay=shortest=1:format=yuv420');
     expect(p.steps[0]).toEqual(expect.arrayContaining(['libx264', '+faststart', 'aac']));
     expect(p.promise).toMatchObject({ alpha: 'none', profile: 'video-opaque', hasAudio: true });
   });
@@ -155,7 +163,7 @@ describe('planRender: opaque recipes', () => {
     expect(args).toEqual(expect.arrayContaining(['-f', 'png_pipe', '-i', '/in/bg.png']));
     const g = graphOf(args);
     expect(g).toContain('scale=1280:720:force_original_aspect_ratio=increase,crop=1280:720');
-    expect(g).toContain('loop=loop=-1:size=1,setpts=N/(24/1)/TB[bg]');
+    expect(g).toContain('loop=loop=-1:size=1,setpts=N/(24/1)/TB,fps=24/1[bg]');
     expect(g).not.toContain('[2:a:0]');
   });
 

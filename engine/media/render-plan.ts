@@ -66,7 +66,18 @@ export interface RenderPlan {
 export const MAX_REVERSE_BYTES = 3 * 1024 ** 3;
 
 const SRC = 'src';
-const ALPHA_FMT = 'format=yuva444p';
+
+/**
+ * The pixel format colour is merged and composited in: 4:2:0 where the file ends up 4:2:0
+ * (about 30 % less CPU than 4:4:4), 4:4:4 for ProRes and the RGB image formats.
+ */
+export function workingFormat(recipe: Recipe): 'yuv420p' | 'yuv444p' {
+  if (recipe.kind === 'transparent') {
+    return ['mov_prores', 'png_sequence', 'apng', 'gif', 'webp'].includes(recipe.format) ? 'yuv444p' : 'yuv420p';
+  }
+  return recipe.exportFormat === 'mov' ? 'yuv444p' : 'yuv420p';
+}
+const withAlpha = (fmt: string) => `format=${fmt.replace('yuv', 'yuva')}`;
 const MATTE = 'matte';
 
 export function planRender(p: RenderPlanInput): RenderPlan {
@@ -105,7 +116,7 @@ export function planRender(p: RenderPlanInput): RenderPlan {
   };
   const inputs = [...safeInputArgs(p.info, p.source), ...safeInputArgs({ demuxer: 'matroska' }, p.mask)];
   const base = [
-    `[0:v]${[...normalizeFilters(p.info), 'format=yuv444p'].join(',')}[${SRC}]`,
+    `[0:v]${[...normalizeFilters(p.info), `format=${workingFormat(p.recipe)}`].join(',')}[${SRC}]`,
     `[1:v]${[...normalizeFilters(p.info), 'format=gray'].join(',')}[${MATTE}]`,
   ];
   const audio = hasAudio ? audioGraph(p, sourceDuration, geometry.reverse) : null;
@@ -115,7 +126,7 @@ export function planRender(p: RenderPlanInput): RenderPlan {
     // Merge first, then transform, so colour and matte are cropped, scaled and retimed together.
     const t = [...cropFilters(fg), ...finishFilters(fg, croppedSize(fg, p.info))];
     // The explicit alpha format stops format negotiation from dropping alpha after a scale.
-    const merged = [...base, `[${SRC}][${MATTE}]alphamerge,${[...t, ALPHA_FMT].join(',')}[t]`];
+    const merged = [...base, `[${SRC}][${MATTE}]alphamerge,${[...t, withAlpha(workingFormat(p.recipe))].join(',')}[t]`];
     return { ...common, ...transparentSteps(p, merged, inputs, audio) };
   }
 
@@ -291,6 +302,9 @@ interface Composite {
 function opaqueGraph(p: RenderPlanInput, fg: OutputGeometry, out: OutputGeometry): Composite {
   const recipe = p.recipe;
   const pixFmt = opaquePixFmt(recipe.kind === 'transparent' ? 'mp4' : recipe.exportFormat);
+  const work = workingFormat(recipe);
+  const ALPHA_FMT = withAlpha(work);
+  const blend = work === 'yuv420p' ? 'yuv420' : 'yuv444';
   const cropped = croppedSize(fg, p.info);
   const crop = cropFilters(fg);
   const cropChain = crop.length ? ',' + crop.join(',') : '';
@@ -307,8 +321,8 @@ function opaqueGraph(p: RenderPlanInput, fg: OutputGeometry, out: OutputGeometry
         inputs: [],
         filters: [
           merged,
-          `color=c=${c}:s=${size}:r=${p.info.fpsRational},format=yuv444p[bg]`,
-          `[bg][fg]overlay=shortest=1:format=yuv444,${finish(cropped)}[v]`,
+          `color=c=${c}:s=${size}:r=${p.info.fpsRational},format=${work}[bg]`,
+          `[bg][fg]overlay=shortest=1:format=${blend},${finish(cropped)}[v]`,
         ],
       };
     }
@@ -323,7 +337,7 @@ function opaqueGraph(p: RenderPlanInput, fg: OutputGeometry, out: OutputGeometry
           `[toblur]${blur}[blurred]`,
           `[${MATTE}]${crop.length ? crop.join(',') : 'null'}[m]`,
           `[${subjectBlurred ? 'blurred' : 'sharp'}][m]alphamerge,${ALPHA_FMT}[fg]`,
-          `[${subjectBlurred ? 'sharp' : 'blurred'}][fg]overlay=shortest=1:format=yuv444,${finish(cropped)}[v]`,
+          `[${subjectBlurred ? 'sharp' : 'blurred'}][fg]overlay=shortest=1:format=${blend},${finish(cropped)}[v]`,
         ],
       };
     }
@@ -332,11 +346,11 @@ function opaqueGraph(p: RenderPlanInput, fg: OutputGeometry, out: OutputGeometry
       if (!bg) throw new RenderPlanError('A composition needs a background file.');
       const layout = templateLayout(recipe.template, cropped, bg);
       const canvas = layout.canvas;
-      const cover = `scale=${canvas.width}:${canvas.height}:force_original_aspect_ratio=increase,crop=${canvas.width}:${canvas.height},setsar=1,format=yuv444p`;
+      const cover = `scale=${canvas.width}:${canvas.height}:force_original_aspect_ratio=increase,crop=${canvas.width}:${canvas.height},setsar=1,format=${work}`;
       const bgChain =
         bg.kind === 'image'
           ? // One decoded picture, scaled once, then repeated on the output's clock.
-            `[2:v]${cover},loop=loop=-1:size=1,setpts=N/(${p.info.fpsRational})/TB[bg]`
+            `[2:v]${cover},loop=loop=-1:size=1,setpts=N/(${p.info.fpsRational})/TB,fps=${p.info.fpsRational}[bg]`
           : `[2:v]${[...normalizeFilters(bg.info).slice(0, 1), `fps=${p.info.fpsRational}`, cover].join(',')}[bg]`;
       const fgChain = [
         ...(layout.fg.width !== cropped.width || layout.fg.height !== cropped.height
@@ -352,7 +366,7 @@ function opaqueGraph(p: RenderPlanInput, fg: OutputGeometry, out: OutputGeometry
         filters: [
           `[${SRC}][${MATTE}]alphamerge,${[...crop, ...fgChain, ALPHA_FMT].join(',')}[fg]`,
           bgChain,
-          `[bg][fg]overlay=x=${layout.x}:y=${layout.y}:shortest=1:format=yuv444,${finish(canvas)}[v]`,
+          `[bg][fg]overlay=x=${layout.x}:y=${layout.y}:shortest=1:format=${blend},${finish(canvas)}[v]`,
         ],
       };
     }

@@ -146,6 +146,19 @@ describe.skipIf(!hasTestdata)('recipes, transforms, thumbnails and validation fr
     // The foreground occupies the bottom-right 224x126 (35 % of 640); the rest is the looped background.
     expect(meanDiff(last, blue, 640, (x, y) => x < 400 || y < 220)).toBeLessThan(4);
     expect(meanDiff(last, blue, 640, (x, y) => x > 500 && x < 540 && y > 270 && y < 330)).toBeGreaterThan(30);
+    // An image background takes the foreground's clock too (24 fps here, not the image's 25).
+    const still = path.join(tmp, 'still.png');
+    await run('ffmpeg', ['-v', 'error', '-f', 'lavfi', '-i', 'testsrc2=s=400x300', '-frames:v', '1', still]);
+    const centered = await render(
+      { kind: 'composition', backgroundFile: still, template: 'centered', backgroundAudio: true, backgroundAudioVolume: 1, exportFormat: 'webm' },
+      'comp_centered',
+      qMask,
+      quiet,
+      qInfo,
+    );
+    const c = await streams(centered.file);
+    expect(c.streams.map((s) => s.codec_type)).toEqual(['video']);
+    expect(c.streams[0]).toMatchObject({ codec_name: 'vp9', width: 400, height: 300, avg_frame_rate: '24/1', nb_read_packets: '36' });
   });
 
   it('transform: crop, max_width, fps and reverse on a matte', async () => {
