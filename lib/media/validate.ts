@@ -214,6 +214,7 @@ class Validator {
         this.p.width,
         this.p.height,
         this.signal,
+        this.p.fps,
       );
     } catch (e) {
       if (e instanceof MediaError) throw e;
@@ -263,6 +264,7 @@ class Validator {
       this.p.width,
       this.p.height,
       this.signal,
+      this.plan.geometry.fps,
     );
     return planes.map((pl) => {
       const m = planeStats(pl).mean;
@@ -469,6 +471,8 @@ const round = (n: number) => Math.round(n * 1000) / 1000;
 /**
  * Decodes the chosen frames (all frames of a still when `indices` is null) through
  * `planeFilter` into 8-bit planes, nearest-neighbour scaled to at most SAMPLE_WIDTH wide.
+ * With `seekFps`, each frame is reached by an accurate input seek instead of decoding every
+ * frame before it (videos: long files stay cheap to check); animations are decoded in order.
  */
 async function decodePlanes(
   input: string[],
@@ -477,20 +481,33 @@ async function decodePlanes(
   width: number,
   height: number,
   signal?: AbortSignal,
+  seekFps?: number,
 ): Promise<Uint8Array[]> {
   const w = Math.min(width, SAMPLE_WIDTH);
   const h = Math.max(1, Math.round((height * w) / width));
+  const decode = async (pre: string[], select: string, frames: string[]) => {
+    const { stdout } = await ffmpeg(
+      [
+        '-v', 'error', ...pre, ...input,
+        '-vf', `${select}${planeFilter},scale=${w}:${h}:flags=neighbor,format=gray`,
+        ...frames, '-fps_mode', 'passthrough', '-f', 'rawvideo', '-pix_fmt', 'gray', 'pipe:1',
+      ],
+      { timeoutMs: 600_000, signal },
+    );
+    const size = w * h;
+    const planes: Uint8Array[] = [];
+    for (let at = 0; at + size <= stdout.length; at += size) planes.push(new Uint8Array(stdout.subarray(at, at + size)));
+    return planes;
+  };
+  if (indices && seekFps) {
+    const planes: Uint8Array[] = [];
+    for (const i of indices) {
+      // Half a frame early: the first frame at or after that time is frame i.
+      const at = Math.max(0, (i - 0.5) / seekFps);
+      planes.push(...(await decode(['-ss', at.toFixed(6)], '', ['-frames:v', '1'])));
+    }
+    return planes;
+  }
   const select = indices ? `select='${indices.map((i) => `eq(n\\,${i})`).join('+')}',` : '';
-  const { stdout } = await ffmpeg(
-    [
-      '-v', 'error', ...input,
-      '-vf', `${select}${planeFilter},scale=${w}:${h}:flags=neighbor,format=gray`,
-      '-fps_mode', 'passthrough', '-f', 'rawvideo', '-pix_fmt', 'gray', 'pipe:1',
-    ],
-    { timeoutMs: 600_000, signal },
-  );
-  const size = w * h;
-  const planes: Uint8Array[] = [];
-  for (let at = 0; at + size <= stdout.length; at += size) planes.push(new Uint8Array(stdout.subarray(at, at + size)));
-  return planes;
+  return decode([], select, []);
 }
