@@ -7,22 +7,42 @@ prepare();
 buildIfStale();
 
 const port = process.env.PORT ?? '3000';
-const children = [
-  spawn('npx', ['next', 'start', '-p', port], { cwd: root, stdio: 'inherit' }),
-  spawn('npx', ['tsx', 'workers/server/main.ts'], { cwd: root, stdio: 'inherit' }),
-];
-console.log(`\n✔ Keyout is starting on http://localhost:${port} (web + worker). Ctrl-C stops both.\n`);
-
 let stopping = false;
-const stop = (code) => {
+const children = new Set();
+
+function run(args) {
+  const child = spawn('npx', args, { cwd: root, stdio: 'inherit' });
+  children.add(child);
+  child.on('exit', () => children.delete(child));
+  return child;
+}
+
+function stop(code) {
   if (stopping) return;
   stopping = true;
   for (const c of children) c.kill('SIGTERM');
   setTimeout(() => process.exit(code), 15_000).unref();
-  Promise.all(children.map((c) => new Promise((r) => (c.exitCode !== null ? r() : c.on('exit', r))))).then(() =>
-    process.exit(code),
-  );
-};
+  const wait = () => (children.size ? setTimeout(wait, 100) : process.exit(code));
+  wait();
+}
+
+// The web server is the product's front door: if it dies, stop everything.
+run(['next', 'start', '-p', port]).on('exit', (code) => stop(code ?? 1));
+
+// A crashed worker is restarted (its job's lease lapses and it is picked up again).
+let restarts = 0;
+function startWorker() {
+  const startedAt = Date.now();
+  run(['tsx', 'workers/server/main.ts']).on('exit', (code, signal) => {
+    if (stopping) return;
+    restarts = Date.now() - startedAt > 60_000 ? 0 : restarts + 1;
+    const delay = Math.min(30_000, 1000 * 2 ** restarts);
+    console.error(`Worker exited (${code ?? signal}); restarting in ${delay / 1000} s.`);
+    setTimeout(startWorker, delay);
+  });
+}
+startWorker();
+
+console.log(`\n✔ Keyout is starting on http://localhost:${port} (web + worker). Ctrl-C stops both.\n`);
 process.on('SIGINT', () => stop(0));
 process.on('SIGTERM', () => stop(0));
-for (const c of children) c.on('exit', (code) => stop(code ?? 1));
