@@ -7,7 +7,8 @@
  *
  * Defaults to the 10 s clip sam2_05_juggle_fullbody_1280x720.mp4 and the moving-ellipse test
  * mask (lib/media/fixtures.ts). The steps are those renderOutput runs (plan → ffmpeg → ZIP →
- * validate), timed one by one.
+ * validate), timed one by one. Besides wall-clock speed it reports the CPU seconds ffmpeg used
+ * (Linux: the children's time in /proc/self/stat), which stays comparable on a busy machine.
  */
 import fs from 'node:fs/promises';
 import os from 'node:os';
@@ -42,6 +43,8 @@ interface Row {
   bytes: number | null;
   encodeSeconds: number | null;
   encodeFps: number | null;
+  /** CPU seconds (user + system) the encode's ffmpeg processes used. */
+  encodeCpuSeconds: number | null;
   validation: string;
   validateSeconds: number | null;
   metadata?: unknown;
@@ -65,13 +68,22 @@ const recipes: Recipe[] = [
 const wanted = values.formats?.split(',');
 const rows: Row[] = [];
 console.log(`source ${path.basename(source)}: ${info.width}x${info.height} ${info.fps} fps, ${maskFrames} frames; ${os.cpus().length} cores, load ${os.loadavg()[0]!.toFixed(1)}`);
-console.log(`${'format'.padEnd(28)} ${'bytes'.padStart(11)} ${'enc s'.padStart(7)} ${'enc fps'.padStart(8)} ${'val s'.padStart(6)}  validation`);
+console.log(`${'format'.padEnd(28)} ${'bytes'.padStart(11)} ${'enc s'.padStart(7)} ${'enc fps'.padStart(8)} ${'cpu s'.padStart(7)} ${'val s'.padStart(6)}  validation`);
 
 for (const recipe of recipes) {
   const label = recipeLabel(recipe);
   if (wanted && !wanted.includes(label)) continue;
   const kind = outputKind(recipe);
-  const row: Row = { format: label, extension: kind.extension, bytes: null, encodeSeconds: null, encodeFps: null, validation: '', validateSeconds: null };
+  const row: Row = {
+    format: label,
+    extension: kind.extension,
+    bytes: null,
+    encodeSeconds: null,
+    encodeFps: null,
+    encodeCpuSeconds: null,
+    validation: '',
+    validateSeconds: null,
+  };
   if (recipe.kind === 'transparent' && recipe.format === 'hevc_alpha' && !(await canEncodeHevcAlpha())) {
     row.validation = `refused: ${HEVC_ALPHA_UNAVAILABLE.split('.')[0]}`;
     rows.push(row);
@@ -84,9 +96,12 @@ for (const recipe of recipes) {
     const plan = planRender({ recipe, info, source, mask, maskFrames, background, output, workDir: dir });
     if (plan.zip?.directory) await fs.mkdir(plan.zip.directory, { recursive: true });
     let t = performance.now();
+    const cpu = await childCpuSeconds();
     for (const args of plan.steps) await runEncode(args, { what: label });
     if (plan.zip) await writeZip(output, plan.zip);
     row.encodeSeconds = (performance.now() - t) / 1000;
+    const cpuAfter = await childCpuSeconds();
+    row.encodeCpuSeconds = cpu === null || cpuAfter === null ? null : cpuAfter - cpu;
     row.encodeFps = plan.promise.frames / row.encodeSeconds;
     row.bytes = (await fs.stat(output)).size;
     t = performance.now();
@@ -116,6 +131,18 @@ else console.log(`files kept in ${work}`);
 function print(r: Row) {
   const n = (v: number | null, d: number) => (v === null ? '-' : v.toFixed(d));
   console.log(
-    `${r.format.padEnd(28)} ${(r.bytes ?? '-').toString().padStart(11)} ${n(r.encodeSeconds, 1).padStart(7)} ${n(r.encodeFps, 1).padStart(8)} ${n(r.validateSeconds, 1).padStart(6)}  ${r.validation}`,
+    `${r.format.padEnd(28)} ${(r.bytes ?? '-').toString().padStart(11)} ${n(r.encodeSeconds, 1).padStart(7)} ${n(r.encodeFps, 1).padStart(8)} ${n(r.encodeCpuSeconds, 1).padStart(7)} ${n(r.validateSeconds, 1).padStart(6)}  ${r.validation}`,
   );
+}
+
+/** User + system seconds of this process's finished children (fields 16 and 17 of /proc/self/stat). */
+async function childCpuSeconds(): Promise<number | null> {
+  try {
+    const stat = await fs.readFile('/proc/self/stat', 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // After the command name, field 3 is index 0: cutime is field 16, cstime field 17.
+    return (Number(fields[13]) + Number(fields[14])) / 100; // USER_HZ is 100 on Linux
+  } catch {
+    return null;
+  }
 }
