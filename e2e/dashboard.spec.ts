@@ -64,10 +64,13 @@ test('buys credits, creates a key (shown once) and revokes it', async ({ page })
   expect(ok.status()).toBe(200);
   expect(((await ok.json()) as { remaining_credits: number }).remaining_credits).toBe(500);
 
-  await page.reload();
+  await page.goto('/keys'); // not reload(): that could re-send a pre-hydration form POST
   const row = page.getByTestId('api-key-row').filter({ hasText: 'e2e' });
-  await row.getByRole('button', { name: 'Revoke' }).click();
-  await expect(page.getByRole('dialog')).toBeVisible();
+  // The dialog opens from client code: retry the click until the page has hydrated.
+  await expect(async () => {
+    await row.getByRole('button', { name: 'Revoke', exact: true }).click();
+    await expect(page.getByRole('dialog')).toBeVisible({ timeout: 1000 });
+  }).toPass();
   await page.screenshot({ path: screenshotPath('07-key-revoke-confirm'), fullPage: true });
   await page.getByRole('button', { name: 'Revoke key' }).click();
   await expect(row.getByText(/Revoked/)).toBeVisible();

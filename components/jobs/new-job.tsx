@@ -17,14 +17,23 @@ import { uploadWithProgress } from './upload';
 type Upload =
   | { state: 'idle' }
   | { state: 'uploading'; file: File; loaded: number; total: number }
-  | { state: 'uploaded'; file: File; jobId: string }
+  | { state: 'uploaded'; file: { name: string; size: number }; jobId: string }
   | { state: 'failed'; file: File; error: string };
 
 const ACCEPT = 'video/mp4,video/quicktime,video/webm,video/x-msvideo,video/x-matroska,.mp4,.mov,.m4v,.webm,.avi,.mkv';
 
-export function NewJob({ maxUploadBytes }: { maxUploadBytes: number }) {
+export function NewJob({
+  maxUploadBytes,
+  uploaded,
+}: {
+  maxUploadBytes: number;
+  /** A job whose video is already uploaded (e.g. sent over from the Studio). */
+  uploaded?: { jobId: string; name: string; size: number };
+}) {
   const router = useRouter();
-  const [upload, setUpload] = useState<Upload>({ state: 'idle' });
+  const [upload, setUpload] = useState<Upload>(
+    uploaded ? { state: 'uploaded', jobId: uploaded.jobId, file: { name: uploaded.name, size: uploaded.size } } : { state: 'idle' },
+  );
   const [model, setModel] = useState<string>('service-original');
   const [outKind, setOutKind] = useState<BackgroundChoice['kind']>('transparent');
   const [format, setFormat] = useState('webm_vp9');

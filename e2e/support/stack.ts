@@ -56,7 +56,8 @@ export async function startStack(): Promise<Stack> {
     return { url: process.env.E2E_BASE_URL.replace(/\/$/, ''), dataDir: '', stop: async () => {} };
   }
   const port = Number(process.env.E2E_PORT ?? 3310);
-  const url = `http://127.0.0.1:${port}`;
+  // localhost, not 127.0.0.1: next dev refuses its HMR socket to other hosts, and the page keeps reloading.
+  const url = `http://localhost:${port}`;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'keyout-e2e-'));
   const logDir = path.join(root, 'e2e-artifacts', 'logs');
   fs.mkdirSync(logDir, { recursive: true });

@@ -3,15 +3,18 @@ import { NewJob } from '@/components/jobs/new-job';
 import { PageHeader } from '@/components/ui/card';
 import { requireUser } from '@/lib/auth/current-user';
 import { env } from '@/lib/env';
+import { getUploadedJob } from '@/lib/services/dashboard/get-uploaded-job';
 
 export const metadata: Metadata = { title: 'New job — Keyout' };
 
-export default async function NewJobPage() {
-  await requireUser('/jobs/new');
+export default async function NewJobPage({ searchParams }: { searchParams: Promise<{ job?: string }> }) {
+  const user = await requireUser('/jobs/new');
+  const { job } = await searchParams;
+  const uploaded = job ? await getUploadedJob(user.id, job) : null;
   return (
     <>
       <PageHeader title="New job" description="Upload a video, pick a model and an output, and see the exact cost before you start." />
-      <NewJob maxUploadBytes={env().MAX_UPLOAD_BYTES} />
+      <NewJob maxUploadBytes={env().MAX_UPLOAD_BYTES} uploaded={uploaded ?? undefined} />
     </>
   );
 }

@@ -1,0 +1,19 @@
+/**
+ * The typed message protocol between the Studio page (workers/browser/client.ts) and the
+ * segmentation Web Worker (segment.worker.ts). Frames travel as transferred ArrayBuffers:
+ * the RGBA buffer goes to the worker and comes back with its alpha channel filled in.
+ */
+import type { ApiModel } from '../../engine';
+
+export type Backend = 'webgpu' | 'wasm';
+
+export type ToWorker =
+  | { type: 'init'; model: ApiModel; backend: Backend; modelBaseUrl: string; wasmPaths: string }
+  | { type: 'frame'; id: number; width: number; height: number; rgba: ArrayBuffer }
+  | { type: 'reset' }
+  | { type: 'dispose' };
+
+export type FromWorker =
+  | { type: 'ready'; backend: Backend; runtime: string; loadMs: number }
+  | { type: 'matted'; id: number; width: number; height: number; rgba: ArrayBuffer; ms: number }
+  | { type: 'error'; id: number | null; phase: 'init' | 'frame'; message: string };
