@@ -166,12 +166,17 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
     env,
     mode,
     logs: () => tail.toString(),
-    pids: () => ({ web: server.pid ?? null, worker: (worker as ChildProcess | null)?.pid ?? null }),
+    pids: () => ({ web: server.pid ?? null, worker: worker?.pid ?? null }),
     startWorker,
     stopWorker,
     stop: async () => {
       await Promise.all([killGroup(server), stopWorker()]);
       if (!process.env.KEYOUT_TEST_KEEP_DATA) fs.rmSync(dataDir, { recursive: true, force: true });
+      if (mode === 'dev') {
+        // The dev server empties its build folder at start anyway: nothing worth keeping.
+        fs.rmSync(path.join(ROOT, '.next', `test-${port}`), { recursive: true, force: true });
+        fs.rmSync(path.join(ROOT, '.next', `tsconfig.test-${port}.json`), { force: true });
+      }
     },
   };
   try {
