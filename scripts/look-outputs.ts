@@ -77,7 +77,8 @@ for (const recipe of recipes) {
   const rendered = await renderOutput({ source, info, mask, recipe, outDir: out, basename: name });
   const rgba = path.join(out, `${name}_rgba.png`);
   await extractRgba(rendered, recipe, rgba, frame);
-  const size = `${rendered.metadata.width}x${rendered.metadata.height}`;
+  const stacked = rendered.metadata.alpha === 'stacked';
+  const size = `${rendered.metadata.width}x${rendered.metadata.height / (stacked ? 2 : 1)}`;
   for (const [bg, label] of [[checker(size), 'checker'], [`color=c=0xFF00FF:s=${size}`, 'magenta']] as const) {
     await ffmpeg([
       '-v', 'error', '-i', rgba, '-f', 'lavfi', '-i', bg,

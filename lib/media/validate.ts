@@ -78,6 +78,9 @@ export function sampleIndices(frames: number): number[] {
   return [...new Set([Math.floor(frames * 0.1), Math.floor(frames * 0.5), Math.max(0, frames - 2)])].sort((a, b) => a - b);
 }
 
+/** Beyond this many frames, sampled video frames are reached by seeking (see decodePlanes). */
+const SEEK_AFTER_FRAMES = 600;
+
 /** Decoded planes are sampled at most this wide (nearest neighbour keeps values exact). */
 const SAMPLE_WIDTH = 320;
 
@@ -471,8 +474,9 @@ const round = (n: number) => Math.round(n * 1000) / 1000;
 /**
  * Decodes the chosen frames (all frames of a still when `indices` is null) through
  * `planeFilter` into 8-bit planes, nearest-neighbour scaled to at most SAMPLE_WIDTH wide.
- * With `seekFps`, each frame is reached by an accurate input seek instead of decoding every
- * frame before it (videos: long files stay cheap to check); animations are decoded in order.
+ * With `seekFps`, frames far into a video are reached by accurate input seeks instead of
+ * decoding every frame before them (long files stay cheap to check); short files and
+ * animations are decoded in one pass.
  */
 async function decodePlanes(
   input: string[],
@@ -499,7 +503,8 @@ async function decodePlanes(
     for (let at = 0; at + size <= stdout.length; at += size) planes.push(new Uint8Array(stdout.subarray(at, at + size)));
     return planes;
   };
-  if (indices && seekFps) {
+  // Seeking costs a process per frame: worth it only when a single pass would decode many frames.
+  if (indices && seekFps && Math.max(...indices) > SEEK_AFTER_FRAMES) {
     const planes: Uint8Array[] = [];
     for (const i of indices) {
       // Half a frame early: the first frame at or after that time is frame i.

@@ -210,6 +210,17 @@ describe.skipIf(!hasTestdata)('recipes, transforms, thumbnails and validation fr
     await expect(validateOutput({ file: inverted.file, plan: matte, mask })).rejects.toThrow(/inverted/);
   });
 
+  it('validates long outputs too (sampled frames reached by seeking)', async () => {
+    const long = path.join(tmp, 'long.mp4');
+    await run('ffmpeg', ['-v', 'error', '-f', 'lavfi', '-i', 'testsrc2=s=160x90:r=25:d=32', '-c:v', 'libx264', '-preset', 'ultrafast', long]);
+    const lInfo = await probeVideo(long);
+    const lMask = await makeTestMask(long, lInfo, path.join(tmp, 'long-mask.mkv'));
+    for (const format of ['webm_vp9', 'mask_video_inverted'] as const) {
+      const o = await render({ kind: 'transparent', format }, `long_${format}`, lMask, long, lInfo);
+      expect(o.metadata).toMatchObject({ validated: true, frame_count: 800, alpha_range: [0, 255] });
+    }
+  });
+
   it('renders a real segmentation mask (segmentVideo, service-human) as VP9 alpha', async () => {
     const real = path.join(tmp, 'real-mask.mkv');
     await segmentVideo({ input: source, info, maskOut: real, model: 'service-human' });
