@@ -70,9 +70,14 @@ async function decodeFirstFrame(demuxer: Demuxer, file: string, signal?: AbortSi
 
 /**
  * Probes an untrusted upload under the container allow-list and the pixel and duration caps.
- * Throws MediaError with a message fit for the job's failure reason.
+ * Throws MediaError with a message fit for the job's failure reason. `metadataOnly` skips the
+ * one-frame decode: the web process reads headers (ffprobe) to price a job at start, while
+ * decoding stays in workers, which probe again in full.
  */
-export async function probeVideo(file: string, opts: { signal?: AbortSignal } = {}): Promise<MediaInfo> {
+export async function probeVideo(
+  file: string,
+  opts: { signal?: AbortSignal; metadataOnly?: boolean } = {},
+): Promise<MediaInfo> {
   const { MAX_FRAME_PIXELS, MAX_VIDEO_SECONDS } = env();
   const { size } = await fs.stat(file);
   let json: ProbeJson;
@@ -115,7 +120,7 @@ export async function probeVideo(file: string, opts: { signal?: AbortSignal } = 
   const swap = rotation === 90 || rotation === 270;
   const audio = json.streams?.find((s) => s.codec_type === 'audio');
   const nb = Number(video.nb_frames);
-  await decodeFirstFrame(demuxer, file, opts.signal);
+  if (!opts.metadataOnly) await decodeFirstFrame(demuxer, file, opts.signal);
   return {
     demuxer,
     container: containerOf(demuxer, json.format?.tags?.major_brand ?? '', video.codec_name, file),

@@ -48,7 +48,7 @@ export async function acceptSource(jobId: string, file: string, bytes: number): 
   let info: MediaInfo;
   try {
     if (!sniffContainer(await readHead(file))) throw new ServiceError('invalid', NOT_A_VIDEO);
-    info = await probeVideo(file);
+    info = await probeVideo(file, { metadataOnly: true });
   } catch (e) {
     await fs.rm(file, { force: true });
     if (e instanceof MediaError) throw new ServiceError('invalid', e.message);
