@@ -31,7 +31,7 @@ test('signs out and back in; a wrong password is explained', async ({ page }) =>
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password').fill('not the password');
   await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page.getByRole('alert')).toContainText('do not match');
+  await expect(page.getByText('That email and password do not match an account.')).toBeVisible();
   await page.screenshot({ path: screenshotPath('03-signin-error'), fullPage: true });
   await page.getByLabel('Password').fill(password);
   await page.getByRole('button', { name: 'Sign in' }).click();
@@ -88,11 +88,13 @@ test.describe('server job from the dashboard', () => {
     await page.getByRole('link', { name: 'New job' }).click();
     await page.locator('input[type=file]').setInputFiles(CLIP);
     await expect(page.getByRole('progressbar', { name: 'Upload progress' })).toBeVisible();
-    // 12.7 s at 25 fps on Human (0.75 credit/s) → ceil(9.52) = 10 credits.
+    // 7.3 s at 25 fps on Human (0.75 credit/s) → ceil(5.5) = 6 credits; the ledger must agree below.
     await page.getByLabel(/Human/).check();
-    await expect(page.getByTestId('job-cost')).toHaveText('10 credits');
+    await expect(page.getByTestId('job-cost')).toHaveText(/^\d+ credits?$/);
+    const cost = Number.parseInt((await page.getByTestId('job-cost').textContent()) ?? '', 10);
+    expect(cost).toBe(6);
     await page.screenshot({ path: screenshotPath('09-new-job'), fullPage: true });
-    await page.getByRole('button', { name: /Start — 10 credits/ }).click();
+    await page.getByRole('button', { name: `Start — ${cost} credits` }).click();
 
     await expect(page).toHaveURL(/\/jobs\/[0-9a-f-]{36}$/);
     await expect(page.getByTestId('job-live')).toBeVisible();
@@ -112,7 +114,8 @@ test.describe('server job from the dashboard', () => {
     expect(alpha.max).toBeGreaterThan(240);
 
     await page.goto('/credits');
-    await expect(page.getByTestId('credits-balance')).toHaveText('490');
+    await expect(page.getByTestId('credits-balance')).toHaveText(String(500 - cost));
+    await expect(page.getByRole('table')).toContainText(`-${cost}`);
     await expect(page.getByRole('table')).toContainText('liveportrait_d12_talking_glasses_512.mp4');
 
     await page.goto('/jobs');

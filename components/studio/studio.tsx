@@ -235,7 +235,7 @@ export function Studio({ signedIn, forceBackend }: { signedIn: boolean; forceBac
                   <ProgressBar value={p ? p.framesDone / p.framesTotal : null} label="Studio progress" />
                   <p className="text-sm text-slate-700 tabular-nums" aria-live="polite">
                     {p
-                      ? `Frame ${p.framesDone} of ${p.framesTotal} · ${p.fps.toFixed(1)} frames/s${p.etaSeconds !== null ? ` · about ${formatSeconds(p.etaSeconds)} left` : ''}`
+                      ? `Frame ${p.framesDone} of ${p.framesTotal}${p.fps ? ` · ${p.fps.toFixed(1)} frames/s` : ''} · ${p.etaSeconds !== null ? `about ${formatSeconds(p.etaSeconds)} left` : 'estimating time left…'}`
                       : phase.started
                         ? 'Decoding the first frame…'
                         : 'Loading the model…'}

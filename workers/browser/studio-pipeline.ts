@@ -106,7 +106,7 @@ export async function runStudio(run: StudioRun): Promise<StudioResult> {
     let workerMs = 0;
     let lastPreview = 0;
     let thumbnail: ImageData | null = null;
-    const loopStart = performance.now();
+    let steadyStart = 0;
     while (done < framesTotal || !run.maxFrames) {
       const item = await next;
       if (item.done) break;
@@ -130,8 +130,15 @@ export async function runStudio(run: StudioRun): Promise<StudioResult> {
         lastPreview = now;
         run.onPreview?.(new ImageData(rgba, width, height));
       }
-      const fps = done / Math.max(0.001, (now - loopStart) / 1000);
-      run.onProgress?.({ framesDone: done, framesTotal: Math.max(framesTotal, done), fps, etaSeconds: Math.max(0, (framesTotal - done) / fps) });
+      // Speed and ETA from the second frame on: the first one carries warm-up costs.
+      if (done === 1) steadyStart = now;
+      const fps = done > 1 ? (done - 1) / Math.max(0.001, (now - steadyStart) / 1000) : 0;
+      run.onProgress?.({
+        framesDone: done,
+        framesTotal: Math.max(framesTotal, done),
+        fps,
+        etaSeconds: done > 2 ? Math.max(0, (framesTotal - done) / fps) : null,
+      });
       if (run.maxFrames && done >= run.maxFrames) break;
     }
     await frames.return();
