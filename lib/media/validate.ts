@@ -218,6 +218,7 @@ class Validator {
         this.p.height,
         this.signal,
         this.p.fps,
+        this.p.codec === 'prores',
       );
     } catch (e) {
       if (e instanceof MediaError) throw e;
@@ -486,6 +487,8 @@ async function decodePlanes(
   height: number,
   signal?: AbortSignal,
   seekFps?: number,
+  /** Every frame is a keyframe (ProRes): a seek is always cheaper than decoding in order. */
+  intraOnly = false,
 ): Promise<Uint8Array[]> {
   const w = Math.min(width, SAMPLE_WIDTH);
   const h = Math.max(1, Math.round((height * w) / width));
@@ -504,7 +507,7 @@ async function decodePlanes(
     return planes;
   };
   // Seeking costs a process per frame: worth it only when a single pass would decode many frames.
-  if (indices && seekFps && Math.max(...indices) > SEEK_AFTER_FRAMES) {
+  if (indices && seekFps && (intraOnly || Math.max(...indices) > SEEK_AFTER_FRAMES)) {
     const planes: Uint8Array[] = [];
     for (const i of indices) {
       // Half a frame early: the first frame at or after that time is frame i.
