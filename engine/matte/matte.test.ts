@@ -66,14 +66,13 @@ describe('main subject', () => {
 });
 
 describe('temporal stabiliser', () => {
-  it('keeps the past where the frame is still and drops it where the frame changed', () => {
-    const t = new TemporalStabilizer({ strength: 0.8, motion: 0.1 });
-    const still = map(2, 1, () => 0.5);
-    t.apply(map(2, 1, () => 1), still);
-    const guide = map(2, 1, (x) => (x === 0 ? 0.5 : 0.9));
-    const out = t.apply(map(2, 1, () => 0), guide);
-    expect(out.data[0]).toBeCloseTo(0.8);
-    expect(out.data[1]).toBe(0);
+  it('averages small disagreements and lets real changes through at once', () => {
+    const t = new TemporalStabilizer({ strength: 0.8, tolerance: 0.5 });
+    const guide = map(16, 16, () => 0.5);
+    t.apply(map(16, 16, () => 1), guide);
+    const out = t.apply(map(16, 16, (x) => (x < 8 ? 0.9 : 0)), guide);
+    expect(out.data[0]).toBeCloseTo(0.8 * 0.8 * 1 + (1 - 0.8 * 0.8) * 0.9);
+    expect(out.data[15]).toBe(0);
   });
 });
 

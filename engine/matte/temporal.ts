@@ -1,16 +1,18 @@
 import type { FloatMap } from './image';
+import { propagate } from './motion';
 
 export interface TemporalOptions {
-  /** 0..1: how much of the previous matte a perfectly still pixel keeps. */
+  /** 0..1: how much of the (motion-compensated) previous matte a pixel keeps when both agree. */
   strength: number;
-  /** Luma change (0..1) at which a pixel counts as moving and keeps none of the past. */
-  motion: number;
+  /** Disagreement (0..1) between the new and the carried matte at which the past is dropped. */
+  tolerance: number;
 }
 
 /**
- * Per-pixel recursive smoothing gated by the frame itself: where the picture did not change,
- * the matte keeps most of its past (no flicker); where it changed, the past is dropped at once
- * (no ghost trailing a moving subject).
+ * Recursive smoothing along the motion: the previous matte is first carried onto the current
+ * frame (block-matched flow), then blended in only where it agrees with the new one. Shimmer
+ * (small disagreements) is averaged away; real changes (a new limb, a cut) pass at once, and a
+ * moving subject leaves no ghost because the past moves with it.
  */
 export class TemporalStabilizer {
   private prev: FloatMap | null = null;
@@ -24,17 +26,16 @@ export class TemporalStabilizer {
   }
 
   apply(p: FloatMap, guide: FloatMap): FloatMap {
-    const prev = this.prev;
-    const pg = this.prevGuide;
     let out = p;
-    if (prev && pg && prev.width === p.width && prev.height === p.height) {
+    if (this.prev && this.prevGuide && this.prev.width === p.width && this.prev.height === p.height) {
+      const carried = propagate(this.prev, this.prevGuide, guide).data;
       const data = new Float32Array(p.data.length);
-      const { strength, motion } = this.opts;
-      const inv = 1 / motion;
+      const { strength, tolerance } = this.opts;
+      const inv = 1 / tolerance;
       for (let i = 0; i < data.length; i++) {
-        const still = Math.max(0, 1 - Math.abs(guide.data[i]! - pg.data[i]!) * inv);
-        const w = strength * still * still;
-        data[i] = w * prev.data[i]! + (1 - w) * p.data[i]!;
+        const agree = Math.max(0, 1 - Math.abs(p.data[i]! - carried[i]!) * inv);
+        const w = strength * agree;
+        data[i] = w * carried[i]! + (1 - w) * p.data[i]!;
       }
       out = { data, width: p.width, height: p.height };
     }
