@@ -6,7 +6,10 @@
  *   npx tsx scripts/bench-api.ts [--model service-light] [--seconds 20]
  *
  * Runs its own stack (tests/integration/helpers): `next start` when the build is fresh, else
- * `next dev` (slower; the table says which). The per-key request limit is lifted for the
+ * `next dev` (much slower; the table says which). For production numbers without touching .next:
+ *   node tests/integration/helpers/next-server.mjs build       # into .next/test-build
+ *   KEYOUT_TEST_DIST_DIR=.next/test-build npx tsx scripts/bench-api.ts
+ * The per-key request limit is lifted for the
  * pollers (RATE_LIMIT_PER_MINUTE) — the bench measures the server, not the limiter's 429s.
  */
 import { execFileSync } from 'node:child_process';

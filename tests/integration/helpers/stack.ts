@@ -10,8 +10,10 @@ import path from 'node:path';
  * worker process, sharing a fresh DATA_DIR (SQLite, files, secret).
  *
  * Server mode: `next start` when .next/BUILD_ID is newer than the sources (npm test builds
- * first), otherwise `next dev` with a private build folder (next-dev.mjs). Force one with
- * KEYOUT_TEST_SERVER=dev|start. Ports come from KEYOUT_TEST_PORTS (default 3100-3199).
+ * first), otherwise `next dev` with a private build folder (next-server.mjs). Force one with
+ * KEYOUT_TEST_SERVER=dev|start. KEYOUT_TEST_DIST_DIR=<dir> serves a private production build
+ * made with `node tests/integration/helpers/next-server.mjs build` instead of .next.
+ * Ports come from KEYOUT_TEST_PORTS (default 3100-3199).
  */
 export const ROOT = path.resolve(import.meta.dirname, '../../..');
 
@@ -46,6 +48,7 @@ function newestMtime(p: string): number {
 }
 
 function serverMode(): 'dev' | 'start' {
+  if (process.env.KEYOUT_TEST_DIST_DIR) return 'start';
   const forced = process.env.KEYOUT_TEST_SERVER;
   if (forced === 'dev' || forced === 'start') return forced;
   const id = path.join(ROOT, '.next', 'BUILD_ID');
@@ -142,10 +145,13 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
   const tail = new Tail(path.join(dataDir, 'stack.log'));
   const mode = serverMode();
   const nextBin = path.join(ROOT, 'node_modules/next/dist/bin/next');
+  const launcher = path.join(import.meta.dirname, 'next-server.mjs');
   const server =
-    mode === 'start'
-      ? launch(process.execPath, [nextBin, 'start', '--hostname', '127.0.0.1', '--port', String(port)], env, tail, '[web] ')
-      : launch(process.execPath, [path.join(import.meta.dirname, 'next-dev.mjs'), String(port)], env, tail, '[web] ');
+    mode === 'dev'
+      ? launch(process.execPath, [launcher, 'dev', String(port)], env, tail, '[web] ')
+      : process.env.KEYOUT_TEST_DIST_DIR
+        ? launch(process.execPath, [launcher, 'start', String(port)], env, tail, '[web] ')
+        : launch(process.execPath, [nextBin, 'start', '--hostname', '127.0.0.1', '--port', String(port)], env, tail, '[web] ');
   let worker: ChildProcess | null = null;
 
   const startWorker = () => {
