@@ -119,7 +119,8 @@ test.describe('server job from the dashboard', () => {
     await expect(page.getByRole('table')).toContainText('liveportrait_d12_talking_glasses_512.mp4');
 
     await page.goto('/jobs');
-    await expect(page.getByRole('listitem')).toHaveCount(1);
+    await expect(page.getByTestId('job-card')).toHaveCount(1);
+    await expect(page.getByTestId('job-card')).toContainText('Completed');
     await page.screenshot({ path: screenshotPath('12-jobs-list'), fullPage: true });
   });
 });
@@ -135,4 +136,26 @@ test('docs and admin pages render', async ({ page }) => {
   await page.getByRole('button', { name: 'Grant' }).first().click();
   await expect(page.getByText('Granted 25 credits.')).toBeVisible();
   await page.screenshot({ path: screenshotPath('14-admin'), fullPage: true });
+});
+
+test('pages fit a phone screen', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  for (const [name, url] of [
+    ['30-mobile-landing', '/'],
+    ['31-mobile-jobs', '/jobs'],
+    ['32-mobile-credits', '/credits'],
+    ['33-mobile-studio', '/studio'],
+  ] as const) {
+    await page.goto(url);
+    await expect(page.locator('h1').first()).toBeVisible();
+    // Nothing may force sideways scrolling of the whole page.
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    expect(overflow, `${url} is wider than the screen`).toBeLessThanOrEqual(0);
+    await page.screenshot({ path: screenshotPath(name), fullPage: true });
+  }
+  const job = page.getByTestId('job-card').first();
+  await page.goto('/jobs');
+  await job.click();
+  await expect(page.getByRole('heading', { name: 'Preview' })).toBeVisible();
+  await page.screenshot({ path: screenshotPath('34-mobile-job'), fullPage: true });
 });

@@ -27,10 +27,11 @@ test.describe('in-browser Studio', () => {
 
     const frameMs = await page.getByTestId('studio-frame-ms').textContent();
     const totalMs = await page.getByTestId('studio-total-ms').textContent();
+    const stats = (await page.getByTestId('studio-stats').innerText()).split('\n');
     fs.mkdirSync(ARTIFACTS, { recursive: true });
     fs.writeFileSync(
       path.join(ARTIFACTS, 'studio-timing.json'),
-      JSON.stringify({ clip: path.basename(CLIP), backend: 'wasm', model: 'service-human', perFrame: frameMs, total: totalMs, clickToDownloadMs: wallMs }, null, 2),
+      JSON.stringify({ clip: path.basename(CLIP), backend: 'wasm', model: 'service-human', perFrame: frameMs, total: totalMs, clickToDownloadMs: wallMs, stats }, null, 2),
     );
     console.log(`Studio WASM: per frame ${frameMs}, run ${totalMs}, click→download ${(wallMs / 1000).toFixed(1)} s`);
 

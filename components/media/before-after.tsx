@@ -3,79 +3,145 @@
 import { useEffect, useId, useRef, useState } from 'react';
 
 /**
- * The result over a checkerboard or a chosen colour, with the original underneath: drag the
- * slider (or use the arrow keys on it) to wipe between before and after. Both videos play in
- * step; the original is muted.
+ * The result over a checkerboard or a chosen colour, with the original on top clipped to the
+ * left of a draggable split (a range input, so arrow keys work too). Both videos play in step
+ * from one play button; the box keeps the video's aspect ratio, so nothing jumps while loading.
  */
-export function BeforeAfter({ before, after, kind = 'video' }: { before: string | null; after: string; kind?: 'video' | 'image' }) {
+export function BeforeAfter({
+  before,
+  after,
+  kind = 'video',
+  width,
+  height,
+}: {
+  before: string | null;
+  after: string;
+  kind?: 'video' | 'image';
+  width: number | null;
+  height: number | null;
+}) {
   const [split, setSplit] = useState(50);
   const [backdrop, setBackdrop] = useState<'checker' | 'color'>('checker');
   const [color, setColor] = useState('#16a34a');
+  const [playing, setPlaying] = useState(false);
+  const [time, setTime] = useState(0);
+  const [duration, setDuration] = useState(0);
   const a = useRef<HTMLVideoElement>(null);
   const b = useRef<HTMLVideoElement>(null);
-  const sliderId = useId();
+  const id = useId();
 
   useEffect(() => {
     const main = a.current;
+    if (!main) return;
     const under = b.current;
-    if (!main || !under) return;
     const sync = () => {
-      if (Math.abs(under.currentTime - main.currentTime) > 0.08) under.currentTime = main.currentTime;
+      setTime(main.currentTime);
+      if (under && Math.abs(under.currentTime - main.currentTime) > 0.1) under.currentTime = main.currentTime;
     };
-    const play = () => void under.play().catch(() => undefined);
-    const pause = () => under.pause();
+    const onPlay = () => {
+      setPlaying(true);
+      void under?.play().catch(() => undefined);
+    };
+    const onPause = () => {
+      setPlaying(false);
+      under?.pause();
+    };
+    const onMeta = () => setDuration(main.duration || 0);
     main.addEventListener('timeupdate', sync);
     main.addEventListener('seeked', sync);
-    main.addEventListener('play', play);
-    main.addEventListener('pause', pause);
+    main.addEventListener('play', onPlay);
+    main.addEventListener('pause', onPause);
+    main.addEventListener('loadedmetadata', onMeta);
     return () => {
       main.removeEventListener('timeupdate', sync);
       main.removeEventListener('seeked', sync);
-      main.removeEventListener('play', play);
-      main.removeEventListener('pause', pause);
+      main.removeEventListener('play', onPlay);
+      main.removeEventListener('pause', onPause);
+      main.removeEventListener('loadedmetadata', onMeta);
     };
   }, []);
 
   const showBefore = Boolean(before) && kind === 'video';
+  const media = 'absolute inset-0 h-full w-full object-contain';
   return (
     <div>
       <div
-        className={`relative overflow-hidden rounded-lg ring-1 ring-slate-200 ${backdrop === 'checker' ? 'checkerboard' : ''}`}
-        style={backdrop === 'color' ? { backgroundColor: color } : undefined}
+        className={`relative mx-auto max-h-[65vh] overflow-hidden rounded-lg ring-1 ring-slate-200 ${backdrop === 'checker' ? 'checkerboard' : ''}`}
+        style={{
+          aspectRatio: width && height ? `${width} / ${height}` : '16 / 9',
+          ...(backdrop === 'color' ? { backgroundColor: color } : {}),
+        }}
       >
         {kind === 'image' ? (
           // eslint-disable-next-line @next/next/no-img-element -- signed result URL
-          <img src={after} alt="Result" className="mx-auto max-h-[70vh] w-full object-contain" />
+          <img src={after} alt="Result" className={media} />
         ) : (
-          <video ref={a} src={after} controls loop playsInline className="relative z-10 mx-auto max-h-[70vh] w-full" aria-label="Result" />
+          <video ref={a} src={after} loop playsInline preload="auto" className={media} aria-label="Result" />
         )}
         {showBefore ? (
-          <div className="pointer-events-none absolute inset-0 z-20" style={{ clipPath: `inset(0 ${100 - split}% 0 0)` }} aria-hidden="true">
-            <video ref={b} src={before!} muted loop playsInline className="mx-auto max-h-[70vh] w-full bg-black" />
+          <div className="pointer-events-none absolute inset-0" style={{ clipPath: `inset(0 ${100 - split}% 0 0)` }} aria-hidden="true">
+            <video ref={b} src={before!} muted loop playsInline preload="auto" className={media} />
             <span className="absolute top-2 left-2 rounded bg-black/60 px-2 py-0.5 text-xs text-white">Before</span>
           </div>
         ) : null}
         {showBefore ? (
-          <div className="pointer-events-none absolute inset-y-0 z-30 w-0.5 bg-white shadow" style={{ left: `${split}%` }} aria-hidden="true" />
+          <>
+            <div className="pointer-events-none absolute inset-y-0 w-0.5 bg-white shadow" style={{ left: `${split}%` }} aria-hidden="true" />
+            <span className="pointer-events-none absolute top-2 right-2 rounded bg-black/60 px-2 py-0.5 text-xs text-white" aria-hidden="true">
+              After
+            </span>
+          </>
         ) : null}
       </div>
-      <div className="mt-3 flex flex-wrap items-center gap-4 text-sm">
+      <div className="mt-3 flex flex-wrap items-center gap-x-5 gap-y-3 text-sm">
+        {kind === 'video' ? (
+          <div className="flex min-w-64 flex-1 items-center gap-2">
+            <button
+              type="button"
+              onClick={() => (playing ? a.current?.pause() : void a.current?.play())}
+              className="inline-flex h-8 w-8 shrink-0 items-center justify-center rounded-full bg-slate-900 text-white hover:bg-slate-700 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600"
+              aria-label={playing ? 'Pause' : 'Play'}
+            >
+              <svg viewBox="0 0 16 16" className="h-3.5 w-3.5" fill="currentColor" aria-hidden="true">
+                {playing ? <path d="M4 3h3v10H4zM9 3h3v10H9z" /> : <path d="M4 2.5v11l9-5.5z" />}
+              </svg>
+            </button>
+            <label htmlFor={`${id}-seek`} className="sr-only">
+              Position
+            </label>
+            <input
+              id={`${id}-seek`}
+              type="range"
+              min={0}
+              max={duration || 0}
+              step={0.01}
+              value={time}
+              onChange={(e) => {
+                if (a.current) a.current.currentTime = Number(e.target.value);
+              }}
+              className="w-full accent-slate-900"
+            />
+            <span className="w-20 shrink-0 text-right text-xs text-slate-600 tabular-nums">
+              {time.toFixed(1)} / {duration.toFixed(1)} s
+            </span>
+          </div>
+        ) : null}
         {showBefore ? (
           <div className="flex min-w-56 flex-1 items-center gap-2">
-            <label htmlFor={sliderId} className="whitespace-nowrap text-slate-700">
+            <label htmlFor={`${id}-split`} className="whitespace-nowrap text-slate-700">
               Before / after
             </label>
-            <input id={sliderId} type="range" min={0} max={100} value={split} onChange={(e) => setSplit(Number(e.target.value))} className="w-full accent-indigo-600" />
+            <input id={`${id}-split`} type="range" min={0} max={100} value={split} onChange={(e) => setSplit(Number(e.target.value))} className="w-full accent-indigo-600" />
           </div>
         ) : null}
         <fieldset className="flex items-center gap-3">
           <legend className="sr-only">Preview background</legend>
           <label className="flex items-center gap-1.5 text-slate-700">
-            <input type="radio" name={`${sliderId}-bg`} checked={backdrop === 'checker'} onChange={() => setBackdrop('checker')} className="accent-indigo-600" />
+            <input type="radio" name={`${id}-bg`} checked={backdrop === 'checker'} onChange={() => setBackdrop('checker')} className="accent-indigo-600" />
             Checkerboard
           </label>
           <label className="flex items-center gap-1.5 text-slate-700">
-            <input type="radio" name={`${sliderId}-bg`} checked={backdrop === 'color'} onChange={() => setBackdrop('color')} className="accent-indigo-600" />
+            <input type="radio" name={`${id}-bg`} checked={backdrop === 'color'} onChange={() => setBackdrop('color')} className="accent-indigo-600" />
             Colour
           </label>
           <input

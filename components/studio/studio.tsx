@@ -270,6 +270,12 @@ export function Studio({ signedIn, forceBackend }: { signedIn: boolean; forceBac
                     <dd className="text-right tabular-nums" data-testid="studio-frame-ms">{phase.result.meanFrameMs.toFixed(1)} ms</dd>
                     <dt>Total time</dt>
                     <dd className="text-right tabular-nums" data-testid="studio-total-ms">{(phase.result.totalMs / 1000).toFixed(1)} s</dd>
+                    <dt>Model runs</dt>
+                    <dd className="text-right tabular-nums">
+                      {phase.result.engine.inferences} · {((phase.result.engine.stageSeconds.infer * 1000) / Math.max(1, phase.result.engine.inferences)).toFixed(0)} ms each
+                    </dd>
+                    <dt>Refinement</dt>
+                    <dd className="text-right tabular-nums">{((phase.result.engine.stageSeconds.refine * 1000) / phase.result.frames).toFixed(0)} ms/frame</dd>
                     <dt>Engine</dt>
                     <dd className="text-right">{phase.result.runtime}</dd>
                   </dl>
@@ -278,7 +284,7 @@ export function Studio({ signedIn, forceBackend }: { signedIn: boolean; forceBac
               ) : null}
               {phase.kind === 'done' && phase.firstFrameOnly ? (
                 <p className="text-sm text-slate-600" data-testid="studio-first-frame-info">
-                  First frame done in {phase.result.meanFrameMs.toFixed(0)} ms on {phase.result.runtime}.
+                  First frame done in {phase.result.meanFrameMs < 1000 ? `${phase.result.meanFrameMs.toFixed(0)} ms` : formatSeconds(phase.result.meanFrameMs / 1000)} on {phase.result.runtime}.
                 </p>
               ) : null}
               {phase.kind === 'failed' ? <Alert tone="error">{phase.message}</Alert> : null}

@@ -4,7 +4,7 @@
  * from WebGPU to WASM when the GPU path fails to start, and turns a crashed worker into an
  * error the page can answer with "process it on the server instead".
  */
-import type { ApiModel } from '../../engine';
+import type { ApiModel, MatterStats } from '../../engine';
 import type { Backend, FromWorker, ToWorker } from './protocol';
 
 export type { Backend } from './protocol';
@@ -58,6 +58,8 @@ export interface Matted {
   width: number;
   height: number;
   ms: number;
+  /** The engine's running totals: frames, inferences, seconds in inference and refinement. */
+  stats: MatterStats;
 }
 
 export class SegmentClient {
@@ -128,7 +130,7 @@ export class SegmentClient {
 
   private receive(msg: FromWorker): void {
     if (msg.type === 'matted') {
-      this.pending.get(msg.id)?.resolve({ rgba: msg.rgba, width: msg.width, height: msg.height, ms: msg.ms });
+      this.pending.get(msg.id)?.resolve({ rgba: msg.rgba, width: msg.width, height: msg.height, ms: msg.ms, stats: msg.stats });
       this.pending.delete(msg.id);
     } else if (msg.type === 'error' && msg.id !== null) {
       this.pending.get(msg.id)?.reject(new Error(msg.message));

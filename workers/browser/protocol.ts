@@ -3,7 +3,7 @@
  * segmentation Web Worker (segment.worker.ts). Frames travel as transferred ArrayBuffers:
  * the RGBA buffer goes to the worker and comes back with its alpha channel filled in.
  */
-import type { ApiModel } from '../../engine';
+import type { ApiModel, MatterStats } from '../../engine';
 
 export type Backend = 'webgpu' | 'wasm';
 
@@ -15,5 +15,5 @@ export type ToWorker =
 
 export type FromWorker =
   | { type: 'ready'; backend: Backend; runtime: string; loadMs: number }
-  | { type: 'matted'; id: number; width: number; height: number; rgba: ArrayBuffer; ms: number }
+  | { type: 'matted'; id: number; width: number; height: number; rgba: ArrayBuffer; ms: number; stats: MatterStats }
   | { type: 'error'; id: number | null; phase: 'init' | 'frame'; message: string };

@@ -45,7 +45,7 @@ async function handle(msg: ToWorker): Promise<void> {
         const rgba = new Uint8Array(msg.rgba);
         const alpha = await matter.process({ data: rgba, width: msg.width, height: msg.height });
         for (let i = 0, p = 3; i < alpha.length; i++, p += 4) rgba[p] = alpha[i]!;
-        post({ type: 'matted', id: msg.id, width: msg.width, height: msg.height, rgba: msg.rgba, ms: performance.now() - t0 }, [msg.rgba]);
+        post({ type: 'matted', id: msg.id, width: msg.width, height: msg.height, rgba: msg.rgba, ms: performance.now() - t0, stats: structuredClone(matter.stats) }, [msg.rgba]);
       } catch (err) {
         post({ type: 'error', id: msg.id, phase: 'frame', message: (err as Error).message || String(err) });
       }

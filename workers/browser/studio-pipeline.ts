@@ -5,7 +5,7 @@
  * Decoding of the next frame overlaps the worker's inference of the current one.
  */
 import { ALL_FORMATS, BlobSource, BufferTarget, CanvasSink, Input, Output, QUALITY_HIGH, VideoSample, VideoSampleSource, WebMOutputFormat } from 'mediabunny';
-import type { ApiModel } from '../../engine';
+import type { ApiModel, MatterStats } from '../../engine';
 import { type BackendChoice, SegmentClient } from './client';
 
 export interface StudioProgress {
@@ -31,6 +31,8 @@ export interface StudioResult {
   /** Mean time of one frame in the worker (engine + inference). */
   meanFrameMs: number;
   modelLoadMs: number;
+  /** Engine totals: how many frames ran the model, and the time in inference vs refinement. */
+  engine: MatterStats;
 }
 
 export interface StudioRun {
@@ -104,6 +106,7 @@ export async function runStudio(run: StudioRun): Promise<StudioResult> {
     let next = frames.next();
     let done = 0;
     let workerMs = 0;
+    let engine: MatterStats | null = null;
     let lastPreview = 0;
     let thumbnail: ImageData | null = null;
     let steadyStart = 0;
@@ -117,6 +120,7 @@ export async function runStudio(run: StudioRun): Promise<StudioResult> {
       next = frames.next(); // decode ahead while the worker segments this frame
       const matted = await client.segment(pixels.data.buffer, width, height);
       workerMs += matted.ms;
+      engine = matted.stats;
       const rgba = new Uint8ClampedArray(matted.rgba);
       if (encode) {
         const sample = new VideoSample(rgba, { format: 'RGBA', codedWidth: width, codedHeight: height, timestamp, duration: frameDuration });
@@ -159,6 +163,7 @@ export async function runStudio(run: StudioRun): Promise<StudioResult> {
       totalMs: performance.now() - t0,
       meanFrameMs: workerMs / done,
       modelLoadMs: client.loadMs,
+      engine: engine!,
     };
   } finally {
     client?.close();

@@ -92,7 +92,7 @@ export default async function JobsPage({ searchParams }: { searchParams: Promise
       ) : (
         <ul className="grid gap-4 sm:grid-cols-2 xl:grid-cols-3">
           {jobs.map((j) => (
-            <li key={j.id}>
+            <li key={j.id} data-testid="job-card">
               <Link
                 href={`/jobs/${j.id}`}
                 className="group block overflow-hidden rounded-xl border border-slate-200 bg-white shadow-sm transition hover:border-slate-300 hover:shadow focus-visible:outline-2 focus-visible:outline-indigo-600"

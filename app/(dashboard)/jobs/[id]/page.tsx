@@ -90,9 +90,9 @@ export default async function JobPage({ params }: { params: Promise<{ id: string
             <Card>
               <CardTitle>Preview</CardTitle>
               {IMAGE_FORMATS.has(format) ? (
-                <BeforeAfter before={null} after={result.url} kind="image" />
+                <BeforeAfter before={null} after={result.url} kind="image" width={detail.width} height={detail.height} />
               ) : BROWSER_VIDEO.has(format) ? (
-                <BeforeAfter before={detail.sourceUrl} after={result.url} />
+                <BeforeAfter before={detail.sourceUrl} after={result.url} width={detail.width} height={detail.height} />
               ) : s.transparent_thumbnail_url ? (
                 <div className="checkerboard rounded-lg ring-1 ring-slate-200">
                   {/* eslint-disable-next-line @next/next/no-img-element -- signed URL */}
