@@ -182,6 +182,29 @@ describe.skipIf(!hasTestdata)('recipes, transforms, thumbnails and validation fr
     expect(first.reduce((s, v, i) => s + Math.abs(v - got[i]!), 0) / want.length).toBeGreaterThan(diff);
   });
 
+  it('a phone video stored landscape with a display rotation comes out upright, without rotation metadata', async () => {
+    const phone = path.join(VIDEOS, 'liveportrait_d13_stored_landscape_displaymatrix_portrait.mov');
+    const pInfo = await probeVideo(phone);
+    expect(pInfo).toMatchObject({ width: 720, height: 1280, rotation: 90 });
+    const pMask = await makeTestMask(phone, pInfo, path.join(tmp, 'phone-mask.mkv'));
+    const o = await render({ kind: 'transparent', format: 'stacked_video', transform: { max_width: 180 } }, 'phone', pMask, phone, pInfo);
+    const { stdout } = await run('ffprobe', ['-v', 'error', '-select_streams', 'v:0', '-show_entries', 'stream=width,height:stream_side_data', '-of', 'json', o.file]);
+    const v = (JSON.parse(stdout) as { streams: { width: number; height: number; side_data_list?: unknown[] }[] }).streams[0]!;
+    expect(v).toMatchObject({ width: 180, height: 640 });
+    expect(v.side_data_list ?? []).toEqual([]);
+    // The matte (bottom half) is the mask as shown, portrait: the ellipse is taller than wide.
+    const matte = await rawFrame(['-i', o.file], 60, 'gray', 'crop=iw:ih/2:0:ih/2');
+    const rows = new Set<number>();
+    const cols = new Set<number>();
+    matte.forEach((val, i) => {
+      if (val > 128) {
+        rows.add(Math.floor(i / 180));
+        cols.add(i % 180);
+      }
+    });
+    expect(rows.size).toBeGreaterThan(cols.size * 1.5);
+  });
+
   it('thumbnails: a JPEG of the frame and a PNG with the cut-out alpha', async () => {
     const t = await renderThumbnails({ source, info, mask, outDir: path.join(tmp, 'thumbs') });
     expect((await streams(t.jpeg)).streams[0]).toMatchObject({ codec_name: 'mjpeg', width: 320, height: 320 });
