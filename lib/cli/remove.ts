@@ -63,13 +63,13 @@ async function run(args: string[]): Promise<number> {
   if (!input || positionals.length > 1) throw new UsageError('give exactly one input video');
   if (!v.output) throw new UsageError('-o <output> is required');
   if (!isApiModel(v.model)) throw new UsageError(`--model must be one of ${API_MODELS.join(', ')}`);
-  if (!fs.existsSync(input)) throw new Error(`input not found: ${input}`);
   const threshold = v.threshold === undefined ? null : Number(v.threshold);
   if (threshold !== null && !(threshold >= 0 && threshold <= 1)) throw new UsageError('--threshold must be a number from 0 to 1');
 
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'keyout-cli-'));
   try {
     const recipe = await recipeFrom(v, v.output, work);
+    if (!fs.existsSync(input)) throw new Error(`input not found: ${input}`);
     const info = await probeVideo(path.resolve(input));
     const mask = path.join(work, 'mask.mkv');
     let shown = -1;
