@@ -63,18 +63,20 @@ function downloadName(filename: string, key: string, suffix: string): string {
  * one of the five states.
  */
 export async function getJobStatus(userId: string, jobId: string): Promise<JobStatusRecord> {
-  const job = await db().job.findFirst({
-    where: { id: jobId, userId },
-    include: { outputs: { where: { role: 'primary' }, take: 1 }, masks: true },
-  });
+  const job = await db().job.findFirst({ where: { id: jobId, userId } });
   if (!job) throw jobNotFound();
   const status = (JOB_STATUSES as readonly string[]).includes(job.status) ? (job.status as JobStatusRecord['status']) : 'processing';
   const background = job.backgroundJson ? Background.safeParse(JSON.parse(job.backgroundJson)).data ?? null : null;
-  const primary = job.outputs[0] ?? null;
+  const completed = status === 'completed';
+  // Polling is the hot path: the output and mask rows are read only when the answer needs them.
+  const [primary, mask] = await Promise.all([
+    background || completed ? db().output.findFirst({ where: { jobId, role: 'primary' }, orderBy: { createdAt: 'asc' } }) : null,
+    completed && job.activeMaskVersion !== null
+      ? db().maskVersion.findFirst({ where: { jobId, version: job.activeMaskVersion, status: 'completed' } })
+      : null,
+  ]);
   const sign = (key: string | null | undefined, suffix?: string) =>
     key ? storage().signedUrl(key, { method: 'GET', ...(suffix ? { filename: downloadName(job.filename, key, suffix) } : {}) }) : null;
-  const completed = status === 'completed';
-  const mask = job.masks.find((m) => m.version === job.activeMaskVersion && m.status === 'completed');
   const progress = status === 'processing' ? parseProgress(job.progressJson) : null;
 
   return {
