@@ -21,6 +21,9 @@ export function ApiReference({ document }: { document: string }) {
           forceDarkModeState: 'light',
           layout: 'modern',
           showSidebar: true,
+          // Scalar's hosted extras (AI agent, developer toolbar) would call third-party services.
+          showDeveloperTools: 'never',
+          agent: { disabled: true },
         }}
       />
     </div>

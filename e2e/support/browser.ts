@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { type BrowserContext, chromium } from '@playwright/test';
+import { type BrowserContext, chromium, expect, type Page } from '@playwright/test';
 
 // Debian Chromium, quiet on a closed network; launch() rejects user-data-dir, so each run gets
 // a fresh persistent profile.
@@ -31,4 +31,14 @@ export async function launchBrowser({ baseURL, args = [] }: { baseURL?: string; 
       fs.rmSync(profile, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * page.goto that retries when the navigation is aborted: `next dev` reloads open pages after it
+ * compiles a new route, which can cut a navigation short.
+ */
+export async function gotoSettled(page: Page, url: string): Promise<void> {
+  await expect(async () => {
+    await page.goto(url);
+  }).toPass({ timeout: 300_000 });
 }
