@@ -1,7 +1,7 @@
 import 'server-only';
 import { randomBytes } from 'node:crypto';
 import { cookies } from 'next/headers';
-import { db } from '@/lib/db/client';
+import { db } from '../db/client';
 import { SESSION_MAX_AGE_SECONDS, sessionCookie } from './session-cookie';
 
 /**

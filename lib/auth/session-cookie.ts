@@ -1,4 +1,4 @@
-import { env } from '@/lib/env';
+import { env } from '../env';
 
 export const SESSION_MAX_AGE_SECONDS = 30 * 24 * 60 * 60;
 

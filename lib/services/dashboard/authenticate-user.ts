@@ -1,5 +1,5 @@
-import { verifyPassword } from '@/lib/auth/password';
-import { db } from '@/lib/db/client';
+import { verifyPassword } from '../../auth/password';
+import { db } from '../../db/client';
 
 /** Returns the user id when the email and password match an account, otherwise null. */
 export async function authenticateUser(email: string, password: string): Promise<string | null> {

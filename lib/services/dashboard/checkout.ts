@@ -1,7 +1,7 @@
-import { db } from '@/lib/db/client';
-import { env } from '@/lib/env';
-import { ServiceError } from '@/lib/services/errors';
-import { grantCredits } from '@/lib/services/grant-credits';
+import { db } from '../../db/client';
+import { env } from '../../env';
+import { ServiceError } from '../../services/errors';
+import { grantCredits } from '../../services/grant-credits';
 
 export interface CreditPack {
   id: string;

@@ -1,9 +1,9 @@
 import path from 'node:path';
-import { db } from '@/lib/db/client';
-import { Background } from '@/lib/schemas/background';
-import type { JobStatusRecord } from '@/lib/schemas/jobs';
-import { getJobStatus } from '@/lib/services/get-job-status';
-import { storage } from '@/lib/storage';
+import { db } from '../../db/client';
+import { Background } from '../../schemas/background';
+import type { JobStatusRecord } from '../../schemas/jobs';
+import { getJobStatus } from '../../services/get-job-status';
+import { storage } from '../../storage';
 
 export interface DownloadItem {
   label: string;

@@ -1,4 +1,4 @@
-import { db } from '@/lib/db/client';
+import { db } from '../../db/client';
 
 /** One of the account's uploaded, not yet started jobs (to continue it in the new-job form), or null. */
 export async function getUploadedJob(userId: string, jobId: string): Promise<{ jobId: string; name: string; size: number } | null> {

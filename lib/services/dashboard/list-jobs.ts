@@ -1,6 +1,6 @@
-import { db, type Prisma } from '@/lib/db/client';
-import { JOB_STATUSES } from '@/lib/schemas/jobs';
-import { storage } from '@/lib/storage';
+import { db, type Prisma } from '../../db/client';
+import { JOB_STATUSES } from '../../schemas/jobs';
+import { storage } from '../../storage';
 
 export type JobStatus = (typeof JOB_STATUSES)[number];
 

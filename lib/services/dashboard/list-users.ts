@@ -1,4 +1,4 @@
-import { db } from '@/lib/db/client';
+import { db } from '../../db/client';
 
 export interface UserRow {
   id: string;

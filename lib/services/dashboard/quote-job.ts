@@ -1,7 +1,7 @@
-import { getBalance } from '@/lib/billing/ledger';
-import { MODEL_RATES, type ModelName, priceJob } from '@/lib/billing/pricing';
-import { db } from '@/lib/db/client';
-import { jobNotFound, ServiceError } from '@/lib/services/errors';
+import { getBalance } from '../../billing/ledger';
+import { MODEL_RATES, type ModelName, priceJob } from '../../billing/pricing';
+import { db } from '../../db/client';
+import { jobNotFound, ServiceError } from '../../services/errors';
 
 export interface JobQuote {
   credits: number;

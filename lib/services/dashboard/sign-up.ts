@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { hashPassword } from '@/lib/auth/password';
-import { db } from '@/lib/db/client';
+import { hashPassword } from '../../auth/password';
+import { db } from '../../db/client';
 
 export const signUpInput = z.object({
   email: z.string().trim().toLowerCase().pipe(z.email('Enter a valid email address.')),

@@ -1,0 +1,87 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { grantCredits } from '../../billing/ledger';
+import { db } from '../../db/client';
+import { resetEnvForTests } from '../../env';
+import { authenticateUser } from './authenticate-user';
+import { startCheckout } from './checkout';
+import { hasPurchasedCredits, listLedger } from './list-ledger';
+import { listJobs } from './list-jobs';
+import { quoteJob } from './quote-job';
+import { signUp } from './sign-up';
+
+// A real SQLite database in a temp DATA_DIR, as the web process uses it.
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'keyout-dashboard-'));
+
+beforeAll(() => {
+  process.env.DATA_DIR = dataDir;
+  delete process.env.STRIPE_SECRET_KEY;
+  resetEnvForTests();
+});
+afterAll(async () => {
+  await db().$disconnect();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe('accounts', () => {
+  it('makes only the first account an administrator', async () => {
+    const first = await signUp({ email: 'Owner@Example.com', password: 'long enough password' });
+    const second = await signUp({ email: 'member@example.com', password: 'long enough password' });
+    expect(first).toMatchObject({ ok: true, isAdmin: true });
+    expect(second).toMatchObject({ ok: true, isAdmin: false });
+  });
+
+  it('explains bad input and duplicate emails in words', async () => {
+    expect(await signUp({ email: 'not-an-email', password: 'long enough password' })).toEqual({ ok: false, error: 'Enter a valid email address.' });
+    expect(await signUp({ email: 'x@example.com', password: 'short' })).toMatchObject({ ok: false, error: expect.stringContaining('10 characters') });
+    expect(await signUp({ email: 'owner@example.com', password: 'long enough password' })).toMatchObject({
+      ok: false,
+      error: expect.stringContaining('already exists'),
+    });
+  });
+
+  it('authenticates with the right password only (email case-insensitive)', async () => {
+    expect(await authenticateUser('OWNER@example.com', 'long enough password')).toEqual(expect.any(String));
+    expect(await authenticateUser('owner@example.com', 'wrong password!!')).toBeNull();
+    expect(await authenticateUser('nobody@example.com', 'long enough password')).toBeNull();
+  });
+});
+
+describe('credits', () => {
+  it('records a test-mode purchase, lists the ledger with running balance and job names', async () => {
+    const user = await db().user.findUniqueOrThrow({ where: { email: 'member@example.com' } });
+    await grantCredits(user.id, 20, 'grant', 'welcome');
+    expect(await hasPurchasedCredits(user.id)).toBe(false);
+    expect(await startCheckout(user.id, 'starter', 'http://localhost')).toEqual({ mode: 'test', credits: 100 });
+    expect(await hasPurchasedCredits(user.id)).toBe(true);
+    const job = await db().job.create({ data: { userId: user.id, filename: 'talk.mp4', status: 'completed' } });
+    await db().creditEntry.create({ data: { userId: user.id, kind: 'debit', amount: -7, jobId: job.id, note: 'Video processing' } });
+    const rows = await listLedger(user.id);
+    expect(rows.map((r) => [r.kind, r.amount, r.balanceAfter, r.jobFilename])).toEqual([
+      ['debit', -7, 113, 'talk.mp4'],
+      ['purchase', 100, 120, null],
+      ['grant', 20, 20, null],
+    ]);
+    await expect(startCheckout(user.id, 'no-such-pack', 'http://localhost')).rejects.toThrow('Unknown credit pack');
+  });
+});
+
+describe('jobs', () => {
+  it('quotes exactly what start-job will charge, and filters the list', async () => {
+    const user = await db().user.findUniqueOrThrow({ where: { email: 'owner@example.com' } });
+    const job = await db().job.create({
+      data: { userId: user.id, filename: 'clip.mp4', status: 'uploaded', lengthSeconds: 7.32, fps: 25, width: 512, height: 512 },
+    });
+    expect(await quoteJob(user.id, job.id, { model: 'service-human', blur: false })).toMatchObject({ credits: 6, balance: 0 });
+    expect((await quoteJob(user.id, job.id, { model: 'service-pro', blur: true })).credits).toBe(30);
+    const other = await db().user.findUniqueOrThrow({ where: { email: 'member@example.com' } });
+    await expect(quoteJob(other.id, job.id, { model: 'service-human', blur: false })).rejects.toThrow('not found');
+
+    expect((await listJobs(user.id, { status: 'uploaded' })).jobs.map((j) => j.filename)).toEqual(['clip.mp4']);
+    expect((await listJobs(user.id, { status: 'failed' })).jobs).toEqual([]);
+    expect((await listJobs(user.id, { query: 'cli' })).jobs).toHaveLength(1);
+    expect((await listJobs(other.id, {})).jobs.map((j) => j.filename)).toEqual(['talk.mp4']);
+  });
+});
