@@ -35,15 +35,14 @@ describe('accounts', () => {
 
   it('explains bad input and duplicate emails in words', async () => {
     expect(await signUp({ email: 'not-an-email', password: 'long enough password' })).toEqual({ ok: false, error: 'Enter a valid email address.' });
-    expect(await signUp({ email: 'x@example.com', password: 'short' })).toMatchObject({ ok: false, error: expect.stringContaining('10 characters') });
-    expect(await signUp({ email: 'owner@example.com', password: 'long enough password' })).toMatchObject({
-      ok: false,
-      error: expect.stringContaining('already exists'),
-    });
+    const short = await signUp({ email: 'x@example.com', password: 'short' });
+    expect(!short.ok && short.error).toContain('10 characters');
+    const duplicate = await signUp({ email: 'owner@example.com', password: 'long enough password' });
+    expect(!duplicate.ok && duplicate.error).toContain('already exists');
   });
 
   it('authenticates with the right password only (email case-insensitive)', async () => {
-    expect(await authenticateUser('OWNER@example.com', 'long enough password')).toEqual(expect.any(String));
+    expect(typeof (await authenticateUser('OWNER@example.com', 'long enough password'))).toBe('string');
     expect(await authenticateUser('owner@example.com', 'wrong password!!')).toBeNull();
     expect(await authenticateUser('nobody@example.com', 'long enough password')).toBeNull();
   });
