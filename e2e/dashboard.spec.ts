@@ -159,5 +159,7 @@ test('pages fit a phone screen', async ({ page }) => {
   await page.goto('/jobs');
   await page.getByTestId('job-card').first().click();
   await expect(page.getByRole('heading', { name: 'Preview' })).toBeVisible();
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  expect(overflow, 'the job page is wider than the screen').toBeLessThanOrEqual(0);
   await page.screenshot({ path: screenshotPath('34-mobile-job'), fullPage: true });
 });

@@ -124,7 +124,7 @@ export function NewJob({
   const affordable = quote ? quote.balance >= quote.credits : false;
 
   return (
-    <div className="grid gap-6 lg:grid-cols-[1fr_320px]">
+    <div className="grid grid-cols-1 gap-6 lg:grid-cols-[minmax(0,1fr)_320px]">
       <div className="space-y-6">
         <Card>
           <CardTitle description="MP4, MOV, WebM, AVI, MKV or M4V, up to 1 GB. It goes straight to storage over a signed URL.">1. Your video</CardTitle>

@@ -152,7 +152,7 @@ export function Studio({ signedIn, forceBackend }: { signedIn: boolean; forceBac
       </div>
       {notice ? <Alert tone="info">{notice}</Alert> : null}
 
-      <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_340px]">
+      <div className="grid grid-cols-1 gap-6 lg:grid-cols-[minmax(0,1fr)_340px]">
         <Card>
           <CardTitle description="Your video stays on this computer: it is decoded, segmented and encoded in this tab.">Video</CardTitle>
           {!file ? (

@@ -62,7 +62,7 @@ export default async function JobPage({ params }: { params: Promise<{ id: string
         </div>
       </div>
 
-      <div className="grid gap-6 lg:grid-cols-[1fr_300px]">
+      <div className="grid grid-cols-1 gap-6 lg:grid-cols-[minmax(0,1fr)_300px]">
         <div className="space-y-6">
           {running ? (
             <Card>
@@ -109,7 +109,7 @@ export default async function JobPage({ params }: { params: Promise<{ id: string
               <ul className="divide-y divide-slate-100">
                 {detail.downloads.map((d) => (
                   <li key={d.url} className="flex flex-wrap items-center justify-between gap-3 py-3">
-                    <div className="min-w-0">
+                    <div className="min-w-0 flex-1 basis-48">
                       <p className="font-medium text-slate-900">{d.label}</p>
                       <p className="truncate text-xs text-slate-500">
                         {d.filename} · {d.format} · {formatBytes(d.bytes)}
