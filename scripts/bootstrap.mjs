@@ -1,6 +1,7 @@
 // Shared by `npm start` and `npm test`: plain Node (no dependencies), so it can run on a fresh
 // clone before anything is installed.
 import { execFileSync, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 
@@ -38,21 +39,25 @@ function checkFfmpeg() {
   }
 }
 
-/** Installs dependencies when node_modules is missing or older than the lockfile. */
+/** Installs dependencies when node_modules is missing or was installed from another lockfile. */
 function installIfNeeded() {
-  const marker = path.join(root, 'node_modules', '.package-lock.json');
-  const lock = path.join(root, 'package-lock.json');
-  if (fs.existsSync(marker) && fs.statSync(marker).mtimeMs >= fs.statSync(lock).mtimeMs) return;
-  console.log('› Installing dependencies (npm ci)…');
+  const lockHash = () =>
+    createHash('sha256').update(fs.readFileSync(path.join(root, 'package-lock.json'))).digest('hex');
+  const marker = path.join(root, 'node_modules', '.keyout-lock-hash');
+  if (fs.existsSync(marker) && fs.readFileSync(marker, 'utf8') === lockHash()) return;
+  console.log('› Installing dependencies (npm install)…');
+  // `npm install` rather than `npm ci`: npm 11 omits other platforms' optional binaries
+  // (@next/swc-*, @tailwindcss/oxide-*) from the lockfile and `npm ci` then refuses it.
   // CUDA extras of onnxruntime-node download from outside the npm registry: opt in with
   // ONNXRUNTIME_NODE_INSTALL=... on a GPU machine; the CPU build ships inside the package.
-  sh('npm', ['ci', '--no-audit', '--no-fund'], {
+  sh('npm', ['install', '--no-audit', '--no-fund'], {
     env: {
       ONNXRUNTIME_NODE_INSTALL: process.env.ONNXRUNTIME_NODE_INSTALL ?? 'skip',
       PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1',
       PRISMA_SKIP_POSTINSTALL_GENERATE: '1',
     },
   });
+  fs.writeFileSync(marker, lockHash());
 }
 
 /** Newest modification time under the given folders (for "is the build stale?"). */
