@@ -76,3 +76,8 @@ export async function grantCredits(
   }
   await tx.creditEntry.create({ data: { userId, kind, amount, note } });
 }
+
+/** The spec's rule for API keys: credits must have been purchased (a grant alone is not enough). */
+export async function hasPurchasedCredits(userId: string): Promise<boolean> {
+  return (await db().creditEntry.count({ where: { userId, kind: 'purchase' } })) > 0;
+}

@@ -43,7 +43,7 @@ export async function keysCreate(args: string[]): Promise<number> {
     await grantCredits(user.id, credits, { kind: 'grant', note: 'Granted with keyout keys create' });
     console.log(`Granted ${credits} credits`);
   }
-  const key = await createApiKey(user.id, { name: name ?? 'CLI' });
+  const key = await createApiKey(user.id, { name: name ?? 'CLI', issuedByOperator: true });
   console.log(`API key for ${email} (shown once, store it now):`);
   console.log(key.key);
   return 0;

@@ -1,5 +1,5 @@
 import { displayPrefix, generateApiKey, hashApiKey } from '../auth/api-keys';
-import { getBalance } from '../billing/ledger';
+import { hasPurchasedCredits } from '../billing/ledger';
 import { db } from '../db/client';
 import { ServiceError } from './errors';
 
@@ -12,10 +12,20 @@ export interface CreatedApiKey {
   createdAt: Date;
 }
 
-/** Per the spec, an account needs credits (granted or purchased) before it can hold a key. */
-export async function createApiKey(userId: string, opts: { name?: string } = {}): Promise<CreatedApiKey> {
-  const { total } = await getBalance(userId);
-  if (total <= 0) throw new ServiceError('forbidden', 'Buy credits before creating an API key');
+/**
+ * Per the spec, an account must have purchased credits before it can hold a key. The operator's
+ * CLI (`keyout keys create`, which grants credits itself) issues keys as the administrator.
+ */
+export async function createApiKey(
+  userId: string,
+  opts: { name?: string; issuedByOperator?: boolean } = {},
+): Promise<CreatedApiKey> {
+  if (!opts.issuedByOperator && !(await hasPurchasedCredits(userId))) {
+    throw new ServiceError(
+      'forbidden',
+      'Buy a credit pack first: API keys are available to accounts that have purchased credits.',
+    );
+  }
   const key = generateApiKey();
   const row = await db().apiKey.create({
     data: { userId, name: (opts.name ?? '').trim().slice(0, 100), prefix: displayPrefix(key), hash: hashApiKey(key) },

@@ -5,7 +5,8 @@ import { LedgerTable } from '@/components/credits/ledger-table';
 import { Alert, Card, CardTitle, EmptyState, PageHeader } from '@/components/ui/card';
 import { requireUser } from '@/lib/auth/current-user';
 import { checkoutMode, confirmStripeCheckout, CREDIT_PACKS } from '@/lib/services/dashboard/checkout';
-import { hasPurchasedCredits, listLedger } from '@/lib/services/dashboard/list-ledger';
+import { hasPurchasedCredits } from '@/lib/billing/ledger';
+import { listLedger } from '@/lib/services/dashboard/list-ledger';
 import { getCredits } from '@/lib/services/get-credits';
 import { buyPackAction } from './actions';
 

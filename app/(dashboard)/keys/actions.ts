@@ -4,7 +4,6 @@ import { revalidatePath } from 'next/cache';
 import { requireUser } from '@/lib/auth/current-user';
 import { textField } from '@/lib/auth/form-data';
 import { createApiKey } from '@/lib/services/create-api-key';
-import { hasPurchasedCredits } from '@/lib/services/dashboard/list-ledger';
 import { ServiceError } from '@/lib/services/errors';
 import { revokeApiKey } from '@/lib/services/revoke-api-key';
 
@@ -12,9 +11,6 @@ export type CreateKeyState = { error?: string; key?: string; prefix?: string };
 
 export async function createKeyAction(_prev: CreateKeyState, form: FormData): Promise<CreateKeyState> {
   const user = await requireUser('/keys');
-  if (!(await hasPurchasedCredits(user.id))) {
-    return { error: 'Buy a credit pack first: API keys are available to accounts that have purchased credits.' };
-  }
   try {
     const created = await createApiKey(user.id, { name: textField(form, 'name') });
     revalidatePath('/keys');

@@ -7,7 +7,7 @@ import { LinkButton } from '@/components/ui/button';
 import { Alert, Card, CardTitle, EmptyState, PageHeader } from '@/components/ui/card';
 import { formatDate } from '@/components/format';
 import { requireUser } from '@/lib/auth/current-user';
-import { hasPurchasedCredits } from '@/lib/services/dashboard/list-ledger';
+import { hasPurchasedCredits } from '@/lib/billing/ledger';
 import { listApiKeys } from '@/lib/services/list-api-keys';
 import { createKeyAction, revokeKeyAction } from './actions';
 

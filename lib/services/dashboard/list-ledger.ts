@@ -37,8 +37,3 @@ export async function listLedger(userId: string): Promise<LedgerRow[]> {
   });
   return rows.reverse();
 }
-
-/** The spec's rule for API keys: credits must have been purchased (a grant alone is not enough). */
-export async function hasPurchasedCredits(userId: string): Promise<boolean> {
-  return (await db().creditEntry.count({ where: { userId, kind: 'purchase' } })) > 0;
-}
