@@ -96,6 +96,18 @@ export const StartResponse = z
   .object({
     id: z.uuid(),
     export_id: z.uuid().optional(),
+    batch_id: z.uuid().optional(),
+    total_exports: z.number().int().optional(),
+    exports: z
+      .array(
+        z.object({
+          export_id: z.uuid(),
+          format: z.string(),
+          status: z.string(),
+          transform: z.record(z.string(), z.unknown()).nullable(),
+        }),
+      )
+      .optional(),
     status: z.literal('processing'),
     created_at: z.iso.datetime(),
     creditsUsed: z.number().int(),

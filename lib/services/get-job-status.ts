@@ -38,6 +38,7 @@ const STAGE_TEXT: Record<string, string> = {
   'fetch-background': 'Fetching the background',
   segment: 'Removing the background',
   render: 'Encoding the output',
+  exports: 'Encoding the additional exports',
   thumbnails: 'Making thumbnails',
   finishing: 'Finishing',
 };

@@ -2,7 +2,8 @@ import type { z } from 'zod';
 import { debitForJob } from '../billing/ledger';
 import { priceJob } from '../billing/pricing';
 import { db } from '../db/client';
-import type { Job } from '../db/generated/client';
+import { randomUUID } from 'node:crypto';
+import type { Job, Output } from '../db/generated/client';
 import { assertFetchableUrl, FetchError } from '../net/safe-fetch';
 import { enqueue } from '../queue';
 import { Background, cleanTransform, outputFormatOf, planOutputs, usesBlur } from '../schemas/background';
@@ -24,11 +25,25 @@ async function checkUrl(url: string, what: string, check: (u: string) => Promise
   }
 }
 
-function responseOf(job: Job, exportId: string | null): Started {
+function responseOf(job: Job, outputs: Output[]): Started {
   const background = job.backgroundJson ? Background.parse(JSON.parse(job.backgroundJson)) : undefined;
+  const primary = outputs.find((o) => o.role === 'primary');
+  const additional = outputs.filter((o) => o.role === 'additional');
   return {
     id: job.id,
-    ...(background && exportId ? { export_id: exportId } : {}),
+    ...(background && primary ? { export_id: primary.id } : {}),
+    ...(additional.length && primary?.batchId
+      ? {
+          batch_id: primary.batchId,
+          total_exports: outputs.length,
+          exports: additional.map((o) => ({
+            export_id: o.id,
+            format: o.format,
+            status: o.status,
+            transform: o.transformJson ? (JSON.parse(o.transformJson) as Record<string, unknown>) : null,
+          })),
+        }
+      : {}),
     status: 'processing',
     created_at: (job.startedAt ?? job.updatedAt).toISOString(),
     creditsUsed: job.creditsUsed ?? 0,
@@ -40,30 +55,25 @@ function responseOf(job: Job, exportId: string | null): Started {
   };
 }
 
-async function primaryOutputId(jobId: string): Promise<string | null> {
-  return (await db().output.findFirst({ where: { jobId, role: 'primary' }, select: { id: true } }))?.id ?? null;
-}
+const outputsOf = (jobId: string) => db().output.findMany({ where: { jobId }, orderBy: { createdAt: 'asc' } });
 
 /**
  * Starts processing an uploaded job. One transaction: the job moves to `processing` with its
  * start parameters, the ledger is debited exactly priceJob(...) (idempotency key debit:<job>),
- * the primary output row is created, `process-video` is enqueued and `job.started` scheduled.
+ * the output rows are created (the primary one and any additional `exports`, deduplicated, as one
+ * batch), `process-video` is enqueued and `job.started` scheduled. Additional exports cost
+ * nothing extra: they are encodes of the same mask.
  * Insufficient credits roll all of it back. Starting a job that is already processing answers
  * the original start again, without a second charge.
  */
 export async function startJob(userId: string, jobId: string, req: StartJobRequest): Promise<Started> {
   const job = await db().job.findFirst({ where: { id: jobId, userId } });
   if (!job) throw jobNotFound();
-  if (job.status === 'processing') return responseOf(job, await primaryOutputId(job.id));
+  if (job.status === 'processing') return responseOf(job, await outputsOf(job.id));
   if (job.status === 'created') throw new ServiceError('invalid', 'Upload the video before starting the job', 'PUT the file to the upload_url from job creation first.');
   if (job.status !== 'uploaded') throw new ServiceError('conflict', `The job has already been processed (status ${job.status})`);
 
   const background = req.background ?? null;
-  if (req.exports?.length) {
-    // Validates the spec's rules (sizes, native-only formats, ≤ 50 unique) before refusing.
-    planOutputs({ format: outputFormatOf(background), transform: cleanTransform(background?.transform) }, req.exports);
-    throw new ServiceError('invalid', 'Additional exports at start are not available on this server yet', 'Start without `exports`.');
-  }
   if (req.webhook_url) await checkUrl(req.webhook_url, 'webhook_url', assertWebhookUrl);
   const backgroundUrl = background?.type === 'composition' ? background.composition?.background_url : null;
   if (backgroundUrl) await checkUrl(backgroundUrl, 'background.composition.background_url', (u) => assertFetchableUrl(u));
@@ -72,6 +82,9 @@ export async function startJob(userId: string, jobId: string, req: StartJobReque
   const credits = priceJob({ model: req.model, durationSeconds: job.lengthSeconds, fps: job.fps, blur: usesBlur(background) });
   const outputFormat = outputFormatOf(background);
   const transform = cleanTransform(background?.transform);
+  // The spec's rules: one output per size, duplicates of the primary removed, ≤ 50 unique.
+  const [, ...additional] = planOutputs({ format: outputFormat, transform }, req.exports ?? []);
+  const batchId = additional.length ? randomUUID() : null;
 
   const started = await db().$transaction(async (tx) => {
     // The write comes first, so SQLite holds the write lock while the balance is read.
@@ -92,19 +105,32 @@ export async function startJob(userId: string, jobId: string, req: StartJobReque
     });
     if (moved.count !== 1) throw new ServiceError('conflict', 'The job was started by another request');
     await debitForJob(tx, { userId, jobId: job.id, amount: credits });
-    const output = await tx.output.create({
+    await tx.output.create({
       data: {
         jobId: job.id,
+        batchId,
         role: 'primary',
         format: outputFormat,
         transformJson: transform ? JSON.stringify(transform) : null,
         status: 'queued',
       },
     });
+    for (const planned of additional) {
+      await tx.output.create({
+        data: {
+          jobId: job.id,
+          batchId,
+          role: 'additional',
+          format: planned.format,
+          transformJson: planned.transform ? JSON.stringify(planned.transform) : null,
+          status: 'queued',
+        },
+      });
+    }
     await enqueue(tx, 'process-video', { jobId: job.id }, { singletonKey: processVideoKey(job.id) });
     const fresh = await tx.job.findUniqueOrThrow({ where: { id: job.id } });
     await scheduleWebhook(tx, fresh, 'job.started');
-    return { fresh, outputId: output.id };
+    return fresh;
   });
-  return responseOf(started.fresh, started.outputId);
+  return responseOf(started, await outputsOf(job.id));
 }

@@ -12,6 +12,7 @@ import {
   freePort,
   hasTestdata,
   putUpload,
+  stackDb,
   startStack,
   testVideo,
   waitForJob,
@@ -109,6 +110,43 @@ describe.skipIf(!hasTestdata)('SDK-style lifecycle (needs ../shared/testdata)', 
     const credits = await api(stack, 'GET', '/v1/credits', { key: account.key });
     expect(credits.body).toMatchObject({ total_credits: 20, remaining_credits: 18, used_credits: 2 });
   });
+  it('renders additional exports at start, deduplicated, validated, before completing', async () => {
+    const receipt = await createJob(stack, account.key, 'talk.mp4', 'video/mp4');
+    expect((await putUpload(receipt, clip)).status).toBe(200);
+    const start = await api<{ batch_id: string; total_exports: number; exports: { export_id: string; format: string; status: string; transform: unknown }[] }>(
+      stack,
+      'POST',
+      `/v1/jobs/${receipt.id}/start`,
+      {
+        key: account.key,
+        body: {
+          model: 'service-human',
+          background: { type: 'transparent', transparent_format: 'webm_vp9' },
+          // webm_vp9 "native" repeats the primary output and is dropped.
+          exports: [{ format: 'mask_video', sizes: ['native'] }, { format: 'webm_vp9', sizes: ['native', 256] }],
+        },
+      },
+    );
+    expect(start.status).toBe(200);
+    expect(start.body).toMatchObject({ total_exports: 3, creditsUsed: 2 });
+    expect(start.body.exports.map((e) => [e.format, e.status, e.transform])).toEqual([
+      ['mask_video', 'queued', null],
+      ['webm_vp9', 'queued', { max_width: 256 }],
+    ]);
+
+    const done = await waitForJob(stack, account.key, receipt.id, { timeoutMs: 280_000 });
+    if (done.status !== 'completed') throw new Error(`job failed: ${done.message}\n${stack.logs()}`);
+    const prisma = await stackDb(stack);
+    const outputs = await prisma.output.findMany({ where: { jobId: receipt.id }, orderBy: { createdAt: 'asc' } });
+    expect(outputs.map((o) => [o.role, o.format, o.status, o.batchId])).toEqual([
+      ['primary', 'webm_vp9', 'completed', start.body.batch_id],
+      ['additional', 'mask_video', 'completed', start.body.batch_id],
+      ['additional', 'webm_vp9', 'completed', start.body.batch_id],
+    ]);
+    const small = JSON.parse(outputs[2]!.metadataJson!) as { width: number; validated: boolean };
+    expect(small).toMatchObject({ width: 256, validated: true });
+  });
+
   it('refunds the whole charge when processing fails, and says why in message', async () => {
     const before = (await api<{ remaining_credits: number }>(stack, 'GET', '/v1/credits', { key: account.key })).body.remaining_credits;
     const receipt = await createJob(stack, account.key, 'talk.mp4', 'video/mp4');

@@ -1,6 +1,6 @@
 import { db } from '../../lib/db/client';
 
-export type Stage = 'probe' | 'fetch-background' | 'segment' | 'render' | 'thumbnails' | 'finishing';
+export type Stage = 'probe' | 'fetch-background' | 'segment' | 'render' | 'exports' | 'thumbnails' | 'finishing';
 
 export interface Progress {
   framesDone: number;

@@ -1,9 +1,10 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import type { Recipe, Transform, TransparentFormat } from '../../../engine/media/recipe';
 import { isApiModel } from '../../../engine/tiers';
 import { refundJob } from '../../../lib/billing/ledger';
 import { db } from '../../../lib/db/client';
-import type { Job } from '../../../lib/db/generated/client';
+import type { Job, Output } from '../../../lib/db/generated/client';
 import { env } from '../../../lib/env';
 import { probeVideo } from '../../../lib/media/probe';
 import { renderOutput } from '../../../lib/media/render';
@@ -44,6 +45,12 @@ async function primaryOutput(job: Job, format: string) {
   const existing = await db().output.findFirst({ where: { jobId: job.id, role: 'primary' }, orderBy: { createdAt: 'asc' } });
   if (existing) return existing;
   return db().output.create({ data: { jobId: job.id, role: 'primary', format, status: 'queued' } });
+}
+
+/** An additional export's recipe: its transparent format and transform, on the job's mask. */
+function additionalRecipe(output: Output): Recipe {
+  const transform = output.transformJson ? (JSON.parse(output.transformJson) as Transform) : undefined;
+  return { kind: 'transparent', format: output.format as TransparentFormat, ...(transform ? { transform } : {}) };
 }
 
 async function storeMask(jobId: string, maskFile: string): Promise<string> {
@@ -142,31 +149,43 @@ async function run(jobId: string, ctx: HandlerContext): Promise<void> {
     const mask = await storeMask(jobId, maskFile);
 
     progress.stage('render');
-    const output = await primaryOutput(job, job.outputFormat ?? job.format ?? 'mp4');
-    await db().output.update({ where: { id: output.id }, data: { status: 'processing', maskVersion: MASK_VERSION } });
-    const rendered = await renderOutput({
-      source,
-      info,
-      mask,
-      recipe,
-      outDir: workDir,
-      basename: 'output',
-      signal,
-      onProgress: (framesDone) => progress.count(framesDone),
+    const primary = await primaryOutput(job, job.outputFormat ?? job.format ?? 'mp4');
+    const renderAndStore = async (output: Output, outputRecipe: Recipe, onFrames?: (n: number) => void) => {
+      await db().output.update({ where: { id: output.id }, data: { status: 'processing', maskVersion: MASK_VERSION } });
+      const rendered = await renderOutput({
+        source,
+        info,
+        mask,
+        recipe: outputRecipe,
+        outDir: workDir,
+        basename: `output-${output.id}`,
+        signal,
+        onProgress: onFrames,
+      });
+      const outputKey = storageKeys.output(jobId, output.id, rendered.extension);
+      await storage().putFile(outputKey, rendered.file, { move: true });
+      await db().output.update({
+        where: { id: output.id },
+        data: {
+          status: 'completed',
+          storageKey: outputKey,
+          metadataJson: JSON.stringify(rendered.metadata),
+          recipeJson: JSON.stringify(outputRecipe),
+          error: null,
+          completedAt: new Date(),
+        },
+      });
+    };
+    await renderAndStore(primary, recipe, (framesDone) => progress.count(framesDone));
+
+    // Additional exports requested at start: transparent formats rendered from the same
+    // original and mask. The job completes only once every one of them has.
+    const additional = await db().output.findMany({
+      where: { jobId, role: 'additional', status: { not: 'completed' } },
+      orderBy: { createdAt: 'asc' },
     });
-    const outputKey = storageKeys.output(jobId, output.id, rendered.extension);
-    await storage().putFile(outputKey, rendered.file, { move: true });
-    await db().output.update({
-      where: { id: output.id },
-      data: {
-        status: 'completed',
-        storageKey: outputKey,
-        metadataJson: JSON.stringify(rendered.metadata),
-        recipeJson: JSON.stringify(recipe),
-        error: null,
-        completedAt: new Date(),
-      },
-    });
+    if (additional.length) progress.stage('exports');
+    for (const output of additional) await renderAndStore(output, additionalRecipe(output));
 
     progress.stage('thumbnails');
     const thumbs = await renderThumbnails({ source, info, mask, outDir: workDir });
