@@ -1,8 +1,16 @@
-import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, createAccount, startStack, syntheticClip, waitFor, waitForJob, type Stack } from './helpers';
+import {
+  api,
+  createAccount,
+  type Stack,
+  startStack,
+  syntheticClip,
+  uploadedJob,
+  waitFor,
+  waitForJob,
+} from './helpers';
 
 /**
  * Real server, real worker, a real receiver (node:http on loopback; the stack runs with
@@ -50,26 +58,14 @@ afterAll(async () => {
 });
 
 async function startWithWebhook(webhookUrl: string): Promise<string> {
-  const created = await api<{ id: string; upload_url: string; instructions: { headers: Record<string, string> } }>(
-    stack,
-    'POST',
-    '/v1/jobs',
-    { key, body: { filename: 'clip.mp4', content_type: 'video/mp4' } },
-  );
-  expect(created.status, created.text).toBe(200);
-  const put = await fetch(created.body.upload_url, {
-    method: 'PUT',
-    headers: created.body.instructions.headers,
-    body: fs.readFileSync(clip),
-  });
-  expect(put.status, await put.text()).toBe(200);
-  const started = await api(stack, 'POST', `/v1/jobs/${created.body.id}/start`, {
+  const id = await uploadedJob(stack, key, clip);
+  const started = await api(stack, 'POST', `/v1/jobs/${id}/start`, {
     key,
     body: { format: 'mp4', model: 'service-light', webhook_url: webhookUrl },
   });
   expect(started.status, started.text).toBe(200);
   expect(started.body).toMatchObject({ status: 'processing', webhook_url: webhookUrl });
-  return created.body.id;
+  return id;
 }
 
 interface Delivery {

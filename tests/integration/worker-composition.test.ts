@@ -3,7 +3,15 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, createAccount, startStack, syntheticClip, waitForJob, type Stack } from './helpers';
+import {
+  api,
+  createAccount,
+  type Stack,
+  startStack,
+  syntheticClip,
+  uploadedJob,
+  waitForJob,
+} from './helpers';
 
 /**
  * The worker fetches a composition's background_url itself (safeFetchToFile into the job's own
@@ -41,21 +49,13 @@ afterAll(async () => {
 });
 
 async function startComposition(backgroundUrl: string): Promise<string> {
-  const created = await api<{ id: string; upload_url: string; instructions: { headers: Record<string, string> } }>(
-    stack,
-    'POST',
-    '/v1/jobs',
-    { key, body: { filename: 'clip.mp4', content_type: 'video/mp4' } },
-  );
-  expect(created.status, created.text).toBe(200);
-  const put = await fetch(created.body.upload_url, { method: 'PUT', headers: created.body.instructions.headers, body: fs.readFileSync(clip) });
-  expect(put.status, await put.text()).toBe(200);
-  const started = await api(stack, 'POST', `/v1/jobs/${created.body.id}/start`, {
+  const id = await uploadedJob(stack, key, clip);
+  const started = await api(stack, 'POST', `/v1/jobs/${id}/start`, {
     key,
     body: { model: 'service-light', background: { type: 'composition', composition: { template: 'centered', background_url: backgroundUrl } } },
   });
   expect(started.status, started.text).toBe(200);
-  return created.body.id;
+  return id;
 }
 
 describe('composition backgrounds fetched by the worker', () => {

@@ -3,7 +3,19 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { db } from '../../lib/db/client';
 import { resetEnvForTests } from '../../lib/env';
-import { api, createAccount, cutClip, hasTestdata, startStack, syntheticClip, testVideo, waitFor, waitForJob, type Stack } from './helpers';
+import {
+  api,
+  createAccount,
+  cutClip,
+  hasTestdata,
+  type Stack,
+  startStack,
+  syntheticClip,
+  testVideo,
+  uploadedJob,
+  waitFor,
+  waitForJob,
+} from './helpers';
 
 /**
  * Crash safety with real processes: a worker killed with SIGKILL mid-segmentation leaves its
@@ -31,18 +43,10 @@ afterAll(async () => {
 });
 
 async function startJob(): Promise<string> {
-  const created = await api<{ id: string; upload_url: string; instructions: { headers: Record<string, string> } }>(
-    stack,
-    'POST',
-    '/v1/jobs',
-    { key, body: { filename: 'clip.mp4', content_type: 'video/mp4' } },
-  );
-  expect(created.status, created.text).toBe(200);
-  const put = await fetch(created.body.upload_url, { method: 'PUT', headers: created.body.instructions.headers, body: fs.readFileSync(clip) });
-  expect(put.status, await put.text()).toBe(200);
-  const started = await api(stack, 'POST', `/v1/jobs/${created.body.id}/start`, { key, body: { model: 'service-light' } });
+  const id = await uploadedJob(stack, key, clip);
+  const started = await api(stack, 'POST', `/v1/jobs/${id}/start`, { key, body: { model: 'service-light' } });
   expect(started.status, started.text).toBe(200);
-  return created.body.id;
+  return id;
 }
 
 /** The queue row of the job's processing, and the pid of the worker holding it (workerId = host:pid:…). */
