@@ -9,7 +9,8 @@ const steps = [
   ['unit tests', ['npx', ['vitest', 'run', '--project', 'unit']]],
   ['build', null],
   ['integration tests', ['npx', ['vitest', 'run', '--project', 'integration']]],
-  ['e2e tests', ['npx', ['playwright', 'test']]],
+  // The production build made above serves the e2e run (next start), as users get it.
+  ['e2e tests', ['npx', ['playwright', 'test'], { env: { E2E_PROD: '1' } }]],
 ];
 for (const [name, cmd] of steps) {
   console.log(`\n━━ ${name} ━━`);
