@@ -176,18 +176,7 @@ class Validator {
     } else if (v.pixFmt.includes('a') && /^(yuva|rgba|bgra|argb|abgr|gbrap)/.test(v.pixFmt)) {
       fail(`an opaque output came out as ${v.pixFmt}.`);
     }
-    return {
-      width: v.width,
-      height: v.height,
-      duration: round(v.duration ?? probed.formatDuration ?? v.frames / v.fps),
-      fps: round(v.fps),
-      frame_count: v.frames,
-      pixel_format: v.pixFmt,
-      loop: false,
-      loop_count: null,
-      alpha_range: range,
-      has_audio: Boolean(probed.audio),
-    };
+    return videoFacts(v, probed.formatDuration, range, Boolean(probed.audio));
   }
 
   /** HEVC alpha travels in a second layer; FFmpeg before 8 cannot decode it, so count its NAL units. */
@@ -306,18 +295,7 @@ class Validator {
     } else if (this.p.hasAudio) {
       fail('the bundle lost the source audio.');
     }
-    return {
-      width: v.width,
-      height: v.height,
-      duration: round(v.duration ?? color.formatDuration ?? v.frames / v.fps),
-      fps: round(v.fps),
-      frame_count: v.frames,
-      pixel_format: v.pixFmt,
-      loop: false,
-      loop_count: null,
-      alpha_range: range,
-      has_audio: Boolean(members.audio),
-    };
+    return videoFacts(v, color.formatDuration, range, Boolean(members.audio));
   }
 
   private async zipEntries() {
@@ -471,6 +449,27 @@ class Validator {
 }
 
 const round = (n: number) => Math.round(n * 1000) / 1000;
+
+/** The facts of a validated video stream (a single file, or a bundle's colour member). */
+function videoFacts(
+  v: NonNullable<ProbedFile['video']>,
+  formatDuration: ProbedFile['formatDuration'],
+  range: Facts['alpha_range'],
+  hasAudio: boolean,
+): Facts {
+  return {
+    width: v.width,
+    height: v.height,
+    duration: round(v.duration ?? formatDuration ?? v.frames / v.fps),
+    fps: round(v.fps),
+    frame_count: v.frames,
+    pixel_format: v.pixFmt,
+    loop: false,
+    loop_count: null,
+    alpha_range: range,
+    has_audio: hasAudio,
+  };
+}
 
 /**
  * Decodes the chosen frames (all frames of a still when `indices` is null) through
