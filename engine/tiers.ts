@@ -1,8 +1,27 @@
-import type { SamplingOptions } from './matte/sampler';
-import type { TemporalOptions } from './matte/temporal';
 
 export const API_MODELS = ['service-light', 'service-human', 'service-original', 'service-pro'] as const;
 export type ApiModel = (typeof API_MODELS)[number];
+
+/** Which frames the model sees, and how the others (and the keys themselves) get their matte. */
+export interface KeyframeOptions {
+  /** The model runs on every `interval`-th frame (1 = every frame), and on each shot's first and last frame. */
+  interval: number;
+  /**
+   * Keyframes on each side of a frame whose mattes are fused into it along optical flow
+   * (engine/matte/fusion.ts). 0: keys keep their own matte and frames between two keys fuse
+   * those two.
+   */
+  fuseRadius: number;
+  /**
+   * Consecutive keys that overlap less than this (soft IoU after aligning them by flow) get a
+   * key halfway between them too: dense inference where motion is fast. 0: never.
+   */
+  bisectBelow: number;
+  /** Long side of the luma that optical flow runs on. */
+  flowSide: number;
+  /** Mean thumbnail change (0..1) between consecutive frames that counts as a cut. */
+  cutThreshold: number;
+}
 
 /** One engine configuration: which model, at what size, and which matte stages around it. */
 export interface TierConfig {
@@ -12,13 +31,11 @@ export interface TierConfig {
   inputSide: number;
   /** Flexible models: keep the frame's aspect ratio (long side = inputSide) instead of a square. */
   keepAspect: boolean;
-  /** Long side of the working resolution where temporal, main-subject and guided filtering run. */
+  /** Long side of the working resolution where fusion, main-subject and guided filtering run. */
   workSide: number;
-  /** Keyframe sampling: inference at most every `maxInterval` frames, sooner on a change. */
-  sampling: SamplingOptions;
+  keyframes: KeyframeOptions;
   /** Edge-aware upsampling (guided filter at workSide, applied at full resolution). */
   guided: { radius: number; eps: number } | null;
-  temporal: TemporalOptions | null;
   /** Drop regions smaller than this fraction of the largest one (null keeps everything). */
   mainSubjectMinFraction: number | null;
 }
@@ -30,42 +47,38 @@ export interface TierConfig {
 export const TIERS: Record<ApiModel, TierConfig> = {
   'service-light': {
     model: 'isnet',
-    inputSide: 512,
+    inputSide: 1024,
     keepAspect: false,
-    workSide: 320,
-    sampling: { maxInterval: 8, changeThreshold: 0.12 },
-    guided: { radius: 4, eps: 1e-3 },
-    temporal: { strength: 0.7, tolerance: 0.35 },
+    workSide: 384,
+    keyframes: { interval: 16, fuseRadius: 1, bisectBelow: 0, flowSide: 160, cutThreshold: 0.15 },
+    guided: { radius: 2, eps: 4e-3 },
     mainSubjectMinFraction: 0.15,
   },
   'service-human': {
     model: 'selfie',
     inputSide: 256,
     keepAspect: false,
-    workSide: 384,
-    sampling: { maxInterval: 1, changeThreshold: 0 },
+    workSide: 256,
+    keyframes: { interval: 1, fuseRadius: 0, bisectBelow: 0, flowSide: 160, cutThreshold: 0.15 },
     guided: { radius: 4, eps: 1e-3 },
-    temporal: { strength: 0.7, tolerance: 0.35 },
     mainSubjectMinFraction: 0.15,
   },
   'service-original': {
     model: 'isnet',
     inputSide: 1024,
     keepAspect: false,
-    workSide: 640,
-    sampling: { maxInterval: 4, changeThreshold: 0.12 },
-    guided: { radius: 6, eps: 1e-3 },
-    temporal: { strength: 0.7, tolerance: 0.35 },
+    workSide: 512,
+    keyframes: { interval: 4, fuseRadius: 2, bisectBelow: 0.85, flowSide: 192, cutThreshold: 0.15 },
+    guided: { radius: 2, eps: 4e-3 },
     mainSubjectMinFraction: 0.15,
   },
   'service-pro': {
     model: 'isnet',
-    inputSide: 768,
+    inputSide: 1024,
     keepAspect: false,
     workSide: 768,
-    sampling: { maxInterval: 1, changeThreshold: 0 },
-    guided: { radius: 6, eps: 1e-3 },
-    temporal: { strength: 0.7, tolerance: 0.35 },
+    keyframes: { interval: 1, fuseRadius: 2, bisectBelow: 0, flowSide: 256, cutThreshold: 0.15 },
+    guided: { radius: 3, eps: 4e-3 },
     mainSubjectMinFraction: 0.15,
   },
 };

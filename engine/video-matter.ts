@@ -1,9 +1,9 @@
+import { CutDetector } from './matte/cuts';
+import { denseFlow, warpBack } from './matte/flow';
+import { fuseKeyMattes, type KeyMatte } from './matte/fusion';
 import { keepMainSubject } from './matte/main-subject';
 import { guidedCoefficients, applyToFrame } from './matte/guided-filter';
 import { fitLongSide, lumaOf, resampleRgb, resizeMap, type FloatMap, type RgbaFrame } from './matte/image';
-import { propagate } from './matte/motion';
-import { KeyframeSampler } from './matte/sampler';
-import { TemporalStabilizer } from './matte/temporal';
 import type { ModelManifest } from './models/manifest';
 import { decodeOutput, modelInputSize, toInputTensor } from './models/io';
 import type { InferenceRuntime, InferenceSession } from './runtime';
@@ -15,7 +15,10 @@ export interface VideoMatterOptions {
   tier: TierConfig;
   /** null (default): soft alpha. A number in 0..1: hard alpha, subject where alpha ≥ threshold. */
   threshold?: number | null;
-  /** Reuse the matte on frames that barely changed (default true). false: infer every frame. */
+  /**
+   * Default true: the model runs on the tier's keyframes only and the frames between take their
+   * matte from the keys around them along optical flow. false: the model runs on every frame.
+   */
   smartSampling?: boolean;
 }
 
@@ -27,9 +30,18 @@ export interface MatterStats {
 }
 
 export interface VideoMatter {
-  /** Frames must come in display order; the alpha has one byte per pixel (255 = subject). */
-  process(frame: RgbaFrame): Promise<Uint8Array>;
-  /** Forget temporal state (call between videos or after a seek). */
+  /**
+   * Feeds the next frame (display order) and returns the alphas that became final, oldest
+   * first: one byte per pixel, 255 = subject. A frame's matte depends on keyframes after it, so
+   * alphas lag up to `latency` frames behind; `flush()` returns the rest at the end.
+   * `scaled` (optional) is the same frame already at `workSize(tier, …)`, e.g. from the decoder;
+   * without it the engine scales the frame itself.
+   */
+  push(frame: RgbaFrame, scaled?: RgbaFrame): Promise<Uint8Array[]>;
+  flush(): Promise<Uint8Array[]>;
+  /** Most frames held back at any time (the caller keeps this many frames in flight). */
+  readonly latency: number;
+  /** Drops held frames and all state (between videos or after a seek). */
   reset(): void;
   readonly stats: MatterStats;
   release(): Promise<void>;
@@ -52,6 +64,11 @@ function interleave(planes: RgbPlanes, w: number, h: number): Uint8ClampedArray 
   return out;
 }
 
+/** The working resolution of a tier for a frame size (long side = tier.workSide, never larger). */
+export function workSize(tier: TierConfig, width: number, height: number): [number, number] {
+  return fitLongSide(width, height, tier.workSide);
+}
+
 /** Normalises a user threshold: null/undefined → soft; 0..1 as is; 1..255 read as a byte. */
 export function normalizeThreshold(t: number | null | undefined): number | null {
   if (t === null || t === undefined || Number.isNaN(t)) return null;
@@ -59,62 +76,194 @@ export function normalizeThreshold(t: number | null | undefined): number | null 
   return Math.min(1, Math.max(0, v));
 }
 
+interface Key extends KeyMatte {
+  shot: number;
+  /** The key's matte fused with its neighbours, once computed. */
+  fused: FloatMap | null;
+}
+
+interface Slot {
+  index: number;
+  shot: number;
+  frame: RgbaFrame;
+  /** Luma at the flow resolution. */
+  small: FloatMap;
+  /** R, G, B at the working resolution (a model smaller than it is fed from these). */
+  work: RgbPlanes;
+  workLuma: FloatMap;
+}
+
 export async function createVideoMatter(opts: VideoMatterOptions): Promise<VideoMatter> {
   const { manifest: m, tier } = opts;
   const session: InferenceSession = await opts.runtime.load(m);
   const threshold = normalizeThreshold(opts.threshold);
-  const sampler = new KeyframeSampler(opts.smartSampling === false ? { maxInterval: 1, changeThreshold: 0 } : tier.sampling);
-  const temporal = tier.temporal ? new TemporalStabilizer(tier.temporal) : null;
+  const interval = opts.smartSampling === false ? 1 : Math.max(1, tier.keyframes.interval);
+  const radius = tier.keyframes.fuseRadius;
+  // A key's matte fuses the raw keys within keyReach; a frame between keys fuses the two keys
+  // around it, so it waits for the next key and for that key's own neighbours.
+  const keyReach = radius * interval;
+  const latency = (interval > 1 ? interval - 1 : 0) + keyReach;
+  const cuts = new CutDetector(tier.keyframes.cutThreshold);
   const stats: MatterStats = { framesDone: 0, inferences: 0, stageSeconds: { infer: 0, refine: 0 } };
-  let lastProb: FloatMap | null = null;
-  let lastLuma: FloatMap | null = null;
+  let pending: Slot[] = [];
+  let keys: Key[] = [];
+  let next = 0;
+  let shot = 0;
+  let lastKey = -Infinity;
 
-  async function infer(frame: RgbaFrame, work: RgbPlanes, workW: number, workH: number): Promise<FloatMap> {
+  async function infer(slot: Slot): Promise<void> {
+    const t0 = now();
+    const { frame, workLuma } = slot;
+    const [ww, wh] = [workLuma.width, workLuma.height];
     const [mw, mh] = modelInputSize(m, tier.inputSide, frame, tier.keepAspect);
     // A model no larger than the working resolution is fed from it: one pass over the frame.
-    const source = Math.max(mw, mh) <= Math.max(workW, workH) ? { data: interleave(work, workW, workH), width: workW, height: workH } : frame;
+    const source = Math.max(mw, mh) <= Math.max(ww, wh) ? { data: interleave(slot.work, ww, wh), width: ww, height: wh } : frame;
     const input = toInputTensor(resampleRgb(source, mw, mh), mw, mh, m);
     const out = await session.run({ [m.input.name]: input }, [m.output.name]);
     const t = out[m.output.name];
     if (!t) throw new Error(`Model ${m.id} returned no output "${m.output.name}"`);
     stats.inferences++;
-    return resizeMap(decodeOutput(t, m), workW, workH);
+    keys.push({ index: slot.index, shot: slot.shot, prob: resizeMap(decodeOutput(t, m), ww, wh), small: slot.small, fused: null });
+    lastKey = slot.index;
+    stats.stageSeconds.infer += now() - t0;
+  }
+
+  /** A key's matte after fusion with the raw keys of its shot within keyReach (cached). */
+  function fusedKey(key: Key): FloatMap {
+    if (!key.fused) {
+      const near = keys.filter((k) => k.shot === key.shot && Math.abs(k.index - key.index) <= keyReach);
+      key.fused = near.length > 1 ? fuseKeyMattes(key.small, key.index, near, interval) : key.prob;
+    }
+    return key.fused;
+  }
+
+  /** The finished alpha of the oldest pending frame. */
+  function finish(slot: Slot): Uint8Array {
+    const t0 = now();
+    const own = keys.find((k) => k.index === slot.index);
+    let p: FloatMap;
+    if (own) p = fusedKey(own);
+    else {
+      const around = nearestEachSide(
+        keys.filter((k) => k.shot === slot.shot),
+        slot.index,
+      ).map((k) => ({ index: k.index, small: k.small, prob: fusedKey(k) }));
+      p = fuseKeyMattes(slot.small, slot.index, around, interval);
+    }
+    if (tier.mainSubjectMinFraction !== null) p = keepMainSubject(p, tier.mainSubjectMinFraction);
+    const coef = tier.guided ? guidedCoefficients(p, slot.workLuma, tier.guided.radius, tier.guided.eps) : null;
+    const alpha = new Uint8Array(slot.frame.width * slot.frame.height);
+    applyToFrame(coef, p, slot.frame, threshold, alpha);
+    stats.framesDone++;
+    stats.stageSeconds.refine += now() - t0;
+    // Later frames need the key before them and the raw keys around that one.
+    const oldest = slot.index + 1 - interval - keyReach;
+    keys = keys.filter((k) => k.index >= oldest);
+    return alpha;
+  }
+
+  /** Finishes every pending frame whose keys are all known (or whose shot has ended). */
+  function drain(all: boolean): Uint8Array[] {
+    const done: Uint8Array[] = [];
+    while (pending.length) {
+      const slot = pending[0]!;
+      const shotOver = slot.shot !== shot || all;
+      if (!shotOver && next - 1 < slot.index + latency) break;
+      pending.shift();
+      done.push(finish(slot));
+    }
+    return done;
+  }
+
+  /** The last frame of a shot becomes a key, so frames before it have one on each side. */
+  async function closeShot(): Promise<void> {
+    const last = pending[pending.length - 1];
+    if (last && last.index !== lastKey && last.shot === shot) await inferKey(last);
+  }
+
+  /**
+   * Runs the model on a new key; if the previous key of the shot, carried onto it along the
+   * flow, disagrees too much (fast or non-rigid motion, or the model changing its mind), the
+   * frame halfway between them becomes a key as well.
+   */
+  async function inferKey(slot: Slot): Promise<void> {
+    const prev = lastKey;
+    await infer(slot);
+    const bisect = tier.keyframes.bisectBelow;
+    if (bisect <= 0 || slot.index - prev < 2) return;
+    const a = keys.find((k) => k.index === prev && k.shot === slot.shot);
+    const b = keys[keys.length - 1]!;
+    if (!a) return;
+    const t0 = now();
+    const overlap = softIoU(b.prob, warpBack(a.prob, denseFlow(b.small, a.small)));
+    stats.stageSeconds.refine += now() - t0;
+    if (overlap >= bisect) return;
+    const mid = pending.find((p) => p.index === Math.round((prev + slot.index) / 2));
+    if (mid) {
+      await infer(mid);
+      lastKey = slot.index;
+    }
   }
 
   return {
     stats,
-    reset() {
-      sampler.reset();
-      temporal?.reset();
-      lastProb = null;
-      lastLuma = null;
-    },
-    async process(frame) {
+    latency,
+    async push(frame, scaled) {
       const t0 = now();
-      const [ww, wh] = fitLongSide(frame.width, frame.height, tier.workSide);
-      const work = resampleRgb(frame, ww, wh);
-      const luma = lumaOf(work, ww, wh);
-      const t1 = now();
-      const due = sampler.needsInference(luma);
-      if (due || !lastProb || !lastLuma || lastProb.width !== ww || lastProb.height !== wh) {
-        lastProb = await infer(frame, work, ww, wh);
-      } else {
-        lastProb = propagate(lastProb, lastLuma, luma);
+      const [ww, wh] = workSize(tier, frame.width, frame.height);
+      const work = resampleRgb(scaled && scaled.width === ww && scaled.height === wh ? scaled : frame, ww, wh);
+      const workLuma = lumaOf(work, ww, wh);
+      const [fw, fh] = fitLongSide(frame.width, frame.height, tier.keyframes.flowSide);
+      const small = resizeMap(workLuma, fw, fh);
+      stats.stageSeconds.refine += now() - t0;
+      const out: Uint8Array[] = [];
+      if (cuts.isCut(small)) {
+        await closeShot();
+        shot++;
+        out.push(...drain(false));
       }
-      lastLuma = luma;
-      const t2 = now();
-      let p = lastProb;
-      if (tier.mainSubjectMinFraction !== null) p = keepMainSubject(p, tier.mainSubjectMinFraction);
-      if (temporal) p = temporal.apply(p, luma);
-      const coef = tier.guided ? guidedCoefficients(p, luma, tier.guided.radius, tier.guided.eps) : null;
-      const alpha = new Uint8Array(frame.width * frame.height);
-      applyToFrame(coef, p, frame, threshold, alpha);
-      const t3 = now();
-      stats.framesDone++;
-      stats.stageSeconds.infer += t2 - t1;
-      stats.stageSeconds.refine += t1 - t0 + (t3 - t2);
-      return alpha;
+      const slot: Slot = { index: next++, shot, frame, small, work, workLuma };
+      pending.push(slot);
+      const shotStart = !keys.some((k) => k.shot === shot);
+      if (shotStart || slot.index - lastKey >= interval) await inferKey(slot);
+      out.push(...drain(false));
+      return out;
+    },
+    async flush() {
+      await closeShot();
+      return drain(true);
+    },
+    reset() {
+      cuts.reset();
+      pending = [];
+      keys = [];
+      lastKey = -Infinity;
+      shot++;
     },
     release: () => session.release(),
   };
+}
+
+/** Σ min / Σ max of two probability maps: 1 when identical, 0 when disjoint. */
+function softIoU(a: FloatMap, b: FloatMap): number {
+  let inter = 0;
+  let union = 0;
+  for (let i = 0; i < a.data.length; i++) {
+    const x = a.data[i]!;
+    const y = b.data[i]!;
+    inter += x < y ? x : y;
+    union += x < y ? y : x;
+  }
+  return union > 0 ? inter / union : 1;
+}
+
+/** The closest key at or before `index` and the closest after it. */
+function nearestEachSide<K extends KeyMatte>(keys: readonly K[], index: number): K[] {
+  let before: K | null = null;
+  let after: K | null = null;
+  for (const k of keys) {
+    if (k.index <= index && (!before || k.index > before.index)) before = k;
+    if (k.index > index && (!after || k.index < after.index)) after = k;
+  }
+  return [before, after].filter((k): k is K => k !== null);
 }

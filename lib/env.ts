@@ -29,7 +29,7 @@ const schema = z.object({
   QUEUE_PROVIDER: z.enum(['db']).default('db'),
   STORAGE_PROVIDER: z.enum(['local']).default('local'),
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(1),
-  /** Threads onnxruntime may use per inference session (0 = its own default). */
+  /** Threads onnxruntime may use per inference session (0 = one per available CPU). */
   ORT_THREADS: z.coerce.number().int().min(0).default(0),
   MAX_UPLOAD_BYTES: z.coerce.number().int().positive().default(1024 * 1024 * 1024),
   MAX_VIDEO_SECONDS: z.coerce.number().positive().default(600),

@@ -31,6 +31,7 @@ interface Row {
   config: string;
   sequence: string;
   frames: number;
+  keys: number;
   J: number;
   F: number;
   flicker: number;
@@ -60,9 +61,9 @@ try {
           fn += f.n;
         }
       }
-      const row = { config: cfg.name, sequence: seq, frames: n, J: J / n, F: F / n, flicker: fn ? fl / fn : 0, fps: res.framesWritten / res.seconds };
+      const row = { config: cfg.name, sequence: seq, frames: n, keys: res.inferences, J: J / n, F: F / n, flicker: fn ? fl / fn : 0, fps: res.framesWritten / res.seconds };
       rows.push(row);
-      console.error(`${seq} ${cfg.name}: J ${row.J.toFixed(3)} F ${row.F.toFixed(3)} flicker ${row.flicker.toFixed(4)} (${row.fps.toFixed(2)} fps)`);
+      console.error(`${seq} ${cfg.name}: ${row.keys} keys, J ${row.J.toFixed(3)} F ${row.F.toFixed(3)} flicker ${row.flicker.toFixed(4)} (${row.fps.toFixed(2)} fps)`);
     }
   }
 } finally {
@@ -72,7 +73,7 @@ try {
 const summary = configs.map((c) => {
   const mine = rows.filter((r) => r.config === c.name);
   const mean = (k: 'J' | 'F' | 'flicker' | 'fps') => mine.reduce((s, r) => s + r[k], 0) / Math.max(1, mine.length);
-  return { config: c.name, sequence: 'mean', frames: mine.reduce((s, r) => s + r.frames, 0), J: mean('J'), F: mean('F'), flicker: mean('flicker'), fps: mean('fps') };
+  return { config: c.name, sequence: 'mean', frames: mine.reduce((s, r) => s + r.frames, 0), keys: mine.reduce((s, r) => s + r.keys, 0), J: mean('J'), F: mean('F'), flicker: mean('flicker'), fps: mean('fps') };
 });
 console.log(table([...rows, ...summary].map((r) => ({ ...r, flicker: Number(r.flicker.toFixed(4)) }))));
 if (args.has('json')) {

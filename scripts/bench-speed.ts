@@ -30,6 +30,7 @@ interface Row {
   config: string;
   height: number;
   frames: number;
+  keys: number;
   fps: number;
   decode_ms: number;
   infer_ms: number;
@@ -52,6 +53,7 @@ try {
         config: cfg.name,
         height: h,
         frames: res.framesWritten,
+        keys: res.inferences,
         fps: res.framesWritten / res.seconds,
         decode_ms: per('decode'),
         infer_ms: per('infer'),

@@ -1,27 +1,36 @@
-/** Mean over a (2r+1)² window with clamped borders, O(1) per pixel (running sums). */
+/**
+ * Mean over a (2r+1)² window with clamped borders, O(1) per pixel: running sums along each row,
+ * then running column sums updated one row at a time (row-major throughout, so cache-friendly).
+ */
 export function boxMean(src: Float32Array, w: number, h: number, r: number): Float32Array {
-  const tmp = new Float32Array(w * h);
-  const out = new Float32Array(w * h);
-  const line = new Float32Array(Math.max(w, h) + 2 * r + 1);
-  // Rows: copy each into a border-replicated line, then slide a window over it.
+  const rows = new Float32Array(w * h);
   for (let y = 0; y < h; y++) {
-    const row = y * w;
-    for (let x = -r; x < w + r; x++) line[x + r] = src[row + (x < 0 ? 0 : x >= w ? w - 1 : x)]!;
+    const o = y * w;
     let acc = 0;
-    for (let k = 0; k < 2 * r + 1; k++) acc += line[k]!;
+    for (let k = -r; k <= r; k++) acc += src[o + (k < 0 ? 0 : k >= w ? w - 1 : k)]!;
     for (let x = 0; x < w; x++) {
-      tmp[row + x] = acc;
-      acc += line[x + 2 * r + 1]! - line[x]!;
+      rows[o + x] = acc;
+      const add = x + r + 1;
+      const sub = x - r;
+      acc += src[o + (add >= w ? w - 1 : add)]! - src[o + (sub < 0 ? 0 : sub)]!;
     }
   }
+  const out = new Float32Array(w * h);
+  const col = new Float32Array(w);
+  for (let k = -r; k <= r; k++) {
+    const o = (k < 0 ? 0 : k >= h ? h - 1 : k) * w;
+    for (let x = 0; x < w; x++) col[x] = col[x]! + rows[o + x]!;
+  }
   const norm = 1 / ((2 * r + 1) * (2 * r + 1));
-  for (let x = 0; x < w; x++) {
-    for (let y = -r; y < h + r; y++) line[y + r] = tmp[(y < 0 ? 0 : y >= h ? h - 1 : y) * w + x]!;
-    let acc = 0;
-    for (let k = 0; k < 2 * r + 1; k++) acc += line[k]!;
-    for (let y = 0; y < h; y++) {
-      out[y * w + x] = acc * norm;
-      acc += line[y + 2 * r + 1]! - line[y]!;
+  for (let y = 0; y < h; y++) {
+    const o = y * w;
+    const add = y + r + 1;
+    const sub = y - r;
+    const a = (add >= h ? h - 1 : add) * w;
+    const s = (sub < 0 ? 0 : sub) * w;
+    for (let x = 0; x < w; x++) {
+      out[o + x] = col[x]! * norm;
+      col[x] = col[x]! + rows[a + x]! - rows[s + x]!;
     }
   }
   return out;

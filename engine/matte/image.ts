@@ -76,6 +76,15 @@ function cachedTaps(src: number, dst: number): AxisTaps {
  */
 export function resampleRgb(frame: RgbaFrame, w: number, h: number): Float32Array[] {
   const { data, width: W, height: H } = frame;
+  if (W === w && H === h) {
+    const planes = [new Float32Array(w * h), new Float32Array(w * h), new Float32Array(w * h)] as const;
+    for (let i = 0, p = 0; i < w * h; i++, p += 4) {
+      planes[0][i] = data[p]!;
+      planes[1][i] = data[p + 1]!;
+      planes[2][i] = data[p + 2]!;
+    }
+    return [...planes];
+  }
   const tx = cachedTaps(W, w);
   const ty = cachedTaps(H, h);
   const tmp = [new Float32Array(w * H), new Float32Array(w * H), new Float32Array(w * H)];

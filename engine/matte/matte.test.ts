@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { applyToFrame, guidedCoefficients } from './guided-filter';
 import { lumaOf, resampleRgb, resizeMap, type FloatMap } from './image';
 import { keepMainSubject } from './main-subject';
-import { propagate } from './motion';
-import { KeyframeSampler } from './sampler';
-import { TemporalStabilizer } from './temporal';
+import { CutDetector } from './cuts';
+import { denseFlow, warpBack } from './flow';
+import { fuseKeyMattes } from './fusion';
 
 /** A frame whose left `edge` columns are white, the rest black. */
 function stepFrame(w: number, h: number, edge: number) {
@@ -65,38 +65,46 @@ describe('main subject', () => {
   });
 });
 
-describe('temporal stabiliser', () => {
-  it('averages small disagreements and lets real changes through at once', () => {
-    const t = new TemporalStabilizer({ strength: 0.8, tolerance: 0.5 });
-    const guide = map(16, 16, () => 0.5);
-    t.apply(map(16, 16, () => 1), guide);
-    const out = t.apply(map(16, 16, (x) => (x < 8 ? 0.9 : 0)), guide);
-    expect(out.data[0]).toBeCloseTo(0.8 * 0.8 * 1 + (1 - 0.8 * 0.8) * 0.9);
-    expect(out.data[15]).toBe(0);
+/** Textured background with a bright 30x30 square at (ox, oy): something flow can lock onto. */
+const scene = (w: number, h: number, ox: number, oy: number) =>
+  map(w, h, (x, y) => (x >= ox && x < ox + 30 && y >= oy && y < oy + 30 ? 0.9 : 0.2 + 0.1 * Math.sin(x * 0.7) * Math.cos(y * 0.5)));
+const square = (w: number, h: number, ox: number, oy: number) => map(w, h, (x, y) => (x >= ox && x < ox + 30 && y >= oy && y < oy + 30 ? 1 : 0));
+
+describe('optical flow', () => {
+  it('finds a moved square and pulls its matte onto the new position', () => {
+    const [w, h] = [160, 96];
+    const flow = denseFlow(scene(w, h, 60, 30), scene(w, h, 49, 36));
+    // Inside the square the reference pixel (70, 45) is at (59, 51) in the target.
+    expect(Math.abs(flow.u[45 * w + 70]! + 11)).toBeLessThan(1);
+    expect(Math.abs(flow.v[45 * w + 70]! - 6)).toBeLessThan(1);
+    const moved = warpBack(square(w, h, 49, 36), flow);
+    expect(moved.data[45 * w + 75]).toBeGreaterThan(0.8);
+    expect(moved.data[45 * w + 52]).toBeLessThan(0.2);
   });
 });
 
-describe('keyframe sampling and propagation', () => {
-  it('reuses the matte on unchanged frames up to the interval, re-infers on a change', () => {
-    const s = new KeyframeSampler({ maxInterval: 3, changeThreshold: 0.05 });
-    const a = map(64, 36, () => 0.2);
-    const b = map(64, 36, () => 0.6);
-    expect([s.needsInference(a), s.needsInference(a), s.needsInference(a), s.needsInference(a), s.needsInference(b)]).toEqual([
-      true,
-      false,
-      false,
-      true,
-      true,
-    ]);
+describe('keyframe fusion', () => {
+  it('fills a frame between two keys from both, following the motion', () => {
+    const [w, h] = [160, 96];
+    const key = (index: number, ox: number) => ({ index, prob: square(w, h, ox, 30), small: scene(w, h, ox, 30) });
+    const fused = fuseKeyMattes(scene(w, h, 50, 30), 2, [key(0, 40), key(4, 60)], 4);
+    expect(fused.data[45 * w + 60]).toBeGreaterThan(0.8);
+    expect(fused.data[45 * w + 45]).toBeLessThan(0.2);
+    expect(fused.data[45 * w + 85]).toBeLessThan(0.2);
   });
 
-  it('moves the matte with the picture', () => {
-    const w = 160;
-    const h = 90;
-    const square = (ox: number) => map(w, h, (x, y) => (x >= ox && x < ox + 30 && y >= 30 && y < 60 ? 1 : 0));
-    const lumaWith = (ox: number) => map(w, h, (x, y) => (x >= ox && x < ox + 30 && y >= 30 && y < 60 ? 0.9 : 0.1 + 0.02 * ((x * 7 + y * 3) % 5)));
-    const moved = propagate(square(40), lumaWith(40), lumaWith(44));
-    expect(moved.data[45 * w + 72]).toBeGreaterThan(0.8);
-    expect(moved.data[45 * w + 41]).toBeLessThan(0.2);
+  it('lets a sure key overrule an unsure one', () => {
+    const [w, h] = [64, 48];
+    const still = scene(w, h, 10, 10);
+    const sure = { index: 0, prob: map(w, h, () => 0.98), small: still };
+    const unsure = { index: 1, prob: map(w, h, () => 0.45), small: still };
+    expect(fuseKeyMattes(still, 1, [sure, unsure], 1).data[20 * w + 20]).toBeGreaterThan(0.5);
+  });
+});
+
+describe('cut detection', () => {
+  it('marks a new shot but not motion within one', () => {
+    const c = new CutDetector(0.15);
+    expect([c.isCut(scene(160, 96, 40, 30)), c.isCut(scene(160, 96, 44, 30)), c.isCut(map(160, 96, () => 0.9))]).toEqual([false, false, true]);
   });
 });

@@ -7,16 +7,26 @@ export interface DecodedFrame {
   data: Uint8Array;
   width: number;
   height: number;
+  /** The same frame scaled down by ffmpeg to the size asked for (`workSize`), if any. */
+  work?: { data: Uint8Array; width: number; height: number };
 }
 
-/** ffmpeg arguments that decode an untrusted, probed file to raw RGBA on the shared timeline. */
-export function decodeArgs(info: MediaInfo, input: string, opts: { maxFrames?: number } = {}): string[] {
-  const filters = [...normalizeFilters(info), `scale=${info.width}:${info.height}:flags=bilinear`];
+/**
+ * ffmpeg arguments that decode an untrusted, probed file to raw RGBA on the shared timeline.
+ * With `workSize`, each frame also carries a copy scaled to that size (area-averaged by
+ * ffmpeg, in its own process): it rides in `workSize[1]` extra rows below the frame, so one
+ * pipe keeps both in step.
+ */
+export function decodeArgs(info: MediaInfo, input: string, opts: { maxFrames?: number; workSize?: [number, number] } = {}): string[] {
+  const base = [...normalizeFilters(info), `scale=${info.width}:${info.height}:flags=bilinear`, 'format=rgba'].join(',');
+  const ws = opts.workSize;
+  const graph = ws
+    ? ['-filter_complex', `[0:v:0]${base},split[f][w];[w]scale=${ws[0]}:${ws[1]}:flags=area[s];[f]pad=${info.width}:${info.height + ws[1]}[p];[p][s]overlay=0:${info.height}:format=rgb,format=rgba[out]`, '-map', '[out]']
+    : ['-map', '0:v:0', '-vf', base];
   return [
     '-v', 'error',
     ...safeInputArgs(info, input),
-    '-map', '0:v:0',
-    '-vf', filters.join(','),
+    ...graph,
     ...(opts.maxFrames ? ['-frames:v', String(opts.maxFrames)] : []),
     '-f', 'rawvideo', '-pix_fmt', 'rgba', 'pipe:1',
   ];
@@ -30,10 +40,11 @@ export function decodeArgs(info: MediaInfo, input: string, opts: { maxFrames?: n
 export async function* readFrames(
   info: MediaInfo,
   input: string,
-  opts: { signal?: AbortSignal; bufferFrames?: number; maxFrames?: number } = {},
+  opts: { signal?: AbortSignal; bufferFrames?: number; maxFrames?: number; workSize?: [number, number] } = {},
 ): AsyncGenerator<DecodedFrame> {
   const { width, height } = info;
-  const frameBytes = width * height * 4;
+  const ws = opts.workSize;
+  const frameBytes = width * (height + (ws ? ws[1] : 0)) * 4;
   const child = spawnFfmpeg(decodeArgs(info, input, opts));
   let stderr = '';
   child.stderr.on('data', (d: Buffer) => {
@@ -55,10 +66,17 @@ export async function* readFrames(
       let off = 0;
       while (all.length - off >= frameBytes) {
         // Copy out: the frame outlives the pipe's chunk and may be transferred elsewhere.
-        const data = new Uint8Array(frameBytes);
-        data.set(all.subarray(off, off + frameBytes));
+        const data = new Uint8Array(width * height * 4);
+        data.set(all.subarray(off, off + data.length));
+        let work: DecodedFrame['work'];
+        if (ws) {
+          const [w, h] = ws;
+          const small = new Uint8Array(w * h * 4);
+          for (let y = 0; y < h; y++) small.set(all.subarray(off + ((height + y) * width) * 4, off + ((height + y) * width + w) * 4), y * w * 4);
+          work = { data: small, width: w, height: h };
+        }
         off += frameBytes;
-        yield { data, width, height };
+        yield { data, width, height, work };
       }
       all = all.subarray(off);
       pending = all.length ? [Buffer.from(all)] : [];

@@ -21,9 +21,8 @@ export const BASELINE: BenchConfig = {
     inputSide: 1024,
     keepAspect: false,
     workSide: 1024,
-    sampling: { maxInterval: 1, changeThreshold: 0 },
+    keyframes: { interval: 1, fuseRadius: 0, bisectBelow: 0, flowSide: 256, cutThreshold: 1 },
     guided: null,
-    temporal: null,
     mainSubjectMinFraction: null,
   },
 };

@@ -27,8 +27,9 @@ window.runEngine = async (model, count) => {
   const t0 = performance.now();
   for (let i = 0; i < count; i++) {
     const data = new Uint8ClampedArray(all.buffer, i * width * height * 4, width * height * 4);
-    alphas.push(base64(await matter.process({ data, width, height })));
+    for (const alpha of await matter.push({ data, width, height })) alphas.push(base64(alpha));
   }
+  for (const alpha of await matter.flush()) alphas.push(base64(alpha));
   const msPerFrame = (performance.now() - t0) / count;
   await matter.release();
   return { alphas, msPerFrame };

@@ -19,7 +19,8 @@ async function nodeMattes(model: ApiModel, frames: Uint8Array[], width: number, 
   const { tier, manifest } = tierFor(model);
   const matter = await createVideoMatter({ runtime: createOrtNodeRuntime({ threads: 1 }), manifest, tier });
   const out: Uint8Array[] = [];
-  for (const data of frames.slice(0, count)) out.push(await matter.process({ data, width, height }));
+  for (const data of frames.slice(0, count)) out.push(...(await matter.push({ data, width, height })));
+  out.push(...(await matter.flush()));
   await matter.release();
   return out;
 }

@@ -72,6 +72,8 @@ export class SegmentClient {
     readonly backend: Backend,
     readonly runtime: string,
     readonly loadMs: number,
+    /** Frames the engine holds back before their alpha comes out (keep this many in flight). */
+    readonly latency: number,
   ) {
     worker.onmessage = (e: MessageEvent<FromWorker>) => this.receive(e.data);
     worker.onerror = (e) => this.fail(new WorkerCrashedError(e.message || 'The processing worker stopped unexpectedly.'));
@@ -93,7 +95,7 @@ export class SegmentClient {
     return new Promise((resolve, reject) => {
       worker.onmessage = (e: MessageEvent<FromWorker>) => {
         const msg = e.data;
-        if (msg.type === 'ready') resolve(new SegmentClient(worker, msg.backend, msg.runtime, msg.loadMs));
+        if (msg.type === 'ready') resolve(new SegmentClient(worker, msg.backend, msg.runtime, msg.loadMs, msg.latency));
         else if (msg.type === 'error') {
           worker.terminate();
           reject(new Error(msg.message));
@@ -108,7 +110,10 @@ export class SegmentClient {
     });
   }
 
-  /** Segments one RGBA frame; the buffer is transferred (unusable here until it comes back). */
+  /**
+   * Segments one RGBA frame; the buffer is transferred (unusable here until it comes back).
+   * The promise settles up to `latency` frames later, or after `flush()`.
+   */
   segment(rgba: ArrayBuffer, width: number, height: number): Promise<Matted> {
     if (this.crashed) return Promise.reject(this.crashed);
     const id = this.nextId++;
@@ -117,6 +122,11 @@ export class SegmentClient {
       const msg: ToWorker = { type: 'frame', id, width, height, rgba };
       this.worker.postMessage(msg, [rgba]);
     });
+  }
+
+  /** Asks for every frame still held (call after the last frame). */
+  flush(): void {
+    this.worker.postMessage({ type: 'flush' } satisfies ToWorker);
   }
 
   reset(): void {

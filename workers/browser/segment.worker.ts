@@ -9,6 +9,8 @@ import type { Backend, FromWorker, ToWorker } from './protocol';
 declare const self: DedicatedWorkerGlobalScope;
 
 let matter: VideoMatter | null = null;
+/** Frames handed to the engine whose alpha has not come back yet, oldest first. */
+let inFlight: { id: number; width: number; height: number; rgba: ArrayBuffer; t0: number }[] = [];
 // Frames are handled strictly one after another: the matter keeps temporal state.
 let queue: Promise<void> = Promise.resolve();
 
@@ -23,6 +25,22 @@ async function runtimeFor(backend: Backend, modelBaseUrl: string, wasmPaths: str
   return createOrtWebRuntime({ modelBaseUrl, wasmPaths, threads: 1 });
 }
 
+/** Writes each finished alpha into its frame's buffer and sends the frame back. */
+function deliver(alphas: Uint8Array[]): void {
+  for (const alpha of alphas) {
+    const f = inFlight.shift();
+    if (!f || !matter) return;
+    const rgba = new Uint8Array(f.rgba);
+    for (let i = 0, p = 3; i < alpha.length; i++, p += 4) rgba[p] = alpha[i]!;
+    post({ type: 'matted', id: f.id, width: f.width, height: f.height, rgba: f.rgba, ms: performance.now() - f.t0, stats: structuredClone(matter.stats) }, [f.rgba]);
+  }
+}
+
+function failInFlight(message: string): void {
+  for (const f of inFlight) post({ type: 'error', id: f.id, phase: 'frame', message });
+  inFlight = [];
+}
+
 async function handle(msg: ToWorker): Promise<void> {
   switch (msg.type) {
     case 'init': {
@@ -32,7 +50,8 @@ async function handle(msg: ToWorker): Promise<void> {
         const { tier, manifest } = tierFor(msg.model);
         await matter?.release();
         matter = await createVideoMatter({ runtime, manifest, tier, threshold: null, smartSampling: true });
-        post({ type: 'ready', backend: msg.backend, runtime: runtime.name, loadMs: performance.now() - t0 });
+        inFlight = [];
+        post({ type: 'ready', backend: msg.backend, runtime: runtime.name, loadMs: performance.now() - t0, latency: matter.latency });
       } catch (err) {
         post({ type: 'error', id: null, phase: 'init', message: (err as Error).message || String(err) });
       }
@@ -40,19 +59,26 @@ async function handle(msg: ToWorker): Promise<void> {
     }
     case 'frame': {
       if (!matter) return post({ type: 'error', id: msg.id, phase: 'frame', message: 'The engine is not loaded' });
-      const t0 = performance.now();
+      inFlight.push({ id: msg.id, width: msg.width, height: msg.height, rgba: msg.rgba, t0: performance.now() });
       try {
-        const rgba = new Uint8Array(msg.rgba);
-        const alpha = await matter.process({ data: rgba, width: msg.width, height: msg.height });
-        for (let i = 0, p = 3; i < alpha.length; i++, p += 4) rgba[p] = alpha[i]!;
-        post({ type: 'matted', id: msg.id, width: msg.width, height: msg.height, rgba: msg.rgba, ms: performance.now() - t0, stats: structuredClone(matter.stats) }, [msg.rgba]);
+        deliver(await matter.push({ data: new Uint8Array(msg.rgba), width: msg.width, height: msg.height }));
       } catch (err) {
-        post({ type: 'error', id: msg.id, phase: 'frame', message: (err as Error).message || String(err) });
+        failInFlight((err as Error).message || String(err));
+      }
+      return;
+    }
+    case 'flush': {
+      if (!matter) return;
+      try {
+        deliver(await matter.flush());
+      } catch (err) {
+        failInFlight((err as Error).message || String(err));
       }
       return;
     }
     case 'reset':
       matter?.reset();
+      failInFlight('Reset before the frame was finished');
       return;
     case 'dispose':
       await matter?.release();

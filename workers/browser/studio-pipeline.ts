@@ -6,7 +6,7 @@
  */
 import { ALL_FORMATS, BlobSource, BufferTarget, CanvasSink, Input, Output, QUALITY_HIGH, VideoSample, VideoSampleSource, WebMOutputFormat } from 'mediabunny';
 import type { ApiModel, MatterStats } from '../../engine';
-import { type BackendChoice, SegmentClient } from './client';
+import { type BackendChoice, type Matted, SegmentClient } from './client';
 
 export interface StudioProgress {
   framesDone: number;
@@ -105,20 +105,17 @@ export async function runStudio(run: StudioRun): Promise<StudioResult> {
     const frames = sink.canvases();
     let next = frames.next();
     let done = 0;
+    let sent = 0;
     let workerMs = 0;
     let engine: MatterStats | null = null;
     let lastPreview = 0;
     let thumbnail: ImageData | null = null;
     let steadyStart = 0;
-    while (done < framesTotal || !run.maxFrames) {
-      const item = await next;
-      if (item.done) break;
-      checkAbort(run.signal);
-      const { canvas, timestamp, duration: frameDuration } = item.value;
-      const ctx = (canvas as OffscreenCanvas).getContext('2d', { willReadFrequently: true }) as OffscreenCanvasRenderingContext2D;
-      const pixels = ctx.getImageData(0, 0, width, height);
-      next = frames.next(); // decode ahead while the worker segments this frame
-      const matted = await client.segment(pixels.data.buffer, width, height);
+    // The engine returns a frame's matte only once it has seen the keyframes after it.
+    const inFlight: { matted: Promise<Matted>; timestamp: number; duration: number }[] = [];
+    const take = async () => {
+      const { matted: pendingMatte, timestamp, duration: frameDuration } = inFlight.shift()!;
+      const matted = await pendingMatte;
       workerMs += matted.ms;
       engine = matted.stats;
       const rgba = new Uint8ClampedArray(matted.rgba);
@@ -143,7 +140,26 @@ export async function runStudio(run: StudioRun): Promise<StudioResult> {
         fps,
         etaSeconds: done > 2 ? Math.max(0, (framesTotal - done) / fps) : null,
       });
-      if (run.maxFrames && done >= run.maxFrames) break;
+    };
+    while (sent < framesTotal || !run.maxFrames) {
+      const item = await next;
+      if (item.done) break;
+      checkAbort(run.signal);
+      const { canvas, timestamp, duration: frameDuration } = item.value;
+      const ctx = (canvas as OffscreenCanvas).getContext('2d', { willReadFrequently: true }) as OffscreenCanvasRenderingContext2D;
+      const pixels = ctx.getImageData(0, 0, width, height);
+      next = frames.next(); // decode ahead while the worker segments this frame
+      const matted = client.segment(pixels.data.buffer, width, height);
+      matted.catch(() => undefined); // awaited in order by take(); don't report it unhandled meanwhile
+      inFlight.push({ matted, timestamp, duration: frameDuration });
+      sent++;
+      while (inFlight.length > client.latency) await take();
+      if (run.maxFrames && sent >= run.maxFrames) break;
+    }
+    client.flush();
+    while (inFlight.length) {
+      checkAbort(run.signal);
+      await take();
     }
     await frames.return();
     if (done === 0) throw new StudioError('No frames could be decoded from this file.', true);

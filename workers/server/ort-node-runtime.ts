@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import * as ort from 'onnxruntime-node';
@@ -35,13 +36,15 @@ let cudaBroken = false;
  */
 export function createOrtNodeRuntime(opts: { threads?: number; providers?: string[] } = {}): InferenceRuntime {
   const wanted = opts.providers ?? preferredProviders();
-  const threads = opts.threads ?? env().ORT_THREADS;
+  // onnxruntime's own default counts physical cores, which leaves vCPUs idle on most VMs.
+  const threads = opts.threads ?? (env().ORT_THREADS || os.availableParallelism());
   const create = (file: string, providers: string[]) =>
     ort.InferenceSession.create(file, {
       executionProviders: providers,
       graphOptimizationLevel: 'all',
       logSeverityLevel: 4,
-      ...(threads > 0 ? { intraOpNumThreads: threads, interOpNumThreads: 1 } : {}),
+      intraOpNumThreads: threads,
+      interOpNumThreads: 1,
     });
   const runtime = {
     name: `onnxruntime-node (${wanted[0]})`,

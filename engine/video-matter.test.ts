@@ -1,0 +1,104 @@
+import { describe, expect, it } from 'vitest';
+import { ISNET } from './models/catalog';
+import type { InferenceRuntime, TensorData } from './runtime';
+import { TIERS, type TierConfig } from './tiers';
+import { createVideoMatter } from './video-matter';
+
+/**
+ * A stand-in for the model (the real ones run in the integration tests): it answers "subject"
+ * wherever the input is bright, and records which frames it was asked about by their mean.
+ */
+function brightnessModel(seen: number[]): InferenceRuntime {
+  return {
+    name: 'brightness',
+    load: () =>
+      Promise.resolve({
+        run(feeds) {
+          const x = Object.values(feeds)[0]!;
+          const [, , h, w] = x.dims as [number, number, number, number];
+          const n = w * h;
+          const data = new Float32Array(n);
+          let sum = 0;
+          for (let i = 0; i < n; i++) {
+            // ISNet input is (v - 128) / 256 per channel; bright > mid-grey.
+            const v = x.data[i]! * 256 + 128;
+            data[i] = v > 128 ? 1 : 0;
+            sum += v;
+          }
+          seen.push(Math.round(sum / n));
+          return Promise.resolve({ output: { data, dims: [1, 1, h, w] } satisfies TensorData });
+        },
+        release: () => Promise.resolve(),
+      }),
+  };
+}
+
+/** A 64x36 frame: grey textured background, white 16x16 square at x = ox; `shade` tints it. */
+function frame(ox: number, shade = 60) {
+  const [w, h] = [64, 36];
+  const data = new Uint8ClampedArray(w * h * 4);
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      const inside = x >= ox && x < ox + 16 && y >= 10 && y < 26;
+      const v = inside ? 250 : shade + ((x * 7 + y * 13) % 11) * 3;
+      data.fill(v, (y * w + x) * 4, (y * w + x) * 4 + 3);
+      data[(y * w + x) * 4 + 3] = 255;
+    }
+  }
+  return { data, width: w, height: h };
+}
+
+const tier: TierConfig = {
+  ...TIERS['service-original'],
+  inputSide: 64,
+  workSide: 64,
+  keyframes: { interval: 4, fuseRadius: 1, bisectBelow: 0, flowSide: 64, cutThreshold: 0.15 },
+  mainSubjectMinFraction: null,
+  guided: null,
+};
+
+async function runAll(frames: ReturnType<typeof frame>[], t: TierConfig, smartSampling = true) {
+  const seen: number[] = [];
+  const matter = await createVideoMatter({ runtime: brightnessModel(seen), manifest: ISNET, tier: t, threshold: 0.5, smartSampling });
+  const alphas: Uint8Array[] = [];
+  let maxHeld = 0;
+  for (const [i, f] of frames.entries()) {
+    alphas.push(...(await matter.push(f)));
+    maxHeld = Math.max(maxHeld, i + 1 - alphas.length);
+  }
+  alphas.push(...(await matter.flush()));
+  return { alphas, inferences: matter.stats.inferences, maxHeld, latency: matter.latency, seen };
+}
+
+describe('video matter', () => {
+  it('returns one alpha per frame, in order, holding back no more than its latency', async () => {
+    const frames = Array.from({ length: 11 }, (_, i) => frame(8 + i * 2));
+    const { alphas, inferences, maxHeld, latency } = await runAll(frames, tier);
+    expect(alphas).toHaveLength(11);
+    // Keys at 0, 4, 8 and the last frame (10).
+    expect(inferences).toBe(4);
+    expect(maxHeld).toBeLessThanOrEqual(latency + 1);
+    // Each frame's matte follows its own square, keyframe or not.
+    alphas.forEach((a, i) => {
+      const ox = 8 + i * 2;
+      expect(a[18 * 64 + ox + 8]).toBe(255);
+      expect(a[18 * 64 + ox - 4]).toBe(0);
+    });
+  });
+
+  it('runs the model on every frame without smart sampling', async () => {
+    const frames = Array.from({ length: 6 }, (_, i) => frame(10 + i));
+    expect((await runAll(frames, tier, false)).inferences).toBe(6);
+  });
+
+  it('never carries a matte across a cut', async () => {
+    // Shot 1: dark background, square at 10. Shot 2: bright background (all "subject" to the stand-in).
+    const frames = [frame(10), frame(10), frame(10), frame(10, 200), frame(10, 200), frame(10, 200)];
+    const { alphas, seen } = await runAll(frames, tier);
+    expect(alphas).toHaveLength(6);
+    // The shot's last frame (2) and the new shot's first (3) are keys, besides 0 and the end.
+    expect(seen).toHaveLength(4);
+    expect(alphas[2]![18 * 64 + 40]).toBe(0);
+    expect(alphas[3]![18 * 64 + 40]).toBe(255);
+  });
+});
