@@ -68,7 +68,7 @@ export const TIERS: Record<ApiModel, TierConfig> = {
     inputSide: 1024,
     keepAspect: false,
     workSide: 512,
-    keyframes: { interval: 4, fuseRadius: 2, bisectBelow: 0.85, flowSide: 192, cutThreshold: 0.15 },
+    keyframes: { interval: 4, fuseRadius: 2, bisectBelow: 0.7, flowSide: 192, cutThreshold: 0.15 },
     guided: { radius: 2, eps: 4e-3 },
     mainSubjectMinFraction: 0.15,
   },
