@@ -12,13 +12,16 @@
  *   const { tier, manifest } = tierFor('service-human');        // or any ApiModel
  *   const matter = await createVideoMatter({ runtime, manifest, tier, threshold: null, smartSampling: true });
  *   for each decoded frame, in display order:
- *     const alpha = await matter.process({ data: rgba, width, height }); // Uint8Array, w*h, 255 = subject
- *   matter.reset();      // between videos or after a seek (drops temporal state)
+ *     for (const alpha of await matter.push({ data: rgba, width, height })) use(alpha); // w*h bytes, 255 = subject
+ *   for (const alpha of await matter.flush()) use(alpha);   // the frames still held back
+ *   matter.reset();      // between videos or after a seek (drops held frames and state)
  *   await matter.release();
  *
  * - `threshold`: null (default) = soft alpha; a number in 0..1 (or 1..255 as a byte) = hard alpha.
- * - `smartSampling` (default true): frames that barely changed reuse the last inference, up to
- *   the tier's keyframe interval; false = run the model on every frame.
+ * - Alphas come out in order, up to `matter.latency` frames after their frame went in: a frame's
+ *   matte is fused from keyframes before and after it (engine/matte/fusion.ts).
+ * - `smartSampling` (default true): the model runs on the tier's keyframes and the frames
+ *   between are carried along optical flow; false = run the model on every frame.
  * - `matter.stats`: frames done, inferences, seconds in "infer" and "refine".
  * - `TIERS` maps each API model (`service-light`, `service-human`, `service-original`,
  *   `service-pro`) to a `TierConfig`; `BUILTIN_MODELS` lists the manifests; the file a manifest
@@ -27,7 +30,7 @@
  * The server wraps the same matter in lib/segment/segment-video.ts (ffmpeg decode → matter →
  * FFV1 mask) with workers/server/ort-node-runtime.ts.
  */
-export { createVideoMatter, normalizeThreshold } from './video-matter';
+export { createVideoMatter, normalizeThreshold, workSize } from './video-matter';
 export type { VideoMatter, VideoMatterOptions, MatterStats } from './video-matter';
 export type { InferenceRuntime, InferenceSession, TensorData } from './runtime';
 export type { ModelManifest, ModelSource, OutputDecoding } from './models/manifest';

@@ -13,8 +13,9 @@ export interface KeyframeOptions {
    */
   fuseRadius: number;
   /**
-   * Consecutive keys that overlap less than this (soft IoU after aligning them by flow) get a
-   * key halfway between them too: dense inference where motion is fast. 0: never.
+   * Consecutive keys that overlap less than this (soft IoU of their confident pixels, after
+   * aligning them by flow) get a key halfway between them too: dense inference where motion
+   * is fast. 0: never.
    */
   bisectBelow: number;
   /** Long side of the luma that optical flow runs on. */
@@ -68,7 +69,7 @@ export const TIERS: Record<ApiModel, TierConfig> = {
     inputSide: 1024,
     keepAspect: false,
     workSide: 512,
-    keyframes: { interval: 4, fuseRadius: 2, bisectBelow: 0.7, flowSide: 192, cutThreshold: 0.15 },
+    keyframes: { interval: 4, fuseRadius: 2, bisectBelow: 0.75, flowSide: 192, cutThreshold: 0.15 },
     guided: { radius: 2, eps: 4e-3 },
     mainSubjectMinFraction: 0.15,
   },

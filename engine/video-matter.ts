@@ -195,7 +195,7 @@ export async function createVideoMatter(opts: VideoMatterOptions): Promise<Video
     const b = keys[keys.length - 1]!;
     if (!a) return;
     const t0 = now();
-    const overlap = softIoU(b.prob, warpBack(a.prob, denseFlow(b.small, a.small)));
+    const overlap = confidentOverlap(b.prob, warpBack(a.prob, denseFlow(b.small, a.small)));
     stats.stageSeconds.refine += now() - t0;
     if (overlap >= bisect) return;
     const mid = pending.find((p) => p.index === Math.round((prev + slot.index) / 2));
@@ -244,13 +244,18 @@ export async function createVideoMatter(opts: VideoMatterOptions): Promise<Video
   };
 }
 
-/** Σ min / Σ max of two probability maps: 1 when identical, 0 when disjoint. */
-function softIoU(a: FloatMap, b: FloatMap): number {
+/**
+ * Σ min / Σ max of two probability maps over the pixels both are sure of (p ≤ 0.25 or ≥ 0.75):
+ * 1 when they agree, 0 when disjoint. Regions the model is unsure of are left to fusion; more
+ * keys there would only add more unsure votes.
+ */
+function confidentOverlap(a: FloatMap, b: FloatMap): number {
   let inter = 0;
   let union = 0;
   for (let i = 0; i < a.data.length; i++) {
     const x = a.data[i]!;
     const y = b.data[i]!;
+    if ((x > 0.25 && x < 0.75) || (y > 0.25 && y < 0.75)) continue;
     inter += x < y ? x : y;
     union += x < y ? y : x;
   }
