@@ -42,6 +42,10 @@ export function createOrtNodeRuntime(opts: { threads?: number; providers?: strin
     ort.InferenceSession.create(file, {
       executionProviders: providers,
       graphOptimizationLevel: 'all',
+      // The arena keeps ISNet's peak intermediates (~700 MB at 1024²) between frames; without it
+      // a worker on 1080p stays near 1 GB instead of 1.6 GB (docs/engine.md); 48 frames took
+      // 47 s instead of 44 s, within this machine's noise.
+      enableCpuMemArena: false,
       logSeverityLevel: 4,
       intraOpNumThreads: threads,
       interOpNumThreads: 1,
