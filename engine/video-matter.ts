@@ -1,5 +1,5 @@
 import { CutDetector } from './matte/cuts';
-import { denseFlow, warpBack } from './matte/flow';
+import { denseFlow, warpBack, type FlowField } from './matte/flow';
 import { fuseKeyMattes, type KeyMatte } from './matte/fusion';
 import { keepMainSubject } from './matte/main-subject';
 import { guidedCoefficients, applyToFrame } from './matte/guided-filter';
@@ -80,6 +80,8 @@ interface Key extends KeyMatte {
   shot: number;
   /** The key's matte fused with its neighbours, once computed. */
   fused: FloatMap | null;
+  /** Flows from this key to other keys (by index): the bisect check and fusion share them. */
+  flows: Map<number, FlowField>;
 }
 
 interface Slot {
@@ -123,16 +125,26 @@ export async function createVideoMatter(opts: VideoMatterOptions): Promise<Video
     const t = out[m.output.name];
     if (!t) throw new Error(`Model ${m.id} returned no output "${m.output.name}"`);
     stats.inferences++;
-    keys.push({ index: slot.index, shot: slot.shot, prob: resizeMap(decodeOutput(t, m), ww, wh), small: slot.small, fused: null });
+    keys.push({ index: slot.index, shot: slot.shot, prob: resizeMap(decodeOutput(t, m), ww, wh), small: slot.small, fused: null, flows: new Map() });
     lastKey = slot.index;
     stats.stageSeconds.infer += now() - t0;
+  }
+
+  /** The flow from one key to another, computed once. */
+  function keyFlow(from: Key, to: KeyMatte): FlowField {
+    let f = from.flows.get(to.index);
+    if (!f) {
+      f = denseFlow(from.small, to.small);
+      from.flows.set(to.index, f);
+    }
+    return f;
   }
 
   /** A key's matte after fusion with the raw keys of its shot within keyReach (cached). */
   function fusedKey(key: Key): FloatMap {
     if (!key.fused) {
       const near = keys.filter((k) => k.shot === key.shot && Math.abs(k.index - key.index) <= keyReach);
-      key.fused = near.length > 1 ? fuseKeyMattes(key.small, key.index, near, interval) : key.prob;
+      key.fused = near.length > 1 ? fuseKeyMattes(key.small, key.index, near, interval, (k) => keyFlow(key, k)) : key.prob;
     }
     return key.fused;
   }
@@ -195,7 +207,7 @@ export async function createVideoMatter(opts: VideoMatterOptions): Promise<Video
     const b = keys[keys.length - 1]!;
     if (!a) return;
     const t0 = now();
-    const overlap = confidentOverlap(b.prob, warpBack(a.prob, denseFlow(b.small, a.small)));
+    const overlap = confidentOverlap(b.prob, warpBack(a.prob, keyFlow(b, a)));
     stats.stageSeconds.refine += now() - t0;
     if (overlap >= bisect) return;
     const mid = pending.find((p) => p.index === Math.round((prev + slot.index) / 2));

@@ -1,5 +1,5 @@
 import { boxMean } from './box';
-import { denseFlow, warpBack } from './flow';
+import { denseFlow, warpBack, type FlowField } from './flow';
 import { resizeMap, type FloatMap } from './image';
 
 /** A keyframe's matte, as a source for the frames around it. */
@@ -23,9 +23,16 @@ const CERTAINTY_FLOOR = 0.05;
  * there (occlusions, cuts and flow errors count for little), and with how sure the key was
  * (|2p − 1|). A pixel the model was unsure of on one frame (a dark body against dark water)
  * takes its value from the frames that were sure, which is why this beats inference on every
- * frame as well as being cheaper.
+ * frame as well as being cheaper. `flowTo` gives the flow from this frame to a key (the caller
+ * may have it already); by default it is computed.
  */
-export function fuseKeyMattes(frameSmall: FloatMap, frameIndex: number, keys: readonly KeyMatte[], interval: number): FloatMap {
+export function fuseKeyMattes(
+  frameSmall: FloatMap,
+  frameIndex: number,
+  keys: readonly KeyMatte[],
+  interval: number,
+  flowTo: (key: KeyMatte) => FlowField = (key) => denseFlow(frameSmall, key.small),
+): FloatMap {
   const { width: W, height: H } = keys[0]!.prob;
   const n = W * H;
   const num = new Float32Array(n);
@@ -34,7 +41,7 @@ export function fuseKeyMattes(frameSmall: FloatMap, frameIndex: number, keys: re
     let prob = key.prob.data;
     let photo: Float32Array | null = null;
     if (key.index !== frameIndex) {
-      const flow = denseFlow(frameSmall, key.small);
+      const flow = flowTo(key);
       prob = warpBack(key.prob, flow).data;
       photo = photometricConfidence(warpBack(key.small, flow), frameSmall, W, H);
     }
