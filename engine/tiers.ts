@@ -35,8 +35,12 @@ export interface TierConfig {
   /** Long side of the working resolution where fusion, main-subject and guided filtering run. */
   workSide: number;
   keyframes: KeyframeOptions;
-  /** Edge-aware upsampling (guided filter at workSide, applied at full resolution). */
-  guided: { radius: number; eps: number } | null;
+  /**
+   * Edge-aware upsampling (guided filter at workSide, applied at full resolution). `gain`
+   * (default 1) steepens alpha around 0.5: a narrower soft band at the edge, which slides
+   * less visibly as the subject moves.
+   */
+  guided: { radius: number; eps: number; gain?: number } | null;
   /** Drop regions smaller than this fraction of the largest one (null keeps everything). */
   mainSubjectMinFraction: number | null;
 }
@@ -52,7 +56,7 @@ export const TIERS: Record<ApiModel, TierConfig> = {
     keepAspect: false,
     workSide: 384,
     keyframes: { interval: 16, fuseRadius: 1, bisectBelow: 0, flowSide: 160, cutThreshold: 0.15 },
-    guided: { radius: 2, eps: 4e-3 },
+    guided: { radius: 2, eps: 4e-3, gain: 2 },
     mainSubjectMinFraction: 0.15,
   },
   'service-human': {
@@ -69,8 +73,8 @@ export const TIERS: Record<ApiModel, TierConfig> = {
     inputSide: 1024,
     keepAspect: false,
     workSide: 512,
-    keyframes: { interval: 4, fuseRadius: 2, bisectBelow: 0.75, flowSide: 192, cutThreshold: 0.15 },
-    guided: { radius: 2, eps: 4e-3 },
+    keyframes: { interval: 5, fuseRadius: 1, bisectBelow: 0.75, flowSide: 192, cutThreshold: 0.15 },
+    guided: { radius: 2, eps: 4e-3, gain: 2 },
     mainSubjectMinFraction: 0.15,
   },
   'service-pro': {
@@ -79,7 +83,7 @@ export const TIERS: Record<ApiModel, TierConfig> = {
     keepAspect: false,
     workSide: 768,
     keyframes: { interval: 1, fuseRadius: 2, bisectBelow: 0, flowSide: 256, cutThreshold: 0.15 },
-    guided: { radius: 3, eps: 4e-3 },
+    guided: { radius: 3, eps: 4e-3, gain: 2 },
     mainSubjectMinFraction: 0.15,
   },
 };

@@ -51,19 +51,6 @@ const now = () => performance.now() / 1000;
 
 type RgbPlanes = Float32Array[];
 
-/** R, G, B planes back to an RGBA buffer (small: working resolution only). */
-function interleave(planes: RgbPlanes, w: number, h: number): Uint8ClampedArray {
-  const [r, g, b] = planes as [Float32Array, Float32Array, Float32Array];
-  const out = new Uint8ClampedArray(w * h * 4);
-  for (let i = 0; i < w * h; i++) {
-    out[i * 4] = r[i]!;
-    out[i * 4 + 1] = g[i]!;
-    out[i * 4 + 2] = b[i]!;
-    out[i * 4 + 3] = 255;
-  }
-  return out;
-}
-
 /** The working resolution of a tier for a frame size (long side = tier.workSide, never larger). */
 export function workSize(tier: TierConfig, width: number, height: number): [number, number] {
   return fitLongSide(width, height, tier.workSide);
@@ -119,8 +106,8 @@ export async function createVideoMatter(opts: VideoMatterOptions): Promise<Video
     const [ww, wh] = [workLuma.width, workLuma.height];
     const [mw, mh] = modelInputSize(m, tier.inputSide, frame, tier.keepAspect);
     // A model no larger than the working resolution is fed from it: one pass over the frame.
-    const source = Math.max(mw, mh) <= Math.max(ww, wh) ? { data: interleave(slot.work, ww, wh), width: ww, height: wh } : frame;
-    const input = toInputTensor(resampleRgb(source, mw, mh), mw, mh, m);
+    const planes = Math.max(mw, mh) <= Math.max(ww, wh) ? slot.work.map((c) => resizeMap({ data: c, width: ww, height: wh }, mw, mh).data) : resampleRgb(frame, mw, mh);
+    const input = toInputTensor(planes, mw, mh, m);
     const out = await session.run({ [m.input.name]: input }, [m.output.name]);
     const t = out[m.output.name];
     if (!t) throw new Error(`Model ${m.id} returned no output "${m.output.name}"`);
@@ -163,7 +150,7 @@ export async function createVideoMatter(opts: VideoMatterOptions): Promise<Video
       p = fuseKeyMattes(slot.small, slot.index, around, interval);
     }
     if (tier.mainSubjectMinFraction !== null) p = keepMainSubject(p, tier.mainSubjectMinFraction);
-    const coef = tier.guided ? guidedCoefficients(p, slot.workLuma, tier.guided.radius, tier.guided.eps) : null;
+    const coef = tier.guided ? guidedCoefficients(p, slot.workLuma, tier.guided.radius, tier.guided.eps, tier.guided.gain) : null;
     const alpha = new Uint8Array(slot.frame.width * slot.frame.height);
     applyToFrame(coef, p, slot.frame, threshold, alpha);
     stats.framesDone++;
@@ -225,8 +212,8 @@ export async function createVideoMatter(opts: VideoMatterOptions): Promise<Video
       const [ww, wh] = workSize(tier, frame.width, frame.height);
       const work = resampleRgb(scaled && scaled.width === ww && scaled.height === wh ? scaled : frame, ww, wh);
       const workLuma = lumaOf(work, ww, wh);
-      const [fw, fh] = fitLongSide(frame.width, frame.height, tier.keyframes.flowSide);
-      const small = resizeMap(workLuma, fw, fh);
+      // Flow runs only when mattes travel between frames; otherwise the cut check uses workLuma.
+      const small = interval > 1 || radius > 0 ? resizeMap(workLuma, ...fitLongSide(frame.width, frame.height, tier.keyframes.flowSide)) : workLuma;
       stats.stageSeconds.refine += now() - t0;
       const out: Uint8Array[] = [];
       if (cuts.isCut(small)) {

@@ -1,9 +1,13 @@
+/** Scratch for the row pass, reused across calls (the guided filter runs six per frame). */
+let rowSums = new Float32Array(0);
+
 /**
  * Mean over a (2r+1)² window with clamped borders, O(1) per pixel: running sums along each row,
  * then running column sums updated one row at a time (row-major throughout, so cache-friendly).
  */
 export function boxMean(src: Float32Array, w: number, h: number, r: number): Float32Array {
-  const rows = new Float32Array(w * h);
+  if (rowSums.length < w * h) rowSums = new Float32Array(w * h);
+  const rows = rowSums;
   for (let y = 0; y < h; y++) {
     const o = y * w;
     let acc = 0;

@@ -9,28 +9,29 @@ export function keepMainSubject(p: FloatMap, minFraction: number): FloatMap {
   const { width: w, height: h, data } = p;
   const labels = new Int32Array(w * h);
   const sizes: number[] = [0];
-  const stack: number[] = [];
+  // Flood fill with an explicit stack; a pixel is pushed once, so w * h entries suffice.
+  const stack = new Int32Array(w * h);
   for (let i = 0; i < data.length; i++) {
     if (data[i]! < 0.5 || labels[i]) continue;
     const id = sizes.length;
     let size = 0;
+    let top = 0;
     labels[i] = id;
-    stack.push(i);
-    while (stack.length) {
-      const k = stack.pop()!;
+    stack[top++] = i;
+    while (top) {
+      const k = stack[--top]!;
       size++;
-      const x = k % w;
-      const y = (k - x) / w;
-      for (let dy = -1; dy <= 1; dy++) {
-        const yy = y + dy;
-        if (yy < 0 || yy >= h) continue;
-        for (let dx = -1; dx <= 1; dx++) {
-          const xx = x + dx;
-          if (xx < 0 || xx >= w) continue;
-          const j = yy * w + xx;
+      const y = (k / w) | 0;
+      const x = k - y * w;
+      const y0 = y > 0 ? y - 1 : 0;
+      const y1 = y < h - 1 ? y + 1 : y;
+      const x0 = x > 0 ? x - 1 : 0;
+      const x1 = x < w - 1 ? x + 1 : x;
+      for (let yy = y0; yy <= y1; yy++) {
+        for (let j = yy * w + x0, e = yy * w + x1; j <= e; j++) {
           if (!labels[j] && data[j]! >= 0.5) {
             labels[j] = id;
-            stack.push(j);
+            stack[top++] = j;
           }
         }
       }

@@ -47,6 +47,22 @@ describe('guided upsampling', () => {
     expect(jump(plain.subarray(20 * 160, 21 * 160))).toBeLessThan(20);
   });
 
+  it('narrows the soft edge band with gain, leaving the 0.5 boundary in place', () => {
+    const frame = { data: new Uint8ClampedArray(64 * 8 * 4).fill(128), width: 64, height: 8 };
+    const p = map(64, 8, (x) => x / 63);
+    const luma = lumaOf(resampleRgb(frame, 64, 8), 64, 8);
+    const soft = (gain: number) => {
+      const alpha = new Uint8Array(64 * 8);
+      applyToFrame(guidedCoefficients(p, luma, 2, 1e-3, gain), p, frame, null, alpha);
+      return Array.from(alpha.subarray(4 * 64, 5 * 64));
+    };
+    const band = (row: number[]) => row.filter((v) => v > 0 && v < 255).length;
+    const [plain, steep] = [soft(1), soft(2)];
+    expect(band(steep)).toBeLessThan(band(plain) * 0.6);
+    const cross = (row: number[]) => row.findIndex((v) => v >= 128);
+    expect(Math.abs(cross(steep) - cross(plain))).toBeLessThanOrEqual(1);
+  });
+
   it('thresholds to hard alpha when asked', () => {
     const frame = stepFrame(32, 8, 16);
     const p = map(32, 8, (x) => x / 31);
