@@ -6,7 +6,10 @@
  * configurations measured in the same run.
  *
  *   npm run bench:speed -- [--configs service-light,baseline] [--resolutions 480,720,1080]
- *                          [--frames 30] [--clip <video>] [--json out.json]
+ *                          [--frames 30] [--clip <video>] [--rounds 1] [--json out.json]
+ *
+ * --rounds N runs the configs in turn N times and keeps each config's median run, so a slow
+ * spell of the host does not fall on one config only.
  */
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
@@ -22,6 +25,7 @@ const run = promisify(execFile);
 const args = parseArgs(process.argv.slice(2));
 const clip = path.resolve(args.get('clip') ?? '../shared/testdata/videos/sam2_05_juggle_fullbody_1280x720.mp4');
 const frames = Number(args.get('frames') ?? 30);
+const rounds = Math.max(1, Number(args.get('rounds') ?? 1));
 const resolutions = (args.get('resolutions') ?? '480,720,1080').split(',').map(Number);
 const configs = benchConfigs((args.get('configs') ?? 'service-light,service-human,service-original,service-pro,baseline').split(','), args);
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'keyout-bench-s-'));
@@ -51,7 +55,7 @@ try {
     if (h === resolutions[0]) {
       for (const cfg of configs) await segmentVideoWith({ input, info, maskOut: path.join(tmp, 'warm.mkv'), tier: cfg.tier, manifest: cfg.manifest, threshold: cfg.threshold, maxFrames: 1 });
     }
-    for (const cfg of configs) {
+    for (let round = 0; round < rounds; round++) for (const cfg of configs) {
       const res = await segmentVideoWith({ input, info, maskOut: path.join(tmp, `${cfg.name}-${h}.mkv`), tier: cfg.tier, manifest: cfg.manifest, threshold: cfg.threshold });
       const per = (k: string) => ((res.stageSeconds[k] ?? 0) / res.framesWritten) * 1000;
       rows.push({
@@ -66,16 +70,24 @@ try {
         encode_ms: per('encode'),
         vs_baseline: '',
       });
-      console.error(`${h}p ${cfg.name}: ${(res.framesWritten / res.seconds).toFixed(2)} fps`);
+      console.error(`${h}p ${cfg.name}${rounds > 1 ? ` (round ${round + 1})` : ''}: ${(res.framesWritten / res.seconds).toFixed(2)} fps`);
     }
   }
 } finally {
   fs.rmSync(tmp, { recursive: true, force: true });
 }
+/** Each config's median run per resolution (all runs with --rounds 1). */
+function medians(all: Row[]): Row[] {
+  const groups = new Map<string, Row[]>();
+  for (const r of all) groups.set(`${r.config}@${r.height}`, [...(groups.get(`${r.config}@${r.height}`) ?? []), r]);
+  return [...groups.values()].map((g) => [...g].sort((a, b) => a.fps - b.fps)[Math.floor(g.length / 2)]!);
+}
+const runs = rows.map((r) => ({ ...r }));
+rows.splice(0, rows.length, ...medians(rows));
 for (const r of rows) {
   const base = rows.find((b) => b.config === 'baseline-isnet-1024' && b.height === r.height);
   r.vs_baseline = base ? `${(r.fps / base.fps).toFixed(1)}x` : '';
 }
 console.log(table(rows.map((r) => ({ ...r, fps: Number(r.fps.toFixed(2)) }))));
-if (args.has('json')) fs.writeFileSync(args.get('json')!, JSON.stringify({ date: new Date().toISOString(), clip, frames, cpus: os.cpus().length, rows }, null, 2));
+if (args.has('json')) fs.writeFileSync(args.get('json')!, JSON.stringify({ date: new Date().toISOString(), clip, frames, rounds, cpus: os.cpus().length, rows, runs }, null, 2));
 process.exit(0);
