@@ -38,9 +38,10 @@ export interface TierConfig {
   /**
    * Edge-aware upsampling (guided filter at workSide, applied at full resolution). `gain`
    * (default 1) steepens alpha around 0.5: a narrower soft band at the edge, which slides
-   * less visibly as the subject moves.
+   * less visibly as the subject moves. `subsample` (default 1) solves the coefficients on a
+   * grid that many times coarser than the working one, radius scaled to match.
    */
-  guided: { radius: number; eps: number; gain?: number } | null;
+  guided: { radius: number; eps: number; gain?: number; subsample?: number } | null;
   /** Drop regions smaller than this fraction of the largest one (null keeps everything). */
   mainSubjectMinFraction: number | null;
 }
@@ -65,7 +66,7 @@ export const TIERS: Record<ApiModel, TierConfig> = {
     keepAspect: false,
     workSide: 256,
     keyframes: { interval: 1, fuseRadius: 0, bisectBelow: 0, flowSide: 160, cutThreshold: 0.15 },
-    guided: { radius: 4, eps: 1e-3 },
+    guided: { radius: 4, eps: 1e-3, subsample: 2 },
     mainSubjectMinFraction: 0.15,
   },
   'service-original': {

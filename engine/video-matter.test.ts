@@ -101,4 +101,17 @@ describe('video matter', () => {
     expect(alphas[2]![18 * 64 + 40]).toBe(0);
     expect(alphas[3]![18 * 64 + 40]).toBe(255);
   });
+
+  it('keeps the square edges with the guided filter solved on a coarser grid', async () => {
+    const frames = Array.from({ length: 3 }, (_, i) => frame(20 + i));
+    const guided = (subsample: number) => ({ ...tier, keyframes: { ...tier.keyframes, interval: 1 }, guided: { radius: 2, eps: 1e-3, subsample } });
+    const [fine, coarse] = [(await runAll(frames, guided(1))).alphas, (await runAll(frames, guided(2))).alphas];
+    coarse.forEach((a, i) => {
+      const row = Array.from(a.subarray(18 * 64, 19 * 64));
+      // Subject exactly on the square's columns, as with the full grid.
+      expect(row.findIndex((v) => v === 255)).toBe(20 + i);
+      expect(row.lastIndexOf(255)).toBe(35 + i);
+      expect(row).toEqual(Array.from(fine[i]!.subarray(18 * 64, 19 * 64)));
+    });
+  });
 });

@@ -149,8 +149,14 @@ export async function createVideoMatter(opts: VideoMatterOptions): Promise<Video
       ).map((k) => ({ index: k.index, small: k.small, prob: fusedKey(k) }));
       p = fuseKeyMattes(slot.small, slot.index, around, interval);
     }
+    // The guided filter may solve its coefficients on a coarser grid than the working one (the
+    // apply reads the full-resolution luma either way); main-subject runs on that grid too.
+    const g = tier.guided;
+    const sub = g?.subsample ?? 1;
+    if (sub > 1) p = resizeMap(p, Math.max(1, Math.round(p.width / sub)), Math.max(1, Math.round(p.height / sub)));
     if (tier.mainSubjectMinFraction !== null) p = keepMainSubject(p, tier.mainSubjectMinFraction);
-    const coef = tier.guided ? guidedCoefficients(p, slot.workLuma, tier.guided.radius, tier.guided.eps, tier.guided.gain) : null;
+    const guide = sub > 1 ? resizeMap(slot.workLuma, p.width, p.height) : slot.workLuma;
+    const coef = g ? guidedCoefficients(p, guide, Math.max(1, Math.round(g.radius / sub)), g.eps, g.gain) : null;
     const alpha = new Uint8Array(slot.frame.width * slot.frame.height);
     applyToFrame(coef, p, slot.frame, threshold, alpha);
     stats.framesDone++;
