@@ -88,17 +88,6 @@ export function applyToFrame(
       rowA[lw] = rowA[lw - 1]!;
     }
     const o = y * W;
-    if (threshold === null && A) {
-      for (let x = 0, d = o * 4; x < W; x++, d += 4) {
-        const i = x0[x]!;
-        const f = fx[x]!;
-        const luma = 0.299 * data[d]! + 0.587 * data[d + 1]! + 0.114 * data[d + 2]!;
-        const a = rowA[i]! + (rowA[i + 1]! - rowA[i]!) * f;
-        const b = rowB[i]! + (rowB[i + 1]! - rowB[i]!) * f;
-        clamped[o + x] = a * luma + b * 255;
-      }
-      continue;
-    }
     for (let x = 0, d = o * 4; x < W; x++, d += 4) {
       const i = x0[x]!;
       const f = fx[x]!;
