@@ -86,6 +86,17 @@ describe('video matter', () => {
     });
   });
 
+  it('adds a key halfway between keys that disagree, at the end of a shot too', async () => {
+    // The square jumps between two places, so keys 0|4, 4|8 and 8|10 (the last frame) disagree.
+    const at = [6, 6, 6, 6, 40, 40, 40, 40, 6, 6, 40];
+    const bisecting = { ...tier, keyframes: { ...tier.keyframes, bisectBelow: 0.75, cutThreshold: 1 } };
+    const { alphas, inferences } = await runAll(at.map((x) => frame(x)), bisecting);
+    // Keys 0, 4, 8, 10 and the midpoints 2, 6, 9: midpoints are built from frames held back.
+    expect(inferences).toBe(7);
+    expect(alphas).toHaveLength(11);
+    for (const i of [0, 2, 4, 6, 8, 9, 10]) expect(alphas[i]![18 * 64 + at[i]! + 8]).toBe(255);
+  });
+
   it('runs the model on every frame without smart sampling', async () => {
     const frames = Array.from({ length: 6 }, (_, i) => frame(10 + i));
     expect((await runAll(frames, tier, false)).inferences).toBe(6);

@@ -3,7 +3,7 @@ import { denseFlow, warpBack, type FlowField } from './matte/flow';
 import { fuseKeyMattes, type KeyMatte } from './matte/fusion';
 import { keepMainSubject } from './matte/main-subject';
 import { guidedCoefficients, applyToFrame } from './matte/guided-filter';
-import { fitLongSide, lumaOf, resampleRgb, resizeMap, type FloatMap, type RgbaFrame } from './matte/image';
+import { fitLongSide, grayOf, lumaOf, resampleRgb, resizeMap, type FloatMap, type GrayFrame, type RgbaFrame } from './matte/image';
 import type { ModelManifest } from './models/manifest';
 import { decodeOutput, modelInputSize, toInputTensor } from './models/io';
 import type { InferenceRuntime, InferenceSession } from './runtime';
@@ -74,7 +74,13 @@ interface Key extends KeyMatte {
 interface Slot {
   index: number;
   shot: number;
-  frame: RgbaFrame;
+  /**
+   * The full frame, only while it may still become a key (the model input is built from it):
+   * held frames are most of the matter's memory, and the luma is all the rest needs.
+   */
+  frame: RgbaFrame | null;
+  /** Full-resolution luma: the guide the final alpha follows. */
+  luma: GrayFrame;
   /** Luma at the flow resolution. */
   small: FloatMap;
   /** R, G, B at the working resolution (a model smaller than it is fed from these). */
@@ -103,6 +109,7 @@ export async function createVideoMatter(opts: VideoMatterOptions): Promise<Video
   async function infer(slot: Slot): Promise<void> {
     const t0 = now();
     const { frame, workLuma } = slot;
+    if (!frame) throw new Error(`frame ${slot.index} became a key after its pixels were released`);
     const [ww, wh] = [workLuma.width, workLuma.height];
     const [mw, mh] = modelInputSize(m, tier.inputSide, frame, tier.keepAspect);
     // A model no larger than the working resolution is fed from it: one pass over the frame.
@@ -157,8 +164,8 @@ export async function createVideoMatter(opts: VideoMatterOptions): Promise<Video
     if (tier.mainSubjectMinFraction !== null) p = keepMainSubject(p, tier.mainSubjectMinFraction);
     const guide = sub > 1 ? resizeMap(slot.workLuma, p.width, p.height) : slot.workLuma;
     const coef = g ? guidedCoefficients(p, guide, Math.max(1, Math.round(g.radius / sub)), g.eps, g.gain) : null;
-    const alpha = new Uint8Array(slot.frame.width * slot.frame.height);
-    applyToFrame(coef, p, slot.frame, threshold, alpha);
+    const alpha = new Uint8Array(slot.luma.data.length);
+    applyToFrame(coef, p, slot.luma, threshold, alpha);
     stats.framesDone++;
     stats.stageSeconds.refine += now() - t0;
     // Later frames need the key before them and the raw keys around that one.
@@ -220,6 +227,7 @@ export async function createVideoMatter(opts: VideoMatterOptions): Promise<Video
       const workLuma = lumaOf(work, ww, wh);
       // Flow runs only when mattes travel between frames; otherwise the cut check uses workLuma.
       const small = interval > 1 || radius > 0 ? resizeMap(workLuma, ...fitLongSide(frame.width, frame.height, tier.keyframes.flowSide)) : workLuma;
+      const luma = grayOf(frame);
       stats.stageSeconds.refine += now() - t0;
       const out: Uint8Array[] = [];
       if (cuts.isCut(small)) {
@@ -227,11 +235,16 @@ export async function createVideoMatter(opts: VideoMatterOptions): Promise<Video
         shot++;
         out.push(...drain(false));
       }
-      const slot: Slot = { index: next++, shot, frame, small, work, workLuma };
+      const slot: Slot = { index: next++, shot, frame, luma, small, work, workLuma };
       pending.push(slot);
       const shotStart = !keys.some((k) => k.shot === shot);
       if (shotStart || slot.index - lastKey >= interval) await inferKey(slot);
       out.push(...drain(false));
+      // Frames that may still become keys keep their pixels: the newest (a shot's last frame
+      // becomes one when a cut or the end shows up) and, with bisection, those up to halfway
+      // to the next key (the midpoint between two keys is always within that reach).
+      const reach = tier.keyframes.bisectBelow > 0 ? Math.ceil(interval / 2) : 0;
+      for (const p of pending) if (p !== slot && !(p.index > lastKey && p.index <= lastKey + reach)) p.frame = null;
       return out;
     },
     async flush() {

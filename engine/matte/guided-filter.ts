@@ -1,5 +1,5 @@
 import { boxMean } from './box';
-import type { FloatMap, RgbaFrame } from './image';
+import type { FloatMap, GrayFrame } from './image';
 
 export interface GuidedCoefficients {
   /** q = a * luma + b, computed at the working resolution. */
@@ -50,11 +50,11 @@ export function guidedCoefficients(p: FloatMap, guide: FloatMap, radius: number,
 export function applyToFrame(
   coef: GuidedCoefficients | null,
   p: FloatMap,
-  frame: RgbaFrame,
+  luma: GrayFrame,
   threshold: number | null,
   out: Uint8Array,
 ): void {
-  const { width: W, height: H, data } = frame;
+  const { width: W, height: H, data } = luma;
   const lw = p.width;
   const lh = p.height;
   const sx = lw / W;
@@ -88,11 +88,11 @@ export function applyToFrame(
       rowA[lw] = rowA[lw - 1]!;
     }
     const o = y * W;
-    for (let x = 0, d = o * 4; x < W; x++, d += 4) {
+    for (let x = 0; x < W; x++) {
       const i = x0[x]!;
       const f = fx[x]!;
       let q = rowB[i]! + (rowB[i + 1]! - rowB[i]!) * f;
-      if (A) q += (rowA[i]! + (rowA[i + 1]! - rowA[i]!) * f) * ((0.299 * data[d]! + 0.587 * data[d + 1]! + 0.114 * data[d + 2]!) / 255);
+      if (A) q += (rowA[i]! + (rowA[i + 1]! - rowA[i]!) * f) * (data[o + x]! / 255);
       clamped[o + x] = threshold === null ? q * 255 : q >= cut ? 255 : 0;
     }
   }

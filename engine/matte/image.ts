@@ -129,6 +129,21 @@ export function resampleRgb(frame: RgbaFrame, w: number, h: number): Float32Arra
   return out;
 }
 
+/** One byte per pixel, row-major: a frame's luma at full resolution. */
+export interface GrayFrame {
+  data: Uint8Array;
+  width: number;
+  height: number;
+}
+
+/** Full-resolution 8-bit luma (BT.601 weights): a quarter of the frame's bytes. */
+export function grayOf(frame: RgbaFrame): GrayFrame {
+  const { data, width, height } = frame;
+  const out = new Uint8Array(width * height);
+  for (let i = 0, d = 0; i < out.length; i++, d += 4) out[i] = 0.299 * data[d]! + 0.587 * data[d + 1]! + 0.114 * data[d + 2]! + 0.5;
+  return { data: out, width, height };
+}
+
 /** Luma in 0..1 from resampled R, G, B planes (0..255). */
 export function lumaOf(planes: Float32Array[], width: number, height: number): FloatMap {
   const [r, g, b] = planes as [Float32Array, Float32Array, Float32Array];

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { applyToFrame, guidedCoefficients } from './guided-filter';
-import { lumaOf, resampleRgb, resizeMap, type FloatMap } from './image';
+import { grayOf, lumaOf, resampleRgb, resizeMap, type FloatMap } from './image';
 import { keepMainSubject } from './main-subject';
 import { CutDetector } from './cuts';
 import { denseFlow, warpBack } from './flow';
@@ -37,10 +37,10 @@ describe('guided upsampling', () => {
     // A soft ramp across the edge, as a low-resolution model gives.
     const p = map(lw, lh, (x) => Math.min(1, Math.max(0, (24 - x) / 6)));
     const alpha = new Uint8Array(160 * 40);
-    applyToFrame(guidedCoefficients(p, luma, 2, 1e-4), p, frame, null, alpha);
+    applyToFrame(guidedCoefficients(p, luma, 2, 1e-4), p, grayOf(frame), null, alpha);
     const row = Array.from(alpha.subarray(20 * 160, 21 * 160));
     const plain = new Uint8Array(160 * 40);
-    applyToFrame(null, p, frame, null, plain);
+    applyToFrame(null, p, grayOf(frame), null, plain);
     // The guided matte drops sharply exactly at the frame's edge; plain upsampling does not.
     const jump = (r: ArrayLike<number>) => r[82]! - r[83]!;
     expect(jump(row)).toBeGreaterThan(100);
@@ -53,7 +53,7 @@ describe('guided upsampling', () => {
     const luma = lumaOf(resampleRgb(frame, 64, 8), 64, 8);
     const soft = (gain: number) => {
       const alpha = new Uint8Array(64 * 8);
-      applyToFrame(guidedCoefficients(p, luma, 2, 1e-3, gain), p, frame, null, alpha);
+      applyToFrame(guidedCoefficients(p, luma, 2, 1e-3, gain), p, grayOf(frame), null, alpha);
       return Array.from(alpha.subarray(4 * 64, 5 * 64));
     };
     const band = (row: number[]) => row.filter((v) => v > 0 && v < 255).length;
@@ -67,7 +67,7 @@ describe('guided upsampling', () => {
     const frame = stepFrame(32, 8, 16);
     const p = map(32, 8, (x) => x / 31);
     const alpha = new Uint8Array(32 * 8);
-    applyToFrame(null, p, frame, 0.5, alpha);
+    applyToFrame(null, p, grayOf(frame), 0.5, alpha);
     expect(new Set(alpha)).toEqual(new Set([0, 255]));
   });
 });
