@@ -6,6 +6,9 @@
  *
  *   npm run bench:quality -- [--configs service-original,baseline] [--sequences blackswan]
  *                            [--frames 20] [--json out.json] [--base service-light --custom '{"inputSide":320}']
+ *
+ * Two reference rows per sequence score the ground truth softened or grown by one pixel: the
+ * flicker a matte gets when its edges are right to within a pixel.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -14,7 +17,7 @@ import { probeVideo } from '../lib/media/probe';
 import { segmentVideoWith } from '../lib/segment/segment-video';
 import { benchConfigs } from './lib-bench/configs';
 import { parseArgs, readGrayFrames, table } from './lib-bench/frames';
-import { boundaryF, flickerSum, iou } from './lib-bench/metrics';
+import { boundaryF, flickerSum, groundTruthReferences, iou } from './lib-bench/metrics';
 
 const args = parseArgs(process.argv.slice(2));
 const davis = path.resolve(args.get('davis') ?? '../shared/testdata/davis');
@@ -38,6 +41,26 @@ interface Row {
   fps: number;
 }
 const rows: Row[] = [];
+
+/** J, F and flicker of a predicted mask sequence against the ground truth. */
+function score(pred: Uint8Array[], gt: Uint8Array[], w: number, h: number) {
+  const n = Math.min(pred.length, gt.length);
+  let J = 0;
+  let F = 0;
+  let fl = 0;
+  let fn = 0;
+  for (let i = 0; i < n; i++) {
+    J += iou(pred[i]!, gt[i]!);
+    F += boundaryF(pred[i]!, gt[i]!, w, h);
+    if (i > 0) {
+      const f = flickerSum(pred[i - 1]!, pred[i]!, gt[i - 1]!, gt[i]!);
+      fl += f.sum;
+      fn += f.n;
+    }
+  }
+  return { J: J / n, F: F / n, flicker: fn ? fl / fn : 0 };
+}
+
 try {
   for (const seq of sequences) {
     const video = path.join(davis, seq, 'video.mp4');
@@ -47,33 +70,20 @@ try {
       const maskOut = path.join(tmp, `${seq}-${cfg.name}.mkv`);
       const res = await segmentVideoWith({ input: video, info, maskOut, tier: cfg.tier, manifest: cfg.manifest, threshold: cfg.threshold, maxFrames });
       const pred = await readGrayFrames(['-i', maskOut], info.width, info.height);
-      const n = Math.min(pred.length, gt.length);
-      let J = 0;
-      let F = 0;
-      let fl = 0;
-      let fn = 0;
-      for (let i = 0; i < n; i++) {
-        J += iou(pred[i]!, gt[i]!);
-        F += boundaryF(pred[i]!, gt[i]!, info.width, info.height);
-        if (i > 0) {
-          const f = flickerSum(pred[i - 1]!, pred[i]!, gt[i - 1]!, gt[i]!);
-          fl += f.sum;
-          fn += f.n;
-        }
-      }
-      const row = { config: cfg.name, sequence: seq, frames: n, keys: res.inferences, J: J / n, F: F / n, flicker: fn ? fl / fn : 0, fps: res.framesWritten / res.seconds };
+      const row = { config: cfg.name, sequence: seq, frames: Math.min(pred.length, gt.length), keys: res.inferences, ...score(pred, gt, info.width, info.height), fps: res.framesWritten / res.seconds };
       rows.push(row);
       console.error(`${seq} ${cfg.name}: ${row.keys} keys, J ${row.J.toFixed(3)} F ${row.F.toFixed(3)} flicker ${row.flicker.toFixed(4)} (${row.fps.toFixed(2)} fps)`);
     }
+    for (const ref of groundTruthReferences(gt, info.width, info.height)) rows.push({ config: ref.name, sequence: seq, frames: gt.length, keys: 0, ...score(ref.frames, gt, info.width, info.height), fps: 0 });
   }
 } finally {
   fs.rmSync(tmp, { recursive: true, force: true });
 }
 
-const summary = configs.map((c) => {
-  const mine = rows.filter((r) => r.config === c.name);
+const summary = [...new Set(rows.map((r) => r.config))].map((config) => {
+  const mine = rows.filter((r) => r.config === config);
   const mean = (k: 'J' | 'F' | 'flicker' | 'fps') => mine.reduce((s, r) => s + r[k], 0) / Math.max(1, mine.length);
-  return { config: c.name, sequence: 'mean', frames: mine.reduce((s, r) => s + r.frames, 0), keys: mine.reduce((s, r) => s + r.keys, 0), J: mean('J'), F: mean('F'), flicker: mean('flicker'), fps: mean('fps') };
+  return { config, sequence: 'mean', frames: mine.reduce((s, r) => s + r.frames, 0), keys: mine.reduce((s, r) => s + r.keys, 0), J: mean('J'), F: mean('F'), flicker: mean('flicker'), fps: mean('fps') };
 });
 console.log(table([...rows, ...summary].map((r) => ({ ...r, flicker: Number(r.flicker.toFixed(4)) }))));
 if (args.has('json')) {

@@ -78,3 +78,29 @@ export function flickerSum(prev: Uint8Array, cur: Uint8Array, gtPrev: Uint8Array
   }
   return { sum, n };
 }
+
+/**
+ * Reference mattes made from the ground truth itself: its edge softened by a 3×3 box (one
+ * anti-aliased pixel) and the mask grown by one pixel. Edges that are right to within a pixel
+ * still move with the subject, and the flicker measure counts that wherever the ground truth's
+ * own label did not change: these rows show how low flicker can go for a matte that is not
+ * pixel-exact.
+ */
+export function groundTruthReferences(gt: Uint8Array[], w: number, h: number): { name: string; frames: Uint8Array[] }[] {
+  const around = (m: Uint8Array, reduce: (vals: number[]) => number) => {
+    const out = new Uint8Array(w * h);
+    const vals: number[] = [];
+    for (let y = 0; y < h; y++) {
+      for (let x = 0; x < w; x++) {
+        vals.length = 0;
+        for (let dy = -1; dy <= 1; dy++) for (let dx = -1; dx <= 1; dx++) vals.push(m[Math.min(h - 1, Math.max(0, y + dy)) * w + Math.min(w - 1, Math.max(0, x + dx))]!);
+        out[y * w + x] = reduce(vals);
+      }
+    }
+    return out;
+  };
+  return [
+    { name: 'ref: ground truth, 1-px soft edge', frames: gt.map((m) => around(m, (v) => Math.round(v.reduce((s, x) => s + x, 0) / 9))) },
+    { name: 'ref: ground truth, grown 1 px', frames: gt.map((m) => around(m, (v) => Math.max(...v))) },
+  ];
+}
