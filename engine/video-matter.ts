@@ -98,6 +98,8 @@ export async function createVideoMatter(opts: VideoMatterOptions): Promise<Video
   // around it, so it waits for the next key and for that key's own neighbours.
   const keyReach = radius * interval;
   const latency = (interval > 1 ? interval - 1 : 0) + keyReach;
+  // With bisection a held frame may still become the midpoint of the last key and the next.
+  const midpointReach = tier.keyframes.bisectBelow > 0 ? Math.ceil(interval / 2) : 0;
   const cuts = new CutDetector(tier.keyframes.cutThreshold);
   const stats: MatterStats = { framesDone: 0, inferences: 0, stageSeconds: { infer: 0, refine: 0 } };
   let pending: Slot[] = [];
@@ -241,10 +243,9 @@ export async function createVideoMatter(opts: VideoMatterOptions): Promise<Video
       if (shotStart || slot.index - lastKey >= interval) await inferKey(slot);
       out.push(...drain(false));
       // Frames that may still become keys keep their pixels: the newest (a shot's last frame
-      // becomes one when a cut or the end shows up) and, with bisection, those up to halfway
-      // to the next key (the midpoint between two keys is always within that reach).
-      const reach = tier.keyframes.bisectBelow > 0 ? Math.ceil(interval / 2) : 0;
-      for (const p of pending) if (p !== slot && !(p.index > lastKey && p.index <= lastKey + reach)) p.frame = null;
+      // becomes one when a cut or the end shows up) and those within midpointReach after the
+      // last key (the midpoint between two keys is always there).
+      for (const p of pending) if (p !== slot && !(p.index > lastKey && p.index <= lastKey + midpointReach)) p.frame = null;
       return out;
     },
     async flush() {

@@ -1,3 +1,5 @@
+import { boxMean } from '../../engine/matte/box';
+
 /** DAVIS-style scores for one frame; masks are one byte per pixel, ≥ 128 = subject. */
 
 export function iou(pred: Uint8Array, gt: Uint8Array): number {
@@ -87,20 +89,22 @@ export function flickerSum(prev: Uint8Array, cur: Uint8Array, gtPrev: Uint8Array
  * pixel-exact.
  */
 export function groundTruthReferences(gt: Uint8Array[], w: number, h: number): { name: string; frames: Uint8Array[] }[] {
-  const around = (m: Uint8Array, reduce: (vals: number[]) => number) => {
+  const softened = (m: Uint8Array) => Uint8Array.from(boxMean(Float32Array.from(m), w, h, 1), Math.round);
+  const grown = (m: Uint8Array) => {
     const out = new Uint8Array(w * h);
-    const vals: number[] = [];
     for (let y = 0; y < h; y++) {
       for (let x = 0; x < w; x++) {
-        vals.length = 0;
-        for (let dy = -1; dy <= 1; dy++) for (let dx = -1; dx <= 1; dx++) vals.push(m[Math.min(h - 1, Math.max(0, y + dy)) * w + Math.min(w - 1, Math.max(0, x + dx))]!);
-        out[y * w + x] = reduce(vals);
+        let v = 0;
+        for (let yy = Math.max(0, y - 1); yy <= Math.min(h - 1, y + 1); yy++) {
+          for (let xx = Math.max(0, x - 1); xx <= Math.min(w - 1, x + 1); xx++) v = Math.max(v, m[yy * w + xx]!);
+        }
+        out[y * w + x] = v;
       }
     }
     return out;
   };
   return [
-    { name: 'ref: ground truth, 1-px soft edge', frames: gt.map((m) => around(m, (v) => Math.round(v.reduce((s, x) => s + x, 0) / 9))) },
-    { name: 'ref: ground truth, grown 1 px', frames: gt.map((m) => around(m, (v) => Math.max(...v))) },
+    { name: 'ref: ground truth, 1-px soft edge', frames: gt.map(softened) },
+    { name: 'ref: ground truth, grown 1 px', frames: gt.map(grown) },
   ];
 }
