@@ -12,9 +12,19 @@ export interface TensorData {
 }
 
 export interface InferenceSession {
-  /** Runs the model and returns only the named outputs (side outputs are never computed). */
+  /**
+   * Runs the model and returns only the named outputs (side outputs are never computed). The
+   * feeds' buffers may be transferred to another thread: the caller must not use them afterwards.
+   */
   run(feeds: Record<string, TensorData>, outputs: readonly string[]): Promise<Record<string, TensorData>>;
   release(): Promise<void>;
+  /**
+   * Runs worth keeping outstanding at once. Absent or 0: run() computes on the caller's thread,
+   * so nothing can overlap it and the engine waits for each result. 1 or more: run() computes
+   * elsewhere (a worker thread, a GPU), and the engine prepares and finishes other frames while
+   * up to this many runs are outstanding.
+   */
+  readonly inFlight?: number;
 }
 
 export interface InferenceRuntime {

@@ -7,26 +7,37 @@ import { createVideoMatter } from './video-matter';
 /**
  * A stand-in for the model (the real ones run in the integration tests): it answers "subject"
  * wherever the input is bright, and records which frames it was asked about by their mean.
+ * With `offThread` it answers a little later, as a runtime on another thread does, and the
+ * `fail`-th run (1-based) throws instead.
  */
-function brightnessModel(seen: number[]): InferenceRuntime {
+function brightnessModel(seen: number[], offThread?: { inFlight: number; fail?: number }): InferenceRuntime {
+  const answer = (feeds: Record<string, TensorData>) => {
+    const x = Object.values(feeds)[0]!;
+    const [, , h, w] = x.dims as [number, number, number, number];
+    const n = w * h;
+    const data = new Float32Array(n);
+    let sum = 0;
+    for (let i = 0; i < n; i++) {
+      // ISNet input is (v - 128) / 256 per channel; bright > mid-grey.
+      const v = x.data[i]! * 256 + 128;
+      data[i] = v > 128 ? 1 : 0;
+      sum += v;
+    }
+    seen.push(Math.round(sum / n));
+    return { output: { data, dims: [1, 1, h, w] } satisfies TensorData };
+  };
   return {
     name: 'brightness',
     load: () =>
       Promise.resolve({
+        inFlight: offThread?.inFlight,
         run(feeds) {
-          const x = Object.values(feeds)[0]!;
-          const [, , h, w] = x.dims as [number, number, number, number];
-          const n = w * h;
-          const data = new Float32Array(n);
-          let sum = 0;
-          for (let i = 0; i < n; i++) {
-            // ISNet input is (v - 128) / 256 per channel; bright > mid-grey.
-            const v = x.data[i]! * 256 + 128;
-            data[i] = v > 128 ? 1 : 0;
-            sum += v;
-          }
-          seen.push(Math.round(sum / n));
-          return Promise.resolve({ output: { data, dims: [1, 1, h, w] } satisfies TensorData });
+          const out = answer(feeds);
+          if (!offThread) return Promise.resolve(out);
+          const n = seen.length;
+          return new Promise((resolve, reject) => {
+            setTimeout(() => (n === offThread.fail ? reject(new Error('model crashed')) : resolve(out)), 1 + (n % 3));
+          });
         },
         release: () => Promise.resolve(),
       }),
@@ -57,9 +68,9 @@ const tier: TierConfig = {
   guided: null,
 };
 
-async function runAll(frames: ReturnType<typeof frame>[], t: TierConfig, smartSampling = true) {
+async function runAll(frames: ReturnType<typeof frame>[], t: TierConfig, smartSampling = true, offThread?: { inFlight: number }) {
   const seen: number[] = [];
-  const matter = await createVideoMatter({ runtime: brightnessModel(seen), manifest: ISNET, tier: t, threshold: 0.5, smartSampling });
+  const matter = await createVideoMatter({ runtime: brightnessModel(seen, offThread), manifest: ISNET, tier: t, threshold: 0.5, smartSampling });
   const alphas: Uint8Array[] = [];
   let maxHeld = 0;
   for (const [i, f] of frames.entries()) {
@@ -124,5 +135,42 @@ describe('video matter', () => {
       expect(row.lastIndexOf(255)).toBe(35 + i);
       expect(row).toEqual(Array.from(fine[i]!.subarray(18 * 64, 19 * 64)));
     });
+  });
+
+  it('gives the same alphas with model runs outstanding on another thread, holding back at most its latency', async () => {
+    // A square that drifts, then jumps (bisection), then a cut.
+    const xs = [6, 8, 10, 12, 14, 40, 40, 40, 8, 8, 10, 12, 14, 16];
+    const frames = xs.map((x, i) => frame(x, i < 11 ? 60 : 200));
+    const soft = { ...tier, guided: { radius: 2, eps: 1e-3 } };
+    const bisecting = { ...soft, keyframes: { ...tier.keyframes, bisectBelow: 0.75 } };
+    const everyFrame = { ...soft, keyframes: { ...tier.keyframes, interval: 1, fuseRadius: 2 } };
+    for (const t of [soft, bisecting, everyFrame]) {
+      const inline = await runAll(frames, t);
+      for (const inFlight of [1, 3]) {
+        const threaded = await runAll(frames, t, true, { inFlight });
+        expect(threaded.inferences).toBe(inline.inferences);
+        expect(threaded.alphas).toEqual(inline.alphas);
+        expect(threaded.latency).toBeGreaterThan(inline.latency);
+        expect(threaded.maxHeld).toBeLessThanOrEqual(threaded.latency + 1);
+      }
+    }
+  });
+
+  it('reports a model run that fails while outstanding, and starts clean after reset', async () => {
+    const seen: number[] = [];
+    const matter = await createVideoMatter({ runtime: brightnessModel(seen, { inFlight: 2, fail: 2 }), manifest: ISNET, tier, threshold: 0.5 });
+    const frames = Array.from({ length: 12 }, (_, i) => frame(8 + i));
+    await expect(
+      (async () => {
+        for (const f of frames) await matter.push(f);
+        await matter.flush();
+      })(),
+    ).rejects.toThrow('model crashed');
+    matter.reset();
+    const alphas: Uint8Array[] = [];
+    for (const f of frames.slice(0, 5)) alphas.push(...(await matter.push(f)));
+    alphas.push(...(await matter.flush()));
+    expect(alphas).toHaveLength(5);
+    expect(alphas[4]![18 * 64 + 8 + 4 + 8]).toBe(255);
   });
 });

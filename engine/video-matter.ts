@@ -39,7 +39,11 @@ export interface VideoMatter {
    */
   push(frame: RgbaFrame, scaled?: RgbaFrame): Promise<Uint8Array[]>;
   flush(): Promise<Uint8Array[]>;
-  /** Most frames held back at any time (the caller keeps this many frames in flight). */
+  /**
+   * Most frames held back at any time (the caller keeps this many frames in flight): the
+   * keyframes' reach, plus the frames pushed while model runs are outstanding when the runtime
+   * computes off the caller's thread (`InferenceSession.inFlight`).
+   */
   readonly latency: number;
   /** Drops held frames and all state (between videos or after a seek). */
   reset(): void;
@@ -71,6 +75,16 @@ interface Key extends KeyMatte {
   flows: Map<number, FlowField>;
 }
 
+/** A keyframe's model run and, with bisection, the check (and midpoint run) that follows it. */
+interface Task {
+  index: number;
+  shot: number;
+  /** The frame that may become a key when this one disagrees with the key before it. */
+  midpoint: number | null;
+  settled: boolean;
+  promise: Promise<void>;
+}
+
 interface Slot {
   index: number;
   shot: number;
@@ -97,18 +111,31 @@ export async function createVideoMatter(opts: VideoMatterOptions): Promise<Video
   // A key's matte fuses the raw keys within keyReach; a frame between keys fuses the two keys
   // around it, so it waits for the next key and for that key's own neighbours.
   const keyReach = radius * interval;
-  const latency = (interval > 1 ? interval - 1 : 0) + keyReach;
+  const reach = (interval > 1 ? interval - 1 : 0) + keyReach;
+  // Model runs that may be outstanding while frames go on being pushed and finished; each one
+  // lets up to `interval` more frames in before the oldest run is waited for.
+  const depth = Math.max(0, Math.floor(session.inFlight ?? 0));
+  const latency = reach + depth * interval;
   // With bisection a held frame may still become the midpoint of the last key and the next.
   const midpointReach = tier.keyframes.bisectBelow > 0 ? Math.ceil(interval / 2) : 0;
   const cuts = new CutDetector(tier.keyframes.cutThreshold);
   const stats: MatterStats = { framesDone: 0, inferences: 0, stageSeconds: { infer: 0, refine: 0 } };
   let pending: Slot[] = [];
+  /** Keys whose model output has arrived, in frame order. */
   let keys: Key[] = [];
+  let tasks: Task[] = [];
   let next = 0;
   let shot = 0;
   let lastKey = -Infinity;
+  let lastKeyShot = -1;
+  /** Bumped by reset(): model outputs that arrive for an earlier generation are dropped. */
+  let generation = 0;
+  let failure: Error | null = null;
+  /** While the engine waits for model runs, output decoding already counts as waiting. */
+  let waiting = false;
 
-  async function infer(slot: Slot): Promise<void> {
+  /** Starts the model on a frame (its pixels are read now); the key joins `keys` when it returns. */
+  function infer(slot: Slot): Promise<void> {
     const t0 = now();
     const { frame, workLuma } = slot;
     if (!frame) throw new Error(`frame ${slot.index} became a key after its pixels were released`);
@@ -116,14 +143,32 @@ export async function createVideoMatter(opts: VideoMatterOptions): Promise<Video
     const [mw, mh] = modelInputSize(m, tier.inputSide, frame, tier.keepAspect);
     // A model no larger than the working resolution is fed from it: one pass over the frame.
     const planes = Math.max(mw, mh) <= Math.max(ww, wh) ? slot.work.map((c) => resizeMap({ data: c, width: ww, height: wh }, mw, mh).data) : resampleRgb(frame, mw, mh);
-    const input = toInputTensor(planes, mw, mh, m);
-    const out = await session.run({ [m.input.name]: input }, [m.output.name]);
-    const t = out[m.output.name];
-    if (!t) throw new Error(`Model ${m.id} returned no output "${m.output.name}"`);
-    stats.inferences++;
-    keys.push({ index: slot.index, shot: slot.shot, prob: resizeMap(decodeOutput(t, m), ww, wh), small: slot.small, fused: null, flows: new Map() });
-    lastKey = slot.index;
+    const running = session.run({ [m.input.name]: toInputTensor(planes, mw, mh, m) }, [m.output.name]);
     stats.stageSeconds.infer += now() - t0;
+    const gen = generation;
+    return running.then((out) => {
+      if (gen !== generation) return;
+      const t1 = now();
+      const t = out[m.output.name];
+      if (!t) throw new Error(`Model ${m.id} returned no output "${m.output.name}"`);
+      stats.inferences++;
+      const key: Key = { index: slot.index, shot: slot.shot, prob: resizeMap(decodeOutput(t, m), ww, wh), small: slot.small, fused: null, flows: new Map() };
+      const at = keys.findIndex((k) => k.index > key.index);
+      keys.splice(at < 0 ? keys.length : at, 0, key);
+      if (!waiting) stats.stageSeconds.infer += now() - t1;
+    });
+  }
+
+  /** Waits for model runs; the time counts as inference (the main thread has nothing else to do). */
+  async function waitFor(list: Task[]): Promise<void> {
+    const t0 = now();
+    waiting = true;
+    try {
+      await Promise.all(list.map((t) => t.promise));
+    } finally {
+      waiting = false;
+      stats.stageSeconds.infer += now() - t0;
+    }
   }
 
   /** The flow from one key to another, computed once. */
@@ -176,53 +221,99 @@ export async function createVideoMatter(opts: VideoMatterOptions): Promise<Video
     return alpha;
   }
 
-  /** Finishes every pending frame whose keys are all known (or whose shot has ended). */
-  function drain(all: boolean): Uint8Array[] {
+  /**
+   * Finishes pending frames, oldest first, once every key they may depend on is known (all
+   * frames within `reach` after them have been pushed, or their shot has ended) and those keys'
+   * model runs have returned. With `all` (the end of the video) it waits for the runs.
+   */
+  async function drain(all: boolean): Promise<Uint8Array[]> {
     const done: Uint8Array[] = [];
     while (pending.length) {
       const slot = pending[0]!;
       const shotOver = slot.shot !== shot || all;
-      if (!shotOver && next - 1 < slot.index + latency) break;
+      if (!shotOver && next - 1 < slot.index + reach) break;
+      // Keys are never more than `interval` apart in a shot, so nothing beyond `reach` matters.
+      const horizon = slot.index + reach;
+      const open = tasks.filter((t) => !t.settled && t.shot === slot.shot && t.index <= horizon);
+      if (open.length) {
+        if (!all) break;
+        await waitFor(open);
+      }
+      throwIfFailed();
       pending.shift();
       done.push(finish(slot));
     }
     return done;
   }
 
-  /** The last frame of a shot becomes a key, so frames before it have one on each side. */
-  async function closeShot(): Promise<void> {
-    const last = pending[pending.length - 1];
-    if (last && last.index !== lastKey && last.shot === shot) await inferKey(last);
+  function throwIfFailed(): void {
+    if (failure) throw failure;
+  }
+
+  /** Keeps at most `depth` model runs outstanding, waiting for the oldest ones. */
+  async function limitOutstanding(): Promise<void> {
+    for (;;) {
+      const open = tasks.filter((t) => !t.settled);
+      if (open.length <= depth) break;
+      await waitFor([open[0]!]);
+    }
+    tasks = tasks.filter((t) => !t.settled);
+    throwIfFailed();
   }
 
   /**
-   * Runs the model on a new key; if the previous key of the shot, carried onto it along the
-   * flow, disagrees too much (fast or non-rigid motion, or the model changing its mind), the
-   * frame halfway between them becomes a key as well.
+   * Makes a frame a key and starts its model run. With bisection, once this key and the one
+   * before it (same shot) are both known, they are compared: if the earlier key, carried onto
+   * this one along the flow, disagrees too much (fast or non-rigid motion, or the model
+   * changing its mind), the frame halfway between them becomes a key as well.
    */
-  async function inferKey(slot: Slot): Promise<void> {
+  function startKey(slot: Slot): void {
     const prev = lastKey;
-    await infer(slot);
+    const prevShot = lastKeyShot;
+    lastKey = slot.index;
+    lastKeyShot = slot.shot;
+    const run = infer(slot);
     const bisect = tier.keyframes.bisectBelow;
-    if (bisect <= 0 || slot.index - prev < 2) return;
-    const a = keys.find((k) => k.index === prev && k.shot === slot.shot);
-    const b = keys[keys.length - 1]!;
-    if (!a) return;
+    const midpoint = bisect > 0 && prevShot === slot.shot && slot.index - prev >= 2 ? Math.round((prev + slot.index) / 2) : null;
+    const before = tasks.find((t) => t.index === prev && t.shot === slot.shot);
+    const promise = midpoint === null ? run : Promise.all([run, before?.promise]).then(() => checkMidpoint(prev, slot.index, midpoint, bisect));
+    const task: Task = { index: slot.index, shot: slot.shot, midpoint, settled: false, promise };
+    const gen = generation;
+    promise.then(
+      () => {
+        task.settled = true;
+      },
+      (err: unknown) => {
+        task.settled = true;
+        if (gen === generation) failure ??= err instanceof Error ? err : new Error(`Model run failed: ${String(err)}`);
+      },
+    );
+    tasks.push(task);
+  }
+
+  function checkMidpoint(prev: number, index: number, midpoint: number, bisect: number): Promise<void> | undefined {
+    const a = keys.find((k) => k.index === prev);
+    const b = keys.find((k) => k.index === index);
+    if (!a || !b) return;
     const t0 = now();
     const overlap = confidentOverlap(b.prob, warpBack(a.prob, keyFlow(b, a)));
     stats.stageSeconds.refine += now() - t0;
     if (overlap >= bisect) return;
-    const mid = pending.find((p) => p.index === Math.round((prev + slot.index) / 2));
-    if (mid) {
-      await infer(mid);
-      lastKey = slot.index;
-    }
+    const mid = pending.find((p) => p.index === midpoint);
+    return mid ? infer(mid) : undefined;
+  }
+
+  /** The last frame of a shot becomes a key, so frames before it have one on each side. */
+  function closeShot(): void {
+    const last = pending[pending.length - 1];
+    if (last && last.index !== lastKey && last.shot === shot) startKey(last);
   }
 
   return {
     stats,
     latency,
     async push(frame, scaled) {
+      throwIfFailed();
       const t0 = now();
       const [ww, wh] = workSize(tier, frame.width, frame.height);
       const work = resampleRgb(scaled && scaled.width === ww && scaled.height === wh ? scaled : frame, ww, wh);
@@ -231,35 +322,45 @@ export async function createVideoMatter(opts: VideoMatterOptions): Promise<Video
       const small = interval > 1 || radius > 0 ? resizeMap(workLuma, ...fitLongSide(frame.width, frame.height, tier.keyframes.flowSide)) : workLuma;
       const luma = grayOf(frame);
       stats.stageSeconds.refine += now() - t0;
-      const out: Uint8Array[] = [];
       if (cuts.isCut(small)) {
-        await closeShot();
+        closeShot();
         shot++;
-        out.push(...drain(false));
       }
       const slot: Slot = { index: next++, shot, frame, luma, small, work, workLuma };
       pending.push(slot);
-      const shotStart = !keys.some((k) => k.shot === shot);
-      if (shotStart || slot.index - lastKey >= interval) await inferKey(slot);
-      out.push(...drain(false));
+      if (lastKeyShot !== shot || slot.index - lastKey >= interval) startKey(slot);
+      await limitOutstanding();
+      const out = await drain(false);
       // Frames that may still become keys keep their pixels: the newest (a shot's last frame
-      // becomes one when a cut or the end shows up) and those within midpointReach after the
-      // last key (the midpoint between two keys is always there).
-      for (const p of pending) if (p !== slot && !(p.index > lastKey && p.index <= lastKey + midpointReach)) p.frame = null;
+      // becomes one when a cut or the end shows up), those within midpointReach after the last
+      // key (the midpoint between two keys is always there), and the midpoints of keys whose
+      // check is still to come.
+      const midpoints = new Set(tasks.filter((t) => !t.settled && t.midpoint !== null).map((t) => t.midpoint));
+      for (const p of pending) if (p !== slot && !midpoints.has(p.index) && !(p.index > lastKey && p.index <= lastKey + midpointReach)) p.frame = null;
       return out;
     },
     async flush() {
-      await closeShot();
-      return drain(true);
+      throwIfFailed();
+      closeShot();
+      const out = await drain(true);
+      tasks = [];
+      return out;
     },
     reset() {
+      generation++;
       cuts.reset();
       pending = [];
       keys = [];
+      tasks = [];
+      failure = null;
       lastKey = -Infinity;
+      lastKeyShot = -1;
       shot++;
     },
-    release: () => session.release(),
+    async release() {
+      await Promise.allSettled(tasks.map((t) => t.promise));
+      await session.release();
+    },
   };
 }
 
