@@ -1,6 +1,7 @@
 import * as ort from 'onnxruntime-web/wasm';
 import type { ModelManifest } from '../../engine/models/manifest';
-import type { InferenceRuntime, InferenceSession, TensorData } from '../../engine/runtime';
+import type { InferenceRuntime, InferenceSession } from '../../engine/runtime';
+import { runFloat32 } from '../ort-run';
 
 export interface OrtWebRuntimeOptions {
   /** Where model files are served, e.g. "/models/" (each manifest's `file` is appended). */
@@ -32,20 +33,7 @@ export function createOrtWebRuntime(opts: OrtWebRuntimeOptions = {}): InferenceR
         graphOptimizationLevel: 'all',
       });
       return {
-        async run(feeds, outputs) {
-          const inputs: Record<string, ort.Tensor> = {};
-          for (const [name, t] of Object.entries(feeds)) inputs[name] = new ort.Tensor('float32', t.data, t.dims);
-          const res = await session.run(inputs, outputs);
-          const out: Record<string, TensorData> = {};
-          for (const name of outputs) {
-            const t = res[name];
-            if (!t) continue;
-            if (t.type !== 'float32') throw new Error(`Model output ${name} has type ${t.type}; the engine reads float32`);
-            out[name] = { data: (t.data as Float32Array).slice(), dims: t.dims };
-            t.dispose();
-          }
-          return out;
-        },
+        run: (feeds, outputs) => runFloat32(ort.Tensor, session, feeds, outputs),
         release: () => session.release(),
       };
     },

@@ -1,6 +1,7 @@
 import * as ort from 'onnxruntime-web/webgpu';
 import type { ModelManifest } from '../../engine/models/manifest';
-import type { InferenceRuntime, InferenceSession, TensorData } from '../../engine/runtime';
+import type { InferenceRuntime, InferenceSession } from '../../engine/runtime';
+import { runFloat32 } from '../ort-run';
 
 /**
  * The InferenceRuntime on a real GPU: onnxruntime-web's WebGPU execution provider. Loaded
@@ -23,21 +24,7 @@ export function createOrtWebGpuRuntime(opts: { modelBaseUrl: string; wasmPaths: 
         graphOptimizationLevel: 'all',
       });
       return {
-        async run(feeds, outputs) {
-          const inputs: Record<string, ort.Tensor> = {};
-          for (const [name, t] of Object.entries(feeds)) inputs[name] = new ort.Tensor('float32', t.data, t.dims);
-          const result = await session.run(inputs, outputs);
-          const out: Record<string, TensorData> = {};
-          for (const name of outputs) {
-            const t = result[name];
-            if (!t) continue;
-            if (t.type !== 'float32') throw new Error(`Model output ${name} has type ${t.type}; the engine reads float32`);
-            // getData() downloads GPU-resident outputs; plain CPU tensors are returned as they are.
-            out[name] = { data: ((await t.getData()) as Float32Array).slice(), dims: t.dims };
-            t.dispose();
-          }
-          return out;
-        },
+        run: (feeds, outputs) => runFloat32(ort.Tensor, session, feeds, outputs),
         release: () => session.release(),
       };
     },
