@@ -97,8 +97,8 @@ interface Slot {
   luma: GrayFrame;
   /** Luma at the flow resolution. */
   small: FloatMap;
-  /** R, G, B at the working resolution (a model smaller than it is fed from these). */
-  work: RgbPlanes;
+  /** R, G, B at the working resolution (a model smaller than it is fed from these); kept as long as `frame`. */
+  work: RgbPlanes | null;
   workLuma: FloatMap;
 }
 
@@ -137,12 +137,12 @@ export async function createVideoMatter(opts: VideoMatterOptions): Promise<Video
   /** Starts the model on a frame (its pixels are read now); the key joins `keys` when it returns. */
   function infer(slot: Slot): Promise<void> {
     const t0 = now();
-    const { frame, workLuma } = slot;
-    if (!frame) throw new Error(`frame ${slot.index} became a key after its pixels were released`);
+    const { frame, work, workLuma } = slot;
+    if (!frame || !work) throw new Error(`frame ${slot.index} became a key after its pixels were released`);
     const [ww, wh] = [workLuma.width, workLuma.height];
     const [mw, mh] = modelInputSize(m, tier.inputSide, frame, tier.keepAspect);
     // A model no larger than the working resolution is fed from it: one pass over the frame.
-    const planes = Math.max(mw, mh) <= Math.max(ww, wh) ? slot.work.map((c) => resizeMap({ data: c, width: ww, height: wh }, mw, mh).data) : resampleRgb(frame, mw, mh);
+    const planes = Math.max(mw, mh) <= Math.max(ww, wh) ? work.map((c) => resizeMap({ data: c, width: ww, height: wh }, mw, mh).data) : resampleRgb(frame, mw, mh);
     const running = session.run({ [m.input.name]: toInputTensor(planes, mw, mh, m) }, [m.output.name]);
     stats.stageSeconds.infer += now() - t0;
     const gen = generation;
@@ -336,7 +336,11 @@ export async function createVideoMatter(opts: VideoMatterOptions): Promise<Video
       // key (the midpoint between two keys is always there), and the midpoints of keys whose
       // check is still to come.
       const midpoints = new Set(tasks.filter((t) => !t.settled && t.midpoint !== null).map((t) => t.midpoint));
-      for (const p of pending) if (p !== slot && !midpoints.has(p.index) && !(p.index > lastKey && p.index <= lastKey + midpointReach)) p.frame = null;
+      for (const p of pending) {
+        if (p === slot || midpoints.has(p.index) || (p.index > lastKey && p.index <= lastKey + midpointReach)) continue;
+        p.frame = null;
+        p.work = null;
+      }
       return out;
     },
     async flush() {
