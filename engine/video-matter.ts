@@ -89,16 +89,18 @@ interface Slot {
   index: number;
   shot: number;
   /**
-   * The full frame, only while it may still become a key (the model input is built from it):
-   * held frames are most of the matter's memory, and the luma is all the rest needs.
+   * The frame's colour, only while it may still become a key (the model input is built from
+   * it): held frames are most of the matter's memory, and the lumas are all the rest needs.
    */
-  frame: RgbaFrame | null;
+  pixels: {
+    frame: RgbaFrame;
+    /** R, G, B at the working resolution (a model smaller than it is fed from these). */
+    work: RgbPlanes;
+  } | null;
   /** Full-resolution luma: the guide the final alpha follows. */
   luma: GrayFrame;
   /** Luma at the flow resolution. */
   small: FloatMap;
-  /** R, G, B at the working resolution (a model smaller than it is fed from these); kept as long as `frame`. */
-  work: RgbPlanes | null;
   workLuma: FloatMap;
 }
 
@@ -137,8 +139,9 @@ export async function createVideoMatter(opts: VideoMatterOptions): Promise<Video
   /** Starts the model on a frame (its pixels are read now); the key joins `keys` when it returns. */
   function infer(slot: Slot): Promise<void> {
     const t0 = now();
-    const { frame, work, workLuma } = slot;
-    if (!frame || !work) throw new Error(`frame ${slot.index} became a key after its pixels were released`);
+    const { pixels, workLuma } = slot;
+    if (!pixels) throw new Error(`frame ${slot.index} became a key after its pixels were released`);
+    const { frame, work } = pixels;
     const [ww, wh] = [workLuma.width, workLuma.height];
     const [mw, mh] = modelInputSize(m, tier.inputSide, frame, tier.keepAspect);
     // A model no larger than the working resolution is fed from it: one pass over the frame.
@@ -326,7 +329,7 @@ export async function createVideoMatter(opts: VideoMatterOptions): Promise<Video
         closeShot();
         shot++;
       }
-      const slot: Slot = { index: next++, shot, frame, luma, small, work, workLuma };
+      const slot: Slot = { index: next++, shot, pixels: { frame, work }, luma, small, workLuma };
       pending.push(slot);
       if (lastKeyShot !== shot || slot.index - lastKey >= interval) startKey(slot);
       await limitOutstanding();
@@ -336,11 +339,7 @@ export async function createVideoMatter(opts: VideoMatterOptions): Promise<Video
       // key (the midpoint between two keys is always there), and the midpoints of keys whose
       // check is still to come.
       const midpoints = new Set(tasks.filter((t) => !t.settled && t.midpoint !== null).map((t) => t.midpoint));
-      for (const p of pending) {
-        if (p === slot || midpoints.has(p.index) || (p.index > lastKey && p.index <= lastKey + midpointReach)) continue;
-        p.frame = null;
-        p.work = null;
-      }
+      for (const p of pending) if (p !== slot && !midpoints.has(p.index) && !(p.index > lastKey && p.index <= lastKey + midpointReach)) p.pixels = null;
       return out;
     },
     async flush() {
