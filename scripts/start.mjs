@@ -10,8 +10,10 @@ const port = process.env.PORT ?? '3000';
 let stopping = false;
 const children = new Set();
 
+// Each role runs in a process group of its own (npx → tsx or next → the server), so stopping
+// one signals the whole group: signalling npx alone left its child running, holding the port.
 function run(args, env = process.env) {
-  const child = spawn('npx', args, { cwd: root, stdio: 'inherit', env });
+  const child = spawn('npx', args, { cwd: root, stdio: 'inherit', env, detached: true });
   children.add(child);
   child.on('exit', () => children.delete(child));
   return child;
@@ -20,7 +22,7 @@ function run(args, env = process.env) {
 function stop(code) {
   if (stopping) return;
   stopping = true;
-  for (const c of children) c.kill('SIGTERM');
+  for (const c of children) process.kill(-c.pid, 'SIGTERM');
   setTimeout(() => process.exit(code), 15_000).unref();
   const wait = () => (children.size ? setTimeout(wait, 100) : process.exit(code));
   wait();
