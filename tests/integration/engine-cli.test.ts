@@ -12,7 +12,7 @@ afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
 async function keyout(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await run('npx', ['tsx', 'bin/keyout.ts', ...args], { cwd: ROOT, timeout: 280_000 });
+    const { stdout, stderr } = await run(process.execPath, ['bin/keyout.mjs', ...args], { cwd: ROOT, timeout: 280_000 });
     return { code: 0, stdout, stderr };
   } catch (e) {
     const err = e as { code: number; stdout: string; stderr: string };
