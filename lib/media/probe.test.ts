@@ -46,6 +46,14 @@ describe('probeVideo on generated files', () => {
     await expect(probeVideo(f)).rejects.toThrow(/limit is \d+ s/);
   });
 
+  it('accepts a video of exactly the 600 s limit whose audio runs a little longer, refuses 601 s', async () => {
+    const tiny = ['-f', 'lavfi', '-i', 'color=s=16x16:r=1:d=600', '-f', 'lavfi', '-i', 'anullsrc=r=8000:cl=mono', '-c:v', 'libx264', '-c:a', 'aac'];
+    const info = await probeVideo(make('ten-minutes.mp4', [...tiny, '-t', '600.3']));
+    expect(info.duration).toBeCloseTo(600.3, 1);
+    const over = make('over.mp4', ['-f', 'lavfi', '-i', 'color=s=16x16:r=1:d=601', '-c:v', 'libx264']);
+    await expect(probeVideo(over)).rejects.toThrow('The video is 601.0 s long; the limit is 600 s.');
+  });
+
   it('refuses a frame of 8192x8192 before decoding it', async () => {
     const f = make('huge.mp4', ['-f', 'lavfi', '-i', 'color=s=8192x8192:r=1:d=1', '-c:v', 'mjpeg', '-q:v', '31']);
     await expect(probeVideo(f)).rejects.toThrow(/8192x8192 .* pixels per frame/);

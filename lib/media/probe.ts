@@ -107,9 +107,14 @@ export async function probeVideo(
   if (!Number.isFinite(duration) || duration <= 0) {
     throw new MediaError('The video has no readable duration.');
   }
-  if (duration > MAX_VIDEO_SECONDS) {
+  // The cap is on the video stream, the part that gets processed: a container often runs a
+  // little longer (audio priming, a trailing audio packet), and a recording of exactly the
+  // limit must not be refused for that.
+  const streamSeconds = Number(video.duration);
+  const videoSeconds = Number.isFinite(streamSeconds) && streamSeconds > 0 ? streamSeconds : duration;
+  if (videoSeconds > MAX_VIDEO_SECONDS) {
     throw new MediaError(
-      `The video is ${duration.toFixed(1)} s long; the limit is ${MAX_VIDEO_SECONDS} s.`,
+      `The video is ${videoSeconds.toFixed(1)} s long; the limit is ${MAX_VIDEO_SECONDS} s.`,
     );
   }
   const avg = rate(video.avg_frame_rate);
