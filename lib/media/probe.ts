@@ -107,9 +107,9 @@ export async function probeVideo(
   if (!Number.isFinite(duration) || duration <= 0) {
     throw new MediaError('The video has no readable duration.');
   }
-  // The cap is on the video stream, the part that gets processed: a container often runs a
-  // little longer (audio priming, a trailing audio packet), and a recording of exactly the
-  // limit must not be refused for that.
+  // The cap is on the video stream, the part that gets processed: a container often says a
+  // little more (audio that runs on, edit lists), and a recording of exactly the limit must
+  // not be refused for that.
   const streamSeconds = Number(video.duration);
   const videoSeconds = Number.isFinite(streamSeconds) && streamSeconds > 0 ? streamSeconds : duration;
   if (videoSeconds > MAX_VIDEO_SECONDS) {
