@@ -13,9 +13,8 @@ if (process.env.MALLOC_ARENA_MAX === undefined) {
     stdio: 'inherit',
     env: { ...process.env, MALLOC_ARENA_MAX: '1' },
   });
-  // Ctrl-C reaches the child from the terminal itself; a signal sent to this process alone is passed on.
-  process.on('SIGINT', () => {});
-  for (const sig of ['SIGTERM', 'SIGHUP']) process.on(sig, () => child.kill(sig));
+  // Signals sent to this process alone are passed on (Ctrl-C reaches both; the child stops once).
+  for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(sig, () => child.kill(sig));
   child.on('exit', (code, signal) => {
     if (!signal) process.exit(code ?? 1);
     process.removeAllListeners(signal);
