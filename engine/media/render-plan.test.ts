@@ -34,8 +34,8 @@ describe('planRender: inputs and timeline', () => {
     for (const args of p.steps) {
       expect(args.slice(0, 9)).toEqual(['-f', 'mov', '-protocol_whitelist', 'file', '-format_whitelist', 'mov,matroska,avi', '-i', '/in/src.mp4', '-f']);
       const g = graphOf(args);
-      expect(g).toContain(`[0:v]setpts=PTS-STARTPTS,fps=24/1,format=${workingFormat({ kind: 'transparent', format })}[src]`);
-      expect(g).toContain('[1:v]setpts=PTS-STARTPTS,fps=24/1,format=gray[matte]');
+      expect(g).toContain(`[0:v]setpts=PTS-STARTPTS,fps=24/1,trim=end_frame=271,format=${workingFormat({ kind: 'transparent', format })}[src]`);
+      expect(g).toContain('[1:v]setpts=PTS-STARTPTS,fps=24/1,trim=end_frame=271,format=gray[matte]');
       expect(g).toContain('[src][matte]alphamerge');
     }
     expect(p.promise.frames).toBe(format === 'gif' ? 257 : 247);

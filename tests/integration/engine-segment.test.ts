@@ -25,8 +25,8 @@ async function maskFacts(file: string) {
 }
 
 /** Frames the encoders see: the source through the shared timeline filters, as they decode it. */
-async function normalizedFrameCount(file: string, fpsRational: string): Promise<number> {
-  const { stderr } = await run('ffmpeg', ['-hide_banner', '-nostats', '-i', file, '-vf', normalizeFilters({ fpsRational }).join(','), '-f', 'null', '-']);
+async function normalizedFrameCount(file: string, info: Parameters<typeof normalizeFilters>[0]): Promise<number> {
+  const { stderr } = await run('ffmpeg', ['-hide_banner', '-nostats', '-i', file, '-vf', normalizeFilters(info).join(','), '-f', 'null', '-']);
   const m = [...stderr.matchAll(/frame=\s*(\d+)/g)].at(-1);
   return Number(m?.[1]);
 }
@@ -43,7 +43,7 @@ describe('segmentVideo (real ffmpeg and models)', () => {
     const res = await segmentVideo({ input, info, maskOut, model: 'service-human', threshold: 0.5, onProgress: (p) => progress.push(p) });
     const mask = await maskFacts(maskOut);
     expect(mask).toMatchObject({ codec: 'ffv1', pixFmt: 'gray', width: 333, height: 187 });
-    expect(mask.frames).toBe(await normalizedFrameCount(input, info.fpsRational));
+    expect(mask.frames).toBe(await normalizedFrameCount(input, info));
     expect(res.framesWritten).toBe(mask.frames);
     expect([...mask.values].every((v) => v === 0 || v === 255)).toBe(true);
     expect(progress.at(-1)).toMatchObject({ framesDone: res.framesWritten, etaSeconds: 0 });
@@ -67,6 +67,26 @@ describe('segmentVideo (real ffmpeg and models)', () => {
     // Subject in the middle column of the portrait frame, background in the top corners.
     expect(raw[640 * 720 + 360]).toBeGreaterThan(128);
     expect(raw[5 * 720 + 5]).toBeLessThan(128);
+  });
+
+  it('stops a file whose frames run on past its declared duration at that duration plus a second', async () => {
+    // 50 frames, the last one 10 hours later; the header then says 2 s. Decoded naively, the
+    // frame-rate filter would repeat the 49th frame for 10 hours.
+    const honest = path.join(tmp, 'gap.mkv');
+    await run('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc2=size=160x120:rate=25', '-frames:v', '50',
+      '-vf', "setpts='if(gte(N,49),PTS+36000/TB,PTS)'", '-c:v', 'libx264', '-preset', 'ultrafast', honest]);
+    const bytes = fs.readFileSync(honest);
+    const at = bytes.indexOf(Buffer.from([0x44, 0x89, 0x88])); // Matroska Duration, an 8-byte float in ms
+    expect(bytes.readDoubleBE(at + 3)).toBeGreaterThan(36_000_000);
+    bytes.writeDoubleBE(2000, at + 3);
+    const input = path.join(tmp, 'lying.mkv');
+    fs.writeFileSync(input, bytes);
+    const info = await probeVideo(input);
+    expect(info.duration).toBe(2);
+    const maskOut = path.join(tmp, 'lying-mask.mkv');
+    const res = await segmentVideo({ input, info, maskOut, model: 'service-human' });
+    expect(res.framesWritten).toBe(75);
+    expect((await maskFacts(maskOut)).frames).toBe(75);
   });
 
   it('stops promptly when aborted', async () => {
