@@ -17,6 +17,7 @@ import { parseArgs } from 'node:util';
 import { outputKind, recipeLabel } from '../engine/media/output-formats';
 import { TRANSPARENT_FORMATS, type Recipe } from '../engine/media/recipe';
 import { planRender } from '../engine/media/render-plan';
+import { env } from '../lib/env';
 import { canEncodeHevcAlpha, HEVC_ALPHA_UNAVAILABLE } from '../lib/media/capabilities';
 import { ffmpeg } from '../lib/media/ffmpeg';
 import { makeTestMask } from '../lib/media/fixtures';
@@ -93,7 +94,7 @@ for (const recipe of recipes) {
   const dir = await fs.mkdtemp(path.join(work, `${label}-`));
   const output = path.join(dir, `${label}.${kind.extension}`);
   try {
-    const plan = planRender({ recipe, info, source, mask, maskFrames, background, output, workDir: dir });
+    const plan = planRender({ recipe, info, source, mask, maskFrames, maxPixels: env().MAX_FRAME_PIXELS, background, output, workDir: dir });
     if (plan.zip?.directory) await fs.mkdir(plan.zip.directory, { recursive: true });
     let t = performance.now();
     const cpu = await childCpuSeconds();

@@ -2,15 +2,15 @@ import { parseRational } from './geometry';
 import type { MediaInfo } from './types';
 
 /**
- * Filters that put any source on the timeline every stage shares: timestamps from zero, a
- * constant frame rate, and no more frames than the probed duration allows (`frameLimit`).
- * The segmenter decodes through these and writes one mask frame per output frame; encoders
- * apply the same filters to the source before merging the mask, so colour and mask frames pair
- * exactly, variable-frame-rate phone videos included.
- * (ffmpeg applies the display rotation itself when decoding.)
+ * Filters that put any source on the timeline every stage shares: frames at the probed display
+ * size (a stream may change size mid-way), timestamps from zero, a constant frame rate, and no
+ * more frames than the probed duration allows (`frameLimit`). The segmenter decodes through
+ * these and writes one mask frame per output frame; encoders apply the same filters to the
+ * source before merging the mask, so colour and mask frames pair exactly, variable-frame-rate
+ * phone videos included. (ffmpeg applies the display rotation itself when decoding.)
  */
-export function normalizeFilters(info: Pick<MediaInfo, 'fpsRational' | 'duration'>): string[] {
-  return ['setpts=PTS-STARTPTS', `fps=${info.fpsRational}`, `trim=end_frame=${frameLimit(info)}`];
+export function normalizeFilters(info: Pick<MediaInfo, 'width' | 'height' | 'fpsRational' | 'duration'>): string[] {
+  return [`scale=${info.width}:${info.height}`, 'setpts=PTS-STARTPTS', `fps=${info.fpsRational}`, `trim=end_frame=${frameLimit(info)}`];
 }
 
 /**

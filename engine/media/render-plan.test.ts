@@ -24,7 +24,7 @@ const info: MediaInfo = {
 };
 
 const plan = (recipe: Recipe, extra: Partial<RenderPlanInput> = {}) =>
-  planRender({ recipe, info, source: '/in/src.mp4', mask: '/in/mask.mkv', maskFrames: 247, output: '/out/o', workDir: '/w', ...extra });
+  planRender({ recipe, info, source: '/in/src.mp4', mask: '/in/mask.mkv', maskFrames: 247, maxPixels: 8_294_400, output: '/out/o', workDir: '/w', ...extra });
 const graphOf = (args: string[]) => args[args.indexOf('-filter_complex') + 1]!;
 const after = (args: string[], flag: string) => args[args.indexOf(flag) + 1];
 
@@ -32,10 +32,13 @@ describe('planRender: inputs and timeline', () => {
   it.each(TRANSPARENT_FORMATS)('%s reads the source and the mask safely, on the shared timeline', (format) => {
     const p = plan({ kind: 'transparent', format });
     for (const args of p.steps) {
-      expect(args.slice(0, 9)).toEqual(['-f', 'mov', '-protocol_whitelist', 'file', '-format_whitelist', 'mov,matroska,avi', '-i', '/in/src.mp4', '-f']);
+      expect(args.slice(0, 13)).toEqual([
+        '-f', 'mov', '-protocol_whitelist', 'file', '-format_whitelist', 'mov,matroska,avi',
+        '-max_pixels', '8294400', '-reinit_filter', '0', '-i', '/in/src.mp4', '-f',
+      ]);
       const g = graphOf(args);
-      expect(g).toContain(`[0:v]setpts=PTS-STARTPTS,fps=24/1,trim=end_frame=271,format=${workingFormat({ kind: 'transparent', format })}[src]`);
-      expect(g).toContain('[1:v]setpts=PTS-STARTPTS,fps=24/1,trim=end_frame=271,format=gray[matte]');
+      expect(g).toContain(`[0:v]scale=1280:720,setpts=PTS-STARTPTS,fps=24/1,trim=end_frame=271,format=${workingFormat({ kind: 'transparent', format })}[src]`);
+      expect(g).toContain('[1:v]scale=1280:720,setpts=PTS-STARTPTS,fps=24/1,trim=end_frame=271,format=gray[matte]');
       expect(g).toContain('[src][matte]alphamerge');
     }
     expect(p.promise.frames).toBe(format === 'gif' ? 257 : 247);

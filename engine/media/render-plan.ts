@@ -35,6 +35,8 @@ export interface RenderPlanInput {
   info: MediaInfo;
   source: string;
   mask: string;
+  /** The frame-pixel cap the source and a background video were probed under. */
+  maxPixels: number;
   /** Frames in the mask = frames of the normalized source. */
   maskFrames: number;
   background?: BackgroundInput;
@@ -114,7 +116,7 @@ export function planRender(p: RenderPlanInput): RenderPlan {
     hasAudio,
     loop: kind.loop,
   };
-  const inputs = [...safeInputArgs(p.info, p.source), ...safeInputArgs({ demuxer: 'matroska' }, p.mask)];
+  const inputs = [...safeInputArgs(p.info, p.source, p.maxPixels), ...safeInputArgs({ demuxer: 'matroska' }, p.mask)];
   const base = [
     `[0:v]${[...normalizeFilters(p.info), `format=${workingFormat(p.recipe)}`].join(',')}[${SRC}]`,
     `[1:v]${[...normalizeFilters(p.info), 'format=gray'].join(',')}[${MATTE}]`,
@@ -362,7 +364,7 @@ function opaqueGraph(p: RenderPlanInput, fg: OutputGeometry, out: OutputGeometry
         inputs:
           bg.kind === 'image'
             ? safeImageInputArgs(bg.demuxer, bg.file)
-            : ['-stream_loop', '-1', ...safeInputArgs(bg.info, bg.file)],
+            : ['-stream_loop', '-1', ...safeInputArgs(bg.info, bg.file, p.maxPixels)],
         filters: [
           `[${SRC}][${MATTE}]alphamerge,${[...crop, ...fgChain, ALPHA_FMT].join(',')}[fg]`,
           bgChain,

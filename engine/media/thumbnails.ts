@@ -21,6 +21,8 @@ export function thumbnailFrame(frames: number, fps: number): number {
 export function thumbnailArgs(p: {
   info: MediaInfo;
   source: string;
+  /** The frame-pixel cap the source was probed under. */
+  maxPixels: number;
   mask: string;
   frame: number;
   jpeg: string;
@@ -42,7 +44,7 @@ export function thumbnailArgs(p: {
     width,
     height,
     args: [
-      ...safeInputArgs(p.info, p.source),
+      ...safeInputArgs(p.info, p.source, p.maxPixels),
       ...safeInputArgs({ demuxer: 'matroska' }, p.mask),
       '-filter_complex', graph.join(';'),
       '-map', '[jpeg]', '-frames:v', '1', '-c:v', 'mjpeg', '-q:v', '3', '-update', '1', '-f', 'image2', p.jpeg,

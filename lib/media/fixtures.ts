@@ -3,6 +3,7 @@ import path from 'node:path';
 import { normalizeFilters } from '../../engine/media/normalize';
 import { safeInputArgs } from '../../engine/media/input';
 import type { MediaInfo } from '../../engine/media/types';
+import { env } from '../env';
 import { ffmpeg } from './ffmpeg';
 
 /**
@@ -50,7 +51,7 @@ export async function makeTestMask(source: string, info: MediaInfo, out: string)
     const x = `W/2-${rx}+${info.width * 0.2}*sin(2*t)`;
     await ffmpeg(
       [
-        '-v', 'error', ...safeInputArgs(info, source), '-loop', '1', '-i', disc,
+        '-v', 'error', ...safeInputArgs(info, source, env().MAX_FRAME_PIXELS), '-loop', '1', '-i', disc,
         '-filter_complex',
         `[0:v]${normalizeFilters(info).join(',')},format=gray,drawbox=c=black:t=fill[b];` +
           `[1:v]format=gray[d];[b][d]overlay=x='${x}':y='(H-h)/2':shortest=1,gblur=sigma=2,format=gray`,

@@ -60,7 +60,7 @@ function rotationOf(s: ProbeStream): MediaInfo['rotation'] {
 async function decodeFirstFrame(demuxer: Demuxer, file: string, signal?: AbortSignal): Promise<void> {
   try {
     await ffmpeg(
-      ['-v', 'error', '-xerror', ...safeInputArgs({ demuxer }, file), '-map', '0:v:0', '-frames:v', '1', '-f', 'null', '-'],
+      ['-v', 'error', '-xerror', ...safeInputArgs({ demuxer }, file, env().MAX_FRAME_PIXELS), '-map', '0:v:0', '-frames:v', '1', '-f', 'null', '-'],
       { timeoutMs: 30_000, signal },
     );
   } catch {

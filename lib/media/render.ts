@@ -7,6 +7,7 @@ import { planRender, RenderPlanError, type RenderPlan } from '../../engine/media
 import type { MediaInfo } from '../../engine/media/types';
 import { probeBackground } from './background';
 import { canEncodeHevcAlpha, HEVC_ALPHA_UNAVAILABLE } from './capabilities';
+import { env } from '../env';
 import { MediaError } from './ffmpeg';
 import { countFrames } from './frames';
 import { runEncode } from './run-ffmpeg';
@@ -56,6 +57,7 @@ export async function renderOutput(opts: {
         source: opts.source,
         mask: opts.mask,
         maskFrames,
+        maxPixels: env().MAX_FRAME_PIXELS,
         background,
         output: file,
         workDir,

@@ -1,4 +1,5 @@
 import { safeInputArgs } from '../../engine/media/input';
+import { env } from '../env';
 import { normalizeFilters } from '../../engine/media/normalize';
 import type { MediaInfo } from '../../engine/media/types';
 import { lastLines, MediaError, spawnFfmpeg } from '../media/ffmpeg';
@@ -18,14 +19,14 @@ export interface DecodedFrame {
  * pipe keeps both in step.
  */
 export function decodeArgs(info: MediaInfo, input: string, opts: { maxFrames?: number; workSize?: [number, number] } = {}): string[] {
-  const base = [...normalizeFilters(info), `scale=${info.width}:${info.height}:flags=bilinear`, 'format=rgba'].join(',');
+  const base = [...normalizeFilters(info), 'format=rgba'].join(',');
   const ws = opts.workSize;
   const graph = ws
     ? ['-filter_complex', `[0:v:0]${base},split[f][w];[w]scale=${ws[0]}:${ws[1]}:flags=area[s];[f]pad=${info.width}:${info.height + ws[1]}[p];[p][s]overlay=0:${info.height}:format=rgb,format=rgba[out]`, '-map', '[out]']
     : ['-map', '0:v:0', '-vf', base];
   return [
     '-v', 'error',
-    ...safeInputArgs(info, input),
+    ...safeInputArgs(info, input, env().MAX_FRAME_PIXELS),
     ...graph,
     ...(opts.maxFrames ? ['-frames:v', String(opts.maxFrames)] : []),
     '-f', 'rawvideo', '-pix_fmt', 'rgba', 'pipe:1',

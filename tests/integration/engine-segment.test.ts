@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { normalizeFilters } from '../../engine/media/normalize';
 import { probeVideo } from '../../lib/media/probe';
+import { renderOutput } from '../../lib/media/render';
 import { segmentVideo, type SegmentProgress } from '../../lib/segment/segment-video';
 
 const run = promisify(execFile);
@@ -87,6 +88,38 @@ describe('segmentVideo (real ffmpeg and models)', () => {
     const res = await segmentVideo({ input, info, maskOut, model: 'service-human' });
     expect(res.framesWritten).toBe(75);
     expect((await maskFacts(maskOut)).frames).toBe(75);
+  });
+
+  it('keeps the timeline and the probed size when a stream changes frame size mid-way, and refuses frames over the pixel cap', async () => {
+    // Two H.264 streams joined: 25 frames at 160x120, then 25 at a larger size. The header
+    // (and so the probe) only knows the first.
+    const joined = async (name: string, second: string) => {
+      const parts = [['160x120', path.join(tmp, `${name}-a.h264`)], [second, path.join(tmp, `${name}-b.h264`)]] as const;
+      for (const [size, file] of parts) {
+        await run('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', `testsrc2=size=${size}:rate=25`, '-frames:v', '25',
+          '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-f', 'h264', file]);
+      }
+      const raw = path.join(tmp, `${name}.h264`);
+      fs.writeFileSync(raw, Buffer.concat(parts.map(([, f]) => fs.readFileSync(f))));
+      const file = path.join(tmp, `${name}.mkv`);
+      await run('ffmpeg', ['-v', 'error', '-y', '-r', '25', '-i', raw, '-c', 'copy', file]);
+      const info = await probeVideo(file);
+      expect(info).toMatchObject({ width: 160, height: 120, duration: 2 });
+      return { file, info };
+    };
+
+    // Under the cap (a stream that grows, as WebRTC recordings do): every frame, at the probed size.
+    const grows = await joined('grows', '320x240');
+    const res = await segmentVideo({ input: grows.file, info: grows.info, maskOut: path.join(tmp, 'grows-mask.mkv'), model: 'service-human' });
+    expect(res.framesWritten).toBe(50);
+    const out = await renderOutput({ source: grows.file, info: grows.info, mask: path.join(tmp, 'grows-mask.mkv'), recipe: { kind: 'transparent', format: 'webm_vp9' }, outDir: path.join(tmp, 'grows-out') });
+    const { stdout } = await run('ffprobe', ['-v', 'error', '-count_frames', '-show_entries', 'stream=width,height,nb_read_frames', '-of', 'json', out.file]);
+    expect(JSON.parse(stdout).streams[0]).toMatchObject({ width: 160, height: 120, nb_read_frames: '50' });
+
+    // Over the cap (8192x8192 is 67 M pixels; the limit is 9.4 M): those frames are not decoded.
+    const bomb = await joined('bomb', '8192x8192');
+    const cut = await segmentVideo({ input: bomb.file, info: bomb.info, maskOut: path.join(tmp, 'bomb-mask.mkv'), model: 'service-human' });
+    expect(cut.framesWritten).toBe(25);
   });
 
   it('stops promptly when aborted', async () => {

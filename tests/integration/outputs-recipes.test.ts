@@ -8,6 +8,7 @@ import type { Recipe } from '../../engine/media/recipe';
 import { planRender } from '../../engine/media/render-plan';
 import { thumbnailFrame } from '../../engine/media/thumbnails';
 import type { MediaInfo } from '../../engine/media/types';
+import { env } from '../../lib/env';
 import { MediaError } from '../../lib/media/ffmpeg';
 import { makeExcerpt, makeTestMask, testMaskEllipse } from '../../lib/media/fixtures';
 import { probeVideo } from '../../lib/media/probe';
@@ -217,7 +218,7 @@ describe.skipIf(!hasTestdata)('recipes, transforms, thumbnails and validation fr
 
   it('validation refuses a file that does not keep the promise (never served)', async () => {
     const good = await render({ kind: 'transparent', format: 'webm_vp9' }, 'to_break');
-    const plan = planRender({ recipe: { kind: 'transparent', format: 'webm_vp9' }, info, source, mask, maskFrames: 50, output: good.file, workDir: tmp });
+    const plan = planRender({ recipe: { kind: 'transparent', format: 'webm_vp9' }, info, source, mask, maskFrames: 50, maxPixels: env().MAX_FRAME_PIXELS, output: good.file, workDir: tmp });
     await expect(validateOutput({ file: good.file, plan, mask })).resolves.toMatchObject({ validated: true });
     // Alpha lost: the same picture re-encoded as VP9 without alpha.
     const opaque = path.join(tmp, 'opaque.webm');
@@ -229,7 +230,7 @@ describe.skipIf(!hasTestdata)('recipes, transforms, thumbnails and validation fr
     await expect(validateOutput({ file: short, plan, mask })).rejects.toThrow(/frames|lasts/);
     // Inverted matte where a straight one was promised.
     const inverted = await render({ kind: 'transparent', format: 'mask_video_inverted' }, 'inverted');
-    const matte = planRender({ recipe: { kind: 'transparent', format: 'mask_video' }, info, source, mask, maskFrames: 50, output: inverted.file, workDir: tmp });
+    const matte = planRender({ recipe: { kind: 'transparent', format: 'mask_video' }, info, source, mask, maskFrames: 50, maxPixels: env().MAX_FRAME_PIXELS, output: inverted.file, workDir: tmp });
     await expect(validateOutput({ file: inverted.file, plan: matte, mask })).rejects.toThrow(/inverted/);
   });
 
