@@ -13,11 +13,6 @@ export interface KeyframeOptions {
    */
   fuseRadius: number;
   /**
-   * Frames over which a neighbouring key's weight in fusion falls to 1/e (default: interval).
-   * Wider than the spacing of dense keys, it averages out the model's frame-to-frame doubts.
-   */
-  fuseScale?: number;
-  /**
    * Consecutive keys that overlap less than this (soft IoU of their confident pixels, after
    * aligning them by flow) get a key halfway between them too: dense inference where motion
    * is fast. 0: never.
@@ -88,7 +83,7 @@ export const TIERS: Record<ApiModel, TierConfig> = {
     inputSide: 1024,
     keepAspect: false,
     workSide: 768,
-    keyframes: { interval: 1, fuseRadius: 8, fuseScale: 5, bisectBelow: 0, flowSide: 192, cutThreshold: 0.15 },
+    keyframes: { interval: 1, fuseRadius: 2, bisectBelow: 0, flowSide: 256, cutThreshold: 0.15 },
     guided: { radius: 3, eps: 4e-3, gain: 2 },
     mainSubjectMinFraction: 0.15,
   },

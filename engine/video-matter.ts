@@ -110,7 +110,6 @@ export async function createVideoMatter(opts: VideoMatterOptions): Promise<Video
   const threshold = normalizeThreshold(opts.threshold);
   const interval = opts.smartSampling === false ? 1 : Math.max(1, tier.keyframes.interval);
   const radius = tier.keyframes.fuseRadius;
-  const timeScale = tier.keyframes.fuseScale ?? interval;
   // A key's matte fuses the raw keys within keyReach; a frame between keys fuses the two keys
   // around it, so it waits for the next key and for that key's own neighbours.
   const keyReach = radius * interval;
@@ -189,7 +188,7 @@ export async function createVideoMatter(opts: VideoMatterOptions): Promise<Video
   function fusedKey(key: Key): FloatMap {
     if (!key.fused) {
       const near = keys.filter((k) => k.shot === key.shot && Math.abs(k.index - key.index) <= keyReach);
-      key.fused = near.length > 1 ? fuseKeyMattes(key.small, key.index, near, timeScale, (k) => keyFlow(key, k)) : key.prob;
+      key.fused = near.length > 1 ? fuseKeyMattes(key.small, key.index, near, interval, (k) => keyFlow(key, k)) : key.prob;
     }
     return key.fused;
   }
@@ -205,7 +204,7 @@ export async function createVideoMatter(opts: VideoMatterOptions): Promise<Video
         keys.filter((k) => k.shot === slot.shot),
         slot.index,
       ).map((k) => ({ index: k.index, small: k.small, prob: fusedKey(k) }));
-      p = fuseKeyMattes(slot.small, slot.index, around, timeScale);
+      p = fuseKeyMattes(slot.small, slot.index, around, interval);
     }
     // The guided filter may solve its coefficients on a coarser grid than the working one (the
     // apply reads the full-resolution luma either way); main-subject runs on that grid too.

@@ -30,8 +30,7 @@ export function fuseKeyMattes(
   frameSmall: FloatMap,
   frameIndex: number,
   keys: readonly KeyMatte[],
-  /** Frames over which a key's weight falls to 1/e. */
-  timeScale: number,
+  interval: number,
   flowTo: (key: KeyMatte) => FlowField = (key) => denseFlow(frameSmall, key.small),
 ): FloatMap {
   const { width: W, height: H } = keys[0]!.prob;
@@ -46,7 +45,7 @@ export function fuseKeyMattes(
       prob = warpBack(key.prob, flow).data;
       photo = photometricConfidence(warpBack(key.small, flow), frameSmall, W, H);
     }
-    const tw = Math.exp(-Math.abs(key.index - frameIndex) / Math.max(1, timeScale));
+    const tw = Math.exp(-Math.abs(key.index - frameIndex) / Math.max(1, interval));
     for (let i = 0; i < n; i++) {
       const p = prob[i]!;
       const w = tw * (photo ? photo[i]! : 1) * (Math.abs(2 * p - 1) + CERTAINTY_FLOOR);

@@ -116,18 +116,6 @@ describe('keyframe fusion', () => {
     const unsure = { index: 1, prob: map(w, h, () => 0.45), small: still };
     expect(fuseKeyMattes(still, 1, [sure, unsure], 1).data[20 * w + 20]).toBeGreaterThan(0.5);
   });
-
-  it('lets keys farther away count as much as the time scale says', () => {
-    const [w, h] = [64, 48];
-    const still = scene(w, h, 10, 10);
-    // The frame's own key says background, four keys away say subject, equally sure.
-    const own = { index: 0, prob: map(w, h, () => 0.1), small: still };
-    const far = { index: 4, prob: map(w, h, () => 0.9), small: still };
-    const at = (timeScale: number) => fuseKeyMattes(still, 0, [own, far], timeScale).data[20 * w + 20]!;
-    // exp(-4) against 1: the own key decides; exp(-0.5) against 1: a weighted average.
-    expect(at(1)).toBeCloseTo((0.1 + 0.9 * Math.exp(-4)) / (1 + Math.exp(-4)), 3);
-    expect(at(8)).toBeCloseTo((0.1 + 0.9 * Math.exp(-0.5)) / (1 + Math.exp(-0.5)), 3);
-  });
 });
 
 describe('cut detection', () => {
