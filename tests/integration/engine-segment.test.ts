@@ -114,7 +114,7 @@ describe('segmentVideo (real ffmpeg and models)', () => {
     expect(res.framesWritten).toBe(50);
     const out = await renderOutput({ source: grows.file, info: grows.info, mask: path.join(tmp, 'grows-mask.mkv'), recipe: { kind: 'transparent', format: 'webm_vp9' }, outDir: path.join(tmp, 'grows-out') });
     const { stdout } = await run('ffprobe', ['-v', 'error', '-count_frames', '-show_entries', 'stream=width,height,nb_read_frames', '-of', 'json', out.file]);
-    expect(JSON.parse(stdout).streams[0]).toMatchObject({ width: 160, height: 120, nb_read_frames: '50' });
+    expect((JSON.parse(stdout) as { streams: unknown[] }).streams[0]).toMatchObject({ width: 160, height: 120, nb_read_frames: '50' });
 
     // Over the cap (8192x8192 is 67 M pixels; the limit is 9.4 M): those frames are not decoded.
     const bomb = await joined('bomb', '8192x8192');
