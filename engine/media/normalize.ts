@@ -10,7 +10,15 @@ import type { MediaInfo } from './types';
  * phone videos included. (ffmpeg applies the display rotation itself when decoding.)
  */
 export function normalizeFilters(info: Pick<MediaInfo, 'width' | 'height' | 'fpsRational' | 'duration'>): string[] {
-  return [`scale=${info.width}:${info.height}`, 'setpts=PTS-STARTPTS', `fps=${info.fpsRational}`, `trim=end_frame=${frameLimit(info)}`];
+  return [...startFilters(info), `fps=${info.fpsRational}`, `trim=end_frame=${frameLimit(info)}`];
+}
+
+/**
+ * The first part of `normalizeFilters`: frames at the probed size, timestamps from zero. A
+ * looped background video takes these and then the foreground's rate (it has no end to trim).
+ */
+export function startFilters(info: Pick<MediaInfo, 'width' | 'height'>): string[] {
+  return [`scale=${info.width}:${info.height}`, 'setpts=PTS-STARTPTS'];
 }
 
 /**

@@ -179,6 +179,8 @@ describe('planRender: opaque recipes', () => {
     const args = p.steps[0]!;
     expect(args.slice(args.indexOf('-stream_loop'), args.indexOf('-stream_loop') + 4)).toEqual(['-stream_loop', '-1', '-f', 'matroska']);
     const g = graphOf(args);
+    // Its own size and a zero start, then the foreground's rate; looped, so never trimmed.
+    expect(g).toContain('[2:v]scale=1920:1080,setpts=PTS-STARTPTS,fps=24/1,scale=');
     expect(g).toContain('[2:a:0]aresample=48000,volume=0.3');
     expect(g).toContain('amix=inputs=2:duration=longest:normalize=0');
     expect(g).toContain("lut=a='val*0.95'");

@@ -9,7 +9,7 @@ import {
   type OutputGeometry,
 } from './geometry';
 import { safeInputArgs } from './input';
-import { normalizeFilters } from './normalize';
+import { normalizeFilters, startFilters } from './normalize';
 import { outputKind, type OutputKind } from './output-formats';
 import type { OutputPromise } from './output-metadata';
 import type { Blur, CompositionTemplate, ExportContainer, Recipe } from './recipe';
@@ -353,7 +353,7 @@ function opaqueGraph(p: RenderPlanInput, fg: OutputGeometry, out: OutputGeometry
         bg.kind === 'image'
           ? // One decoded picture, scaled once, then repeated on the output's clock.
             `[2:v]${cover},loop=loop=-1:size=1,setpts=N/(${p.info.fpsRational})/TB,fps=${p.info.fpsRational}[bg]`
-          : `[2:v]${[...normalizeFilters(bg.info).slice(0, 1), `fps=${p.info.fpsRational}`, cover].join(',')}[bg]`;
+          : `[2:v]${[...startFilters(bg.info), `fps=${p.info.fpsRational}`, cover].join(',')}[bg]`;
       const fgChain = [
         ...(layout.fg.width !== cropped.width || layout.fg.height !== cropped.height
           ? [`scale=${layout.fg.width}:${layout.fg.height}:flags=bicubic`]

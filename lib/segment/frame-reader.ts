@@ -1,7 +1,7 @@
 import { safeInputArgs } from '../../engine/media/input';
-import { env } from '../env';
 import { normalizeFilters } from '../../engine/media/normalize';
 import type { MediaInfo } from '../../engine/media/types';
+import { env } from '../env';
 import { lastLines, MediaError, spawnFfmpeg } from '../media/ffmpeg';
 
 export interface DecodedFrame {
