@@ -66,12 +66,12 @@ export async function startStack(): Promise<Stack> {
   const env = { ...inherited, DATA_DIR: dataDir, PORT: String(port), PUBLIC_URL: url } as unknown as NodeJS.ProcessEnv;
 
   const web = process.env.E2E_PROD === '1' ? ['next', 'start', '-p', String(port)] : ['next', 'dev', '-p', String(port)];
-  const spawnLogged = (name: string, args: string[]) => {
+  const spawnLogged = (name: string, cmd: string, args: string[]) => {
     const out = fs.openSync(path.join(logDir, `${name}.log`), 'w');
-    return spawn('npx', args, { cwd: root, env, stdio: ['ignore', out, out], detached: true });
+    return spawn(cmd, args, { cwd: root, env, stdio: ['ignore', out, out], detached: true });
   };
-  const procs = [spawnLogged('web', web)];
-  if (process.env.E2E_NO_WORKER !== '1') procs.push(spawnLogged('worker', ['tsx', 'workers/server/main.ts']));
+  const procs = [spawnLogged('web', 'npx', web)];
+  if (process.env.E2E_NO_WORKER !== '1') procs.push(spawnLogged('worker', process.execPath, ['bin/worker.mjs']));
   const stop = async () => {
     await Promise.all(procs.map(stopProcess));
     fs.rmSync(dataDir, { recursive: true, force: true });

@@ -81,8 +81,8 @@ describe('worker crash safety', () => {
   it('a job whose worker is SIGKILLed mid-job is reclaimed after the lease and completes, charged once', async () => {
     const jobId = await startJob();
     const { row, pid } = await heldRow(jobId);
-    // The worker and everything it spawned (its own process group), like a container kill.
-    process.kill(-pid, 'SIGKILL');
+    // The worker's whole process group (its launcher, the worker, their ffmpeg), like a container kill.
+    process.kill(-stack.pids().worker!, 'SIGKILL');
     await waitFor(() => Promise.resolve(alive(pid) ? undefined : true), { what: 'the worker to die' });
     expect((await db().job.findUniqueOrThrow({ where: { id: jobId } })).status).toBe('processing');
 

@@ -156,9 +156,8 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
 
   const startWorker = () => {
     if (worker && worker.exitCode === null && worker.signalCode === null) return;
-    const main = path.join(ROOT, 'workers/server/main.ts');
-    if (!fs.existsSync(main)) throw new Error('workers/server/main.ts does not exist yet');
-    worker = launch(process.execPath, ['--import', 'tsx', main], env, tail, '[worker] ');
+    // The launcher self-hosters run (`npm run worker`): it starts the worker as its child.
+    worker = launch(process.execPath, [path.join(ROOT, 'bin/worker.mjs')], env, tail, '[worker] ');
   };
   const stopWorker = async () => {
     await killGroup(worker);
