@@ -4,16 +4,17 @@ import { ALLOWED_DEMUXERS } from './types';
 /**
  * ffmpeg input arguments for an untrusted file that has already been probed: the demuxer is
  * forced (a playlist or concat list named .mp4 cannot be re-interpreted) and only the file
- * protocol is allowed. With `maxPixels`, the decoder refuses frames above that size: the probe
- * checks the header, but a stream may switch to 8192x8192 after a small first frame.
+ * protocol is allowed. The decoder refuses frames above `maxPixels` (MAX_FRAME_PIXELS): the
+ * probe checks the header, but a stream may switch to 8192x8192 after a small first frame.
+ * The cap is required, so no reader of a user's file can leave it out.
  * The filter graph is not rebuilt when frames change size mid-stream (`normalizeFilters` scales
  * them first); rebuilt, it would restart the timeline at the change. Pure, so the browser and
  * tests share it.
  */
-export function safeInputArgs(info: Pick<MediaInfo, 'demuxer'>, file: string, maxPixels?: number): string[] {
+export function safeInputArgs(info: Pick<MediaInfo, 'demuxer'>, file: string, maxPixels: number): string[] {
   return [
     '-f', info.demuxer, ...guardArgs(),
-    ...(maxPixels ? ['-max_pixels', String(maxPixels)] : []),
+    '-max_pixels', String(maxPixels),
     '-reinit_filter', '0',
     '-i', file,
   ];

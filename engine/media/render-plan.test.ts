@@ -32,9 +32,11 @@ describe('planRender: inputs and timeline', () => {
   it.each(TRANSPARENT_FORMATS)('%s reads the source and the mask safely, on the shared timeline', (format) => {
     const p = plan({ kind: 'transparent', format });
     for (const args of p.steps) {
-      expect(args.slice(0, 13)).toEqual([
+      expect(args.slice(0, 24)).toEqual([
         '-f', 'mov', '-protocol_whitelist', 'file', '-format_whitelist', 'mov,matroska,avi',
-        '-max_pixels', '8294400', '-reinit_filter', '0', '-i', '/in/src.mp4', '-f',
+        '-max_pixels', '8294400', '-reinit_filter', '0', '-i', '/in/src.mp4',
+        '-f', 'matroska', '-protocol_whitelist', 'file', '-format_whitelist', 'mov,matroska,avi',
+        '-max_pixels', '8294400', '-reinit_filter', '0', '-i', '/in/mask.mkv',
       ]);
       const g = graphOf(args);
       expect(g).toContain(`[0:v]scale=1280:720,setpts=PTS-STARTPTS,fps=24/1,trim=end_frame=271,format=${workingFormat({ kind: 'transparent', format })}[src]`);

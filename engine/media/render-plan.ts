@@ -116,7 +116,7 @@ export function planRender(p: RenderPlanInput): RenderPlan {
     hasAudio,
     loop: kind.loop,
   };
-  const inputs = [...safeInputArgs(p.info, p.source, p.maxPixels), ...safeInputArgs({ demuxer: 'matroska' }, p.mask)];
+  const inputs = [...safeInputArgs(p.info, p.source, p.maxPixels), ...safeInputArgs({ demuxer: 'matroska' }, p.mask, p.maxPixels)];
   const base = [
     `[0:v]${[...normalizeFilters(p.info), `format=${workingFormat(p.recipe)}`].join(',')}[${SRC}]`,
     `[1:v]${[...normalizeFilters(p.info), 'format=gray'].join(',')}[${MATTE}]`,

@@ -45,7 +45,7 @@ export function thumbnailArgs(p: {
     height,
     args: [
       ...safeInputArgs(p.info, p.source, p.maxPixels),
-      ...safeInputArgs({ demuxer: 'matroska' }, p.mask),
+      ...safeInputArgs({ demuxer: 'matroska' }, p.mask, p.maxPixels),
       '-filter_complex', graph.join(';'),
       '-map', '[jpeg]', '-frames:v', '1', '-c:v', 'mjpeg', '-q:v', '3', '-update', '1', '-f', 'image2', p.jpeg,
       '-map', '[png]', '-frames:v', '1', '-c:v', 'png', '-update', '1', '-f', 'image2', p.png,
