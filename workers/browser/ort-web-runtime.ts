@@ -2,6 +2,7 @@ import * as ort from 'onnxruntime-web/wasm';
 import type { ModelManifest } from '../../engine/models/manifest';
 import type { InferenceRuntime, InferenceSession } from '../../engine/runtime';
 import { runFloat32 } from '../ort-run';
+import { fetchModel } from './fetch-model';
 
 export interface OrtWebRuntimeOptions {
   /** Where model files are served, e.g. "/models/" (each manifest's `file` is appended). */
@@ -25,10 +26,7 @@ export function createOrtWebRuntime(opts: OrtWebRuntimeOptions = {}): InferenceR
   return {
     name: 'onnxruntime-web (wasm)',
     async load(manifest: ModelManifest): Promise<InferenceSession> {
-      const url = `${base.endsWith('/') ? base : `${base}/`}${manifest.file}`;
-      const res = await fetch(url);
-      if (!res.ok) throw new Error(`Model ${manifest.id} could not be loaded from ${url} (HTTP ${res.status})`);
-      const session = await ort.InferenceSession.create(new Uint8Array(await res.arrayBuffer()), {
+      const session = await ort.InferenceSession.create(await fetchModel(base, manifest), {
         executionProviders: ['wasm'],
         graphOptimizationLevel: 'all',
       });

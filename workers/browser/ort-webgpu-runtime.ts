@@ -2,6 +2,7 @@ import * as ort from 'onnxruntime-web/webgpu';
 import type { ModelManifest } from '../../engine/models/manifest';
 import type { InferenceRuntime, InferenceSession } from '../../engine/runtime';
 import { runFloat32 } from '../ort-run';
+import { fetchModel } from './fetch-model';
 
 /**
  * The InferenceRuntime on a real GPU: onnxruntime-web's WebGPU execution provider. Loaded
@@ -12,14 +13,10 @@ export function createOrtWebGpuRuntime(opts: { modelBaseUrl: string; wasmPaths: 
   ort.env.wasm.wasmPaths = opts.wasmPaths;
   ort.env.wasm.numThreads = 1;
   ort.env.logLevel = 'error';
-  const base = opts.modelBaseUrl.endsWith('/') ? opts.modelBaseUrl : `${opts.modelBaseUrl}/`;
   return {
     name: 'onnxruntime-web (webgpu)',
     async load(manifest: ModelManifest): Promise<InferenceSession> {
-      const url = `${base}${manifest.file}`;
-      const res = await fetch(url);
-      if (!res.ok) throw new Error(`Model ${manifest.id} could not be loaded from ${url} (HTTP ${res.status})`);
-      const session = await ort.InferenceSession.create(new Uint8Array(await res.arrayBuffer()), {
+      const session = await ort.InferenceSession.create(await fetchModel(opts.modelBaseUrl, manifest), {
         executionProviders: ['webgpu'],
         graphOptimizationLevel: 'all',
       });
