@@ -66,7 +66,7 @@ export const TIERS: Record<ApiModel, TierConfig> = {
     keepAspect: false,
     workSide: 256,
     keyframes: { interval: 1, fuseRadius: 0, bisectBelow: 0, flowSide: 160, cutThreshold: 0.15 },
-    guided: { radius: 4, eps: 1e-3, subsample: 2 },
+    guided: { radius: 4, eps: 1e-3, gain: 2, subsample: 2 },
     mainSubjectMinFraction: 0.15,
   },
   'service-original': {

@@ -70,6 +70,28 @@ describe('segmentVideo (real ffmpeg and models)', () => {
     expect(raw[5 * 720 + 5]).toBeLessThan(128);
   });
 
+  it.skipIf(!hasTestdata)('keeps a person solid up to the edge where the background is as light as the skin', async () => {
+    // A full-body dancer on a near-white backdrop: the luma guide barely separates arms and legs
+    // from it, and without the edge gain the limbs came out see-through (soft/solid 0.48).
+    const input = path.join(TESTDATA, 'liveportrait_s13_dance_fullbody_white_bg_720x1080.mp4');
+    const info = await probeVideo(input);
+    const maskOut = path.join(tmp, 'white-bg.mkv');
+    await segmentVideo({ input, info, maskOut, model: 'service-human', maxFrames: 51 });
+    const { stdout: raw } = await run('ffmpeg', ['-v', 'error', '-i', maskOut, '-vf', 'select=eq(n\\,50)', '-frames:v', '1', '-f', 'rawvideo', '-pix_fmt', 'gray', '-'], {
+      encoding: 'buffer',
+      maxBuffer: 1 << 28,
+    });
+    expect(raw.length).toBe(720 * 1080);
+    let soft = 0;
+    let solid = 0;
+    for (const v of raw) {
+      if (v >= 230) solid++;
+      else if (v > 25) soft++;
+    }
+    expect(solid).toBeGreaterThan(0.1 * raw.length);
+    expect(soft / solid).toBeLessThan(0.2);
+  });
+
   it('stops a file whose frames run on past its declared duration at that duration plus a second', async () => {
     // 50 frames, the last one 10 hours later; the header then says 2 s. Decoded naively, the
     // frame-rate filter would repeat the 49th frame for 10 hours.
