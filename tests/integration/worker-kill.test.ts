@@ -86,6 +86,8 @@ describe('worker crash safety', () => {
     await waitFor(() => Promise.resolve(alive(pid) ? undefined : true), { what: 'the worker to die' });
     expect((await db().job.findUniqueOrThrow({ where: { id: jobId } })).status).toBe('processing');
 
+    // The launcher ends just after the worker; startWorker() sees a worker still running until then.
+    await stack.stopWorker();
     stack.startWorker();
     const status = await waitForJob(stack, key, jobId, { timeoutMs: 300_000 });
     expect(status.status, `${status.message}\n${stack.logs()}`).toBe('completed');
@@ -107,6 +109,7 @@ describe('worker crash safety', () => {
     // Finished within the grace period, or handed back untouched for the next worker.
     if (left.status !== 'completed') expect(left).toMatchObject({ status: 'queued', attempts: 0, lockedBy: null });
 
+    await stack.stopWorker();
     stack.startWorker();
     const status = await waitForJob(stack, key, jobId);
     expect(status.status, `${status.message}\n${stack.logs()}`).toBe('completed');
