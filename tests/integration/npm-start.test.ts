@@ -30,8 +30,8 @@ const alive = (pid: number) => fs.existsSync(`/proc/${pid}`);
 const cmdline = (pid: number) => fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
 const environ = (pid: number) => fs.readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0');
 
-/** All processes below `root` (children, grandchildren, …), detached process groups included. */
-function descendants(root: number): number[] {
+/** pid → parent pid for every process now running. */
+function parents(): Map<number, number> {
   const parent = new Map<number, number>();
   for (const e of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(e)) continue;
@@ -43,6 +43,11 @@ function descendants(root: number): number[] {
       // ended while listing
     }
   }
+  return parent;
+}
+
+/** All processes below `root` (children, grandchildren, …), detached process groups included. */
+function descendants(root: number, parent = parents()): number[] {
   const out: number[] = [];
   const walk = (p: number) => {
     for (const [pid, pp] of parent) {
@@ -56,19 +61,20 @@ function descendants(root: number): number[] {
   return out;
 }
 
-/** The worker launcher (bin/worker.mjs whose parent is start.mjs) and the worker it started. */
+/** The worker launcher (bin/worker.mjs, a child of start.mjs) and the worker it started (its child). */
 function workerPair(start: number): { launcher: number; worker: number } | undefined {
-  const all = descendants(start);
-  for (const pid of all) {
+  const parent = parents();
+  const isWorker = (pid: number) => {
     try {
-      if (!cmdline(pid).some((a) => a.endsWith('bin/worker.mjs'))) continue;
-      const child = descendants(pid).find((c) => cmdline(c).some((a) => a.endsWith('bin/worker.mjs')));
-      if (child) return { launcher: pid, worker: child };
+      return cmdline(pid).some((a) => a.endsWith('bin/worker.mjs'));
     } catch {
-      // ended while looking
+      return false; // ended while looking
     }
-  }
-  return undefined;
+  };
+  const all = descendants(start, parent).filter(isWorker);
+  const launcher = all.find((pid) => parent.get(pid) === start);
+  const worker = all.find((pid) => launcher !== undefined && parent.get(pid) === launcher);
+  return launcher !== undefined && worker !== undefined ? { launcher, worker } : undefined;
 }
 
 describe('npm start', () => {
