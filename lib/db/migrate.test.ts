@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { PrismaBetterSqlite3 } from '@prisma/adapter-better-sqlite3';
 import Database from 'better-sqlite3';
+import { Worker } from 'node:worker_threads';
 import { afterAll, describe, expect, it } from 'vitest';
 import { PrismaClient } from './generated/client';
 import { applyMigrations } from './migrate';
@@ -65,5 +66,29 @@ describe('applyMigrations', () => {
     expect(await prisma.output.count()).toBe(0);
     expect(await prisma.creditEntry.count()).toBe(1);
     await prisma.$disconnect();
+  });
+
+  it('waits for another process that holds a write lock on a new file, where switching to WAL fails at once', async () => {
+    const fresh = path.join(dir, 'contended.db');
+    // Another connection (a second process creating the database) holds the write lock for 300 ms.
+    const holder = new Worker(
+      `const Database = require(${JSON.stringify(require.resolve('better-sqlite3'))});
+       const { parentPort } = require('node:worker_threads');
+       const db = new Database(${JSON.stringify(fresh)});
+       db.exec('BEGIN IMMEDIATE');
+       parentPort.postMessage('locked');
+       Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 300);
+       db.exec('COMMIT');
+       db.close();`,
+      { eval: true },
+    );
+    await new Promise((resolve) => holder.once('message', resolve));
+    const started = Date.now();
+    expect(applyMigrations(`file:${fresh}`).length).toBeGreaterThan(0);
+    expect(Date.now() - started).toBeGreaterThan(100);
+    await holder.terminate();
+    const raw = new Database(fresh, { readonly: true });
+    expect(raw.pragma('journal_mode', { simple: true })).toBe('wal');
+    raw.close();
   });
 });

@@ -17,13 +17,36 @@ export function sqlitePath(databaseUrl: string): string {
   return databaseUrl.slice('file:'.length);
 }
 
+const BUSY_TIMEOUT_MS = 10_000;
+
+/**
+ * Turning a file into WAL takes an exclusive lock that SQLite does not wait for: while another
+ * connection holds a write lock (two processes creating the database together, e.g. the web
+ * server, the worker and a CLI on a fresh DATA_DIR), the pragma fails at once with SQLITE_BUSY
+ * whatever the busy timeout. So wait here, as long as the busy timeout would.
+ */
+function enableWal(db: Database.Database): void {
+  const deadline = Date.now() + BUSY_TIMEOUT_MS;
+  for (;;) {
+    let mode: unknown;
+    try {
+      mode = db.pragma('journal_mode = WAL', { simple: true });
+    } catch (e) {
+      if ((e as { code?: string }).code !== 'SQLITE_BUSY' || Date.now() > deadline) throw e;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10);
+      continue;
+    }
+    if (mode !== 'wal') throw new Error(`SQLite could not switch ${db.name} to WAL mode (it stays in "${String(mode)}")`);
+    return;
+  }
+}
+
 export function applyMigrations(databaseUrl: string): string[] {
   const file = sqlitePath(databaseUrl);
   fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
-  const db = new Database(file);
+  const db = new Database(file, { timeout: BUSY_TIMEOUT_MS });
   try {
-    db.pragma('journal_mode = WAL');
-    db.pragma('busy_timeout = 10000');
+    enableWal(db);
     db.exec(`CREATE TABLE IF NOT EXISTS "_prisma_migrations" (
       "id" TEXT PRIMARY KEY NOT NULL,
       "checksum" TEXT NOT NULL,
