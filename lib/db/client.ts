@@ -11,6 +11,10 @@ const globalForDb = globalThis as unknown as { keyoutDb?: PrismaClient };
 /**
  * The process-wide Prisma client. The first call applies pending migrations, so every entry
  * point (web, worker, CLI, tests) works against a fresh DATA_DIR with no separate step.
+ *
+ * On SQLite an interactive `$transaction` starts deferred (BEGIN): one that reads before its
+ * first write fails at once with "Operation has timed out" (SQLITE_BUSY_SNAPSHOT) whenever
+ * another process commits in between, busy timeout or not. So every transaction writes first.
  */
 export function db(): PrismaClient {
   if (globalForDb.keyoutDb) return globalForDb.keyoutDb;

@@ -1,10 +1,12 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { grantCredits } from '../../billing/ledger';
 import { db } from '../../db/client';
-import { resetEnvForTests } from '../../env';
+import { sqlitePath } from '../../db/migrate';
+import { env, resetEnvForTests } from '../../env';
 import { authenticateUser } from './authenticate-user';
 import { startCheckout } from './checkout';
 import { hasPurchasedCredits } from '../../billing/ledger';
@@ -40,6 +42,31 @@ describe('accounts', () => {
     expect(!short.ok && short.error).toContain('10 characters');
     const duplicate = await signUp({ email: 'owner@example.com', password: 'long enough password' });
     expect(!duplicate.ok && duplicate.error).toContain('already exists');
+  });
+
+  it('signs up while another process keeps writing to the database', async () => {
+    db(); // creates the file
+    // A worker or a second web process committing in a loop, as under load.
+    const writer = new Worker(
+      `const Database = require(${JSON.stringify(require.resolve('better-sqlite3'))});
+       const { parentPort } = require('node:worker_threads');
+       const db = new Database(${JSON.stringify(sqlitePath(env().databaseUrl))}, { timeout: 10000 });
+       const insert = db.prepare("INSERT INTO RateLimitCounter (key, count, windowStart, expiresAt) VALUES (?, 1, 0, 0)");
+       let stop = false, n = 0;
+       parentPort.on('message', () => { stop = true; });
+       (function loop() { for (let i = 0; i < 50; i++) insert.run('load-' + n++); if (stop) { db.close(); parentPort.postMessage(n); } else setImmediate(loop); })();`,
+      { eval: true },
+    );
+    const results = [];
+    for (let i = 0; i < 12; i++) {
+      results.push(await signUp({ email: `busy-${i}@example.com`, password: 'long enough password' }));
+    }
+    writer.postMessage('stop');
+    const written = await new Promise<number>((resolve) => writer.once('message', resolve));
+    await writer.terminate();
+    expect(written).toBeGreaterThan(0);
+    expect(results.filter((r) => !r.ok)).toEqual([]);
+    expect(results.every((r) => r.ok && !r.isAdmin)).toBe(true);
   });
 
   it('authenticates with the right password only (email case-insensitive)', async () => {

@@ -26,8 +26,10 @@ export async function signUp(input: z.input<typeof signUpInput>): Promise<SignUp
   const passwordHash = await hashPassword(password);
   try {
     const user = await db().$transaction(async (tx) => {
-      const isAdmin = (await tx.user.count()) === 0;
-      return tx.user.create({ data: { email, passwordHash, name: name || null, isAdmin } });
+      // The insert comes first, so the count runs under SQLite's write lock (lib/db/client.ts).
+      const created = await tx.user.create({ data: { email, passwordHash, name: name || null } });
+      if ((await tx.user.count()) > 1) return created;
+      return tx.user.update({ where: { id: created.id }, data: { isAdmin: true } });
     });
     return { ok: true, userId: user.id, isAdmin: user.isAdmin };
   } catch (err) {

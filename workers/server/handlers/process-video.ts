@@ -74,7 +74,8 @@ async function storeMask(jobId: string, maskFile: string): Promise<string> {
  */
 async function completeJob(jobId: string, ctx: HandlerContext): Promise<void> {
   await db().$transaction(async (tx) => {
-    const job = await tx.job.findUniqueOrThrow({ where: { id: jobId } });
+    // Touching the job first takes SQLite's write lock before the reads (see lib/db/client.ts).
+    const job = await tx.job.update({ where: { id: jobId }, data: { updatedAt: new Date() } });
     const already = await tx.webhookDelivery.findFirst({
       where: { jobId, eventType: 'job.completed', attemptNumber: 1 },
       select: { id: true },
