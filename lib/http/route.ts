@@ -111,3 +111,27 @@ export function apiRoute<P = Record<string, never>>(handler: Handler<P>, opts: R
     }
   };
 }
+
+const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+type Method = (typeof METHODS)[number];
+type PlainHandler = (req: Request) => Response;
+
+/**
+ * Handlers for the methods a /v1 path does not have. Next.js would answer them 405 with an
+ * empty body, and clients parse every error as the spec's JSON body. Usage in a route file:
+ * `export const { GET, PUT, PATCH, DELETE } = otherMethods('POST');`
+ */
+export function otherMethods(...allowed: Method[]): Record<Method, PlainHandler> {
+  const allow = allowed.join(', ');
+  const refuse: PlainHandler = (req) =>
+    errorResponse(
+      405,
+      { error: 'Method not allowed', details: `${new URL(req.url).pathname} accepts ${allow}.` },
+      { Allow: allow },
+    );
+  return Object.fromEntries(METHODS.map((m) => [m, refuse])) as Record<Method, PlainHandler>;
+}
+
+/** Every method of a path under /v1 that is not an endpoint: the spec's 404 body, not a page. */
+export const noEndpoint: PlainHandler = (req) =>
+  errorResponse(404, { error: 'Not found', details: `There is no API endpoint ${req.method} ${new URL(req.url).pathname}.` }, {});

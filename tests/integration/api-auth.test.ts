@@ -63,6 +63,31 @@ describe('authentication', () => {
   });
 });
 
+describe('paths and methods that are not endpoints', () => {
+  it('answer the spec\'s JSON error body, not an empty 405 or an HTML page', async () => {
+    for (const prefix of ['/v1', '/api/v1']) {
+      const wrongMethod = await api(stack, 'GET', `${prefix}/jobs/00000000-0000-4000-8000-000000000000`, { key: account.key });
+      expect(wrongMethod.status).toBe(405);
+      expect(wrongMethod.headers.get('allow')).toBe('DELETE');
+      expect(wrongMethod.body).toEqual({
+        error: 'Method not allowed',
+        details: `${prefix}/jobs/00000000-0000-4000-8000-000000000000 accepts DELETE.`,
+      });
+      const listJobs = await api(stack, 'GET', `${prefix}/jobs`, { key: account.key });
+      expect([listJobs.status, listJobs.headers.get('allow')]).toEqual([405, 'POST']);
+      const putCredits = await api(stack, 'PUT', `${prefix}/credits`, { key: account.key, body: {} });
+      expect([putCredits.status, putCredits.headers.get('allow')]).toEqual([405, 'GET']);
+
+      const unknown = await api(stack, 'POST', `${prefix}/jobs/x/nothing`, { key: account.key, body: {} });
+      expect(unknown.status).toBe(404);
+      expect(unknown.body).toEqual({ error: 'Not found', details: `There is no API endpoint POST ${prefix}/jobs/x/nothing.` });
+      expect(unknown.headers.get('content-type')).toContain('application/json');
+    }
+    // The real endpoints still answer.
+    expect((await api(stack, 'GET', '/api/v1/credits', { key: account.key })).status).toBe(200);
+  });
+});
+
 describe('keys', () => {
   it('are the fixed prefix plus 32 characters, stored only as a hash, and stamped when used', async () => {
     expect(account.key).toMatch(/^ko_[A-Za-z0-9]{32}$/);

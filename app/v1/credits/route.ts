@@ -1,5 +1,7 @@
-import { apiRoute } from '@/lib/http/route';
+import { apiRoute, otherMethods } from '@/lib/http/route';
 import { CreditBalance } from '@/lib/schemas/credits';
 import { getCredits } from '@/lib/services/get-credits';
 
 export const GET = apiRoute(async ({ userId }) => ({ body: CreditBalance.parse(await getCredits(userId)) }));
+
+export const { POST, PUT, PATCH, DELETE } = otherMethods('GET');

@@ -1,6 +1,6 @@
 import { readJson } from '@/lib/http/body';
 import { multipartFile } from '@/lib/http/multipart';
-import { apiRoute } from '@/lib/http/route';
+import { apiRoute, otherMethods } from '@/lib/http/route';
 import { CreateJobRequest, JobReceipt, UploadedJob } from '@/lib/schemas/jobs';
 import { createJob, createJobWithFile } from '@/lib/services/create-job';
 
@@ -11,3 +11,5 @@ export const POST = apiRoute(async ({ req, userId }) => {
   const job = await createJob(userId, CreateJobRequest.parse(await readJson(req)));
   return { body: job.status === 'created' ? JobReceipt.parse(job) : UploadedJob.parse(job) };
 });
+
+export const { GET, PUT, PATCH, DELETE } = otherMethods('POST');

@@ -1,1 +1,1 @@
-export { POST } from '@/app/v1/jobs/route';
+export { GET, POST, PUT, PATCH, DELETE } from '@/app/v1/jobs/route';

@@ -1,5 +1,5 @@
 import { queryOf } from '@/lib/http/body';
-import { apiRoute } from '@/lib/http/route';
+import { apiRoute, otherMethods } from '@/lib/http/route';
 import { DeliveriesQuery, DeliveryHistory } from '@/lib/schemas/webhooks';
 import { listWebhookDeliveries } from '@/lib/services/list-webhook-deliveries';
 
@@ -7,3 +7,5 @@ export const GET = apiRoute(async ({ req, userId }) => {
   const { video_id } = DeliveriesQuery.parse(queryOf(req));
   return { body: DeliveryHistory.parse(await listWebhookDeliveries(userId, video_id)) };
 });
+
+export const { POST, PUT, PATCH, DELETE } = otherMethods('GET');

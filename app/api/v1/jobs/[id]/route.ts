@@ -1,1 +1,1 @@
-export { DELETE } from '@/app/v1/jobs/[id]/route';
+export { GET, POST, PUT, PATCH, DELETE } from '@/app/v1/jobs/[id]/route';

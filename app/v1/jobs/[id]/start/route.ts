@@ -1,5 +1,5 @@
 import { readJson } from '@/lib/http/body';
-import { apiRoute } from '@/lib/http/route';
+import { apiRoute, otherMethods } from '@/lib/http/route';
 import { StartJobRequest, StartResponse } from '@/lib/schemas/jobs';
 import { startJob } from '@/lib/services/start-job';
 
@@ -9,3 +9,5 @@ export const POST = apiRoute<{ id: string }>(
   }),
   { countsAsStart: true },
 );
+
+export const { GET, PUT, PATCH, DELETE } = otherMethods('POST');

@@ -1,7 +1,9 @@
-import { apiRoute } from '@/lib/http/route';
+import { apiRoute, otherMethods } from '@/lib/http/route';
 import { JobStatusRecord } from '@/lib/schemas/jobs';
 import { getJobStatus } from '@/lib/services/get-job-status';
 
 export const GET = apiRoute<{ id: string }>(async ({ userId, params }) => ({
   body: JobStatusRecord.parse(await getJobStatus(userId, params.id)),
 }));
+
+export const { POST, PUT, PATCH, DELETE } = otherMethods('GET');
