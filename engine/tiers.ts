@@ -44,6 +44,12 @@ export interface TierConfig {
   guided: { radius: number; eps: number; gain?: number; subsample?: number } | null;
   /** Drop regions smaller than this fraction of the largest one (null keeps everything). */
   mainSubjectMinFraction: number | null;
+  /**
+   * Frames between keys also weigh the matte carried to them along the flow against the keys'
+   * local colour statistics (engine/matte/colour-model.ts): background a moving limb uncovers
+   * since the key stops being carried along as subject.
+   */
+  colourModel: boolean;
 }
 
 /**
@@ -59,6 +65,7 @@ export const TIERS: Record<ApiModel, TierConfig> = {
     keyframes: { interval: 32, fuseRadius: 1, bisectBelow: 0.65, flowSide: 128, cutThreshold: 0.15 },
     guided: { radius: 2, eps: 4e-3, gain: 2 },
     mainSubjectMinFraction: 0.15,
+    colourModel: true,
   },
   'service-human': {
     model: 'selfie',
@@ -68,6 +75,7 @@ export const TIERS: Record<ApiModel, TierConfig> = {
     keyframes: { interval: 1, fuseRadius: 0, bisectBelow: 0, flowSide: 160, cutThreshold: 0.15 },
     guided: { radius: 4, eps: 1e-3, gain: 2, subsample: 2 },
     mainSubjectMinFraction: 0.15,
+    colourModel: false,
   },
   'service-original': {
     model: 'isnet',
@@ -77,6 +85,7 @@ export const TIERS: Record<ApiModel, TierConfig> = {
     keyframes: { interval: 5, fuseRadius: 1, bisectBelow: 0.75, flowSide: 192, cutThreshold: 0.15 },
     guided: { radius: 2, eps: 4e-3, gain: 2 },
     mainSubjectMinFraction: 0.15,
+    colourModel: false,
   },
   'service-pro': {
     model: 'isnet',
@@ -86,6 +95,7 @@ export const TIERS: Record<ApiModel, TierConfig> = {
     keyframes: { interval: 1, fuseRadius: 2, bisectBelow: 0, flowSide: 256, cutThreshold: 0.15 },
     guided: { radius: 3, eps: 4e-3, gain: 2 },
     mainSubjectMinFraction: 0.15,
+    colourModel: false,
   },
 };
 

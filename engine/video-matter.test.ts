@@ -173,4 +173,54 @@ describe('video matter', () => {
     expect(alphas).toHaveLength(5);
     expect(alphas[4]![18 * 64 + 8 + 4 + 8]).toBe(255);
   });
+
+  it('with colour models, stops carrying a key\'s subject onto background the subject has uncovered since', async () => {
+    // A red bar on green (the same luma, so only colour tells them apart) shrinks from 24 to 8
+    // columns between the keys at 0 and 8; a stand-in model sees red as subject.
+    const [w, h] = [64, 36];
+    const redBar = (width: number) => {
+      const data = new Uint8ClampedArray(w * h * 4);
+      for (let y = 0; y < h; y++) {
+        for (let x = 0; x < w; x++) {
+          const red = x >= 8 && x < 8 + width && y >= 8 && y < 28;
+          const t = ((x * 7 + y * 13) % 11) * 2;
+          data.set(red ? [200, 60, 60, 255] : [60 + t, 118 + t, 40, 255], (y * w + x) * 4);
+        }
+      }
+      return { data, width: w, height: h };
+    };
+    const redModel: InferenceRuntime = {
+      name: 'red',
+      load: () =>
+        Promise.resolve({
+          run(feeds) {
+            const x = Object.values(feeds)[0]!;
+            const [, , mh, mw] = x.dims as [number, number, number, number];
+            const n = mw * mh;
+            const data = new Float32Array(n);
+            for (let i = 0; i < n; i++) data[i] = x.data[i]! - x.data[n + i]! > 0.2 ? 1 : 0;
+            return Promise.resolve({ output: { data, dims: [1, 1, mh, mw] } });
+          },
+          release: () => Promise.resolve(),
+        }),
+    };
+    const frames = Array.from({ length: 9 }, (_, i) => redBar(24 - 2 * i));
+    const shrinking = { ...tier, keyframes: { ...tier.keyframes, interval: 8, fuseRadius: 0 } };
+    // Mean alpha over the columns of frame 4 the bar has left since key 0 (x 24..31).
+    const uncovered = async (colourModel: boolean) => {
+      const matter = await createVideoMatter({ runtime: redModel, manifest: ISNET, tier: { ...shrinking, colourModel }, threshold: null });
+      const alphas: Uint8Array[] = [];
+      for (const f of frames) alphas.push(...(await matter.push(f)));
+      alphas.push(...(await matter.flush()));
+      let sum = 0;
+      for (let y = 10; y < 26; y++) for (let x = 24; x < 32; x++) sum += alphas[4]![y * w + x]!;
+      return { mean: sum / (16 * 8 * 255), bar: alphas[4]![18 * w + 12]! };
+    };
+    const without = await uncovered(false);
+    const withColour = await uncovered(true);
+    expect(without.mean).toBeGreaterThan(0.3);
+    expect(withColour.mean).toBeLessThan(0.15);
+    // The bar itself stays subject.
+    expect(withColour.bar).toBe(255);
+  });
 });

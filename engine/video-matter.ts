@@ -1,3 +1,4 @@
+import { buildColourModel, colourPosterior, combineOdds, quantiseColours, type ColourModel } from './matte/colour-model';
 import { CutDetector } from './matte/cuts';
 import { denseFlow, warpBack, type FlowField } from './matte/flow';
 import { fuseKeyMattes, type KeyMatte } from './matte/fusion';
@@ -73,6 +74,8 @@ interface Key extends KeyMatte {
   fused: FloatMap | null;
   /** Flows from this key to other keys (by index): the bisect check and fusion share them. */
   flows: Map<number, FlowField>;
+  /** Its local colour statistics, when the tier checks frames between keys against them. */
+  colours: ColourModel | null;
 }
 
 /** A keyframe's model run and, with bisection, the check (and midpoint run) that follows it. */
@@ -102,6 +105,8 @@ interface Slot {
   /** Luma at the flow resolution. */
   small: FloatMap;
   workLuma: FloatMap;
+  /** Quantised colours at the working resolution, when the tier uses colour models. */
+  colours: Uint16Array | null;
 }
 
 export async function createVideoMatter(opts: VideoMatterOptions): Promise<VideoMatter> {
@@ -155,7 +160,9 @@ export async function createVideoMatter(opts: VideoMatterOptions): Promise<Video
       const t = out[m.output.name];
       if (!t) throw new Error(`Model ${m.id} returned no output "${m.output.name}"`);
       stats.inferences++;
-      const key: Key = { index: slot.index, shot: slot.shot, prob: resizeMap(decodeOutput(t, m), ww, wh), small: slot.small, fused: null, flows: new Map() };
+      const prob = resizeMap(decodeOutput(t, m), ww, wh);
+      const colours = slot.colours ? buildColourModel(slot.colours, prob) : null;
+      const key: Key = { index: slot.index, shot: slot.shot, prob, small: slot.small, fused: null, flows: new Map(), colours };
       const at = keys.findIndex((k) => k.index > key.index);
       keys.splice(at < 0 ? keys.length : at, 0, key);
       if (!waiting) stats.stageSeconds.infer += now() - t1;
@@ -193,6 +200,26 @@ export async function createVideoMatter(opts: VideoMatterOptions): Promise<Video
     return key.fused;
   }
 
+  /**
+   * Weighs a matte carried along the flow against what the frame's own colours say, by the local
+   * colour statistics of the keys it came from (nearer keys count more).
+   */
+  function checkColours(p: FloatMap, colours: Uint16Array, index: number, around: Key[], flows: Map<number, FlowField>): FloatMap {
+    const { width: W, height: H } = p;
+    const votes = new Float32Array(W * H);
+    let total = 0;
+    for (const k of around) {
+      if (!k.colours) continue;
+      const w = Math.exp(-Math.abs(k.index - index) / interval);
+      const q = colourPosterior(k.colours, colours, W, H, flows.get(k.index)!);
+      for (let i = 0; i < q.length; i++) votes[i] = votes[i]! + w * q[i]!;
+      total += w;
+    }
+    if (total === 0) return p;
+    for (let i = 0; i < votes.length; i++) votes[i] = votes[i]! / total;
+    return { data: combineOdds(p.data, votes), width: W, height: H };
+  }
+
   /** The finished alpha of the oldest pending frame. */
   function finish(slot: Slot): Uint8Array {
     const t0 = now();
@@ -203,8 +230,11 @@ export async function createVideoMatter(opts: VideoMatterOptions): Promise<Video
       const around = nearestEachSide(
         keys.filter((k) => k.shot === slot.shot),
         slot.index,
-      ).map((k) => ({ index: k.index, small: k.small, prob: fusedKey(k) }));
-      p = fuseKeyMattes(slot.small, slot.index, around, interval);
+      );
+      const flows = new Map(around.map((k) => [k.index, denseFlow(slot.small, k.small)]));
+      const fused = around.map((k) => ({ index: k.index, small: k.small, prob: fusedKey(k) }));
+      p = fuseKeyMattes(slot.small, slot.index, fused, interval, (k) => flows.get(k.index)!);
+      if (slot.colours) p = checkColours(p, slot.colours, slot.index, around, flows);
     }
     // The guided filter may solve its coefficients on a coarser grid than the working one (the
     // apply reads the full-resolution luma either way); main-subject runs on that grid too.
@@ -329,7 +359,8 @@ export async function createVideoMatter(opts: VideoMatterOptions): Promise<Video
         closeShot();
         shot++;
       }
-      const slot: Slot = { index: next++, shot, pixels: { frame, work }, luma, small, workLuma };
+      const colours = tier.colourModel && interval > 1 ? quantiseColours(work) : null;
+      const slot: Slot = { index: next++, shot, pixels: { frame, work }, luma, small, workLuma, colours };
       pending.push(slot);
       if (lastKeyShot !== shot || slot.index - lastKey >= interval) startKey(slot);
       await limitOutstanding();

@@ -24,6 +24,7 @@ export const BASELINE: BenchConfig = {
     keyframes: { interval: 1, fuseRadius: 0, bisectBelow: 0, flowSide: 256, cutThreshold: 1 },
     guided: null,
     mainSubjectMinFraction: null,
+    colourModel: false,
   },
 };
 

@@ -1,0 +1,98 @@
+import type { FlowField } from './flow';
+import type { FloatMap } from './image';
+
+/** Levels per channel: 16³ colours, fine enough to tell bark from skin, coarse enough to fill. */
+const LEVELS = 16;
+const COLOURS = LEVELS * LEVELS * LEVELS;
+/** Cells along the long side of the working grid; each cell's statistics cover it and its 8 neighbours. */
+const CELLS = 16;
+/** Pixels the key's matte is this sure of (p ≤ 0.2 or ≥ 0.8) teach the model. */
+const SURE = 0.2;
+
+/**
+ * Local colour statistics of a keyframe: for each cell of the working grid, how many pixels of
+ * each quantised colour were subject and how many background in the cell and around it. A frame
+ * between keys looks its pixels' colours up in the cell they came from (along the flow to the
+ * key), which tells, from the frame itself, where a matte carried along the flow covers
+ * background it has uncovered since (bark between arm and body) or misses subject.
+ */
+export interface ColourModel {
+  subject: Uint16Array;
+  background: Uint16Array;
+  cols: number;
+  rows: number;
+  cell: number;
+}
+
+/** Each pixel's quantised colour from R, G, B planes (0..255). */
+export function quantiseColours(planes: Float32Array[]): Uint16Array {
+  const [r, g, b] = planes as [Float32Array, Float32Array, Float32Array];
+  const out = new Uint16Array(r.length);
+  // Resampling may overshoot 0..255 a little.
+  const q = (v: number) => (v <= 0 ? 0 : v >= 255 ? LEVELS - 1 : ((v * LEVELS) / 256) | 0);
+  for (let i = 0; i < out.length; i++) out[i] = (q(r[i]!) * LEVELS + q(g[i]!)) * LEVELS + q(b[i]!);
+  return out;
+}
+
+export function buildColourModel(colours: Uint16Array, prob: FloatMap): ColourModel {
+  const { width: W, height: H, data: p } = prob;
+  const cell = Math.max(1, Math.ceil(Math.max(W, H) / CELLS));
+  const cols = Math.ceil(W / cell);
+  const rows = Math.ceil(H / cell);
+  const subject = new Uint16Array(cols * rows * COLOURS);
+  const background = new Uint16Array(cols * rows * COLOURS);
+  for (let y = 0; y < H; y++) {
+    const cy = Math.floor(y / cell);
+    for (let x = 0; x < W; x++) {
+      const i = y * W + x;
+      const v = p[i]!;
+      if (v > SURE && v < 1 - SURE) continue;
+      const counts = v >= 1 - SURE ? subject : background;
+      const c = colours[i]!;
+      const cx = Math.floor(x / cell);
+      for (let ny = Math.max(0, cy - 1); ny <= Math.min(rows - 1, cy + 1); ny++) {
+        for (let nx = Math.max(0, cx - 1); nx <= Math.min(cols - 1, cx + 1); nx++) {
+          const at = (ny * cols + nx) * COLOURS + c;
+          if (counts[at]! < 0xffff) counts[at] = counts[at]! + 1;
+        }
+      }
+    }
+  }
+  return { subject, background, cols, rows, cell };
+}
+
+/**
+ * P(subject | colour) for each pixel of a frame at the working resolution, from a key's model:
+ * each pixel reads the statistics of the key's cell it came from along `flow` (frame → key).
+ * A colour the key did not show near there gives 0.5, no opinion.
+ */
+export function colourPosterior(model: ColourModel, colours: Uint16Array, W: number, H: number, flow: FlowField): Float32Array {
+  const { subject, background, cols, rows, cell } = model;
+  const { width: fw, height: fh, u, v } = flow;
+  const kx = W / fw;
+  const ky = H / fh;
+  const out = new Float32Array(W * H);
+  for (let y = 0; y < H; y++) {
+    const fy = Math.min(fh - 1, Math.floor(y / ky)) * fw;
+    for (let x = 0; x < W; x++) {
+      const f = fy + Math.min(fw - 1, Math.floor(x / kx));
+      const sx = Math.min(cols - 1, Math.max(0, Math.floor((x + u[f]! * kx) / cell)));
+      const sy = Math.min(rows - 1, Math.max(0, Math.floor((y + v[f]! * ky) / cell)));
+      const at = (sy * cols + sx) * COLOURS + colours[y * W + x]!;
+      const s = subject[at]!;
+      out[y * W + x] = (s + 0.5) / (s + background[at]! + 1);
+    }
+  }
+  return out;
+}
+
+/** Combines two independent probabilities of the same event (product of their odds). */
+export function combineOdds(p: Float32Array, q: Float32Array): Float32Array {
+  const out = new Float32Array(p.length);
+  for (let i = 0; i < p.length; i++) {
+    const a = p[i]! * q[i]!;
+    const b = (1 - p[i]!) * (1 - q[i]!);
+    out[i] = a + b > 0 ? a / (a + b) : p[i]!;
+  }
+  return out;
+}
