@@ -1,7 +1,7 @@
 import { PrismaBetterSqlite3 } from '@prisma/adapter-better-sqlite3';
 import { env } from '../env';
 import { PrismaClient } from './generated/client';
-import { applyMigrations, sqlitePath } from './migrate';
+import { applyMigrations, BUSY_TIMEOUT_MS, sqlitePath } from './migrate';
 
 export type Db = PrismaClient;
 export { Prisma } from './generated/client';
@@ -20,7 +20,7 @@ export function db(): PrismaClient {
   if (globalForDb.keyoutDb) return globalForDb.keyoutDb;
   const { databaseUrl } = env();
   applyMigrations(databaseUrl);
-  const adapter = new PrismaBetterSqlite3({ url: sqlitePath(databaseUrl), timeout: 10_000 });
+  const adapter = new PrismaBetterSqlite3({ url: sqlitePath(databaseUrl), timeout: BUSY_TIMEOUT_MS });
   globalForDb.keyoutDb = new PrismaClient({ adapter });
   return globalForDb.keyoutDb;
 }

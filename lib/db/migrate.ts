@@ -17,7 +17,8 @@ export function sqlitePath(databaseUrl: string): string {
   return databaseUrl.slice('file:'.length);
 }
 
-const BUSY_TIMEOUT_MS = 10_000;
+/** How long any connection of ours waits for another process's lock (migrator and Prisma alike). */
+export const BUSY_TIMEOUT_MS = 10_000;
 
 /**
  * Turning a file into WAL takes an exclusive lock that SQLite does not wait for: while another
