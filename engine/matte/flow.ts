@@ -11,8 +11,11 @@ export interface FlowField {
 const PATCH = 8;
 const STRIDE = 4;
 const ITERATIONS = 8;
-/** Coarsest pyramid level is at least this wide (big motions become a few pixels there). */
-const COARSEST = 24;
+/**
+ * Coarsest pyramid level is at least this wide: a head crossing a fifth of the frame in a few
+ * frames is under a patch there (at 24 such motion tore the carried matte apart).
+ */
+const COARSEST = 12;
 /** Luma is 0..1; densification weighs patches by 1 / max(1, |residual| in grey levels). */
 const GREY = 255;
 
@@ -111,13 +114,69 @@ function patchResidual(
 }
 
 /**
- * One pyramid level of Dense Inverse Search (Kroeger et al., ECCV 2016): every overlapping
- * 8x8 patch of the reference is aligned to the target by inverse-compositional Lucas-Kanade
- * (translation only, zero-mean residual so lighting changes don't pull it), starting from the
- * coarser level's flow; then each pixel averages the patches that cover it, weighted by how
- * well each one explains that pixel.
+ * Inverse-compositional Lucas-Kanade for one patch (translation only, zero-mean residual so
+ * lighting changes don't pull it) from (u0, v0). Writes the displacement to `out` and returns
+ * the patch's residual energy there. A patch that drifted off (textureless, occluded) stays at
+ * its start.
  */
-function refineLevel(ref: FloatMap, target: FloatMap, init: FlowField): FlowField {
+function alignPatch(
+  I1: Float32Array,
+  w: number,
+  h: number,
+  x0: number,
+  y0: number,
+  tpl: Float32Array,
+  gx: Float32Array,
+  gy: Float32Array,
+  H: { hxx: number; hxy: number; hyy: number; det: number },
+  res: Float32Array,
+  u0: number,
+  v0: number,
+  out: Float32Array,
+): number {
+  let u = u0;
+  let v = v0;
+  let startCost = -1;
+  let cost = 0;
+  for (let it = 0; it < ITERATIONS; it++) {
+    const mean = patchResidual(I1, w, h, x0 + u, y0 + v, tpl, res);
+    let bx = 0;
+    let by = 0;
+    cost = 0;
+    for (let q = 0; q < PATCH * PATCH; q++) {
+      const r = res[q]! - mean;
+      bx += gx[q]! * r;
+      by += gy[q]! * r;
+      cost += r * r;
+    }
+    if (startCost < 0) startCost = cost;
+    const du = (H.hyy * bx - H.hxy * by) / H.det;
+    const dv = (H.hxx * by - H.hxy * bx) / H.det;
+    u -= du;
+    v -= dv;
+    if (du * du + dv * dv < 1e-3) break;
+  }
+  const far = (u - u0) ** 2 + (v - v0) ** 2 > PATCH * PATCH;
+  if (far || cost > startCost || !Number.isFinite(u) || !Number.isFinite(v)) {
+    u = u0;
+    v = v0;
+  }
+  // The energy where the patch ended up (the loop's last figure is from the step before).
+  const mean = patchResidual(I1, w, h, x0 + u, y0 + v, tpl, res);
+  let end = 0;
+  for (let q = 0; q < PATCH * PATCH; q++) end += (res[q]! - mean) ** 2;
+  out[0] = u;
+  out[1] = v;
+  return end;
+}
+
+/**
+ * One pyramid level of Dense Inverse Search (Kroeger et al., ECCV 2016): every overlapping
+ * 8x8 patch of the reference is aligned to the target (alignPatch), starting from the coarser
+ * level's flow and, with `fromRest`, from zero too, keeping the better fit; then each pixel
+ * averages the patches that cover it, weighted by how well each one explains that pixel.
+ */
+function refineLevel(ref: FloatMap, target: FloatMap, init: FlowField, fromRest: boolean): FlowField {
   const { width: w, height: h } = ref;
   const I0 = ref.data;
   const I1 = target.data;
@@ -130,6 +189,7 @@ function refineLevel(ref: FloatMap, target: FloatMap, init: FlowField): FlowFiel
   const gy = new Float32Array(PATCH * PATCH);
   const tpl = new Float32Array(PATCH * PATCH);
   const res = new Float32Array(PATCH * PATCH);
+  const aligned = new Float32Array(2);
   let k = 0;
   for (const y0 of ys) {
     for (const x0 of xs) {
@@ -163,33 +223,20 @@ function refineLevel(ref: FloatMap, target: FloatMap, init: FlowField): FlowFiel
       u /= PATCH * PATCH;
       v /= PATCH * PATCH;
       const det = hxx * hyy - hxy * hxy;
-      const startU = u;
-      const startV = v;
-      let startCost = -1;
-      let cost = 0;
       if (det > 1e-9) {
-        for (let it = 0; it < ITERATIONS; it++) {
-          const mean = patchResidual(I1, w, h, x0 + u, y0 + v, tpl, res);
-          let bx = 0;
-          let by = 0;
-          cost = 0;
-          for (let q = 0; q < PATCH * PATCH; q++) {
-            const r = res[q]! - mean;
-            bx += gx[q]! * r;
-            by += gy[q]! * r;
-            cost += r * r;
+        const hessian = { hxx, hxy, hyy, det };
+        const cost = alignPatch(I1, w, h, x0, y0, tpl, gx, gy, hessian, res, u, v, aligned);
+        u = aligned[0]!;
+        v = aligned[1]!;
+        // A coarse level smears a moving subject's motion over the still background next to it;
+        // a patch that fits better starting from rest keeps still. The finest level starts from
+        // a field already cleaned this way, and trying again there cost DAVIS J.
+        if (fromRest && (u !== 0 || v !== 0)) {
+          const still = alignPatch(I1, w, h, x0, y0, tpl, gx, gy, hessian, res, 0, 0, aligned);
+          if (still < cost) {
+            u = aligned[0]!;
+            v = aligned[1]!;
           }
-          if (startCost < 0) startCost = cost;
-          const du = (hyy * bx - hxy * by) / det;
-          const dv = (hxx * by - hxy * bx) / det;
-          u -= du;
-          v -= dv;
-          if (du * du + dv * dv < 1e-3) break;
-        }
-        // A patch that drifted off (textureless, occluded) keeps the coarser estimate.
-        if (cost > startCost || !Number.isFinite(u) || !Number.isFinite(v)) {
-          u = startU;
-          v = startV;
         }
       }
       pu[k] = u;
@@ -273,7 +320,7 @@ export function denseFlow(ref: FloatMap, target: FloatMap): FlowField {
   };
   for (let l = top; l >= 0; l--) {
     if (flow.width !== a[l]!.width || flow.height !== a[l]!.height) flow = upsampleFlow(flow, a[l]!.width, a[l]!.height);
-    flow = refineLevel(a[l]!, b[l]!, flow);
+    flow = refineLevel(a[l]!, b[l]!, flow, l > 0);
   }
   return flow;
 }
