@@ -115,9 +115,8 @@ function patchResidual(
 
 /**
  * Inverse-compositional Lucas-Kanade for one patch (translation only, zero-mean residual so
- * lighting changes don't pull it) from (u0, v0). Writes the displacement to `out` and returns
- * the patch's residual energy there. A patch that drifted off (textureless, occluded) stays at
- * its start.
+ * lighting changes don't pull it) from (u0, v0). Writes the displacement to `out`. A patch that
+ * drifted off (textureless, occluded) stays at its start.
  */
 function alignPatch(
   I1: Float32Array,
@@ -133,7 +132,7 @@ function alignPatch(
   u0: number,
   v0: number,
   out: Float32Array,
-): number {
+): void {
   let u = u0;
   let v = v0;
   let startCost = -1;
@@ -161,13 +160,16 @@ function alignPatch(
     u = u0;
     v = v0;
   }
-  // The energy where the patch ended up (the loop's last figure is from the step before).
-  const mean = patchResidual(I1, w, h, x0 + u, y0 + v, tpl, res);
-  let end = 0;
-  for (let q = 0; q < PATCH * PATCH; q++) end += (res[q]! - mean) ** 2;
   out[0] = u;
   out[1] = v;
-  return end;
+}
+
+/** Zero-mean residual energy of a patch displaced by (u, v). */
+function patchEnergy(I1: Float32Array, w: number, h: number, x0: number, y0: number, tpl: Float32Array, res: Float32Array, u: number, v: number): number {
+  const mean = patchResidual(I1, w, h, x0 + u, y0 + v, tpl, res);
+  let e = 0;
+  for (let q = 0; q < PATCH * PATCH; q++) e += (res[q]! - mean) ** 2;
+  return e;
 }
 
 /**
@@ -225,17 +227,18 @@ function refineLevel(ref: FloatMap, target: FloatMap, init: FlowField, fromRest:
       const det = hxx * hyy - hxy * hxy;
       if (det > 1e-9) {
         const hessian = { hxx, hxy, hyy, det };
-        const cost = alignPatch(I1, w, h, x0, y0, tpl, gx, gy, hessian, res, u, v, aligned);
+        alignPatch(I1, w, h, x0, y0, tpl, gx, gy, hessian, res, u, v, aligned);
         u = aligned[0]!;
         v = aligned[1]!;
         // A coarse level smears a moving subject's motion over the still background next to it;
         // a patch that fits better starting from rest keeps still. The finest level starts from
         // a field already cleaned this way, and trying again there cost DAVIS J.
         if (fromRest && (u !== 0 || v !== 0)) {
-          const still = alignPatch(I1, w, h, x0, y0, tpl, gx, gy, hessian, res, 0, 0, aligned);
-          if (still < cost) {
-            u = aligned[0]!;
-            v = aligned[1]!;
+          alignPatch(I1, w, h, x0, y0, tpl, gx, gy, hessian, res, 0, 0, aligned);
+          const [su, sv] = [aligned[0]!, aligned[1]!];
+          if (patchEnergy(I1, w, h, x0, y0, tpl, res, su, sv) < patchEnergy(I1, w, h, x0, y0, tpl, res, u, v)) {
+            u = su;
+            v = sv;
           }
         }
       }
