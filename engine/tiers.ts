@@ -18,6 +18,19 @@ export interface KeyframeOptions {
    * is fast. 0: never.
    */
   bisectBelow: number;
+  /**
+   * A gap also gets its midpoint key when, on some frame in it, more than this share of the
+   * subject carried from the keys lands where the frame does not look like either key's
+   * picture moved (engine/matte/fusion.ts `unexplainedSubject`): motion the flow cannot follow,
+   * such as a head turning away and back between two keys that agree. 0: never.
+   */
+  bisectUnexplainedAbove: number;
+  /**
+   * Fusion weighs each key by how much of its subject, carried onto the frame, the frame
+   * explains: a key whose carried subject is this share unexplained counts 1/e as much
+   * (engine/matte/fusion.ts). 0: not weighed.
+   */
+  unexplainedScale: number;
   /** Long side of the luma that optical flow runs on. */
   flowSide: number;
   /** Mean thumbnail change (0..1) between consecutive frames that counts as a cut. */
@@ -62,7 +75,7 @@ export const TIERS: Record<ApiModel, TierConfig> = {
     inputSide: 1024,
     keepAspect: false,
     workSide: 320,
-    keyframes: { interval: 32, fuseRadius: 1, bisectBelow: 0.65, flowSide: 128, cutThreshold: 0.15 },
+    keyframes: { interval: 32, fuseRadius: 1, bisectBelow: 0.65, bisectUnexplainedAbove: 0.1, unexplainedScale: 0.1, flowSide: 128, cutThreshold: 0.15 },
     guided: { radius: 2, eps: 4e-3, gain: 2 },
     mainSubjectMinFraction: 0.15,
     colourModel: true,
@@ -72,7 +85,7 @@ export const TIERS: Record<ApiModel, TierConfig> = {
     inputSide: 256,
     keepAspect: false,
     workSide: 256,
-    keyframes: { interval: 1, fuseRadius: 0, bisectBelow: 0, flowSide: 160, cutThreshold: 0.15 },
+    keyframes: { interval: 1, fuseRadius: 0, bisectBelow: 0, bisectUnexplainedAbove: 0, unexplainedScale: 0, flowSide: 160, cutThreshold: 0.15 },
     guided: { radius: 4, eps: 1e-3, gain: 2, subsample: 2 },
     mainSubjectMinFraction: 0.15,
     colourModel: false,
@@ -82,7 +95,7 @@ export const TIERS: Record<ApiModel, TierConfig> = {
     inputSide: 1024,
     keepAspect: false,
     workSide: 512,
-    keyframes: { interval: 5, fuseRadius: 1, bisectBelow: 0.75, flowSide: 192, cutThreshold: 0.15 },
+    keyframes: { interval: 5, fuseRadius: 1, bisectBelow: 0.75, bisectUnexplainedAbove: 0, unexplainedScale: 0, flowSide: 192, cutThreshold: 0.15 },
     guided: { radius: 2, eps: 4e-3, gain: 2 },
     mainSubjectMinFraction: 0.15,
     colourModel: false,
@@ -92,7 +105,7 @@ export const TIERS: Record<ApiModel, TierConfig> = {
     inputSide: 1024,
     keepAspect: false,
     workSide: 768,
-    keyframes: { interval: 1, fuseRadius: 2, bisectBelow: 0, flowSide: 256, cutThreshold: 0.15 },
+    keyframes: { interval: 1, fuseRadius: 2, bisectBelow: 0, bisectUnexplainedAbove: 0, unexplainedScale: 0, flowSide: 256, cutThreshold: 0.15 },
     guided: { radius: 3, eps: 4e-3, gain: 2 },
     mainSubjectMinFraction: 0.15,
     colourModel: false,

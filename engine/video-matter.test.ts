@@ -63,7 +63,7 @@ const tier: TierConfig = {
   ...TIERS['service-original'],
   inputSide: 64,
   workSide: 64,
-  keyframes: { interval: 4, fuseRadius: 1, bisectBelow: 0, flowSide: 64, cutThreshold: 0.15 },
+  keyframes: { interval: 4, fuseRadius: 1, bisectBelow: 0, bisectUnexplainedAbove: 0, unexplainedScale: 0, flowSide: 64, cutThreshold: 0.15 },
   mainSubjectMinFraction: null,
   guided: null,
 };
@@ -108,6 +108,23 @@ describe('video matter', () => {
     for (const i of [0, 2, 4, 6, 8, 9, 10]) expect(alphas[i]![18 * 64 + at[i]! + 8]).toBe(255);
   });
 
+  it('adds a key between keys that agree when the frames between them are not what the keys show moved', async () => {
+    // The square leaves and comes back between keys 0 and 8, which both see it at 6: only the
+    // frames in between tell that carrying the keys' matte along the flow would be wrong.
+    const at = [6, 6, 6, 40, 40, 40, 6, 6, 6];
+    const checking = (unexplained: number) => ({ ...tier, keyframes: { ...tier.keyframes, interval: 8, bisectUnexplainedAbove: unexplained, cutThreshold: 1 } });
+    const plain = await runAll(at.map((x) => frame(x)), checking(0));
+    expect(plain.inferences).toBe(2);
+    expect(plain.alphas[4]![18 * 64 + 48]).toBe(0);
+    const checked = await runAll(at.map((x) => frame(x)), checking(0.1));
+    // Key 4 (the midpoint) is added, and with it every frame follows its own square.
+    expect(checked.inferences).toBe(3);
+    checked.alphas.forEach((a, i) => {
+      expect(a[18 * 64 + at[i]! + 8]).toBe(255);
+      expect(a[18 * 64 + (at[i] === 6 ? 48 : 14)]).toBe(0);
+    });
+  });
+
   it('runs the model on every frame without smart sampling', async () => {
     const frames = Array.from({ length: 6 }, (_, i) => frame(10 + i));
     expect((await runAll(frames, tier, false)).inferences).toBe(6);
@@ -144,7 +161,12 @@ describe('video matter', () => {
     const soft = { ...tier, guided: { radius: 2, eps: 1e-3 } };
     const bisecting = { ...soft, keyframes: { ...tier.keyframes, bisectBelow: 0.75 } };
     const everyFrame = { ...soft, keyframes: { ...tier.keyframes, interval: 1, fuseRadius: 2 } };
-    for (const t of [soft, bisecting, everyFrame]) {
+    // Sparser keys, halved where the frames between are not explained: the square leaves and
+    // comes back between keys 0 and 8.
+    const unexplained = { ...soft, keyframes: { ...tier.keyframes, interval: 8, bisectUnexplainedAbove: 0.1, cutThreshold: 1 } };
+    const excursion = [6, 6, 6, 40, 40, 40, 6, 6, 6, 8, 10].map((x) => frame(x));
+    const cases: [TierConfig, ReturnType<typeof frame>[]][] = [[soft, frames], [bisecting, frames], [everyFrame, frames], [unexplained, excursion]];
+    for (const [t, frames] of cases) {
       const inline = await runAll(frames, t);
       for (const inFlight of [1, 3]) {
         const threaded = await runAll(frames, t, true, { inFlight });

@@ -1,7 +1,7 @@
 import { buildColourModel, colourPosterior, combineOdds, quantiseColours, type ColourModel } from './matte/colour-model';
 import { CutDetector } from './matte/cuts';
 import { denseFlow, warpBack, type FlowField } from './matte/flow';
-import { fuseKeyMattes, type KeyMatte } from './matte/fusion';
+import { fuseKeyMattes, unexplainedSubject, type FusionWeights, type KeyMatte } from './matte/fusion';
 import { keepMainSubject } from './matte/main-subject';
 import { guidedCoefficients, applyToFrame } from './matte/guided-filter';
 import { fitLongSide, grayOf, lumaOf, resampleRgb, resizeMap, type FloatMap, type GrayFrame, type RgbaFrame } from './matte/image';
@@ -82,7 +82,7 @@ interface Key extends KeyMatte {
 interface Task {
   index: number;
   shot: number;
-  /** The frame that may become a key when this one disagrees with the key before it. */
+  /** The frame that may become a key when the gap between this key and the one before fails its check. */
   midpoint: number | null;
   settled: boolean;
   promise: Promise<void>;
@@ -104,6 +104,8 @@ interface Slot {
   luma: GrayFrame;
   /** Luma at the flow resolution. */
   small: FloatMap;
+  /** Flows from this frame to keys (by index), kept from the bisection check for the finish. */
+  flows: Map<number, FlowField>;
   workLuma: FloatMap;
   /** Quantised colours at the working resolution, when the tier uses colour models. */
   colours: Uint16Array | null;
@@ -118,13 +120,16 @@ export async function createVideoMatter(opts: VideoMatterOptions): Promise<Video
   // A key's matte fuses the raw keys within keyReach; a frame between keys fuses the two keys
   // around it, so it waits for the next key and for that key's own neighbours.
   const keyReach = radius * interval;
+  const weights: FusionWeights = { interval, unexplainedScale: tier.keyframes.unexplainedScale };
   const reach = (interval > 1 ? interval - 1 : 0) + keyReach;
   // Model runs that may be outstanding while frames go on being pushed and finished; each one
   // lets up to `interval` more frames in before the oldest run is waited for.
   const depth = Math.max(0, Math.floor(session.inFlight ?? 0));
   const latency = reach + depth * interval;
+  const { bisectBelow, bisectUnexplainedAbove } = tier.keyframes;
+  const bisecting = bisectBelow > 0 || bisectUnexplainedAbove > 0;
   // With bisection a held frame may still become the midpoint of the last key and the next.
-  const midpointReach = tier.keyframes.bisectBelow > 0 ? Math.ceil(interval / 2) : 0;
+  const midpointReach = bisecting ? Math.ceil(interval / 2) : 0;
   const cuts = new CutDetector(tier.keyframes.cutThreshold);
   const stats: MatterStats = { framesDone: 0, inferences: 0, stageSeconds: { infer: 0, refine: 0 } };
   let pending: Slot[] = [];
@@ -181,6 +186,16 @@ export async function createVideoMatter(opts: VideoMatterOptions): Promise<Video
     }
   }
 
+  /** The flow from a frame to a key, computed once. */
+  function flowTo(slot: Slot, key: KeyMatte): FlowField {
+    let f = slot.flows.get(key.index);
+    if (!f) {
+      f = denseFlow(slot.small, key.small);
+      slot.flows.set(key.index, f);
+    }
+    return f;
+  }
+
   /** The flow from one key to another, computed once. */
   function keyFlow(from: Key, to: KeyMatte): FlowField {
     let f = from.flows.get(to.index);
@@ -195,7 +210,7 @@ export async function createVideoMatter(opts: VideoMatterOptions): Promise<Video
   function fusedKey(key: Key): FloatMap {
     if (!key.fused) {
       const near = keys.filter((k) => k.shot === key.shot && Math.abs(k.index - key.index) <= keyReach);
-      key.fused = near.length > 1 ? fuseKeyMattes(key.small, key.index, near, interval, (k) => keyFlow(key, k)) : key.prob;
+      key.fused = near.length > 1 ? fuseKeyMattes(key.small, key.index, near, weights, (k) => keyFlow(key, k)) : key.prob;
     }
     return key.fused;
   }
@@ -231,9 +246,9 @@ export async function createVideoMatter(opts: VideoMatterOptions): Promise<Video
         keys.filter((k) => k.shot === slot.shot),
         slot.index,
       );
-      const flows = new Map(around.map((k) => [k.index, denseFlow(slot.small, k.small)]));
+      const flows = new Map(around.map((k) => [k.index, flowTo(slot, k)]));
       const fused = around.map((k) => ({ index: k.index, small: k.small, prob: fusedKey(k) }));
-      p = fuseKeyMattes(slot.small, slot.index, fused, interval, (k) => flows.get(k.index)!);
+      p = fuseKeyMattes(slot.small, slot.index, fused, weights, (k) => flows.get(k.index)!);
       if (slot.colours) p = checkColours(p, slot.colours, slot.index, around, flows);
     }
     // The guided filter may solve its coefficients on a coarser grid than the working one (the
@@ -296,9 +311,8 @@ export async function createVideoMatter(opts: VideoMatterOptions): Promise<Video
 
   /**
    * Makes a frame a key and starts its model run. With bisection, once this key and the one
-   * before it (same shot) are both known, they are compared: if the earlier key, carried onto
-   * this one along the flow, disagrees too much (fast or non-rigid motion, or the model
-   * changing its mind), the frame halfway between them becomes a key as well.
+   * before it (same shot) are both known, the frame halfway between them becomes a key as well
+   * when the gap fails its check (`checkGap`).
    */
   function startKey(slot: Slot): void {
     const prev = lastKey;
@@ -306,10 +320,9 @@ export async function createVideoMatter(opts: VideoMatterOptions): Promise<Video
     lastKey = slot.index;
     lastKeyShot = slot.shot;
     const run = infer(slot);
-    const bisect = tier.keyframes.bisectBelow;
-    const midpoint = bisect > 0 && prevShot === slot.shot && slot.index - prev >= 2 ? Math.round((prev + slot.index) / 2) : null;
+    const midpoint = bisecting && prevShot === slot.shot && slot.index - prev >= 2 ? Math.round((prev + slot.index) / 2) : null;
     const before = tasks.find((t) => t.index === prev && t.shot === slot.shot);
-    const promise = midpoint === null ? run : Promise.all([run, before?.promise]).then(() => checkMidpoint(prev, slot.index, midpoint, bisect));
+    const promise = midpoint === null ? run : Promise.all([run, before?.promise]).then(() => checkGap(prev, slot.index, midpoint));
     const task: Task = { index: slot.index, shot: slot.shot, midpoint, settled: false, promise };
     const gen = generation;
     promise.then(
@@ -324,16 +337,37 @@ export async function createVideoMatter(opts: VideoMatterOptions): Promise<Video
     tasks.push(task);
   }
 
-  function checkMidpoint(prev: number, index: number, midpoint: number, bisect: number): Promise<void> | undefined {
+  /**
+   * Runs the model on the midpoint between two keys too when they disagree (the earlier one,
+   * carried onto the later along the flow, overlaps it less than `bisectBelow`: fast or
+   * non-rigid motion, or the model changing its mind), or when some frame between them is
+   * explained by neither (`bisectUnexplainedAbove`: it left and came back, or turned away).
+   */
+  function checkGap(prev: number, index: number, midpoint: number): Promise<void> | undefined {
     const a = keys.find((k) => k.index === prev);
     const b = keys.find((k) => k.index === index);
     if (!a || !b) return;
     const t0 = now();
-    const overlap = confidentOverlap(b.prob, warpBack(a.prob, keyFlow(b, a)));
+    const split =
+      (bisectBelow > 0 && confidentOverlap(b.prob, warpBack(a.prob, keyFlow(b, a))) < bisectBelow) ||
+      (bisectUnexplainedAbove > 0 && worstUnexplained(a, b) > bisectUnexplainedAbove);
     stats.stageSeconds.refine += now() - t0;
-    if (overlap >= bisect) return;
+    if (!split) return;
     const mid = pending.find((p) => p.index === midpoint);
     return mid ? infer(mid) : undefined;
+  }
+
+  /**
+   * The largest share of carried subject that neither key explains, over the frames between
+   * them. Their flows to the keys are kept for their finish.
+   */
+  function worstUnexplained(a: Key, b: Key): number {
+    let worst = 0;
+    for (const slot of pending) {
+      if (slot.index <= a.index || slot.index >= b.index) continue;
+      worst = Math.max(worst, Math.min(unexplainedSubject(slot.small, a, flowTo(slot, a)), unexplainedSubject(slot.small, b, flowTo(slot, b))));
+    }
+    return worst;
   }
 
   /** The last frame of a shot becomes a key, so frames before it have one on each side. */
@@ -360,7 +394,7 @@ export async function createVideoMatter(opts: VideoMatterOptions): Promise<Video
         shot++;
       }
       const colours = tier.colourModel && interval > 1 ? quantiseColours(work) : null;
-      const slot: Slot = { index: next++, shot, pixels: { frame, work }, luma, small, workLuma, colours };
+      const slot: Slot = { index: next++, shot, pixels: { frame, work }, luma, small, flows: new Map(), workLuma, colours };
       pending.push(slot);
       if (lastKeyShot !== shot || slot.index - lastKey >= interval) startKey(slot);
       await limitOutstanding();

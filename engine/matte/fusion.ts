@@ -13,26 +13,40 @@ export interface KeyMatte {
 
 /** Photometric mismatch (grey levels) at which a warped source counts for 1/e. */
 const SIGMA = 10 / 255;
+/** Mean luma difference (over 5×5) above which a region of a frame is not the key's picture moved. */
+const UNEXPLAINED = 0.15;
 /** Floor on a source's certainty, so regions every source is unsure of still get a value. */
 const CERTAINTY_FLOOR = 0.05;
+
+export interface FusionWeights {
+  /** Key spacing: a key `interval` frames away counts 1/e as much as one on the frame. */
+  interval: number;
+  /**
+   * A key whose carried subject is this share unexplained on the frame (`unexplainedSubject`)
+   * counts 1/e as much there as one that explains it all. 0: not weighed.
+   */
+  unexplainedScale: number;
+}
 
 /**
  * The matte of one frame from the keyframes around it: each key's matte is pulled onto the
  * frame along dense optical flow (frame → key), then all are averaged per pixel with weights
  * that fall with distance in time, with how well the warped key's picture matches the frame
- * there (occlusions, cuts and flow errors count for little), and with how sure the key was
- * (|2p − 1|). A pixel the model was unsure of on one frame (a dark body against dark water)
- * takes its value from the frames that were sure, which is why this beats inference on every
- * frame as well as being cheaper. `flowTo` gives the flow from this frame to a key (the caller
- * may have it already); by default it is computed.
+ * there (occlusions, cuts and flow errors count for little), optionally with how much of the
+ * frame the key explains at all (a key the subject has turned away from since), and with how
+ * sure the key was (|2p − 1|). A pixel the model was unsure of on one frame (a dark body
+ * against dark water) takes its value from the frames that were sure, which is why this beats
+ * inference on every frame as well as being cheaper. `flowTo` gives the flow from this frame
+ * to a key (the caller may have it already); by default it is computed.
  */
 export function fuseKeyMattes(
   frameSmall: FloatMap,
   frameIndex: number,
   keys: readonly KeyMatte[],
-  interval: number,
+  weights: FusionWeights,
   flowTo: (key: KeyMatte) => FlowField = (key) => denseFlow(frameSmall, key.small),
 ): FloatMap {
+  const { interval, unexplainedScale } = weights;
   const { width: W, height: H } = keys[0]!.prob;
   const n = W * H;
   const num = new Float32Array(n);
@@ -40,12 +54,13 @@ export function fuseKeyMattes(
   for (const key of keys) {
     let prob = key.prob.data;
     let photo: Float32Array | null = null;
+    let tw = Math.exp(-Math.abs(key.index - frameIndex) / Math.max(1, interval));
     if (key.index !== frameIndex) {
       const flow = flowTo(key);
       prob = warpBack(key.prob, flow).data;
       photo = photometricConfidence(warpBack(key.small, flow), frameSmall, W, H);
+      if (unexplainedScale > 0) tw *= Math.exp(-unexplainedSubject(frameSmall, key, flow) / unexplainedScale);
     }
-    const tw = Math.exp(-Math.abs(key.index - frameIndex) / Math.max(1, interval));
     for (let i = 0; i < n; i++) {
       const p = prob[i]!;
       const w = tw * (photo ? photo[i]! : 1) * (Math.abs(2 * p - 1) + CERTAINTY_FLOOR);
@@ -61,9 +76,34 @@ export function fuseKeyMattes(
 /** exp(−|warped − frame| / σ), lightly smoothed, at the working resolution. */
 function photometricConfidence(warped: FloatMap, frame: FloatMap, W: number, H: number): Float32Array {
   const { width: w, height: h } = frame;
-  const e = new Float32Array(w * h);
-  for (let i = 0; i < e.length; i++) e[i] = Math.abs(warped.data[i]! - frame.data[i]!);
-  const smooth = boxMean(e, w, h, 1);
+  const smooth = boxMean(mismatch(warped, frame), w, h, 1);
   for (let i = 0; i < smooth.length; i++) smooth[i] = Math.exp(-smooth[i]! / SIGMA);
   return resizeMap({ data: smooth, width: w, height: h }, W, H).data;
+}
+
+function mismatch(warped: FloatMap, frame: FloatMap): Float32Array {
+  const e = new Float32Array(frame.data.length);
+  for (let i = 0; i < e.length; i++) e[i] = Math.abs(warped.data[i]! - frame.data[i]!);
+  return e;
+}
+
+/**
+ * The share of a key's subject, carried onto a frame along `flow` (frame → key), that lands
+ * where the frame does not look like the key's picture moved there: a head turning away, or
+ * background it uncovers that the key's subject covered and the flow could not place. Small
+ * mismatches along edges and in texture are averaged away (5×5 at the flow resolution), so it
+ * measures whole regions the flow does not explain. 0 when the key has no subject.
+ */
+export function unexplainedSubject(frameSmall: FloatMap, key: KeyMatte, flow: FlowField): number {
+  const { width: w, height: h } = frameSmall;
+  const prob = warpBack(resizeMap(key.prob, w, h), flow).data;
+  const e = boxMean(mismatch(warpBack(key.small, flow), frameSmall), w, h, 2);
+  let subject = 0;
+  let unexplained = 0;
+  for (let i = 0; i < prob.length; i++) {
+    if (prob[i]! <= 0.5) continue;
+    subject++;
+    if (e[i]! > UNEXPLAINED) unexplained++;
+  }
+  return subject > 0 ? unexplained / subject : 0;
 }

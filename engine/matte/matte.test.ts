@@ -4,7 +4,7 @@ import { grayOf, lumaOf, resampleRgb, resizeMap, type FloatMap } from './image';
 import { keepMainSubject } from './main-subject';
 import { CutDetector } from './cuts';
 import { denseFlow, warpBack } from './flow';
-import { fuseKeyMattes } from './fusion';
+import { fuseKeyMattes, unexplainedSubject } from './fusion';
 
 /** A frame whose left `edge` columns are white, the rest black. */
 function stepFrame(w: number, h: number, edge: number) {
@@ -134,7 +134,7 @@ describe('keyframe fusion', () => {
   it('fills a frame between two keys from both, following the motion', () => {
     const [w, h] = [160, 96];
     const key = (index: number, ox: number) => ({ index, prob: square(w, h, ox, 30), small: scene(w, h, ox, 30) });
-    const fused = fuseKeyMattes(scene(w, h, 50, 30), 2, [key(0, 40), key(4, 60)], 4);
+    const fused = fuseKeyMattes(scene(w, h, 50, 30), 2, [key(0, 40), key(4, 60)], { interval: 4, unexplainedScale: 0 });
     expect(fused.data[45 * w + 60]).toBeGreaterThan(0.8);
     expect(fused.data[45 * w + 45]).toBeLessThan(0.2);
     expect(fused.data[45 * w + 85]).toBeLessThan(0.2);
@@ -145,7 +145,25 @@ describe('keyframe fusion', () => {
     const still = scene(w, h, 10, 10);
     const sure = { index: 0, prob: map(w, h, () => 0.98), small: still };
     const unsure = { index: 1, prob: map(w, h, () => 0.45), small: still };
-    expect(fuseKeyMattes(still, 1, [sure, unsure], 1).data[20 * w + 20]).toBeGreaterThan(0.5);
+    expect(fuseKeyMattes(still, 1, [sure, unsure], { interval: 1, unexplainedScale: 0 }).data[20 * w + 20]).toBeGreaterThan(0.5);
+  });
+
+  it('distrusts a key whose subject the frame does not show, even where its picture matches', () => {
+    // A grey block with a white mark on dark ground. Key B is the frame itself; key A took a
+    // white mark elsewhere for the subject and the block for background. Where the block is
+    // plain grey, A's picture matches the frame, so only the whole of A's carried subject
+    // landing on dark ground tells that A does not describe this frame.
+    const [w, h] = [64, 32];
+    const picture = (mark: number) => map(w, h, (x) => (x >= mark && x < mark + 8 ? 1 : x >= 20 && x < 44 ? 0.5 : 0.1));
+    const frame = picture(30);
+    const a = { index: 0, prob: map(w, h, (x) => (x >= 4 && x < 12 ? 1 : 0)), small: picture(4) };
+    const b = { index: 4, prob: map(w, h, (x) => (x >= 20 && x < 44 ? 1 : 0)), small: frame };
+    const still = () => ({ u: new Float32Array(w * h), v: new Float32Array(w * h), width: w, height: h });
+    const fuse = (unexplainedScale: number) => fuseKeyMattes(frame, 2, [a, b], { interval: 4, unexplainedScale }, still).data[16 * w + 24]!;
+    expect(unexplainedSubject(frame, a, still())).toBe(1);
+    expect(unexplainedSubject(frame, b, still())).toBe(0);
+    expect(fuse(0)).toBeLessThan(0.6);
+    expect(fuse(0.1)).toBeGreaterThan(0.95);
   });
 });
 

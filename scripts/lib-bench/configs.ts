@@ -21,7 +21,7 @@ export const BASELINE: BenchConfig = {
     inputSide: 1024,
     keepAspect: false,
     workSide: 1024,
-    keyframes: { interval: 1, fuseRadius: 0, bisectBelow: 0, flowSide: 256, cutThreshold: 1 },
+    keyframes: { interval: 1, fuseRadius: 0, bisectBelow: 0, bisectUnexplainedAbove: 0, unexplainedScale: 0, flowSide: 256, cutThreshold: 1 },
     guided: null,
     mainSubjectMinFraction: null,
     colourModel: false,
