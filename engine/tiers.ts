@@ -20,9 +20,10 @@ export interface KeyframeOptions {
   bisectBelow: number;
   /**
    * A gap also gets its midpoint key when, on some frame in it, more than this share of the
-   * subject carried from the keys lands where the frame does not look like either key's
-   * picture moved (engine/matte/fusion.ts `unexplainedSubject`): motion the flow cannot follow,
-   * such as a head turning away and back between two keys that agree. 0: never.
+   * subject carried from the keys into one region of the frame (a quarter of its long side)
+   * lands where the frame does not look like either key's picture moved
+   * (engine/matte/fusion.ts `unexplainedSubject`): motion the flow cannot follow, such as a
+   * head turning away and back between two keys that agree. 0: never.
    */
   bisectUnexplainedAbove: number;
   /**
@@ -75,7 +76,7 @@ export const TIERS: Record<ApiModel, TierConfig> = {
     inputSide: 1024,
     keepAspect: false,
     workSide: 320,
-    keyframes: { interval: 32, fuseRadius: 1, bisectBelow: 0.65, bisectUnexplainedAbove: 0.1, unexplainedScale: 0.1, flowSide: 128, cutThreshold: 0.15 },
+    keyframes: { interval: 32, fuseRadius: 1, bisectBelow: 0.65, bisectUnexplainedAbove: 0.2, unexplainedScale: 0.1, flowSide: 128, cutThreshold: 0.15 },
     guided: { radius: 2, eps: 4e-3, gain: 2 },
     mainSubjectMinFraction: 0.15,
     colourModel: true,

@@ -54,6 +54,9 @@ export interface VideoMatter {
 
 const now = () => performance.now() / 1000;
 
+/** Cells along the long side in which the gap check looks for subject the keys do not explain. */
+const CHECK_REGIONS = 4;
+
 type RgbPlanes = Float32Array[];
 
 /** The working resolution of a tier for a frame size (long side = tier.workSide, never larger). */
@@ -358,14 +361,14 @@ export async function createVideoMatter(opts: VideoMatterOptions): Promise<Video
   }
 
   /**
-   * The largest share of carried subject that neither key explains, over the frames between
-   * them. Their flows to the keys are kept for their finish.
+   * The largest share of carried subject that neither key explains in one region of a frame,
+   * over the frames between them. Their flows to the keys are kept for their finish.
    */
   function worstUnexplained(a: Key, b: Key): number {
     let worst = 0;
     for (const slot of pending) {
       if (slot.index <= a.index || slot.index >= b.index) continue;
-      worst = Math.max(worst, Math.min(unexplainedSubject(slot.small, a, flowTo(slot, a)), unexplainedSubject(slot.small, b, flowTo(slot, b))));
+      worst = Math.max(worst, Math.min(unexplainedSubject(slot.small, a, flowTo(slot, a), CHECK_REGIONS), unexplainedSubject(slot.small, b, flowTo(slot, b), CHECK_REGIONS)));
     }
     return worst;
   }

@@ -92,18 +92,31 @@ function mismatch(warped: FloatMap, frame: FloatMap): Float32Array {
  * where the frame does not look like the key's picture moved there: a head turning away, or
  * background it uncovers that the key's subject covered and the flow could not place. Small
  * mismatches along edges and in texture are averaged away (5×5 at the flow resolution), so it
- * measures whole regions the flow does not explain. 0 when the key has no subject.
+ * measures whole regions the flow does not explain. 0 when the key has no subject. With
+ * `regions` > 1 the frame is cut into that many cells along its long side and the worst cell
+ * counts (its share taken of at least a quarter of the cell, so a few stray pixels do not):
+ * a head turning away is much of its own cell even where a well-explained torso is most of
+ * the subject.
  */
-export function unexplainedSubject(frameSmall: FloatMap, key: KeyMatte, flow: FlowField): number {
+export function unexplainedSubject(frameSmall: FloatMap, key: KeyMatte, flow: FlowField, regions = 1): number {
   const { width: w, height: h } = frameSmall;
   const prob = warpBack(resizeMap(key.prob, w, h), flow).data;
   const e = boxMean(mismatch(warpBack(key.small, flow), frameSmall), w, h, 2);
-  let subject = 0;
-  let unexplained = 0;
-  for (let i = 0; i < prob.length; i++) {
-    if (prob[i]! <= 0.5) continue;
-    subject++;
-    if (e[i]! > UNEXPLAINED) unexplained++;
+  const cell = Math.ceil(Math.max(w, h) / regions);
+  const cols = Math.ceil(w / cell);
+  const subject = new Float32Array(cols * Math.ceil(h / cell));
+  const unexplained = new Float32Array(subject.length);
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      const i = y * w + x;
+      if (prob[i]! <= 0.5) continue;
+      const c = Math.floor(y / cell) * cols + Math.floor(x / cell);
+      subject[c] = subject[c]! + 1;
+      if (e[i]! > UNEXPLAINED) unexplained[c] = unexplained[c]! + 1;
+    }
   }
-  return subject > 0 ? unexplained / subject : 0;
+  const floor = regions > 1 ? (cell * cell) / 4 : 1;
+  let worst = 0;
+  for (let c = 0; c < subject.length; c++) worst = Math.max(worst, unexplained[c]! / Math.max(floor, subject[c]!));
+  return worst;
 }

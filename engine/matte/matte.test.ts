@@ -165,6 +165,19 @@ describe('keyframe fusion', () => {
     expect(fuse(0)).toBeLessThan(0.6);
     expect(fuse(0.1)).toBeGreaterThan(0.95);
   });
+
+  it('finds a region the key does not explain inside a subject it mostly does', () => {
+    // The key shows a head over a torso; on the frame the head has gone (dark ground there),
+    // the torso is where it was. Most of the key's subject is explained; the head's cells are not.
+    const [w, h] = [64, 64];
+    const head = (x: number, y: number) => x >= 8 && x < 24 && y >= 8 && y < 24;
+    const torso = (_x: number, y: number) => y >= 32;
+    const key = { index: 0, prob: map(w, h, (x, y) => (head(x, y) || torso(x, y) ? 1 : 0)), small: map(w, h, (x, y) => (head(x, y) || torso(x, y) ? 0.7 : 0.1)) };
+    const frame = map(w, h, (x, y) => (torso(x, y) ? 0.7 : 0.1));
+    const still = { u: new Float32Array(w * h), v: new Float32Array(w * h), width: w, height: h };
+    expect(unexplainedSubject(frame, key, still)).toBeLessThan(0.15);
+    expect(unexplainedSubject(frame, key, still, 4)).toBeGreaterThan(0.9);
+  });
 });
 
 describe('cut detection', () => {
