@@ -189,18 +189,8 @@ export async function createVideoMatter(opts: VideoMatterOptions): Promise<Video
     }
   }
 
-  /** The flow from a frame to a key, computed once. */
-  function flowTo(slot: Slot, key: KeyMatte): FlowField {
-    let f = slot.flows.get(key.index);
-    if (!f) {
-      f = denseFlow(slot.small, key.small);
-      slot.flows.set(key.index, f);
-    }
-    return f;
-  }
-
-  /** The flow from one key to another, computed once. */
-  function keyFlow(from: Key, to: KeyMatte): FlowField {
+  /** The flow from a frame (held or a key) to a key, computed once and kept on the frame. */
+  function flowTo(from: { small: FloatMap; flows: Map<number, FlowField> }, to: KeyMatte): FlowField {
     let f = from.flows.get(to.index);
     if (!f) {
       f = denseFlow(from.small, to.small);
@@ -213,7 +203,7 @@ export async function createVideoMatter(opts: VideoMatterOptions): Promise<Video
   function fusedKey(key: Key): FloatMap {
     if (!key.fused) {
       const near = keys.filter((k) => k.shot === key.shot && Math.abs(k.index - key.index) <= keyReach);
-      key.fused = near.length > 1 ? fuseKeyMattes(key.small, key.index, near, weights, (k) => keyFlow(key, k)) : key.prob;
+      key.fused = near.length > 1 ? fuseKeyMattes(key.small, key.index, near, weights, (k) => flowTo(key, k)) : key.prob;
     }
     return key.fused;
   }
@@ -352,7 +342,7 @@ export async function createVideoMatter(opts: VideoMatterOptions): Promise<Video
     if (!a || !b) return;
     const t0 = now();
     const split =
-      (bisectBelow > 0 && confidentOverlap(b.prob, warpBack(a.prob, keyFlow(b, a))) < bisectBelow) ||
+      (bisectBelow > 0 && confidentOverlap(b.prob, warpBack(a.prob, flowTo(b, a))) < bisectBelow) ||
       (bisectUnexplainedAbove > 0 && worstUnexplained(a, b) > bisectUnexplainedAbove);
     stats.stageSeconds.refine += now() - t0;
     if (!split) return;
