@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { TRANSPARENT_FORMATS, type Recipe, type TransparentFormat } from '../../engine/media/recipe';
+import { outputKind } from '../../engine/media/output-formats';
+import { TRANSPARENT_FORMATS, type ExportContainer, type Recipe, type TransparentFormat } from '../../engine/media/recipe';
 import { API_MODELS, isApiModel } from '../../engine/tiers';
 import { probeVideo } from '../media/probe';
 import { renderOutput } from '../media/render';
@@ -11,7 +12,9 @@ import { segmentVideo } from '../segment/segment-video';
 
 const USAGE = `keyout remove <input> -o <output> [--model ${API_MODELS.join('|')}] [--format <${TRANSPARENT_FORMATS.join('|')}|mp4>]
               [--color '#RRGGBB'] [--background <image/video path or URL>] [--blur background|subject]
-              [--threshold 0..1] [--no-smart-sampling]`;
+              [--threshold 0..1] [--no-smart-sampling]
+The output's extension picks the container: .webm, .mov, .gif, .webp, .png transparent; .mp4 on a
+colour (green by default); .webm and .mov opaque too with --color, --background or --blur.`;
 const MAX_BACKGROUND_BYTES = 500 * 1024 * 1024;
 
 class UsageError extends Error {}
@@ -99,26 +102,57 @@ async function run(args: string[]): Promise<number> {
   }
 }
 
-/** CLI flags → the renderer's Recipe (the same shapes the API builds). */
+/** What an output name makes when neither --format nor a background option says otherwise. */
+const TRANSPARENT_BY_EXTENSION: Partial<Record<string, TransparentFormat>> = {
+  webm: 'webm_vp9',
+  mov: 'mov_prores',
+  gif: 'gif',
+  webp: 'webp',
+  png: 'apng',
+};
+const OPAQUE_CONTAINERS: readonly ExportContainer[] = ['mp4', 'webm', 'mov'];
+
+/**
+ * CLI flags → the renderer's Recipe (the same shapes the API builds). The output's extension
+ * picks the container, and a name that does not match what would be written is refused here,
+ * before any work.
+ */
 async function recipeFrom(
   v: { format?: string; color?: string; background?: string; blur?: string },
   output: string,
   work: string,
 ): Promise<Recipe> {
   const ext = path.extname(output).slice(1).toLowerCase();
-  const format = v.format ?? (ext === 'webm' ? 'webm_vp9' : ext === 'mov' ? 'mov_prores' : ext === 'gif' ? 'gif' : ext === 'webp' ? 'webp' : 'mp4');
   const chosen = [v.color, v.background, v.blur].filter((x) => x !== undefined).length;
   if (chosen > 1) throw new UsageError('use only one of --color, --background and --blur');
-  if (format !== 'mp4') {
-    if (!(TRANSPARENT_FORMATS as readonly string[]).includes(format)) {
-      throw new UsageError(`--format must be mp4 or one of ${TRANSPARENT_FORMATS.join(', ')}`);
-    }
-    if (chosen) throw new UsageError('--color, --background and --blur make an mp4; drop --format or use --format mp4');
-    return { kind: 'transparent', format: format as TransparentFormat };
+  if (v.format !== undefined && v.format !== 'mp4' && !(TRANSPARENT_FORMATS as readonly string[]).includes(v.format)) {
+    throw new UsageError(`--format must be mp4 or one of ${TRANSPARENT_FORMATS.join(', ')}`);
   }
+  const opaque = chosen > 0 || v.format === 'mp4' || (v.format === undefined && ext === 'mp4');
+  if (!opaque) {
+    const format = (v.format as TransparentFormat | undefined) ?? TRANSPARENT_BY_EXTENSION[ext];
+    if (format === undefined) {
+      throw new UsageError(
+        ext === 'zip'
+          ? 'a .zip output needs --format png_sequence or --format pro_bundle'
+          : `cannot tell the format from the name ${path.basename(output)}: end it in .webm, .mov, .mp4, .gif, .webp or .png, or give --format`,
+      );
+    }
+    const recipe: Recipe = { kind: 'transparent', format };
+    expectExtension(ext, outputKind(recipe).extension, format);
+    return recipe;
+  }
+  if (v.format !== undefined && v.format !== 'mp4') {
+    throw new UsageError('--color, --background and --blur make an opaque video; drop --format or use --format mp4');
+  }
+  if (v.format === 'mp4') expectExtension(ext, 'mp4', 'mp4');
+  if (!OPAQUE_CONTAINERS.includes(ext as ExportContainer)) {
+    throw new UsageError(`an opaque video is written as .mp4, .webm or .mov, not ${path.basename(output)}`);
+  }
+  const exportFormat = ext as ExportContainer;
   if (v.blur !== undefined) {
     if (v.blur !== 'background' && v.blur !== 'subject') throw new UsageError('--blur must be background or subject');
-    return { kind: 'blur', blur: { mode: v.blur, intensity: 50, type: 'gaussian' }, exportFormat: 'mp4' };
+    return { kind: 'blur', blur: { mode: v.blur, intensity: 50, type: 'gaussian' }, exportFormat };
   }
   if (v.background !== undefined) {
     let file = v.background;
@@ -126,9 +160,13 @@ async function recipeFrom(
       file = path.join(work, 'background');
       await safeFetchToFile(v.background, file, { maxBytes: MAX_BACKGROUND_BYTES });
     } else if (!fs.existsSync(file)) throw new Error(`background not found: ${file}`);
-    return { kind: 'composition', backgroundFile: path.resolve(file), template: 'full', backgroundAudio: false, backgroundAudioVolume: 0, exportFormat: 'mp4' };
+    return { kind: 'composition', backgroundFile: path.resolve(file), template: 'full', backgroundAudio: false, backgroundAudioVolume: 0, exportFormat };
   }
   const color = v.color ?? '#00FF00';
   if (!/^#[0-9a-fA-F]{6}$/.test(color)) throw new UsageError("--color must look like '#RRGGBB'");
-  return { kind: 'color', color, exportFormat: 'mp4' };
+  return { kind: 'color', color, exportFormat };
+}
+
+function expectExtension(ext: string, wanted: string, format: string): void {
+  if (ext !== wanted) throw new UsageError(`${format} writes a .${wanted} file; name the output so (got ${ext ? `.${ext}` : 'no extension'})`);
 }

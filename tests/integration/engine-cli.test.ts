@@ -30,6 +30,14 @@ describe('keyout remove', () => {
     expect(bad.stderr).toMatch(/--blur must be background or subject/);
     const noOut = await keyout(['remove', path.join(tmp, 'nope.mp4')]);
     expect(noOut.stderr).toMatch(/-o <output> is required/);
+    // The output's name is checked against what would be written before any work.
+    const unknown = await keyout(['remove', path.join(tmp, 'nope.mp4'), '-o', path.join(tmp, 'x.xyz')]);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/cannot tell the format from the name x\.xyz/);
+    const mismatch = await keyout(['remove', path.join(tmp, 'nope.mp4'), '-o', path.join(tmp, 'x.mp4'), '--format', 'webm_vp9']);
+    expect(mismatch.stderr).toMatch(/webm_vp9 writes a \.webm file/);
+    const gif = await keyout(['remove', path.join(tmp, 'nope.mp4'), '-o', path.join(tmp, 'x.gif'), '--color', '#FFFFFF']);
+    expect(gif.stderr).toMatch(/an opaque video is written as \.mp4, \.webm or \.mov/);
   });
 
   it('segments and renders a short clip to a transparent WebM', async () => {
@@ -42,6 +50,11 @@ describe('keyout remove', () => {
     expect(fs.statSync(out).size).toBeGreaterThan(0);
     const { stdout } = await run('ffprobe', ['-v', 'error', '-show_entries', 'stream=codec_name,width,height', '-of', 'csv=p=0', out]);
     expect(stdout.trim()).toBe('vp9,160,120');
+    // With a colour, .webm is an opaque VP9 on it (no alpha_mode tag).
+    const blue = path.join(tmp, 'blue.webm');
+    expect((await keyout(['remove', input, '-o', blue, '--model', 'service-human', '--color', '#2040C0'])).code).toBe(0);
+    const probed = await run('ffprobe', ['-v', 'error', '-show_entries', 'stream=codec_name,pix_fmt:stream_tags=alpha_mode', '-of', 'json', blue]);
+    expect(JSON.parse(probed.stdout).streams).toEqual([{ codec_name: 'vp9', pix_fmt: 'yuv420p', tags: {} }]);
   });
 
   it('runs itself again with one malloc arena, and a SIGTERM sent to it alone stops both', async () => {
