@@ -151,12 +151,18 @@ describe('planRender: opaque recipes', () => {
 
   it('blur: background mode keeps the subject sharp, subject mode blurs it', () => {
     const bg = graphOf(plan({ kind: 'blur', blur: { mode: 'background', intensity: 100, type: 'gaussian' }, exportFormat: 'mp4' }).steps[0]!);
-    expect(bg).toContain('[toblur]gblur=sigma=36[blurred]');
+    // The background is blurred from the background's side of the matte only.
+    expect(bg).toContain('[side]negate[weight]');
+    expect(bg).toContain('[tw][weight]alphamerge,premultiply=inplace=1,gblur=sigma=36,unpremultiply=inplace=1');
     expect(bg).toContain('[sharp][m]alphamerge');
     expect(bg).toContain('[blurred][fg]overlay');
     const subj = graphOf(plan({ kind: 'blur', blur: { mode: 'subject', intensity: 50, type: 'box' }, exportFormat: 'mp4' }).steps[0]!);
+    expect(subj).toContain('[side]null[weight]');
     expect(subj).toContain('boxblur=luma_radius=18:luma_power=2');
     expect(subj).toContain('[blurred][m]alphamerge');
+    const none = graphOf(plan({ kind: 'blur', blur: { mode: 'background', intensity: 0, type: 'gaussian' }, exportFormat: 'mp4' }).steps[0]!);
+    expect(none).toContain('[toblur]null[blurred]');
+    expect(none).not.toContain('premultiply');
   });
 
   it('composition on an image: one decoded picture looped on the output clock', () => {

@@ -332,12 +332,13 @@ function opaqueGraph(p: RenderPlanInput, fg: OutputGeometry, out: OutputGeometry
       const blur = blurFilter(recipe.blur, cropped);
       // mode background: sharp subject over a blurred frame; mode subject: blurred subject over the sharp frame.
       const subjectBlurred = recipe.blur.mode === 'subject';
+      const cropPrefix = crop.length ? crop.join(',') + ',' : '';
       return {
         inputs: [],
         filters: [
-          `[${SRC}]${crop.length ? crop.join(',') + ',' : ''}split[sharp][toblur]`,
-          `[toblur]${blur}[blurred]`,
-          `[${MATTE}]${crop.length ? crop.join(',') : 'null'}[m]`,
+          `[${SRC}]${cropPrefix}split=3[sharp][toblur][plain]`,
+          `[${MATTE}]${cropPrefix}split[m][side]`,
+          ...ownSideBlur(blur, subjectBlurred, ALPHA_FMT, blend),
           `[${subjectBlurred ? 'blurred' : 'sharp'}][m]alphamerge,${ALPHA_FMT}[fg]`,
           `[${subjectBlurred ? 'sharp' : 'blurred'}][fg]overlay=shortest=1:format=${blend},${finish(cropped)}[v]`,
         ],
@@ -454,6 +455,25 @@ export function blurRadius(intensity: number, size: { width: number; height: num
   const i = Math.min(100, Math.max(0, intensity));
   if (i === 0) return 0;
   return Math.max(1, Math.round((i / 100) * 0.05 * Math.min(size.width, size.height)));
+}
+
+/**
+ * `[toblur]` blurred from its own side of the matte only (`[side]`: the matte; the subject's side
+ * when `subject`, else the background's), as `[blurred]`: blur(colour × weight) / blur(weight).
+ * A plain blur of the whole frame makes a bright subject glow into the blurred background around
+ * it (and the background bleed into a blurred subject). Where the weight's blur is under 1/8
+ * (lut clips val*8 to 255) the division only amplifies rounding; that is deep inside the other
+ * side, which covers it, so the frame as it is (`[plain]`) shows there: through a hole in the
+ * subject's matte, the subject itself rather than a blur of it.
+ */
+function ownSideBlur(blur: string, subject: boolean, alphaFmt: string, blend: string): string[] {
+  if (blur === 'null') return ['[toblur]null[blurred]', '[plain]nullsink', '[side]nullsink'];
+  return [
+    `[side]${subject ? 'null' : 'negate'}[weight]`,
+    `[toblur]${alphaFmt}[tw]`,
+    `[tw][weight]alphamerge,premultiply=inplace=1,${blur},unpremultiply=inplace=1,lut=a=val*8[own]`,
+    `[plain][own]overlay=format=${blend}[blurred]`,
+  ];
 }
 
 function blurFilter(blur: Blur, size: { width: number; height: number }): string {
