@@ -1,6 +1,6 @@
 import { buildColourModel, colourPosterior, combineOdds, quantiseColours, type ColourModel } from './matte/colour-model';
 import { CutDetector } from './matte/cuts';
-import { denseFlow, warpBack, type FlowField } from './matte/flow';
+import { denseFlow, stillFlow, warpBack, type FlowField } from './matte/flow';
 import { fuseKeyMattes, unexplainedSubject, type FusionWeights, type KeyMatte } from './matte/fusion';
 import { keepMainSubject } from './matte/main-subject';
 import { guidedCoefficients, applyToFrame } from './matte/guided-filter';
@@ -233,8 +233,20 @@ export async function createVideoMatter(opts: VideoMatterOptions): Promise<Video
     const t0 = now();
     const own = keys.find((k) => k.index === slot.index);
     let p: FloatMap;
-    if (own) p = fusedKey(own);
-    else {
+    if (own) {
+      p = fusedKey(own);
+      // A key gets the colour check its neighbours get, from its own statistics and the keys
+      // around it: otherwise it alone keeps what its model was unsure of and they drop, and the
+      // matte pops on every key.
+      if (slot.colours) {
+        const around = nearestEachSide(
+          keys.filter((k) => k.shot === slot.shot && k !== own),
+          slot.index,
+        );
+        const flows = new Map([[own.index, stillFlow(own.small)], ...around.map((k) => [k.index, flowTo(own, k)] as const)]);
+        p = checkColours(p, slot.colours, slot.index, [own, ...around], flows);
+      }
+    } else {
       const around = nearestEachSide(
         keys.filter((k) => k.shot === slot.shot),
         slot.index,

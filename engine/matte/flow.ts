@@ -302,16 +302,19 @@ function upsampleFlow(f: FlowField, w: number, h: number): FlowField {
   return { u, v, width: w, height: h };
 }
 
+/** No motion, at the size of `m`. */
+export function stillFlow(m: { width: number; height: number }): FlowField {
+  const n = m.width * m.height;
+  return { u: new Float32Array(n), v: new Float32Array(n), width: m.width, height: m.height };
+}
+
 /**
  * Dense optical flow from `ref` to `target` (same size, luma 0..1), coarse to fine with DIS at
  * every level. Cheap enough to run per frame at a few hundred pixels wide.
  */
 export function denseFlow(ref: FloatMap, target: FloatMap): FlowField {
   if (ref.width !== target.width || ref.height !== target.height) throw new Error('denseFlow: images differ in size');
-  if (ref.width < PATCH || ref.height < PATCH) {
-    const n = ref.width * ref.height;
-    return { u: new Float32Array(n), v: new Float32Array(n), width: ref.width, height: ref.height };
-  }
+  if (ref.width < PATCH || ref.height < PATCH) return stillFlow(ref);
   const a = pyramid(ref);
   const b = pyramid(target);
   const top = a.length - 1;
