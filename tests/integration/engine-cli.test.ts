@@ -54,7 +54,7 @@ describe('keyout remove', () => {
     const blue = path.join(tmp, 'blue.webm');
     expect((await keyout(['remove', input, '-o', blue, '--model', 'service-human', '--color', '#2040C0'])).code).toBe(0);
     const probed = await run('ffprobe', ['-v', 'error', '-show_entries', 'stream=codec_name,pix_fmt:stream_tags=alpha_mode', '-of', 'json', blue]);
-    expect(JSON.parse(probed.stdout).streams).toEqual([{ codec_name: 'vp9', pix_fmt: 'yuv420p', tags: {} }]);
+    expect((JSON.parse(probed.stdout) as { streams: unknown[] }).streams).toEqual([{ codec_name: 'vp9', pix_fmt: 'yuv420p', tags: {} }]);
   });
 
   it('runs itself again with one malloc arena, and a SIGTERM sent to it alone stops both', async () => {
