@@ -232,29 +232,29 @@ export async function createVideoMatter(opts: VideoMatterOptions): Promise<Video
   function finish(slot: Slot): Uint8Array {
     const t0 = now();
     const own = keys.find((k) => k.index === slot.index);
+    const around = nearestEachSide(
+      keys.filter((k) => k.shot === slot.shot && k !== own),
+      slot.index,
+    );
     let p: FloatMap;
+    let flows: Map<number, FlowField>;
     if (own) {
       p = fusedKey(own);
-      // A key gets the colour check its neighbours get, from its own statistics and the keys
-      // around it: otherwise it alone keeps what its model was unsure of and they drop, and the
-      // matte pops on every key.
-      if (slot.colours) {
-        const around = nearestEachSide(
-          keys.filter((k) => k.shot === slot.shot && k !== own),
-          slot.index,
-        );
-        const flows = new Map([[own.index, stillFlow(own.small)], ...around.map((k) => [k.index, flowTo(own, k)] as const)]);
-        p = checkColours(p, slot.colours, slot.index, [own, ...around], flows);
-      }
+      flows = new Map();
     } else {
-      const around = nearestEachSide(
-        keys.filter((k) => k.shot === slot.shot),
-        slot.index,
-      );
-      const flows = new Map(around.map((k) => [k.index, flowTo(slot, k)]));
+      flows = new Map(around.map((k) => [k.index, flowTo(slot, k)]));
       const fused = around.map((k) => ({ index: k.index, small: k.small, prob: fusedKey(k) }));
       p = fuseKeyMattes(slot.small, slot.index, fused, weights, (k) => flows.get(k.index)!);
-      if (slot.colours) p = checkColours(p, slot.colours, slot.index, around, flows);
+    }
+    if (slot.colours) {
+      // A key gets the check its neighbours get, from its own statistics and the keys around
+      // it: otherwise it alone keeps what its model was unsure of and they drop, and the matte
+      // pops on every key.
+      if (own) {
+        flows.set(own.index, stillFlow(own.small));
+        for (const k of around) flows.set(k.index, flowTo(own, k));
+      }
+      p = checkColours(p, slot.colours, slot.index, own ? [own, ...around] : around, flows);
     }
     // The guided filter may solve its coefficients on a coarser grid than the working one (the
     // apply reads the full-resolution luma either way); main-subject runs on that grid too.
