@@ -59,6 +59,45 @@ function frame(ox: number, shade = 60) {
   return { data, width: w, height: h };
 }
 
+/**
+ * A 64x36 frame: a red bar `width` columns wide (from x = 8, y 8..27) on textured green of the
+ * same luma, so only colour tells them apart.
+ */
+function redBar(width: number) {
+  const [w, h] = [64, 36];
+  const data = new Uint8ClampedArray(w * h * 4);
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      const red = x >= 8 && x < 8 + width && y >= 8 && y < 28;
+      const t = ((x * 7 + y * 13) % 11) * 2;
+      data.set(red ? [200, 60, 60, 255] : [60 + t, 118 + t, 40, 255], (y * w + x) * 4);
+    }
+  }
+  return { data, width: w, height: h };
+}
+
+/** Whether model input pixel `i` (of `n` per plane) is red: R well above G. */
+const isRed = (x: TensorData, i: number, n: number) => x.data[i]! - x.data[n + i]! > 0.2;
+
+/** A stand-in model answering `p(input, pixel, pixels per plane, width, height)` per pixel of its input. */
+function stubModel(p: (x: TensorData, i: number, n: number, mw: number, mh: number) => number): InferenceRuntime {
+  return {
+    name: 'stub',
+    load: () =>
+      Promise.resolve({
+        run(feeds) {
+          const x = Object.values(feeds)[0]!;
+          const [, , mh, mw] = x.dims as [number, number, number, number];
+          const n = mw * mh;
+          const data = new Float32Array(n);
+          for (let i = 0; i < n; i++) data[i] = p(x, i, n, mw, mh);
+          return Promise.resolve({ output: { data, dims: [1, 1, mh, mw] } });
+        },
+        release: () => Promise.resolve(),
+      }),
+  };
+}
+
 const tier: TierConfig = {
   ...TIERS['service-original'],
   inputSide: 64,
@@ -199,33 +238,8 @@ describe('video matter', () => {
   it('with colour models, stops carrying a key\'s subject onto background the subject has uncovered since', async () => {
     // A red bar on green (the same luma, so only colour tells them apart) shrinks from 24 to 8
     // columns between the keys at 0 and 8; a stand-in model sees red as subject.
-    const [w, h] = [64, 36];
-    const redBar = (width: number) => {
-      const data = new Uint8ClampedArray(w * h * 4);
-      for (let y = 0; y < h; y++) {
-        for (let x = 0; x < w; x++) {
-          const red = x >= 8 && x < 8 + width && y >= 8 && y < 28;
-          const t = ((x * 7 + y * 13) % 11) * 2;
-          data.set(red ? [200, 60, 60, 255] : [60 + t, 118 + t, 40, 255], (y * w + x) * 4);
-        }
-      }
-      return { data, width: w, height: h };
-    };
-    const redModel: InferenceRuntime = {
-      name: 'red',
-      load: () =>
-        Promise.resolve({
-          run(feeds) {
-            const x = Object.values(feeds)[0]!;
-            const [, , mh, mw] = x.dims as [number, number, number, number];
-            const n = mw * mh;
-            const data = new Float32Array(n);
-            for (let i = 0; i < n; i++) data[i] = x.data[i]! - x.data[n + i]! > 0.2 ? 1 : 0;
-            return Promise.resolve({ output: { data, dims: [1, 1, mh, mw] } });
-          },
-          release: () => Promise.resolve(),
-        }),
-    };
+    const w = 64;
+    const redModel = stubModel((x, i, n) => (isRed(x, i, n) ? 1 : 0));
     const frames = Array.from({ length: 9 }, (_, i) => redBar(24 - 2 * i));
     const shrinking = { ...tier, keyframes: { ...tier.keyframes, interval: 8, fuseRadius: 0 } };
     // Mean alpha over the columns of frame 4 the bar has left since key 0 (x 24..31).
@@ -251,37 +265,14 @@ describe('video matter', () => {
     // strip of the field, as ISNet was of grass on a mound, while the same green is background
     // around it.
     const [w, h] = [64, 36];
-    const field = () => {
-      const data = new Uint8ClampedArray(w * h * 4);
-      for (let y = 0; y < h; y++) {
-        for (let x = 0; x < w; x++) {
-          const t = ((x * 7 + y * 13) % 11) * 2;
-          data.set(x >= 8 && x < 24 && y >= 8 && y < 28 ? [200, 60, 60, 255] : [60 + t, 118 + t, 40, 255], (y * w + x) * 4);
-        }
-      }
-      return { data, width: w, height: h };
-    };
-    const unsureModel: InferenceRuntime = {
-      name: 'unsure',
-      load: () =>
-        Promise.resolve({
-          run(feeds) {
-            const x = Object.values(feeds)[0]!;
-            const [, , mh, mw] = x.dims as [number, number, number, number];
-            const data = new Float32Array(mw * mh);
-            for (let i = 0; i < data.length; i++) {
-              const [px, py] = [((i % mw) * w) / mw, (Math.floor(i / mw) * h) / mh];
-              data[i] = x.data[i]! - x.data[mw * mh + i]! > 0.2 ? 1 : px >= 40 && px < 44 && py >= 8 && py < 28 ? 0.5 : 0;
-            }
-            return Promise.resolve({ output: { data, dims: [1, 1, mh, mw] } });
-          },
-          release: () => Promise.resolve(),
-        }),
-    };
+    const unsureModel = stubModel((x, i, n, mw, mh) => {
+      const [px, py] = [((i % mw) * w) / mw, (Math.floor(i / mw) * h) / mh];
+      return isRed(x, i, n) ? 1 : px >= 40 && px < 44 && py >= 8 && py < 28 ? 0.5 : 0;
+    });
     const still = { ...tier, keyframes: { ...tier.keyframes, interval: 8 }, colourModel: true };
     const matter = await createVideoMatter({ runtime: unsureModel, manifest: ISNET, tier: still, threshold: null });
     const alphas: Uint8Array[] = [];
-    for (let i = 0; i < 17; i++) alphas.push(...(await matter.push(field())));
+    for (let i = 0; i < 17; i++) alphas.push(...(await matter.push(redBar(16))));
     alphas.push(...(await matter.flush()));
     const block = (a: Uint8Array) => {
       let sum = 0;

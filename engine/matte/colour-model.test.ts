@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildColourModel, colourPosterior, combineOdds, quantiseColours } from './colour-model';
-import type { FlowField } from './flow';
+import { stillFlow, type FlowField } from './flow';
 
 const [W, H] = [64, 32];
 
@@ -11,7 +11,7 @@ function planes(colourAt: (x: number, y: number) => [number, number, number]): F
   return out;
 }
 
-const still: FlowField = { u: new Float32Array(16 * 8), v: new Float32Array(16 * 8), width: 16, height: 8 };
+const still = stillFlow({ width: 16, height: 8 });
 const RED: [number, number, number] = [200, 40, 40];
 const GREEN: [number, number, number] = [40, 160, 40];
 const BLUE: [number, number, number] = [30, 30, 220];

@@ -3,7 +3,7 @@ import { applyToFrame, guidedCoefficients } from './guided-filter';
 import { grayOf, lumaOf, resampleRgb, resizeMap, type FloatMap } from './image';
 import { keepMainSubject } from './main-subject';
 import { CutDetector } from './cuts';
-import { denseFlow, warpBack } from './flow';
+import { denseFlow, stillFlow, warpBack } from './flow';
 import { fuseKeyMattes, unexplainedSubject } from './fusion';
 
 /** A frame whose left `edge` columns are white, the rest black. */
@@ -158,7 +158,7 @@ describe('keyframe fusion', () => {
     const frame = picture(30);
     const a = { index: 0, prob: map(w, h, (x) => (x >= 4 && x < 12 ? 1 : 0)), small: picture(4) };
     const b = { index: 4, prob: map(w, h, (x) => (x >= 20 && x < 44 ? 1 : 0)), small: frame };
-    const still = () => ({ u: new Float32Array(w * h), v: new Float32Array(w * h), width: w, height: h });
+    const still = () => stillFlow(frame);
     const fuse = (unexplainedScale: number) => fuseKeyMattes(frame, 2, [a, b], { interval: 4, unexplainedScale }, still).data[16 * w + 24]!;
     expect(unexplainedSubject(frame, a, still())).toBe(1);
     expect(unexplainedSubject(frame, b, still())).toBe(0);
@@ -174,9 +174,8 @@ describe('keyframe fusion', () => {
     const torso = (_x: number, y: number) => y >= 32;
     const key = { index: 0, prob: map(w, h, (x, y) => (head(x, y) || torso(x, y) ? 1 : 0)), small: map(w, h, (x, y) => (head(x, y) || torso(x, y) ? 0.7 : 0.1)) };
     const frame = map(w, h, (x, y) => (torso(x, y) ? 0.7 : 0.1));
-    const still = { u: new Float32Array(w * h), v: new Float32Array(w * h), width: w, height: h };
-    expect(unexplainedSubject(frame, key, still)).toBeLessThan(0.15);
-    expect(unexplainedSubject(frame, key, still, 4)).toBeGreaterThan(0.9);
+    expect(unexplainedSubject(frame, key, stillFlow(frame))).toBeLessThan(0.15);
+    expect(unexplainedSubject(frame, key, stillFlow(frame), 4)).toBeGreaterThan(0.9);
   });
 });
 
