@@ -35,6 +35,22 @@ describe('colour model', () => {
     expect(p[16 * W + 1]).toBe(0.5); // blue: the key never showed it
   });
 
+  it('takes a colour the key showed as subject a few cells away as subject, but not one it showed as background there', () => {
+    // Cells are 4 px wide. Key: green background, a blue ball (subject) in cell 5, a yellow
+    // post (background) in cell 9.
+    const YELLOW: [number, number, number] = [220, 220, 40];
+    const key = quantiseColours(planes((x) => (x >= 20 && x < 24 ? BLUE : x >= 36 && x < 40 ? YELLOW : GREEN)));
+    const prob = { data: Float32Array.from({ length: W * H }, (_, i) => (i % W >= 20 && i % W < 24 ? 1 : 0)), width: W, height: H };
+    const model = buildColourModel(key, prob);
+    // Frame: the ball has moved to cell 7, faster than the flow (still) followed; yellow shows
+    // in cell 7 too, and blue again far off in cell 13.
+    const frame = quantiseColours(planes((x, y) => (x >= 28 && x < 32 ? (y < 16 ? BLUE : YELLOW) : x >= 52 && x < 56 ? BLUE : GREEN)));
+    const p = colourPosterior(model, frame, W, H, still);
+    expect(p[8 * W + 29]).toBeGreaterThan(0.9); // the ball, two cells from where the key had it
+    expect(p[24 * W + 29]).toBe(0.5); // yellow, background two cells away: no opinion, as before
+    expect(p[8 * W + 53]).toBe(0.5); // blue, six cells from the ball: too far to tell
+  });
+
   it('reads the statistics of the key cell each pixel came from along the flow', () => {
     // Key: red is subject on the left; on the right, red is background (a red wall).
     const key = quantiseColours(planes(() => RED));

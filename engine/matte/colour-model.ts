@@ -8,6 +8,8 @@ const COLOURS = LEVELS * LEVELS * LEVELS;
 const CELLS = 16;
 /** Pixels the key's matte is this sure of (p ≤ 0.2 or ≥ 0.8) teach the model. */
 const SURE = 0.2;
+/** A cell whose neighbourhood holds fewer of a colour's confident pixels than this has barely seen it. */
+const SEEN = 16;
 
 /**
  * Local colour statistics of a keyframe: for each cell of the working grid, how many pixels of
@@ -64,7 +66,12 @@ export function buildColourModel(colours: Uint16Array, prob: FloatMap): ColourMo
 /**
  * P(subject | colour) for each pixel of a frame at the working resolution, from a key's model:
  * each pixel reads the statistics of the key's cell it came from along `flow` (frame → key).
- * A colour the key did not show near there gives 0.5, no opinion.
+ * A colour the key barely showed near there also reads the cells around that one (5×5 cells
+ * in all) and takes their answer when it says subject more: background does not move, so
+ * background a frame uncovers has colours the key showed right there, while a part of the
+ * subject can move farther between keys than the flow follows (a kicked ball, a swung arm, a
+ * jumping dog) and shows colours the key had nearby. A colour seen nowhere around gives 0.5,
+ * no opinion.
  */
 export function colourPosterior(model: ColourModel, colours: Uint16Array, W: number, H: number, flow: FlowField): Float32Array {
   const { subject, background, cols, rows, cell } = model;
@@ -78,9 +85,24 @@ export function colourPosterior(model: ColourModel, colours: Uint16Array, W: num
       const f = fy + Math.min(fw - 1, Math.floor(x / kx));
       const sx = Math.min(cols - 1, Math.max(0, Math.floor((x + u[f]! * kx) / cell)));
       const sy = Math.min(rows - 1, Math.max(0, Math.floor((y + v[f]! * ky) / cell)));
-      const at = (sy * cols + sx) * COLOURS + colours[y * W + x]!;
+      const c = colours[y * W + x]!;
+      const at = (sy * cols + sx) * COLOURS + c;
       const s = subject[at]!;
-      out[y * W + x] = (s + 0.5) / (s + background[at]! + 1);
+      const b = background[at]!;
+      let q = (s + 0.5) / (s + b + 1);
+      if (s + b < SEEN) {
+        let ws = 0;
+        let wb = 0;
+        for (let ny = Math.max(0, sy - 1); ny <= Math.min(rows - 1, sy + 1); ny++) {
+          for (let nx = Math.max(0, sx - 1); nx <= Math.min(cols - 1, sx + 1); nx++) {
+            const j = (ny * cols + nx) * COLOURS + c;
+            ws += subject[j]!;
+            wb += background[j]!;
+          }
+        }
+        q = Math.max(q, (ws + 0.5) / (ws + wb + 1));
+      }
+      out[y * W + x] = q;
     }
   }
   return out;
