@@ -54,7 +54,7 @@ export function keepMainSubject(p: FloatMap, minFraction: number): FloatMap {
   const largest = Math.max(...sizes);
   const drop = sizes.map((s, id) => s < largest * minFraction && sums[id]! < s * SURE_MEAN);
   if (!drop.some(Boolean)) return p;
-  // Fade dropped regions and their soft rims: anything not near a kept region goes to zero.
+  // Dropped regions go to zero (their pixels at p ≥ 0.5; a rim below 0.5 is left to the guided filter).
   const out = new Float32Array(data.length);
   for (let i = 0; i < data.length; i++) out[i] = labels[i] && drop[labels[i]!] ? 0 : data[i]!;
   return { data: out, width: w, height: h };
