@@ -1,6 +1,7 @@
 import Link from 'next/link';
 import { Logo } from '@/components/brand/logo';
 import { LinkButton } from '@/components/ui/button';
+import { API_MODEL_ROWS } from '@/engine/api-models';
 import { currentUser } from '@/lib/auth/current-user';
 
 export const dynamic = 'force-dynamic';
@@ -24,12 +25,7 @@ const features = [
   },
 ];
 
-const rates = [
-  { model: 'Light', id: 'service-light', rate: '0.75', use: 'Fast, any subject' },
-  { model: 'Human', id: 'service-human', rate: '0.75', use: 'Portrait matting' },
-  { model: 'Original', id: 'service-original', rate: '1', use: 'High quality, any subject' },
-  { model: 'Pro', id: 'service-pro', rate: '3', use: 'Complex objects' },
-];
+const rates = API_MODEL_ROWS.map((m) => ({ model: m.label, id: m.id, rate: String(m.creditsPerSecond), use: m.summary }));
 
 export default async function Home() {
   const user = await currentUser();

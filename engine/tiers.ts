@@ -1,7 +1,4 @@
 
-export const API_MODELS = ['service-light', 'service-human', 'service-original', 'service-pro'] as const;
-export type ApiModel = (typeof API_MODELS)[number];
-
 /** Which frames the model sees, and how the others (and the keys themselves) get their matte. */
 export interface KeyframeOptions {
   /** The model runs on every `interval`-th frame (1 = every frame), and on each shot's first and last frame. */
@@ -67,11 +64,12 @@ export interface TierConfig {
 }
 
 /**
- * API model → engine configuration. The numbers come from `npm run bench:quality` and
- * `npm run bench:speed` (docs/engine.md has the measured tables).
+ * The engine configurations the API models run (engine/api-models.ts names each model's tier).
+ * The numbers come from `npm run bench:quality` and `npm run bench:speed` (docs/engine.md has
+ * the measured tables).
  */
-export const TIERS: Record<ApiModel, TierConfig> = {
-  'service-light': {
+export const TIERS = {
+  light: {
     model: 'isnet',
     inputSide: 1024,
     keepAspect: false,
@@ -81,7 +79,7 @@ export const TIERS: Record<ApiModel, TierConfig> = {
     mainSubjectMinFraction: 0.15,
     colourModel: true,
   },
-  'service-human': {
+  human: {
     model: 'selfie',
     inputSide: 256,
     keepAspect: false,
@@ -91,7 +89,7 @@ export const TIERS: Record<ApiModel, TierConfig> = {
     mainSubjectMinFraction: 0.15,
     colourModel: false,
   },
-  'service-original': {
+  original: {
     model: 'isnet',
     inputSide: 1024,
     keepAspect: false,
@@ -101,7 +99,7 @@ export const TIERS: Record<ApiModel, TierConfig> = {
     mainSubjectMinFraction: 0.15,
     colourModel: false,
   },
-  'service-pro': {
+  pro: {
     model: 'isnet',
     inputSide: 1024,
     keepAspect: false,
@@ -111,8 +109,5 @@ export const TIERS: Record<ApiModel, TierConfig> = {
     mainSubjectMinFraction: 0.15,
     colourModel: false,
   },
-};
-
-export function isApiModel(v: string): v is ApiModel {
-  return (API_MODELS as readonly string[]).includes(v);
-}
+} satisfies Record<string, TierConfig>;
+export type TierName = keyof typeof TIERS;

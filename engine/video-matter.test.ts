@@ -99,7 +99,7 @@ function stubModel(p: (x: TensorData, i: number, n: number, mw: number, mh: numb
 }
 
 const tier: TierConfig = {
-  ...TIERS['service-original'],
+  ...TIERS.original,
   inputSide: 64,
   workSide: 64,
   keyframes: { interval: 4, fuseRadius: 1, bisectBelow: 0, bisectUnexplainedAbove: 0, unexplainedScale: 0, flowSide: 64, cutThreshold: 0.15 },

@@ -1,11 +1,8 @@
+import { API_MODEL_ROWS } from '../../engine/api-models';
+
 /** What the new-job form offers, and how its choices become a /v1 start request body. */
 
-export const MODELS = [
-  { id: 'service-original', name: 'Original', rate: 1, blurb: 'High quality, detailed edges, any subject.' },
-  { id: 'service-human', name: 'Human', rate: 0.75, blurb: 'Fast matting tuned for people and portraits.' },
-  { id: 'service-light', name: 'Light', rate: 0.75, blurb: 'Fastest; good for previews and simple scenes.' },
-  { id: 'service-pro', name: 'Pro', rate: 3, blurb: 'Complex objects; enables text-prompt refinement.' },
-] as const;
+export const MODELS = API_MODEL_ROWS.map((m) => ({ id: m.id, name: m.label, rate: m.creditsPerSecond, blurb: m.summary }));
 
 export const TRANSPARENT_FORMATS = [
   { id: 'webm_vp9', label: 'WebM (VP9 with alpha) — web and most editors' },

@@ -11,17 +11,13 @@ import { Dropzone } from '@/components/ui/dropzone';
 import { Field, inputClass } from '@/components/ui/field';
 import { ProgressBar } from '@/components/ui/progress';
 import { formatBytes, formatSeconds } from '@/components/format';
-import type { ApiModel } from '@/engine';
+import { API_MODEL_ROWS, type ApiModel } from '@/engine/api-models';
 import { type Backend, type BackendChoice, chooseBackend } from '@/workers/browser/client';
 import { runStudio, StudioError, type StudioProgress, type StudioResult } from '@/workers/browser/studio-pipeline';
 import { StudioHistory } from './history';
 import { saveRun } from './history-db';
 
-const MODELS: { id: ApiModel; label: string }[] = [
-  { id: 'service-human', label: 'Human — fast, for people' },
-  { id: 'service-light', label: 'Light — fast, any subject' },
-  { id: 'service-original', label: 'Original — best edges (slow without a GPU)' },
-];
+const MODELS = API_MODEL_ROWS.filter((m) => m.browser).map((m) => ({ id: m.id as ApiModel, label: `${m.label} — ${m.summary}` }));
 
 type Phase =
   | { kind: 'idle' }

@@ -1,10 +1,11 @@
 import { BUILTIN_MODELS } from './catalog';
 import type { ModelManifest } from './manifest';
-import { TIERS, type ApiModel, type TierConfig } from '../tiers';
+import { apiModel, type ApiModel } from '../api-models';
+import { TIERS, type TierConfig } from '../tiers';
 
 /** The tier and built-in manifest behind an API model name. */
 export function tierFor(model: ApiModel, manifests: readonly ModelManifest[] = BUILTIN_MODELS): { tier: TierConfig; manifest: ModelManifest } {
-  const tier = TIERS[model];
+  const tier = TIERS[apiModel(model).tier];
   const manifest = manifests.find((m) => m.id === tier.model);
   if (!manifest) throw new Error(`No manifest "${tier.model}" for ${model}`);
   return { tier, manifest };

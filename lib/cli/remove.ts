@@ -4,7 +4,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { outputKind } from '../../engine/media/output-formats';
 import { TRANSPARENT_FORMATS, type ExportContainer, type Recipe, type TransparentFormat } from '../../engine/media/recipe';
-import { API_MODELS, isApiModel } from '../../engine/tiers';
+import { API_MODELS, DEFAULT_MODEL, isApiModel } from '../../engine/api-models';
 import { probeVideo } from '../media/probe';
 import { renderOutput } from '../media/render';
 import { safeFetchToFile } from '../net/safe-fetch';
@@ -44,7 +44,7 @@ async function run(args: string[]): Promise<number> {
       allowPositionals: true,
       options: {
         output: { type: 'string', short: 'o' },
-        model: { type: 'string', default: 'service-original' },
+        model: { type: 'string', default: DEFAULT_MODEL },
         format: { type: 'string' },
         color: { type: 'string' },
         background: { type: 'string' },

@@ -1,7 +1,8 @@
 import type { MediaInfo } from '../../engine/media/types';
 import { tierFor } from '../../engine/models/registry';
 import type { ModelManifest } from '../../engine/models/manifest';
-import type { ApiModel, TierConfig } from '../../engine/tiers';
+import type { ApiModel } from '../../engine/api-models';
+import type { TierConfig } from '../../engine/tiers';
 import { createVideoMatter, workSize } from '../../engine/video-matter';
 import { MediaError } from '../media/ffmpeg';
 import { allManifests } from '../models/manifests';
@@ -9,7 +10,7 @@ import { readFrames } from './frame-reader';
 import { openMaskWriter } from './mask-writer';
 import { serverRuntime } from './server-runtime';
 
-export type { ApiModel } from '../../engine/tiers';
+export type { ApiModel } from '../../engine/api-models';
 
 export interface SegmentProgress {
   framesDone: number;

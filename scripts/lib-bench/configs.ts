@@ -1,7 +1,8 @@
 import { ISNET } from '../../engine/models/catalog';
 import type { ModelManifest } from '../../engine/models/manifest';
 import { tierFor } from '../../engine/models/registry';
-import { API_MODELS, isApiModel, type TierConfig } from '../../engine/tiers';
+import { API_MODELS, DEFAULT_MODEL, isApiModel } from '../../engine/api-models';
+import type { TierConfig } from '../../engine/tiers';
 import { allManifests } from '../../lib/models/manifests';
 
 export interface BenchConfig {
@@ -37,7 +38,7 @@ export function benchConfigs(names: string[], args: Map<string, string>): BenchC
   return names.map((name) => {
     if (name === 'baseline') return BASELINE;
     if (name === 'custom') {
-      const base = args.get('base') ?? 'service-original';
+      const base = args.get('base') ?? DEFAULT_MODEL;
       if (!isApiModel(base)) throw new Error(`--base must be one of ${API_MODELS.join(', ')}`);
       const tier = { ...tierFor(base, manifests).tier, ...(JSON.parse(args.get('custom') ?? '{}') as Partial<TierConfig>) };
       const manifest = manifests.find((m) => m.id === tier.model);

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tierFor } from '../../engine/models/registry';
-import type { ApiModel } from '../../engine/tiers';
+import type { ApiModel } from '../../engine/api-models';
 import { createVideoMatter } from '../../engine/video-matter';
 import { probeVideo } from '../../lib/media/probe';
 import { readFrames } from '../../lib/segment/frame-reader';

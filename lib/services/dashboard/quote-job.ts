@@ -1,5 +1,6 @@
 import { getBalance } from '../../billing/ledger';
-import { MODEL_RATES, type ModelName, priceJob } from '../../billing/pricing';
+import { isApiModel } from '../../../engine/api-models';
+import { priceJob } from '../../billing/pricing';
 import { db } from '../../db/client';
 import { jobNotFound, ServiceError } from '../../services/errors';
 
@@ -15,13 +16,13 @@ export interface JobQuote {
 
 /** The exact charge start-job will make for this job with these options, and the balance. */
 export async function quoteJob(userId: string, jobId: string, opts: { model: string; blur: boolean }): Promise<JobQuote> {
-  if (!(opts.model in MODEL_RATES)) throw new ServiceError('invalid', `Unknown model ${opts.model}`);
+  if (!isApiModel(opts.model)) throw new ServiceError('invalid', `Unknown model ${opts.model}`);
   const job = await db().job.findFirst({ where: { id: jobId, userId } });
   if (!job) throw jobNotFound();
   if (!job.lengthSeconds || !job.fps) throw new ServiceError('invalid', 'The video has not been uploaded yet');
   const balance = await getBalance(userId);
   return {
-    credits: priceJob({ model: opts.model as ModelName, durationSeconds: job.lengthSeconds, fps: job.fps, blur: opts.blur }),
+    credits: priceJob({ model: opts.model, durationSeconds: job.lengthSeconds, fps: job.fps, blur: opts.blur }),
     balance: balance.remaining,
     lengthSeconds: job.lengthSeconds,
     fps: job.fps,

@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Recipe, Transform, TransparentFormat } from '../../../engine/media/recipe';
-import { isApiModel } from '../../../engine/tiers';
+import { isApiModel } from '../../../engine/api-models';
 import { refundJob } from '../../../lib/billing/ledger';
 import { db } from '../../../lib/db/client';
 import type { Job, Output } from '../../../lib/db/generated/client';

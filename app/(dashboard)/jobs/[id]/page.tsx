@@ -9,6 +9,7 @@ import { BeforeAfter } from '@/components/media/before-after';
 import { buttonClass, LinkButton } from '@/components/ui/button';
 import { Alert, Card, CardTitle, EmptyState } from '@/components/ui/card';
 import { formatBytes, formatDate, formatSeconds } from '@/components/format';
+import { API_MODEL_ROWS } from '@/engine/api-models';
 import { requireUser } from '@/lib/auth/current-user';
 import { getJobDetail } from '@/lib/services/dashboard/get-job-detail';
 import { ServiceError } from '@/lib/services/errors';
@@ -19,12 +20,6 @@ export const metadata: Metadata = { title: 'Job — Keyout' };
 const IMAGE_FORMATS = new Set(['gif', 'webp', 'apng']);
 const BROWSER_VIDEO = new Set(['webm_vp9', 'stacked_video', 'stacked_video_mask_inverted', 'mask_video', 'mask_video_inverted', 'mp4', 'webm']);
 
-const MODEL_NAMES: Record<string, string> = {
-  'service-original': 'Original',
-  'service-light': 'Light',
-  'service-human': 'Human',
-  'service-pro': 'Pro',
-};
 
 export default async function JobPage({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
@@ -144,7 +139,7 @@ export default async function JobPage({ params }: { params: Promise<{ id: string
             <dl className="space-y-2 text-sm">
               {(
                 [
-                  ['Model', detail.model ? (MODEL_NAMES[detail.model] ?? detail.model) : '—'],
+                  ['Model', detail.model ? (API_MODEL_ROWS.find((m) => m.id === detail.model)?.label ?? detail.model) : '—'],
                   ['Output', s.output_format ?? (detail.model ? 'webm_vp9' : '—')],
                   ['Duration', formatSeconds(s.length_seconds)],
                   ['Frames', detail.frameCount ? `${detail.frameCount} at ${Math.round((detail.fps ?? 0) * 100) / 100} fps` : '—'],
