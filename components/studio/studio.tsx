@@ -17,7 +17,7 @@ import { runStudio, StudioError, type StudioProgress, type StudioResult } from '
 import { StudioHistory } from './history';
 import { saveRun } from './history-db';
 
-const MODELS = API_MODEL_ROWS.filter((m) => m.browser).map((m) => ({ id: m.id as ApiModel, label: `${m.label} — ${m.summary}` }));
+const MODELS = API_MODEL_ROWS.filter((m) => m.browser).map((m) => ({ id: m.id, label: `${m.label} — ${m.summary}` }));
 
 type Phase =
   | { kind: 'idle' }
