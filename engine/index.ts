@@ -28,7 +28,7 @@
  *   names is served to the browser at `/models/<manifest.file>`.
  *
  * The server wraps the same matter in lib/segment/segment-video.ts (ffmpeg decode → matter →
- * FFV1 mask) with workers/server/ort-node-runtime.ts.
+ * FFV1 mask) with lib/inference/ort-node-runtime.ts.
  */
 export { createVideoMatter, normalizeThreshold, workSize } from './video-matter';
 export type { VideoMatter, VideoMatterOptions, MatterStats } from './video-matter';

@@ -29,6 +29,12 @@ const schema = z.object({
   QUEUE_PROVIDER: z.enum(['db']).default('db'),
   STORAGE_PROVIDER: z.enum(['local']).default('local'),
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(1),
+  /** The queue lanes this worker takes: `gpu` (segmentation, one-pass batches), `cpu` (renders, exports, webhooks). */
+  WORKER_LANES: z
+    .string()
+    .default('gpu,cpu')
+    .transform((s) => s.split(',').map((l) => l.trim()).filter(Boolean))
+    .pipe(z.array(z.enum(['gpu', 'cpu'])).min(1)),
   /** Threads onnxruntime may use per inference session (0 = one per available CPU). */
   ORT_THREADS: z.coerce.number().int().min(0).default(0),
   MAX_UPLOAD_BYTES: z.coerce.number().int().positive().default(1024 * 1024 * 1024),

@@ -1,5 +1,5 @@
 import { ZodError } from 'zod';
-import { ServiceError, type ServiceErrorKind } from '../services/errors';
+import { ServiceError, type ServiceErrorKind } from '../errors';
 import { isUserMessage } from '../schemas/messages';
 
 /** The spec's error body: `error` is always a string (SDKs crash on objects), `details` optional. */

@@ -8,7 +8,7 @@ import { MediaError } from '../media/ffmpeg';
 import { allManifests } from '../models/manifests';
 import { readFrames } from './frame-reader';
 import { openMaskWriter } from './mask-writer';
-import { serverRuntime } from './server-runtime';
+import { serverRuntime } from '../inference/server-runtime';
 
 export type { ApiModel } from '../../engine/api-models';
 

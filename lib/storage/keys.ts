@@ -3,6 +3,7 @@
  *   jobs/<jobId>/source.<ext>            the uploaded original
  *   jobs/<jobId>/mask-v<N>.mkv           mask versions (FFV1 grey)
  *   jobs/<jobId>/outputs/<outputId>.<ext> rendered outputs
+ *   jobs/<jobId>/outputs/<outputId>.poster.png  a still of each output
  *   jobs/<jobId>/thumb.jpg, thumb.png    thumbnails (opaque, transparent)
  */
 export const storageKeys = {
@@ -12,6 +13,7 @@ export const storageKeys = {
   source: (jobId: string, ext: string) => `jobs/${jobId}/source.${ext}`,
   mask: (jobId: string, version: number) => `jobs/${jobId}/mask-v${version}.mkv`,
   output: (jobId: string, outputId: string, ext: string) => `jobs/${jobId}/outputs/${outputId}.${ext}`,
+  poster: (jobId: string, outputId: string) => `jobs/${jobId}/outputs/${outputId}.poster.png`,
   thumbnail: (jobId: string) => `jobs/${jobId}/thumb.jpg`,
   transparentThumbnail: (jobId: string) => `jobs/${jobId}/thumb.png`,
 };

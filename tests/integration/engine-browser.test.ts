@@ -6,7 +6,7 @@ import type { ApiModel } from '../../engine/api-models';
 import { createVideoMatter } from '../../engine/video-matter';
 import { probeVideo } from '../../lib/media/probe';
 import { readFrames } from '../../lib/segment/frame-reader';
-import { createOrtNodeRuntime } from '../../workers/server/ort-node-runtime';
+import { createOrtNodeRuntime } from '../../lib/inference/ort-node-runtime';
 import { openBrowserEngine, type BrowserEngine } from '../browser-engine/harness';
 
 const CLIP = path.resolve(import.meta.dirname, '../../../shared/testdata/videos/liveportrait_d12_talking_glasses_512.mp4');

@@ -56,7 +56,7 @@ async function heldRow(jobId: string) {
       const job = await db().job.findUniqueOrThrow({ where: { id: jobId } });
       const progress = job.progressJson ? (JSON.parse(job.progressJson) as { stage: string; framesDone: number }) : null;
       if (progress?.stage !== 'segment' || progress.framesDone < 1) return undefined;
-      const row = await db().queueJob.findFirst({ where: { queue: 'process-video', payloadJson: { contains: jobId }, status: 'active' } });
+      const row = await db().queueJob.findFirst({ where: { queue: 'segment-video', payloadJson: { contains: jobId }, status: 'active' } });
       return row?.lockedBy ? { row, pid: Number(row.lockedBy.split(':')[1]) } : undefined;
     },
     { timeoutMs: 180_000, intervalMs: 100, what: 'the worker to be segmenting' },

@@ -1,6 +1,6 @@
 import { db } from '../../lib/db/client';
 import { env } from '../../lib/env';
-import { queueProvider } from '../../lib/queue';
+import { queueProvider, relay } from '../../lib/queue';
 import { handlers } from './handlers';
 import { assertHandlersMatchCatalogue, Runner } from './runner';
 
@@ -16,9 +16,17 @@ function main(): void {
   const config = env();
   assertHandlersMatchCatalogue(handlers);
   db();
-  const runner = new Runner({ handlers, provider: queueProvider(), concurrency: config.WORKER_CONCURRENCY });
+  const runner = new Runner({
+    handlers,
+    provider: queueProvider(),
+    concurrency: config.WORKER_CONCURRENCY,
+    lanes: config.WORKER_LANES,
+    onIdle: relay,
+  });
   runner.start();
-  console.log(`[worker] ${runner.workerId} ready (concurrency ${config.WORKER_CONCURRENCY}, queue ${config.QUEUE_PROVIDER})`);
+  console.log(
+    `[worker] ${runner.workerId} ready (concurrency ${config.WORKER_CONCURRENCY}, lanes ${config.WORKER_LANES.join('+')}, queue ${config.QUEUE_PROVIDER})`,
+  );
 
   let stopping = false;
   const stop = (signal: string) => {

@@ -3,7 +3,7 @@
 import { revalidatePath } from 'next/cache';
 import { requireAdmin } from '@/lib/auth/current-user';
 import { textField } from '@/lib/auth/form-data';
-import { ServiceError } from '@/lib/services/errors';
+import { ServiceError } from '@/lib/errors';
 import { grantCredits } from '@/lib/services/grant-credits';
 
 export type GrantState = { error?: string; ok?: string };

@@ -8,7 +8,7 @@ import { StartJobRequest, type JobStatusRecord } from '@/lib/schemas/jobs';
 import { createJob } from '@/lib/services/create-job';
 import { quoteJob, type JobQuote } from '@/lib/services/dashboard/quote-job';
 import { deleteJob } from '@/lib/services/delete-job';
-import { ServiceError } from '@/lib/services/errors';
+import { ServiceError } from '@/lib/errors';
 import { getJobStatus } from '@/lib/services/get-job-status';
 import { startJob } from '@/lib/services/start-job';
 

@@ -1,6 +1,6 @@
 import { db } from '../../db/client';
 import { env } from '../../env';
-import { ServiceError } from '../../services/errors';
+import { ServiceError } from '../../errors';
 import { grantCredits } from '../../services/grant-credits';
 
 export interface CreditPack {

@@ -46,7 +46,7 @@ export async function getJobDetail(userId: string, jobId: string): Promise<JobDe
     return {
       label,
       format,
-      url: storage().signedUrl(key, { method: 'GET', filename }),
+      url: await storage().signedUrl(key, { method: 'GET', filename }),
       bytes: (await storage().stat(key))?.bytes ?? null,
       filename,
     };
@@ -75,7 +75,7 @@ export async function getJobDetail(userId: string, jobId: string): Promise<JobDe
     startedAt: job.startedAt,
     completedAt: job.completedAt,
     background,
-    sourceUrl: job.sourceKey ? storage().signedUrl(job.sourceKey, { method: 'GET' }) : null,
+    sourceUrl: job.sourceKey ? await storage().signedUrl(job.sourceKey, { method: 'GET' }) : null,
     downloads,
   };
 }

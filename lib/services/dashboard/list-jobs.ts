@@ -34,7 +34,9 @@ function progressOf(json: string | null): number | null {
   if (!json) return null;
   try {
     const p = JSON.parse(json) as { framesDone?: unknown; framesTotal?: unknown };
-    return typeof p.framesDone === 'number' && typeof p.framesTotal === 'number' && p.framesTotal > 0
+    return typeof p.framesDone === 'number' &&
+      typeof p.framesTotal === 'number' &&
+      p.framesTotal > 0
       ? Math.min(1, p.framesDone / p.framesTotal)
       : null;
   } catch {
@@ -43,9 +45,13 @@ function progressOf(json: string | null): number | null {
 }
 
 /** The account's jobs for the dashboard list, newest first, filtered by status and filename. */
-export async function listJobs(userId: string, filter: JobListFilter = {}): Promise<{ jobs: JobListItem[]; hasMore: boolean }> {
+export async function listJobs(
+  userId: string,
+  filter: JobListFilter = {},
+): Promise<{ jobs: JobListItem[]; hasMore: boolean }> {
   const where: Prisma.JobWhereInput = { userId };
-  if (filter.status && (JOB_STATUSES as readonly string[]).includes(filter.status)) where.status = filter.status;
+  if (filter.status && (JOB_STATUSES as readonly string[]).includes(filter.status))
+    where.status = filter.status;
   const query = filter.query?.trim();
   if (query) where.filename = { contains: query };
   const page = Math.max(0, filter.page ?? 0);
@@ -58,21 +64,25 @@ export async function listJobs(userId: string, filter: JobListFilter = {}): Prom
   const sign = (key: string | null) => (key ? storage().signedUrl(key, { method: 'GET' }) : null);
   return {
     hasMore: rows.length > JOBS_PAGE_SIZE,
-    jobs: rows.slice(0, JOBS_PAGE_SIZE).map((j) => ({
-      id: j.id,
-      filename: j.filename,
-      status: ((JOB_STATUSES as readonly string[]).includes(j.status) ? j.status : 'processing') as JobStatus,
-      createdAt: j.createdAt,
-      lengthSeconds: j.lengthSeconds,
-      width: j.width,
-      height: j.height,
-      model: j.model,
-      outputFormat: j.outputFormat,
-      creditsUsed: j.creditsUsed,
-      message: j.message,
-      progress: j.status === 'processing' ? progressOf(j.progressJson) : null,
-      thumbnailUrl: sign(j.thumbnailKey),
-      transparentThumbnailUrl: sign(j.transparentThumbKey),
-    })),
+    jobs: await Promise.all(
+      rows.slice(0, JOBS_PAGE_SIZE).map(async (j) => ({
+        id: j.id,
+        filename: j.filename,
+        status: ((JOB_STATUSES as readonly string[]).includes(j.status)
+          ? j.status
+          : 'processing') as JobStatus,
+        createdAt: j.createdAt,
+        lengthSeconds: j.lengthSeconds,
+        width: j.width,
+        height: j.height,
+        model: j.model,
+        outputFormat: j.outputFormat,
+        creditsUsed: j.creditsUsed,
+        message: j.message,
+        progress: j.status === 'processing' ? progressOf(j.progressJson) : null,
+        thumbnailUrl: await sign(j.thumbnailKey),
+        transparentThumbnailUrl: await sign(j.transparentThumbKey),
+      })),
+    ),
   };
 }

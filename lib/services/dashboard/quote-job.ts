@@ -2,7 +2,8 @@ import { getBalance } from '../../billing/ledger';
 import { isApiModel } from '../../../engine/api-models';
 import { priceJob } from '../../billing/pricing';
 import { db } from '../../db/client';
-import { jobNotFound, ServiceError } from '../../services/errors';
+import { jobNotFound } from '../../services/errors';
+import { ServiceError } from '../../errors';
 
 export interface JobQuote {
   credits: number;

@@ -12,7 +12,7 @@ import { formatBytes, formatDate, formatSeconds } from '@/components/format';
 import { API_MODEL_ROWS } from '@/engine/api-models';
 import { requireUser } from '@/lib/auth/current-user';
 import { getJobDetail } from '@/lib/services/dashboard/get-job-detail';
-import { ServiceError } from '@/lib/services/errors';
+import { ServiceError } from '@/lib/errors';
 import { listWebhookDeliveries } from '@/lib/services/list-webhook-deliveries';
 
 export const metadata: Metadata = { title: 'Job — Keyout' };

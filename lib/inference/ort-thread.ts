@@ -5,7 +5,7 @@
  * other frames, renew its queue lease and report progress while a model runs.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { serveRuntime, type RuntimeReply, type RuntimeRequest } from '../runtime-rpc';
+import { serveRuntime, type RuntimeReply, type RuntimeRequest } from './runtime-rpc';
 import { createLocalOrtNodeRuntime } from './ort-node-local';
 
 const port = parentPort;

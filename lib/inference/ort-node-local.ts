@@ -4,8 +4,8 @@ import path from 'node:path';
 import * as ort from 'onnxruntime-node';
 import type { ModelManifest } from '../../engine/models/manifest';
 import type { InferenceRuntime, InferenceSession } from '../../engine/runtime';
-import { modelFilePath } from '../../lib/models/resolve';
-import { runFloat32 } from '../ort-run';
+import { modelFilePath } from '../models/resolve';
+import { runFloat32 } from '../../engine/ort-run';
 
 /** The CUDA provider ships as a separate library that only a CUDA-enabled install fetches. */
 function cudaLibraryPresent(): boolean {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { planeStats, sampleIndices } from './validate';
+import { planeStats, sampleIndices } from './planes';
 
 describe('validation helpers', () => {
   it('samples early, middle and late frames, without repeats', () => {

@@ -1,6 +1,7 @@
-import { db } from '../../lib/db/client';
+import { db } from '../../db/client';
 
-export type Stage = 'probe' | 'fetch-background' | 'segment' | 'render' | 'exports' | 'thumbnails' | 'finishing';
+export type Stage =
+  'probe' | 'fetch-background' | 'segment' | 'render' | 'exports' | 'thumbnails' | 'finishing';
 
 export interface Progress {
   framesDone: number;
@@ -47,7 +48,12 @@ export class ProgressWriter {
     const elapsed = (Date.now() - this.stageStarted) / 1000;
     const fps = elapsed > 0 ? framesDone / elapsed : 0;
     const left = Math.max(0, this.current.framesTotal - framesDone);
-    this.frames({ framesDone, framesTotal: this.current.framesTotal, fps, etaSeconds: fps > 0 ? left / fps : null });
+    this.frames({
+      framesDone,
+      framesTotal: this.current.framesTotal,
+      fps,
+      etaSeconds: fps > 0 ? left / fps : null,
+    });
   }
 
   /** Waits for pending writes (call before the job's final status update). */

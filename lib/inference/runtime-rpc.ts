@@ -1,11 +1,11 @@
 /**
  * An InferenceRuntime served on one thread and used from another: the server's inference
- * thread (workers/server/ort-thread.ts) serves one, and the worker process's main thread uses
+ * thread (lib/inference/ort-thread.ts) serves one, and the worker process's main thread uses
  * it through `remoteRuntime`. The model computes over there while the engine prepares and
  * finishes other frames here (sessions report `inFlight: 1`).
  */
-import type { ModelManifest } from '../engine/models/manifest';
-import type { InferenceRuntime, InferenceSession, TensorData } from '../engine/runtime';
+import type { ModelManifest } from '../../engine/models/manifest';
+import type { InferenceRuntime, InferenceSession, TensorData } from '../../engine/runtime';
 
 export type RuntimeRequest =
   | { type: 'load'; id: number; manifest: ModelManifest }

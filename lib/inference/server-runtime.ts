@@ -10,7 +10,7 @@ let shared: InferenceRuntime | null = null;
  */
 export async function serverRuntime(): Promise<InferenceRuntime> {
   if (shared) return shared;
-  const { createOrtNodeRuntime } = await import('../../workers/server/ort-node-runtime');
+  const { createOrtNodeRuntime } = await import('./ort-node-runtime');
   const inner = createOrtNodeRuntime();
   const sessions = new Map<string, Promise<InferenceSession>>();
   shared = {

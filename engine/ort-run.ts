@@ -1,4 +1,4 @@
-import type { TensorData } from '../engine/runtime';
+import type { TensorData } from './runtime';
 
 /** The part of an onnxruntime tensor the adapters use; onnxruntime-node and -web share it. */
 interface OrtTensor {

@@ -1,7 +1,7 @@
 import { MessageChannel } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
-import { SELFIE } from '../engine/models/catalog';
-import type { InferenceRuntime, TensorData } from '../engine/runtime';
+import { SELFIE } from '../../engine/models/catalog';
+import type { InferenceRuntime, TensorData } from '../../engine/runtime';
 import { remoteRuntime, serveRuntime, type RuntimeReply, type RuntimeRequest } from './runtime-rpc';
 
 /** A stand-in model that doubles its input, slower for the first request, failing on NaN. */

@@ -2,8 +2,8 @@ import os from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { ModelManifest } from '../../engine/models/manifest';
 import type { InferenceRuntime, InferenceSession } from '../../engine/runtime';
-import { env } from '../../lib/env';
-import { remoteRuntime, type RemoteRuntime, type RuntimeReply, type RuntimeRequest } from '../runtime-rpc';
+import { env } from '../env';
+import { remoteRuntime, type RemoteRuntime, type RuntimeReply, type RuntimeRequest } from './runtime-rpc';
 
 /**
  * Starts the inference thread. It holds the process open only while a request is outstanding;
