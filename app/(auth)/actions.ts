@@ -1,7 +1,7 @@
 'use server';
 
 import { redirect } from 'next/navigation';
-import { signOut } from '@/auth';
+import { signOut } from '@/lib/auth/next-auth';
 import { textField } from '@/lib/auth/form-data';
 import { startSession } from '@/lib/auth/password-session';
 import { authenticateUser } from '@/lib/services/dashboard/authenticate-user';

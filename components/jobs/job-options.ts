@@ -1,24 +1,13 @@
 import { API_MODEL_ROWS } from '../../engine/api-models';
+import { OUTPUT_FORMATS } from '../../engine/formats';
 
 /** What the new-job form offers, and how its choices become a /v1 start request body. */
 
 export const MODELS = API_MODEL_ROWS.map((m) => ({ id: m.id, name: m.label, rate: m.creditsPerSecond, blurb: m.summary }));
 
-export const TRANSPARENT_FORMATS = [
-  { id: 'webm_vp9', label: 'WebM (VP9 with alpha) — web and most editors' },
-  { id: 'mov_prores', label: 'MOV (ProRes 4444 with alpha) — Final Cut, Premiere, Resolve' },
-  { id: 'stacked_video', label: 'Stacked MP4 (colour above, mask below)' },
-  { id: 'mask_video', label: 'Mask only (black and white MP4)' },
-  { id: 'webp', label: 'Animated WebP' },
-  { id: 'apng', label: 'Animated PNG' },
-  { id: 'gif', label: 'GIF (hard edges)' },
-] as const;
-
-export const CONTAINERS = [
-  { id: 'mp4', label: 'MP4 (H.264)' },
-  { id: 'webm', label: 'WebM (VP9)' },
-  { id: 'mov', label: 'MOV' },
-] as const;
+const formats = (family: 'transparent' | 'opaque') => OUTPUT_FORMATS.filter((f) => f.family === family).map((f) => ({ id: f.id, label: f.label }));
+export const TRANSPARENT_FORMATS = formats('transparent');
+export const CONTAINERS = formats('opaque');
 
 export type BackgroundChoice =
   | { kind: 'transparent'; format: string }

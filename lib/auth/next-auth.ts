@@ -1,8 +1,8 @@
 import { PrismaAdapter } from '@auth/prisma-adapter';
 import NextAuth from 'next-auth';
-import { SESSION_MAX_AGE_SECONDS, sessionCookie } from '@/lib/auth/session-cookie';
-import { db } from '@/lib/db/client';
-import { ensureSecret } from '@/lib/secret';
+import { SESSION_MAX_AGE_SECONDS, sessionCookie } from './session-cookie';
+import { db } from '../db/client';
+import { ensureSecret } from '../secret';
 
 declare module 'next-auth' {
   interface Session {
