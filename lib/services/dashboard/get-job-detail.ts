@@ -52,9 +52,10 @@ export async function getJobDetail(userId: string, jobId: string): Promise<JobDe
     };
   };
   const downloads: DownloadItem[] = [];
+  // Exports have a panel of their own (lib/services/exports.ts listJobExports).
   for (const o of job.outputs) {
-    if (o.status !== 'completed' || !o.storageKey) continue;
-    downloads.push(await signed(o.storageKey, o.role === 'primary' ? 'Result' : 'Export', o.format, o.role === 'primary' ? 'keyout' : `export-${o.id.slice(0, 8)}`));
+    if (o.role !== 'primary' || o.status !== 'completed' || !o.storageKey) continue;
+    downloads.push(await signed(o.storageKey, 'Result', o.format, 'keyout'));
   }
   for (const m of job.masks) {
     if (m.status !== 'completed' || !m.storageKey) continue;

@@ -2,6 +2,7 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { DeleteJob } from '@/components/jobs/delete-job';
+import { ExportsPanel } from '@/components/jobs/exports-panel';
 import { JobLive } from '@/components/jobs/job-live';
 import { JobStatusBadge } from '@/components/jobs/status-badge';
 import { WebhookHistory } from '@/components/jobs/webhook-history';
@@ -13,6 +14,7 @@ import { API_MODEL_ROWS } from '@/engine/api-models';
 import { requireUser } from '@/lib/auth/current-user';
 import { getJobDetail } from '@/lib/services/dashboard/get-job-detail';
 import { ServiceError } from '@/lib/errors';
+import { listJobExports } from '@/lib/services/exports';
 import { listWebhookDeliveries } from '@/lib/services/list-webhook-deliveries';
 
 export const metadata: Metadata = { title: 'Job — Keyout' };
@@ -33,6 +35,7 @@ export default async function JobPage({ params }: { params: Promise<{ id: string
   }
   const { status: s } = detail;
   const history = s.status === 'created' || s.status === 'uploaded' ? null : await listWebhookDeliveries(user.id, id);
+  const exports = s.status === 'completed' ? await listJobExports(user.id, id) : null;
   const running = s.status === 'processing';
   const format = s.output_format ?? 'webm_vp9';
   const result = detail.downloads.find((d) => d.label === 'Result');
@@ -118,6 +121,8 @@ export default async function JobPage({ params }: { params: Promise<{ id: string
               </ul>
             </Card>
           ) : null}
+
+          {s.status === 'completed' && exports ? <ExportsPanel jobId={s.id} exports={exports.exports} maskVersions={exports.maskVersions} /> : null}
 
           {history ? (
             <Card>
