@@ -27,6 +27,7 @@ import { probeVideo } from '../lib/media/probe';
 import { runEncode } from '../lib/media/run-ffmpeg';
 import { validateOutput } from '../lib/media/validate';
 import { writeZip } from '../lib/media/zip';
+import { childCpuSeconds } from './lib-bench/cpu';
 
 const { values } = parseArgs({
   options: {
@@ -135,16 +136,4 @@ function print(r: Row) {
   console.log(
     `${r.format.padEnd(28)} ${(r.bytes ?? '-').toString().padStart(11)} ${n(r.encodeSeconds, 1).padStart(7)} ${n(r.encodeFps, 1).padStart(8)} ${n(r.encodeCpuSeconds, 1).padStart(7)} ${n(r.validateSeconds, 1).padStart(6)}  ${r.validation}`,
   );
-}
-
-/** User + system seconds of this process's finished children (fields 16 and 17 of /proc/self/stat). */
-async function childCpuSeconds(): Promise<number | null> {
-  try {
-    const stat = await fs.readFile('/proc/self/stat', 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    // After the command name, field 3 is index 0: cutime is field 16, cstime field 17.
-    return (Number(fields[13]) + Number(fields[14])) / 100; // USER_HZ is 100 on Linux
-  } catch {
-    return null;
-  }
 }

@@ -268,14 +268,18 @@ describe('planBatch: one decode for several outputs', () => {
 describe('planPoster', () => {
   const input = (recipe: Recipe): RenderPlanInput => ({ recipe, info, source: '/in/src.mp4', mask: '/in/mask.mkv', maskFrames: 247, maxPixels: 8_294_400, output: '/out/o', workDir: '/w' });
   it('one PNG of the representative frame as the format shows it, at the output size, never retimed', () => {
-    const args = planPoster(input({ kind: 'transparent', format: 'webm_vp9', transform: { max_width: 320, fps: 12, reverse: true } }), '/out/p.png');
+    const poster = planPoster(input({ kind: 'transparent', format: 'webm_vp9', transform: { max_width: 320, fps: 12, reverse: true } }), '/out/p.png');
+    const args = poster.args;
+    expect([poster.width, poster.height]).toEqual([320, 180]);
     const g = graphOf(args);
     expect(g).toContain('scale=320:180:flags=bicubic');
     expect(g).not.toContain('reverse');
     expect(g).not.toContain('fps=12');
     expect(g).toContain("[shown]select='eq(n\\,82)',format=rgba[poster]");
     expect(args.slice(-11)).toEqual(['-map', '[poster]', '-frames:v', '1', '-c:v', 'png', '-update', '1', '-f', 'image2', '/out/p.png']);
-    expect(graphOf(planPoster(input({ kind: 'transparent', format: 'mask_video' }), '/p.png'))).toContain('alphaextract,format=yuv420p[shown]');
-    expect(graphOf(planPoster(input({ kind: 'color', color: '#000000', exportFormat: 'mp4' }), '/p.png'))).toContain('format=rgb24[poster]');
+    expect(graphOf(planPoster(input({ kind: 'transparent', format: 'mask_video' }), '/p.png').args)).toContain('alphaextract,format=yuv420p[shown]');
+    expect(graphOf(planPoster(input({ kind: 'color', color: '#000000', exportFormat: 'mp4' }), '/p.png').args)).toContain('format=rgb24[poster]');
+    const stacked = planPoster(input({ kind: 'transparent', format: 'stacked_video' }), '/p.png');
+    expect([stacked.width, stacked.height]).toEqual([1280, 1440]);
   });
 });

@@ -244,10 +244,11 @@ export function planBatch(b: BatchPlanInput): BatchPlan {
 
 /**
  * A PNG of one frame of the output as its format shows it (cut-out with alpha, matte, stacked
- * frame or composite), at the output's size: the representative frame of the source
- * (engine/media/thumbnails.ts), so it is decoded from the start but never far.
+ * frame or composite), at the size of the output's frames (a stacked frame is twice as high):
+ * the representative frame of the source (engine/media/thumbnails.ts), so it is decoded from
+ * the start but never far.
  */
-export function planPoster(p: RenderPlanInput, file: string): string[] {
+export function planPoster(p: RenderPlanInput, file: string): { args: string[]; width: number; height: number } {
   const format = formatOf(p.recipe);
   const { fg, out } = geometryOf(p, format);
   const still = (g: OutputGeometry): OutputGeometry => ({ ...g, retimed: false, reverse: false });
@@ -256,7 +257,11 @@ export function planPoster(p: RenderPlanInput, file: string): string[] {
   const branch = format.encoding.kind === 'branch' ? format.encoding.branch({ audio: false }).tail(PICTURE, 'shown') : [`[${PICTURE}]null[shown]`];
   const alpha = ['straight', 'binary', 'separate'].includes(format.alpha);
   const graph = [...pic.filters, ...branch, `[shown]select='eq(n\\,${frame})',format=${alpha ? 'rgba' : 'rgb24'}[poster]`];
-  return [...pic.inputs, '-filter_complex', graph.join(';'), '-map', '[poster]', '-frames:v', '1', '-c:v', 'png', '-update', '1', '-f', 'image2', file];
+  return {
+    args: [...pic.inputs, '-filter_complex', graph.join(';'), '-map', '[poster]', '-frames:v', '1', '-c:v', 'png', '-update', '1', '-f', 'image2', file],
+    width: out.width,
+    height: format.alpha === 'stacked' ? out.height * 2 : out.height,
+  };
 }
 
 // ── Opaque recipes: colour, composition, blur ───────────────────────────────────────────────

@@ -73,10 +73,13 @@ async function runSteps(p: RenderPlan, file: string, label: string, signal?: Abo
   if (p.zip) await writeZip(file, p.zip);
 }
 
-async function renderPoster(input: RenderPlanInput, p: RenderPlan, file: string, signal?: AbortSignal): Promise<string> {
-  await runEncode(planPoster(input, file), { what: 'the poster', signal });
+async function renderPoster(input: RenderPlanInput, file: string, signal?: AbortSignal): Promise<string> {
+  const poster = planPoster(input, file);
+  await runEncode(poster.args, { what: 'the poster', signal });
   const v = (await probeFile(file, 'png_pipe', signal)).video;
-  if (v?.codec !== 'png' || v.width !== p.geometry.width || v.height !== p.geometry.height) throw new MediaError('The poster failed validation.');
+  if (v?.codec !== 'png' || v.width !== poster.width || v.height !== poster.height) {
+    throw new MediaError(`The poster failed validation: ${v ? `${v.codec} ${v.width}x${v.height}` : 'no picture'}, expected a ${poster.width}x${poster.height} PNG.`);
+  }
   return file;
 }
 
@@ -103,7 +106,7 @@ export async function renderOutput(
     const p = plan(() => planRender(input));
     await runSteps(p, file, label, signal, opts.onProgress);
     const metadata = await validateOutput({ file, plan: p, mask: opts.mask, signal });
-    const poster = opts.poster ? await renderPoster(input, p, posterFile, signal) : null;
+    const poster = opts.poster ? await renderPoster(input, posterFile, signal) : null;
     return { file, extension: format.extension, contentType: format.contentType, metadata, poster };
   } catch (e) {
     await Promise.all([fs.rm(file, { force: true }), fs.rm(posterFile, { force: true })]);
@@ -162,7 +165,7 @@ export async function renderBatch(
         else if (shared) throw shared;
         const metadata = await validateOutput({ file: o.output, plan: p, mask: opts.mask, signal });
         const input: RenderPlanInput = { ...source, recipe: o.recipe, output: o.output, workDir: o.workDir };
-        const poster = await renderPoster(input, p, path.join(opts.outDir, `${opts.outputs[i]!.basename}.poster.png`), signal);
+        const poster = await renderPoster(input, path.join(opts.outDir, `${opts.outputs[i]!.basename}.poster.png`), signal);
         results[i] = { ok: true, output: { file: o.output, extension: p.format.extension, contentType: p.format.contentType, metadata, poster } };
       } catch (error) {
         await fs.rm(o.output, { force: true });
