@@ -11,6 +11,7 @@ import { buttonClass, LinkButton } from '@/components/ui/button';
 import { Alert, Card, CardTitle, EmptyState } from '@/components/ui/card';
 import { formatBytes, formatDate, formatSeconds } from '@/components/format';
 import { API_MODEL_ROWS } from '@/engine/api-models';
+import { OUTPUT_FORMATS } from '@/engine/formats';
 import { requireUser } from '@/lib/auth/current-user';
 import { getJobDetail } from '@/lib/services/dashboard/get-job-detail';
 import { ServiceError } from '@/lib/errors';
@@ -19,8 +20,9 @@ import { listWebhookDeliveries } from '@/lib/services/list-webhook-deliveries';
 
 export const metadata: Metadata = { title: 'Job — Keyout' };
 
-const IMAGE_FORMATS = new Set(['gif', 'webp', 'apng']);
-const BROWSER_VIDEO = new Set(['webm_vp9', 'stacked_video', 'stacked_video_mask_inverted', 'mask_video', 'mask_video_inverted', 'mp4', 'webm']);
+// How the preview shows a format: animations as images, WebM and MP4 in a <video>, the rest as a still.
+const IMAGE_FORMATS = new Set<string>(OUTPUT_FORMATS.filter((f) => f.loop).map((f) => f.id));
+const BROWSER_VIDEO = new Set<string>(OUTPUT_FORMATS.filter((f) => f.container === 'webm' || f.container === 'mp4').map((f) => f.id));
 
 
 export default async function JobPage({ params }: { params: Promise<{ id: string }> }) {
