@@ -34,7 +34,7 @@ export { createVideoMatter, normalizeThreshold, workSize } from './video-matter'
 export type { VideoMatter, VideoMatterOptions, MatterStats } from './video-matter';
 export type { InferenceRuntime, InferenceSession, TensorData } from './runtime';
 export type { ModelManifest, ModelSource, OutputDecoding } from './models/manifest';
-export { BUILTIN_MODELS, ISNET, SELFIE, SINET, PAN_PARTS, MEDIAPIPE_LANDSCAPE } from './models/catalog';
+export { BUILTIN_MODELS, ISNET, SELFIE, RVM, SINET, PAN_PARTS, MEDIAPIPE_LANDSCAPE } from './models/catalog';
 export { tierFor } from './models/registry';
 export { TIERS, API_MODELS, isApiModel } from './tiers';
 export type { ApiModel, TierConfig } from './tiers';
