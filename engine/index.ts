@@ -35,7 +35,7 @@ export type { VideoMatter, VideoMatterOptions, MatterStats } from './video-matte
 export type { InferenceRuntime, InferenceSession, TensorData } from './runtime';
 export type { ModelManifest, ModelSource, OutputDecoding } from './models/manifest';
 export { BUILTIN_MODELS, ISNET, SELFIE, RVM, SINET, PAN_PARTS, MEDIAPIPE_LANDSCAPE } from './models/catalog';
-export { tierFor } from './models/registry';
-export { TIERS, API_MODELS, isApiModel } from './tiers';
-export type { ApiModel, TierConfig } from './tiers';
+export { tierFor, withManifest } from './models/registry';
+export { TIERS, API_MODELS, isApiModel, PEOPLE_TIERS } from './tiers';
+export type { ApiModel, TierConfig, PeopleModel } from './tiers';
 export type { RgbaFrame, FloatMap } from './matte/image';

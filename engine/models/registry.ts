@@ -4,8 +4,12 @@ import { TIERS, type ApiModel, type TierConfig } from '../tiers';
 
 /** The tier and built-in manifest behind an API model name. */
 export function tierFor(model: ApiModel, manifests: readonly ModelManifest[] = BUILTIN_MODELS): { tier: TierConfig; manifest: ModelManifest } {
-  const tier = TIERS[model];
+  return withManifest(TIERS[model], manifests);
+}
+
+/** A tier with the manifest of the model it runs. */
+export function withManifest(tier: TierConfig, manifests: readonly ModelManifest[] = BUILTIN_MODELS): { tier: TierConfig; manifest: ModelManifest } {
   const manifest = manifests.find((m) => m.id === tier.model);
-  if (!manifest) throw new Error(`No manifest "${tier.model}" for ${model}`);
+  if (!manifest) throw new Error(`No manifest "${tier.model}"`);
   return { tier, manifest };
 }

@@ -1,7 +1,7 @@
-import { ISNET, SELFIE } from '../../engine/models/catalog';
+import { ISNET } from '../../engine/models/catalog';
 import type { ModelManifest } from '../../engine/models/manifest';
-import { tierFor } from '../../engine/models/registry';
-import { API_MODELS, isApiModel, type TierConfig } from '../../engine/tiers';
+import { tierFor, withManifest } from '../../engine/models/registry';
+import { API_MODELS, isApiModel, PEOPLE_TIERS, type TierConfig } from '../../engine/tiers';
 import { allManifests } from '../../lib/models/manifests';
 
 export interface BenchConfig {
@@ -29,35 +29,18 @@ export const BASELINE: BenchConfig = {
 };
 
 /**
- * service-human as it was before Robust Video Matting (2026-11-24): MediaPipe selfie 256² on
- * every frame, guided-filter edges on a 128-px grid. Kept to measure against in the same run.
- */
-export const SELFIE_HUMAN: BenchConfig = {
-  name: 'service-human-selfie',
-  manifest: SELFIE,
-  threshold: null,
-  tier: {
-    model: 'selfie',
-    inputSide: 256,
-    keepAspect: false,
-    workSide: 256,
-    keyframes: { interval: 1, fuseRadius: 0, bisectBelow: 0, bisectUnexplainedAbove: 0, unexplainedScale: 0, flowSide: 160, cutThreshold: 0.15 },
-    guided: { radius: 4, eps: 1e-3, gain: 2, subsample: 2 },
-    mainSubjectMinFraction: 0.15,
-    colourModel: false,
-  },
-};
-
-/**
- * Configs by name: API model names, "baseline", "service-human-selfie", or "custom" (a tier
+ * Configs by name: API model names, "baseline", "people-selfie", "people-rvm", or "custom" (a tier
  * named by --base with the JSON in --custom merged over it, for tuning; a JSON array gives one
  * config per element).
  */
 export function benchConfigs(names: string[], args: Map<string, string>): BenchConfig[] {
   const manifests = allManifests();
+  // The people configurations (engine/tiers.ts), whichever of them service-human runs.
+  const PEOPLE: BenchConfig[] = Object.entries(PEOPLE_TIERS).map(([name, tier]) => ({ name: `people-${name}`, ...withManifest(tier, manifests), threshold: null }));
   return names.flatMap((name) => {
     if (name === 'baseline') return [BASELINE];
-    if (name === SELFIE_HUMAN.name) return [SELFIE_HUMAN];
+    const people = PEOPLE.find((p) => p.name === name);
+    if (people) return [people];
     if (name === 'custom') {
       const base = args.get('base') ?? 'service-original';
       if (!isApiModel(base)) throw new Error(`--base must be one of ${API_MODELS.join(', ')}`);
@@ -69,7 +52,7 @@ export function benchConfigs(names: string[], args: Map<string, string>): BenchC
         return { name: all.length > 1 ? `custom${i + 1}(${base})` : `custom(${base})`, tier, manifest, threshold: null };
       });
     }
-    if (!isApiModel(name)) throw new Error(`unknown config ${name}; use ${API_MODELS.join(', ')}, baseline, ${SELFIE_HUMAN.name} or custom`);
+    if (!isApiModel(name)) throw new Error(`unknown config ${name}; use ${API_MODELS.join(', ')}, baseline, ${PEOPLE.map((p) => p.name).join(', ')} or custom`);
     const { tier, manifest } = tierFor(name, manifests);
     return [{ name, tier, manifest, threshold: null }];
   });
