@@ -12,8 +12,9 @@ import { Field, inputClass } from '@/components/ui/field';
 import { ProgressBar } from '@/components/ui/progress';
 import { formatBytes, formatSeconds } from '@/components/format';
 import { API_MODEL_ROWS, type ApiModel } from '@/engine/api-models';
-import { type Backend, type BackendChoice, chooseBackend } from '@/workers/browser/client';
-import { runStudio, StudioError, type StudioProgress, type StudioResult } from '@/workers/browser/studio-pipeline';
+import { type Backend, type BackendChoice, chooseBackend, type PeopleModel } from '@/workers/browser/client';
+import { runStudio, StudioError, type StudioProgress, type StudioResult, type StudioStarted } from '@/workers/browser/studio-pipeline';
+import { StudioProfileTable } from './profile';
 import { StudioHistory } from './history';
 import { saveRun } from './history-db';
 
@@ -21,7 +22,7 @@ const MODELS = API_MODEL_ROWS.filter((m) => m.browser).map((m) => ({ id: m.id, l
 
 type Phase =
   | { kind: 'idle' }
-  | { kind: 'running'; firstFrameOnly: boolean; progress: StudioProgress | null; started: { backend: Backend; runtime: string } | null }
+  | { kind: 'running'; firstFrameOnly: boolean; progress: StudioProgress | null; started: StudioStarted | null }
   | { kind: 'done'; result: StudioResult; url: string; firstFrameOnly: boolean }
   | { kind: 'failed'; message: string; serverCanHelp: boolean };
 
@@ -31,7 +32,7 @@ function useBackdrop() {
   return { mode, setMode, color, setColor, className: mode === 'checker' ? 'checkerboard' : '', style: mode === 'color' ? { backgroundColor: color } : undefined };
 }
 
-export function Studio({ signedIn, forceBackend }: { signedIn: boolean; forceBackend: Backend | null }) {
+export function Studio({ signedIn, forceBackend, forcePeople }: { signedIn: boolean; forceBackend: Backend | null; forcePeople: PeopleModel | null }) {
   const router = useRouter();
   const [choice, setChoice] = useState<BackendChoice | null>(null);
   const [choiceError, setChoiceError] = useState<string | null>(null);
@@ -74,6 +75,7 @@ export function Studio({ signedIn, forceBackend }: { signedIn: boolean; forceBac
         file,
         model,
         backend: choice,
+        people: forcePeople,
         signal: abort.current.signal,
         maxFrames: firstFrameOnly ? 1 : undefined,
         onFallback: setNotice,
@@ -229,6 +231,11 @@ export function Studio({ signedIn, forceBackend }: { signedIn: boolean; forceBac
               {running ? (
                 <div className="space-y-3" data-testid="studio-progress">
                   <ProgressBar value={p ? p.framesDone / p.framesTotal : null} label="Studio progress" />
+                  {phase.started?.modelReason ? (
+                    <p className="text-xs text-slate-600" data-testid="studio-model-reason">
+                      {phase.started.modelReason}
+                    </p>
+                  ) : null}
                   <p className="text-sm text-slate-700 tabular-nums" aria-live="polite">
                     {p
                       ? `Frame ${p.framesDone} of ${p.framesTotal}${p.fps ? ` · ${p.fps.toFixed(1)} frames/s` : ''} · ${p.etaSeconds !== null ? `about ${formatSeconds(p.etaSeconds)} left` : 'estimating time left…'}`
@@ -272,9 +279,13 @@ export function Studio({ signedIn, forceBackend }: { signedIn: boolean; forceBac
                     </dd>
                     <dt>Refinement</dt>
                     <dd className="text-right tabular-nums">{((phase.result.engine.stageSeconds.refine * 1000) / phase.result.frames).toFixed(0)} ms/frame</dd>
+                    <dt>Model</dt>
+                    <dd className="text-right" data-testid="studio-model">{phase.result.modelName}</dd>
                     <dt>Engine</dt>
                     <dd className="text-right">{phase.result.runtime}</dd>
                   </dl>
+                  {phase.result.modelReason ? <p className="text-xs text-slate-600" data-testid="studio-model-reason">{phase.result.modelReason}</p> : null}
+                  <StudioProfileTable profile={phase.result.profile} />
                   <p className="text-xs text-slate-500">VP9 with alpha; sound is not included.</p>
                 </div>
               ) : null}
