@@ -4,6 +4,7 @@
  *   jobs/<jobId>/mask-v<N>.mkv           mask versions (FFV1 grey)
  *   jobs/<jobId>/outputs/<outputId>.<ext> rendered outputs
  *   jobs/<jobId>/thumb.jpg, thumb.png    thumbnails (opaque, transparent)
+ *   jobs/<jobId>/preview.png             newest finished frame while segmenting (replaced as it goes)
  */
 export const storageKeys = {
   jobPrefix: (jobId: string) => `jobs/${jobId}`,
@@ -14,6 +15,7 @@ export const storageKeys = {
   output: (jobId: string, outputId: string, ext: string) => `jobs/${jobId}/outputs/${outputId}.${ext}`,
   thumbnail: (jobId: string) => `jobs/${jobId}/thumb.jpg`,
   transparentThumbnail: (jobId: string) => `jobs/${jobId}/thumb.png`,
+  preview: (jobId: string) => `jobs/${jobId}/preview.png`,
 };
 
 const UPLOAD_TARGET = /^jobs\/([0-9a-f-]{36})\/source$/;

@@ -146,6 +146,7 @@ async function run(jobId: string, ctx: HandlerContext): Promise<void> {
       smartSampling: background?.options?.smart_sampling ?? undefined,
       signal,
       onProgress: (p) => progress.frames(p),
+      onPreview: (image) => progress.preview(image),
     });
     const mask = await storeMask(jobId, maskFile);
 
