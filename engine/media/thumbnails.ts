@@ -1,7 +1,7 @@
 import { fitWidth } from './geometry';
 import { safeInputArgs } from './input';
 import { normalizeFilters } from './normalize';
-import type { MediaInfo } from './types';
+import type { Demuxer, MediaInfo } from './types';
 
 /** Thumbnails are at most this wide. */
 export const THUMBNAIL_WIDTH = 640;
@@ -51,4 +51,18 @@ export function thumbnailArgs(p: {
       '-map', '[png]', '-frames:v', '1', '-c:v', 'png', '-update', '1', '-f', 'image2', p.png,
     ],
   };
+}
+
+/**
+ * A JPEG of one frame of a rendered output (a colour, blur or composition result), at most
+ * THUMBNAIL_WIDTH wide: the poster a list shows for results that are not transparent.
+ */
+export function posterArgs(p: { file: string; demuxer: Demuxer; seconds: number; maxPixels: number; jpeg: string }): string[] {
+  return [
+    '-ss', p.seconds.toFixed(3),
+    ...safeInputArgs({ demuxer: p.demuxer }, p.file, p.maxPixels),
+    '-map', '0:v:0', '-frames:v', '1',
+    '-vf', `scale='min(${THUMBNAIL_WIDTH},iw)':-2:flags=bicubic,format=yuvj420p`,
+    '-c:v', 'mjpeg', '-q:v', '3', '-update', '1', '-f', 'image2', p.jpeg,
+  ];
 }

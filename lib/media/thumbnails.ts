@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { thumbnailArgs, thumbnailFrame } from '../../engine/media/thumbnails';
-import type { MediaInfo } from '../../engine/media/types';
+import { posterArgs, thumbnailArgs, thumbnailFrame } from '../../engine/media/thumbnails';
+import type { Demuxer, MediaInfo } from '../../engine/media/types';
 import { env } from '../env';
 import { MediaError } from './ffmpeg';
 import { countFrames, probeFile } from './frames';
@@ -30,4 +30,21 @@ export async function renderThumbnails(opts: {
     throw new MediaError('The thumbnails failed validation.');
   }
   return { jpeg, png };
+}
+
+const OUTPUT_DEMUXERS: Record<string, Demuxer> = { mp4: 'mov', mov: 'mov', webm: 'matroska' };
+
+/**
+ * The poster of a rendered video output (the frame thumbnails show, a third of the way in, on
+ * the output's own timeline), as poster.jpg in outDir; null for outputs that are not a video.
+ */
+export async function renderPoster(opts: { file: string; extension: string; info: MediaInfo; outDir: string }): Promise<string | null> {
+  const demuxer = OUTPUT_DEMUXERS[opts.extension];
+  if (!demuxer) return null;
+  const jpeg = path.join(opts.outDir, 'poster.jpg');
+  const seconds = thumbnailFrame(opts.info.frameCount, opts.info.fps) / (opts.info.fps || 25);
+  await runEncode(posterArgs({ file: opts.file, demuxer, seconds, maxPixels: env().MAX_FRAME_PIXELS, jpeg }), { what: 'the poster' });
+  const v = (await probeFile(jpeg, 'jpeg_pipe')).video;
+  if (v?.codec !== 'mjpeg' || !v.width) throw new MediaError('The poster failed validation.');
+  return jpeg;
 }

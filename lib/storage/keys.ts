@@ -3,6 +3,7 @@
  *   jobs/<jobId>/source.<ext>            the uploaded original
  *   jobs/<jobId>/mask-v<N>.mkv           mask versions (FFV1 grey)
  *   jobs/<jobId>/outputs/<outputId>.<ext> rendered outputs
+ *   jobs/<jobId>/outputs/<outputId>.poster.jpg  a frame of an opaque video output
  *   jobs/<jobId>/thumb.jpg, thumb.png    thumbnails (opaque, transparent)
  *   jobs/<jobId>/preview.png             newest finished frame while segmenting (replaced as it goes)
  */
@@ -13,6 +14,7 @@ export const storageKeys = {
   source: (jobId: string, ext: string) => `jobs/${jobId}/source.${ext}`,
   mask: (jobId: string, version: number) => `jobs/${jobId}/mask-v${version}.mkv`,
   output: (jobId: string, outputId: string, ext: string) => `jobs/${jobId}/outputs/${outputId}.${ext}`,
+  poster: (jobId: string, outputId: string) => `jobs/${jobId}/outputs/${outputId}.poster.jpg`,
   thumbnail: (jobId: string) => `jobs/${jobId}/thumb.jpg`,
   transparentThumbnail: (jobId: string) => `jobs/${jobId}/thumb.png`,
   preview: (jobId: string) => `jobs/${jobId}/preview.png`,

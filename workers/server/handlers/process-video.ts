@@ -8,7 +8,7 @@ import type { Job, Output } from '../../../lib/db/generated/client';
 import { env } from '../../../lib/env';
 import { probeVideo } from '../../../lib/media/probe';
 import { renderOutput } from '../../../lib/media/render';
-import { renderThumbnails } from '../../../lib/media/thumbnails';
+import { renderPoster, renderThumbnails } from '../../../lib/media/thumbnails';
 import { FetchError, safeFetchToFile } from '../../../lib/net/safe-fetch';
 import { PermanentJobError } from '../../../lib/queue/errors';
 import { toRecipe, type Background } from '../../../lib/schemas/background';
@@ -166,6 +166,8 @@ async function run(jobId: string, ctx: HandlerContext): Promise<void> {
       });
       const outputKey = storageKeys.output(jobId, output.id, rendered.extension);
       await storage().putFile(outputKey, rendered.file, { move: true });
+      const poster = outputRecipe.kind === 'transparent' ? null : await renderPoster({ file: await storage().localPath(outputKey), extension: rendered.extension, info, outDir: workDir });
+      if (poster) await storage().putFile(storageKeys.poster(jobId, output.id), poster, { move: true });
       await db().output.update({
         where: { id: output.id },
         data: {
@@ -173,6 +175,7 @@ async function run(jobId: string, ctx: HandlerContext): Promise<void> {
           storageKey: outputKey,
           metadataJson: JSON.stringify(rendered.metadata),
           recipeJson: JSON.stringify(outputRecipe),
+          posterKey: poster ? storageKeys.poster(jobId, output.id) : null,
           error: null,
           completedAt: new Date(),
         },
