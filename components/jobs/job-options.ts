@@ -4,7 +4,7 @@ export const MODELS = [
   { id: 'service-original', name: 'Original', rate: 1, blurb: 'High quality, detailed edges, any subject.' },
   { id: 'service-human', name: 'Human', rate: 0.75, blurb: 'Fast matting tuned for people and portraits.' },
   { id: 'service-light', name: 'Light', rate: 0.75, blurb: 'Fastest; good for previews and simple scenes.' },
-  { id: 'service-pro', name: 'Pro', rate: 3, blurb: 'Complex objects; enables text-prompt refinement.' },
+  { id: 'service-pro', name: 'Pro', rate: 3, blurb: 'Every frame through the full model, for complex objects and fine detail. Slowest.' },
 ] as const;
 
 export const TRANSPARENT_FORMATS = [
@@ -58,4 +58,29 @@ export function startRequest(model: string, choice: BackgroundChoice, webhookUrl
     ...(background ? { background } : {}),
     ...(webhookUrl.trim() ? { webhook_url: webhookUrl.trim() } : {}),
   };
+}
+
+/** The form's choice for a stored background (the inverse of backgroundOf), to offer earlier options again. */
+export function choiceOf(background: unknown): BackgroundChoice {
+  const b = (background ?? {}) as {
+    type?: string;
+    color?: string;
+    transparent_format?: string;
+    blur_mode?: string;
+    blur_intensity?: number;
+    composition?: { background_url?: string; background_type?: string; export_format?: string };
+  };
+  const container = b.composition?.export_format ?? 'mp4';
+  switch (b.type) {
+    case 'color':
+      return { kind: 'color', color: b.color?.slice(0, 7) ?? '#22c55e', container };
+    case 'composition':
+      return { kind: 'media', url: b.composition?.background_url ?? '', mediaType: b.composition?.background_type === 'video' ? 'video' : 'image', container };
+    case 'blur':
+      return { kind: 'blur', mode: b.blur_mode === 'subject' ? 'subject' : 'background', intensity: b.blur_intensity ?? 50, container };
+    case 'transparent':
+      return { kind: 'transparent', format: b.transparent_format ?? 'webm_vp9' };
+    default:
+      return { kind: 'transparent', format: 'webm_vp9' };
+  }
 }
