@@ -9,7 +9,8 @@ import '@scalar/api-reference-react/style.css';
  */
 export function ApiReference({ document }: { document: string }) {
   return (
-    <div className="keyout-api-reference overflow-hidden rounded-xl border border-slate-200 bg-white">
+    // No overflow clipping here: it would make Scalar's sticky sidebar scroll away with the page.
+    <div className="keyout-api-reference rounded-xl border border-slate-200 bg-white">
       <ApiReferenceReact
         configuration={{
           content: document,

@@ -82,11 +82,11 @@ function build(): string {
     {
       method: 'get',
       path: '/v1/openapi',
-      summary: 'This document, as a YAML string',
-      responses: { 200: { description: 'OpenAPI YAML', content: json(z.string()) }, ...errors(401, 429, 500) },
+      summary: 'This document, as a YAML string (public: no API key needed)',
+      responses: { 200: { description: 'OpenAPI YAML', content: json(z.string()) }, ...errors(500) },
     },
   ];
-  for (const p of paths) registry.registerPath({ ...p, security });
+  for (const p of paths) registry.registerPath({ ...p, security: p.path === '/v1/openapi' ? [] : security });
   const doc = new OpenApiGeneratorV3(registry.definitions).generateDocument({
     openapi: '3.0.3',
     info: {
