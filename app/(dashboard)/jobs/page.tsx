@@ -22,7 +22,7 @@ const FILTERS = [
   [NOT_STARTED, 'Not started'],
 ] as const;
 
-type Search = { status?: string; q?: string; page?: string; deleted?: string };
+type Search = { status?: string; q?: string; page?: string; deleted?: string; password?: string };
 
 export default async function JobsPage({ searchParams }: { searchParams: Promise<Search> }) {
   const user = await requireUser('/jobs');
@@ -50,6 +50,11 @@ export default async function JobsPage({ searchParams }: { searchParams: Promise
         }
         actions={<LinkButton href="/jobs/new">New job</LinkButton>}
       />
+      {sp.password === 'reset' ? (
+        <div className="mb-4">
+          <Alert tone="success">Your new password is set, and you are signed in. Other sessions of your account were signed out.</Alert>
+        </div>
+      ) : null}
       {sp.deleted ? (
         <div className="mb-4">
           <Alert tone="success">The job and its files were deleted.</Alert>
