@@ -8,7 +8,7 @@ import { reflowTable } from '@/components/ui/table';
 import { CREDIT_PACKS } from '@/lib/services/dashboard/checkout';
 import { currentUser } from '@/lib/auth/current-user';
 import { SAMPLE_CLIP } from '@/engine/media/sample-clip';
-import { sampleUrls } from '@/lib/media/sample-clip';
+import { sampleUrls } from '@/lib/media/sample-files';
 
 export const dynamic = 'force-dynamic';
 

@@ -242,7 +242,7 @@ test.describe('server jobs from the dashboard', () => {
 
     await expect(page.getByTestId('job-start')).toBeVisible();
     await page.getByLabel(/Human/).check();
-    await page.getByText('Colour', { exact: true }).click();
+    await page.locator('label', { hasText: /^Colour$/ }).click();
     await page.getByLabel('Colour as hex').fill('#0ea5e9');
     await expect(page.getByTestId('job-cost')).toHaveText('6 credits');
     await checkBothWidths(page, '19-job-start-from-page');
@@ -268,7 +268,7 @@ test.describe('server jobs from the dashboard', () => {
       await page.locator('input[type=file]').setInputFiles(CLIP);
       await expect(page.getByText(/uploaded$/)).toBeVisible({ timeout: 60_000 });
       await page.getByLabel(/Human/).check();
-      await page.getByText('Image or video', { exact: true }).click();
+      await page.locator('label', { hasText: /^Image or video$/ }).click();
       await page.getByLabel('Background URL').fill(`${base}/missing.png`);
       await page.getByRole('button', { name: /^Start — / }).click();
       const field = page.getByLabel('Background URL');
@@ -292,7 +292,7 @@ test.describe('server jobs from the dashboard', () => {
       await expect(page.getByLabel('Background URL')).toHaveValue(`${base}/once.png`);
       await expect(page.getByLabel(/Human/)).toBeChecked();
       await checkBothWidths(page, '22-job-retry');
-      await page.getByText('Blur', { exact: true }).click();
+      await page.locator('label', { hasText: /^Blur · / }).click();
       await expect(page.getByTestId('job-cost')).toHaveText('13 credits'); // (0.75 + 1) × 7.32 s
       await page.getByRole('button', { name: 'Start — 13 credits' }).click();
       await expect(page.getByRole('heading', { name: 'Downloads' })).toBeVisible({ timeout: 480_000 });

@@ -9,10 +9,10 @@ export function ResetLink({ email, action }: { email: string; action: (email: st
   const [state, setState] = useState<{ link?: string; error?: string; busy?: boolean }>({});
   if (state.link) {
     return (
-      <div className="space-y-1" role="status">
+      <div className="min-w-0 max-w-full space-y-1 sm:max-w-xs" role="status">
         <p className="text-xs text-slate-700">One-time link for {email}, valid for an hour:</p>
         <div className="flex items-center gap-2">
-          <code className="block min-w-0 flex-1 truncate rounded bg-slate-100 px-2 py-1 font-mono text-xs" data-testid="reset-link">
+          <code className="block min-w-0 flex-1 break-all rounded bg-slate-100 px-2 py-1 font-mono text-xs" data-testid="reset-link">
             {state.link}
           </code>
           <CopyButton text={state.link} label="Copy" srLabel={`reset link for ${email}`} />

@@ -51,7 +51,7 @@ export function AuthForm({ mode, action, next }: Props) {
       </Button>
       <p className="text-center text-sm text-slate-600">
         {signup ? 'Already have an account? ' : 'New to Keyout? '}
-        <Link className="font-medium text-indigo-700 hover:text-indigo-500" href={`${signup ? '/signin' : '/signup'}${query}`}>
+        <Link className="font-medium text-indigo-700 underline hover:text-indigo-500" href={`${signup ? '/signin' : '/signup'}${query}`}>
           {signup ? 'Sign in' : 'Create an account'}
         </Link>
       </p>

@@ -21,7 +21,7 @@ export function ForgotForm({ action }: { action: (prev: ForgotState, form: FormD
       <div className="space-y-4" role="status">
         <Alert tone="info">
           <p>This server does not send e-mail. Ask its administrator for a reset link: they can make one on the Admin page, or with</p>
-          <pre className="mt-2 overflow-x-auto rounded bg-white/70 p-2 text-xs">npx keyout users reset-link --email {state.email}</pre>
+          <pre className="mt-2 rounded bg-white/70 p-2 text-xs break-all whitespace-pre-wrap">npx keyout users reset-link --email {state.email}</pre>
         </Alert>
         <Link href="/signin" className="text-sm font-medium text-indigo-700 hover:text-indigo-500">
           Back to sign in

@@ -6,7 +6,7 @@ import { pollJobAction } from '@/app/(dashboard)/jobs/actions';
 import { Alert } from '@/components/ui/card';
 import { ProgressBar } from '@/components/ui/progress';
 import type { JobProgress } from '@/lib/services/dashboard/get-job-progress';
-import { EtaSmoother, formatEta, formatSpeed, overallFraction, stageLabel } from './progress-view';
+import { formatEta, formatSpeed, overallFraction, ProgressClock, stageLabel } from './progress-view';
 
 /**
  * A running job as it goes: the stage in words, one bar over the whole job, one smoothed ETA,
@@ -16,9 +16,9 @@ import { EtaSmoother, formatEta, formatSpeed, overallFraction, stageLabel } from
 export function JobLive({ jobId, initial, width, height }: { jobId: string; initial: JobProgress | null; width: number | null; height: number | null }) {
   const router = useRouter();
   const [progress, setProgress] = useState(initial);
-  const [eta, setEta] = useState<number | null>(null);
+  const [timing, setTiming] = useState<{ eta: number | null; fps: number | null }>({ eta: null, fps: null });
   const [error, setError] = useState<string | null>(null);
-  const smoother = useRef(new EtaSmoother());
+  const clock = useRef(new ProgressClock());
 
   useEffect(() => {
     let stopped = false;
@@ -35,7 +35,8 @@ export function JobLive({ jobId, initial, width, height }: { jobId: string; init
           return;
         }
         setProgress(r.progress);
-        setEta(r.progress ? smoother.current.update(r.progress.stage, r.progress.etaSeconds, Date.now()) : null);
+        const p = r.progress;
+        setTiming(p ? clock.current.update(p.stage, p.framesDone, p.framesTotal, Date.now()) : { eta: null, fps: null });
       }
       timer = setTimeout(() => void tick(), 1500);
     };
@@ -46,8 +47,9 @@ export function JobLive({ jobId, initial, width, height }: { jobId: string; init
     };
   }, [jobId, router]);
 
-  const speed = progress && (progress.stage === 'segment' || progress.stage === 'render') ? formatSpeed(progress.fps) : null;
-  const left = progress && (progress.stage === 'segment' || progress.stage === 'render') ? formatEta(eta) : null;
+  const framed = progress?.stage === 'segment' || progress?.stage === 'render';
+  const speed = framed ? formatSpeed(timing.fps) : null;
+  const left = framed ? (formatEta(timing.eta) ?? (progress.framesDone > 0 ? 'estimating the time left…' : null)) : null;
   return (
     <div className="space-y-4" data-testid="job-live">
       <div className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1 text-sm">

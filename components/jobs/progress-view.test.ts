@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EtaSmoother, formatEta, formatSpeed, overallFraction, stageLabel } from './progress-view';
+import { ProgressClock, formatEta, formatSpeed, overallFraction, stageLabel } from './progress-view';
 
 const p = (over: object) => ({ stage: 'segment' as const, framesDone: 0, framesTotal: 183, fps: null, etaSeconds: null, previewUrl: null, previewFrame: null, ...over });
 
@@ -31,11 +31,18 @@ describe('progress view', () => {
     expect(formatEta(4000)).toBe('about 1 h 7 min left');
   });
 
-  it('smooths the estimate and counts it down between readings', () => {
-    const s = new EtaSmoother(0.3);
-    expect(s.update('segment', 100, 0)).toBe(100);
-    expect(s.update('segment', null, 10_000)).toBe(90);
-    expect(s.update('segment', 190, 20_000)).toBeCloseTo(80 + 0.3 * 110);
-    expect(s.update('render', 5, 21_000)).toBe(5);
+  it('measures from the first finished frame and smooths the estimate', () => {
+    const c = new ProgressClock(0.3);
+    expect(c.update('segment', 0, 100, 0)).toEqual({ eta: null, fps: null }); // loading the model
+    expect(c.update('segment', 1, 100, 80_000)).toEqual({ eta: null, fps: null }); // first frame after 80 s: no guess yet
+    expect(c.update('segment', 11, 100, 90_000)).toEqual({ eta: 89, fps: 1 }); // 10 frames in 10 s
+    // A stall: 89 s counted down to 79, then moved 30 % of the way to the slower reading (89 frames at 0.5/s).
+    const stalled = c.update('segment', 11, 100, 100_000);
+    expect(stalled.fps).toBe(0.5);
+    expect(stalled.eta).toBeCloseTo(79 + 0.3 * (178 - 79));
+    const next = c.update('segment', 41, 100, 110_000); // 40 frames in 30 s since the first
+    expect(next.fps).toBeCloseTo(4 / 3);
+    expect(next.eta).toBeCloseTo(stalled.eta! - 10 + 0.3 * (59 * 0.75 - (stalled.eta! - 10)));
+    expect(c.update('render', 5, 100, 111_000)).toEqual({ eta: null, fps: null });
   });
 });

@@ -67,27 +67,41 @@ export function formatEta(seconds: number | null): string | null {
 }
 
 /**
- * Smooths the worker's estimate: between two readings the previous estimate counts down with
- * the clock, and a new reading moves it only part of the way, so the number does not jump
- * about with each keyframe. A new stage starts over.
+ * Speed and time left as this page has seen them: measured between its own readings from the
+ * first finished frame on (so model loading and look-ahead do not make the first estimate
+ * hours long), then smoothed: between readings the estimate counts down with the clock, and a
+ * new reading moves it only part of the way. A new stage starts over.
  */
-export class EtaSmoother {
-  private eta: number | null = null;
-  private at = 0;
+export class ProgressClock {
   private stage: string | null = null;
+  private first: { done: number; at: number } | null = null;
+  private eta: number | null = null;
+  private etaAt = 0;
 
   constructor(private readonly weight = 0.3) {}
 
-  update(stage: string, reading: number | null, now: number): number | null {
-    if (stage !== this.stage || this.eta === null) {
+  update(stage: string, done: number, total: number, now: number): { eta: number | null; fps: number | null } {
+    if (stage !== this.stage) {
       this.stage = stage;
-      this.eta = reading;
-      this.at = now;
-      return this.eta;
+      this.first = null;
+      this.eta = null;
     }
-    const counted = Math.max(0, this.eta - (now - this.at) / 1000);
-    this.eta = reading === null ? counted : counted + this.weight * (reading - counted);
-    this.at = now;
-    return this.eta;
+    if (done <= 0 || total <= 0) return { eta: null, fps: null };
+    if (!this.first) {
+      this.first = { done, at: now };
+      return { eta: null, fps: null };
+    }
+    const seconds = (now - this.first.at) / 1000;
+    const frames = done - this.first.done;
+    const counted = this.eta === null ? null : Math.max(0, this.eta - (now - this.etaAt) / 1000);
+    this.etaAt = now;
+    if (frames <= 0 || seconds <= 0) {
+      this.eta = counted;
+      return { eta: counted, fps: null };
+    }
+    const fps = frames / seconds;
+    const reading = Math.max(0, total - done) / fps;
+    this.eta = counted === null ? reading : counted + this.weight * (reading - counted);
+    return { eta: this.eta, fps };
   }
 }

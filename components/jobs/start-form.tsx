@@ -10,7 +10,13 @@ import { Field, inputClass, TextInput } from '@/components/ui/field';
 import { formatCredits, formatPrice, formatSeconds } from '@/components/format';
 import type { JobQuote } from '@/lib/services/dashboard/quote-job';
 import type { StartField } from '@/lib/services/dashboard/start-errors';
-import { type BackgroundChoice, CONTAINERS, MODELS, startRequest, TRANSPARENT_FORMATS } from './job-options';
+import {
+  type BackgroundChoice,
+  CONTAINERS,
+  MODELS,
+  startRequest,
+  TRANSPARENT_FORMATS,
+} from './job-options';
 
 export interface StartJobTarget {
   jobId: string;
@@ -46,15 +52,29 @@ export function StartForm({
   disabled?: boolean;
 }) {
   const router = useRouter();
-  const [model, setModel] = useState<string>(MODELS.some((m) => m.id === initialModel) ? initialModel : 'service-original');
+  const [model, setModel] = useState<string>(
+    MODELS.some((m) => m.id === initialModel) ? initialModel : 'service-original',
+  );
   const [outKind, setOutKind] = useState<BackgroundChoice['kind']>(initialChoice.kind);
-  const [format, setFormat] = useState(initialChoice.kind === 'transparent' ? initialChoice.format : 'webm_vp9');
-  const [color, setColor] = useState(initialChoice.kind === 'color' ? initialChoice.color : '#22c55e');
+  const [format, setFormat] = useState(
+    initialChoice.kind === 'transparent' ? initialChoice.format : 'webm_vp9',
+  );
+  const [color, setColor] = useState(
+    initialChoice.kind === 'color' ? initialChoice.color : '#22c55e',
+  );
   const [mediaUrl, setMediaUrl] = useState(initialChoice.kind === 'media' ? initialChoice.url : '');
-  const [mediaType, setMediaType] = useState<'image' | 'video'>(initialChoice.kind === 'media' ? initialChoice.mediaType : 'image');
-  const [blurMode, setBlurMode] = useState<'background' | 'subject'>(initialChoice.kind === 'blur' ? initialChoice.mode : 'background');
-  const [blurIntensity, setBlurIntensity] = useState(initialChoice.kind === 'blur' ? initialChoice.intensity : 50);
-  const [container, setContainer] = useState(initialChoice.kind === 'transparent' ? 'mp4' : initialChoice.container);
+  const [mediaType, setMediaType] = useState<'image' | 'video'>(
+    initialChoice.kind === 'media' ? initialChoice.mediaType : 'image',
+  );
+  const [blurMode, setBlurMode] = useState<'background' | 'subject'>(
+    initialChoice.kind === 'blur' ? initialChoice.mode : 'background',
+  );
+  const [blurIntensity, setBlurIntensity] = useState(
+    initialChoice.kind === 'blur' ? initialChoice.intensity : 50,
+  );
+  const [container, setContainer] = useState(
+    initialChoice.kind === 'transparent' ? 'mp4' : initialChoice.container,
+  );
   const [webhookUrl, setWebhookUrl] = useState(initialWebhook);
   const [quoted, setQuoted] = useState<{ key: string; quote: JobQuote } | null>(null);
   const [quoteError, setQuoteError] = useState<string | null>(null);
@@ -110,13 +130,20 @@ export function StartForm({
 
   async function start() {
     if (!jobIds.length) return;
-    if (outKind === 'media' && !mediaUrl.trim()) return showError({ error: 'Enter the address of the background image or video.', field: 'bg-url' });
+    if (outKind === 'media' && !mediaUrl.trim())
+      return showError({
+        error: 'Enter the address of the background image or video.',
+        field: 'bg-url',
+      });
     setStarting(true);
     setStartError(null);
     const body = startRequest(model, choice(), webhookUrl);
     // One job after the other, so a refusal (e.g. a bad URL) stops before the rest are charged.
     for (const [i, jobId] of jobIds.entries()) {
-      const r = await startJobAction(jobId, body).catch(() => ({ ok: false as const, error: 'The server could not be reached. Try again.' }));
+      const r = await startJobAction(jobId, body).catch(() => ({
+        ok: false as const,
+        error: 'The server could not be reached. Try again.',
+      }));
       if (!r.ok) {
         setStarting(false);
         const done = i ? ` ${i} of ${jobIds.length} videos were started; the rest were not.` : '';
@@ -146,13 +173,23 @@ export function StartForm({
                 <label
                   key={m.id}
                   className={`flex cursor-pointer gap-3 rounded-lg border p-3 has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-indigo-600 has-[:focus-visible]:ring-offset-2 ${
-                    model === m.id ? 'border-indigo-500 bg-indigo-50/50' : 'border-slate-200 hover:border-slate-300'
+                    model === m.id
+                      ? 'border-indigo-500 bg-indigo-50/50'
+                      : 'border-slate-200 hover:border-slate-300'
                   }`}
                 >
-                  <input type="radio" name={ids.model} value={m.id} checked={model === m.id} onChange={() => setModel(m.id)} className="mt-1 accent-indigo-600" />
+                  <input
+                    type="radio"
+                    name={ids.model}
+                    value={m.id}
+                    checked={model === m.id}
+                    onChange={() => setModel(m.id)}
+                    className="mt-1 accent-indigo-600"
+                  />
                   <span>
                     <span className="block text-sm font-medium text-slate-900">
-                      {m.name} <span className="font-normal text-slate-600">· {m.rate} credit/s</span>
+                      {m.name}{' '}
+                      <span className="font-normal text-slate-600">· {m.rate} credit/s</span>
                     </span>
                     <span className="block text-xs text-slate-600">{m.blurb}</span>
                   </span>
@@ -171,12 +208,23 @@ export function StartForm({
                 <label
                   key={k}
                   className={`cursor-pointer rounded-lg border px-3 py-2 text-sm font-medium has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-indigo-600 has-[:focus-visible]:ring-offset-2 ${
-                    outKind === k ? 'border-indigo-500 bg-indigo-50 text-indigo-700' : 'border-slate-200 text-slate-700 hover:border-slate-300'
+                    outKind === k
+                      ? 'border-indigo-500 bg-indigo-50 text-indigo-700'
+                      : 'border-slate-200 text-slate-700 hover:border-slate-300'
                   }`}
                 >
-                  <input type="radio" name={ids.out} value={k} checked={outKind === k} onChange={() => setOutKind(k)} className="sr-only" />
+                  <input
+                    type="radio"
+                    name={ids.out}
+                    value={k}
+                    checked={outKind === k}
+                    onChange={() => setOutKind(k)}
+                    className="sr-only"
+                  />
                   {label}
-                  {k === 'blur' ? <span className="font-normal text-slate-600"> · +1 credit/s</span> : null}
+                  {k === 'blur' ? (
+                    <span className="font-normal text-slate-600"> · +1 credit/s</span>
+                  ) : null}
                 </label>
               ))}
             </div>
@@ -184,15 +232,23 @@ export function StartForm({
 
           <div className="mt-5 grid gap-4 sm:grid-cols-2">
             {outKind === 'transparent' ? (
-              <Field id="format" label="Format">
-                <select id="format" className={inputClass} value={format} onChange={(e) => setFormat(e.target.value)} disabled={disabled}>
-                  {TRANSPARENT_FORMATS.map((f) => (
-                    <option key={f.id} value={f.id}>
-                      {f.label}
-                    </option>
-                  ))}
-                </select>
-              </Field>
+              <div className="sm:col-span-2">
+                <Field id="format" label="Format">
+                  <select
+                    id="format"
+                    className={inputClass}
+                    value={format}
+                    onChange={(e) => setFormat(e.target.value)}
+                    disabled={disabled}
+                  >
+                    {TRANSPARENT_FORMATS.map((f) => (
+                      <option key={f.id} value={f.id}>
+                        {f.label}
+                      </option>
+                    ))}
+                  </select>
+                </Field>
+              </div>
             ) : null}
             {outKind === 'color' ? (
               <Field id="color" label="Background colour" error={fieldError('color')}>
@@ -223,7 +279,12 @@ export function StartForm({
             ) : null}
             {outKind === 'media' ? (
               <>
-                <Field id="bg-url" label="Background URL" hint="A public http(s) address of an image or video. It is checked before anything is charged." error={fieldError('bg-url')}>
+                <Field
+                  id="bg-url"
+                  label="Background URL"
+                  hint="A public http(s) address of an image or video. It is checked before anything is charged."
+                  error={fieldError('bg-url')}
+                >
                   <TextInput
                     ref={(el) => {
                       fieldRefs.current['bg-url'] = el;
@@ -237,7 +298,13 @@ export function StartForm({
                   />
                 </Field>
                 <Field id="bg-type" label="Background is a">
-                  <select id="bg-type" className={inputClass} value={mediaType} onChange={(e) => setMediaType(e.target.value as 'image' | 'video')} disabled={disabled}>
+                  <select
+                    id="bg-type"
+                    className={inputClass}
+                    value={mediaType}
+                    onChange={(e) => setMediaType(e.target.value as 'image' | 'video')}
+                    disabled={disabled}
+                  >
                     <option value="image">Image</option>
                     <option value="video">Video (loops)</option>
                   </select>
@@ -247,7 +314,13 @@ export function StartForm({
             {outKind === 'blur' ? (
               <>
                 <Field id="blur-mode" label="Blur">
-                  <select id="blur-mode" className={inputClass} value={blurMode} onChange={(e) => setBlurMode(e.target.value as 'background' | 'subject')} disabled={disabled}>
+                  <select
+                    id="blur-mode"
+                    className={inputClass}
+                    value={blurMode}
+                    onChange={(e) => setBlurMode(e.target.value as 'background' | 'subject')}
+                    disabled={disabled}
+                  >
                     <option value="background">The background (keep the subject sharp)</option>
                     <option value="subject">The subject (e.g. to anonymise)</option>
                   </select>
@@ -268,7 +341,13 @@ export function StartForm({
             ) : null}
             {outKind !== 'transparent' ? (
               <Field id="container" label="File type">
-                <select id="container" className={inputClass} value={container} onChange={(e) => setContainer(e.target.value)} disabled={disabled}>
+                <select
+                  id="container"
+                  className={inputClass}
+                  value={container}
+                  onChange={(e) => setContainer(e.target.value)}
+                  disabled={disabled}
+                >
                   {CONTAINERS.map((c) => (
                     <option key={c.id} value={c.id}>
                       {c.label}
@@ -279,8 +358,13 @@ export function StartForm({
             ) : null}
           </div>
 
-          <details className="mt-5 rounded-lg border border-slate-200 p-3" open={Boolean(initialWebhook) || startError?.field === 'webhook'}>
-            <summary className="cursor-pointer text-sm font-medium text-slate-700">Webhook (optional)</summary>
+          <details
+            className="mt-5 rounded-lg border border-slate-200 p-3"
+            open={Boolean(initialWebhook) || startError?.field === 'webhook'}
+          >
+            <summary className="cursor-pointer text-sm font-medium text-slate-700">
+              Webhook (optional)
+            </summary>
             <div className="mt-3">
               <Field
                 id="webhook"
@@ -310,12 +394,18 @@ export function StartForm({
           <CardTitle>Summary</CardTitle>
           <dl className="space-y-2 text-sm">
             <div className="flex justify-between gap-4">
-              <dt className="text-slate-600">{targets.length > 1 ? `${targets.length} videos` : 'Duration'}</dt>
-              <dd className="tabular-nums text-slate-900">{quote ? formatSeconds(seconds) : '—'}</dd>
+              <dt className="text-slate-600">
+                {targets.length > 1 ? `${targets.length} videos` : 'Duration'}
+              </dt>
+              <dd className="tabular-nums text-slate-900">
+                {quote ? formatSeconds(seconds) : '—'}
+              </dd>
             </div>
             <div className="flex justify-between gap-4">
               <dt className="text-slate-600">{modelName}</dt>
-              <dd className="tabular-nums text-slate-900">{quote ? `${quote.modelRate} credit/s` : '—'}</dd>
+              <dd className="tabular-nums text-slate-900">
+                {quote ? `${quote.modelRate} credit/s` : '—'}
+              </dd>
             </div>
             {quote && quote.blurRate ? (
               <div className="flex justify-between gap-4">
@@ -326,18 +416,20 @@ export function StartForm({
             {multiplier ? (
               <div className="flex justify-between gap-4">
                 <dt className="text-slate-600">Frame rate above 30 fps</dt>
-                <dd className="tabular-nums text-slate-900">× {Math.round(multiplier * 100) / 100}</dd>
+                <dd className="tabular-nums text-slate-900">
+                  × {Math.round(multiplier * 100) / 100}
+                </dd>
               </div>
             ) : null}
             {quote ? (
-              <p className="text-xs text-slate-600" data-testid="job-cost-parts">
+              <div className="text-xs text-slate-600" data-testid="job-cost-parts">
                 {quote.jobs
                   .map(
                     (j) =>
                       `${quote.modelRate + quote.blurRate} × ${Math.round(j.lengthSeconds * 100) / 100} s${j.fpsMultiplier > 1 ? ` × ${Math.round(j.fpsMultiplier * 100) / 100}` : ''}, rounded up = ${j.credits}`,
                   )
                   .join('; ')}
-              </p>
+              </div>
             ) : null}
             <div className="flex justify-between gap-4 border-t border-slate-100 pt-2">
               <dt className="font-medium text-slate-900">Cost</dt>
@@ -346,22 +438,35 @@ export function StartForm({
               </dd>
             </div>
             {quote ? (
-              <p className="text-right text-xs text-slate-600">
-                {formatPrice(Math.round(quote.credits * quote.creditCents.min))}–{formatPrice(Math.round(quote.credits * quote.creditCents.max))} at credit-pack
-                prices (<Link href="/credits" className="underline">packs</Link>)
-              </p>
+              <div className="text-right text-xs text-slate-600">
+                {formatPrice(Math.round(quote.credits * quote.creditCents.min))}–
+                {formatPrice(Math.round(quote.credits * quote.creditCents.max))} at credit-pack
+                prices (
+                <Link href="/credits" className="underline">
+                  packs
+                </Link>
+                )
+              </div>
             ) : null}
             <div className="flex justify-between gap-4">
               <dt className="text-slate-600">Your balance</dt>
-              <dd className="tabular-nums text-slate-900">{quote ? formatCredits(quote.balance) : '—'}</dd>
+              <dd className="tabular-nums text-slate-900">
+                {quote ? formatCredits(quote.balance) : '—'}
+              </dd>
             </div>
           </dl>
           <div className="mt-4 space-y-3">
-            {!jobIds.length ? <p className="text-sm text-slate-600">Upload a video to see the exact cost.</p> : null}
+            {!jobIds.length ? (
+              <p className="text-sm text-slate-600">Upload a video to see the exact cost.</p>
+            ) : null}
             {quoteError ? (
               <Alert tone="error">
                 {quoteError}{' '}
-                <button type="button" className="font-medium underline" onClick={() => setQuoteTry((n) => n + 1)}>
+                <button
+                  type="button"
+                  className="font-medium underline"
+                  onClick={() => setQuoteTry((n) => n + 1)}
+                >
                   Try again
                 </button>
               </Alert>
@@ -374,13 +479,20 @@ export function StartForm({
                 </Link>
               </Alert>
             ) : null}
-            {startError && !startError.field ? <Alert tone="error">{startError.error}</Alert> : null}
+            {startError && !startError.field ? (
+              <Alert tone="error">{startError.error}</Alert>
+            ) : null}
             {startError?.field ? (
               <p className="text-sm text-rose-700" role="alert">
                 Check the highlighted field: {startError.error}
               </p>
             ) : null}
-            <Button className="w-full" size="lg" disabled={disabled || !quote || !affordable || starting} onClick={() => void start()}>
+            <Button
+              className="w-full"
+              size="lg"
+              disabled={disabled || !quote || !affordable || starting}
+              onClick={() => void start()}
+            >
               {starting
                 ? targets.length > 1
                   ? `Starting ${started + 1} of ${targets.length}…`

@@ -97,7 +97,7 @@ export default async function JobsPage({ searchParams }: { searchParams: Promise
         ) : (
           <EmptyState title="No jobs yet" action={<LinkButton href="/jobs/new">Upload your first video</LinkButton>}>
             Upload a video to remove its background on the server, or try the free in-browser{' '}
-            <Link href="/studio" className="text-indigo-600 hover:text-indigo-500">Studio</Link>.
+            <Link href="/studio" className="text-indigo-700 underline hover:text-indigo-500">Studio</Link>.
           </EmptyState>
         )
       ) : (
@@ -126,7 +126,7 @@ export default async function JobsPage({ searchParams }: { searchParams: Promise
                   <p className="mt-0.5 text-xs text-slate-600">
                     {formatDate(j.createdAt)}
                     {j.lengthSeconds ? ` · ${formatSeconds(j.lengthSeconds)}` : ''}
-                    {j.creditsUsed ? ` · ${j.creditsUsed} credits` : ''}
+                    {j.creditsUsed ? ` · ${j.creditsUsed} credits${j.status === 'failed' ? ' refunded' : ''}` : ''}
                   </p>
                   {j.status === 'processing' ? (
                     <div className="mt-3">

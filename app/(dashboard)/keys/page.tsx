@@ -24,7 +24,7 @@ export default async function KeysPage() {
         description={
           <>
             Send a key in the <code className="text-xs">X-Api-Key</code> header from your server. Keep keys secret: never put them in a web page or app.{' '}
-            <Link href="/docs" className="text-indigo-600 hover:text-indigo-500">Read the API docs</Link>.
+            <Link href="/docs" className="text-indigo-700 underline hover:text-indigo-500">Read the API docs</Link>.
           </>
         }
       />
