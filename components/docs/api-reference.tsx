@@ -25,10 +25,8 @@ export function ApiReference({ document }: { document: string }) {
           // Scalar's hosted extras (AI agent, developer toolbar) would call third-party services.
           showDeveloperTools: 'never',
           agent: { disabled: true },
-          // No client-library picker (its markup breaks ARIA rules), and Scalar's greys darkened to
-          // reach WCAG AA contrast on white.
+          // No client-library picker: its markup breaks ARIA rules.
           hiddenClients: true,
-          customCss: `.keyout-api-reference .light-mode { --scalar-color-2: #4b5563; --scalar-color-3: #4b5563; --scalar-color-green: #047857; --scalar-color-blue: #1d4ed8; --scalar-color-orange: #b45309; --scalar-color-red: #b91c1c; --scalar-color-purple: #6d28d9; --scalar-color-yellow: #92400e; }`,
         }}
       />
     </div>
