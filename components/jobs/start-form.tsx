@@ -422,13 +422,16 @@ export function StartForm({
               </div>
             ) : null}
             {quote ? (
-              <div className="text-xs text-slate-600" data-testid="job-cost-parts">
-                {quote.jobs
-                  .map(
-                    (j) =>
-                      `${quote.modelRate + quote.blurRate} × ${Math.round(j.lengthSeconds * 100) / 100} s${j.fpsMultiplier > 1 ? ` × ${Math.round(j.fpsMultiplier * 100) / 100}` : ''}, rounded up = ${j.credits}`,
-                  )
-                  .join('; ')}
+              <div>
+                <dt className="sr-only">How the cost adds up</dt>
+                <dd className="text-xs text-slate-600" data-testid="job-cost-parts">
+                  {quote.jobs
+                    .map(
+                      (j) =>
+                        `${quote.modelRate + quote.blurRate} × ${Math.round(j.lengthSeconds * 100) / 100} s${j.fpsMultiplier > 1 ? ` × ${Math.round(j.fpsMultiplier * 100) / 100}` : ''}, rounded up = ${j.credits}`,
+                    )
+                    .join('; ')}
+                </dd>
               </div>
             ) : null}
             <div className="flex justify-between gap-4 border-t border-slate-100 pt-2">
@@ -438,14 +441,17 @@ export function StartForm({
               </dd>
             </div>
             {quote ? (
-              <div className="text-right text-xs text-slate-600">
-                {formatPrice(Math.round(quote.credits * quote.creditCents.min))}–
-                {formatPrice(Math.round(quote.credits * quote.creditCents.max))} at credit-pack
-                prices (
-                <Link href="/credits" className="underline">
-                  packs
-                </Link>
-                )
+              <div>
+                <dt className="sr-only">In dollars</dt>
+                <dd className="text-right text-xs text-slate-600">
+                  {formatPrice(Math.round(quote.credits * quote.creditCents.min))}–
+                  {formatPrice(Math.round(quote.credits * quote.creditCents.max))} at credit-pack
+                  prices (
+                  <Link href="/credits" className="underline">
+                    packs
+                  </Link>
+                  )
+                </dd>
               </div>
             ) : null}
             <div className="flex justify-between gap-4">
