@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { expect, test } from './fixtures';
 import { launchBrowser } from './support/browser';
+import { checkBothWidths } from './support/checks';
 import { alphaRange, ARTIFACTS, CLIP, hasClip, screenshotPath } from './support/media';
 
 test.describe('in-browser Studio', () => {
@@ -12,7 +13,7 @@ test.describe('in-browser Studio', () => {
     // Headless Chromium here has no GPU: WebAssembly must be chosen and said so.
     await expect(page.getByTestId('studio-backend')).toContainText('WebAssembly');
     await expect(page.getByText('Nothing here yet')).toBeVisible();
-    await page.screenshot({ path: screenshotPath('20-studio-empty'), fullPage: true });
+    await checkBothWidths(page, '40-studio-empty');
 
     await page.locator('input[type=file]').setInputFiles(CLIP);
     await page.getByLabel('Model').selectOption('service-human');
@@ -58,6 +59,18 @@ test.describe('in-browser Studio', () => {
     expect(fs.statSync(await again.path()).size).toBe(fs.statSync(out).size);
     await history.getByRole('button', { name: /Delete/ }).click();
     await expect(page.getByText('Nothing here yet')).toBeVisible();
+  });
+
+  test('the sample clip is one click away', async ({ page }) => {
+    test.skip(!fs.existsSync(path.resolve(import.meta.dirname, '..', 'public', 'sample', '.stamp')), 'the sample clip is made by npm start / npm test (scripts/setup.ts)');
+    await page.goto('/');
+    // The landing page plays the sample and its cut-out.
+    await expect(page.getByText('A sample clip, before and after')).toBeVisible();
+    await page.goto('/studio');
+    await page.getByRole('button', { name: /Use the sample clip/ }).click();
+    await expect(page.getByText('keyout-sample.mp4')).toBeVisible();
+    await expect(page.getByLabel('Model')).toHaveValue('service-light');
+    await checkBothWidths(page, '41-studio-sample-loaded');
   });
 
   test('WebGPU smoke test: one frame through the webgpu provider', async ({ stack }) => {

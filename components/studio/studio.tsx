@@ -7,6 +7,7 @@ import { uploadWithProgress } from '@/components/jobs/upload';
 import { Badge } from '@/components/ui/badge';
 import { Button, LinkButton } from '@/components/ui/button';
 import { Alert, Card, CardTitle } from '@/components/ui/card';
+import { SampleClipButton } from '@/components/media/sample-clip-button';
 import { Dropzone } from '@/components/ui/dropzone';
 import { Field, inputClass } from '@/components/ui/field';
 import { ProgressBar } from '@/components/ui/progress';
@@ -154,7 +155,15 @@ export function Studio({ signedIn, forceBackend, forcePeople }: { signedIn: bool
         <Card>
           <CardTitle description="Your video stays on this computer: it is decoded, segmented and encoded in this tab.">Video</CardTitle>
           {!file ? (
-            <Dropzone accept="video/*,.mp4,.mov,.m4v,.webm,.mkv" label="Choose a video" hint="MP4 (H.264), WebM or MOV. Nothing is uploaded." onFile={setFile} />
+            <Dropzone accept="video/*,.mp4,.mov,.m4v,.webm,.mkv" label="Choose a video" hint="MP4 (H.264), WebM or MOV. Nothing is uploaded." onFile={setFile}>
+              {/* The sample is a ball, not a person: the general Light model suits it. */}
+              <SampleClipButton
+                onFile={(f) => {
+                  setFile(f);
+                  setModel('service-light');
+                }}
+              />
+            </Dropzone>
           ) : (
             <div className="space-y-4">
               <div className="flex items-center justify-between gap-3 rounded-lg border border-slate-200 p-3">
