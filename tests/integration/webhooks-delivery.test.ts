@@ -18,6 +18,8 @@ import {
  * job.started deliveries; /ok always answers 200. Retries use the real 10 s spacing.
  */
 const RECEIVER_PORT = 3220;
+// A 1 s clip took 141 s at load 16 (model load, two 10 s retries) and over 240 s at load 22.
+const LOADED_HOST_MS = 480_000;
 
 interface Received {
   path: string;
@@ -97,7 +99,7 @@ describe('webhooks', () => {
     const [okJob, flakyJob] = [await startWithWebhook(okUrl), await startWithWebhook(flakyUrl)];
 
     // What SDK test suites check the moment the status reads completed.
-    const status = await waitForJob(stack, key, okJob);
+    const status = await waitForJob(stack, key, okJob, { timeoutMs: LOADED_HOST_MS });
     expect(status.status, `${status.message}\n${stack.logs()}`).toBe('completed');
     const okHistory = await history(okJob);
     expect(okHistory.video_id).toBe(okJob);
@@ -111,7 +113,7 @@ describe('webhooks', () => {
     }
     expect(okHistory.total_deliveries).toBe(2);
 
-    expect((await waitForJob(stack, key, flakyJob)).status).toBe('completed');
+    expect((await waitForJob(stack, key, flakyJob, { timeoutMs: LOADED_HOST_MS })).status).toBe('completed');
     const flaky = await waitFor(
       async () => {
         const h = await history(flakyJob);
@@ -164,5 +166,5 @@ describe('webhooks', () => {
       filename: 'clip.mp4',
       created_at: expect.any(String) as string,
     });
-  });
+  }, 2 * LOADED_HOST_MS);
 });
