@@ -12,7 +12,7 @@ import type {
 } from '../schemas/exports';
 import { jobNotFound } from './errors';
 import { completedMaskVersion } from './masks';
-import { assertFormatsAvailable, createOutput, enqueueRender } from './outputs/create';
+import { assertFormatsAvailable, assertStickerSource, createOutput, enqueueRender } from './outputs/create';
 import { batchRecord, exportRecord } from './outputs/records';
 
 /**
@@ -64,6 +64,7 @@ export async function createExport(
 ): Promise<ExportRecord> {
   const { job, version } = await exportableJob(userId, jobId, req.mask_version);
   const recipe = exportRecipe({ format: req.format!, transform: cleanTransform(req.transform) });
+  assertStickerSource([formatOf(recipe)], job.lengthSeconds);
   await assertFormatsAvailable([formatOf(recipe)]);
   const output = await transact(async (tx) => {
     const created = await createOutput(tx, {
@@ -92,7 +93,9 @@ export async function getExport(userId: string, exportId: string): Promise<Expor
  * `POST /v1/jobs/{id}/batch-exports`: several exports with start's `exports` rules (one per
  * size, deduplicated, at most 50). By default each is its own queue row any worker may take;
  * `use_gpu` makes them one task that decodes the original and the mask once for all of them,
- * on the gpu lane (or any worker when no worker has a GPU).
+ * on the gpu lane (or any worker when no worker has a GPU). Sticker formats take part in both:
+ * under `use_gpu` their masters are written by that one decode and their attempts run in the
+ * same task (docs/outputs.md, "Stickers").
  */
 export async function createBatchExport(
   userId: string,
@@ -101,6 +104,7 @@ export async function createBatchExport(
 ): Promise<BatchRecord> {
   const { job, version } = await exportableJob(userId, jobId, req.mask_version);
   const recipes = planExports(req.exports ?? req.profiles ?? []).map(exportRecipe);
+  assertStickerSource(recipes.map(formatOf), job.lengthSeconds);
   await assertFormatsAvailable(recipes.map(formatOf));
   const useGpu = req.use_gpu ?? false;
   const batchId = await transact(async (tx) => {
