@@ -1,3 +1,7 @@
+import path from 'node:path';
+import type { Readable } from 'node:stream';
+import yazl from 'yazl';
+import { isStickerFormat, outputFormat, type StickerFormat } from '../../engine/formats';
 import { formatOf } from '../../engine/media/recipe';
 import { db } from '../db/client';
 import type { Job } from '../db/generated/client';
@@ -14,6 +18,7 @@ import { jobNotFound } from './errors';
 import { completedMaskVersion } from './masks';
 import { assertFormatsAvailable, assertStickerSource, createOutput, enqueueRender } from './outputs/create';
 import { batchRecord, exportRecord } from './outputs/records';
+import { storage } from '../storage';
 
 /**
  * Exports and batches from a completed job: new renders of its stored original and a mask
@@ -162,4 +167,24 @@ export async function listJobExports(
     exports: await Promise.all(outputs.map((o) => exportRecord(o, job.filename))),
     maskVersions: job.masks.map((m) => m.version),
   };
+}
+
+/**
+ * The job's finished stickers in one ZIP (the dashboard's "Download all"): the newest completed
+ * export of each sticker format, named `<video>-<format>.<ext>`, stored as they are.
+ */
+export async function stickersZip(userId: string, jobId: string): Promise<{ filename: string; stream: Readable }> {
+  const job = await db().job.findFirst({ where: { id: jobId, userId } });
+  if (!job) throw jobNotFound();
+  const done = await db().output.findMany({ where: { jobId, status: 'completed', storageKey: { not: null } }, orderBy: { completedAt: 'desc' } });
+  const newest = new Map<StickerFormat, (typeof done)[number]>();
+  for (const o of done) if (isStickerFormat(o.format) && !newest.has(o.format)) newest.set(o.format, o);
+  if (!newest.size) throw new ServiceError('not_found', 'This job has no finished stickers yet');
+  const stem = path.parse(job.filename).name || 'sticker';
+  const zip = new yazl.ZipFile();
+  for (const [format, o] of newest) {
+    zip.addReadStream(await storage().openRead(o.storageKey!), `${stem}-${format}.${outputFormat(format).extension}`, { compress: false, mtime: o.completedAt ?? o.createdAt });
+  }
+  zip.end();
+  return { filename: `${stem}-stickers.zip`, stream: zip.outputStream as Readable };
 }

@@ -5,6 +5,8 @@ import { DeleteJob } from '@/components/jobs/delete-job';
 import { ExportsPanel } from '@/components/jobs/exports-panel';
 import { JobLive } from '@/components/jobs/job-live';
 import { JobStatusBadge } from '@/components/jobs/status-badge';
+import { StickersPanel } from '@/components/jobs/stickers-panel';
+import { isStickerFormat } from '@/engine/formats';
 import { WebhookHistory } from '@/components/jobs/webhook-history';
 import { BeforeAfter } from '@/components/media/before-after';
 import { buttonClass, LinkButton } from '@/components/ui/button';
@@ -122,7 +124,8 @@ export default async function JobPage({ params }: { params: Promise<{ id: string
             </Card>
           ) : null}
 
-          {s.status === 'completed' && exports ? <ExportsPanel jobId={s.id} exports={exports.exports} maskVersions={exports.maskVersions} /> : null}
+          {s.status === 'completed' && exports ? <ExportsPanel jobId={s.id} exports={exports.exports.filter((e) => !isStickerFormat(e.format))} maskVersions={exports.maskVersions} /> : null}
+          {s.status === 'completed' && exports ? <StickersPanel jobId={s.id} stickers={exports.exports.filter((e) => isStickerFormat(e.format))} /> : null}
 
           {history ? (
             <Card>
