@@ -84,17 +84,23 @@ async function look(file: string, codec: string, dir: string): Promise<Seen> {
   const demuxer = codec === 'vp9' ? ['-f', 'matroska'] : codec === 'apng' ? ['-f', 'apng'] : ['-f', 'gif'];
   const probe = JSON.parse(
     (await exec('ffprobe', ['-v', 'error', ...demuxer, '-count_frames', '-show_streams', '-show_format', '-of', 'json', file])).toString(),
-  ) as { streams: { codec_type: string; codec_name: string; width: number; height: number; nb_read_frames: string; tags?: Record<string, string> }[]; format: { duration: string } };
+  ) as {
+    streams: { codec_type: string; codec_name: string; width: number; height: number; nb_read_frames: string; avg_frame_rate: string; tags?: Record<string, string> }[];
+    format: { duration?: string };
+  };
   const v = probe.streams.find((s) => s.codec_type === 'video')!;
   if (codec === 'vp9') expect(v.tags?.ALPHA_MODE ?? v.tags?.alpha_mode).toBe('1');
   const frames = Number(v.nb_read_frames);
+  // ffprobe states no container duration for APNG: its frames at their (constant) rate.
+  const [num, den] = v.avg_frame_rate.split('/').map(Number) as [number, number];
+  const duration = probe.format.duration ? Number(probe.format.duration) : frames / (num / den);
   const decoder = codec === 'vp9' ? ['-c:v', 'libvpx-vp9'] : [];
   return {
     codec: v.codec_name,
     width: v.width,
     height: v.height,
     frames,
-    duration: Number(probe.format.duration),
+    duration,
     streams: probe.streams.map((s) => s.codec_type),
     alpha: await alphaValues([...demuxer, ...decoder, '-i', file], frames),
   };
