@@ -51,7 +51,7 @@ export function NewStillJob() {
   useEffect(() => {
     if (!jobId) return;
     let live = true;
-    void quoteAction(jobId, model, false).then((r) => {
+    void quoteAction([jobId], model, false).then((r) => {
       if (live) {
         if (r.ok) setQuote(r.quote);
         else setError(r.error);

@@ -146,6 +146,7 @@ async function segmentUpload(w: SegmentWork, smartSampling: boolean | undefined)
     smartSampling,
     signal: ctx.signal,
     onProgress: (p) => progress.frames(p),
+    onPreview: (image) => progress.preview(image),
   });
   return { source, info, mask };
 }

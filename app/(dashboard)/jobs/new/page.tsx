@@ -16,7 +16,7 @@ export default async function NewJobPage({ searchParams }: { searchParams: Promi
     <>
       <PageHeader
         title="New job"
-        description="Upload a video, pick a model and an output, and see the exact cost before you start."
+        description="Upload one or more videos, pick a model and an output, and see the exact cost before you start."
         actions={<LinkButton href="/jobs/new/image" variant="secondary">From an image</LinkButton>}
       />
       <NewJob maxUploadBytes={env().MAX_UPLOAD_BYTES} uploaded={uploaded ?? undefined} />
