@@ -58,7 +58,11 @@ function StickerCard({ e }: { e: ExportRecord }) {
   return (
     <li className="flex flex-col gap-3 rounded-lg border border-slate-200 p-3">
       <div className="flex items-center justify-between gap-2">
-        <p className="font-medium text-slate-900">{f.label.split(' (')[0]}</p>
+        <div className="min-w-0">
+          <p className="font-medium text-slate-900">{f.label.split(' (')[0]}</p>
+          {/* Discord has two: the format id tells the APNG from the GIF. */}
+          <p className="font-mono text-xs text-slate-500">{f.id}</p>
+        </div>
         {e.status === 'completed' ? <Badge tone="green">Fits</Badge> : e.status === 'failed' ? <Badge tone="red">Failed</Badge> : <Badge tone="amber">Encoding</Badge>}
       </div>
       {e.status === 'completed' && e.output_url && m ? (
