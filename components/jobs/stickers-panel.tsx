@@ -70,7 +70,7 @@ function StickerCard({ e }: { e: ExportRecord }) {
           <ChatPreview e={e} />
           {m.sticker ? <Budget bytes={m.bytes} budget={m.sticker.budget_bytes} /> : null}
           <p className="text-xs text-slate-500">
-            {m.width}×{m.height} · {m.duration_seconds} s · {m.sticker?.final_fps ?? m.fps} fps
+            {m.width}×{m.height} · {Math.round(m.duration_seconds * 10) / 10} s · {m.sticker?.final_fps ?? m.fps} fps
             {m.sticker ? ` · ${m.sticker.attempts.length === 1 ? 'first attempt' : `${m.sticker.attempts.length} attempts`}` : ''}
             {m.sticker && m.sticker.speed_up > 1 ? ` · sped up ${m.sticker.speed_up}×` : ''}
           </p>
