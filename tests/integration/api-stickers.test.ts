@@ -77,7 +77,8 @@ async function look(file: string, codec: string, dir: string): Promise<Seen> {
     for (const n of [Math.ceil(frames * 0.1), Math.ceil(frames * 0.5)]) {
       const still = path.join(dir, `frame${n}.webp`);
       await exec('webpmux', ['-get', 'frame', String(n), file, '-o', still]);
-      alpha.push(...(await alphaValues(['-i', still], 1)));
+      // A loop, not push(...values): a 512x512 frame's 262,144 arguments overflow the stack.
+      for (const a of await alphaValues(['-i', still], 1)) alpha.push(a);
     }
     return { codec: 'webp', width: Number(w), height: Number(h), frames, duration, streams: ['video'], alpha };
   }
