@@ -55,7 +55,7 @@ const background = path.join(out, 'background.png');
 await ffmpeg(['-v', 'error', '-f', 'lavfi', '-i', 'testsrc2=s=960x540', '-frames:v', '1', background]);
 
 const recipes: Recipe[] = [
-  ...TRANSPARENT_FORMATS.filter((f) => f !== 'hevc_alpha').map((format) => ({ kind: 'transparent' as const, format })),
+  ...TRANSPARENT_FORMATS.map((format) => ({ kind: 'transparent' as const, format })),
   { kind: 'color', color: '#2040C0', exportFormat: 'mp4' },
   { kind: 'blur', blur: { mode: 'background', intensity: 60, type: 'gaussian' }, exportFormat: 'mp4' },
   { kind: 'blur', blur: { mode: 'subject', intensity: 60, type: 'box' }, exportFormat: 'mp4' },

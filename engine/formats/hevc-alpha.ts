@@ -1,7 +1,12 @@
 import { AAC } from './codecs';
 import type { OutputFormat } from './types';
 
-/** HEVC with an alpha layer, tagged hvc1 for Apple players (libx265 writes it for yuva input on FFmpeg 7.1+ with x265 4+). */
+/**
+ * HEVC with an alpha layer, tagged hvc1 for Apple players. The branch writes the picture
+ * losslessly (FFV1 yuva420p, AAC audio, in NUT); FFmpeg 8 in-process (node-av, libx265 with
+ * x265 4) then encodes the colour and alpha layers into MOV (lib/media/hevc-alpha.ts): Debian's
+ * FFmpeg 5.1 cannot write the alpha layer.
+ */
 export const hevcAlpha = {
   id: 'hevc_alpha',
   family: 'transparent',
@@ -24,7 +29,8 @@ export const hevcAlpha = {
     kind: 'branch',
     branch: ({ audio }) => ({
       tail: (i, o) => [`[${i}]format=yuva420p[${o}]`],
-      encoder: ['-c:v', 'libx265', '-pix_fmt', 'yuva420p', '-preset', 'veryfast', '-crf', '24', '-tag:v', 'hvc1', ...(audio ? AAC : []), '-f', 'mov'],
+      encoder: ['-c:v', 'ffv1', '-pix_fmt', 'yuva420p', ...(audio ? AAC : []), '-f', 'nut'],
     }),
+    finish: 'hevc-alpha',
   },
 } as const satisfies OutputFormat<'hevc_alpha'>;

@@ -1,6 +1,7 @@
 import type { OutputGeometry } from '../media/geometry';
 import type { AlphaKind, ValidationProfile } from '../media/output-metadata';
 import type { MediaInfo } from '../media/types';
+import type { StickerPolicy } from './sticker';
 
 /**
  * One output format: what its file is, the rules it follows and how it is encoded. Each format
@@ -11,9 +12,11 @@ export interface OutputFormat<Id extends string = string> {
   id: Id;
   /**
    * `transparent`: asked for by name (`transparent_format`, `exports`, `batch-exports`);
-   * `opaque`: the container of a colour, composition or blur output (`export_format`).
+   * `sticker`: a versioned chat-app sticker, asked for by name in exports (not as the start's
+   * `transparent_format`); `opaque`: the container of a colour, composition or blur output
+   * (`export_format`).
    */
-  family: 'transparent' | 'opaque';
+  family: 'transparent' | 'opaque' | 'sticker';
   /** How the dashboard names it. */
   label: string;
   /** File extension without the dot, and the served Content-Type. */
@@ -46,16 +49,30 @@ export interface OutputFormat<Id extends string = string> {
   requires?: 'hevc-alpha';
   /** GIF frame delays are whole centiseconds: the frame rate is snapped to one that fits. */
   snapToGifRate?: boolean;
+  /** Sticker formats: the platform's canvas, loop length, byte budget and attempt ladder. */
+  sticker?: StickerPolicy;
   encoding: FormatEncoding;
 }
 
 /**
  * How a format is encoded from the picture the render plan prepared (`[t]`: the merged and
  * transformed picture for transparent formats, the composite for opaque ones).
- * - `branch`: one ffmpeg output; several of them can share one decode (batch exports).
+ * - `branch`: one ffmpeg output; several of them can share one decode (batch exports). With a
+ *   `finish`, the branch writes an intermediate file that a last step turns into the output.
  * - `steps`: anything else (several passes, several files, a ZIP).
  */
-export type FormatEncoding = { kind: 'branch'; branch: (c: EncodeContext) => EncodeBranch } | { kind: 'steps'; steps: (c: StepsContext) => EncodeSteps };
+export type FormatEncoding =
+  | { kind: 'branch'; branch: (c: EncodeContext) => EncodeBranch; finish?: FinishKind }
+  | { kind: 'steps'; steps: (c: StepsContext) => EncodeSteps };
+
+/**
+ * What turns a branch's intermediate into the output:
+ * - `sticker`: the adaptive encoder (engine/media/sticker-plan.ts) tries the format's attempt
+ *   ladder from the intermediate (the sticker's master) until a file fits the byte budget;
+ * - `hevc-alpha`: HEVC with an alpha layer, encoded in-process by FFmpeg 8 (node-av), since
+ *   the system ffmpeg may not have x265 4.
+ */
+export type FinishKind = 'sticker' | 'hevc-alpha';
 
 export interface EncodeContext {
   /** Whether the output carries audio (the format keeps audio and some is there). */

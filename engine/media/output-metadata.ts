@@ -54,13 +54,31 @@ export interface OutputPromise {
   loop: boolean;
 }
 
+/** What the adaptive encoder did for a sticker (API: export `metadata.sticker`). */
+export interface StickerMetadata {
+  /** The sticker policy and its version; `metadata.profile` names both as the format id. */
+  policy: string;
+  version: number;
+  platform: string;
+  canvas: { width: number; height: number };
+  limit_bytes: number;
+  budget_bytes: number;
+  max_seconds: number;
+  /** The source's length, and how much it was sped up to fit the cap (1 = not retimed). */
+  source_seconds: number;
+  speed_up: number;
+  final_fps: number;
+  /** Every attempt made, in order; the last one fits. */
+  attempts: { quality: Record<string, number>; fps: number; scale: number; bytes: number; fits: boolean }[];
+}
+
 /** Validated facts about a served file (API: export `metadata`). */
 export interface OutputMetadata {
   validated: true;
   /** The encoded video codec (vp9, prores, hevc, h264, webp, gif, apng, png). */
   format: string;
-  /** The validation policy that passed. */
-  profile: ValidationProfile;
+  /** The validation policy that passed; for a sticker, its versioned sticker policy (the format id). */
+  profile: string;
   container: string;
   width: number;
   height: number;
@@ -79,4 +97,5 @@ export interface OutputMetadata {
   has_audio: boolean;
   bytes: number;
   sha256: string;
+  sticker?: StickerMetadata;
 }

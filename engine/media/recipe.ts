@@ -1,11 +1,11 @@
-import { outputFormat, type OpaqueContainer, type OutputFormat, type TransparentFormat } from '../formats';
+import { outputFormat, type ExportFormat, type OpaqueContainer, type OutputFormat } from '../formats';
 
 /**
  * What an encode step is asked to make: "original + a mask version + a recipe", never "the job".
  * Built from the API's background options and export requests by lib/schemas/background.ts,
  * from CLI flags by the CLI, and stored with each Output row.
  */
-export type { OpaqueContainer, TransparentFormat } from '../formats';
+export type { ExportFormat, OpaqueContainer, StickerFormat, TransparentFormat } from '../formats';
 
 export interface Transform {
   crop?: { x: number; y: number; width: number; height: number };
@@ -32,7 +32,8 @@ export interface Blur {
 export type BackgroundSource = { url: string } | { file: string };
 
 export type Recipe =
-  | { kind: 'transparent'; format: TransparentFormat; transform?: Transform }
+  /** The cut-out with its alpha, in a transparent or a sticker format. */
+  | { kind: 'transparent'; format: ExportFormat; transform?: Transform }
   | { kind: 'color'; color: string; exportFormat: OpaqueContainer; transform?: Transform }
   | {
       kind: 'composition';
@@ -53,7 +54,7 @@ export function formatOf(recipe: Recipe): OutputFormat {
 }
 
 /** The format name a recipe is reported under (`output_format`): the transparent format, or the container. */
-export function formatIdOf(recipe: Recipe): TransparentFormat | OpaqueContainer {
+export function formatIdOf(recipe: Recipe): ExportFormat | OpaqueContainer {
   return recipe.kind === 'transparent' ? recipe.format : recipe.exportFormat;
 }
 

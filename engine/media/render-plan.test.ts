@@ -71,9 +71,12 @@ describe('planRender: transparent formats', () => {
     expect(args).toEqual(expect.arrayContaining(['prores_ks', '-profile:v', '4444', 'yuva444p10le', 'pcm_s16le']));
   });
 
-  it('hevc_alpha: libx265 with yuva420p, tagged hvc1', () => {
-    const [args] = plan({ kind: 'transparent', format: 'hevc_alpha' }).steps;
-    expect(args).toEqual(expect.arrayContaining(['libx265', 'yuva420p', '-tag:v', 'hvc1']));
+  it('hevc_alpha: the picture losslessly (FFV1 yuva420p + AAC in NUT) for the in-process HEVC encode', () => {
+    const p = plan({ kind: 'transparent', format: 'hevc_alpha' });
+    const [args] = p.steps;
+    expect(args).toEqual(expect.arrayContaining(['ffv1', 'yuva420p', 'aac', '-f', 'nut']));
+    expect(args!.at(-1)).toBe('/w/intermediate.nut');
+    expect(p.finish).toEqual({ kind: 'hevc-alpha', intermediate: '/w/intermediate.nut', output: '/out/o', fpsRational: '24/1', hasAudio: true });
   });
 
   it('stacked video: colour on top, (inverted) matte below', () => {

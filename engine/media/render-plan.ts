@@ -8,12 +8,14 @@ import {
   fitWidth,
   outputGeometry,
   parseRational,
+  stickerGeometry,
   type OutputGeometry,
 } from './geometry';
 import { safeImageInputArgs, safeInputArgs, type ImageDemuxer } from './input';
 import { normalizeFilters, startFilters } from './normalize';
 import type { OutputPromise } from './output-metadata';
 import { formatOf, type Blur, type CompositionTemplate, type Recipe } from './recipe';
+import { planSticker, type StickerPlan } from './sticker-plan';
 import { thumbnailFrame } from './thumbnails';
 import type { MediaInfo } from './types';
 
@@ -61,7 +63,20 @@ export interface RenderPlan {
   /** Bundle members, for validation. */
   members?: { color: string; alpha: string; audio: string | null };
   geometry: OutputGeometry;
+  /** After the steps: what turns the branch's intermediate into the file (engine/formats FinishKind). */
+  finish?: PlannedFinish;
 }
+
+export type PlannedFinish =
+  | { kind: 'sticker'; sticker: StickerPlan }
+  | {
+      kind: 'hevc-alpha';
+      /** FFV1 yuva420p (+ AAC) in NUT, at the output's size and rate. */
+      intermediate: string;
+      output: string;
+      fpsRational: string;
+      hasAudio: boolean;
+    };
 
 /** `reverse` holds every frame in memory; refuse what would not fit rather than swap or crash. */
 export const MAX_REVERSE_BYTES = 3 * 1024 ** 3;
@@ -88,7 +103,9 @@ export class RenderPlanError extends Error {
 /** Size, rate and length of the output a recipe makes from this source. */
 function geometryOf(p: RenderPlanInput, format: OutputFormat): { fg: OutputGeometry; out: OutputGeometry } {
   const transform = p.recipe.transform;
-  const fg = outputGeometry(p.info, p.maskFrames, transform, { snapToGifRate: format.snapToGifRate ?? false });
+  const fg = format.sticker
+    ? stickerGeometry(p.info, p.maskFrames, transform, { ...format.sticker, gifRates: format.sticker.codec.gifRates })
+    : outputGeometry(p.info, p.maskFrames, transform, { snapToGifRate: format.snapToGifRate ?? false });
   const out =
     p.recipe.kind === 'composition' ? compositionGeometry(fg, p.recipe.template, p.background, transform?.max_width, p.info) : fg;
   if (out.reverse) {
@@ -164,6 +181,22 @@ function branchArgs(b: EncodeBranch, input: string, label: string, audioLabel: s
   };
 }
 
+/**
+ * Where a branch with a finish writes its intermediate, and the finish that reads it: the
+ * sticker's master and its attempts, or the HEVC-with-alpha encode.
+ */
+function planFinish(p: RenderPlanInput, format: OutputFormat, out: OutputGeometry, promise: OutputPromise): { file: string; finish: PlannedFinish } | null {
+  if (format.encoding.kind !== 'branch' || !format.encoding.finish) return null;
+  if (format.encoding.finish === 'sticker') {
+    const master = `${p.workDir}/master.mkv`;
+    const masterInput = safeInputArgs({ demuxer: 'matroska' }, master, p.maxPixels);
+    const sticker = planSticker({ format, geometry: out, promise, master, masterInput, output: p.output, workDir: p.workDir, outputArgs: OUTPUT_ARGS });
+    return { file: master, finish: { kind: 'sticker', sticker } };
+  }
+  const intermediate = `${p.workDir}/intermediate.nut`;
+  return { file: intermediate, finish: { kind: 'hevc-alpha', intermediate, output: p.output, fpsRational: out.fpsRational, hasAudio: promise.hasAudio } };
+}
+
 export function planRender(p: RenderPlanInput): RenderPlan {
   const format = formatOf(p.recipe);
   const { fg, out } = geometryOf(p, format);
@@ -172,11 +205,13 @@ export function planRender(p: RenderPlanInput): RenderPlan {
   const audio = hasAudio ? audioGraph(p, sourceDuration, out.reverse) : null;
   const pic = picture(p, fg, out);
   const ctx = { audio: Boolean(audio), crf: p.recipe.kind === 'blur' || p.recipe.kind === 'composition' ? p.recipe.crf : undefined };
-  const common = { format, promise: promiseOf(format, out, hasAudio), geometry: out };
+  const promise = promiseOf(format, out, hasAudio);
+  const common = { format, promise, geometry: out };
   if (format.encoding.kind === 'branch') {
-    const branch = branchArgs(format.encoding.branch(ctx), PICTURE, 'v', audio?.label ?? null, p.output);
+    const finish = planFinish(p, format, out, promise);
+    const branch = branchArgs(format.encoding.branch(ctx), PICTURE, 'v', audio?.label ?? null, finish?.file ?? p.output);
     const graph = [...pic.filters, ...branch.filters, ...(audio?.filters ?? [])];
-    return { ...common, steps: [[...pic.inputs, '-filter_complex', graph.join(';'), ...branch.args]] };
+    return { ...common, steps: [[...pic.inputs, '-filter_complex', graph.join(';'), ...branch.args]], ...(finish ? { finish: finish.finish } : {}) };
   }
   const steps: StepsContext = {
     ...ctx,
@@ -209,7 +244,9 @@ export interface BatchPlan {
  * Transparent outputs of one original and mask: the source and the mask are decoded, put on the
  * timeline and merged once, then split to every branch-encoded output, each with its own
  * transform and encoder, in one ffmpeg run. Formats with several passes or files (GIF, PNG
- * sequence, pro bundle) keep their own runs.
+ * sequence, pro bundle) keep their own runs. A branch with a finish (stickers, hevc_alpha)
+ * writes its intermediate in the shared run; its finish (a sticker's attempts, the HEVC
+ * encode) then runs from that file, in the same task.
  */
 export function planBatch(b: BatchPlanInput): BatchPlan {
   const plans = b.outputs.map((o) => planRender({ ...b, recipe: o.recipe, output: o.output, workDir: o.workDir }));
@@ -233,7 +270,8 @@ export function planBatch(b: BatchPlanInput): BatchPlan {
     const a = withAudio.findIndex((w) => w.i === i);
     if (a >= 0) filters.push(`[as${a}]${g.reverse ? 'areverse' : 'anull'}[ao${k}]`);
     if (plan.format.encoding.kind !== 'branch') throw new Error('unreachable');
-    const branch = branchArgs(plan.format.encoding.branch({ audio: a >= 0 }), `t${k}`, `v${k}`, a >= 0 ? `[ao${k}]` : null, b.outputs[i]!.output);
+    const file = plan.finish?.kind === 'sticker' ? plan.finish.sticker.master : plan.finish?.kind === 'hevc-alpha' ? plan.finish.intermediate : b.outputs[i]!.output;
+    const branch = branchArgs(plan.format.encoding.branch({ audio: a >= 0 }), `t${k}`, `v${k}`, a >= 0 ? `[ao${k}]` : null, file);
     filters.push(...branch.filters);
     args.push(...branch.args);
     plans[i] = { ...plan, steps: [] };
@@ -255,7 +293,8 @@ export function planPoster(p: RenderPlanInput, file: string): { args: string[]; 
   const still = (g: OutputGeometry): OutputGeometry => ({ ...g, retimed: false, reverse: false });
   const pic = picture(p, still(fg), still(out));
   const frame = thumbnailFrame(p.maskFrames, parseRational(p.info.fpsRational));
-  const branch = format.encoding.kind === 'branch' ? format.encoding.branch({ audio: false }).tail(PICTURE, 'shown') : [`[${PICTURE}]null[shown]`];
+  const branch =
+    format.encoding.kind === 'branch' && !format.encoding.finish ? format.encoding.branch({ audio: false }).tail(PICTURE, 'shown') : [`[${PICTURE}]null[shown]`];
   const alpha = ['straight', 'binary', 'separate'].includes(format.alpha);
   const pick = `[shown]select='eq(n\\,${frame})'`;
   // A cut-out's hidden colour is zeroed, as in the lossless formats: the PNG shrinks several times.

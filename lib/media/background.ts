@@ -4,9 +4,6 @@ import { env } from '../env';
 import { ffprobe, MediaError } from './ffmpeg';
 import { probeVideo } from './probe';
 
-const NOT_A_BACKGROUND =
-  'The background must be an image (PNG, JPEG, WebP) or a supported video (MP4, MOV, M4V, WebM, MKV, AVI).';
-
 /** Recognises a still image by its magic bytes, so the matching single-image demuxer can be forced. */
 export function sniffImage(head: Uint8Array): ImageDemuxer | null {
   const at = (i: number, bytes: number[]) => bytes.every((b, k) => head[i + k] === b);
@@ -21,14 +18,7 @@ export function sniffImage(head: Uint8Array): ImageDemuxer | null {
  * forced single-image demuxer, or a video through the same guarded probe as uploads.
  */
 export async function probeBackground(file: string, signal?: AbortSignal): Promise<BackgroundInput> {
-  const handle = await fs.open(file, 'r');
-  const head = new Uint8Array(16);
-  try {
-    await handle.read(head, 0, 16, 0);
-  } finally {
-    await handle.close();
-  }
-  const demuxer = sniffImage(head);
+  const demuxer = sniffImage(await fileHead(file));
   if (!demuxer) {
     try {
       return { kind: 'video', file, info: await probeVideo(file, { signal }) };
@@ -37,6 +27,29 @@ export async function probeBackground(file: string, signal?: AbortSignal): Promi
       throw e;
     }
   }
+  const size = await imageSize(file, demuxer, signal).catch((e: unknown) => {
+    throw e instanceof MediaError ? new MediaError(`The background image ${e.message}`) : e;
+  });
+  return { kind: 'image', file, demuxer, ...size };
+}
+
+/** Reads the first bytes of a file. */
+export async function fileHead(file: string): Promise<Uint8Array> {
+  const handle = await fs.open(file, 'r');
+  const head = new Uint8Array(16);
+  try {
+    await handle.read(head, 0, 16, 0);
+  } finally {
+    await handle.close();
+  }
+  return head;
+}
+
+/**
+ * The size of an (untrusted) still read through its forced single-image demuxer, within the
+ * frame-pixel cap. The MediaError's message continues "The … image …".
+ */
+export async function imageSize(file: string, demuxer: ImageDemuxer, signal?: AbortSignal): Promise<{ width: number; height: number }> {
   let size: { width?: number; height?: number } | undefined;
   try {
     const { stdout } = await ffprobe(
@@ -45,11 +58,11 @@ export async function probeBackground(file: string, signal?: AbortSignal): Promi
     );
     size = (JSON.parse(stdout.toString()) as { streams?: { width?: number; height?: number }[] }).streams?.[0];
   } catch {
-    throw new MediaError(NOT_A_BACKGROUND);
+    size = undefined;
   }
-  if (!size?.width || !size.height) throw new MediaError(NOT_A_BACKGROUND);
+  if (!size?.width || !size.height) throw new MediaError('cannot be read: PNG, JPEG or WebP expected.');
   if (size.width * size.height > env().MAX_FRAME_PIXELS) {
-    throw new MediaError(`The background image is ${size.width}x${size.height}; the limit is ${env().MAX_FRAME_PIXELS} pixels.`);
+    throw new MediaError(`is ${size.width}x${size.height}; the limit is ${env().MAX_FRAME_PIXELS} pixels.`);
   }
-  return { kind: 'image', file, demuxer, width: size.width, height: size.height };
+  return { width: size.width, height: size.height };
 }

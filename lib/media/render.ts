@@ -15,11 +15,15 @@ import type { MediaInfo } from '../../engine/media/types';
 import { env } from '../env';
 import { FetchError, safeFetchToFile } from '../net/safe-fetch';
 import { probeBackground } from './background';
+import { parseRational } from '../../engine/media/geometry';
 import { assertCapability } from './capabilities';
 import { MediaError } from './ffmpeg';
 import { countFrames, probeFile } from './frames';
+import { encodeHevcAlpha } from './hevc-alpha';
 import { runEncode } from './run-ffmpeg';
+import { encodeSticker } from './sticker';
 import { validateOutput } from './validate';
+import { stickerMetadata } from './validate/sticker';
 import { writeZip } from './zip';
 
 export type { OutputMetadata } from '../../engine/media/output-metadata';
@@ -73,6 +77,18 @@ async function runSteps(p: RenderPlan, file: string, label: string, signal?: Abo
   if (p.zip) await writeZip(file, p.zip);
 }
 
+/**
+ * The rest of a render after its ffmpeg steps: a branch's finish (a sticker's adaptive
+ * attempts, the HEVC-with-alpha encode), then validation of the file against what it promised.
+ */
+async function finishAndValidate(p: RenderPlan, file: string, source: { info: MediaInfo; mask: string; maskFrames: number }, signal?: AbortSignal): Promise<OutputMetadata> {
+  if (p.finish?.kind === 'hevc-alpha') await encodeHevcAlpha(p.finish, signal);
+  if (p.finish?.kind !== 'sticker') return validateOutput({ file, plan: p, mask: source.mask, signal });
+  const sticker = await encodeSticker(p, p.finish.sticker, signal);
+  const metadata = await validateOutput({ file, plan: sticker.plan, mask: source.mask, signal });
+  return stickerMetadata(p.format, sticker.plan, metadata, sticker.attempts, source.maskFrames / parseRational(source.info.fpsRational));
+}
+
 async function renderPoster(input: RenderPlanInput, file: string, signal?: AbortSignal): Promise<string> {
   const poster = planPoster(input, file);
   await runEncode(poster.args, { what: 'the poster', signal });
@@ -105,7 +121,7 @@ export async function renderOutput(
     const input: RenderPlanInput = { ...opts, recipe, maskFrames, maxPixels: env().MAX_FRAME_PIXELS, background, output: file, workDir };
     const p = plan(() => planRender(input));
     await runSteps(p, file, label, signal, opts.onProgress);
-    const metadata = await validateOutput({ file, plan: p, mask: opts.mask, signal });
+    const metadata = await finishAndValidate(p, file, input, signal);
     const poster = opts.poster ? await renderPoster(input, posterFile, signal) : null;
     return { file, extension: format.extension, contentType: format.contentType, metadata, poster };
   } catch (e) {
@@ -163,7 +179,7 @@ export async function renderBatch(
       try {
         if (p.steps.length) await runSteps(p, o.output, o.recipe.format, signal);
         else if (shared) throw shared;
-        const metadata = await validateOutput({ file: o.output, plan: p, mask: opts.mask, signal });
+        const metadata = await finishAndValidate(p, o.output, source, signal);
         const input: RenderPlanInput = { ...source, recipe: o.recipe, output: o.output, workDir: o.workDir };
         const poster = await renderPoster(input, path.join(opts.outDir, `${opts.outputs[i]!.basename}.poster.png`), signal);
         results[i] = { ok: true, output: { file: o.output, extension: p.format.extension, contentType: p.format.contentType, metadata, poster } };

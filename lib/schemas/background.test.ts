@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { BAD_COLOUR, Background, classicBackground, ExportItem, LOTTIE_UNSUPPORTED, outputFormatOf, planExports, toRecipe } from './background';
+import { CreateExportRequest } from './exports';
 import { StartJobRequest } from './jobs';
 
 const issues = (r: { success: boolean; error?: { issues: { message: string }[] } }) => r.error?.issues.map((i) => i.message) ?? [];
@@ -99,5 +100,28 @@ describe('toRecipe and the status echo', () => {
     const comp = Background.parse({ type: 'composition', composition: { background_url: 'https://x.test/a.mp4', export_format: 'webm' } });
     expect(classicBackground(comp)).toBeNull();
     expect(outputFormatOf(comp)).toBe('webm');
+  });
+});
+
+describe('sticker exports', () => {
+  it('take a sticker format, with crop, fps 12–30 and reverse only', () => {
+    expect(ExportItem.safeParse({ format: 'telegram_video_v1', transform: { fps: 12, reverse: true, crop: { x: 0, y: 0, width: 100, height: 100 } } }).success).toBe(true);
+    expect(issues(ExportItem.safeParse({ format: 'telegram_video_v1', transform: { fps: 60 } }))).toEqual(["a sticker's frame rate must be from 12 to 30 fps (got 60)"]);
+    expect(issues(ExportItem.safeParse({ format: 'slack_gif_v1', transform: { fps: 11 } }))).toHaveLength(1);
+    expect(issues(ExportItem.safeParse({ format: 'discord_gif_v1', transform: { max_width: 200 } }))).toEqual([
+      'max_width is not supported for sticker formats (discord_gif_v1 has a fixed canvas)',
+    ]);
+    expect(issues(ExportItem.safeParse({ format: 'whatsapp_webp_v1', sizes: ['native'] }))).toEqual([
+      'sizes are not supported for sticker formats (whatsapp_webp_v1 has a fixed canvas)',
+    ]);
+    // A sticker is not a start's transparent_format.
+    expect(Background.safeParse({ type: 'transparent', transparent_format: 'telegram_video_v1' }).success).toBe(false);
+  });
+
+  it('accept sticker_profile as the older name of format', () => {
+    expect(CreateExportRequest.parse({ sticker_profile: 'signal_apng_v1' })).toMatchObject({ format: 'signal_apng_v1' });
+    expect(CreateExportRequest.parse({ format: 'signal_apng_v1', sticker_profile: 'signal_apng_v1' })).toMatchObject({ format: 'signal_apng_v1' });
+    expect(issues(CreateExportRequest.safeParse({ format: 'gif', sticker_profile: 'signal_apng_v1' }))).toEqual(['format and sticker_profile name different formats; give one of them']);
+    expect(issues(CreateExportRequest.safeParse({ sticker_profile: 'slack_gif_v1', transform: { max_width: 64 } }))).toHaveLength(1);
   });
 });

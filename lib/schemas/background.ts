@@ -1,4 +1,13 @@
-import { OPAQUE_CONTAINERS, outputFormat, TRANSPARENT_FORMATS, type TransparentFormat as TransparentFormatId } from '../../engine/formats';
+import {
+  EXPORT_FORMATS,
+  isStickerFormat,
+  OPAQUE_CONTAINERS,
+  outputFormat,
+  STICKER_MAX_FPS,
+  STICKER_MIN_FPS,
+  TRANSPARENT_FORMATS,
+  type ExportFormat as ExportFormatId,
+} from '../../engine/formats';
 import { formatIdOf, type Recipe, type Transform as RecipeTransform } from '../../engine/media/recipe';
 import { userMessage } from './messages';
 import { z } from './zod';
@@ -23,6 +32,12 @@ export const TransparentFormat = z
   .enum([...TRANSPARENT_FORMATS, 'lottie'])
   .refine((f) => f !== 'lottie', { error: LOTTIE_UNSUPPORTED })
   .openapi({ description: 'Transparent output format (`lottie` is refused)' });
+
+/** What an export may be: a transparent format or a versioned sticker format (docs/outputs.md, "Stickers"). */
+export const ExportFormat = z
+  .enum([...EXPORT_FORMATS, 'lottie'])
+  .refine((f) => f !== 'lottie', { error: LOTTIE_UNSUPPORTED })
+  .openapi({ description: 'A transparent format or a versioned sticker format such as `telegram_video_v1` (`lottie` is refused)' });
 
 export const Transform = z
   .object({
@@ -91,15 +106,36 @@ export type Background = z.infer<typeof Background>;
 
 export const MAX_UNIQUE_OUTPUTS = 50;
 
+type TransformInput = z.infer<typeof Transform> | null | undefined;
+
+/**
+ * A sticker's canvas, loop and rate are its policy's: its transform takes `crop`, `fps` (12 to 30)
+ * and `reverse` only, and it has no sizes (spec, "Sticker format rules").
+ */
+export function stickerIssues(format: string, transform: TransformInput, sizes: unknown): { path: string[]; message: string }[] {
+  if (!isStickerFormat(format)) return [];
+  const issues: { path: string[]; message: string }[] = [];
+  if (sizes != null) issues.push({ path: ['sizes'], message: userMessage(`sizes are not supported for sticker formats (${format} has a fixed canvas)`) });
+  if (transform?.max_width != null) {
+    issues.push({ path: ['transform', 'max_width'], message: userMessage(`max_width is not supported for sticker formats (${format} has a fixed canvas)`) });
+  }
+  const fps = transform?.fps;
+  if (fps != null && (fps < STICKER_MIN_FPS || fps > STICKER_MAX_FPS)) {
+    issues.push({ path: ['transform', 'fps'], message: userMessage(`a sticker's frame rate must be from ${STICKER_MIN_FPS} to ${STICKER_MAX_FPS} fps (got ${fps})`) });
+  }
+  return issues;
+}
+
 export const ExportItem = z
   .object({
-    format: TransparentFormat,
+    format: ExportFormat,
     sizes: z.array(z.union([z.literal('native'), z.number().int().min(16).max(8192)])).min(1).max(100).nullish(),
     transform: Transform.nullish(),
   })
   .superRefine((item, ctx) => {
+    for (const issue of stickerIssues(item.format, item.transform, item.sizes)) ctx.addIssue({ code: 'custom', ...issue });
     // Formats whose fixed layouts cannot be resized: only `native` is accepted in their sizes.
-    if (outputFormat(item.format).nativeOnly && item.sizes?.some((s) => s !== 'native')) {
+    if (!isStickerFormat(item.format) && outputFormat(item.format).nativeOnly && item.sizes?.some((s) => s !== 'native')) {
       ctx.addIssue({
         code: 'custom',
         path: ['sizes'],
@@ -115,8 +151,8 @@ export interface PlannedOutput<F extends string = string> {
   transform: RecipeTransform | undefined;
 }
 
-/** An export's recipe: its transparent format and transform, on the job's mask. */
-export function exportRecipe({ format, transform }: PlannedOutput<TransparentFormatId>): Recipe {
+/** An export's recipe: its transparent or sticker format and transform, on the job's mask. */
+export function exportRecipe({ format, transform }: PlannedOutput<ExportFormatId>): Recipe {
   return { kind: 'transparent', format, ...(transform ? { transform } : {}) };
 }
 
@@ -139,8 +175,8 @@ const outputKey = (o: PlannedOutput) => JSON.stringify([o.format, o.transform ??
  * in all (the primary counted) is an error. The spec's rules for start's `exports`, also
  * applied to batch-exports.
  */
-export function planExports(exports: ExportItem[], primary?: PlannedOutput): PlannedOutput<TransparentFormatId>[] {
-  const seen = new Map<string, PlannedOutput<TransparentFormatId> | null>(primary ? [[outputKey(primary), null]] : []);
+export function planExports(exports: ExportItem[], primary?: PlannedOutput): PlannedOutput<ExportFormatId>[] {
+  const seen = new Map<string, PlannedOutput<ExportFormatId> | null>(primary ? [[outputKey(primary), null]] : []);
   for (const item of exports) {
     const base = cleanTransform(item.transform);
     for (const size of item.sizes ?? ['native']) {

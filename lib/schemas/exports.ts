@@ -1,4 +1,4 @@
-import { ExportItem, Transform, TransparentFormat } from './background';
+import { ExportFormat, ExportItem, stickerIssues, Transform } from './background';
 import { userMessage } from './messages';
 import { z } from './zod';
 
@@ -19,11 +19,22 @@ const MaskVersionInput = z
 
 export const CreateExportRequest = z
   .object({
-    format: TransparentFormat.nullish(),
+    format: ExportFormat.nullish(),
+    /** The earlier input name for a sticker format (spec); `format` is preferred. */
+    sticker_profile: ExportFormat.nullish().openapi({ description: 'Earlier input name of `format` for sticker formats; `format` is preferred' }),
     transform: Transform.nullish(),
     mask_version: MaskVersionInput,
   })
-  .refine((b) => Boolean(b.format), { error: userMessage('format is required'), path: ['format'] })
+  .refine((b) => Boolean(b.format ?? b.sticker_profile), { error: userMessage('format is required'), path: ['format'] })
+  .refine((b) => !(b.format && b.sticker_profile && b.format !== b.sticker_profile), {
+    error: userMessage('format and sticker_profile name different formats; give one of them'),
+    path: ['sticker_profile'],
+  })
+  .superRefine((b, ctx) => {
+    const format = b.format ?? b.sticker_profile;
+    if (format) for (const issue of stickerIssues(format, b.transform, undefined)) ctx.addIssue({ code: 'custom', ...issue });
+  })
+  .transform(({ sticker_profile, ...b }) => ({ ...b, format: b.format ?? sticker_profile }))
   .openapi('CreateExportRequest');
 export type CreateExportRequest = z.infer<typeof CreateExportRequest>;
 
@@ -48,6 +59,32 @@ export type CreateBatchRequest = z.infer<typeof CreateBatchRequest>;
 
 export const EXPORT_STATUSES = ['queued', 'completed', 'failed'] as const;
 
+const StickerMetadata = z
+  .object({
+    policy: z.string().openapi({ description: 'The sticker policy, e.g. `telegram_video`; `profile` names it with its version' }),
+    version: z.number().int(),
+    platform: z.string(),
+    canvas: z.object({ width: z.number().int(), height: z.number().int() }),
+    limit_bytes: z.number().int().openapi({ description: "The platform's byte limit" }),
+    budget_bytes: z.number().int().openapi({ description: '90 % of the limit: the file is at most this' }),
+    max_seconds: z.number(),
+    source_seconds: z.number(),
+    speed_up: z.number().openapi({ description: 'How much a source longer than max_seconds was sped up (1 = not retimed)' }),
+    final_fps: z.number(),
+    attempts: z
+      .array(
+        z.object({
+          quality: z.record(z.string(), z.number()),
+          fps: z.number(),
+          scale: z.number(),
+          bytes: z.number().int(),
+          fits: z.boolean(),
+        }),
+      )
+      .openapi({ description: 'Every attempt of the adaptive encoder, in order; the last one fits' }),
+  })
+  .openapi('StickerMetadata', { description: 'What the adaptive sticker encoder did' });
+
 export const ExportMetadata = z
   .object({
     validated: z.literal(true),
@@ -56,7 +93,7 @@ export const ExportMetadata = z
       .openapi({
         description: 'The encoded codec (vp9, prores, hevc, h264, webp, gif, apng, png)',
       }),
-    profile: z.string().openapi({ description: 'The validation policy the file passed' }),
+    profile: z.string().openapi({ description: 'The validation policy the file passed; for a sticker, its versioned sticker policy (the format id)' }),
     container: z.string(),
     bytes: z.number().int(),
     width: z.number().int(),
@@ -73,6 +110,7 @@ export const ExportMetadata = z
     has_audio: z.boolean(),
     pixel_format: z.string(),
     sha256: z.string(),
+    sticker: StickerMetadata.optional(),
   })
   .openapi('ExportMetadata', { description: 'Facts checked on the file before it was served' });
 

@@ -80,6 +80,12 @@ export const StartJobRequest = z
   .openapi('StartJobRequest');
 export type StartJobRequest = z.infer<typeof StartJobRequest>;
 
+/** The start fields a body really gives (present and not null): an image-to-video job keeps its creation options for the rest. */
+export function givenStartFields(body: unknown): ReadonlySet<keyof StartJobRequest> {
+  if (!body || typeof body !== 'object') return new Set();
+  return new Set(Object.entries(body).flatMap(([k, v]) => (v == null ? [] : [k as keyof StartJobRequest])));
+}
+
 export const ClassicBackgroundSchema = z
   .object({
     type: z.enum(['color', 'transparent']),

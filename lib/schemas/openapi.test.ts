@@ -10,6 +10,7 @@ describe('openApiYaml', () => {
       [
         '/v1/credits',
         '/v1/jobs',
+        '/v1/h3/image-to-video',
         '/v1/jobs/{id}',
         '/v1/jobs/{id}/start',
         '/v1/jobs/{id}/status',

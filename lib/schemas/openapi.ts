@@ -3,6 +3,7 @@ import { stringify } from 'yaml';
 import { CreditBalance } from './credits';
 import { ErrorBody, JobIdParams } from './common';
 import { BatchIdParams, BatchRecord, CreateBatchRequest, CreateExportRequest, ExportIdParams, ExportRecord } from './exports';
+import { ImageToVideoReceipt, ImageToVideoRequest, ImageToVideoUploaded } from './image-to-video';
 import { CreateJobRequest, DeleteJobResponse, JobReceipt, JobStatusRecord, StartJobRequest, StartResponse, UploadedJob } from './jobs';
 import { DeliveriesQuery, DeliveryHistory } from './webhooks';
 import { z } from './zod';
@@ -67,6 +68,26 @@ function build(): string {
       },
       responses: {
         ...ok('Job creation receipt, or the uploaded job for video_url and multipart', z.union([JobReceipt, UploadedJob])),
+        ...errors(400, 401, 413, 429, 500),
+      },
+    },
+    {
+      method: 'post',
+      path: '/v1/h3/image-to-video',
+      summary:
+        'Create a job whose source is a still image (PNG, JPEG, WebP): PUT it to upload_url, or give image_url, or send multipart `file` ' +
+        '(option fields before the file; `background` and `exports` as JSON). The still is segmented once and animated; start, status and exports ' +
+        'are those of any job, and credits are per second of the clip.',
+      request: {
+        body: {
+          content: {
+            ...json(ImageToVideoRequest),
+            'multipart/form-data': { schema: z.object({ file: z.string().openapi({ format: 'binary' }) }) },
+          },
+        },
+      },
+      responses: {
+        ...ok('Job creation receipt, or the uploaded job for image_url and multipart', z.union([ImageToVideoReceipt, ImageToVideoUploaded])),
         ...errors(400, 401, 413, 429, 500),
       },
     },

@@ -1,3 +1,7 @@
+import path from 'node:path';
+import type { Readable } from 'node:stream';
+import yazl from 'yazl';
+import { isStickerFormat, outputFormat, type StickerFormat } from '../../engine/formats';
 import { formatOf } from '../../engine/media/recipe';
 import { db } from '../db/client';
 import type { Job } from '../db/generated/client';
@@ -12,8 +16,9 @@ import type {
 } from '../schemas/exports';
 import { jobNotFound } from './errors';
 import { completedMaskVersion } from './masks';
-import { assertFormatsAvailable, createOutput, enqueueRender } from './outputs/create';
+import { assertFormatsAvailable, assertStickerSource, createOutput, enqueueRender } from './outputs/create';
 import { batchRecord, exportRecord } from './outputs/records';
+import { storage } from '../storage';
 
 /**
  * Exports and batches from a completed job: new renders of its stored original and a mask
@@ -64,6 +69,7 @@ export async function createExport(
 ): Promise<ExportRecord> {
   const { job, version } = await exportableJob(userId, jobId, req.mask_version);
   const recipe = exportRecipe({ format: req.format!, transform: cleanTransform(req.transform) });
+  assertStickerSource([formatOf(recipe)], job.lengthSeconds);
   await assertFormatsAvailable([formatOf(recipe)]);
   const output = await transact(async (tx) => {
     const created = await createOutput(tx, {
@@ -92,7 +98,9 @@ export async function getExport(userId: string, exportId: string): Promise<Expor
  * `POST /v1/jobs/{id}/batch-exports`: several exports with start's `exports` rules (one per
  * size, deduplicated, at most 50). By default each is its own queue row any worker may take;
  * `use_gpu` makes them one task that decodes the original and the mask once for all of them,
- * on the gpu lane (or any worker when no worker has a GPU).
+ * on the gpu lane (or any worker when no worker has a GPU). Sticker formats take part in both:
+ * under `use_gpu` their masters are written by that one decode and their attempts run in the
+ * same task (docs/outputs.md, "Stickers").
  */
 export async function createBatchExport(
   userId: string,
@@ -101,6 +109,7 @@ export async function createBatchExport(
 ): Promise<BatchRecord> {
   const { job, version } = await exportableJob(userId, jobId, req.mask_version);
   const recipes = planExports(req.exports ?? req.profiles ?? []).map(exportRecipe);
+  assertStickerSource(recipes.map(formatOf), job.lengthSeconds);
   await assertFormatsAvailable(recipes.map(formatOf));
   const useGpu = req.use_gpu ?? false;
   const batchId = await transact(async (tx) => {
@@ -158,4 +167,24 @@ export async function listJobExports(
     exports: await Promise.all(outputs.map((o) => exportRecord(o, job.filename))),
     maskVersions: job.masks.map((m) => m.version),
   };
+}
+
+/**
+ * The job's finished stickers in one ZIP (the dashboard's "Download all"): the newest completed
+ * export of each sticker format, named `<video>-<format>.<ext>`, stored as they are.
+ */
+export async function stickersZip(userId: string, jobId: string): Promise<{ filename: string; stream: Readable }> {
+  const job = await db().job.findFirst({ where: { id: jobId, userId } });
+  if (!job) throw jobNotFound();
+  const done = await db().output.findMany({ where: { jobId, status: 'completed', storageKey: { not: null } }, orderBy: { completedAt: 'desc' } });
+  const newest = new Map<StickerFormat, (typeof done)[number]>();
+  for (const o of done) if (isStickerFormat(o.format) && !newest.has(o.format)) newest.set(o.format, o);
+  if (!newest.size) throw new ServiceError('not_found', 'This job has no finished stickers yet');
+  const stem = path.parse(job.filename).name || 'sticker';
+  const zip = new yazl.ZipFile();
+  for (const [format, o] of newest) {
+    zip.addReadStream(await storage().openRead(o.storageKey!), `${stem}-${format}.${outputFormat(format).extension}`, { compress: false, mtime: o.completedAt ?? o.createdAt });
+  }
+  zip.end();
+  return { filename: `${stem}-stickers.zip`, stream: zip.outputStream as Readable };
 }

@@ -9,14 +9,31 @@ import { checkMediaUrl } from '../net/check-media-url';
 import { FetchError } from '../net/safe-fetch';
 import { enqueue, transact } from '../queue';
 import { exportRecipe, outputFormatOf, planExports, toRecipe, usesBlur, cleanTransform } from '../schemas/background';
-import type { StartJobRequest, StartResponse } from '../schemas/jobs';
+import { storedStillOptions } from '../schemas/image-to-video';
+import { StartJobRequest as StartJobRequestSchema, type StartResponse } from '../schemas/jobs';
 import { exportIdOf, startedRequest } from '../schemas/stored-request';
 import { assertWebhookUrl } from '../webhooks/url';
 import { scheduleWebhook } from '../webhooks/schedule';
 import { jobNotFound } from './errors';
-import { assertFormatsAvailable, createOutput } from './outputs/create';
+import { assertFormatsAvailable, assertStickerSource, createOutput } from './outputs/create';
 
 type Started = z.infer<typeof StartResponse>;
+type StartJobRequest = z.infer<typeof StartJobRequestSchema>;
+
+/**
+ * An image-to-video job starts with the model, background and exports given at its creation;
+ * those the start body gives itself replace them (checked again together).
+ */
+function withStillOptions(job: Job, req: StartJobRequest, given: ReadonlySet<keyof StartJobRequest>): StartJobRequest {
+  const still = storedStillOptions(job);
+  if (!still) return req;
+  return StartJobRequestSchema.parse({
+    ...req,
+    model: given.has('model') ? req.model : still.model,
+    background: given.has('background') ? req.background : still.background,
+    exports: given.has('exports') ? req.exports : still.exports,
+  });
+}
 
 export const segmentVideoKey = (jobId: string) => `segment-video:${jobId}`;
 
@@ -72,9 +89,15 @@ const startOutputsOf = (jobId: string) =>
  * Insufficient credits roll all of it back. Starting a job that is already processing answers
  * the original start again, without a second charge.
  */
-export async function startJob(userId: string, jobId: string, req: StartJobRequest): Promise<Started> {
+export async function startJob(
+  userId: string,
+  jobId: string,
+  request: StartJobRequest,
+  given: ReadonlySet<keyof StartJobRequest> = new Set(Object.keys(request) as (keyof StartJobRequest)[]),
+): Promise<Started> {
   const job = await db().job.findFirst({ where: { id: jobId, userId } });
   if (!job) throw jobNotFound();
+  const req = withStillOptions(job, request, given);
   if (job.status === 'processing') return responseOf(job, await startOutputsOf(job.id));
   if (job.status === 'created') throw new ServiceError('invalid', 'Upload the video before starting the job', 'PUT the file to the upload_url from job creation first.');
   if (job.status !== 'uploaded') throw new ServiceError('conflict', `The job has already been processed (status ${job.status})`);
@@ -90,6 +113,7 @@ export async function startJob(userId: string, jobId: string, req: StartJobReque
   const primaryRecipe = toRecipe(background);
   // The spec's rules: one output per size, duplicates of the primary removed, ≤ 50 unique.
   const additional = planExports(req.exports ?? [], { format: outputFormat, transform: cleanTransform(background?.transform) }).map(exportRecipe);
+  assertStickerSource(additional.map(formatOf), job.lengthSeconds);
   await assertFormatsAvailable([primaryRecipe, ...additional].map(formatOf));
 
   await transact(async (tx) => {

@@ -2,11 +2,14 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
+import { stillFrame } from '../../engine/media/still';
 import type { MediaInfo } from '../../engine/media/types';
 import { db } from '../db/client';
 import { env } from '../env';
+import { fileHead, imageSize, sniffImage } from '../media/background';
 import { MediaError } from '../media/ffmpeg';
 import { probeVideo } from '../media/probe';
+import { stillFrames, storedStillOptions } from '../schemas/image-to-video';
 import { storage, storageKeys, tempDir } from '../storage';
 import { drainRefused, tooLarge, writeLimited } from '../storage/limited-write';
 import { ServiceError } from '../errors';
@@ -82,6 +85,58 @@ export async function acceptSource(jobId: string, file: string, bytes: number): 
   return info;
 }
 
+const NOT_A_STILL = 'The file is not a supported image. Supported: PNG, JPEG, WebP.';
+
+/**
+ * An image-to-video job's still: sniffed and read through its forced single-image demuxer
+ * (within the pixel cap), stored as `jobs/<id>/still.<ext>`; the job becomes `uploaded` with the
+ * clip it will make (its length, rate, frame and size), which is what start prices.
+ */
+export async function acceptStill(jobId: string, file: string, bytes: number): Promise<{ duration: number }> {
+  let size: { width: number; height: number };
+  let demuxer: NonNullable<ReturnType<typeof sniffImage>>;
+  try {
+    const sniffed = sniffImage(await fileHead(file));
+    if (!sniffed) throw new ServiceError('invalid', NOT_A_STILL);
+    demuxer = sniffed;
+    size = await imageSize(file, demuxer);
+  } catch (e) {
+    await fs.rm(file, { force: true });
+    if (e instanceof MediaError) throw new ServiceError('invalid', `The image ${e.message}`);
+    throw e;
+  }
+  const job = await db().job.findUnique({ where: { id: jobId }, select: { stillKey: true, stillJson: true } });
+  const options = job && storedStillOptions(job);
+  if (!job || !options) {
+    await fs.rm(file, { force: true });
+    throw new ServiceError('not_found', 'Job not found');
+  }
+  const ext = demuxer.replace('_pipe', '');
+  const key = storageKeys.still(jobId, ext);
+  await storage().putFile(key, file, { move: true });
+  if (job.stillKey && job.stillKey !== key) await storage().delete(job.stillKey);
+  const frame = stillFrame(size.width, size.height);
+  const frames = stillFrames(options);
+  await db().job.update({
+    where: { id: jobId },
+    data: {
+      status: 'uploaded',
+      stillKey: key,
+      sourceBytes: bytes,
+      container: ext,
+      lengthSeconds: frames / options.fps,
+      fps: options.fps,
+      width: frame.width,
+      height: frame.height,
+      frameCount: frames,
+      hasAudio: false,
+      uploadedAt: new Date(),
+      message: null,
+    },
+  });
+  return { duration: frames / options.fps };
+}
+
 export interface UploadResult {
   id: string;
   status: 'uploaded';
@@ -96,7 +151,7 @@ export interface UploadResult {
  */
 export async function uploadSource(jobId: string, body: Readable, opts: { contentLength?: number } = {}): Promise<UploadResult> {
   const { MAX_UPLOAD_BYTES } = env();
-  const job = await db().job.findUnique({ where: { id: jobId }, select: { status: true } });
+  const job = await db().job.findUnique({ where: { id: jobId }, select: { status: true, stillJson: true } });
   if (!job) throw new ServiceError('not_found', 'Job not found');
   if (job.status !== 'created' && job.status !== 'uploaded') {
     throw new ServiceError('conflict', 'The job has already been started; its video cannot be replaced');
@@ -111,6 +166,7 @@ export async function uploadSource(jobId: string, body: Readable, opts: { conten
     await fs.rm(file, { force: true });
     throw new ServiceError('invalid', 'The upload is empty');
   }
-  const info = await acceptSource(jobId, file, bytes);
+  // An image-to-video job takes a still; every other job a video.
+  const info = job.stillJson ? await acceptStill(jobId, file, bytes) : await acceptSource(jobId, file, bytes);
   return { id: jobId, status: 'uploaded', bytes, length_seconds: info.duration };
 }

@@ -1,6 +1,7 @@
 /**
  * The one place that knows the storage key layout of a job:
- *   jobs/<jobId>/source.<ext>            the uploaded original
+ *   jobs/<jobId>/source.<ext>            the uploaded original (image-to-video: the animated clip)
+ *   jobs/<jobId>/still.<ext>             image-to-video: the uploaded still
  *   jobs/<jobId>/mask-v<N>.mkv           mask versions (FFV1 grey)
  *   jobs/<jobId>/outputs/<outputId>.<ext> rendered outputs
  *   jobs/<jobId>/outputs/<outputId>.poster.png  a still of each output
@@ -12,6 +13,7 @@ export const storageKeys = {
   /** The PUT target of the signed upload URL; the stored file gets its real extension later. */
   uploadTarget: (jobId: string) => `jobs/${jobId}/source`,
   source: (jobId: string, ext: string) => `jobs/${jobId}/source.${ext}`,
+  still: (jobId: string, ext: string) => `jobs/${jobId}/still.${ext}`,
   mask: (jobId: string, version: number) => `jobs/${jobId}/mask-v${version}.mkv`,
   output: (jobId: string, outputId: string, ext: string) => `jobs/${jobId}/outputs/${outputId}.${ext}`,
   poster: (jobId: string, outputId: string) => `jobs/${jobId}/outputs/${outputId}.poster.png`,

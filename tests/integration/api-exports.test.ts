@@ -245,7 +245,6 @@ describe.skipIf(!hasTestdata)('exports and batches (needs ../shared/testdata)', 
       [{ format: 'webm_vp9', transform: { crop: { x: -1, y: 0, width: 10, height: 10 } } }, /crop/],
       [{ format: 'webm_vp9', mask_version: 7 }, /mask_version 7 does not exist/],
       [{ format: 'webm_vp9', mask_version: 'one' }, /mask_version/],
-      [{ format: 'hevc_alpha' }, /hevc_alpha is not available on this server/],
     ] as const) {
       const r = await post(body);
       expect(r.status, JSON.stringify(body)).toBe(400);

@@ -6,8 +6,9 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TransparentFormat } from '../../engine/media/recipe';
 import type { MediaInfo } from '../../engine/media/types';
+import { hevcLayerCounts } from '../../engine/media/capabilities';
 import { canEncodeHevcAlpha } from '../../lib/media/capabilities';
-import { MediaError } from '../../lib/media/ffmpeg';
+import { decodeAlphaLayer } from '../../lib/media/hevc-alpha';
 import { makeExcerpt, makeTestMask } from '../../lib/media/fixtures';
 import { probeVideo } from '../../lib/media/probe';
 import { renderOutput, type RenderedOutput } from '../../lib/media/render';
@@ -224,17 +225,30 @@ describe.skipIf(!hasTestdata)('transparent outputs from a real clip (needs ../sh
     expect(bytes.readUInt32BE(actl + 8)).toBe(0);
   });
 
-  it('hevc_alpha: made where ffmpeg can, otherwise refused with a clear MediaError (no substitute)', async () => {
-    if (await canEncodeHevcAlpha()) {
-      const o = await render('hevc_alpha');
-      const v = (await ffprobe(o.file)).streams.find((s) => s.codec_type === 'video')!;
-      expect(v).toMatchObject({ codec_name: 'hevc', codec_tag_string: 'hvc1' });
-    } else {
-      const attempt = render('hevc_alpha');
-      await expect(attempt).rejects.toBeInstanceOf(MediaError);
-      await expect(attempt).rejects.toThrow(/FFmpeg 7\.1.*x265 4\.0/);
-      expect(fs.readdirSync(path.join(tmp, 'out')).some((f) => f.startsWith('hevc_alpha'))).toBe(false);
-    }
+  it('hevc_alpha (FFmpeg 8 through node-av): hvc1 MOV with an alpha layer per frame, alpha decoded back matching the mask, colour readable by the system FFmpeg 5.1, AAC audio', async () => {
+    expect(await canEncodeHevcAlpha()).toBe(true);
+    const o = await render('hevc_alpha');
+    expect(o).toMatchObject({ extension: 'mov', contentType: 'video/quicktime' });
+    const p = await ffprobe(o.file);
+    const v = p.streams.find((s) => s.codec_type === 'video')!;
+    expect(v).toMatchObject({ codec_name: 'hevc', codec_tag_string: 'hvc1', width: 320, height: 320, avg_frame_rate: '25/1' });
+    expect(p.streams.find((s) => s.codec_type === 'audio')?.codec_name).toBe('aac');
+    // Two layers: NAL units with nuh_layer_id 1 (the alpha) for every frame.
+    const { stdout: annexB } = await run('ffmpeg', ['-v', 'error', '-i', o.file, '-map', '0:v:0', '-c', 'copy', '-bsf:v', 'hevc_mp4toannexb', '-f', 'hevc', '-'], {
+      encoding: 'buffer',
+      maxBuffer: 1 << 28,
+    });
+    const layers = hevcLayerCounts(new Uint8Array(annexB));
+    expect(layers.get(1)).toBeGreaterThanOrEqual(50);
+    // The system FFmpeg 5.1 decodes the colour layer, every frame.
+    const colour = await grayFrame(['-i', o.file], 'null', frame);
+    expect(colour.length).toBe(320 * 320);
+    const { stdout: count } = await run('ffprobe', ['-v', 'error', '-count_frames', '-select_streams', 'v:0', '-show_entries', 'stream=nb_read_frames', '-of', 'csv=p=0', o.file]);
+    expect(Number(count.trim())).toBe(50);
+    // FFmpeg 8 (node-av) decodes the alpha layer back: not constant, and it is the mask.
+    const [alpha] = await decodeAlphaLayer(o.file, [frame]);
+    expect(distinct(Buffer.from(alpha!))).toBeGreaterThan(2);
+    expect(meanAbsDiff(Buffer.from(alpha!), maskFrame)).toBeLessThan(3);
   });
 
   it('a clip without audio gives outputs without audio', async () => {

@@ -24,11 +24,12 @@ export async function animation(c: Check): Promise<Facts> {
       pixFmt = 'yuva420p';
     } else if (p.codec === 'apng') {
       const apng = readApng(bytes);
-      if (apng.colorType !== 6) fail('the APNG is not RGBA.');
+      // RGBA, or (stickers) one palette whose tRNS entries carry partial alpha.
+      if (apng.colorType !== 6 && !(apng.colorType === 3 && apng.hasAlpha)) fail('the APNG is neither RGBA nor a palette with alpha.');
       info = apng;
       indices = sampleIndices(apng.frames.length);
-      stats = (await decodePlanes(['-f', 'apng', '-protocol_whitelist', 'file', '-i', c.file], 'alphaextract', indices, p.width, p.height, c.signal)).map(planeStats);
-      pixFmt = 'rgba';
+      stats = (await decodePlanes(['-f', 'apng', '-protocol_whitelist', 'file', '-i', c.file], 'format=rgba,alphaextract', indices, p.width, p.height, c.signal)).map(planeStats);
+      pixFmt = apng.colorType === 3 ? 'pal8' : 'rgba';
     } else {
       info = await gifInfo(c, bytes);
       indices = sampleIndices(info.frames.length);

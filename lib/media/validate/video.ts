@@ -1,6 +1,7 @@
-import { hevcLayerCounts } from '../../../engine/media/capabilities';
 import { ffmpeg } from '../ffmpeg';
+import { alphaLayerUnits, decodeAlphaLayer } from '../hevc-alpha';
 import { fail, videoFacts, type Check, type Facts } from './check';
+import { planeStats, sampleIndices } from './planes';
 
 /** The video stream read back and checked against the promise (a stacked file is twice as high). */
 async function readVideo(c: Check, height = c.p.height) {
@@ -21,17 +22,23 @@ export async function videoAlpha(c: Check): Promise<Facts> {
   return videoFacts(v, probed.formatDuration, range, Boolean(probed.audio));
 }
 
-/** HEVC alpha travels in a second layer; FFmpeg before 8 cannot decode it, so count its NAL units. */
+/**
+ * HEVC with alpha: an alpha layer for every frame; the alpha decoded back (FFmpeg 8, node-av)
+ * at sampled frames and judged like any alpha (not constant, matching the mask); and the colour
+ * layer decoding in the system ffmpeg, as players without alpha support show it.
+ */
 export async function videoAlphaLayer(c: Check): Promise<Facts> {
   const { probed, v } = await readVideo(c);
-  const { stdout } = await ffmpeg(
-    ['-v', 'error', '-f', 'mov', '-protocol_whitelist', 'file', '-i', c.file, '-map', '0:v:0', '-c:v', 'copy', '-bsf:v', 'hevc_mp4toannexb', '-f', 'hevc', 'pipe:1'],
-    { timeoutMs: 300_000, signal: c.signal },
-  );
-  const layers = hevcLayerCounts(stdout);
-  const alphaNals = [...layers.entries()].filter(([layer]) => layer > 0).reduce((n, [, count]) => n + count, 0);
+  const alphaNals = await alphaLayerUnits(c.file, c.signal);
   if (alphaNals < v.frames) fail(`the HEVC file carries an alpha layer for ${alphaNals} of ${v.frames} frames.`);
-  return videoFacts(v, probed.formatDuration, null, Boolean(probed.audio));
+  try {
+    await ffmpeg(['-v', 'error', '-xerror', '-f', 'mov', '-protocol_whitelist', 'file', '-i', c.file, '-map', '0:v:0', '-f', 'null', '-'], { timeoutMs: 600_000, signal: c.signal });
+  } catch {
+    fail("its colour layer does not decode in this server's system ffmpeg.");
+  }
+  const indices = sampleIndices(c.p.frames);
+  const range = await c.judgePlanes((await decodeAlphaLayer(c.file, indices, c.signal)).map(planeStats), indices);
+  return videoFacts(v, probed.formatDuration, range, Boolean(probed.audio));
 }
 
 /** Colour above, matte below: the lower half is checked as the matte. */

@@ -1,10 +1,18 @@
 import path from 'node:path';
+import type { ApiModel } from '../../../engine/api-models';
+import { safeImageInputArgs, safeInputArgs } from '../../../engine/media/input';
+import { stillAnimationArgs, stillFrame } from '../../../engine/media/still';
 import type { MediaInfo } from '../../../engine/media/types';
 import { db } from '../../db/client';
 import type { Job } from '../../db/generated/client';
+import { env } from '../../env';
+import { fileHead, imageSize, sniffImage } from '../../media/background';
+import { ffmpeg, MediaError } from '../../media/ffmpeg';
 import { probeVideo } from '../../media/probe';
+import { runEncode } from '../../media/run-ffmpeg';
 import { renderThumbnails } from '../../media/thumbnails';
 import { PermanentJobError, transact } from '../../queue';
+import { stillFrames, storedStillOptions, type StillOptions } from '../../schemas/image-to-video';
 import { startedRequest } from '../../schemas/stored-request';
 import { segmentVideo } from '../../segment/segment-video';
 import { storage, storageKeys } from '../../storage';
@@ -36,13 +44,14 @@ export function mediaInfoOf(job: Pick<Job, 'id' | 'mediaJson'>): MediaInfo {
  * The Job lifecycle's first unit of work: probe the original in full, segment it into mask
  * version 1 (active), make the thumbnails, then queue the start's outputs, each its own
  * `render-output`. A job already past this step (a re-run after a crash) only re-queues them.
+ * An image-to-video job differs only in how it gets its video and mask (`animateStill`).
  */
 export async function segmentJob(jobId: string, ctx: WorkContext): Promise<void> {
   const job = await db().job.findUnique({ where: { id: jobId } });
   // Deleted, or finished by an earlier attempt whose worker died before acknowledging: done.
   if (!job || job.status !== 'processing') return;
-  if (!job.sourceKey) throw new PermanentJobError('The job has no uploaded video.');
-  const sourceKey = job.sourceKey;
+  const still = storedStillOptions(job);
+  if (!(still ? job.stillKey : job.sourceKey)) throw new PermanentJobError(`The job has no uploaded ${still ? 'image' : 'video'}.`);
   const request = startedRequest(job);
   if (!request.readable)
     throw new PermanentJobError('The start options of this job could not be read.');
@@ -53,37 +62,11 @@ export async function segmentJob(jobId: string, ctx: WorkContext): Promise<void>
     const progress = new ProgressWriter(jobId, job.frameCount ?? 0, logProgressError(jobId));
     try {
       await withScratch(`segment-${jobId}`, async (dir) => {
-        progress.stage('probe');
-        const source = await storage().localFile(sourceKey, dir);
-        const info = await probeVideo(source, { signal: ctx.signal });
-        await db().job.update({
-          where: { id: jobId },
-          data: {
-            mediaJson: JSON.stringify(info),
-            lengthSeconds: job.lengthSeconds ?? info.duration,
-            fps: job.fps ?? info.fps,
-            width: job.width ?? info.width,
-            height: job.height ?? info.height,
-            frameCount: job.frameCount ?? info.frameCount,
-            hasAudio: job.hasAudio ?? info.hasAudio,
-            container: job.container ?? info.container,
-          },
-        });
-        progress.stage('segment');
-        const maskFile = path.join(dir, 'mask.mkv');
-        await segmentVideo({
-          input: source,
-          info,
-          maskOut: maskFile,
-          model: request.model,
-          threshold: request.background?.options?.threshold ?? null,
-          smartSampling: request.background?.options?.smart_sampling ?? undefined,
-          signal: ctx.signal,
-          onProgress: (p) => progress.frames(p),
-          onPreview: (image) => progress.preview(image),
-        });
+        const work = { job, model: request.model, threshold: request.background?.options?.threshold ?? null, dir, ctx, progress };
+        // A still is segmented once and animated with its mask; a video is segmented frame by frame.
+        const { source, info, mask } = still ? await animateStill(work, still) : await segmentUpload(work, request.background?.options?.smart_sampling ?? undefined);
         progress.stage('thumbnails');
-        const thumbs = await renderThumbnails({ source, info, mask: maskFile, outDir: dir });
+        const thumbs = await renderThumbnails({ source, info, mask, outDir: dir });
         const thumbnailKey = storageKeys.thumbnail(jobId);
         const transparentThumbKey = storageKeys.transparentThumbnail(jobId);
         await storage().putFile(thumbnailKey, thumbs.jpeg, { move: true });
@@ -92,7 +75,7 @@ export async function segmentJob(jobId: string, ctx: WorkContext): Promise<void>
           where: { id: jobId },
           data: { thumbnailKey, transparentThumbKey },
         });
-        await storeSegmentationMask(jobId, maskFile);
+        await storeSegmentationMask(jobId, mask);
       });
     } finally {
       await progress.flush();
@@ -115,4 +98,97 @@ export async function segmentJob(jobId: string, ctx: WorkContext): Promise<void>
   });
   // A re-run after every output finished (a crash before the job was marked) finishes it here.
   if (queued === 0) await finishJobIfReady(jobId, ctx.workerId);
+}
+
+interface SegmentWork {
+  job: Job;
+  model: ApiModel;
+  threshold: number | null;
+  dir: string;
+  ctx: WorkContext;
+  progress: ProgressWriter;
+}
+
+/** What segmentation leaves for the thumbnails and the mask store: the original as a video, its facts, its mask. */
+interface Segmented {
+  source: string;
+  info: MediaInfo;
+  mask: string;
+}
+
+/** A video upload: probed in full (the facts every render reads), then segmented frame by frame. */
+async function segmentUpload(w: SegmentWork, smartSampling: boolean | undefined): Promise<Segmented> {
+  const { job, dir, ctx, progress } = w;
+  progress.stage('probe');
+  const source = await storage().localFile(job.sourceKey!, dir);
+  const info = await probeVideo(source, { signal: ctx.signal });
+  await db().job.update({
+    where: { id: job.id },
+    data: {
+      mediaJson: JSON.stringify(info),
+      lengthSeconds: job.lengthSeconds ?? info.duration,
+      fps: job.fps ?? info.fps,
+      width: job.width ?? info.width,
+      height: job.height ?? info.height,
+      frameCount: job.frameCount ?? info.frameCount,
+      hasAudio: job.hasAudio ?? info.hasAudio,
+      container: job.container ?? info.container,
+    },
+  });
+  progress.stage('segment');
+  const mask = path.join(dir, 'mask.mkv');
+  await segmentVideo({
+    input: source,
+    info,
+    maskOut: mask,
+    model: w.model,
+    threshold: w.threshold,
+    smartSampling,
+    signal: ctx.signal,
+    onProgress: (p) => progress.frames(p),
+    onPreview: (image) => progress.preview(image),
+  });
+  return { source, info, mask };
+}
+
+/**
+ * An image-to-video job: the still, at the clip's frame size, is segmented once (a one-frame
+ * video through the same segmenter), then the still and its mask are animated together by the
+ * camera move into the clip and its mask (engine/media/still.ts). The clip becomes the job's
+ * source (`source.mkv`), so renders, exports and downloads treat it as any video.
+ */
+async function animateStill(w: SegmentWork, still: StillOptions): Promise<Segmented> {
+  const { job, dir, ctx, progress } = w;
+  progress.stage('probe');
+  const image = await storage().localFile(job.stillKey!, dir);
+  const demuxer = sniffImage(await fileHead(image));
+  if (!demuxer) throw new PermanentJobError('The uploaded image is not a PNG, JPEG or WebP.');
+  const size = await imageSize(image, demuxer, ctx.signal).catch((e: unknown) => {
+    throw e instanceof MediaError ? new PermanentJobError(`The image ${e.message}`) : e;
+  });
+  const frame = stillFrame(size.width, size.height);
+  const frame1 = path.join(dir, 'still.mkv');
+  await ffmpeg(
+    [...safeImageInputArgs(demuxer, image), '-vf', `scale=${frame.width}:${frame.height},format=yuv444p`, '-frames:v', '1', '-c:v', 'ffv1', '-f', 'matroska', frame1],
+    { timeoutMs: 120_000, signal: ctx.signal },
+  );
+  const frameInfo = await probeVideo(frame1, { signal: ctx.signal });
+  progress.stage('segment');
+  const stillMask = path.join(dir, 'still-mask.mkv');
+  await segmentVideo({ input: frame1, info: frameInfo, maskOut: stillMask, model: w.model, threshold: w.threshold, signal: ctx.signal });
+  const clip = path.join(dir, 'clip.mkv');
+  const mask = path.join(dir, 'mask.mkv');
+  const safe = (f: string) => safeInputArgs({ demuxer: 'matroska' }, f, env().MAX_FRAME_PIXELS);
+  await runEncode(
+    stillAnimationArgs({ colourInput: safe(frame1), maskInput: safe(stillMask), ...frame, frames: stillFrames(still), fps: still.fps, motion: still.motion, clip, mask }),
+    { what: 'the animated clip', signal: ctx.signal, onProgress: (n) => progress.count(n) },
+  );
+  const info = await probeVideo(clip, { signal: ctx.signal });
+  const sourceKey = storageKeys.source(job.id, 'mkv');
+  await storage().putFile(sourceKey, clip, { move: false });
+  await db().job.update({
+    where: { id: job.id },
+    data: { sourceKey, mediaJson: JSON.stringify(info), frameCount: info.frameCount, width: info.width, height: info.height },
+  });
+  return { source: clip, info, mask };
 }

@@ -1,4 +1,4 @@
-import type { OutputFormat } from '../../../engine/formats';
+import { STICKER_MAX_INPUT_SECONDS, type OutputFormat } from '../../../engine/formats';
 import type { Recipe } from '../../../engine/media/recipe';
 import { formatIdOf } from '../../../engine/media/recipe';
 import type { Job, Output } from '../../db/generated/client';
@@ -25,6 +25,17 @@ export async function assertFormatsAvailable(formats: Iterable<OutputFormat>): P
     const reason = await unavailableReason(format);
     if (reason) throw new ServiceError('invalid', `${format.id} is not available on this server`, reason);
   }
+}
+
+/** Refuses sticker formats for a source over 30 s (spec, "Sticker input duration"), before anything is charged or queued. */
+export function assertStickerSource(formats: Iterable<OutputFormat>, lengthSeconds: number | null): void {
+  const stickers = [...new Set(formats)].filter((f) => f.sticker);
+  if (!stickers.length || lengthSeconds === null || lengthSeconds <= STICKER_MAX_INPUT_SECONDS) return;
+  throw new ServiceError(
+    'invalid',
+    `Sticker formats take videos up to ${STICKER_MAX_INPUT_SECONDS} seconds; this one is ${lengthSeconds.toFixed(1)} s`,
+    `Asked for: ${stickers.map((f) => f.id).join(', ')}. Trim the video to ${STICKER_MAX_INPUT_SECONDS} s or less and upload it as a new job.`,
+  );
 }
 
 export const renderOutputKey = (outputId: string) => `render-output:${outputId}`;

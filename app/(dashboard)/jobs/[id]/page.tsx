@@ -7,10 +7,12 @@ import { choiceOf } from '@/components/jobs/job-options';
 import { JobDetails, JobDownloads, JobFailed, JobResultPreview, JobWebhooks } from '@/components/jobs/job-panels';
 import { JobLive } from '@/components/jobs/job-live';
 import { StartForm } from '@/components/jobs/start-form';
+import { StickersPanel } from '@/components/jobs/stickers-panel';
 import { JobStatusBadge } from '@/components/jobs/status-badge';
 import { LinkButton } from '@/components/ui/button';
 import { Alert, Card, CardTitle, EmptyState } from '@/components/ui/card';
 import { formatDate } from '@/components/format';
+import { isStickerFormat } from '@/engine/formats';
 import { requireUser } from '@/lib/auth/current-user';
 import { getJobDetail } from '@/lib/services/dashboard/get-job-detail';
 import { getJobProgress } from '@/lib/services/dashboard/get-job-progress';
@@ -99,7 +101,10 @@ export default async function JobPage({ params, searchParams }: { params: Promis
             {s.status === 'failed' ? <JobFailed jobId={s.id} message={s.message} refunded={detail.creditsUsed} /> : null}
             {s.status === 'completed' ? <JobResultPreview detail={detail} /> : null}
             {s.status === 'completed' ? <JobDownloads downloads={detail.downloads} /> : null}
-            {exports ? <ExportsPanel jobId={s.id} exports={exports.exports} maskVersions={exports.maskVersions} /> : null}
+            {exports ? (
+              <ExportsPanel jobId={s.id} exports={exports.exports.filter((e) => !isStickerFormat(e.format))} maskVersions={exports.maskVersions} />
+            ) : null}
+            {exports ? <StickersPanel jobId={s.id} stickers={exports.exports.filter((e) => isStickerFormat(e.format))} /> : null}
             {history ? <JobWebhooks history={history} /> : null}
           </div>
           <aside>

@@ -1,5 +1,6 @@
 import type { Metadata } from 'next';
 import { NewJob } from '@/components/jobs/new-job';
+import { LinkButton } from '@/components/ui/button';
 import { PageHeader } from '@/components/ui/card';
 import { requireUser } from '@/lib/auth/current-user';
 import { env } from '@/lib/env';
@@ -13,7 +14,11 @@ export default async function NewJobPage({ searchParams }: { searchParams: Promi
   const uploaded = job ? await getUploadedJob(user.id, job) : null;
   return (
     <>
-      <PageHeader title="New job" description="Upload one or more videos, pick a model and an output, and see the exact cost before you start." />
+      <PageHeader
+        title="New job"
+        description="Upload one or more videos, pick a model and an output, and see the exact cost before you start."
+        actions={<LinkButton href="/jobs/new/image" variant="secondary">From an image</LinkButton>}
+      />
       <NewJob maxUploadBytes={env().MAX_UPLOAD_BYTES} uploaded={uploaded ?? undefined} />
     </>
   );

@@ -1,0 +1,203 @@
+'use client';
+
+import { useRouter } from 'next/navigation';
+import { useEffect, useState } from 'react';
+import { quoteAction, startJobAction } from '@/app/(dashboard)/jobs/actions';
+import { createStillUploadAction } from '@/app/(dashboard)/jobs/new/image/actions';
+import { Button } from '@/components/ui/button';
+import { Alert, Card, CardTitle } from '@/components/ui/card';
+import { Dropzone } from '@/components/ui/dropzone';
+import { Field, inputClass } from '@/components/ui/field';
+import { formatCredits } from '@/components/format';
+import { OUTPUT_FORMATS } from '@/engine/formats';
+import { MOTIONS, STILL_DEFAULTS, STILL_LIMITS } from '@/engine/media/still';
+import type { JobQuote } from '@/lib/services/dashboard/quote-job';
+import { MODELS } from './job-options';
+import { uploadWithProgress } from './upload';
+
+const STICKERS = OUTPUT_FORMATS.filter((f) => f.family === 'sticker');
+const MOTION_LABELS: Record<(typeof MOTIONS)[number], string> = {
+  none: 'Still (no camera move)',
+  zoom_in: 'Zoom in',
+  zoom_out: 'Zoom out',
+  pan_left: 'Pan left',
+  pan_right: 'Pan right',
+  bounce: 'Bounce',
+};
+
+/** A signed URL on our own origin as a path, so the PUT never depends on PUBLIC_URL. */
+const samePath = (url: string) => {
+  const u = new URL(url, window.location.href);
+  return u.origin === window.location.origin ? `${u.pathname}${u.search}` : url;
+};
+
+/**
+ * The image-to-video flow (POST /v1/h3/image-to-video's service): options, then the image
+ * (uploaded over a signed URL), the exact cost, start. The clip's length, rate and move are
+ * fixed when the image is uploaded.
+ */
+export function NewStillJob() {
+  const router = useRouter();
+  const [duration, setDuration] = useState(STILL_DEFAULTS.durationSeconds);
+  const [fps, setFps] = useState(STILL_DEFAULTS.fps);
+  const [motion, setMotion] = useState<(typeof MOTIONS)[number]>('bounce');
+  const [model, setModel] = useState('service-original');
+  const [stickers, setStickers] = useState<string[]>(['telegram_video_v1', 'whatsapp_webp_v1']);
+  const [jobId, setJobId] = useState<string | null>(null);
+  const [busy, setBusy] = useState<'uploading' | 'starting' | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [quote, setQuote] = useState<JobQuote | null>(null);
+
+  useEffect(() => {
+    if (!jobId) return;
+    let live = true;
+    void quoteAction([jobId], model, false).then((r) => {
+      if (live) {
+        if (r.ok) setQuote(r.quote);
+        else setError(r.error);
+      }
+    });
+    return () => {
+      live = false;
+    };
+  }, [jobId, model]);
+
+  const request = () => ({
+    model,
+    ...(stickers.length ? { background: { type: 'transparent' }, exports: stickers.map((format) => ({ format })) } : {}),
+  });
+
+  async function onFile(file: File) {
+    setError(null);
+    setBusy('uploading');
+    const created = await createStillUploadAction({
+      filename: file.name,
+      content_type: file.type,
+      duration_seconds: duration,
+      fps,
+      motion,
+      ...request(),
+    });
+    if (!created.ok) {
+      setBusy(null);
+      return setError(created.error);
+    }
+    try {
+      await uploadWithProgress(samePath(created.uploadUrl), file, created.headers, () => undefined);
+      setJobId(created.jobId);
+    } catch (err) {
+      setError((err as Error).message);
+    }
+    setBusy(null);
+  }
+
+  async function start() {
+    if (!jobId) return;
+    setBusy('starting');
+    const r = await startJobAction(jobId, request());
+    if (r.ok) router.push(`/jobs/${jobId}`);
+    else {
+      setError(r.error);
+      setBusy(null);
+    }
+  }
+
+  const locked = Boolean(jobId) || busy !== null;
+  return (
+    <div className="grid grid-cols-1 gap-6 lg:grid-cols-[minmax(0,1fr)_320px]">
+      <div className="space-y-6">
+        <Card>
+          <CardTitle description="Length, frame rate and camera move are set when the image is uploaded.">1. The clip</CardTitle>
+          <div className="grid gap-4 sm:grid-cols-3">
+            <Field id="still-duration" label={`Length: ${duration} s`}>
+              <input
+                id="still-duration"
+                type="range"
+                min={STILL_LIMITS.minSeconds}
+                max={STILL_LIMITS.maxSeconds}
+                value={duration}
+                disabled={locked}
+                onChange={(e) => setDuration(Number(e.target.value))}
+                className="w-full accent-indigo-600"
+              />
+            </Field>
+            <Field id="still-fps" label="Frame rate">
+              <select id="still-fps" className={inputClass} value={fps} disabled={locked} onChange={(e) => setFps(Number(e.target.value))}>
+                {[12, 15, 24, 30].map((f) => (
+                  <option key={f} value={f}>
+                    {f} fps
+                  </option>
+                ))}
+              </select>
+            </Field>
+            <Field id="still-motion" label="Camera move">
+              <select id="still-motion" className={inputClass} value={motion} disabled={locked} onChange={(e) => setMotion(e.target.value as (typeof MOTIONS)[number])}>
+                {MOTIONS.map((m) => (
+                  <option key={m} value={m}>
+                    {MOTION_LABELS[m]}
+                  </option>
+                ))}
+              </select>
+            </Field>
+          </div>
+        </Card>
+
+        <Card>
+          <CardTitle>2. Model and stickers</CardTitle>
+          <Field id="still-model" label="Model">
+            <select id="still-model" className={inputClass} value={model} onChange={(e) => setModel(e.target.value)}>
+              {MODELS.map((m) => (
+                <option key={m.id} value={m.id}>
+                  {m.name} · {m.rate} credit/s
+                </option>
+              ))}
+            </select>
+          </Field>
+          <fieldset className="mt-4">
+            <legend className="mb-2 text-sm font-medium text-slate-800">Stickers made with it (free)</legend>
+            <div className="grid gap-2 sm:grid-cols-2">
+              {STICKERS.map((f) => (
+                <label key={f.id} className="flex items-center gap-2 text-sm text-slate-800">
+                  <input
+                    type="checkbox"
+                    checked={stickers.includes(f.id)}
+                    onChange={(e) => setStickers((s) => (e.target.checked ? [...s, f.id] : s.filter((x) => x !== f.id)))}
+                    className="h-4 w-4 rounded border-slate-300"
+                  />
+                  {f.label}
+                </label>
+              ))}
+            </div>
+          </fieldset>
+        </Card>
+
+        <Card>
+          <CardTitle description="PNG, JPEG or WebP.">3. Your image</CardTitle>
+          {jobId ? (
+            <p className="text-sm text-slate-700">The image is uploaded.</p>
+          ) : (
+            <Dropzone accept="image/png,image/jpeg,image/webp" label={busy === 'uploading' ? 'Uploading…' : 'Choose an image'} onFile={(f) => void onFile(f)} disabled={busy !== null} />
+          )}
+        </Card>
+      </div>
+
+      <aside className="lg:sticky lg:top-10 lg:self-start">
+        <Card>
+          <CardTitle>Summary</CardTitle>
+          <p className="text-sm text-slate-600">
+            A {duration} s clip at {fps} fps, charged per second of output.
+          </p>
+          <p className="mt-2 text-lg font-semibold text-slate-900" data-testid="still-cost">
+            {quote ? formatCredits(quote.credits) : '—'}
+          </p>
+          <div className="mt-4 space-y-3">
+            {error ? <Alert tone="error">{error}</Alert> : null}
+            <Button className="w-full" size="lg" disabled={!quote || busy !== null || quote.balance < quote.credits} onClick={() => void start()}>
+              {busy === 'starting' ? 'Starting…' : quote ? `Start — ${formatCredits(quote.credits)}` : 'Upload an image first'}
+            </Button>
+          </div>
+        </Card>
+      </aside>
+    </div>
+  );
+}

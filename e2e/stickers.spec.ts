@@ -1,0 +1,111 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import yauzl from 'yauzl';
+import { outputFormat } from '../engine/formats';
+import { expect, test } from './fixtures';
+import { ARTIFACTS, CLIP, hasClip, screenshotPath } from './support/media';
+
+/** The names and sizes inside a ZIP, read by yauzl (not by the code that wrote it). */
+function zipEntries(file: string): Promise<{ name: string; bytes: number }[]> {
+  return new Promise((resolve, reject) => {
+    yauzl.open(file, { lazyEntries: true }, (err, zip) => {
+      if (err) return reject(err);
+      const entries: { name: string; bytes: number }[] = [];
+      zip.on('entry', (e: yauzl.Entry) => {
+        entries.push({ name: e.fileName, bytes: e.uncompressedSize });
+        zip.readEntry();
+      });
+      zip.on('end', () => resolve(entries));
+      zip.on('error', reject);
+      zip.readEntry();
+    });
+  });
+}
+
+/**
+ * The job page's Stickers panel: a user picks two platforms on a completed job, sees each result
+ * in a chat-like preview with its size against the budget, and downloads one file and the ZIP.
+ * The job is made through the API (its lifecycle has its own tests); the account signs up here.
+ */
+test.describe('stickers from the job page', () => {
+  test.skip(!hasClip, `test clip missing: ${CLIP} (../shared/testdata)`);
+
+  test('makes Telegram emoji and Slack stickers of a completed job, previews them and downloads them', async ({ page, stack }) => {
+    const email = `stickers-${Date.now()}@example.com`;
+    await page.context().clearCookies();
+    await page.goto('/signup');
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill('correct horse battery staple');
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await expect(page).toHaveURL(/\/jobs$/);
+
+    // The image-to-video flow is reachable from the new-job page.
+    await page.goto('/jobs/new');
+    await page.getByRole('link', { name: 'From an image' }).click();
+    await expect(page).toHaveURL(/\/jobs\/new\/image$/);
+
+    const cli = (...args: string[]) =>
+      execFileSync(process.execPath, ['bin/keyout.mjs', ...args], { env: { ...process.env, DATA_DIR: stack.dataDir, PUBLIC_URL: stack.url }, encoding: 'utf8' });
+    const key = cli('keys', 'create', '--email', email, '--credits', '10').trim().split('\n').at(-1)!;
+    fs.mkdirSync(ARTIFACTS, { recursive: true });
+    const clip = path.join(ARTIFACTS, 'stickers-clip.mp4');
+    execFileSync('ffmpeg', ['-v', 'error', '-y', '-i', CLIP, '-t', '2', '-c:v', 'libx264', '-preset', 'veryfast', '-an', clip]);
+    const headers = { 'X-Api-Key': key };
+    const receipt = (await (await page.request.post('/v1/jobs', { headers, data: { filename: 'talk.mp4', content_type: 'video/mp4' } })).json()) as { id: string; upload_url: string };
+    expect((await page.request.put(receipt.upload_url, { headers: { 'Content-Type': 'video/mp4' }, data: fs.readFileSync(clip) })).status()).toBe(200);
+    expect((await page.request.post(`/v1/jobs/${receipt.id}/start`, { headers, data: { model: 'service-human' } })).status()).toBe(200);
+    await expect(async () => {
+      const s = (await (await page.request.get(`/v1/jobs/${receipt.id}/status`, { headers })).json()) as { status: string };
+      expect(s.status).toBe('completed');
+    }).toPass({ timeout: 240_000, intervals: [2000] });
+
+    await page.goto(`/jobs/${receipt.id}`);
+    const panel = page.getByRole('heading', { name: 'Stickers' }).locator('xpath=ancestor::*[contains(@class, "rounded")][1]');
+    await expect(panel.getByRole('link', { name: /Download all stickers/ })).toHaveCount(0);
+    await panel.getByRole('checkbox', { name: /telegram_emoji_v1/ }).check();
+    await panel.getByRole('checkbox', { name: /slack_gif_v1/ }).check();
+    await panel.getByRole('button', { name: 'Make stickers' }).click();
+    await expect(panel.getByRole('status').filter({ hasText: '2 stickers are being made' })).toBeVisible();
+
+    const stickers = panel.getByRole('list', { name: 'Stickers' });
+    await expect(stickers.getByText('Fits', { exact: true })).toHaveCount(2, { timeout: 180_000 });
+    // Each result shows in a chat bubble with its size against its budget; the previews load.
+    await expect(stickers.getByTestId('sticker-chat')).toHaveCount(2);
+    for (const format of ['telegram_emoji_v1', 'slack_gif_v1'] as const) {
+      const budget = outputFormat(format).sticker!.budgetBytes;
+      const meter = stickers.getByRole('meter').and(page.locator(`[aria-valuemax="${budget}"]`));
+      await expect(meter).toHaveCount(1);
+      expect(Number(await meter.getAttribute('aria-valuenow'))).toBeLessThanOrEqual(budget);
+    }
+    await expect(stickers.getByRole('img', { name: /Slack/ })).toHaveJSProperty('complete', true);
+    expect(await stickers.getByRole('img', { name: /Slack/ }).evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(128);
+    await expect
+      .poll(() => stickers.locator('video').evaluate((v: HTMLVideoElement) => v.readyState), { timeout: 30_000 })
+      .toBeGreaterThanOrEqual(2);
+    await panel.screenshot({ path: screenshotPath('21-job-stickers') });
+
+    // One file: the Slack GIF, probed.
+    const slackCard = stickers.getByRole('listitem').filter({ hasText: 'Slack' });
+    const [one] = await Promise.all([page.waitForEvent('download'), slackCard.getByRole('link', { name: /Download/ }).click()]);
+    const gif = path.join(ARTIFACTS, 'sticker-slack.gif');
+    await one.saveAs(gif);
+    const probe = JSON.parse(execFileSync('ffprobe', ['-v', 'error', '-show_entries', 'stream=codec_name,width,height', '-of', 'json', gif], { encoding: 'utf8' })) as {
+      streams: { codec_name: string; width: number; height: number }[];
+    };
+    expect(probe.streams).toEqual([{ codec_name: 'gif', width: 128, height: 128 }]);
+    expect(fs.statSync(gif).size).toBeLessThanOrEqual(outputFormat('slack_gif_v1').sticker!.budgetBytes);
+
+    // All of them as a ZIP: one file per sticker.
+    const [all] = await Promise.all([page.waitForEvent('download'), panel.getByRole('link', { name: /Download all stickers/ }).click()]);
+    const zip = path.join(ARTIFACTS, 'stickers.zip');
+    await all.saveAs(zip);
+    const entries = await zipEntries(zip);
+    expect(entries.map((e) => path.extname(e.name)).sort()).toEqual(['.gif', '.webm']);
+    for (const e of entries) expect(e.bytes).toBeGreaterThan(0);
+
+    // Stickers are free, like every export: the 10 credits minus the 2 the job cost.
+    const credits = (await (await page.request.get('/v1/credits', { headers })).json()) as { remaining_credits: number };
+    expect(credits.remaining_credits).toBe(8);
+  });
+});

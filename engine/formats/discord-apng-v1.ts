@@ -1,0 +1,16 @@
+import { apngSticker, stickerFormat } from './sticker';
+
+/** Discord sticker: APNG, 320×320, ≤ 5 s, ≤ 512 KiB (discord.com/developers, create-guild-sticker). */
+export const discordApngV1 = stickerFormat('discord_apng_v1', {
+  label: 'Discord sticker (APNG, 320×320, ≤ 5 s)',
+  platform: 'Discord (sticker)',
+  canvas: 320,
+  maxSeconds: 5,
+  capSource: 'platform',
+  limitBytes: 512 * 1024,
+  limitLabel: '512 KiB',
+  codec: apngSticker,
+  quality: [{ colours: 256 }, { colours: 128 }, { colours: 64 }],
+  fpsSteps: [20, 15, 12],
+  scaleSteps: [0.85, 0.7, 0.5],
+});

@@ -1,0 +1,23 @@
+import { gifSticker, stickerFormat } from './sticker';
+
+/**
+ * Slack custom emoji: GIF, 128×128, < 128 KB (docs.slack.dev admin.emoji.add). Slack states no
+ * duration; Keyout caps the loop at 5 s.
+ */
+export const slackGifV1 = stickerFormat('slack_gif_v1', {
+  label: 'Slack emoji (GIF, 128×128, ≤ 5 s)',
+  platform: 'Slack (custom emoji)',
+  canvas: 128,
+  maxSeconds: 5,
+  capSource: 'keyout',
+  limitBytes: 128_000,
+  limitLabel: '128 KB',
+  codec: gifSticker,
+  quality: [
+    { colours: 256, bayer: 3 },
+    { colours: 128, bayer: 4 },
+    { colours: 64, bayer: 5 },
+  ],
+  fpsSteps: [20, 100 / 6, 12.5],
+  scaleSteps: [0.85, 0.7, 0.5],
+});

@@ -1,0 +1,297 @@
+import type { AlphaKind, ValidationProfile } from '../media/output-metadata';
+import { clearTransparent } from './codecs';
+import type { OutputFormat } from './types';
+
+/**
+ * Versioned chat-app sticker formats. Each platform is one module (its canvas, loop length,
+ * byte limit and attempt ladder, from ../shared/spec/sticker-platforms.md) built with
+ * `stickerFormat`; the codecs they share are below. The render plan draws the picture once into
+ * the sticker's master (the canvas at the start frame rate, looped length, transparent
+ * padding), and the adaptive encoder (engine/media/sticker-plan.ts) then encodes the master
+ * attempt after attempt until a file fits the budget. Everything here is pure: the server runs
+ * it with native ffmpeg, and the browser can run the same arguments with ffmpeg.wasm.
+ */
+
+/** One setting of a codec's quality knobs, e.g. `{ crf: 40 }` or `{ colours: 128 }`. */
+export type StickerQuality = Readonly<Record<string, number>>;
+
+/** Where one attempt reads its master and writes its file. */
+export interface AttemptIO {
+  /** ffmpeg input arguments of the master (forced demuxer, file protocol only). */
+  input: string[];
+  output: string;
+  /** A private folder for palettes and raw frames. */
+  workDir: string;
+  width: number;
+  height: number;
+  /** Frames to write (the loop length at this rate, rounded down so the cap holds). */
+  frames: number;
+  fpsRational: string;
+  /** Content scale within the canvas (1 = as fitted). */
+  scale: number;
+  /** `-map_metadata -1 …`: nothing of the source's metadata leaks into the file. */
+  outputArgs: string[];
+}
+
+/** Lossy APNG: frames quantized to one palette with partial alpha (tRNS), run by lib/media (upng-js). */
+export interface ApngJob {
+  /** Raw RGBA frames written by the attempt's ffmpeg step. */
+  rawFrames: string;
+  width: number;
+  height: number;
+  frames: number;
+  fpsRational: string;
+  /** Palette size, the transparent entry included. */
+  colours: number;
+  output: string;
+}
+
+export interface AttemptEncode {
+  /** ffmpeg argument lists, run in order. */
+  steps: string[][];
+  apng?: ApngJob;
+}
+
+/** A codec stickers are encoded with: its file, the checks it passes, how one attempt runs. */
+export interface StickerCodec {
+  extension: string;
+  contentType: string;
+  codec: string;
+  container: string;
+  profile: ValidationProfile;
+  alpha: AlphaKind;
+  loop: boolean;
+  /** GIF: frame delays are whole centiseconds, so frame rates are 100/n. */
+  gifRates: boolean;
+  /** How the knobs of one quality step read in metadata and errors, e.g. "crf 40". */
+  describe: (q: StickerQuality) => string;
+  encode: (q: StickerQuality, io: AttemptIO) => AttemptEncode;
+}
+
+export interface StickerPolicy {
+  /** The policy's name without its version (`telegram_video`); the format id adds `_v<version>`. */
+  policy: string;
+  version: number;
+  /** Who takes the file, as people name it. */
+  platform: string;
+  canvas: { width: number; height: number };
+  /** The longest loop, in seconds: a longer source is sped up so the whole loop fits. */
+  maxSeconds: number;
+  /** `platform`: the platform's own rule; `keyout`: the platform states none, this is Keyout's choice. */
+  capSource: 'platform' | 'keyout';
+  limitBytes: number;
+  /** The limit as the platform states it ("256 KiB", "500 KB"). */
+  limitLabel: string;
+  /** 90 % of the limit: files that land a little over after re-muxing by the app still pass. */
+  budgetBytes: number;
+  codec: StickerCodec;
+  /** Quality steps, best first; the last is the quality floor. */
+  quality: readonly StickerQuality[];
+  /** Frame rates tried at the quality floor, falling; the last is the floor (never below 12). */
+  fpsSteps: readonly number[];
+  /** Content scales within the canvas tried at both floors, falling. */
+  scaleSteps: readonly number[];
+}
+
+/** Frame rates a sticker may have (spec: a frame-rate override must be 12 to 30). */
+export const STICKER_MIN_FPS = 12;
+export const STICKER_MAX_FPS = 30;
+/** Inputs up to 30 s are accepted (spec, "Sticker input duration"). */
+export const STICKER_MAX_INPUT_SECONDS = 30;
+export const BUDGET_SHARE = 0.9;
+
+/** The master every attempt reads: lossless RGBA (FFV1) with the hidden colour cleared. */
+const MASTER_ENCODER = ['-c:v', 'ffv1', '-pix_fmt', 'bgra', '-f', 'matroska'];
+
+/** Everything a sticker module states; the rest of its catalogue entry follows from the codec. */
+export interface StickerDefinition {
+  label: string;
+  platform: string;
+  canvas: number | { width: number; height: number };
+  maxSeconds: number;
+  capSource: StickerPolicy['capSource'];
+  limitBytes: number;
+  limitLabel: string;
+  codec: StickerCodec;
+  quality: readonly StickerQuality[];
+  fpsSteps: readonly number[];
+  scaleSteps: readonly number[];
+}
+
+export function stickerFormat<Id extends string>(
+  id: Id,
+  d: StickerDefinition,
+): OutputFormat<Id> & { id: Id; family: 'sticker'; sticker: StickerPolicy } {
+  const [, policy = id, version = '1'] = /^(.*)_v(\d+)$/.exec(id) ?? [];
+  const canvas = typeof d.canvas === 'number' ? { width: d.canvas, height: d.canvas } : d.canvas;
+  const { codec } = d;
+  return {
+    id,
+    family: 'sticker',
+    label: d.label,
+    extension: codec.extension,
+    contentType: codec.contentType,
+    codec: codec.codec,
+    container: codec.container,
+    profile: codec.profile,
+    alpha: codec.alpha,
+    inverted: false,
+    keepsAudio: false,
+    loop: codec.loop,
+    workingFormat: 'yuv444p',
+    nativeOnly: true,
+    classicStatus: false,
+    cliDefault: false,
+    snapToGifRate: codec.gifRates,
+    sticker: {
+      policy,
+      version: Number(version),
+      platform: d.platform,
+      canvas,
+      maxSeconds: d.maxSeconds,
+      capSource: d.capSource,
+      limitBytes: d.limitBytes,
+      limitLabel: d.limitLabel,
+      budgetBytes: Math.floor(d.limitBytes * BUDGET_SHARE),
+      codec,
+      quality: d.quality,
+      fpsSteps: d.fpsSteps,
+      scaleSteps: d.scaleSteps,
+    },
+    encoding: {
+      kind: 'branch',
+      branch: () => ({ tail: (i, o) => clearTransparent(i, o, 'bgra'), encoder: MASTER_ENCODER }),
+      finish: 'sticker',
+    },
+  };
+}
+
+// ── The codecs ───────────────────────────────────────────────────────────────────────────
+
+/** The master at this attempt's rate and content scale, still on the full canvas. */
+export function attemptFilters(io: AttemptIO): string[] {
+  const f = [`fps=${io.fpsRational}`];
+  if (io.scale < 1) {
+    const even = (n: number) => Math.max(2, Math.floor((n * io.scale) / 2) * 2);
+    f.push(`scale=${even(io.width)}:${even(io.height)}:flags=bicubic`, `pad=${io.width}:${io.height}:(ow-iw)/2:(oh-ih)/2:color=black@0`);
+  }
+  return f;
+}
+
+/** Alpha kept to `levels` evenly spaced values (0 and 255 exact): lossless alpha compresses far better. */
+function alphaLevels(levels: number): string[] {
+  if (levels >= 256) return [];
+  const step = 255 / (levels - 1);
+  return [`lut=a='round(val/${step.toFixed(4)})*${step.toFixed(4)}'`];
+}
+
+/** VP9 with alpha in WebM (Telegram): constant quality, `good` deadline (small canvases, so affordable). */
+export const vp9Sticker: StickerCodec = {
+  extension: 'webm',
+  contentType: 'video/webm',
+  codec: 'vp9',
+  container: 'webm',
+  profile: 'video-alpha',
+  alpha: 'straight',
+  loop: false,
+  gifRates: false,
+  describe: (q) => `crf ${q.crf}`,
+  encode: (q, io) => ({
+    steps: [
+      [
+        ...io.input,
+        '-vf', [...attemptFilters(io), 'format=yuva420p'].join(','),
+        '-frames:v', String(io.frames),
+        '-c:v', 'libvpx-vp9', '-pix_fmt', 'yuva420p', '-deadline', 'good', '-cpu-used', '4', '-row-mt', '1',
+        '-crf', String(q.crf), '-b:v', '0', '-metadata:s:v:0', 'alpha_mode=1',
+        '-an', '-f', 'webm', ...io.outputArgs, io.output,
+      ],
+    ],
+  }),
+};
+
+/** Lossy animated WebP (WhatsApp): colour quality and alpha levels. */
+export const webpSticker: StickerCodec = {
+  extension: 'webp',
+  contentType: 'image/webp',
+  codec: 'webp',
+  container: 'webp',
+  profile: 'animation-alpha',
+  alpha: 'straight',
+  loop: true,
+  gifRates: false,
+  describe: (q) => `quality ${q.quality}, ${q.alphaLevels} alpha levels`,
+  encode: (q, io) => ({
+    steps: [
+      [
+        ...io.input,
+        '-vf', [...attemptFilters(io), 'format=bgra', ...alphaLevels(q.alphaLevels ?? 256)].join(','),
+        '-frames:v', String(io.frames),
+        '-c:v', 'libwebp_anim', '-lossless', '0', '-quality', String(q.quality), '-compression_level', '4', '-loop', '0',
+        '-f', 'webp', ...io.outputArgs, io.output,
+      ],
+    ],
+  }),
+};
+
+/**
+ * APNG (Discord, Signal, iMessage): one palette of `colours` RGBA entries with partial alpha
+ * (PLTE + tRNS), about a quarter of RGBA's bytes. ffmpeg 5.1's palettes keep binary alpha only,
+ * so ffmpeg writes the frames raw and upng-js quantizes and writes the APNG (lib/media).
+ */
+export const apngSticker: StickerCodec = {
+  extension: 'png',
+  contentType: 'image/apng',
+  codec: 'apng',
+  container: 'apng',
+  profile: 'animation-alpha',
+  alpha: 'straight',
+  loop: true,
+  gifRates: false,
+  describe: (q) => `${q.colours} colours`,
+  encode: (q, io) => {
+    const rawFrames = `${io.workDir}/frames.rgba`;
+    return {
+      steps: [
+        [
+          ...io.input,
+          '-vf', [...attemptFilters(io), 'format=rgba'].join(','),
+          '-frames:v', String(io.frames), '-f', 'rawvideo', '-pix_fmt', 'rgba', rawFrames,
+        ],
+      ],
+      apng: { rawFrames, width: io.width, height: io.height, frames: io.frames, fpsRational: io.fpsRational, colours: q.colours!, output: io.output },
+    };
+  },
+};
+
+/** GIF (Discord, Slack): one palette for the loop plus a transparent entry; coarser dither compresses better. */
+export const gifSticker: StickerCodec = {
+  extension: 'gif',
+  contentType: 'image/gif',
+  codec: 'gif',
+  container: 'gif',
+  profile: 'animation-binary-alpha',
+  alpha: 'binary',
+  loop: true,
+  gifRates: true,
+  describe: (q) => `${q.colours} colours, bayer scale ${q.bayer}`,
+  encode: (q, io) => {
+    const palette = `${io.workDir}/palette.png`;
+    const picture = attemptFilters(io).join(',');
+    return {
+      steps: [
+        [
+          ...io.input,
+          '-vf', `${picture},palettegen=max_colors=${q.colours}:reserve_transparent=1:stats_mode=full`,
+          '-frames:v', '1', '-update', '1', '-f', 'image2', palette,
+        ],
+        [
+          ...io.input,
+          '-f', 'png_pipe', '-protocol_whitelist', 'file', '-i', palette,
+          '-filter_complex', `[0:v]${picture}[p];[p][1:v]paletteuse=dither=bayer:bayer_scale=${q.bayer}:diff_mode=rectangle:alpha_threshold=128[v]`,
+          '-map', '[v]', '-frames:v', String(io.frames), '-c:v', 'gif', '-loop', '0', '-f', 'gif', ...io.outputArgs, io.output,
+        ],
+      ],
+    };
+  },
+};

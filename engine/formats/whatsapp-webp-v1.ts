@@ -1,0 +1,21 @@
+import { stickerFormat, webpSticker } from './sticker';
+
+/** WhatsApp animated sticker: animated WebP, exactly 512×512, ≤ 10 s, ≤ 500 KiB (WhatsApp/stickers, iOS WAPacksLimits). */
+export const whatsappWebpV1 = stickerFormat('whatsapp_webp_v1', {
+  label: 'WhatsApp animated sticker (WebP, 512×512, ≤ 10 s)',
+  platform: 'WhatsApp (animated sticker)',
+  canvas: 512,
+  maxSeconds: 10,
+  capSource: 'platform',
+  limitBytes: 500 * 1024,
+  limitLabel: '500 KiB',
+  codec: webpSticker,
+  quality: [
+    { quality: 75, alphaLevels: 256 },
+    { quality: 60, alphaLevels: 16 },
+    { quality: 45, alphaLevels: 8 },
+    { quality: 30, alphaLevels: 4 },
+  ],
+  fpsSteps: [20, 15, 12],
+  scaleSteps: [0.85, 0.7, 0.5],
+});

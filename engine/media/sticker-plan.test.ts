@@ -1,0 +1,188 @@
+import { describe, expect, it } from 'vitest';
+import { outputFormat, STICKER_FORMATS, type StickerFormat } from '../formats';
+import { stickerGeometry } from './geometry';
+import { planBatch, planPoster, planRender } from './render-plan';
+import { budgetMissMessage, stickerAttempts } from './sticker-plan';
+import type { MediaInfo } from './types';
+
+const info: MediaInfo = {
+  demuxer: 'mov',
+  container: 'mp4',
+  width: 1280,
+  height: 720,
+  codedWidth: 1280,
+  codedHeight: 720,
+  rotation: 0,
+  fps: 24,
+  fpsRational: '24/1',
+  variableFrameRate: false,
+  duration: 10.29,
+  frameCount: 247,
+  videoCodec: 'h264',
+  pixFmt: 'yuv420p',
+  hasAudio: true,
+  audioCodec: 'aac',
+  sizeBytes: 1,
+};
+
+const source = { info, source: '/in/src.mp4', mask: '/in/mask.mkv', maskFrames: 247, maxPixels: 8_294_400 };
+const plan = (format: StickerFormat, transform?: { fps?: number; reverse?: boolean; crop?: { x: number; y: number; width: number; height: number } }) =>
+  planRender({ ...source, recipe: { kind: 'transparent', format, ...(transform ? { transform } : {}) }, output: '/out/o', workDir: '/w' });
+const policy = (f: StickerFormat) => outputFormat(f).sticker!;
+const graphOf = (args: string[]) => args[args.indexOf('-filter_complex') + 1]!;
+
+describe('sticker catalogue', () => {
+  it('has the eight versioned formats with budgets at 90 % of the platform limits', () => {
+    expect(STICKER_FORMATS).toEqual([
+      'telegram_video_v1',
+      'telegram_emoji_v1',
+      'whatsapp_webp_v1',
+      'discord_apng_v1',
+      'discord_gif_v1',
+      'signal_apng_v1',
+      'imessage_apng_v1',
+      'slack_gif_v1',
+    ]);
+    expect(STICKER_FORMATS.map((f) => [policy(f).canvas.width, policy(f).budgetBytes])).toEqual([
+      [512, 235_929],
+      [100, 235_929],
+      [512, 460_800],
+      [320, 471_859],
+      [320, 471_859],
+      [512, 276_480],
+      [408, 450_000],
+      [128, 115_200],
+    ]);
+    for (const f of STICKER_FORMATS) {
+      expect(outputFormat(f)).toMatchObject({ family: 'sticker', keepsAudio: false, nativeOnly: true });
+      expect(policy(f)).toMatchObject({ version: 1, policy: f.replace(/_v1$/, '') });
+    }
+    expect(policy('telegram_video_v1').maxSeconds).toBe(3);
+    expect(policy('whatsapp_webp_v1').maxSeconds).toBe(10);
+  });
+});
+
+describe('stickerGeometry', () => {
+  it('fits the source inside the canvas and speeds a long source up so the whole loop fits the cap', () => {
+    const g = stickerGeometry(info, 247, undefined, { canvas: { width: 512, height: 512 }, maxSeconds: 3, gifRates: false });
+    expect(g).toMatchObject({ width: 512, height: 512, fps: 24, frames: 72, duration: 3, retimed: true, reverse: false });
+    expect(g.sticker!.fit).toEqual({ width: 512, height: 288 });
+    expect(g.sticker!.loopSeconds).toBe(3);
+    expect(g.sticker!.speed).toBeCloseTo(3 / (247 / 24), 6);
+  });
+
+  it('keeps a short source at its length; the rate stays within 12–30 fps; GIF rates are whole centiseconds', () => {
+    const short = stickerGeometry(info, 60, { fps: 30 }, { canvas: { width: 320, height: 320 }, maxSeconds: 5, gifRates: false });
+    expect(short).toMatchObject({ fps: 30, frames: 75, duration: 2.5 });
+    expect(short.sticker!.speed).toBe(1);
+    const slow = stickerGeometry({ ...info, fpsRational: '8/1' }, 40, undefined, { canvas: { width: 128, height: 128 }, maxSeconds: 5, gifRates: false });
+    expect(slow.fps).toBe(12);
+    const gif = stickerGeometry(info, 247, undefined, { canvas: { width: 320, height: 320 }, maxSeconds: 5, gifRates: true });
+    expect(gif).toMatchObject({ fpsRational: '100/4', fps: 25, frames: 125 });
+    // Frames are rounded down: the loop never runs past the cap.
+    const odd = stickerGeometry(info, 247, { fps: 14 }, { canvas: { width: 320, height: 320 }, maxSeconds: 3, gifRates: true });
+    expect(odd.fpsRational).toBe('100/7');
+    expect(odd.duration).toBeLessThanOrEqual(3);
+  });
+
+  it('fits a crop, and a portrait source letterboxes the other way', () => {
+    const crop = stickerGeometry(info, 247, { crop: { x: 400, y: 0, width: 400, height: 720 } }, { canvas: { width: 512, height: 512 }, maxSeconds: 3, gifRates: false });
+    expect(crop.sticker!.fit).toEqual({ width: 284, height: 512 });
+  });
+});
+
+describe('the adaptive ladder', () => {
+  it('tries quality first, then the frame rate at the quality floor, then the scale at both floors', () => {
+    const a = stickerAttempts(policy('telegram_video_v1'), 24);
+    expect(a.map((x) => [x.quality.crf, x.fps, x.scale])).toEqual([
+      [32, 24, 1],
+      [40, 24, 1],
+      [48, 24, 1],
+      [48, 20, 1],
+      [48, 15, 1],
+      [48, 12, 1],
+      [48, 12, 0.85],
+      [48, 12, 0.7],
+      [48, 12, 0.5],
+    ]);
+    // A start rate below a step skips it; no attempt is ever under 12 fps.
+    expect(stickerAttempts(policy('signal_apng_v1'), 15).map((x) => x.fps)).toEqual([15, 15, 15, 12, 12, 12, 12]);
+    for (const f of STICKER_FORMATS) {
+      for (const x of stickerAttempts(policy(f), 30)) expect(x.fps).toBeGreaterThanOrEqual(12);
+    }
+    const gif = stickerAttempts(policy('discord_gif_v1'), 25);
+    expect(gif.map((x) => x.fpsRational)).toEqual(['100/4', '100/4', '100/4', '100/5', '100/6', '100/8', '100/8', '100/8', '100/8']);
+  });
+
+  it('says by how much the smallest attempt missed', () => {
+    const format = outputFormat('slack_gif_v1');
+    const msg = budgetMissMessage(format, [
+      { quality: { colours: 256, bayer: 3 }, fps: 25, scale: 1, bytes: 300_000, fits: false },
+      { quality: { colours: 64, bayer: 5 }, fps: 12.5, scale: 0.5, bytes: 125_200, fits: false },
+    ]);
+    expect(msg).toContain('slack_gif_v1 could not fit its budget of 115,200 bytes');
+    expect(msg).toContain('the smallest of 2 attempts (64 colours, bayer scale 5, 12.5 fps, 50 % of the canvas) made 125,200 bytes, 10,000 bytes (8.7 %) over');
+  });
+});
+
+describe('planRender: stickers', () => {
+  it('writes the master (canvas, start rate, loop within the cap, hidden colour cleared) and plans every attempt from it', () => {
+    const p = plan('telegram_video_v1');
+    expect(p.steps).toHaveLength(1);
+    const [args] = p.steps;
+    const g = graphOf(args!);
+    expect(g).toContain(`setpts=PTS*${(3 / (247 / 24)).toFixed(6)},fps=24/1,trim=end_frame=72,scale=512:288:flags=bicubic,setsar=1,pad=512:512:(ow-iw)/2:(oh-ih)/2:color=black@0`);
+    expect(args).toEqual(expect.arrayContaining(['ffv1', 'bgra']));
+    expect(args).not.toContain('[aout]');
+    expect(args!.at(-1)).toBe('/w/master.mkv');
+    expect(p.finish?.kind).toBe('sticker');
+    const sticker = p.finish?.kind === 'sticker' ? p.finish.sticker : null;
+    expect(sticker!.budgetBytes).toBe(235_929);
+    const first = sticker!.attempts[0]!;
+    expect(first.steps[0]).toEqual(expect.arrayContaining(['/w/master.mkv', 'libvpx-vp9', 'yuva420p', '-crf', '32', '-frames:v', '72', '-an', '/out/o']));
+    expect(first.promise).toMatchObject({ codec: 'vp9', width: 512, height: 512, fps: 24, frames: 72, duration: 3, hasAudio: false });
+    const last = sticker!.attempts.at(-1)!;
+    expect(last.promise).toMatchObject({ fps: 12, frames: 36 });
+    expect(last.steps[0]![last.steps[0]!.indexOf('-vf') + 1]).toBe('fps=12/1,scale=256:256:flags=bicubic,pad=512:512:(ow-iw)/2:(oh-ih)/2:color=black@0,format=yuva420p');
+  });
+
+  it('APNG attempts write raw frames for the palette encoder; GIF ones two passes; WebP levels its alpha', () => {
+    const apng = plan('signal_apng_v1').finish!;
+    const a = apng.kind === 'sticker' ? apng.sticker.attempts[1]! : null;
+    expect(a!.apng).toEqual({ rawFrames: '/w/attempt-2/frames.rgba', width: 512, height: 512, frames: 72, fpsRational: '24/1', colours: 128, output: '/out/o' });
+    const gif = plan('slack_gif_v1').finish!;
+    const g = gif.kind === 'sticker' ? gif.sticker.attempts[0]! : null;
+    expect(g!.steps).toHaveLength(2);
+    expect(g!.steps[0]).toEqual(expect.arrayContaining(['-vf', 'fps=100/4,palettegen=max_colors=256:reserve_transparent=1:stats_mode=full']));
+    const webp = plan('whatsapp_webp_v1').finish!;
+    const w = webp.kind === 'sticker' ? webp.sticker.attempts[1]! : null;
+    expect(w!.steps[0]).toEqual(expect.arrayContaining(['libwebp_anim', '-quality', '60']));
+    expect(w!.steps[0]!.join(' ')).toContain("lut=a='round(val/17.0000)*17.0000'");
+    expect(w!.promise).toMatchObject({ frames: 240, duration: 10 });
+  });
+
+  it('takes fps (as the start rate) and reverse; the poster is the fitted canvas', () => {
+    const p = plan('discord_apng_v1', { fps: 15, reverse: true });
+    expect(graphOf(p.steps[0]!)).toContain('fps=15/1,trim=end_frame=75,scale=320:180:flags=bicubic,setsar=1,reverse,pad=320:320');
+    const poster = planPoster({ ...source, recipe: { kind: 'transparent', format: 'discord_apng_v1' }, output: '/out/o', workDir: '/w' }, '/out/p.png');
+    expect(poster).toMatchObject({ width: 320, height: 320 });
+    expect(graphOf(poster.args)).not.toContain('setpts=PTS*');
+  });
+
+  it('a use_gpu batch writes every sticker master in the one shared decode', () => {
+    const b = planBatch({
+      ...source,
+      outputs: [
+        { recipe: { kind: 'transparent', format: 'webm_vp9' }, output: '/out/a.webm', workDir: '/w/0' },
+        { recipe: { kind: 'transparent', format: 'telegram_video_v1' }, output: '/out/b.webm', workDir: '/w/1' },
+        { recipe: { kind: 'transparent', format: 'slack_gif_v1' }, output: '/out/c.gif', workDir: '/w/2' },
+      ],
+    });
+    expect(b.shared).toEqual(expect.arrayContaining(['/out/a.webm', '/w/1/master.mkv', '/w/2/master.mkv']));
+    expect(b.plans.map((p) => [p.steps.length, p.finish?.kind ?? null])).toEqual([
+      [0, null],
+      [0, 'sticker'],
+      [0, 'sticker'],
+    ]);
+  });
+});
