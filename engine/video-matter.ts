@@ -5,14 +5,13 @@ import { fuseKeyMattes, unexplainedSubject, type FusionWeights, type KeyMatte } 
 import { keepMainSubject } from './matte/main-subject';
 import { guidedCoefficients, applyToFrame } from './matte/guided-filter';
 import { fitLongSide, grayOf, lumaOf, resampleRgb, resizeMap, type FloatMap, type GrayFrame, type RgbaFrame } from './matte/image';
-import type { ModelManifest } from './models/manifest';
-import { decodeOutput, modelInputSize, toInputTensor } from './models/io';
+import { decodeOutput, modelInputSize, toInputTensor, type ModelIo } from './models/io';
 import type { InferenceRuntime, InferenceSession } from './runtime';
 import type { TierConfig } from './tiers';
 
 export interface VideoMatterOptions {
   runtime: InferenceRuntime;
-  manifest: ModelManifest;
+  manifest: ModelIo;
   tier: TierConfig;
   /** null (default): soft alpha. A number in 0..1: hard alpha, subject where alpha ≥ threshold. */
   threshold?: number | null;
