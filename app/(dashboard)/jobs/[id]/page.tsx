@@ -4,6 +4,7 @@ import { notFound } from 'next/navigation';
 import { DeleteJob } from '@/components/jobs/delete-job';
 import { ExportsPanel } from '@/components/jobs/exports-panel';
 import { JobLive } from '@/components/jobs/job-live';
+import { MaskVersionsPanel } from '@/components/jobs/mask-versions-panel';
 import { JobStatusBadge } from '@/components/jobs/status-badge';
 import { WebhookHistory } from '@/components/jobs/webhook-history';
 import { BeforeAfter } from '@/components/media/before-after';
@@ -15,6 +16,8 @@ import { requireUser } from '@/lib/auth/current-user';
 import { getJobDetail } from '@/lib/services/dashboard/get-job-detail';
 import { ServiceError } from '@/lib/errors';
 import { listJobExports } from '@/lib/services/exports';
+import { priceJob } from '@/lib/billing/pricing';
+import { listMaskVersions, listRefinements } from '@/lib/services/refinements';
 import { listWebhookDeliveries } from '@/lib/services/list-webhook-deliveries';
 
 export const metadata: Metadata = { title: 'Job — Keyout' };
@@ -36,6 +39,9 @@ export default async function JobPage({ params }: { params: Promise<{ id: string
   const { status: s } = detail;
   const history = s.status === 'created' || s.status === 'uploaded' ? null : await listWebhookDeliveries(user.id, id);
   const exports = s.status === 'completed' ? await listJobExports(user.id, id) : null;
+  // Mask refinement (issue 26): the versions panel beside the exports.
+  const masks = s.status === 'completed' ? { versions: await listMaskVersions(user.id, id), refinements: await listRefinements(user.id, id) } : null;
+  const textModels = API_MODEL_ROWS.filter((m) => m.textPrompts).sort((a, b) => a.creditsPerSecond - b.creditsPerSecond);
   const running = s.status === 'processing';
   const format = s.output_format ?? 'webm_vp9';
   const result = detail.downloads.find((d) => d.label === 'Result');
@@ -120,6 +126,16 @@ export default async function JobPage({ params }: { params: Promise<{ id: string
                 ))}
               </ul>
             </Card>
+          ) : null}
+
+          {masks ? (
+            <MaskVersionsPanel
+              jobId={s.id}
+              versions={masks.versions}
+              refinements={masks.refinements}
+              textModels={textModels.map(({ id: model, label, creditsPerSecond }) => ({ id: model, label, creditsPerSecond }))}
+              credits={Object.fromEntries(textModels.map((m) => [m.id, priceJob({ model: m.id, durationSeconds: s.length_seconds ?? 0, fps: detail.fps ?? 30 })]))}
+            />
           ) : null}
 
           {s.status === 'completed' && exports ? <ExportsPanel jobId={s.id} exports={exports.exports} maskVersions={exports.maskVersions} /> : null}
