@@ -4,8 +4,9 @@ import { z } from './zod';
 
 /** `POST /v1/jobs/{id}/refine-mask` and the refinement and mask-version records. */
 
-const TEXT_MODELS = API_MODEL_ROWS.filter((m) => m.textPrompts);
 const DEFAULT_REFINE_MODEL: ApiModel = 'service-pro';
+/** The models that allow text prompts, the default first. */
+const TEXT_MODELS = API_MODEL_ROWS.filter((m) => m.textPrompts).sort((a, b) => Number(b.id === DEFAULT_REFINE_MODEL) - Number(a.id === DEFAULT_REFINE_MODEL));
 export const MAX_PROMPT_CHARS = 500;
 
 export const RefineModel = z
