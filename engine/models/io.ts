@@ -2,8 +2,11 @@ import type { FloatMap } from '../matte/image';
 import type { TensorData } from '../runtime';
 import type { ModelManifest } from './manifest';
 
-/** What feeding a model and reading its answer needs (a composite model has no file of its own). */
-export type ModelIo = Pick<ModelManifest, 'id' | 'file' | 'input' | 'output'>;
+/**
+ * What feeding a model and reading its answer needs (a composite model has no file of its own);
+ * a recurrent model also names the state it carries from one run to the next.
+ */
+export type ModelIo = Pick<ModelManifest, 'id' | 'file' | 'input' | 'output' | 'recurrent'>;
 
 /**
  * The input size to feed a model: its fixed size, or, for flexible models, `side` on the long

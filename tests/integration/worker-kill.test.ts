@@ -97,7 +97,7 @@ describe('worker crash safety', () => {
     expect(after.lockedBy).toBeNull();
     expect(await chargesOf(jobId)).toEqual({ debits: 1, refunds: 0 });
     expect(await db().maskVersion.count({ where: { jobId } })).toBe(1);
-    expect(fs.existsSync(path.join(stack.dataDir, 'work', jobId))).toBe(false);
+    expect(fs.existsSync(path.join(stack.dataDir, 'work', `segment-${jobId}`))).toBe(false);
   });
 
   it('SIGTERM drains: the worker finishes or releases its job and exits; the job completes, charged once', async () => {
