@@ -111,7 +111,7 @@ export function MaskVersionsPanel({
             <Alert tone="error">{result.error}</Alert>
           </div>
         ) : null}
-        {result?.ok ? (
+        {result?.ok && running ? (
           <p className="text-sm text-emerald-700 sm:col-span-2" role="status">
             Refining into version {result.version}; it becomes active when it is done.
           </p>
