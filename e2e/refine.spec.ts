@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect, test } from './fixtures';
+import { checkBothWidths } from './support/checks';
 import { ARTIFACTS, CLIP, hasClip, screenshotPath } from './support/media';
 
 /**
@@ -63,6 +64,8 @@ test.describe('mask refinement from the job page', () => {
     await expect(v2.getByText('Refining')).toHaveCount(0);
     expect(await credits()).toBe(afterJob - 2); // service-original: 1 credit a second, 2 s
     await panel.screenshot({ path: screenshotPath('30-job-mask-versions') });
+    // The job page with two versions: axe at desktop and phone width, no sideways scroll.
+    await checkBothWidths(page, '31-job-refined');
 
     // The segmentation's version made active again, from the page.
     await page.getByRole('button', { name: 'Make active version 1' }).click();
