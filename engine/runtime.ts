@@ -27,9 +27,12 @@ export interface InferenceSession {
   readonly inFlight?: number;
 }
 
+/** What a runtime needs to load a model: its id (for logs and caching) and its prepared file. */
+export type ModelFile = Pick<ModelManifest, 'id' | 'file'>;
+
 export interface InferenceRuntime {
   /** e.g. "onnxruntime-node (cpu)" — shown in benchmarks and logs. */
   readonly name: string;
   /** Loads a prepared model; the adapter knows where its files live (MODELS_DIR, /models/<file>). */
-  load(model: ModelManifest): Promise<InferenceSession>;
+  load(model: ModelFile): Promise<InferenceSession>;
 }

@@ -5,14 +5,13 @@ import { fuseKeyMattes, unexplainedSubject, type FusionWeights, type KeyMatte } 
 import { keepMainSubject } from './matte/main-subject';
 import { guidedCoefficients, applyToFrame } from './matte/guided-filter';
 import { fitLongSide, grayOf, lumaOf, resampleRgb, resizeMap, type FloatMap, type GrayFrame, type RgbaFrame } from './matte/image';
-import type { ModelManifest } from './models/manifest';
-import { decodeOutput, modelInputSize, toInputTensor } from './models/io';
+import { decodeOutput, modelInputSize, toInputTensor, type ModelIo } from './models/io';
 import type { InferenceRuntime, InferenceSession, TensorData } from './runtime';
 import type { TierConfig } from './tiers';
 
 export interface VideoMatterOptions {
   runtime: InferenceRuntime;
-  manifest: ModelManifest;
+  manifest: ModelIo;
   tier: TierConfig;
   /** null (default): soft alpha. A number in 0..1: hard alpha, subject where alpha ≥ threshold. */
   threshold?: number | null;
@@ -187,7 +186,7 @@ export async function createVideoMatter(opts: VideoMatterOptions): Promise<Video
    * first frame (cuts and reset() start a new shot). Runs chain: each waits for the state
    * before it, while the engine goes on preparing and finishing other frames.
    */
-  function runRecurrent(r: NonNullable<ModelManifest['recurrent']>, shotOf: number, feeds: Record<string, TensorData>) {
+  function runRecurrent(r: NonNullable<ModelIo['recurrent']>, shotOf: number, feeds: Record<string, TensorData>) {
     const before = carried?.shot === shotOf ? carried.state : Promise.resolve(Object.fromEntries(r.state.map((s) => [s.input, { data: new Float32Array(1), dims: [1, 1, 1, 1] }])));
     const running = before.then((state) => session.run({ ...feeds, ...state }, [m.output.name, ...r.state.map((s) => s.output)]));
     const state = running.then((out) =>

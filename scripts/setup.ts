@@ -3,6 +3,7 @@
 import { applyMigrations } from '../lib/db/migrate';
 import { env } from '../lib/env';
 import { prepareModels } from '../lib/models/prepare';
+import { preparePromptModels } from '../lib/models/prepare-prompt-models';
 import { ensureSecret } from '../lib/secret';
 
 const e = env();
@@ -10,6 +11,7 @@ const applied = applyMigrations(e.databaseUrl);
 console.log(applied.length ? `› Applied migrations: ${applied.join(', ')}` : '› Database is up to date.');
 ensureSecret();
 await prepareModels((line) => console.log(`› ${line}`));
+await preparePromptModels((line) => console.log(`› ${line}`));
 
 // The landing page's and the Studio's sample clip: drawn by ffmpeg and cut out here, once.
 // Optional: without it those pages simply offer no sample.

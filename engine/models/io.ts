@@ -3,10 +3,16 @@ import type { TensorData } from '../runtime';
 import type { ModelManifest } from './manifest';
 
 /**
+ * What feeding a model and reading its answer needs (a composite model has no file of its own);
+ * a recurrent model also names the state it carries from one run to the next.
+ */
+export type ModelIo = Pick<ModelManifest, 'id' | 'file' | 'input' | 'output' | 'recurrent'>;
+
+/**
  * The input size to feed a model: its fixed size, or, for flexible models, `side` on the long
  * edge and the frame's aspect ratio on the short one (both multiples of 32), or a square.
  */
-export function modelInputSize(m: ModelManifest, side: number, frame: { width: number; height: number }, keepAspect: boolean): [number, number] {
+export function modelInputSize(m: ModelIo, side: number, frame: { width: number; height: number }, keepAspect: boolean): [number, number] {
   if (m.input.size !== 'multiple-of-32') return [m.input.size[0], m.input.size[1]];
   const r32 = (v: number) => Math.max(32, Math.round(v / 32) * 32);
   if (!keepAspect) return [r32(side), r32(side)];
@@ -17,7 +23,7 @@ export function modelInputSize(m: ModelManifest, side: number, frame: { width: n
 }
 
 /** R, G, B planes (0..255) at the model's input size → the normalised tensor it expects. */
-export function toInputTensor(rgb: Float32Array[], width: number, height: number, m: ModelManifest): TensorData {
+export function toInputTensor(rgb: Float32Array[], width: number, height: number, m: ModelIo): TensorData {
   const order = m.input.channelOrder === 'rgb' ? [0, 1, 2] : [2, 1, 0];
   const n = width * height;
   const data = new Float32Array(3 * n);
@@ -37,7 +43,7 @@ export function toInputTensor(rgb: Float32Array[], width: number, height: number
 }
 
 /** The model's output → subject probability (0..1) at the output's resolution. */
-export function decodeOutput(t: TensorData, m: ModelManifest): FloatMap {
+export function decodeOutput(t: TensorData, m: ModelIo): FloatMap {
   const nchw = m.output.layout === 'nchw';
   const C = m.output.channels;
   const height = t.dims[nchw ? 2 : 1]!;

@@ -3,7 +3,8 @@ import { ServiceError } from '../errors';
 
 /**
  * Money is a ledger (CreditEntry rows); balances are always derived from it. Debits and
- * refunds carry an idempotency key per job, so retries and crashes never double-charge.
+ * refunds carry an idempotency key per thing paid for (a job, a refinement), so retries and
+ * crashes never double-charge.
  */
 export type Tx = Prisma.TransactionClient | Db;
 
@@ -28,40 +29,46 @@ export async function getBalance(userId: string, tx: Tx = db()): Promise<Balance
 
 export const debitKey = (jobId: string) => `debit:${jobId}`;
 export const refundKey = (jobId: string) => `refund:${jobId}`;
+export const refinementDebitKey = (refinementId: string) => `debit:refinement:${refinementId}`;
+export const refinementRefundKey = (refinementId: string) => `refund:refinement:${refinementId}`;
 
 /**
- * Charges a job once. Call inside the transaction that also moves the job to processing, after
- * a write in that transaction (so SQLite holds the write lock while the balance is read).
- * Throws `insufficient_credits` when the balance does not cover it; returns false when the job
+ * Charges `amount` once under `key`. Call inside the transaction that creates what is paid for,
+ * after a write in that transaction (so SQLite holds the write lock while the balance is read).
+ * Throws `insufficient_credits` when the balance does not cover it; returns false when the key
  * was already charged.
  */
-export async function debitForJob(
+export async function debit(
   tx: Tx,
-  { userId, jobId, amount }: { userId: string; jobId: string; amount: number },
+  { userId, jobId, amount, key, note }: { userId: string; jobId: string; amount: number; key: string; note: string },
 ): Promise<boolean> {
   if (!Number.isInteger(amount) || amount <= 0) throw new Error(`Invalid debit amount ${amount}`);
-  const existing = await tx.creditEntry.findUnique({ where: { idempotencyKey: debitKey(jobId) } });
+  const existing = await tx.creditEntry.findUnique({ where: { idempotencyKey: key } });
   if (existing) return false;
   const { remaining } = await getBalance(userId, tx);
   if (remaining < amount) throw new ServiceError('insufficient_credits', 'Insufficient credits');
-  await tx.creditEntry.create({
-    data: { userId, kind: 'debit', amount: -amount, jobId, idempotencyKey: debitKey(jobId), note: 'Video processing' },
-  });
+  await tx.creditEntry.create({ data: { userId, kind: 'debit', amount: -amount, jobId, idempotencyKey: key, note } });
   return true;
 }
 
-/**
- * Gives back what a failed job was charged. Idempotent (key `refund:<jobId>`); a job that was
- * never charged gets nothing. The worker calls this when a job fails.
- */
-export async function refundJob(tx: Tx, jobId: string): Promise<void> {
-  const debit = await tx.creditEntry.findUnique({ where: { idempotencyKey: debitKey(jobId) } });
-  if (!debit) return;
-  const key = refundKey(jobId);
+/** Gives back the debit recorded under `charged`, once (under `key`); nothing when it was never charged. */
+export async function refund(tx: Tx, { charged, key, note }: { charged: string; key: string; note: string }): Promise<void> {
+  const debitEntry = await tx.creditEntry.findUnique({ where: { idempotencyKey: charged } });
+  if (!debitEntry) return;
   if (await tx.creditEntry.findUnique({ where: { idempotencyKey: key } })) return;
   await tx.creditEntry.create({
-    data: { userId: debit.userId, kind: 'refund', amount: -debit.amount, jobId, idempotencyKey: key, note: 'Refund: processing failed' },
+    data: { userId: debitEntry.userId, kind: 'refund', amount: -debitEntry.amount, jobId: debitEntry.jobId, idempotencyKey: key, note },
   });
+}
+
+/** Charges a job once (key `debit:<jobId>`); see `debit`. */
+export async function debitForJob(tx: Tx, { userId, jobId, amount }: { userId: string; jobId: string; amount: number }): Promise<boolean> {
+  return debit(tx, { userId, jobId, amount, key: debitKey(jobId), note: 'Video processing' });
+}
+
+/** Gives back what a failed job was charged (key `refund:<jobId>`). The worker calls this when a job fails. */
+export async function refundJob(tx: Tx, jobId: string): Promise<void> {
+  await refund(tx, { charged: debitKey(jobId), key: refundKey(jobId), note: 'Refund: processing failed' });
 }
 
 export async function grantCredits(

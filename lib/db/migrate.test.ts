@@ -41,6 +41,9 @@ describe('applyMigrations', () => {
     });
     const job = await prisma.job.create({ data: { userId: user.id, filename: 'a.mp4', lengthSeconds: 1.5 } });
     await prisma.maskVersion.create({ data: { jobId: job.id, version: 1, storageKey: 'k' } });
+    await prisma.refinement.create({
+      data: { jobId: job.id, userId: user.id, op: 'add', model: 'service-pro', promptJson: '{}', fromVersion: 1, version: 2, creditsUsed: 3, idempotencyKey: 'k', fingerprint: 'f' },
+    });
     const batch = await prisma.batch.create({ data: { jobId: job.id, useGpu: true } });
     await prisma.output.create({ data: { jobId: job.id, format: 'webm_vp9', batchId: batch.id, startedAt: new Date() } });
     await prisma.outboxMessage.create({ data: { kind: 'render-batch', payloadJson: '{}' } });
@@ -55,9 +58,10 @@ describe('applyMigrations', () => {
 
     const full = await prisma.job.findUniqueOrThrow({
       where: { id: job.id },
-      include: { masks: true, outputs: true, batches: true, deliveries: true, user: { include: { apiKeys: true, ledger: true } } },
+      include: { masks: true, refinements: true, outputs: true, batches: true, deliveries: true, user: { include: { apiKeys: true, ledger: true } } },
     });
     expect(full.masks).toHaveLength(1);
+    expect(full.refinements).toHaveLength(1);
     expect(full.batches[0]?.useGpu).toBe(true);
     expect(full.outputs[0]?.status).toBe('queued');
     expect(full.user.ledger[0]?.amount).toBe(5);

@@ -2,8 +2,7 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import * as ort from 'onnxruntime-node';
-import type { ModelManifest } from '../../engine/models/manifest';
-import type { InferenceRuntime, InferenceSession } from '../../engine/runtime';
+import type { InferenceRuntime, InferenceSession, ModelFile } from '../../engine/runtime';
 import { modelFilePath } from '../models/resolve';
 import { runFloat32 } from '../../engine/ort-run';
 
@@ -41,7 +40,7 @@ export function createLocalOrtNodeRuntime(threads: number): InferenceRuntime {
     });
   const runtime = {
     name: `onnxruntime-node (${cuda ? 'cuda' : 'cpu'})`,
-    async load(manifest: ModelManifest): Promise<InferenceSession> {
+    async load(manifest: ModelFile): Promise<InferenceSession> {
       const file = modelFilePath(manifest.file);
       let session: ort.InferenceSession | null = null;
       if (cuda) {

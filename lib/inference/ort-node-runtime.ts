@@ -1,7 +1,6 @@
 import os from 'node:os';
 import { Worker } from 'node:worker_threads';
-import type { ModelManifest } from '../../engine/models/manifest';
-import type { InferenceRuntime, InferenceSession } from '../../engine/runtime';
+import type { InferenceRuntime, InferenceSession, ModelFile } from '../../engine/runtime';
 import { env } from '../env';
 import { remoteRuntime, type RemoteRuntime, type RuntimeReply, type RuntimeRequest } from './runtime-rpc';
 
@@ -40,7 +39,7 @@ export function createOrtNodeRuntime(opts: { threads?: number } = {}): Inference
   let remote: RemoteRuntime | null = null;
   const runtime = {
     name: 'onnxruntime-node',
-    async load(manifest: ModelManifest): Promise<InferenceSession> {
+    async load(manifest: ModelFile): Promise<InferenceSession> {
       const r = (remote ??= startThread(threads, () => {
         if (remote === r) remote = null;
       }));

@@ -4,11 +4,10 @@
  * it through `remoteRuntime`. The model computes over there while the engine prepares and
  * finishes other frames here (sessions report `inFlight: 1`).
  */
-import type { ModelManifest } from '../../engine/models/manifest';
-import type { InferenceRuntime, InferenceSession, TensorData } from '../../engine/runtime';
+import type { InferenceRuntime, InferenceSession, ModelFile, TensorData } from '../../engine/runtime';
 
 export type RuntimeRequest =
-  | { type: 'load'; id: number; manifest: ModelManifest }
+  | { type: 'load'; id: number; manifest: ModelFile }
   | { type: 'run'; id: number; session: number; feeds: Record<string, TensorData>; outputs: readonly string[] }
   | { type: 'release'; id: number; session: number };
 
@@ -100,7 +99,7 @@ export function remoteRuntime(channel: Channel<RuntimeReply, RuntimeRequest>, bu
   };
   const runtime: RemoteRuntime = {
     name: 'remote',
-    async load(manifest: ModelManifest): Promise<InferenceSession> {
+    async load(manifest: ModelFile): Promise<InferenceSession> {
       const reply = await call({ type: 'load', manifest });
       const session = reply.session!;
       runtime.name = reply.runtime ?? runtime.name;

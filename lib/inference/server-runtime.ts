@@ -1,5 +1,4 @@
-import type { ModelManifest } from '../../engine/models/manifest';
-import type { InferenceRuntime, InferenceSession } from '../../engine/runtime';
+import type { InferenceRuntime, InferenceSession, ModelFile } from '../../engine/runtime';
 
 let shared: InferenceRuntime | null = null;
 
@@ -15,7 +14,7 @@ export async function serverRuntime(): Promise<InferenceRuntime> {
   const sessions = new Map<string, Promise<InferenceSession>>();
   shared = {
     name: inner.name,
-    load(m: ModelManifest) {
+    load(m: ModelFile) {
       const key = `${m.id}:${m.file}`;
       let s = sessions.get(key);
       if (!s) {

@@ -15,13 +15,13 @@ const CACHE_FILE = '.prepared.json';
 const DOWNLOAD_TIMEOUT_MS = 120_000;
 const NPM_PACK_TIMEOUT_MS = 300_000;
 
-interface CacheEntry {
+export interface CacheEntry {
   sourceSha256: string;
   transform: string | null;
   size: number;
   mtimeMs: number;
 }
-type Cache = Record<string, CacheEntry>;
+export type Cache = Record<string, CacheEntry>;
 
 /**
  * Makes every manifest's model available under MODELS_DIR, checksummed: small models come from
@@ -183,23 +183,23 @@ function transformDynamic(source: Buffer, m: ModelManifest, log: (line: string) 
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 
-function verified(buf: Buffer, expected: string, what: string): Buffer {
+export function verified(buf: Buffer, expected: string, what: string): Buffer {
   const got = sha256(buf);
   if (got !== expected) throw new Error(`checksum mismatch for ${what}: expected sha256 ${expected}, got ${got}`);
   return buf;
 }
 
-function sha256(buf: Buffer): string {
+export function sha256(buf: Buffer): string {
   return createHash('sha256').update(buf).digest('hex');
 }
 
-function writeAtomic(file: string, bytes: Buffer): void {
+export function writeAtomic(file: string, bytes: Buffer): void {
   const tmp = `${file}.${process.pid}.tmp`;
   fs.writeFileSync(tmp, bytes);
   fs.renameSync(tmp, file);
 }
 
-function readCache(dir: string): Cache {
+export function readCache(dir: string): Cache {
   try {
     return JSON.parse(fs.readFileSync(path.join(dir, CACHE_FILE), 'utf8')) as Cache;
   } catch {
@@ -207,6 +207,6 @@ function readCache(dir: string): Cache {
   }
 }
 
-function writeCache(dir: string, cache: Cache): void {
+export function writeCache(dir: string, cache: Cache): void {
   writeAtomic(path.join(dir, CACHE_FILE), Buffer.from(JSON.stringify(cache, null, 2)));
 }

@@ -15,7 +15,8 @@ export interface JobSpec<S extends z.ZodType = z.ZodType> {
   /** Delay before retry n (1-based). */
   backoffMs: (retry: number) => number;
   /**
-   * Which workers take it (WORKER_LANES): `gpu` for model inference and one-pass batches, `cpu`
+   * Which workers take it (WORKER_LANES): `gpu` for model inference (segmentation, mask
+   * refinement) and one-pass batches, `cpu`
    * for encodes and network calls. A worker on both lanes (the default) runs everything.
    */
   lane: 'gpu' | 'cpu';
@@ -49,6 +50,13 @@ export const catalogue = {
   },
   'render-batch': {
     payload: z.object({ batchId: z.uuid() }),
+    retries: 2,
+    timeoutMs: LONG_MEDIA_MS,
+    backoffMs: exponential(15_000, 5 * 60_000),
+    lane: 'gpu',
+  },
+  'refine-mask': {
+    payload: z.object({ refinementId: z.uuid() }),
     retries: 2,
     timeoutMs: LONG_MEDIA_MS,
     backoffMs: exponential(15_000, 5 * 60_000),

@@ -18,11 +18,15 @@ describe('openApiYaml', () => {
         '/v1/exports/{exportId}',
         '/v1/jobs/{id}/batch-exports',
         '/v1/batches/{batchId}',
+        '/v1/jobs/{id}/refine-mask',
+        '/v1/refinements/{refinementId}',
+        '/v1/jobs/{id}/mask-versions',
+        '/v1/jobs/{id}/mask-versions/{version}/activate',
         '/v1/openapi',
         '/v1/webhooks/deliveries',
       ].sort(),
     );
-    for (const name of ['Error', 'JobStatus', 'StartResponse', 'Background', 'CreditBalance', 'JobReceipt', 'Export', 'Batch', 'ExportMetadata']) {
+    for (const name of ['Error', 'JobStatus', 'StartResponse', 'Background', 'CreditBalance', 'JobReceipt', 'Export', 'Batch', 'ExportMetadata', 'Refinement', 'RefineMaskRequest', 'MaskVersionList']) {
       expect(doc.components.schemas).toHaveProperty(name);
     }
   });

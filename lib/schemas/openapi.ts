@@ -5,6 +5,7 @@ import { ErrorBody, JobIdParams } from './common';
 import { BatchIdParams, BatchRecord, CreateBatchRequest, CreateExportRequest, ExportIdParams, ExportRecord } from './exports';
 import { ImageToVideoReceipt, ImageToVideoRequest, ImageToVideoUploaded } from './image-to-video';
 import { CreateJobRequest, DeleteJobResponse, JobReceipt, JobStatusRecord, StartJobRequest, StartResponse, UploadedJob } from './jobs';
+import { MaskVersionList, MaskVersionParams, RefinementIdParams, RefinementRecord, RefineMaskRequest } from './refinements';
 import { DeliveriesQuery, DeliveryHistory } from './webhooks';
 import { z } from './zod';
 
@@ -15,7 +16,7 @@ const ERRORS: Record<number, string> = {
   402: 'Insufficient credits',
   404: 'Not found, or not the caller\'s (`Job not found or does not belong to user`)',
   405: 'Method not allowed on this path (`Allow` lists those it has)',
-  409: 'Conflict: the job was already started or processed by another request',
+  409: 'Conflict: the job was already started or processed by another request; for refinements, another refinement of the job is running, the active mask changed (from_version), or the Idempotency-Key was used with a different request',
   413: 'File exceeds the size limit',
   429: 'Rate limit exceeded (100 requests per minute per key; 3 processing starts per minute per key); `Retry-After` says when to retry',
   500: 'Internal server error',
@@ -139,6 +140,41 @@ function build(): string {
       summary: 'A batch: status, counts and every export record',
       request: { params: BatchIdParams },
       responses: { ...ok('Batch', BatchRecord), ...errors(401, 404, 429, 500) },
+    },
+    {
+      method: 'post',
+      path: '/v1/jobs/{id}/refine-mask',
+      summary:
+        'Refine a completed job\'s mask by a text prompt (add or subtract a concept) into a new mask version, made active when it completes; charged the model\'s rate for the video\'s length, refunded on failure; poll GET /v1/refinements/{refinementId}',
+      request: {
+        params: JobIdParams,
+        headers: z.object({
+          'Idempotency-Key': z.string().optional().openapi({ description: '1-128 printable ASCII characters; the same key and request replay the refinement with no new charge, a different request is a 409' }),
+        }),
+        body: { content: json(RefineMaskRequest) },
+      },
+      responses: { ...ok('Mask refinement record (status queued when new)', RefinementRecord), ...errors(400, 401, 402, 404, 409, 429, 500) },
+    },
+    {
+      method: 'get',
+      path: '/v1/refinements/{refinementId}',
+      summary: 'Extension: a refinement and its current status',
+      request: { params: RefinementIdParams },
+      responses: { ...ok('Mask refinement record', RefinementRecord), ...errors(401, 404, 429, 500) },
+    },
+    {
+      method: 'get',
+      path: '/v1/jobs/{id}/mask-versions',
+      summary: 'Extension: the job\'s mask versions and which is active; export any completed one with mask_version',
+      request: { params: JobIdParams },
+      responses: { ...ok('Mask versions', MaskVersionList), ...errors(401, 404, 429, 500) },
+    },
+    {
+      method: 'post',
+      path: '/v1/jobs/{id}/mask-versions/{version}/activate',
+      summary: 'Extension: make a completed mask version the active one (409 while a refinement runs)',
+      request: { params: MaskVersionParams },
+      responses: { ...ok('Mask versions', MaskVersionList), ...errors(400, 401, 404, 409, 429, 500) },
     },
     {
       method: 'get',

@@ -1,4 +1,4 @@
-import { safeInputArgs } from '../../engine/media/input';
+import { guardArgs, safeInputArgs } from '../../engine/media/input';
 import { normalizeFilters } from '../../engine/media/normalize';
 import type { MediaInfo } from '../../engine/media/types';
 import { env } from '../env';
@@ -45,8 +45,35 @@ export async function* readFrames(
 ): AsyncGenerator<DecodedFrame> {
   const { width, height } = info;
   const ws = opts.workSize;
-  const frameBytes = width * (height + (ws ? ws[1] : 0)) * 4;
-  const child = spawnFfmpeg(decodeArgs(info, input, opts));
+  for await (const all of rawFrames(decodeArgs(info, input, opts), width * (height + (ws ? ws[1] : 0)) * 4, 'Decoding the video', opts)) {
+    // Copy out: the frame outlives the pipe's chunk and may be transferred elsewhere.
+    const data = all.slice(0, width * height * 4);
+    let work: DecodedFrame['work'];
+    if (ws) {
+      const [w, h] = ws;
+      const small = new Uint8Array(w * h * 4);
+      for (let y = 0; y < h; y++) small.set(all.subarray(((height + y) * width) * 4, ((height + y) * width + w) * 4), y * w * 4);
+      work = { data: small, width: w, height: h };
+    }
+    yield { data, width, height, work };
+  }
+}
+
+/**
+ * The frames of a stored mask version (FFV1 grey in Matroska, written by mask-writer.ts): one
+ * byte per pixel, 255 = subject, one frame per frame of the original's timeline.
+ */
+export function readMaskFrames(file: string, size: { width: number; height: number }, opts: { signal?: AbortSignal } = {}): AsyncGenerator<Uint8Array> {
+  const args = ['-v', 'error', '-f', 'matroska', ...guardArgs(), '-i', file, '-map', '0:v:0', '-f', 'rawvideo', '-pix_fmt', 'gray', 'pipe:1'];
+  return rawFrames(args, size.width * size.height, 'Reading the mask', opts);
+}
+
+/**
+ * Runs ffmpeg and yields its raw output cut into frames of `frameBytes` (each a view the
+ * caller may keep until the next one). Bounded by the pipe's back-pressure.
+ */
+async function* rawFrames(args: string[], frameBytes: number, what: string, opts: { signal?: AbortSignal; bufferFrames?: number }): AsyncGenerator<Uint8Array> {
+  const child = spawnFfmpeg(args);
   let stderr = '';
   child.stderr.on('data', (d: Buffer) => {
     stderr = (stderr + d.toString()).slice(-16_384);
@@ -66,18 +93,8 @@ export async function* readFrames(
       let all = Buffer.concat(pending);
       let off = 0;
       while (all.length - off >= frameBytes) {
-        // Copy out: the frame outlives the pipe's chunk and may be transferred elsewhere.
-        const data = new Uint8Array(width * height * 4);
-        data.set(all.subarray(off, off + data.length));
-        let work: DecodedFrame['work'];
-        if (ws) {
-          const [w, h] = ws;
-          const small = new Uint8Array(w * h * 4);
-          for (let y = 0; y < h; y++) small.set(all.subarray(off + ((height + y) * width) * 4, off + ((height + y) * width + w) * 4), y * w * 4);
-          work = { data: small, width: w, height: h };
-        }
+        yield new Uint8Array(all.buffer, all.byteOffset + off, frameBytes);
         off += frameBytes;
-        yield { data, width, height, work };
       }
       all = all.subarray(off);
       pending = all.length ? [Buffer.from(all)] : [];
@@ -85,8 +102,8 @@ export async function* readFrames(
       if (pendingBytes > limit) throw new Error('decoder buffer overflow');
     }
     const code = await exited;
-    if (opts.signal?.aborted) throw new MediaError('Segmentation was cancelled');
-    if (code !== 0) throw new MediaError(`Decoding the video failed: ${lastLines(stderr, 3) || `ffmpeg exited with ${code}`}`);
+    if (opts.signal?.aborted) throw new MediaError(`${what} was cancelled`);
+    if (code !== 0) throw new MediaError(`${what} failed: ${lastLines(stderr, 3) || `ffmpeg exited with ${code}`}`);
   } finally {
     opts.signal?.removeEventListener('abort', onAbort);
     if (child.exitCode === null) child.kill('SIGKILL');

@@ -31,6 +31,7 @@ function handlersWith(behaviour: (signal: AbortSignal) => Promise<void>, failure
   return {
     'render-output': { run: () => Promise.resolve() },
     'render-batch': { run: () => Promise.resolve() },
+    'refine-mask': { run: () => Promise.resolve() },
     'segment-video': {
       run: (_payload, ctx) => behaviour(ctx.signal),
       onFailure: (_payload, message) => {
@@ -57,9 +58,9 @@ const enqueue = (payload: object = { jobId: randomUUID() }, extra: { attempts?: 
 
 describe('Runner (real SQLite queue)', () => {
   it('refuses a handler map that does not match the catalogue', () => {
-    expect(() => assertHandlersMatchCatalogue({ 'segment-video': {}, 'render-output': {}, 'render-batch': {} })).toThrow(/missing: deliver-webhook/);
+    expect(() => assertHandlersMatchCatalogue({ 'segment-video': {}, 'render-output': {}, 'render-batch': {} })).toThrow(/missing: refine-mask, deliver-webhook/);
     expect(() =>
-      assertHandlersMatchCatalogue({ 'segment-video': {}, 'render-output': {}, 'render-batch': {}, 'deliver-webhook': {}, 'make-coffee': {} }),
+      assertHandlersMatchCatalogue({ 'segment-video': {}, 'render-output': {}, 'render-batch': {}, 'refine-mask': {}, 'deliver-webhook': {}, 'make-coffee': {} }),
     ).toThrow(/unknown: make-coffee/);
   });
 

@@ -1,5 +1,6 @@
 import type { HandlerMap } from '../runner';
 import { deliverWebhook } from './deliver-webhook';
+import { refineMask } from './refine-mask';
 import { renderBatch } from './render-batch';
 import { renderOutput } from './render-output';
 import { segmentVideo } from './segment-video';
@@ -9,5 +10,6 @@ export const handlers: HandlerMap = {
   'segment-video': segmentVideo,
   'render-output': renderOutput,
   'render-batch': renderBatch,
+  'refine-mask': refineMask,
   'deliver-webhook': deliverWebhook,
 };

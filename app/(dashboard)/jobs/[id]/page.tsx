@@ -6,6 +6,7 @@ import { ExportsPanel } from '@/components/jobs/exports-panel';
 import { choiceOf } from '@/components/jobs/job-options';
 import { JobDetails, JobDownloads, JobFailed, JobResultPreview, JobWebhooks } from '@/components/jobs/job-panels';
 import { JobLive } from '@/components/jobs/job-live';
+import { MaskVersionsPanel } from '@/components/jobs/mask-versions-panel';
 import { StartForm } from '@/components/jobs/start-form';
 import { StickersPanel } from '@/components/jobs/stickers-panel';
 import { JobStatusBadge } from '@/components/jobs/status-badge';
@@ -13,12 +14,15 @@ import { LinkButton } from '@/components/ui/button';
 import { Alert, Card, CardTitle, EmptyState } from '@/components/ui/card';
 import { formatDate } from '@/components/format';
 import { isStickerFormat } from '@/engine/formats';
+import { API_MODEL_ROWS } from '@/engine/api-models';
 import { requireUser } from '@/lib/auth/current-user';
 import { getJobDetail } from '@/lib/services/dashboard/get-job-detail';
 import { getJobProgress } from '@/lib/services/dashboard/get-job-progress';
 import { startOptionsOf } from '@/lib/services/dashboard/retry-job';
 import { ServiceError } from '@/lib/errors';
 import { listJobExports } from '@/lib/services/exports';
+import { priceJob } from '@/lib/billing/pricing';
+import { listMaskVersions, listRefinements } from '@/lib/services/refinements';
 import { listWebhookDeliveries } from '@/lib/services/list-webhook-deliveries';
 
 export const metadata: Metadata = { title: 'Job — Keyout' };
@@ -41,12 +45,17 @@ export default async function JobPage({ params, searchParams }: { params: Promis
   }
   const { status: s } = detail;
   const started = s.status !== 'created' && s.status !== 'uploaded';
-  const [history, live, previous, exports] = await Promise.all([
+  const completed = s.status === 'completed';
+  const [history, live, previous, exports, versions, refinements] = await Promise.all([
     started ? listWebhookDeliveries(user.id, id) : null,
     s.status === 'processing' ? getJobProgress(user.id, id) : null,
     s.status === 'uploaded' && from ? startOptionsOf(user.id, from) : null,
-    s.status === 'completed' ? listJobExports(user.id, id) : null,
+    completed ? listJobExports(user.id, id) : null,
+    completed ? listMaskVersions(user.id, id) : null,
+    completed ? listRefinements(user.id, id) : null,
   ]);
+  // Mask refinement (issue 26): the models that take text prompts, cheapest first, with the price for this video.
+  const textModels = API_MODEL_ROWS.filter((m) => m.textPrompts).sort((a, b) => a.creditsPerSecond - b.creditsPerSecond);
 
   return (
     <>
@@ -101,6 +110,15 @@ export default async function JobPage({ params, searchParams }: { params: Promis
             {s.status === 'failed' ? <JobFailed jobId={s.id} message={s.message} refunded={detail.creditsUsed} /> : null}
             {s.status === 'completed' ? <JobResultPreview detail={detail} /> : null}
             {s.status === 'completed' ? <JobDownloads downloads={detail.downloads} /> : null}
+            {versions && refinements ? (
+              <MaskVersionsPanel
+                jobId={s.id}
+                versions={versions}
+                refinements={refinements}
+                textModels={textModels.map(({ id: model, label, creditsPerSecond }) => ({ id: model, label, creditsPerSecond }))}
+                credits={Object.fromEntries(textModels.map((m) => [m.id, priceJob({ model: m.id, durationSeconds: s.length_seconds ?? 0, fps: detail.fps ?? 30 })]))}
+              />
+            ) : null}
             {exports ? (
               <ExportsPanel jobId={s.id} exports={exports.exports.filter((e) => !isStickerFormat(e.format))} maskVersions={exports.maskVersions} />
             ) : null}

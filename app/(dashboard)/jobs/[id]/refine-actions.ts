@@ -1,0 +1,55 @@
+'use server';
+
+import { revalidatePath } from 'next/cache';
+import { z } from 'zod';
+import { requireUser } from '@/lib/auth/current-user';
+import { ServiceError } from '@/lib/errors';
+import { RefineMaskRequest } from '@/lib/schemas/refinements';
+import { activateVersion, refineMask } from '@/lib/services/refinements';
+
+export type RefineState = { ok: true; version: number } | { ok: false; error: string } | null;
+
+const failure = (err: unknown): { ok: false; error: string } => {
+  if (err instanceof ServiceError) return { ok: false, error: err.details ? `${err.message}. ${err.details}` : err.message };
+  if (err instanceof z.ZodError) return { ok: false, error: err.issues.map((i) => i.message).join('; ') };
+  throw err;
+};
+
+/**
+ * The job page's "Refine the mask": a text prompt added to or taken out of the active mask,
+ * through the same service and rules as POST /v1/jobs/{id}/refine-mask. The form carries the
+ * version the user saw, so a change made meanwhile (another tab, the API) is a clear refusal.
+ */
+export async function refineAction(jobId: string, _prev: RefineState, form: FormData): Promise<RefineState> {
+  const user = await requireUser(`/jobs/${jobId}`);
+  const text = (name: string) => {
+    const v = form.get(name);
+    return typeof v === 'string' ? v : '';
+  };
+  try {
+    const request = RefineMaskRequest.parse({
+      op: text('op') || null,
+      model: text('model') || null,
+      prompt: { text: text('prompt') },
+      edge_cleanup: form.get('edge_cleanup') ? { enabled: true, size: 512 } : null,
+      from_version: text('from_version') ? Number(text('from_version')) : null,
+    });
+    const r = await refineMask(user.id, jobId, request, null);
+    revalidatePath(`/jobs/${jobId}`);
+    return { ok: true, version: r.version };
+  } catch (err) {
+    return failure(err);
+  }
+}
+
+/** "Make active": the version later exports use by default. */
+export async function activateAction(jobId: string, version: number): Promise<RefineState> {
+  const user = await requireUser(`/jobs/${jobId}`);
+  try {
+    await activateVersion(user.id, jobId, version);
+    revalidatePath(`/jobs/${jobId}`);
+    return { ok: true, version };
+  } catch (err) {
+    return failure(err);
+  }
+}

@@ -1,0 +1,9 @@
+import { apiRoute, otherMethods } from '@/lib/http/route';
+import { RefinementRecord } from '@/lib/schemas/refinements';
+import { getRefinement } from '@/lib/services/refinements';
+
+export const GET = apiRoute<{ refinementId: string }>(async ({ userId, params }) => ({
+  body: RefinementRecord.parse(await getRefinement(userId, params.refinementId)),
+}));
+
+export const { POST, PUT, PATCH, DELETE } = otherMethods('GET');

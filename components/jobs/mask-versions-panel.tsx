@@ -1,0 +1,122 @@
+'use client';
+
+import { useActionState, useTransition } from 'react';
+import { activateAction, refineAction, type RefineState } from '@/app/(dashboard)/jobs/[id]/refine-actions';
+import { AutoRefresh } from '@/components/jobs/auto-refresh';
+import { Badge, type BadgeTone } from '@/components/ui/badge';
+import { Button } from '@/components/ui/button';
+import { Alert, Card, CardTitle } from '@/components/ui/card';
+import { Field, inputClass } from '@/components/ui/field';
+import type { MaskVersionList, RefinementRecord } from '@/lib/schemas/refinements';
+
+type Version = MaskVersionList['versions'][number];
+
+const TONES: Record<Version['status'], BadgeTone> = { queued: 'slate', processing: 'amber', completed: 'green', failed: 'red' };
+
+function describe(v: Version, r: RefinementRecord | undefined): string {
+  if (!r) return 'Segmentation';
+  return `${r.op === 'add' ? 'Add' : 'Subtract'} “${r.prompt.text}” from version ${r.from_version} · ${r.model} · ${r.credits_used} credit${r.credits_used === 1 ? '' : 's'}`;
+}
+
+/**
+ * The job's mask versions (the segmentation and each refinement) with the active one marked,
+ * a "Make active" switch for the others, and a form that refines the active mask by a text
+ * prompt through the refine-mask service. Polls while a refinement runs. Any completed version
+ * can be exported from the Exports panel.
+ */
+export function MaskVersionsPanel({
+  jobId,
+  versions,
+  refinements,
+  textModels,
+  credits,
+}: {
+  jobId: string;
+  versions: MaskVersionList;
+  refinements: RefinementRecord[];
+  textModels: { id: string; label: string; creditsPerSecond: number }[];
+  /** What a refinement costs with each model, in credits. */
+  credits: Record<string, number>;
+}) {
+  const [result, refine, pending] = useActionState<RefineState, FormData>(refineAction.bind(null, jobId), null);
+  const [switching, startSwitch] = useTransition();
+  const running = refinements.some((r) => r.status === 'queued' || r.status === 'processing');
+  const byVersion = new Map(refinements.map((r) => [r.version, r]));
+  return (
+    <Card>
+      <CardTitle description="Each refinement writes a new version of the mask; the active one is what exports use unless they name another.">
+        Mask versions
+      </CardTitle>
+      <AutoRefresh active={running} />
+      <ul className="mb-5 divide-y divide-slate-100" aria-label="Mask versions">
+        {versions.versions.map((v) => {
+          const r = byVersion.get(v.version);
+          return (
+            <li key={v.version} className="flex flex-wrap items-center justify-between gap-3 py-3">
+              <div className="min-w-0 flex-1 basis-48">
+                <p className="flex flex-wrap items-center gap-2 font-medium text-slate-900">
+                  Version {v.version}
+                  {v.active ? <Badge tone="violet">Active</Badge> : null}
+                  {v.status !== 'completed' ? <Badge tone={TONES[v.status]}>{v.status === 'queued' ? 'Queued' : v.status === 'processing' ? 'Refining' : 'Failed'}</Badge> : null}
+                </p>
+                <p className="text-xs text-slate-500">{describe(v, r)}</p>
+                {r?.error ? <p className="mt-1 text-xs text-rose-700">{r.error} (refunded)</p> : null}
+              </div>
+              {v.status === 'completed' && !v.active ? (
+                <Button
+                  variant="secondary"
+                  size="sm"
+                  disabled={switching || running}
+                  onClick={() => startSwitch(async () => void (await activateAction(jobId, v.version)))}
+                >
+                  Make active<span className="sr-only"> version {v.version}</span>
+                </Button>
+              ) : null}
+            </li>
+          );
+        })}
+      </ul>
+      <form action={refine} className="grid gap-4 sm:grid-cols-2">
+        <input type="hidden" name="from_version" value={versions.active_version ?? ''} />
+        <div className="sm:col-span-2">
+          <Field id="refine-prompt" label="Refine the active mask" hint='Name what to add or take out: "the dog", "the rider and the horse", "hair". People, hair, skin, clothes and 80 everyday objects are understood.'>
+            <input id="refine-prompt" name="prompt" required maxLength={500} placeholder="the dog" className={inputClass} />
+          </Field>
+        </div>
+        <Field id="refine-op" label="Operation">
+          <select id="refine-op" name="op" className={inputClass} defaultValue="add">
+            <option value="add">Add to the mask</option>
+            <option value="subtract">Subtract from the mask</option>
+          </select>
+        </Field>
+        <Field id="refine-model" label="Model">
+          <select id="refine-model" name="model" className={inputClass} defaultValue={textModels[0]?.id}>
+            {textModels.map((m) => (
+              <option key={m.id} value={m.id}>
+                {m.label} — {credits[m.id]} credit{credits[m.id] === 1 ? '' : 's'}
+              </option>
+            ))}
+          </select>
+        </Field>
+        <label className="flex items-center gap-2 text-sm text-slate-800 sm:col-span-2">
+          <input type="checkbox" name="edge_cleanup" className="h-4 w-4 rounded border-slate-300" /> Clean up the edges
+        </label>
+        <div className="sm:col-span-2">
+          <Button type="submit" disabled={pending || running}>
+            {pending ? 'Starting…' : running ? 'A refinement is running' : 'Refine'}
+          </Button>
+        </div>
+        {result && !result.ok ? (
+          <div className="sm:col-span-2">
+            <Alert tone="error">{result.error}</Alert>
+          </div>
+        ) : null}
+        {result?.ok && running ? (
+          <p className="text-sm text-emerald-700 sm:col-span-2" role="status">
+            Refining into version {result.version}; it becomes active when it is done.
+          </p>
+        ) : null}
+      </form>
+    </Card>
+  );
+}

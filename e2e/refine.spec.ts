@@ -1,0 +1,78 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { expect, test } from './fixtures';
+import { checkBothWidths } from './support/checks';
+import { ARTIFACTS, CLIP, hasClip, screenshotPath } from './support/media';
+
+/**
+ * The job page's Mask versions panel: a completed job's mask refined by a text prompt from the
+ * page (real parts model on the worker), the new version made active when done and charged at
+ * the model's rate, then the first version made active again. The job itself is made through
+ * the API (its lifecycle has its own tests); the account signs up through the page.
+ */
+test.describe('mask refinement from the job page', () => {
+  test.skip(!hasClip, `test clip missing: ${CLIP} (../shared/testdata)`);
+
+  test('refines the mask by a prompt, then switches the active version back', async ({ page, stack }) => {
+    const email = `refiner-${Date.now()}@example.com`;
+    await page.context().clearCookies();
+    await page.goto('/signup');
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill('correct horse battery staple');
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await expect(page).toHaveURL(/\/jobs$/);
+
+    const cli = (...args: string[]) =>
+      execFileSync(process.execPath, ['bin/keyout.mjs', ...args], { env: { ...process.env, DATA_DIR: stack.dataDir, PUBLIC_URL: stack.url }, encoding: 'utf8' });
+    const key = cli('keys', 'create', '--email', email, '--credits', '10').trim().split('\n').at(-1)!;
+    const clip = path.join(ARTIFACTS, 'refine-clip.mp4');
+    fs.mkdirSync(ARTIFACTS, { recursive: true });
+    execFileSync('ffmpeg', ['-v', 'error', '-y', '-i', CLIP, '-t', '2', '-c:v', 'libx264', '-preset', 'veryfast', '-an', clip]);
+    const headers = { 'X-Api-Key': key };
+    const receipt = (await (await page.request.post('/v1/jobs', { headers, data: { filename: 'talk.mp4', content_type: 'video/mp4' } })).json()) as { id: string; upload_url: string };
+    expect((await page.request.put(receipt.upload_url, { headers: { 'Content-Type': 'video/mp4' }, data: fs.readFileSync(clip) })).status()).toBe(200);
+    expect((await page.request.post(`/v1/jobs/${receipt.id}/start`, { headers, data: { model: 'service-human' } })).status()).toBe(200);
+    await expect(async () => {
+      const s = (await (await page.request.get(`/v1/jobs/${receipt.id}/status`, { headers })).json()) as { status: string };
+      expect(s.status).toBe('completed');
+    }).toPass({ timeout: 240_000, intervals: [2000] });
+    const credits = async () => ((await (await page.request.get('/v1/credits', { headers })).json()) as { remaining_credits: number }).remaining_credits;
+    const afterJob = await credits();
+
+    await page.goto(`/jobs/${receipt.id}`);
+    const panel = page.getByRole('heading', { name: 'Mask versions' }).locator('xpath=ancestor::*[contains(@class, "rounded")][1]');
+    const versions = page.getByRole('list', { name: 'Mask versions' });
+    await expect(versions.getByRole('listitem')).toHaveCount(1);
+    const badge = (version: number) => versions.getByRole('listitem').nth(version - 1).getByText('Active', { exact: true });
+    await expect(badge(1)).toBeVisible();
+
+    // A prompt that names nothing the models know is refused on the page, before any charge.
+    await page.getByLabel('Refine the active mask').fill('the spaceship');
+    await page.getByRole('button', { name: 'Refine', exact: true }).click();
+    await expect(panel.getByRole('alert')).toContainText(/supported/i);
+    expect(await credits()).toBe(afterJob);
+
+    await page.getByLabel('Refine the active mask').fill('hair');
+    await page.getByLabel('Operation').selectOption('subtract');
+    await page.getByLabel('Model').selectOption('service-original');
+    await page.getByRole('button', { name: 'Refine', exact: true }).click();
+    const v2 = versions.getByRole('listitem').nth(1);
+    await expect(v2).toContainText('Subtract “hair” from version 1');
+    // The page polls while the refinement runs; version 2 becomes the active one when it is done.
+    await expect(badge(2)).toBeVisible({ timeout: 240_000 });
+    await expect(v2.getByText('Refining')).toHaveCount(0);
+    expect(await credits()).toBe(afterJob - 2); // service-original: 1 credit a second, 2 s
+    await panel.screenshot({ path: screenshotPath('30-job-mask-versions') });
+    // The job page with two versions: axe at desktop and phone width, no sideways scroll.
+    await checkBothWidths(page, '31-job-refined');
+
+    // The segmentation's version made active again, from the page.
+    await page.getByRole('button', { name: 'Make active version 1' }).click();
+    await expect(badge(1)).toBeVisible();
+    await expect(badge(2)).toHaveCount(0);
+    await expect(page.getByRole('button', { name: 'Make active version 2' })).toBeVisible();
+    const list = (await (await page.request.get(`/v1/jobs/${receipt.id}/mask-versions`, { headers })).json()) as { active_version: number };
+    expect(list.active_version).toBe(1);
+  });
+});

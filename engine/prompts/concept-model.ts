@@ -1,0 +1,179 @@
+import { PAN_PARTS } from '../models/catalog';
+import { decodeOutput, toInputTensor, type ModelIo } from '../models/io';
+import { resizeMap, type FloatMap } from '../matte/image';
+import type { InferenceRuntime, InferenceSession, TensorData } from '../runtime';
+import type { Concept } from './concepts';
+import { boxIou, boxOf, decodeDetections, DETECTOR_IO, detectorInput, type Box } from './detector';
+import { CENTERNET, SAM_DECODER, SAM_ENCODER } from './models';
+import { SAM_IO, samDecoderFeeds, samEncoderInput, samMask, type SamPrompt } from './sam';
+
+/**
+ * Segmenting named concepts on one picture, packaged as a model so the video matter
+ * (engine/video-matter.ts) runs it on its keyframes and carries its answers between them along
+ * optical flow, fusing neighbouring keys, exactly as it does a tier's segmentation model:
+ *
+ * - objects: the detector's boxes for the wanted classes, each refined by SAM from the box;
+ *   a box whose SAM mask disagrees with it (the mask's own box overlaps it less than
+ *   `agreeIou`) is dropped, so a stray detection does not become a stray region;
+ * - objects seen on the previous key but missed by the detector on this one (a score dipping
+ *   under the threshold for a frame or two) are asked of SAM again from their last box, and
+ *   kept when SAM still finds them there;
+ * - new objects appear whenever the detector first sees them;
+ * - person parts come from the parts model's channel.
+ *
+ * The answer is the union (max) of everything found, as a probability over the picture.
+ */
+
+/** The composite's I/O as the matter sees it: raw RGB at up to 1024 on the long side (SAM's size), one probability channel out. */
+export const CONCEPT_MODEL_IO: ModelIo = {
+  id: 'concepts',
+  file: 'concepts',
+  input: { name: 'rgb', layout: 'nchw', size: 'multiple-of-32', channelOrder: 'rgb', mean: [0, 0, 0], std: [1, 1, 1] },
+  output: { name: 'probability', layout: 'nchw', channels: 1, decode: { kind: 'probability', channel: 0 } },
+};
+
+export interface ConceptSearch {
+  concepts: readonly Concept[];
+  /** Detections scoring below this are ignored. */
+  minScore: number;
+  /**
+   * …and so are those under this share of the best score of their class on the key: a prompt
+   * means the clear instances, not every faint far-away one (parked cars behind the car).
+   */
+  relativeScore: number;
+  /** SAM's mask must overlap the box it was asked from at least this much (box IoU). */
+  agreeIou: number;
+  /** A missed object is looked for again from its last box on this many keys in a row. */
+  carryKeys: number;
+}
+
+export const DEFAULT_SEARCH: Omit<ConceptSearch, 'concepts'> = { minScore: 0.2, relativeScore: 0.5, agreeIou: 0.5, carryKeys: 2 };
+
+/** Seconds per stage, summed over the keys. */
+export interface ConceptStats {
+  keys: number;
+  objects: number;
+  dropped: number;
+  seconds: { detect: number; samEncode: number; samDecode: number; parts: number };
+}
+
+interface Track {
+  classIndex: number;
+  box: Box;
+  misses: number;
+}
+
+const now = () => performance.now() / 1000;
+
+/**
+ * An InferenceRuntime whose one model is the concept search over `runtime`'s detector, SAM and
+ * parts sessions (loaded on first use). Its runs are serialised: each key's search starts from
+ * the objects the one before found.
+ */
+export function conceptRuntime(runtime: InferenceRuntime, search: ConceptSearch): { runtime: InferenceRuntime; stats: ConceptStats } {
+  const stats: ConceptStats = { keys: 0, objects: 0, dropped: 0, seconds: { detect: 0, samEncode: 0, samDecode: 0, parts: 0 } };
+  const classes = new Set(search.concepts.flatMap((c) => (c.kind === 'object' ? [c.classIndex] : [])));
+  const parts = search.concepts.flatMap((c) => (c.kind === 'part' ? [c.channel] : []));
+  let tracks: Track[] = [];
+
+  async function timed<T>(stage: keyof ConceptStats['seconds'], work: Promise<T>): Promise<T> {
+    const t0 = now();
+    try {
+      return await work;
+    } finally {
+      stats.seconds[stage] += now() - t0;
+    }
+  }
+
+  async function find(s: Sessions, planes: Float32Array[], width: number, height: number): Promise<FloatMap> {
+    const out = new Float32Array(width * height);
+    const union = (m: FloatMap) => {
+      for (let i = 0; i < out.length; i++) if (m.data[i]! > out[i]!) out[i] = m.data[i]!;
+    };
+    stats.keys++;
+    if (classes.size) {
+      const det = await timed('detect', s.detector!.run({ [DETECTOR_IO.input]: detectorInput(planes, width, height) }, [DETECTOR_IO.heatmap, DETECTOR_IO.sides]));
+      const all = decodeDetections(det[DETECTOR_IO.heatmap]!, det[DETECTOR_IO.sides]!, { classes, minScore: search.minScore, nmsIou: 0.5, width, height });
+      const best = new Map<number, number>();
+      for (const d of all) best.set(d.classIndex, Math.max(best.get(d.classIndex) ?? 0, d.score));
+      const found = all.filter((d) => d.score >= search.relativeScore * best.get(d.classIndex)!);
+      const carried = tracks.filter((t) => t.misses < search.carryKeys && !found.some((d) => d.classIndex === t.classIndex && boxIou(d.box, t.box) > 0.3));
+      const asks = [...found.map((d) => ({ classIndex: d.classIndex, box: d.box, misses: 0 })), ...carried.map((t) => ({ ...t, misses: t.misses + 1 }))];
+      const next: Track[] = [];
+      if (asks.length) {
+        const enc = await timed('samEncode', s.encoder!.run({ [SAM_IO.encoderInput]: samEncoderInput(planes, width, height) }, [SAM_IO.embedding]));
+        const embedding = enc[SAM_IO.embedding]!;
+        for (const ask of asks) {
+          const mask = await samAnswer(s.decoder!, embedding, { box: ask.box }, width, height);
+          const got = boxOf(mask);
+          if (!got || boxIou(got, ask.box) < search.agreeIou) {
+            stats.dropped++;
+            continue;
+          }
+          stats.objects++;
+          union(mask);
+          next.push({ classIndex: ask.classIndex, box: got, misses: ask.misses });
+        }
+      }
+      tracks = next;
+    }
+    if (parts.length) {
+      const input = resizeRgb(planes, width, height, PAN_PARTS.input.size as readonly [number, number]);
+      const res = await timed('parts', s.parts!.run({ [PAN_PARTS.input.name]: toInputTensor(input.planes, input.width, input.height, PAN_PARTS) }, [PAN_PARTS.output.name]));
+      union(resizeMap(decodeOutput(res[PAN_PARTS.output.name]!, { ...PAN_PARTS, output: { ...PAN_PARTS.output, decode: { kind: 'union', channels: parts } } }), width, height));
+    }
+    return { data: out, width, height };
+  }
+
+  async function samAnswer(decoder: InferenceSession, embedding: TensorData, prompt: SamPrompt, width: number, height: number): Promise<FloatMap> {
+    const feeds = { image_embeddings: { data: embedding.data.slice(), dims: embedding.dims }, ...samDecoderFeeds(prompt, width, height) };
+    const res = await timed('samDecode', decoder.run(feeds, SAM_IO.decoderOutputs));
+    return samMask(res.low_res_masks!, width, height);
+  }
+
+  const composite: InferenceRuntime = {
+    name: `concepts over ${runtime.name}`,
+    async load(): Promise<InferenceSession> {
+      const s = await loadSessions(runtime, classes.size > 0, parts.length > 0);
+      let queue: Promise<unknown> = Promise.resolve();
+      return {
+        inFlight: 1,
+        run(feeds) {
+          const t = Object.values(feeds)[0]!;
+          const [, , height, width] = t.dims as [number, number, number, number];
+          const n = width * height;
+          const planes = [0, 1, 2].map((c) => t.data.subarray(c * n, (c + 1) * n));
+          const result = queue.then(() => find(s, planes, width, height));
+          queue = result.catch(() => undefined);
+          return result.then((p) => ({ [CONCEPT_MODEL_IO.output.name]: { data: p.data, dims: [1, 1, height, width] } }));
+        },
+        release: async () => {
+          await queue;
+          await Promise.all(Object.values(s).map((x: InferenceSession | undefined) => x?.release() ?? Promise.resolve()));
+        },
+      };
+    },
+  };
+  return { runtime: composite, stats };
+}
+
+interface Sessions {
+  detector?: InferenceSession;
+  encoder?: InferenceSession;
+  decoder?: InferenceSession;
+  parts?: InferenceSession;
+}
+
+async function loadSessions(runtime: InferenceRuntime, objects: boolean, parts: boolean): Promise<Sessions> {
+  const [detector, encoder, decoder, pan] = await Promise.all([
+    objects ? runtime.load(CENTERNET) : undefined,
+    objects ? runtime.load(SAM_ENCODER) : undefined,
+    objects ? runtime.load(SAM_DECODER) : undefined,
+    parts ? runtime.load(PAN_PARTS) : undefined,
+  ]);
+  return { detector, encoder, decoder, parts: pan };
+}
+
+function resizeRgb(planes: Float32Array[], width: number, height: number, [w, h]: readonly [number, number]) {
+  return { planes: planes.map((p) => resizeMap({ data: p, width, height }, w, h).data), width: w, height: h };
+}

@@ -1,0 +1,28 @@
+-- CreateTable
+CREATE TABLE "Refinement" (
+    "id" TEXT NOT NULL PRIMARY KEY,
+    "jobId" TEXT NOT NULL,
+    "userId" TEXT NOT NULL,
+    "status" TEXT NOT NULL DEFAULT 'queued',
+    "op" TEXT NOT NULL,
+    "model" TEXT NOT NULL,
+    "promptJson" TEXT NOT NULL,
+    "edgeCleanupSize" INTEGER,
+    "fromVersion" INTEGER NOT NULL,
+    "version" INTEGER NOT NULL,
+    "creditsUsed" INTEGER NOT NULL,
+    "idempotencyKey" TEXT,
+    "fingerprint" TEXT NOT NULL,
+    "error" TEXT,
+    "statsJson" TEXT,
+    "createdAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "startedAt" DATETIME,
+    "completedAt" DATETIME,
+    CONSTRAINT "Refinement_jobId_fkey" FOREIGN KEY ("jobId") REFERENCES "Job" ("id") ON DELETE CASCADE ON UPDATE CASCADE
+);
+
+-- CreateIndex
+CREATE INDEX "Refinement_jobId_status_idx" ON "Refinement"("jobId", "status");
+
+-- CreateIndex
+CREATE UNIQUE INDEX "Refinement_userId_jobId_idempotencyKey_key" ON "Refinement"("userId", "jobId", "idempotencyKey");

@@ -1,0 +1,7 @@
+import { failRefinement, runRefinement } from '../../../lib/services/run-refinement';
+import type { KindHandler } from '../runner';
+
+export const refineMask: KindHandler<'refine-mask'> = {
+  run: ({ refinementId }, ctx) => runRefinement(refinementId, ctx),
+  onFailure: ({ refinementId }, message) => failRefinement(refinementId, message),
+};
