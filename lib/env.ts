@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { isPostgresUrl } from './db/migrations';
 
 /**
  * The one reader of process.env. Every default makes the embedded mode (SQLite, local disk,
@@ -16,7 +17,10 @@ const schema = z.object({
   PUBLIC_URL: z.string().url().default('http://localhost:3000'),
   PORT: z.coerce.number().int().positive().default(3000),
   DATA_DIR: z.string().default('./data'),
+  /** `postgres://…` selects PostgreSQL; `file:…` or nothing, SQLite (DATA_DIR/keyout.db). */
   DATABASE_URL: z.string().optional(),
+  /** Connections each process may open to PostgreSQL (its pg pool's maximum). */
+  DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
   MODELS_DIR: z.string().default('./models-cache'),
   /** Extra read-only folders searched for model files before any download (colon-separated). */
   MODELS_SEARCH_PATH: z.string().default('../shared/models'),
@@ -46,13 +50,23 @@ const schema = z.object({
   STRIPE_PRICE_ID: z.string().optional(),
 });
 
+/** Settings that only make sense together. */
+const checked = schema.superRefine((e, ctx) => {
+  const need = (when: string, keys: (keyof typeof e)[]) => {
+    for (const k of keys) if (!e[k]) ctx.addIssue({ code: 'custom', path: [k], message: `required with ${when}` });
+  };
+  // Processes on several machines share a PostgreSQL database: a secret generated into one
+  // machine's DATA_DIR would sign sessions and URLs the others reject.
+  if (isPostgresUrl(e.DATABASE_URL ?? '')) need('a PostgreSQL DATABASE_URL (the same value in every process)', ['KEYOUT_SECRET']);
+});
+
 export type Env = z.infer<typeof schema> & { dataDir: string; databaseUrl: string; modelsDir: string };
 
 let cached: Env | undefined;
 
 export function env(): Env {
   if (cached) return cached;
-  const parsed = schema.safeParse(process.env);
+  const parsed = checked.safeParse(process.env);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
     throw new Error(`Invalid environment configuration:\n${lines.join('\n')}`);
