@@ -29,8 +29,9 @@ const schema = z.object({
   KEYOUT_ALLOW_PRIVATE_URLS: flag,
   FFMPEG_PATH: z.string().default('ffmpeg'),
   FFPROBE_PATH: z.string().default('ffprobe'),
-  /** Queue provider: "db" (rows in the same database) is the embedded default. */
-  QUEUE_PROVIDER: z.enum(['db']).default('db'),
+  /** Queue: "db" (rows in the application database, the embedded default) or "bullmq" (Redis at REDIS_URL). */
+  QUEUE_PROVIDER: z.enum(['db', 'bullmq']).default('db'),
+  REDIS_URL: z.string().url().optional(),
   STORAGE_PROVIDER: z.enum(['local']).default('local'),
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(1),
   /** The queue lanes this worker takes: `gpu` (segmentation, one-pass batches), `cpu` (renders, exports, webhooks). */
@@ -55,6 +56,7 @@ const checked = schema.superRefine((e, ctx) => {
   const need = (when: string, keys: (keyof typeof e)[]) => {
     for (const k of keys) if (!e[k]) ctx.addIssue({ code: 'custom', path: [k], message: `required with ${when}` });
   };
+  if (e.QUEUE_PROVIDER === 'bullmq') need('QUEUE_PROVIDER=bullmq', ['REDIS_URL']);
   // Processes on several machines share a PostgreSQL database: a secret generated into one
   // machine's DATA_DIR would sign sessions and URLs the others reject.
   if (isPostgresUrl(e.DATABASE_URL ?? '')) need('a PostgreSQL DATABASE_URL (the same value in every process)', ['KEYOUT_SECRET']);

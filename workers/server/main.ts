@@ -6,19 +6,20 @@ import { assertHandlersMatchCatalogue, Runner } from './runner';
 
 /**
  * `npm run worker`: the process role that runs ffmpeg and the models (the web process never
- * does). Boots env → database (migrations applied by db()) → the runner with WORKER_CONCURRENCY
- * slots. SIGTERM/SIGINT drain: no new work; running work gets DRAIN_GRACE_MS to finish, then it
+ * does). Boots env → database (connected, pending migrations applied) → the runner with
+ * WORKER_CONCURRENCY slots. SIGTERM/SIGINT drain: no new work; running work gets DRAIN_GRACE_MS to finish, then it
  * is aborted and its queue rows released for another worker.
  */
 const DRAIN_GRACE_MS = 10_000;
 
-function main(): void {
+async function main(): Promise<void> {
   const config = env();
   assertHandlersMatchCatalogue(handlers);
-  db();
+  await db().$connect();
+  const provider = queueProvider();
   const runner = new Runner({
     handlers,
-    provider: queueProvider(),
+    provider,
     concurrency: config.WORKER_CONCURRENCY,
     lanes: config.WORKER_LANES,
     onIdle: relay,
@@ -35,7 +36,7 @@ function main(): void {
     console.log(`[worker] ${signal}: draining`);
     runner
       .stop(DRAIN_GRACE_MS)
-      .then(() => db().$disconnect())
+      .then(() => Promise.all([provider.close(), db().$disconnect()]))
       .then(
         () => process.exit(0),
         (e: unknown) => {
@@ -51,9 +52,7 @@ function main(): void {
   process.on('unhandledRejection', (e) => console.error('[worker] unhandled rejection', e));
 }
 
-try {
-  main();
-} catch (e) {
+main().catch((e: unknown) => {
   console.error(`[worker] refusing to start: ${e instanceof Error ? e.message : String(e)}`);
   process.exit(1);
-}
+});
