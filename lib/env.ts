@@ -32,7 +32,21 @@ const schema = z.object({
   /** Queue: "db" (rows in the application database, the embedded default) or "bullmq" (Redis at REDIS_URL). */
   QUEUE_PROVIDER: z.enum(['db', 'bullmq']).default('db'),
   REDIS_URL: z.string().url().optional(),
-  STORAGE_PROVIDER: z.enum(['local']).default('local'),
+  /** Files: "local" (DATA_DIR/files) or "s3" (any S3-compatible store, the S3_* settings). */
+  STORAGE_PROVIDER: z.enum(['local', 's3']).default('local'),
+  S3_BUCKET: z.string().min(3).optional(),
+  /** Prepended to every key, e.g. "keyout/" to share a bucket. */
+  S3_PREFIX: z.string().regex(/^([A-Za-z0-9._-]+\/)*$/, 'folder names ending in "/"').default(''),
+  /** The store's endpoint (AWS when unset). */
+  S3_ENDPOINT: z.string().url().optional(),
+  /** The endpoint clients reach, when it differs from S3_ENDPOINT (presigned URLs are signed for it). */
+  S3_PUBLIC_ENDPOINT: z.string().url().optional(),
+  S3_REGION: z.string().default('us-east-1'),
+  /** Path-style URLs (endpoint/bucket/key), which most self-hosted stores need. */
+  S3_FORCE_PATH_STYLE: flag,
+  /** Credentials; when unset the AWS SDK's default chain (environment, instance role) is used. */
+  S3_ACCESS_KEY_ID: z.string().optional(),
+  S3_SECRET_ACCESS_KEY: z.string().optional(),
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(1),
   /** The queue lanes this worker takes: `gpu` (segmentation, one-pass batches), `cpu` (renders, exports, webhooks). */
   WORKER_LANES: z
@@ -57,6 +71,7 @@ const checked = schema.superRefine((e, ctx) => {
     for (const k of keys) if (!e[k]) ctx.addIssue({ code: 'custom', path: [k], message: `required with ${when}` });
   };
   if (e.QUEUE_PROVIDER === 'bullmq') need('QUEUE_PROVIDER=bullmq', ['REDIS_URL']);
+  if (e.STORAGE_PROVIDER === 's3') need('STORAGE_PROVIDER=s3', ['S3_BUCKET']);
   // Processes on several machines share a PostgreSQL database: a secret generated into one
   // machine's DATA_DIR would sign sessions and URLs the others reject.
   if (isPostgresUrl(e.DATABASE_URL ?? '')) need('a PostgreSQL DATABASE_URL (the same value in every process)', ['KEYOUT_SECRET']);

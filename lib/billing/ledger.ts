@@ -30,16 +30,21 @@ export const debitKey = (jobId: string) => `debit:${jobId}`;
 export const refundKey = (jobId: string) => `refund:${jobId}`;
 
 /**
- * Charges a job once. Call inside the transaction that also moves the job to processing, after
- * a write in that transaction (so SQLite holds the write lock while the balance is read).
+ * Charges a job once. Call inside the transaction that also moves the job to processing.
  * Throws `insufficient_credits` when the balance does not cover it; returns false when the job
  * was already charged.
+ *
+ * Charges to one account happen one at a time: touching the account's row first takes its row
+ * lock on PostgreSQL (held to the end of the transaction, so a concurrent charge reads the
+ * balance only after this one committed) and SQLite's database write lock. Without it, two
+ * starts on PostgreSQL could both see the same balance and overdraw it.
  */
 export async function debitForJob(
   tx: Tx,
   { userId, jobId, amount }: { userId: string; jobId: string; amount: number },
 ): Promise<boolean> {
   if (!Number.isInteger(amount) || amount <= 0) throw new Error(`Invalid debit amount ${amount}`);
+  await tx.user.update({ where: { id: userId }, data: { updatedAt: new Date() }, select: { id: true } });
   const existing = await tx.creditEntry.findUnique({ where: { idempotencyKey: debitKey(jobId) } });
   if (existing) return false;
   const { remaining } = await getBalance(userId, tx);

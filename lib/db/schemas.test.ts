@@ -45,7 +45,7 @@ describe('the two databases stay in step', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'keyout-schemas-'));
     beforeAll(async () => {
       server = await testPostgres();
-    });
+    }, 120_000);
     afterAll(async () => {
       await server?.stop();
       fs.rmSync(dir, { recursive: true, force: true });

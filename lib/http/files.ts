@@ -2,7 +2,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import type { ReadableStream as NodeWebStream } from 'node:stream/web';
 import { storage } from '../storage';
-import { isSafeKey, jobIdOfUploadTarget } from '../storage/keys';
+import { contentDisposition, isSafeKey, jobIdOfUploadTarget } from '../storage/keys';
 import { verifySignature } from '../storage/signing';
 import { uploadSource } from '../services/upload-source';
 import { toHttpError } from './errors';
@@ -51,11 +51,6 @@ function authorise(req: Request, key: string, method: 'GET' | 'PUT'): Response |
   if (verdict === 'expired') return json(403, { error: 'URL expired', details: 'Signed URLs are valid for one hour; ask the API for a new one.' });
   if (verdict !== 'ok') return json(403, { error: 'Invalid signature', details: 'The URL is not a valid signed URL for this file and method.' });
   return null;
-}
-
-function contentDisposition(filename: string): string {
-  const ascii = filename.replace(/[^\x20-\x7e]|["\\]/g, '_');
-  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(filename)}`;
 }
 
 /** Parses a single "bytes=a-b" range; null when absent, 'invalid' when unsatisfiable. */

@@ -12,7 +12,7 @@ describe.skipIf(unavailable)('BullmqQueueProvider (real Redis)', () => {
   const open: BullmqQueueProvider[] = [];
   beforeAll(async () => {
     redis = await testRedis();
-  });
+  }, 60_000);
   afterAll(async () => {
     await Promise.all(open.map((p) => p.close()));
     await redis?.stop();

@@ -12,6 +12,7 @@ import type { StartJobRequest, StartResponse } from '../schemas/jobs';
 import { exportIdOf, startedRequest } from '../schemas/stored-request';
 import { assertWebhookUrl } from '../webhooks/url';
 import { scheduleWebhook } from '../webhooks/schedule';
+import { settleDirectUpload } from './direct-upload';
 import { jobNotFound } from './errors';
 import { assertFormatsAvailable, createOutput } from './outputs/create';
 
@@ -72,8 +73,9 @@ const startOutputsOf = (jobId: string) =>
  * the original start again, without a second charge.
  */
 export async function startJob(userId: string, jobId: string, req: StartJobRequest): Promise<Started> {
-  const job = await db().job.findFirst({ where: { id: jobId, userId } });
+  let job = await db().job.findFirst({ where: { id: jobId, userId } });
   if (!job) throw jobNotFound();
+  if (job.status === 'created' && (await settleDirectUpload(job.id))) job = await db().job.findUniqueOrThrow({ where: { id: job.id } });
   if (job.status === 'processing') return responseOf(job, await startOutputsOf(job.id));
   if (job.status === 'created') throw new ServiceError('invalid', 'Upload the video before starting the job', 'PUT the file to the upload_url from job creation first.');
   if (job.status !== 'uploaded') throw new ServiceError('conflict', `The job has already been processed (status ${job.status})`);

@@ -2,6 +2,7 @@ import { getBalance } from '../../billing/ledger';
 import { isApiModel } from '../../../engine/api-models';
 import { priceJob } from '../../billing/pricing';
 import { db } from '../../db/client';
+import { settleDirectUpload } from '../direct-upload';
 import { jobNotFound } from '../../services/errors';
 import { ServiceError } from '../../errors';
 
@@ -18,8 +19,9 @@ export interface JobQuote {
 /** The exact charge start-job will make for this job with these options, and the balance. */
 export async function quoteJob(userId: string, jobId: string, opts: { model: string; blur: boolean }): Promise<JobQuote> {
   if (!isApiModel(opts.model)) throw new ServiceError('invalid', `Unknown model ${opts.model}`);
-  const job = await db().job.findFirst({ where: { id: jobId, userId } });
+  let job = await db().job.findFirst({ where: { id: jobId, userId } });
   if (!job) throw jobNotFound();
+  if (job.status === 'created' && (await settleDirectUpload(job.id))) job = await db().job.findUniqueOrThrow({ where: { id: job.id } });
   if (!job.lengthSeconds || !job.fps) throw new ServiceError('invalid', 'The video has not been uploaded yet');
   const balance = await getBalance(userId);
   return {
