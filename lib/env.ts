@@ -56,6 +56,11 @@ const schema = z.object({
     .pipe(z.array(z.enum(['gpu', 'cpu'])).min(1)),
   /** Threads onnxruntime may use per inference session (0 = one per available CPU). */
   ORT_THREADS: z.coerce.number().int().min(0).default(0),
+  /** Where onnxruntime-node runs the models: "cpu", or "cuda" (an NVIDIA GPU; docs/operations.md). */
+  ORT_EXECUTION_PROVIDER: z.enum(['cpu', 'cuda']).default('cpu'),
+  ORT_CUDA_DEVICE: z.coerce.number().int().min(0).default(0),
+  /** Keyframes per model run (ISNet tiers): 4 with cuda, 1 on the CPU unless set. */
+  ORT_BATCH: z.coerce.number().int().min(1).max(32).optional(),
   MAX_UPLOAD_BYTES: z.coerce.number().int().positive().default(1024 * 1024 * 1024),
   MAX_VIDEO_SECONDS: z.coerce.number().positive().default(600),
   MAX_FRAME_PIXELS: z.coerce.number().int().positive().default(4096 * 2304),

@@ -26,7 +26,7 @@ async function main(): Promise<void> {
   });
   runner.start();
   console.log(
-    `[worker] ${runner.workerId} ready (concurrency ${config.WORKER_CONCURRENCY}, lanes ${config.WORKER_LANES.join('+')}, queue ${config.QUEUE_PROVIDER})`,
+    `[worker] ${runner.workerId} ready (concurrency ${config.WORKER_CONCURRENCY}, lanes ${config.WORKER_LANES.join('+')}, queue ${config.QUEUE_PROVIDER}, storage ${config.STORAGE_PROVIDER}, inference ${config.ORT_EXECUTION_PROVIDER})`,
   );
 
   let stopping = false;
