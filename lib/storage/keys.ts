@@ -1,3 +1,5 @@
+import path from 'node:path';
+
 /**
  * The one place that knows the storage key layout of a job:
  *   jobs/<jobId>/source.<ext>            the uploaded original
@@ -36,4 +38,25 @@ export function isSafeKey(key: string): boolean {
 export function contentDisposition(filename: string): string {
   const ascii = filename.replace(/[^\x20-\x7e]|["\\]/g, '_');
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(filename)}`;
+}
+
+const TYPES: Record<string, string> = {
+  '.webm': 'video/webm',
+  '.mp4': 'video/mp4',
+  '.m4v': 'video/x-m4v',
+  '.mov': 'video/quicktime',
+  '.mkv': 'video/x-matroska',
+  '.avi': 'video/x-msvideo',
+  '.zip': 'application/zip',
+  '.jpg': 'image/jpeg',
+  '.png': 'image/png',
+  '.gif': 'image/gif',
+  '.webp': 'image/webp',
+  '.apng': 'image/apng',
+  '.json': 'application/json',
+};
+
+/** The media type a stored file is served with, from its extension. */
+export function contentTypeOf(key: string): string {
+  return TYPES[path.extname(key).toLowerCase()] ?? 'application/octet-stream';
 }

@@ -17,7 +17,7 @@ import {
 import { Upload } from '@aws-sdk/lib-storage';
 import type { BuildMiddleware, MetadataBearer } from '@smithy/types';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import { contentDisposition, isSafeKey } from './keys';
+import { contentDisposition, contentTypeOf, isSafeKey } from './keys';
 import { tooLarge } from './limited-write';
 import { ObjectChanged, type SignedUrlOptions, type Storage } from './types';
 
@@ -100,7 +100,13 @@ export class S3Storage implements Storage {
   private upload(key: string, body: Readable, contentLength?: number): Upload {
     return new Upload({
       client: this.client,
-      params: { Bucket: this.opts.bucket, Key: this.key(key), Body: body, ...(contentLength !== undefined ? { ContentLength: contentLength } : {}) },
+      params: {
+        Bucket: this.opts.bucket,
+        Key: this.key(key),
+        Body: body,
+        ContentType: contentTypeOf(key),
+        ...(contentLength !== undefined ? { ContentLength: contentLength } : {}),
+      },
       partSize: PART_BYTES,
       queueSize: PARTS_IN_FLIGHT,
     });
