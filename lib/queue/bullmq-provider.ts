@@ -19,6 +19,8 @@ import type { ClaimedJob, QueueMessage, QueueProvider } from './provider';
  *   - idempotent sends: the outbox message id is the BullMQ job id, and a singleton key is
  *                 BullMQ's deduplication id (no second job while one is queued or running).
  */
+/** Every key of the installation's queues starts with it. */
+export const BULLMQ_PREFIX = 'keyout';
 const KEEP_FINISHED_S = 7 * 24 * 60 * 60;
 /** BullMQ would fail a job that stalled this often itself; the runner gives up first (attempts > maxAttempts) and runs onFailure. */
 const MAX_STALLS = Math.max(...JOB_KINDS.map((k) => catalogue[k].retries + 1)) + 1;
@@ -43,7 +45,7 @@ export class BullmqQueueProvider implements QueueProvider {
   /** `prefix` namespaces every key (one per installation sharing a Redis; tests use their own). */
   constructor(
     redisUrl: string,
-    private readonly prefix = 'keyout',
+    private readonly prefix = BULLMQ_PREFIX,
   ) {
     // Commands must wait for a reconnect rather than fail (BullMQ requires it on worker connections).
     this.connection = new Redis(redisUrl, { maxRetriesPerRequest: null });

@@ -71,7 +71,10 @@ export async function startPostgres(opts: PostgresOptions): Promise<Postgres> {
       await c.end();
     }
   };
-  await waitUntil(service, 'connections', async () => (await query('SELECT 1'), true));
+  await waitUntil(service, 'connections', async () => (await query('SELECT 1'), true)).catch(async (e: unknown) => {
+    await stopService(service);
+    throw e;
+  });
   const quote = (name: string) => {
     if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`Not a plain database name: ${name}`);
     return `"${name}"`;

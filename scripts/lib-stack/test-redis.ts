@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -23,7 +22,7 @@ export function redisUnavailable(): string | null {
 export async function testRedis(): Promise<{ url: string; stop(): Promise<void> }> {
   if (process.env.KEYOUT_TEST_REDIS_URL) return { url: process.env.KEYOUT_TEST_REDIS_URL, stop: async () => {} };
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'keyout-redis-'));
-  const server = await startRedis({ dir, port: await freePort(), password: randomBytes(12).toString('hex') });
+  const server = await startRedis({ dir, port: await freePort() });
   return {
     url: server.url,
     stop: async () => {
