@@ -80,7 +80,7 @@ function pgBoss(queue: string): Engine {
 
 function bullmq(queue: string, backend: 'redis' | 'postgres'): Engine {
   const workers: Worker[] = [];
-  const conn = backend === 'redis' ? { host: REDIS.hostname, port: Number(REDIS.port) } : { connectionString: POSTGRES, schema: 'bench_bullmq', migrate: true };
+  const conn = backend === 'redis' ? { host: REDIS.hostname, port: Number(REDIS.port), password: decodeURIComponent(REDIS.password) || undefined } : { connectionString: POSTGRES, schema: 'bench_bullmq', migrate: true };
   const make = <T>(f: (c: never, b: never) => T): T => f(conn as never, (backend === 'postgres' ? createPostgresBackend : undefined) as never);
   const q = make((c, b) => new Queue(queue, { connection: c }, b));
   return {
