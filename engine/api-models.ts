@@ -57,7 +57,7 @@ export const API_MODEL_ROWS = [
     id: 'service-pro',
     aliases: ['videobgremover-pro'],
     label: 'Pro',
-    summary: 'The model on every frame, fused with its neighbours: complex objects and fast motion.',
+    summary: 'Every frame through the full model, for complex objects and fine detail. Slowest.',
     creditsPerSecond: 3,
     tier: 'pro',
     browser: false,

@@ -64,6 +64,38 @@ export interface TierConfig {
 }
 
 /**
+ * The two people configurations. `selfie`: MediaPipe selfie 256² on every frame, guided-filter
+ * edges solved on a 128-px grid. `rvm`: Robust Video Matting on every frame at 384 px on the
+ * long side (its recurrent state carried frame to frame), edges by the guided filter without
+ * gain (RVM's alpha is already real alpha). Which one `service-human` runs, and where the Studio
+ * runs the other, is decided by measurement (docs/engine.md).
+ */
+export const PEOPLE_TIERS = {
+  selfie: {
+    model: 'selfie',
+    inputSide: 256,
+    keepAspect: false,
+    workSide: 256,
+    keyframes: { interval: 1, fuseRadius: 0, bisectBelow: 0, bisectUnexplainedAbove: 0, unexplainedScale: 0, flowSide: 160, cutThreshold: 0.15 },
+    guided: { radius: 4, eps: 1e-3, gain: 2, subsample: 2 },
+    mainSubjectMinFraction: 0.15,
+    colourModel: false,
+  },
+  rvm: {
+    model: 'rvm',
+    inputSide: 384,
+    keepAspect: true,
+    workSide: 384,
+    keyframes: { interval: 1, fuseRadius: 0, bisectBelow: 0, bisectUnexplainedAbove: 0, unexplainedScale: 0, flowSide: 160, cutThreshold: 0.15 },
+    guided: { radius: 2, eps: 1e-3, gain: 1 },
+    mainSubjectMinFraction: 0.15,
+    colourModel: false,
+  },
+} as const satisfies Record<string, TierConfig>;
+
+export type PeopleModel = keyof typeof PEOPLE_TIERS;
+
+/**
  * The engine configurations the API models run (engine/api-models.ts names each model's tier).
  * The numbers come from `npm run bench:quality` and `npm run bench:speed` (docs/engine.md has
  * the measured tables).
@@ -79,16 +111,7 @@ export const TIERS = {
     mainSubjectMinFraction: 0.15,
     colourModel: true,
   },
-  human: {
-    model: 'selfie',
-    inputSide: 256,
-    keepAspect: false,
-    workSide: 256,
-    keyframes: { interval: 1, fuseRadius: 0, bisectBelow: 0, bisectUnexplainedAbove: 0, unexplainedScale: 0, flowSide: 160, cutThreshold: 0.15 },
-    guided: { radius: 4, eps: 1e-3, gain: 2, subsample: 2 },
-    mainSubjectMinFraction: 0.15,
-    colourModel: false,
-  },
+  human: PEOPLE_TIERS.selfie,
   original: {
     model: 'isnet',
     inputSide: 1024,

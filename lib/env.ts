@@ -68,6 +68,9 @@ const schema = z.object({
   STARTS_PER_MINUTE: z.coerce.number().int().positive().default(3),
   STRIPE_SECRET_KEY: z.string().optional(),
   STRIPE_PRICE_ID: z.string().optional(),
+  /** SMTP server for password-reset e-mails, e.g. smtp://user:pass@mail.example.com:587. Without it, no e-mail is sent. */
+  SMTP_URL: z.string().url().optional(),
+  MAIL_FROM: z.string().default('Keyout <no-reply@localhost>'),
 });
 
 /** Settings that only make sense together. */

@@ -1,6 +1,6 @@
 'use client';
 
-import { useActionState } from 'react';
+import { useActionState, useState } from 'react';
 import { addExportsAction, type AddExportsState } from '@/app/(dashboard)/jobs/[id]/export-actions';
 import { AutoRefresh } from '@/components/jobs/auto-refresh';
 import { Badge, type BadgeTone } from '@/components/ui/badge';
@@ -9,6 +9,7 @@ import { Alert, Card, CardTitle } from '@/components/ui/card';
 import { Field, inputClass } from '@/components/ui/field';
 import { formatBytes } from '@/components/format';
 import type { ExportRecord } from '@/lib/schemas/exports';
+import { outputFormat, type FormatId } from '@/engine/formats';
 import { TRANSPARENT_FORMATS } from './job-options';
 
 const label = (format: string) =>
@@ -44,6 +45,9 @@ export function ExportsPanel({
     null,
   );
   const unfinished = exports.some((e) => e.status === 'queued');
+  const [format, setFormat] = useState<FormatId>('webm_vp9');
+  // Fixed layouts (masks, bundles, WebP) come at the original size only (spec, start `exports` rule 4).
+  const nativeOnly = outputFormat(format).nativeOnly;
   return (
     <Card>
       <CardTitle description="Other formats and sizes from this job's original and mask. Exports are free: the segmentation was paid when the job started.">
@@ -86,7 +90,13 @@ export function ExportsPanel({
       ) : null}
       <form action={add} className="grid gap-4 sm:grid-cols-2">
         <Field id="export-format" label="Format">
-          <select id="export-format" name="format" className={inputClass} defaultValue="webm_vp9">
+          <select
+            id="export-format"
+            name="format"
+            className={inputClass}
+            value={format}
+            onChange={(e) => setFormat(e.target.value as FormatId)}
+          >
             {TRANSPARENT_FORMATS.map((f) => (
               <option key={f.id} value={f.id}>
                 {f.label}
@@ -97,23 +107,41 @@ export function ExportsPanel({
         <Field
           id="export-widths"
           label="Widths (optional)"
-          hint="Pixels, separated by commas, e.g. 1280, 640. Each makes one file."
+          hint={
+            nativeOnly
+              ? 'This format keeps the original size.'
+              : 'Pixels, separated by commas, e.g. 1280, 640. Each makes one file.'
+          }
         >
           <input
             id="export-widths"
             name="widths"
             inputMode="numeric"
             placeholder="1280, 640"
+            disabled={nativeOnly}
             className={inputClass}
           />
         </Field>
         <label className="flex items-center gap-2 text-sm text-slate-800">
-          <input
-            type="checkbox"
-            name="native"
-            defaultChecked
-            className="h-4 w-4 rounded border-slate-300"
-          />{' '}
+          {nativeOnly ? (
+            <>
+              <input type="hidden" name="native" value="on" />
+              <input
+                type="checkbox"
+                checked
+                disabled
+                readOnly
+                className="h-4 w-4 rounded border-slate-300"
+              />
+            </>
+          ) : (
+            <input
+              type="checkbox"
+              name="native"
+              defaultChecked
+              className="h-4 w-4 rounded border-slate-300"
+            />
+          )}{' '}
           Original size
         </label>
         {maskVersions.length > 1 ? (

@@ -45,3 +45,28 @@ export function startRequest(model: string, choice: BackgroundChoice, webhookUrl
     ...(webhookUrl.trim() ? { webhook_url: webhookUrl.trim() } : {}),
   };
 }
+
+/** The form's choice for a stored background (the inverse of backgroundOf), to offer earlier options again. */
+export function choiceOf(background: unknown): BackgroundChoice {
+  const b = (background ?? {}) as {
+    type?: string;
+    color?: string;
+    transparent_format?: string;
+    blur_mode?: string;
+    blur_intensity?: number;
+    composition?: { background_url?: string; background_type?: string; export_format?: string };
+  };
+  const container = b.composition?.export_format ?? 'mp4';
+  switch (b.type) {
+    case 'color':
+      return { kind: 'color', color: b.color?.slice(0, 7) ?? '#22c55e', container };
+    case 'composition':
+      return { kind: 'media', url: b.composition?.background_url ?? '', mediaType: b.composition?.background_type === 'video' ? 'video' : 'image', container };
+    case 'blur':
+      return { kind: 'blur', mode: b.blur_mode === 'subject' ? 'subject' : 'background', intensity: b.blur_intensity ?? 50, container };
+    case 'transparent':
+      return { kind: 'transparent', format: b.transparent_format ?? 'webm_vp9' };
+    default:
+      return { kind: 'transparent', format: 'webm_vp9' };
+  }
+}

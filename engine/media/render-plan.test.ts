@@ -275,7 +275,8 @@ describe('planPoster', () => {
     expect(g).toContain('scale=320:180:flags=bicubic');
     expect(g).not.toContain('reverse');
     expect(g).not.toContain('fps=12');
-    expect(g).toContain("[shown]select='eq(n\\,82)',format=rgba[poster]");
+    expect(g).toContain("[shown]select='eq(n\\,82)'[picked]");
+    expect(g).toContain('alphamerge,format=rgba[poster]');
     expect(args.slice(-11)).toEqual(['-map', '[poster]', '-frames:v', '1', '-c:v', 'png', '-update', '1', '-f', 'image2', '/out/p.png']);
     expect(graphOf(planPoster(input({ kind: 'transparent', format: 'mask_video' }), '/p.png').args)).toContain('alphaextract,format=yuv420p[shown]');
     expect(graphOf(planPoster(input({ kind: 'color', color: '#000000', exportFormat: 'mp4' }), '/p.png').args)).toContain('format=rgb24[poster]');

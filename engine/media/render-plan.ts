@@ -1,4 +1,5 @@
 import { type EncodeBranch, type OutputFormat, type StepsContext, type ZipPlan } from '../formats';
+import { clearTransparent } from '../formats/codecs';
 import {
   cropFilters,
   croppedSize,
@@ -256,7 +257,10 @@ export function planPoster(p: RenderPlanInput, file: string): { args: string[]; 
   const frame = thumbnailFrame(p.maskFrames, parseRational(p.info.fpsRational));
   const branch = format.encoding.kind === 'branch' ? format.encoding.branch({ audio: false }).tail(PICTURE, 'shown') : [`[${PICTURE}]null[shown]`];
   const alpha = ['straight', 'binary', 'separate'].includes(format.alpha);
-  const graph = [...pic.filters, ...branch, `[shown]select='eq(n\\,${frame})',format=${alpha ? 'rgba' : 'rgb24'}[poster]`];
+  const pick = `[shown]select='eq(n\\,${frame})'`;
+  // A cut-out's hidden colour is zeroed, as in the lossless formats: the PNG shrinks several times.
+  const toPng = alpha ? [`${pick}[picked]`, ...clearTransparent('picked', 'poster', 'rgba')] : [`${pick},format=rgb24[poster]`];
+  const graph = [...pic.filters, ...branch, ...toPng];
   return {
     args: [...pic.inputs, '-filter_complex', graph.join(';'), '-map', '[poster]', '-frames:v', '1', '-c:v', 'png', '-update', '1', '-f', 'image2', file],
     width: out.width,

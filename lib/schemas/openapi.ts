@@ -31,8 +31,8 @@ const HEADERS = {
   'X-RateLimit-Reset': header('Unix time (seconds) when the minute resets'),
 };
 
-function ok(description: string, schema: z.ZodType): RouteConfig['responses'] {
-  return { 200: { description, headers: HEADERS, content: json(schema) } };
+function ok(description: string, schema: z.ZodType, headers: Partial<typeof HEADERS> = HEADERS): RouteConfig['responses'] {
+  return { 200: { description, headers, content: json(schema) } };
 }
 
 function errors(...codes: number[]): RouteConfig['responses'] {
@@ -135,11 +135,11 @@ function build(): string {
     {
       method: 'get',
       path: '/v1/openapi',
-      summary: 'This document, as a YAML string',
-      responses: { ...ok('OpenAPI YAML', z.string()), ...errors(401, 429, 500) },
+      summary: 'This document, as a YAML string (public: no API key needed)',
+      responses: { ...ok('OpenAPI YAML', z.string(), { 'X-API-Version': HEADERS['X-API-Version'] }), 500: { description: ERRORS[500]!, content: json(ErrorBody) } },
     },
   ];
-  for (const p of paths) registry.registerPath({ ...p, security });
+  for (const p of paths) registry.registerPath({ ...p, security: p.path === '/v1/openapi' ? [] : security });
   const doc = new OpenApiGeneratorV3(registry.definitions).generateDocument({
     openapi: '3.0.3',
     info: {

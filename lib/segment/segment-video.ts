@@ -8,6 +8,7 @@ import { MediaError } from '../media/ffmpeg';
 import { allManifests } from '../models/manifests';
 import { readFrames } from './frame-reader';
 import { openMaskWriter } from './mask-writer';
+import { type PreviewImage, PreviewSampler } from './preview';
 import { serverRuntime } from '../inference/server-runtime';
 
 export type { ApiModel } from '../../engine/api-models';
@@ -28,6 +29,13 @@ export interface SegmentOptions {
   smartSampling?: boolean;
   signal?: AbortSignal;
   onProgress?: (p: SegmentProgress) => void;
+  /**
+   * Gets the newest finished frame (colour with its alpha, at most 480 px on its long side) now
+   * and then while segmenting, for a live preview. Called synchronously: keep it cheap.
+   */
+  onPreview?: (image: PreviewImage) => void;
+  /** Least time between two previews; 3 s by default. */
+  previewEveryMs?: number;
   /** Benchmarks only: stop after this many frames. */
   maxFrames?: number;
 }
@@ -73,6 +81,7 @@ export async function segmentVideoWith(
   const total = opts.maxFrames ? Math.min(opts.maxFrames, info.frameCount) : info.frameCount;
   let framesWritten = 0;
   let lastReport = 0;
+  const preview = opts.onPreview ? new PreviewSampler(info.width, info.height, opts.previewEveryMs ?? 3000, opts.onPreview) : null;
   try {
     // ffmpeg scales each frame to the working resolution too: cheaper there than in JS.
     const frames = readFrames(info, opts.input, { signal: opts.signal, maxFrames: opts.maxFrames, workSize: workSize(tier, info.width, info.height) });
@@ -80,6 +89,7 @@ export async function segmentVideoWith(
       const t = performance.now();
       for (const alpha of alphas) await writer.write(alpha);
       stage.encode += (performance.now() - t) / 1000;
+      preview?.finishedFrames(alphas);
       framesWritten += alphas.length;
       const elapsed = (performance.now() - started) / 1000;
       if (opts.onProgress && elapsed - lastReport >= PROGRESS_EVERY_S) {
@@ -93,6 +103,7 @@ export async function segmentVideoWith(
       stage.decode += (performance.now() - t) / 1000;
       if (next.done) break;
       if (opts.signal?.aborted) throw new MediaError('Segmentation was cancelled');
+      preview?.pushed(next.value.data);
       await write(await matter.push(next.value, next.value.work));
     }
     await write(await matter.flush());

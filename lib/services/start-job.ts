@@ -5,7 +5,8 @@ import { priceJob } from '../billing/pricing';
 import { db } from '../db/client';
 import type { Job, Output } from '../db/generated/client';
 import { ServiceError } from '../errors';
-import { assertFetchableUrl, FetchError } from '../net/safe-fetch';
+import { checkMediaUrl } from '../net/check-media-url';
+import { FetchError } from '../net/safe-fetch';
 import { enqueue, transact } from '../queue';
 import { exportRecipe, outputFormatOf, planExports, toRecipe, usesBlur, cleanTransform } from '../schemas/background';
 import type { StartJobRequest, StartResponse } from '../schemas/jobs';
@@ -83,7 +84,7 @@ export async function startJob(userId: string, jobId: string, req: StartJobReque
   const background = req.background ?? null;
   if (req.webhook_url) await checkUrl(req.webhook_url, 'webhook_url', assertWebhookUrl);
   const backgroundUrl = background?.type === 'composition' ? background.composition?.background_url : null;
-  if (backgroundUrl) await checkUrl(backgroundUrl, 'background.composition.background_url', (u) => assertFetchableUrl(u));
+  if (backgroundUrl) await checkUrl(backgroundUrl, 'background.composition.background_url', async (u) => void (await checkMediaUrl(u)));
 
   if (!job.lengthSeconds || !job.fps) throw new Error(`Job ${job.id} is uploaded without probe results`);
   const credits = priceJob({ model: req.model, durationSeconds: job.lengthSeconds, fps: job.fps, blur: usesBlur(background) });

@@ -7,6 +7,7 @@ import path from 'node:path';
  *   jobs/<jobId>/outputs/<outputId>.<ext> rendered outputs
  *   jobs/<jobId>/outputs/<outputId>.poster.png  a still of each output
  *   jobs/<jobId>/thumb.jpg, thumb.png    thumbnails (opaque, transparent)
+ *   jobs/<jobId>/preview.png             newest finished frame while segmenting (replaced as it goes)
  */
 export const storageKeys = {
   jobPrefix: (jobId: string) => `jobs/${jobId}`,
@@ -18,6 +19,7 @@ export const storageKeys = {
   poster: (jobId: string, outputId: string) => `jobs/${jobId}/outputs/${outputId}.poster.png`,
   thumbnail: (jobId: string) => `jobs/${jobId}/thumb.jpg`,
   transparentThumbnail: (jobId: string) => `jobs/${jobId}/thumb.png`,
+  preview: (jobId: string) => `jobs/${jobId}/preview.png`,
 };
 
 const UPLOAD_TARGET = /^jobs\/([0-9a-f-]{36})\/source$/;

@@ -314,4 +314,14 @@ describe('GET /v1/webhooks/deliveries and /v1/openapi', () => {
     expect(r.body).toMatch(/^openapi: 3\.0\.3/);
     expect(r.body).toContain('/v1/jobs/{id}/start:');
   });
+
+  it('serves the OpenAPI document without a key, under both prefixes', async () => {
+    for (const path of ['/v1/openapi', '/api/v1/openapi']) {
+      const r = await api<string>(stack, 'GET', path);
+      expect(r.status, path).toBe(200);
+      expect(r.headers.get('x-api-version')).toBe('1.6.0');
+      expect(r.body).toMatch(/^openapi: 3\.0\.3/);
+    }
+    expect((await api(stack, 'POST', '/v1/openapi')).status).toBe(405);
+  });
 });

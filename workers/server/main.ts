@@ -1,6 +1,7 @@
 import { db } from '../../lib/db/client';
 import { env } from '../../lib/env';
 import { queueProvider, relay } from '../../lib/queue';
+import { expireAbandonedJobs } from '../../lib/services/expire-abandoned-jobs';
 import { handlers } from './handlers';
 import { assertHandlersMatchCatalogue, Runner } from './runner';
 
@@ -11,6 +12,17 @@ import { assertHandlersMatchCatalogue, Runner } from './runner';
  * is aborted and its queue rows released for another worker.
  */
 const DRAIN_GRACE_MS = 10_000;
+/** How often abandoned, never-started jobs are looked for (lib/services/expire-abandoned-jobs). */
+const EXPIRY_SWEEP_MS = 60 * 60 * 1000;
+
+function sweepAbandonedJobs(): void {
+  expireAbandonedJobs().then(
+    (n) => {
+      if (n) console.log(`[worker] deleted ${n} abandoned job(s) that were never started`);
+    },
+    (e: unknown) => console.error(`[worker] abandoned-job sweep failed: ${e instanceof Error ? e.message : String(e)}`),
+  );
+}
 
 async function main(): Promise<void> {
   const config = env();
@@ -25,6 +37,9 @@ async function main(): Promise<void> {
     onIdle: relay,
   });
   runner.start();
+  sweepAbandonedJobs();
+  const sweep = setInterval(sweepAbandonedJobs, EXPIRY_SWEEP_MS);
+  sweep.unref();
   console.log(
     `[worker] ${runner.workerId} ready (concurrency ${config.WORKER_CONCURRENCY}, lanes ${config.WORKER_LANES.join('+')}, queue ${config.QUEUE_PROVIDER}, storage ${config.STORAGE_PROVIDER}, inference ${config.ORT_EXECUTION_PROVIDER})`,
   );
@@ -33,6 +48,7 @@ async function main(): Promise<void> {
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
+    clearInterval(sweep);
     console.log(`[worker] ${signal}: draining`);
     runner
       .stop(DRAIN_GRACE_MS)

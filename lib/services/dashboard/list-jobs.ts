@@ -14,21 +14,38 @@ export interface JobListItem {
   height: number | null;
   model: string | null;
   outputFormat: string | null;
+  /** The start's background options (type, colour, blur mode…), to describe the output. */
+  background: { type?: string; color?: string | null; blur_mode?: string | null; composition?: { background_type?: string | null } | null } | null;
   creditsUsed: number | null;
   message: string | null;
   /** 0..1 while processing, when the worker reported frames. */
   progress: number | null;
   thumbnailUrl: string | null;
   transparentThumbnailUrl: string | null;
+  /** A frame of the result itself when it is not transparent (colour, blur, composition). */
+  posterUrl: string | null;
 }
 
 export interface JobListFilter {
+  /** A status, or "not-started" for jobs created or uploaded but never started. Without it, those are left out. */
   status?: string;
   query?: string;
   page?: number;
 }
 
 export const JOBS_PAGE_SIZE = 24;
+
+/** The filter value for jobs that were created or uploaded but never started. */
+export const NOT_STARTED = 'not-started';
+
+function backgroundOf(json: string | null): JobListItem['background'] {
+  if (!json) return null;
+  try {
+    return JSON.parse(json) as JobListItem['background'];
+  } catch {
+    return null;
+  }
+}
 
 function progressOf(json: string | null): number | null {
   if (!json) return null;
@@ -50,8 +67,9 @@ export async function listJobs(
   filter: JobListFilter = {},
 ): Promise<{ jobs: JobListItem[]; hasMore: boolean }> {
   const where: Prisma.JobWhereInput = { userId };
-  if (filter.status && (JOB_STATUSES as readonly string[]).includes(filter.status))
-    where.status = filter.status;
+  if (filter.status === NOT_STARTED) where.status = { in: ['created', 'uploaded'] };
+  else if (filter.status && (JOB_STATUSES as readonly string[]).includes(filter.status)) where.status = filter.status;
+  else where.status = { notIn: ['created', 'uploaded'] };
   const query = filter.query?.trim();
   if (query) where.filename = { contains: query };
   const page = Math.max(0, filter.page ?? 0);
@@ -60,28 +78,29 @@ export async function listJobs(
     orderBy: { createdAt: 'desc' },
     skip: page * JOBS_PAGE_SIZE,
     take: JOBS_PAGE_SIZE + 1,
+    include: { outputs: { where: { role: 'primary' }, select: { posterKey: true }, take: 1 } },
   });
   const sign = (key: string | null) => (key ? storage().signedUrl(key, { method: 'GET' }) : null);
   return {
     hasMore: rows.length > JOBS_PAGE_SIZE,
     jobs: await Promise.all(
       rows.slice(0, JOBS_PAGE_SIZE).map(async (j) => ({
-        id: j.id,
-        filename: j.filename,
-        status: ((JOB_STATUSES as readonly string[]).includes(j.status)
-          ? j.status
-          : 'processing') as JobStatus,
-        createdAt: j.createdAt,
-        lengthSeconds: j.lengthSeconds,
-        width: j.width,
-        height: j.height,
-        model: j.model,
-        outputFormat: j.outputFormat,
-        creditsUsed: j.creditsUsed,
-        message: j.message,
-        progress: j.status === 'processing' ? progressOf(j.progressJson) : null,
-        thumbnailUrl: await sign(j.thumbnailKey),
-        transparentThumbnailUrl: await sign(j.transparentThumbKey),
+      id: j.id,
+      filename: j.filename,
+      status: ((JOB_STATUSES as readonly string[]).includes(j.status) ? j.status : 'processing') as JobStatus,
+      createdAt: j.createdAt,
+      lengthSeconds: j.lengthSeconds,
+      width: j.width,
+      height: j.height,
+      model: j.model,
+      outputFormat: j.outputFormat,
+      background: backgroundOf(j.backgroundJson),
+      creditsUsed: j.creditsUsed,
+      message: j.message,
+      progress: j.status === 'processing' ? progressOf(j.progressJson) : null,
+      thumbnailUrl: await sign(j.thumbnailKey),
+      transparentThumbnailUrl: await sign(j.transparentThumbKey),
+      posterUrl: await sign(j.outputs[0]?.posterKey ?? null),
       })),
     ),
   };

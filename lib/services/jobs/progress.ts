@@ -1,4 +1,7 @@
+import { Readable } from 'node:stream';
 import { db } from '../../db/client';
+import { encodePng, type PreviewImage } from '../../segment/preview';
+import { storage, storageKeys } from '../../storage';
 
 export type Stage =
   'probe' | 'fetch-background' | 'segment' | 'render' | 'exports' | 'thumbnails' | 'finishing';
@@ -9,7 +12,12 @@ export interface Progress {
   fps: number;
   etaSeconds: number | null;
   stage: Stage;
+  /** Frame index of the newest preview image stored under storageKeys.preview, if any. */
+  previewFrame?: number;
 }
+
+/** A preview PNG is small (480 px long side); anything bigger is a bug, not a preview. */
+const MAX_PREVIEW_BYTES = 4 * 1024 * 1024;
 
 const MIN_INTERVAL_MS = 1_000;
 
@@ -23,6 +31,7 @@ export class ProgressWriter {
   private chain: Promise<void> = Promise.resolve();
   private queued = false;
   private stageStarted = Date.now();
+  private previewBusy = false;
 
   constructor(
     private readonly jobId: string,
@@ -53,6 +62,27 @@ export class ProgressWriter {
       framesTotal: this.current.framesTotal,
       fps,
       etaSeconds: fps > 0 ? left / fps : null,
+    });
+  }
+
+  /**
+   * Stores a preview of the newest finished frame, then records its frame in the progress so the
+   * dashboard can show it. One at a time: a preview offered while one is being stored is dropped.
+   */
+  preview(image: PreviewImage): void {
+    if (this.previewBusy) return;
+    this.previewBusy = true;
+    const png = encodePng(image.width, image.height, image.rgba);
+    this.chain = this.chain.then(async () => {
+      try {
+        await storage().writeStream(storageKeys.preview(this.jobId), Readable.from([png]), { maxBytes: MAX_PREVIEW_BYTES });
+        this.current = { ...this.current, previewFrame: image.frame };
+        this.write();
+      } catch (e) {
+        this.onError(e);
+      } finally {
+        this.previewBusy = false;
+      }
     });
   }
 

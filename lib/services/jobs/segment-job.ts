@@ -79,6 +79,7 @@ export async function segmentJob(jobId: string, ctx: WorkContext): Promise<void>
           smartSampling: request.background?.options?.smart_sampling ?? undefined,
           signal: ctx.signal,
           onProgress: (p) => progress.frames(p),
+          onPreview: (image) => progress.preview(image),
         });
         progress.stage('thumbnails');
         const thumbs = await renderThumbnails({ source, info, mask: maskFile, outDir: dir });
