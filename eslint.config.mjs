@@ -9,6 +9,7 @@ export default tseslint.config(
       'node_modules/**',
       '.next/**',
       'lib/db/generated/**',
+      'lib/db/generated-postgres/**',
       'data/**',
       'models-cache/**',
       'public/vendor/**',

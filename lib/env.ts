@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { isPostgresUrl } from './db/migrations';
 
 /**
  * The one reader of process.env. Every default makes the embedded mode (SQLite, local disk,
@@ -16,7 +17,10 @@ const schema = z.object({
   PUBLIC_URL: z.string().url().default('http://localhost:3000'),
   PORT: z.coerce.number().int().positive().default(3000),
   DATA_DIR: z.string().default('./data'),
+  /** `postgres://…` selects PostgreSQL; `file:…` or nothing, SQLite (DATA_DIR/keyout.db). */
   DATABASE_URL: z.string().optional(),
+  /** Connections each process may open to PostgreSQL (its pg pool's maximum). */
+  DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
   MODELS_DIR: z.string().default('./models-cache'),
   /** Extra read-only folders searched for model files before any download (colon-separated). */
   MODELS_SEARCH_PATH: z.string().default('../shared/models'),
@@ -25,9 +29,24 @@ const schema = z.object({
   KEYOUT_ALLOW_PRIVATE_URLS: flag,
   FFMPEG_PATH: z.string().default('ffmpeg'),
   FFPROBE_PATH: z.string().default('ffprobe'),
-  /** Queue provider: "db" (rows in the same database) is the embedded default. */
-  QUEUE_PROVIDER: z.enum(['db']).default('db'),
-  STORAGE_PROVIDER: z.enum(['local']).default('local'),
+  /** Queue: "db" (rows in the application database, the embedded default) or "bullmq" (Redis at REDIS_URL). */
+  QUEUE_PROVIDER: z.enum(['db', 'bullmq']).default('db'),
+  REDIS_URL: z.string().url().optional(),
+  /** Files: "local" (DATA_DIR/files) or "s3" (any S3-compatible store, the S3_* settings). */
+  STORAGE_PROVIDER: z.enum(['local', 's3']).default('local'),
+  S3_BUCKET: z.string().min(3).optional(),
+  /** Prepended to every key, e.g. "keyout/" to share a bucket. */
+  S3_PREFIX: z.string().regex(/^([A-Za-z0-9._-]+\/)*$/, 'folder names ending in "/"').default(''),
+  /** The store's endpoint (AWS when unset). */
+  S3_ENDPOINT: z.string().url().optional(),
+  /** The endpoint clients reach, when it differs from S3_ENDPOINT (presigned URLs are signed for it). */
+  S3_PUBLIC_ENDPOINT: z.string().url().optional(),
+  S3_REGION: z.string().default('us-east-1'),
+  /** Path-style URLs (endpoint/bucket/key), which most self-hosted stores need. */
+  S3_FORCE_PATH_STYLE: flag,
+  /** Credentials; when unset the AWS SDK's default chain (environment, instance role) is used. */
+  S3_ACCESS_KEY_ID: z.string().optional(),
+  S3_SECRET_ACCESS_KEY: z.string().optional(),
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(1),
   /** The queue lanes this worker takes: `gpu` (segmentation, one-pass batches), `cpu` (renders, exports, webhooks). */
   WORKER_LANES: z
@@ -37,6 +56,11 @@ const schema = z.object({
     .pipe(z.array(z.enum(['gpu', 'cpu'])).min(1)),
   /** Threads onnxruntime may use per inference session (0 = one per available CPU). */
   ORT_THREADS: z.coerce.number().int().min(0).default(0),
+  /** Where onnxruntime-node runs the models: "cpu", or "cuda" (an NVIDIA GPU; docs/operations.md). */
+  ORT_EXECUTION_PROVIDER: z.enum(['cpu', 'cuda']).default('cpu'),
+  ORT_CUDA_DEVICE: z.coerce.number().int().min(0).default(0),
+  /** Keyframes per model run (ISNet tiers): 4 with cuda, 1 on the CPU unless set. */
+  ORT_BATCH: z.coerce.number().int().min(1).max(32).optional(),
   MAX_UPLOAD_BYTES: z.coerce.number().int().positive().default(1024 * 1024 * 1024),
   MAX_VIDEO_SECONDS: z.coerce.number().positive().default(600),
   MAX_FRAME_PIXELS: z.coerce.number().int().positive().default(4096 * 2304),
@@ -49,13 +73,25 @@ const schema = z.object({
   MAIL_FROM: z.string().default('Keyout <no-reply@localhost>'),
 });
 
+/** Settings that only make sense together. */
+const checked = schema.superRefine((e, ctx) => {
+  const need = (when: string, keys: (keyof typeof e)[]) => {
+    for (const k of keys) if (!e[k]) ctx.addIssue({ code: 'custom', path: [k], message: `required with ${when}` });
+  };
+  if (e.QUEUE_PROVIDER === 'bullmq') need('QUEUE_PROVIDER=bullmq', ['REDIS_URL']);
+  if (e.STORAGE_PROVIDER === 's3') need('STORAGE_PROVIDER=s3', ['S3_BUCKET']);
+  // Processes on several machines share a PostgreSQL database: a secret generated into one
+  // machine's DATA_DIR would sign sessions and URLs the others reject.
+  if (isPostgresUrl(e.DATABASE_URL ?? '')) need('a PostgreSQL DATABASE_URL (the same value in every process)', ['KEYOUT_SECRET']);
+});
+
 export type Env = z.infer<typeof schema> & { dataDir: string; databaseUrl: string; modelsDir: string };
 
 let cached: Env | undefined;
 
 export function env(): Env {
   if (cached) return cached;
-  const parsed = schema.safeParse(process.env);
+  const parsed = checked.safeParse(process.env);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
     throw new Error(`Invalid environment configuration:\n${lines.join('\n')}`);

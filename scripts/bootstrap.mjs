@@ -82,15 +82,26 @@ export function buildIfStale() {
   sh('npx', ['next', 'build']);
 }
 
+/**
+ * One Prisma client per database, from the one schema: prisma/schema.prisma (SQLite) and its
+ * derived PostgreSQL twin (scripts/prisma-schemas.mjs). `prisma generate` needs no schema engine;
+ * pointing at any executable stops its download.
+ */
+export function generateClients() {
+  sh(process.execPath, ['scripts/prisma-schemas.mjs']);
+  for (const schema of ['prisma/schema.prisma', 'prisma/postgres/schema.prisma']) {
+    sh('npx', ['prisma', 'generate', '--schema', schema], {
+      env: { PRISMA_SCHEMA_ENGINE_BINARY: process.env.PRISMA_SCHEMA_ENGINE_BINARY ?? process.execPath },
+      stdio: ['inherit', 'ignore', 'inherit'],
+    });
+  }
+}
+
 /** Everything before the app can run: Node, ffmpeg, dependencies, Prisma client, DB, models. */
 export function prepare() {
   checkNode();
   checkFfmpeg();
   installIfNeeded();
-  // `prisma generate` needs no schema engine; pointing at any executable stops its download.
-  sh('npx', ['prisma', 'generate'], {
-    env: { PRISMA_SCHEMA_ENGINE_BINARY: process.env.PRISMA_SCHEMA_ENGINE_BINARY ?? process.execPath },
-    stdio: ['inherit', 'ignore', 'inherit'],
-  });
+  generateClients();
   sh('npx', ['tsx', 'scripts/setup.ts']);
 }

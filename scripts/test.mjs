@@ -1,5 +1,6 @@
 // `npm test`: the whole suite — types, lint, unit, integration (real server, worker, SQLite,
-// ffmpeg, models) and Playwright e2e in Chromium — after the same preparation as `npm start`.
+// ffmpeg, models), the API integration files again on the scale-out stack (PostgreSQL, BullMQ,
+// S3) and Playwright e2e in Chromium — after the same preparation as `npm start`.
 import { buildIfStale, prepare, sh } from './bootstrap.mjs';
 
 prepare();
@@ -9,6 +10,8 @@ const steps = [
   ['unit tests', ['npx', ['vitest', 'run', '--project', 'unit']]],
   ['build', null],
   ['integration tests', ['npx', ['vitest', 'run', '--project', 'integration']]],
+  // The API files again on PostgreSQL + BullMQ (Redis) + S3 (Swift), started by the script.
+  ['integration tests, scale-out stack', ['npx', ['tsx', 'scripts/test-scale.ts']]],
   // The production build made above serves the e2e run (next start), as users get it.
   ['e2e tests', ['npx', ['playwright', 'test'], { env: { E2E_PROD: '1' } }]],
 ];

@@ -20,9 +20,15 @@ export function safeInputArgs(info: Pick<MediaInfo, 'demuxer'>, file: string, ma
   ];
 }
 
-/** Guards for a first look at an unknown file: only real containers, only local files. */
-export function guardArgs(): string[] {
-  return ['-protocol_whitelist', 'file', '-format_whitelist', ALLOWED_DEMUXERS.join(',')];
+/**
+ * Guards for a first look at an unknown file: only real containers, only local files. `http`
+ * is for the one remote read there is: the web process probing the headers of an upload that
+ * a client PUT straight into S3, through a short presigned URL of our own store. The allowed
+ * demuxers open nothing but their own input (mov's external references stay off), so no
+ * further URL can be reached from inside the file.
+ */
+export function guardArgs(source: 'file' | 'http' = 'file'): string[] {
+  return ['-protocol_whitelist', source === 'file' ? 'file' : 'http,https,tcp,tls', '-format_whitelist', ALLOWED_DEMUXERS.join(',')];
 }
 
 /** Single-image demuxers: each reads exactly one picture from the file, nothing else. */

@@ -37,12 +37,18 @@ export const refinementRefundKey = (refinementId: string) => `refund:refinement:
  * after a write in that transaction (so SQLite holds the write lock while the balance is read).
  * Throws `insufficient_credits` when the balance does not cover it; returns false when the key
  * was already charged.
+ *
+ * Charges to one account happen one at a time: touching the account's row first takes its row
+ * lock on PostgreSQL (held to the end of the transaction, so a concurrent charge reads the
+ * balance only after this one committed) and SQLite's database write lock. Without it, two
+ * starts on PostgreSQL could both see the same balance and overdraw it.
  */
 export async function debit(
   tx: Tx,
   { userId, jobId, amount, key, note }: { userId: string; jobId: string; amount: number; key: string; note: string },
 ): Promise<boolean> {
   if (!Number.isInteger(amount) || amount <= 0) throw new Error(`Invalid debit amount ${amount}`);
+  await tx.user.update({ where: { id: userId }, data: { updatedAt: new Date() }, select: { id: true } });
   const existing = await tx.creditEntry.findUnique({ where: { idempotencyKey: key } });
   if (existing) return false;
   const { remaining } = await getBalance(userId, tx);

@@ -1,17 +1,15 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
+import { migrationsOf } from './migrations';
 
 /**
- * Applies pending migrations from prisma/migrations at start-up through the driver, recording
- * them in _prisma_migrations the way Prisma does, so `prisma migrate deploy` and this agree and
- * no schema-engine binary is needed (air-gapped installs work).
+ * Applies pending SQLite migrations from prisma/migrations at start-up through the driver,
+ * recording them in _prisma_migrations the way Prisma does, so `prisma migrate deploy` and this
+ * agree and no schema-engine binary is needed (air-gapped installs work). PostgreSQL's twin:
+ * migrate-postgres.ts.
  */
-// import.meta.url, not import.meta.dirname: Turbopack (next dev/build) leaves the latter undefined.
-const MIGRATIONS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../prisma/migrations');
-
 export function sqlitePath(databaseUrl: string): string {
   if (!databaseUrl.startsWith('file:')) throw new Error(`Not a SQLite URL: ${databaseUrl}`);
   return databaseUrl.slice('file:'.length);
@@ -66,16 +64,9 @@ export function applyMigrations(databaseUrl: string): string[] {
         .all()
         .map((r) => (r as { migration_name: string }).migration_name),
     );
-    const names = fs
-      .readdirSync(MIGRATIONS_DIR, { withFileTypes: true })
-      .filter((d) => d.isDirectory())
-      .map((d) => d.name)
-      .sort();
     const done: string[] = [];
-    for (const name of names) {
+    for (const { name, sql, checksum } of migrationsOf('sqlite')) {
       if (applied.has(name)) continue;
-      const sql = fs.readFileSync(path.join(MIGRATIONS_DIR, name, 'migration.sql'), 'utf8');
-      const checksum = createHash('sha256').update(sql).digest('hex');
       // IMMEDIATE: two processes starting together cannot both apply the same migration.
       db.transaction(() => {
         const again = db

@@ -1,8 +1,7 @@
-import path from 'node:path';
 import { Readable } from 'node:stream';
 import type { ReadableStream as NodeWebStream } from 'node:stream/web';
 import { storage } from '../storage';
-import { isSafeKey, jobIdOfUploadTarget } from '../storage/keys';
+import { contentDisposition, contentTypeOf, isSafeKey, jobIdOfUploadTarget } from '../storage/keys';
 import { verifySignature } from '../storage/signing';
 import { uploadSource } from '../services/upload-source';
 import { toHttpError } from './errors';
@@ -12,21 +11,6 @@ import { API_VERSION } from './route';
  * Signed-URL file access for local storage (app/files/[...key]): GET/HEAD with Range support
  * and PUT of a job's upload. The URL's HMAC authorises it; no API key.
  */
-const TYPES: Record<string, string> = {
-  '.webm': 'video/webm',
-  '.mp4': 'video/mp4',
-  '.m4v': 'video/x-m4v',
-  '.mov': 'video/quicktime',
-  '.mkv': 'video/x-matroska',
-  '.avi': 'video/x-msvideo',
-  '.zip': 'application/zip',
-  '.jpg': 'image/jpeg',
-  '.png': 'image/png',
-  '.gif': 'image/gif',
-  '.webp': 'image/webp',
-  '.apng': 'image/apng',
-  '.json': 'application/json',
-};
 
 function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
   return new Response(JSON.stringify(body), {
@@ -51,11 +35,6 @@ function authorise(req: Request, key: string, method: 'GET' | 'PUT'): Response |
   if (verdict === 'expired') return json(403, { error: 'URL expired', details: 'Signed URLs are valid for one hour; ask the API for a new one.' });
   if (verdict !== 'ok') return json(403, { error: 'Invalid signature', details: 'The URL is not a valid signed URL for this file and method.' });
   return null;
-}
-
-function contentDisposition(filename: string): string {
-  const ascii = filename.replace(/[^\x20-\x7e]|["\\]/g, '_');
-  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(filename)}`;
 }
 
 /** Parses a single "bytes=a-b" range; null when absent, 'invalid' when unsatisfiable. */
@@ -85,7 +64,7 @@ export async function serveFile(req: Request, key: string, headOnly = false): Pr
     const stat = await storage().stat(key);
     if (!stat) return json(404, { error: 'Not found' });
     const headers: Record<string, string> = {
-      'Content-Type': TYPES[path.extname(key).toLowerCase()] ?? 'application/octet-stream',
+      'Content-Type': contentTypeOf(key),
       'Accept-Ranges': 'bytes',
       'Cache-Control': 'private, max-age=3600',
       'X-API-Version': API_VERSION,

@@ -2,6 +2,8 @@ import os from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { InferenceRuntime, InferenceSession, ModelFile } from '../../engine/runtime';
 import { env } from '../env';
+import { batchable, batchRuns } from './batching';
+import type { LocalOrtOptions } from './ort-node-local';
 import { remoteRuntime, type RemoteRuntime, type RuntimeReply, type RuntimeRequest } from './runtime-rpc';
 
 /**
@@ -9,8 +11,8 @@ import { remoteRuntime, type RemoteRuntime, type RuntimeReply, type RuntimeReque
  * if it dies, outstanding requests fail with its error and `onExit` lets the next load start
  * a new one.
  */
-function startThread(threads: number, onExit: () => void): RemoteRuntime {
-  const worker = new Worker(new URL('./ort-thread.mjs', import.meta.url), { workerData: { threads } });
+function startThread(options: LocalOrtOptions, onExit: () => void): RemoteRuntime {
+  const worker = new Worker(new URL('./ort-thread.mjs', import.meta.url), { workerData: options });
   worker.unref();
   const remote = remoteRuntime(
     {
@@ -29,24 +31,34 @@ function startThread(threads: number, onExit: () => void): RemoteRuntime {
 }
 
 /**
- * The server's InferenceRuntime: onnxruntime-node (CUDA when present, else CPU;
- * ort-node-local.ts) on a thread of its own, so the main thread prepares and finishes other
- * frames while a model runs.
+ * The server's InferenceRuntime: onnxruntime-node on the execution provider ORT_EXECUTION_PROVIDER
+ * names (ort-node-local.ts) on a thread of its own, so the main thread prepares and finishes
+ * other frames while a model runs. With ORT_BATCH above 1 (a GPU worker's default), keyframes
+ * of batchable models go to the model several at a time (batching.ts).
  */
-export function createOrtNodeRuntime(opts: { threads?: number } = {}): InferenceRuntime {
-  // onnxruntime's own default counts physical cores, which leaves vCPUs idle on most VMs.
-  const threads = opts.threads ?? (env().ORT_THREADS || os.availableParallelism());
+export function createOrtNodeRuntime(opts: { threads?: number; batch?: number } = {}): InferenceRuntime {
+  const e = env();
+  const options: LocalOrtOptions = {
+    // onnxruntime's own default counts physical cores, which leaves vCPUs idle on most VMs.
+    threads: opts.threads ?? (e.ORT_THREADS || os.availableParallelism()),
+    provider: e.ORT_EXECUTION_PROVIDER,
+    device: e.ORT_CUDA_DEVICE,
+    batch: opts.batch ?? e.ORT_BATCH ?? (e.ORT_EXECUTION_PROVIDER === 'cuda' ? GPU_BATCH : 1),
+  };
   let remote: RemoteRuntime | null = null;
   const runtime = {
     name: 'onnxruntime-node',
     async load(manifest: ModelFile): Promise<InferenceSession> {
-      const r = (remote ??= startThread(threads, () => {
+      const r = (remote ??= startThread(options, () => {
         if (remote === r) remote = null;
       }));
       const session = await r.load(manifest);
       runtime.name = r.name;
-      return session;
+      return options.batch > 1 && batchable(manifest) ? batchRuns(session, options.batch) : session;
     },
   };
   return runtime;
 }
+
+/** Keyframes per model run on a GPU unless ORT_BATCH says otherwise. */
+const GPU_BATCH = 4;

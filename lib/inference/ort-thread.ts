@@ -6,11 +6,11 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { serveRuntime, type RuntimeReply, type RuntimeRequest } from './runtime-rpc';
-import { createLocalOrtNodeRuntime } from './ort-node-local';
+import { createLocalOrtNodeRuntime, type LocalOrtOptions } from './ort-node-local';
 
 const port = parentPort;
 if (!port) throw new Error('ort-thread.ts runs as a worker thread');
-serveRuntime(createLocalOrtNodeRuntime((workerData as { threads: number }).threads), {
+serveRuntime(createLocalOrtNodeRuntime(workerData as LocalOrtOptions), {
   post: (msg: RuntimeReply, transfer) => port.postMessage(msg, transfer),
   listen: (onMessage: (msg: RuntimeRequest) => void) => port.on('message', onMessage),
 });

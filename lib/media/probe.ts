@@ -68,6 +68,9 @@ async function decodeFirstFrame(demuxer: Demuxer, file: string, signal?: AbortSi
   }
 }
 
+/** A local file, or (headers only) an object of the store at a short presigned URL with its size. */
+export type ProbeSource = string | { url: string; bytes: number };
+
 /**
  * Probes an untrusted upload under the container allow-list and the pixel and duration caps.
  * Throws MediaError with a message fit for the job's failure reason. `metadataOnly` skips the
@@ -75,15 +78,18 @@ async function decodeFirstFrame(demuxer: Demuxer, file: string, signal?: AbortSi
  * decoding stays in workers, which probe again in full.
  */
 export async function probeVideo(
-  file: string,
+  source: ProbeSource,
   opts: { signal?: AbortSignal; metadataOnly?: boolean } = {},
 ): Promise<MediaInfo> {
   const { MAX_FRAME_PIXELS, MAX_VIDEO_SECONDS } = env();
-  const { size } = await fs.stat(file);
+  const remote = typeof source !== 'string';
+  if (remote && !opts.metadataOnly) throw new Error('Only headers are probed at a URL; decoding reads local files');
+  const file = remote ? source.url : source;
+  const size = remote ? source.bytes : (await fs.stat(file)).size;
   let json: ProbeJson;
   try {
     const { stdout } = await ffprobe(
-      [...guardArgs(), '-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', file],
+      [...guardArgs(remote ? 'http' : 'file'), '-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', file],
       { timeoutMs: 30_000, signal: opts.signal },
     );
     json = JSON.parse(stdout.toString()) as ProbeJson;
@@ -128,7 +134,7 @@ export async function probeVideo(
   if (!opts.metadataOnly) await decodeFirstFrame(demuxer, file, opts.signal);
   return {
     demuxer,
-    container: containerOf(demuxer, json.format?.tags?.major_brand ?? '', video.codec_name, file),
+    container: containerOf(demuxer, json.format?.tags?.major_brand ?? '', video.codec_name, remote ? '' : file),
     width: swap ? video.height : video.width,
     height: swap ? video.width : video.height,
     codedWidth: video.width,

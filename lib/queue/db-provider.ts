@@ -78,13 +78,6 @@ export class DbQueueProvider implements QueueProvider {
     return null;
   }
 
-  async claimByKey(singletonKey: string, workerId: string, leaseMs: number): Promise<ClaimedJob | null> {
-    const now = new Date();
-    const row = await this.client().queueJob.findUnique({ where: { singletonKey } });
-    if (!row || row.status !== 'queued' || row.runAt > now) return null;
-    return this.take(row, workerId, leaseMs, now);
-  }
-
   async heartbeat(id: string, workerId: string, leaseMs: number): Promise<boolean> {
     const { count } = await this.client().queueJob.updateMany({
       where: { id, lockedBy: workerId, status: 'active' },
@@ -120,6 +113,9 @@ export class DbQueueProvider implements QueueProvider {
       data: { status: 'queued', attempts: { decrement: 1 }, lockedBy: null, lockedUntil: null },
     });
   }
+
+  /** The database client is the process's own, shared with everything else: nothing to close here. */
+  async close(): Promise<void> {}
 
   async prune(before: Date): Promise<number> {
     const { count } = await this.client().queueJob.deleteMany({

@@ -1,5 +1,6 @@
 import { db, type Prisma } from '../db/client';
 import { env } from '../env';
+import { BullmqQueueProvider } from './bullmq-provider';
 import { DbQueueProvider } from './db-provider';
 import { relayOutbox } from './outbox';
 import type { QueueProvider } from './provider';
@@ -11,14 +12,12 @@ export { PermanentJobError } from './errors';
 
 let provider: QueueProvider | undefined;
 
-/** The queue provider chosen by QUEUE_PROVIDER ("db", the embedded default, is the only one yet). */
+/** The queue provider chosen by QUEUE_PROVIDER: "db" (the embedded default) or "bullmq" (Redis). */
 export function queueProvider(): QueueProvider {
   if (provider) return provider;
-  switch (env().QUEUE_PROVIDER) {
-    case 'db':
-      provider = new DbQueueProvider();
-      return provider;
-  }
+  const e = env();
+  provider = e.QUEUE_PROVIDER === 'bullmq' ? new BullmqQueueProvider(e.REDIS_URL!) : new DbQueueProvider();
+  return provider;
 }
 
 /** Hands the outbox to the queue; a failure is logged, and the next relay (a worker's idle poll) retries. */

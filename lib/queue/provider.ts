@@ -23,17 +23,17 @@ export interface ClaimedJob {
 }
 
 /**
- * What the worker needs from a queue. The embedded default keeps rows in the application's own
- * database (db-provider.ts); pg-boss or BullMQ can implement the same interface at scale.
- * Domain code never sends directly: it writes the outbox in its own transaction.
+ * What the worker needs from a queue: the embedded default keeps rows in the application's own
+ * database (db-provider.ts); at scale BullMQ on Redis (bullmq-provider.ts). Domain code never
+ * sends directly: it writes the outbox in its own transaction. Claims are by kind only: queue
+ * engines cannot hand out one particular job, so work that must also be done inline (a webhook
+ * attempt before a job completes) is claimed on its own row instead (lib/webhooks/deliver.ts).
  */
 export interface QueueProvider {
   /** Adds a message; idempotent by `id`, and a no-op while its singleton key is queued or running. */
   send(message: QueueMessage): Promise<void>;
   /** Atomically takes the next due row of one of `kinds` (or a row whose lease lapsed). */
   claim(kinds: readonly string[], workerId: string, leaseMs: number): Promise<ClaimedJob | null>;
-  /** Atomically takes the due row with this singleton key, if it is queued now. */
-  claimByKey(singletonKey: string, workerId: string, leaseMs: number): Promise<ClaimedJob | null>;
   /** Extends the lease; false when the row is no longer this worker's. */
   heartbeat(id: string, workerId: string, leaseMs: number): Promise<boolean>;
   complete(id: string, workerId: string): Promise<void>;
@@ -45,4 +45,6 @@ export interface QueueProvider {
   release(id: string, workerId: string): Promise<void>;
   /** Deletes finished rows older than `before`. */
   prune(before: Date): Promise<number>;
+  /** Closes the provider's own connections (a worker shutting down). */
+  close(): Promise<void>;
 }

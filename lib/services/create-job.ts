@@ -48,7 +48,7 @@ async function receiptFor(job: { id: string; filename: string; contentType: stri
     status: 'created',
     filename: job.filename,
     content_type: job.contentType,
-    upload_url: await storage().signedUrl(storageKeys.uploadTarget(job.id), { method: 'PUT', expiresIn: UPLOAD_URL_SECONDS }),
+    upload_url: await storage().signedUrl(storageKeys.uploadTarget(job.id), { method: 'PUT', expiresIn: UPLOAD_URL_SECONDS, contentType: job.contentType }),
     expires_at: expiresAt.toISOString(),
     created_at: job.createdAt.toISOString(),
     instructions: {

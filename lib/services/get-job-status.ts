@@ -5,6 +5,8 @@ import { classicBackground } from '../schemas/background';
 import { exportIdOf, startedRequest } from '../schemas/stored-request';
 import { JOB_STATUSES, type JobStatusRecord } from '../schemas/jobs';
 import { storage } from '../storage';
+import { ServiceError } from '../errors';
+import { settleDirectUpload } from './direct-upload';
 import { jobNotFound } from './errors';
 
 type Progress = NonNullable<z.infer<typeof JobStatusRecord>['progress']>;
@@ -65,8 +67,15 @@ function downloadName(filename: string, key: string, suffix: string): string {
  * one of the five states.
  */
 export async function getJobStatus(userId: string, jobId: string): Promise<JobStatusRecord> {
-  const job = await db().job.findFirst({ where: { id: jobId, userId } });
+  let job = await db().job.findFirst({ where: { id: jobId, userId } });
   if (!job) throw jobNotFound();
+  if (job.status === 'created') {
+    // An upload straight into S3 becomes `uploaded` once checked; a refused one leaves its reason in `message`.
+    await settleDirectUpload(job.id).catch((e: unknown) => {
+      if (!(e instanceof ServiceError)) throw e;
+    });
+    job = (await db().job.findUnique({ where: { id: jobId } })) ?? job;
+  }
   const status = (JOB_STATUSES as readonly string[]).includes(job.status) ? (job.status as JobStatusRecord['status']) : 'processing';
   const request = startedRequest(job);
   const { background } = request;

@@ -14,6 +14,7 @@ import { StartJobRequest as StartJobRequestSchema, type StartResponse } from '..
 import { exportIdOf, startedRequest } from '../schemas/stored-request';
 import { assertWebhookUrl } from '../webhooks/url';
 import { scheduleWebhook } from '../webhooks/schedule';
+import { settleDirectUpload } from './direct-upload';
 import { jobNotFound } from './errors';
 import { assertFormatsAvailable, assertStickerSource, createOutput } from './outputs/create';
 
@@ -95,8 +96,9 @@ export async function startJob(
   request: StartJobRequest,
   given: ReadonlySet<keyof StartJobRequest> = new Set(Object.keys(request) as (keyof StartJobRequest)[]),
 ): Promise<Started> {
-  const job = await db().job.findFirst({ where: { id: jobId, userId } });
+  let job = await db().job.findFirst({ where: { id: jobId, userId } });
   if (!job) throw jobNotFound();
+  if (job.status === 'created' && (await settleDirectUpload(job.id))) job = await db().job.findUniqueOrThrow({ where: { id: job.id } });
   const req = withStillOptions(job, request, given);
   if (job.status === 'processing') return responseOf(job, await startOutputsOf(job.id));
   if (job.status === 'created') throw new ServiceError('invalid', 'Upload the video before starting the job', 'PUT the file to the upload_url from job creation first.');

@@ -14,7 +14,7 @@ import { storage, storageKeys, tempDir } from '../storage';
 import { drainRefused, tooLarge, writeLimited } from '../storage/limited-write';
 import { ServiceError } from '../errors';
 
-const NOT_A_VIDEO = 'The file is not a supported video. Supported containers: MP4, MOV, M4V, WebM, MKV, AVI.';
+export const NOT_A_VIDEO = 'The file is not a supported video. Supported containers: MP4, MOV, M4V, WebM, MKV, AVI.';
 
 /** The container family from the first bytes, before ffprobe is asked anything. */
 export function sniffContainer(head: Buffer): 'isobmff' | 'matroska' | 'avi' | null {
@@ -65,23 +65,7 @@ export async function acceptSource(jobId: string, file: string, bytes: number): 
   const key = storageKeys.source(jobId, info.container);
   await storage().putFile(key, file, { move: true });
   if (job.sourceKey && job.sourceKey !== key) await storage().delete(job.sourceKey);
-  await db().job.update({
-    where: { id: jobId },
-    data: {
-      status: 'uploaded',
-      sourceKey: key,
-      sourceBytes: bytes,
-      container: info.container,
-      lengthSeconds: info.duration,
-      fps: info.fps,
-      width: info.width,
-      height: info.height,
-      frameCount: info.frameCount,
-      hasAudio: info.hasAudio,
-      uploadedAt: new Date(),
-      message: null,
-    },
-  });
+  await db().job.update({ where: { id: jobId }, data: uploadedFacts(key, bytes, info) });
   return info;
 }
 
@@ -135,6 +119,24 @@ export async function acceptStill(jobId: string, file: string, bytes: number): P
     },
   });
   return { duration: frames / options.fps };
+}
+
+/** What a job records when its source is accepted (here, and for uploads straight into S3: direct-upload.ts). */
+export function uploadedFacts(sourceKey: string, bytes: number, info: MediaInfo) {
+  return {
+    status: 'uploaded',
+    sourceKey,
+    sourceBytes: bytes,
+    container: info.container,
+    lengthSeconds: info.duration,
+    fps: info.fps,
+    width: info.width,
+    height: info.height,
+    frameCount: info.frameCount,
+    hasAudio: info.hasAudio,
+    uploadedAt: new Date(),
+    message: null,
+  };
 }
 
 export interface UploadResult {

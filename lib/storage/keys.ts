@@ -1,3 +1,5 @@
+import path from 'node:path';
+
 /**
  * The one place that knows the storage key layout of a job:
  *   jobs/<jobId>/source.<ext>            the uploaded original (image-to-video: the animated clip)
@@ -34,4 +36,31 @@ const SAFE_KEY = /^[A-Za-z0-9][A-Za-z0-9._-]*(\/[A-Za-z0-9][A-Za-z0-9._-]*)*$/;
 /** Keys are plain relative paths: no "..", no leading slash, no odd characters. */
 export function isSafeKey(key: string): boolean {
   return key.length <= 512 && SAFE_KEY.test(key) && !key.split('/').some((s) => s === '..' || s === '.');
+}
+
+/** A download's Content-Disposition: the name as given (RFC 5987) with an ASCII fallback. */
+export function contentDisposition(filename: string): string {
+  const ascii = filename.replace(/[^\x20-\x7e]|["\\]/g, '_');
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(filename)}`;
+}
+
+const TYPES: Record<string, string> = {
+  '.webm': 'video/webm',
+  '.mp4': 'video/mp4',
+  '.m4v': 'video/x-m4v',
+  '.mov': 'video/quicktime',
+  '.mkv': 'video/x-matroska',
+  '.avi': 'video/x-msvideo',
+  '.zip': 'application/zip',
+  '.jpg': 'image/jpeg',
+  '.png': 'image/png',
+  '.gif': 'image/gif',
+  '.webp': 'image/webp',
+  '.apng': 'image/apng',
+  '.json': 'application/json',
+};
+
+/** The media type a stored file is served with, from its extension. */
+export function contentTypeOf(key: string): string {
+  return TYPES[path.extname(key).toLowerCase()] ?? 'application/octet-stream';
 }

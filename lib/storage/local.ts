@@ -6,7 +6,7 @@ import type { Readable } from 'node:stream';
 import { isSafeKey } from './keys';
 import { writeLimited } from './limited-write';
 import { signature } from './signing';
-import type { SignedUrlOptions, Storage } from './types';
+import { ObjectChanged, type SignedUrlOptions, type Storage } from './types';
 
 /** Files under `<root>/<key>`; signed URLs point at app/files/[...key] on `publicUrl`. */
 export class LocalStorage implements Storage {
@@ -57,13 +57,20 @@ export class LocalStorage implements Storage {
     return Promise.resolve(createReadStream(this.resolve(key), range));
   }
 
-  async stat(key: string): Promise<{ bytes: number } | null> {
+  async stat(key: string): Promise<{ bytes: number; version: string } | null> {
     try {
       const st = await fs.stat(this.resolve(key));
-      return st.isFile() ? { bytes: st.size } : null;
+      return st.isFile() ? { bytes: st.size, version: `${st.size}-${st.mtimeMs}` } : null;
     } catch {
       return null;
     }
+  }
+
+  async move(from: string, to: string, opts: { ifVersion?: string } = {}): Promise<void> {
+    if (opts.ifVersion && (await this.stat(from))?.version !== opts.ifVersion) throw new ObjectChanged(`${from} changed`);
+    const dest = this.resolve(to);
+    await fs.mkdir(path.dirname(dest), { recursive: true });
+    await fs.rename(this.resolve(from), dest);
   }
 
   async delete(prefix: string): Promise<void> {

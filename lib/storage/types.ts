@@ -1,10 +1,9 @@
 import type { Readable } from 'node:stream';
 
 /**
- * Where job files live. The embedded default keeps them under DATA_DIR (local.ts); an S3
- * implementation fits the same shape (signedUrl → presigned URL, localFile → a download into
- * the worker's scratch folder). Keys are relative, slash-separated paths (see keys.ts), never
- * absolute paths.
+ * Where job files live: under DATA_DIR (local.ts, the embedded default) or in an S3-compatible
+ * bucket (s3.ts: signedUrl → a presigned URL, localFile → a download into the worker's scratch
+ * folder). Keys are relative, slash-separated paths (see keys.ts), never absolute paths.
  */
 export interface Storage {
   /** Streams into `key`, never buffering the whole body; over `maxBytes` → ServiceError too_large. */
@@ -19,8 +18,14 @@ export interface Storage {
   localFile(key: string, scratchDir: string): Promise<string>;
   /** Streams the object's bytes (inclusive byte range when given). */
   openRead(key: string, range?: { start: number; end: number }): Promise<Readable>;
-  /** Size of the object, or null when it does not exist. */
-  stat(key: string): Promise<{ bytes: number } | null>;
+  /** Size and version (an ETag, or size and time on disk) of the object, or null when it does not exist. */
+  stat(key: string): Promise<{ bytes: number; version: string } | null>;
+  /**
+   * Renames an object: a client's direct upload becomes the job's source, out of the upload
+   * URL's reach. With `ifVersion`, only that version of it (else ObjectChanged), so what was
+   * checked is what is kept.
+   */
+  move(from: string, to: string, opts?: { ifVersion?: string }): Promise<void>;
   /** Deletes `key` and everything under `key/`. */
   delete(prefix: string): Promise<void>;
   /** An absolute URL that authorises itself for one method until it expires. */
@@ -33,4 +38,11 @@ export interface SignedUrlOptions {
   expiresIn?: number;
   /** Served as the download's file name (Content-Disposition). */
   filename?: string;
+  /** PUT only: the Content-Type the upload must carry (signed where the store checks it). */
+  contentType?: string;
+}
+
+/** The object was replaced since it was looked at (move with ifVersion). */
+export class ObjectChanged extends Error {
+  override name = 'ObjectChanged';
 }

@@ -1,7 +1,7 @@
 import { db } from '../db/client';
 import type { WebhookDelivery } from '../db/generated/client';
 import { FetchError, postJson } from '../net/safe-fetch';
-import { enqueue, queueProvider, relay, transact } from '../queue';
+import { enqueue, transact } from '../queue';
 import { deliveryQueueKey } from './schedule';
 import { webhookPolicy } from './url';
 
@@ -21,15 +21,41 @@ function headersFor(d: WebhookDelivery): Record<string, string> {
   };
 }
 
+/** How long a sender's claim on an attempt lasts: the receiver's time limit plus room to record the outcome. */
+const CLAIM_MS = WEBHOOK_TIMEOUT_MS + 10_000;
+const WAIT_POLL_MS = 200;
+
 /**
- * Sends one attempt and records its outcome on its row. A failed attempt with retries left
- * creates the next attempt's row (pending, 10 s later) and its queue row in one transaction, so
- * the history shows every attempt. Receiver failures never throw; only our own failures do
- * (and are retried by the queue).
+ * Claims a pending attempt for this sender: pending, and no unexpired claim by another. A
+ * compare-and-set on the delivery row, so two senders (the queue job and a worker completing
+ * the job inline, on any machine) never both send it; a sender that died leaves a claim that
+ * lapses.
+ */
+async function claimAttempt(id: string): Promise<boolean> {
+  const now = new Date();
+  const { count } = await db().webhookDelivery.updateMany({
+    where: { id, deliveryStatus: 'pending', OR: [{ sendingUntil: null }, { sendingUntil: { lt: now } }] },
+    data: { sendingUntil: new Date(now.getTime() + CLAIM_MS) },
+  });
+  return count === 1;
+}
+
+/**
+ * Sends one attempt, once, and records its outcome on its row; returns when the attempt has an
+ * outcome (sent here or by whoever held the claim). A failed attempt with retries left creates
+ * the next attempt's row (pending, 10 s later) and its queue job in one transaction, so the
+ * history shows every attempt. Receiver failures never throw; only our own failures do (and
+ * are retried by the queue).
  */
 export async function deliverAttempt(deliveryId: string): Promise<void> {
-  const d = await db().webhookDelivery.findUnique({ where: { id: deliveryId } });
-  if (!d || d.deliveryStatus !== 'pending') return;
+  for (;;) {
+    if (await claimAttempt(deliveryId)) break;
+    const d = await db().webhookDelivery.findUnique({ where: { id: deliveryId }, select: { deliveryStatus: true, sendingUntil: true } });
+    if (!d || d.deliveryStatus !== 'pending') return;
+    // Another sender holds it: wait for its outcome, or for its claim to lapse.
+    await new Promise((r) => setTimeout(r, WAIT_POLL_MS));
+  }
+  const d = await db().webhookDelivery.findUniqueOrThrow({ where: { id: deliveryId } });
 
   let status: number | null = null;
   let error: string | null = null;
@@ -52,6 +78,7 @@ export async function deliverAttempt(deliveryId: string): Promise<void> {
         httpStatusCode: status,
         errorMessage: error,
         deliveredAt: error ? null : now,
+        sendingUntil: null,
       },
     });
     if (!error || d.attemptNumber > WEBHOOK_MAX_RETRIES) return;
@@ -75,39 +102,18 @@ export async function deliverAttempt(deliveryId: string): Promise<void> {
   });
 }
 
-const WAIT_POLL_MS = 200;
-
 /**
  * Delivers the job's due pending attempts now, from the calling worker, and returns when each
- * has an outcome. The job lifecycle calls this before marking a job completed, so clients that read
- * the delivery history on "completed" find job.started and job.completed already delivered.
- * An attempt another worker is sending right now is waited for, not sent twice.
+ * has an outcome. The job lifecycle calls this before marking a job completed, so clients that
+ * read the delivery history on "completed" find job.started and job.completed already
+ * delivered. An attempt another sender is sending right now is waited for, not sent twice; the
+ * attempt's queue job later finds it done.
  */
-export async function deliverDueNow(jobId: string, workerId: string): Promise<void> {
-  // Their queue rows come through the outbox: hand over any still waiting there first.
-  await relay();
+export async function deliverDueNow(jobId: string): Promise<void> {
   const due = await db().webhookDelivery.findMany({
     where: { jobId, deliveryStatus: 'pending', scheduledAt: { lte: new Date() } },
     orderBy: { createdAt: 'asc' },
+    select: { id: true },
   });
-  const provider = queueProvider();
-  for (const d of due) {
-    const row = await provider.claimByKey(deliveryQueueKey(d.id), workerId, 60_000);
-    if (row) {
-      try {
-        await deliverAttempt(d.id);
-        await provider.complete(row.id, workerId);
-      } catch (e) {
-        await provider.release(row.id, workerId);
-        throw e;
-      }
-      continue;
-    }
-    const deadline = Date.now() + WEBHOOK_TIMEOUT_MS + 5_000;
-    while (Date.now() < deadline) {
-      const now = await db().webhookDelivery.findUnique({ where: { id: d.id }, select: { deliveryStatus: true } });
-      if (!now || now.deliveryStatus !== 'pending') break;
-      await new Promise((r) => setTimeout(r, WAIT_POLL_MS));
-    }
-  }
+  for (const d of due) await deliverAttempt(d.id);
 }

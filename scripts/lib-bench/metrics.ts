@@ -108,3 +108,10 @@ export function groundTruthReferences(gt: Uint8Array[], w: number, h: number): {
     { name: 'ref: ground truth, grown 1 px', frames: gt.map(grown) },
   ];
 }
+
+/** The p-th percentile (0–100) of `values`, nearest rank. */
+export function percentile(values: readonly number[], p: number): number {
+  if (!values.length) return NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
+}

@@ -7,8 +7,8 @@ import { assertHandlersMatchCatalogue, Runner } from './runner';
 
 /**
  * `npm run worker`: the process role that runs ffmpeg and the models (the web process never
- * does). Boots env → database (migrations applied by db()) → the runner with WORKER_CONCURRENCY
- * slots. SIGTERM/SIGINT drain: no new work; running work gets DRAIN_GRACE_MS to finish, then it
+ * does). Boots env → database (connected, pending migrations applied) → the runner with
+ * WORKER_CONCURRENCY slots. SIGTERM/SIGINT drain: no new work; running work gets DRAIN_GRACE_MS to finish, then it
  * is aborted and its queue rows released for another worker.
  */
 const DRAIN_GRACE_MS = 10_000;
@@ -24,13 +24,14 @@ function sweepAbandonedJobs(): void {
   );
 }
 
-function main(): void {
+async function main(): Promise<void> {
   const config = env();
   assertHandlersMatchCatalogue(handlers);
-  db();
+  await db().$connect();
+  const provider = queueProvider();
   const runner = new Runner({
     handlers,
-    provider: queueProvider(),
+    provider,
     concurrency: config.WORKER_CONCURRENCY,
     lanes: config.WORKER_LANES,
     onIdle: relay,
@@ -40,7 +41,7 @@ function main(): void {
   const sweep = setInterval(sweepAbandonedJobs, EXPIRY_SWEEP_MS);
   sweep.unref();
   console.log(
-    `[worker] ${runner.workerId} ready (concurrency ${config.WORKER_CONCURRENCY}, lanes ${config.WORKER_LANES.join('+')}, queue ${config.QUEUE_PROVIDER})`,
+    `[worker] ${runner.workerId} ready (concurrency ${config.WORKER_CONCURRENCY}, lanes ${config.WORKER_LANES.join('+')}, queue ${config.QUEUE_PROVIDER}, storage ${config.STORAGE_PROVIDER}, inference ${config.ORT_EXECUTION_PROVIDER})`,
   );
 
   let stopping = false;
@@ -51,7 +52,7 @@ function main(): void {
     console.log(`[worker] ${signal}: draining`);
     runner
       .stop(DRAIN_GRACE_MS)
-      .then(() => db().$disconnect())
+      .then(() => Promise.all([provider.close(), db().$disconnect()]))
       .then(
         () => process.exit(0),
         (e: unknown) => {
@@ -67,9 +68,7 @@ function main(): void {
   process.on('unhandledRejection', (e) => console.error('[worker] unhandled rejection', e));
 }
 
-try {
-  main();
-} catch (e) {
+main().catch((e: unknown) => {
   console.error(`[worker] refusing to start: ${e instanceof Error ? e.message : String(e)}`);
   process.exit(1);
-}
+});

@@ -2,6 +2,7 @@ import { getBalance } from '../../billing/ledger';
 import { apiModel, isApiModel } from '../../../engine/api-models';
 import { BLUR_RATE, fpsMultiplier, priceJob } from '../../billing/pricing';
 import { db } from '../../db/client';
+import { settleDirectUpload } from '../direct-upload';
 import { ServiceError } from '../../errors';
 import { jobNotFound } from '../errors';
 import { CREDIT_PACKS } from './checkout';
@@ -34,7 +35,11 @@ export interface JobQuote {
 export async function quoteJobs(userId: string, jobIds: string[], opts: { model: string; blur: boolean }): Promise<JobQuote> {
   if (!isApiModel(opts.model)) throw new ServiceError('invalid', `Unknown model ${opts.model}`);
   const model = opts.model;
-  const rows = await db().job.findMany({ where: { id: { in: jobIds }, userId } });
+  const find = () => db().job.findMany({ where: { id: { in: jobIds }, userId } });
+  let rows = await find();
+  // Uploads PUT straight to S3 are checked when first looked at (a no-op with local storage).
+  const settled = await Promise.all(rows.filter((r) => r.status === 'created').map((r) => settleDirectUpload(r.id)));
+  if (settled.some(Boolean)) rows = await find();
   const jobs = jobIds.map((id): QuotedJob => {
     const job = rows.find((r) => r.id === id);
     if (!job) throw jobNotFound();

@@ -20,7 +20,7 @@ function log(what: string, e: unknown): void {
  * "completed", as clients expect. Safe to call from each output as it finishes, concurrently
  * and again after a crash: the event is scheduled once.
  */
-export async function finishJobIfReady(jobId: string, workerId: string): Promise<void> {
+export async function finishJobIfReady(jobId: string): Promise<void> {
   const ready = await transact(async (tx) => {
     // Touching the job first takes the write lock (SQLite) or the row lock (PostgreSQL) before
     // the reads, so two outputs finishing together see each other's completion.
@@ -46,7 +46,7 @@ export async function finishJobIfReady(jobId: string, workerId: string): Promise
     return true;
   });
   if (!ready) return;
-  await deliverDueNow(jobId, workerId);
+  await deliverDueNow(jobId);
   await db().job.updateMany({
     where: { id: jobId, status: 'processing' },
     data: { status: 'completed', completedAt: new Date(), message: null },
@@ -58,7 +58,7 @@ export async function finishJobIfReady(jobId: string, workerId: string): Promise
  * outputs marked failed and job.failed announced, in one transaction (idempotent: a failed job
  * stays put).
  */
-export async function failJob(jobId: string, message: string, workerId: string): Promise<void> {
+export async function failJob(jobId: string, message: string): Promise<void> {
   const changed = await transact(async (tx) => {
     const { count } = await tx.job.updateMany({
       where: { id: jobId, status: 'processing' },
@@ -79,14 +79,14 @@ export async function failJob(jobId: string, message: string, workerId: string):
   });
   // The queue delivers it otherwise.
   if (changed)
-    await deliverDueNow(jobId, workerId).catch((e: unknown) =>
+    await deliverDueNow(jobId).catch((e: unknown) =>
       log(`inline job.failed delivery for ${jobId} failed`, e),
     );
 }
 
 /** Sends job.started before the long work, not after it (a failure leaves it to the queue). */
-export async function announceStart(jobId: string, workerId: string): Promise<void> {
-  await deliverDueNow(jobId, workerId).catch((e: unknown) =>
+export async function announceStart(jobId: string): Promise<void> {
+  await deliverDueNow(jobId).catch((e: unknown) =>
     log(`job.started delivery for ${jobId} failed`, e),
   );
 }

@@ -25,7 +25,6 @@ import { ProgressWriter } from './progress';
 export interface WorkContext {
   /** Aborted on timeout, shutdown and a lost lease. */
   signal: AbortSignal;
-  workerId: string;
 }
 
 const logProgressError = (jobId: string) => (e: unknown) =>
@@ -55,7 +54,7 @@ export async function segmentJob(jobId: string, ctx: WorkContext): Promise<void>
   const request = startedRequest(job);
   if (!request.readable)
     throw new PermanentJobError('The start options of this job could not be read.');
-  await announceStart(jobId, ctx.workerId);
+  await announceStart(jobId);
 
   const segmented = job.mediaJson && job.thumbnailKey && (await completedMaskVersion(job, null));
   if (!segmented) {
@@ -97,7 +96,7 @@ export async function segmentJob(jobId: string, ctx: WorkContext): Promise<void>
     return outputs.length;
   });
   // A re-run after every output finished (a crash before the job was marked) finishes it here.
-  if (queued === 0) await finishJobIfReady(jobId, ctx.workerId);
+  if (queued === 0) await finishJobIfReady(jobId);
 }
 
 interface SegmentWork {

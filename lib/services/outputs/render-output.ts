@@ -71,7 +71,7 @@ export async function renderStoredOutput(outputId: string, ctx: WorkContext): Pr
   const { job } = output;
   const forStart = isStartOutput(output);
   if (output.status === 'completed') {
-    if (forStart) await finishJobIfReady(job.id, ctx.workerId);
+    if (forStart) await finishJobIfReady(job.id);
     return;
   }
   if (forStart ? job.status !== 'processing' : job.status !== 'completed') return;
@@ -99,21 +99,17 @@ export async function renderStoredOutput(outputId: string, ctx: WorkContext): Pr
   } finally {
     await progress?.flush();
   }
-  if (forStart) await finishJobIfReady(job.id, ctx.workerId);
+  if (forStart) await finishJobIfReady(job.id);
 }
 
 /**
  * An output failed for good. A start output fails its job (refunded, job.failed); an export
  * made later only fails itself.
  */
-export async function failStoredOutput(
-  outputId: string,
-  message: string,
-  workerId: string,
-): Promise<void> {
+export async function failStoredOutput(outputId: string, message: string): Promise<void> {
   const output = await db().output.findUnique({ where: { id: outputId } });
   if (!output) return;
-  if (isStartOutput(output)) return failJob(output.jobId, message, workerId);
+  if (isStartOutput(output)) return failJob(output.jobId, message);
   await db().output.updateMany({
     where: { id: outputId, status: { in: ['queued', 'processing'] } },
     data: { status: 'failed', error: message, completedAt: new Date() },

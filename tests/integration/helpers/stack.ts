@@ -1,13 +1,20 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { freePorts } from '../../../scripts/lib-stack/ports';
+
+export { freePort } from '../../../scripts/lib-stack/ports';
 
 /**
- * A real Keyout for integration tests: a Next server on a free port and, when asked, a real
- * worker process, sharing a fresh DATA_DIR (SQLite, files, secret).
+ * A real Keyout for integration tests: Next servers and, when asked, real worker processes,
+ * sharing a fresh DATA_DIR.
+ *
+ * Two kinds of stack, one API. `embedded` (the default): SQLite, local files, the queue in the
+ * database. `scale` (KEYOUT_TEST_STACK=scale, or `scale: true`): a fresh PostgreSQL database,
+ * BullMQ on Redis and a fresh S3 bucket, from KEYOUT_TEST_POSTGRES_URL, KEYOUT_TEST_REDIS_URL and
+ * KEYOUT_TEST_S3 (`npm run test:scale` starts those once), or throwaway servers of its own.
  *
  * Server mode: `next start` when .next/BUILD_ID is newer than the sources (npm test builds
  * first), otherwise `next dev` with a private build folder (next-server.mjs). Force one with
@@ -17,27 +24,45 @@ import path from 'node:path';
  */
 export const ROOT = path.resolve(import.meta.dirname, '../../..');
 
+export type StackKind = 'embedded' | 'scale';
+
 export interface Stack {
+  kind: StackKind;
+  /** The first web process. */
   baseUrl: string;
+  /** Every web process, the first one first. */
+  baseUrls: string[];
   port: number;
   dataDir: string;
-  /** The environment both processes run with (for the CLI and direct db() access). */
+  /** The environment every process runs with (for the CLI and direct db() access). */
   env: Record<string, string>;
   mode: 'dev' | 'start';
-  /** The last lines the server and worker printed, for failure messages. */
+  /** The last lines the servers and workers printed, for failure messages. */
   logs(): string;
-  /** Process-group ids of the web server and the worker (for RSS sampling). */
+  /** Process-group ids of the first web server and the first worker (for RSS sampling). */
   pids(): { web: number | null; worker: number | null };
-  /** Starts a worker if none is running (e.g. after stopWorker). */
+  /** Process-group ids of the running workers. */
+  workerPids(): number[];
+  /** Starts a worker (up to `workers`, 1 by default) if fewer are running (e.g. after stopWorker). */
   startWorker(): void;
   stopWorker(): Promise<void>;
   stop(): Promise<void>;
 }
 
 export interface StackOptions {
+  /** Start one worker. */
   worker?: boolean;
+  /** Start this many workers. */
+  workers?: number;
+  /** This many web processes on consecutive ports (1 by default). */
+  webs?: number;
+  /** The scale-out stack even when KEYOUT_TEST_STACK is not `scale`. */
+  scale?: boolean;
   env?: Record<string, string>;
 }
+
+export const stackKind = (opts: Pick<StackOptions, 'scale'> = {}): StackKind =>
+  opts.scale || process.env.KEYOUT_TEST_STACK === 'scale' ? 'scale' : 'embedded';
 
 function newestMtime(p: string): number {
   if (!fs.existsSync(p)) return 0;
@@ -56,25 +81,6 @@ function serverMode(): 'dev' | 'start' {
   const sources = ['app', 'components', 'lib', 'engine', 'workers', 'public', 'next.config.ts', 'package-lock.json'];
   const newest = Math.max(...sources.map((s) => newestMtime(path.join(ROOT, s))));
   return fs.statSync(id).mtimeMs >= newest ? 'start' : 'dev';
-}
-
-function portIsFree(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const srv = net.createServer();
-    srv.once('error', () => resolve(false));
-    srv.listen(port, '127.0.0.1', () => srv.close(() => resolve(true)));
-  });
-}
-
-export async function freePort(): Promise<number> {
-  const [lo, hi] = (process.env.KEYOUT_TEST_PORTS ?? '3100-3199').split('-').map(Number) as [number, number];
-  const span = hi - lo + 1;
-  const offset = Math.floor(Math.random() * span);
-  for (let i = 0; i < span; i++) {
-    const port = lo + ((offset + i) % span);
-    if (await portIsFree(port)) return port;
-  }
-  throw new Error(`No free port in ${lo}-${hi}`);
 }
 
 class Tail {
@@ -129,10 +135,53 @@ async function waitUntilServing(baseUrl: string, child: ChildProcess, tail: Tail
   throw new Error(`The server did not start within ${timeoutMs} ms:\n${tail.toString()}`);
 }
 
+/** Environment and clean-up for a scale-out stack: its own database, Redis database and bucket. */
+async function scaleServices(): Promise<{ env: Record<string, string>; stop(): Promise<void> }> {
+  const [{ testPostgres }, { testRedis }, { testS3 }] = await Promise.all([
+    import('../../../scripts/lib-stack/test-postgres'),
+    import('../../../scripts/lib-stack/test-redis'),
+    import('../../../scripts/lib-stack/test-swift'),
+  ]);
+  const [pg, redis, s3] = await Promise.all([testPostgres(), testRedis(), testS3()]);
+  // One of Redis's 16 numbered databases, emptied: nothing queued by an earlier stack runs here.
+  const redisUrl = `${redis.url}/${1 + Math.floor(Math.random() * 15)}`;
+  const { Redis } = await import('ioredis');
+  const flush = async () => {
+    const r = new Redis(redisUrl);
+    await r.flushdb();
+    r.disconnect();
+  };
+  await flush();
+  const env = {
+    DATABASE_URL: await pg.freshDatabase(),
+    QUEUE_PROVIDER: 'bullmq',
+    REDIS_URL: redisUrl,
+    STORAGE_PROVIDER: 's3',
+    S3_BUCKET: await s3.freshBucket(),
+    S3_ENDPOINT: s3.endpoint,
+    S3_REGION: s3.region,
+    S3_FORCE_PATH_STYLE: '1',
+    S3_ACCESS_KEY_ID: s3.accessKeyId,
+    S3_SECRET_ACCESS_KEY: s3.secretAccessKey,
+  };
+  return {
+    env,
+    stop: async () => {
+      await flush().catch(() => undefined);
+      await Promise.all([pg.stop(), redis.stop(), s3.stop()]);
+    },
+  };
+}
+
 export async function startStack(opts: StackOptions = {}): Promise<Stack> {
-  const port = await freePort();
+  const kind = stackKind(opts);
+  const webs = opts.webs ?? 1;
+  const port = await freePorts(webs);
+  const ports = Array.from({ length: webs }, (_, i) => port + i);
+  const baseUrls = ports.map((p) => `http://127.0.0.1:${p}`);
+  const baseUrl = baseUrls[0]!;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'keyout-it-'));
-  const baseUrl = `http://127.0.0.1:${port}`;
+  const services = kind === 'scale' ? await scaleServices() : null;
   const env: Record<string, string> = {
     DATA_DIR: dataDir,
     PUBLIC_URL: baseUrl,
@@ -140,53 +189,69 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
     KEYOUT_SECRET: randomBytes(32).toString('hex'),
     KEYOUT_ALLOW_PRIVATE_URLS: '1',
     NEXT_TELEMETRY_DISABLED: '1',
+    ...services?.env,
     ...opts.env,
   };
   const tail = new Tail(path.join(dataDir, 'stack.log'));
   const mode = serverMode();
   const nextBin = path.join(ROOT, 'node_modules/next/dist/bin/next');
   const launcher = path.join(import.meta.dirname, 'next-server.mjs');
-  const server =
-    mode === 'dev'
-      ? launch(process.execPath, [launcher, 'dev', String(port)], env, tail, '[web] ')
+  const servers = ports.map((p, i) => {
+    const prefix = webs > 1 ? `[web ${i + 1}] ` : '[web] ';
+    // Each process names itself to PostgreSQL (pg_stat_activity), so connections can be told apart.
+    const own = { ...env, PORT: String(p), PGAPPNAME: `keyout-web-${i + 1}` };
+    return mode === 'dev'
+      ? launch(process.execPath, [launcher, 'dev', String(p)], own, tail, prefix)
       : process.env.KEYOUT_TEST_DIST_DIR
-        ? launch(process.execPath, [launcher, 'start', String(port)], env, tail, '[web] ')
-        : launch(process.execPath, [nextBin, 'start', '--hostname', '127.0.0.1', '--port', String(port)], env, tail, '[web] ');
-  let worker: ChildProcess | null = null;
+        ? launch(process.execPath, [launcher, 'start', String(p)], own, tail, prefix)
+        : launch(process.execPath, [nextBin, 'start', '--hostname', '127.0.0.1', '--port', String(p)], own, tail, prefix);
+  });
+  const wanted = opts.workers ?? (opts.worker ? 1 : 0);
+  const workers: (ChildProcess | null)[] = [];
+  const running = (w: ChildProcess | null) => w !== null && w.exitCode === null && w.signalCode === null;
 
   const startWorker = () => {
-    if (worker && worker.exitCode === null && worker.signalCode === null) return;
-    // The launcher self-hosters run (`npm run worker`): it starts the worker as its child.
-    worker = launch(process.execPath, [path.join(ROOT, 'bin/worker.mjs')], env, tail, '[worker] ');
+    for (let i = 0; i < Math.max(1, wanted); i++) {
+      if (running(workers[i] ?? null)) continue;
+      // The launcher self-hosters run (`npm run worker`): it starts the worker as its child.
+      const prefix = wanted > 1 ? `[worker ${i + 1}] ` : '[worker] ';
+      workers[i] = launch(process.execPath, [path.join(ROOT, 'bin/worker.mjs')], { ...env, PGAPPNAME: `keyout-worker-${i + 1}` }, tail, prefix);
+    }
   };
   const stopWorker = async () => {
-    await killGroup(worker);
-    worker = null;
+    await Promise.all(workers.map((w) => killGroup(w)));
+    workers.length = 0;
   };
 
   const stack: Stack = {
+    kind,
     baseUrl,
+    baseUrls,
     port,
     dataDir,
     env,
     mode,
     logs: () => tail.toString(),
-    pids: () => ({ web: server.pid ?? null, worker: worker?.pid ?? null }),
+    pids: () => ({ web: servers[0]!.pid ?? null, worker: workers.find(running)?.pid ?? null }),
+    workerPids: () => workers.filter(running).map((w) => w!.pid!),
     startWorker,
     stopWorker,
     stop: async () => {
-      await Promise.all([killGroup(server), stopWorker()]);
+      await Promise.all([...servers.map((s) => killGroup(s)), stopWorker()]);
+      await services?.stop();
       if (!process.env.KEYOUT_TEST_KEEP_DATA) fs.rmSync(dataDir, { recursive: true, force: true });
       if (mode === 'dev') {
         // The dev server empties its build folder at start anyway: nothing worth keeping.
-        fs.rmSync(path.join(ROOT, '.next', `test-${port}`), { recursive: true, force: true });
-        fs.rmSync(path.join(ROOT, '.next', `tsconfig.test-${port}.json`), { force: true });
+        for (const p of ports) {
+          fs.rmSync(path.join(ROOT, '.next', `test-${p}`), { recursive: true, force: true });
+          fs.rmSync(path.join(ROOT, '.next', `tsconfig.test-${p}.json`), { force: true });
+        }
       }
     },
   };
   try {
-    await waitUntilServing(baseUrl, server, tail, 180_000);
-    if (opts.worker) startWorker();
+    await Promise.all(servers.map((s, i) => waitUntilServing(baseUrls[i]!, s, tail, 180_000)));
+    if (wanted) startWorker();
   } catch (e) {
     await stack.stop();
     throw e;

@@ -3,5 +3,5 @@ import type { KindHandler } from '../runner';
 
 export const renderOutput: KindHandler<'render-output'> = {
   run: ({ outputId }, ctx) => renderStoredOutput(outputId, ctx),
-  onFailure: ({ outputId }, message, ctx) => failStoredOutput(outputId, message, ctx.workerId),
+  onFailure: ({ outputId }, message) => failStoredOutput(outputId, message),
 };

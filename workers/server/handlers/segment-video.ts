@@ -4,5 +4,5 @@ import type { KindHandler } from '../runner';
 
 export const segmentVideo: KindHandler<'segment-video'> = {
   run: ({ jobId }, ctx) => segmentJob(jobId, ctx),
-  onFailure: ({ jobId }, message, ctx) => failJob(jobId, message, ctx.workerId),
+  onFailure: ({ jobId }, message) => failJob(jobId, message),
 };

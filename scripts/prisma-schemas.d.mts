@@ -1,0 +1,3 @@
+export const SOURCE: string;
+export const POSTGRES: string;
+export function postgresSchema(source: string): string;

@@ -1,0 +1,57 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Stack } from './stack';
+
+/**
+ * What a stack keeps, looked at from outside whichever kind it is: stored objects (files under
+ * DATA_DIR, or the S3 bucket) and queued work (QueueJob rows, or BullMQ's queues), so one test
+ * can assert the same thing on both stacks.
+ */
+
+/** Every stored key under `jobs/<jobId>/`. */
+export async function storedKeys(stack: Stack, jobId: string): Promise<string[]> {
+  if (stack.kind === 'embedded') {
+    const root = path.join(stack.dataDir, 'files', 'jobs', jobId);
+    if (!fs.existsSync(root)) return [];
+    return fs
+      .readdirSync(root, { recursive: true, withFileTypes: true })
+      .filter((d) => d.isFile())
+      .map((d) => path.relative(path.join(stack.dataDir, 'files'), path.join(d.parentPath, d.name)))
+      .sort();
+  }
+  const { S3Client, ListObjectsV2Command } = await import('@aws-sdk/client-s3');
+  const e = stack.env;
+  const s3 = new S3Client({
+    endpoint: e.S3_ENDPOINT,
+    region: e.S3_REGION,
+    forcePathStyle: true,
+    credentials: { accessKeyId: e.S3_ACCESS_KEY_ID!, secretAccessKey: e.S3_SECRET_ACCESS_KEY! },
+  });
+  try {
+    const page = await s3.send(new ListObjectsV2Command({ Bucket: e.S3_BUCKET, Prefix: `jobs/${jobId}/` }));
+    return (page.Contents ?? []).map((o) => o.Key!).sort();
+  } finally {
+    s3.destroy();
+  }
+}
+
+/** Queued, running or finished units of work of `kind` whose payload names `id`. */
+export async function enqueued(stack: Stack, kind: string, id: string): Promise<number> {
+  if (stack.kind === 'embedded') {
+    const { stackDb } = await import('./db');
+    const prisma = await stackDb(stack);
+    return prisma.queueJob.count({ where: { queue: kind, payloadJson: { contains: id } } });
+  }
+  const { Queue } = await import('bullmq');
+  const { BULLMQ_PREFIX } = await import('../../../lib/queue/bullmq-provider');
+  const { Redis } = await import('ioredis');
+  const connection = new Redis(stack.env.REDIS_URL!, { maxRetriesPerRequest: null });
+  const queue = new Queue(kind, { connection, prefix: BULLMQ_PREFIX });
+  try {
+    const jobs = await queue.getJobs(['waiting', 'active', 'delayed', 'prioritized', 'completed', 'failed']);
+    return jobs.filter((j) => JSON.stringify(j.data).includes(id)).length;
+  } finally {
+    await queue.close();
+    connection.disconnect();
+  }
+}
