@@ -3,7 +3,7 @@ import type { Readable } from 'node:stream';
 import type { z } from 'zod';
 import { db } from '../db/client';
 import { env } from '../env';
-import { FetchError, safeFetchToFile } from '../net/safe-fetch';
+import { FetchError, safeFetchToFile, UnsafeUrlError } from '../net/safe-fetch';
 import type { CreateJobRequest, JobReceipt, UploadedJob } from '../schemas/jobs';
 import { storage, storageKeys } from '../storage';
 import { ServiceError } from './errors';
@@ -95,6 +95,7 @@ async function createJobFromUrl(userId: string, url: string, filename: string | 
       try {
         fetched = await safeFetchToFile(url, file, { maxBytes: MAX_UPLOAD_BYTES, timeoutMs: 10 * 60_000 });
       } catch (e) {
+        if (e instanceof UnsafeUrlError) throw new ServiceError('invalid', `video_url is not allowed: ${e.message}`, e.message);
         if (e instanceof FetchError) {
           const tooBig = /larger than the limit/i.test(e.message);
           throw new ServiceError(tooBig ? 'too_large' : 'invalid', tooBig ? 'File too large' : 'The video could not be downloaded from video_url', e.message);
