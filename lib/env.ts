@@ -36,6 +36,13 @@ const schema = z.object({
   MAX_FRAME_PIXELS: z.coerce.number().int().positive().default(4096 * 2304),
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(100),
   STARTS_PER_MINUTE: z.coerce.number().int().positive().default(3),
+  /** Requests with a missing or invalid API key one client address may make per minute. */
+  AUTH_FAILURES_PER_MINUTE: z.coerce.number().int().positive().default(30),
+  /**
+   * Reverse proxies in front of the web server that append the client's address to
+   * X-Forwarded-For (0: clients connect directly, and the connection's address is the client's).
+   */
+  TRUST_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
   STRIPE_SECRET_KEY: z.string().optional(),
   STRIPE_PRICE_ID: z.string().optional(),
 });

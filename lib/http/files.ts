@@ -7,7 +7,7 @@ import { isSafeKey, jobIdOfUploadTarget } from '../storage/keys';
 import { verifySignature } from '../storage/signing';
 import { uploadSource } from '../services/upload-source';
 import { toHttpError } from './errors';
-import { API_VERSION } from './route';
+import { API_VERSION } from './version';
 
 /**
  * Signed-URL file access for local storage (app/files/[...key]): GET/HEAD with Range support
@@ -32,7 +32,7 @@ const TYPES: Record<string, string> = {
 function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
   return new Response(JSON.stringify(body), {
     status,
-    headers: { 'Content-Type': 'application/json; charset=utf-8', 'X-API-Version': API_VERSION, ...headers },
+    headers: { 'Content-Type': 'application/json; charset=utf-8', 'X-Content-Type-Options': 'nosniff', 'X-API-Version': API_VERSION, ...headers },
   });
 }
 
@@ -90,6 +90,8 @@ export async function serveFile(req: Request, key: string, headOnly = false): Pr
       'Content-Type': TYPES[path.extname(key).toLowerCase()] ?? 'application/octet-stream',
       'Accept-Ranges': 'bytes',
       'Cache-Control': 'private, max-age=3600',
+      // A stored file is served as its extension says, never sniffed into HTML or script.
+      'X-Content-Type-Options': 'nosniff',
       'X-API-Version': API_VERSION,
     };
     const filename = new URL(req.url).searchParams.get('filename');

@@ -37,6 +37,13 @@ export async function hit(bucket: string, limit: number, now = Date.now()): Prom
   return stateOf(row.count, limit, now);
 }
 
+/** The state of `bucket`'s current window without counting a hit. */
+export async function peek(bucket: string, limit: number, now = Date.now()): Promise<WindowState> {
+  const key = `${bucket}:${currentWindow(now).start}`;
+  const row = await db().rateLimitCounter.findUnique({ where: { key }, select: { count: true } });
+  return stateOf(row?.count ?? 0, limit, now);
+}
+
 /** Takes back a hit (a start that did not happen should not use up the allowance). */
 export async function unhit(bucket: string, now = Date.now()): Promise<void> {
   const key = `${bucket}:${currentWindow(now).start}`;

@@ -1,0 +1,97 @@
+import http from 'node:http';
+import type { Socket } from 'node:net';
+import { API_VERSION } from './version';
+
+/**
+ * What Next.js gives no hook for, done on Node's own HTTP server before Next sees a request
+ * (installed once by instrumentation.ts in the web process):
+ *
+ * - The peer address is stamped on every request as PEER_HEADER, overwriting anything a client
+ *   sent under that name (Next keeps a client's own X-Forwarded-For), so per-address limits
+ *   count real addresses.
+ * - A path with broken percent-encoding and a method Next cannot route (TRACE, PROPFIND…) are
+ *   answered with the spec's JSON error body; Next answered them with a text 500.
+ * - Requests Node's parser refuses (malformed request line or headers, headers over the size
+ *   limit) get the JSON error body too, instead of Node's bare 400 and 431.
+ */
+export const PEER_HEADER = 'x-keyout-peer-address';
+
+const ROUTABLE = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
+
+function jsonHead(status: number, extra: Record<string, string> = {}): Record<string, string> {
+  return { 'Content-Type': 'application/json; charset=utf-8', 'X-API-Version': API_VERSION, 'X-Content-Type-Options': 'nosniff', ...extra };
+}
+
+function reply(res: http.ServerResponse, status: number, body: { error: string; details: string }, extra?: Record<string, string>): void {
+  res.writeHead(status, jsonHead(status, extra));
+  res.end(JSON.stringify(body));
+}
+
+/** The path part of a request target, undecodable when its percent-encoding is broken. */
+function decodablePath(url: string): boolean {
+  const path = url.split('?')[0] ?? '';
+  try {
+    decodeURIComponent(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Answers the request here when Next would answer it with something other than the spec's body. */
+function refuse(req: http.IncomingMessage, res: http.ServerResponse): boolean {
+  if (!ROUTABLE.has(req.method ?? '')) {
+    reply(
+      res,
+      405,
+      { error: 'Method not allowed', details: `The method ${req.method} is not supported.` },
+      { Allow: [...ROUTABLE].join(', ') },
+    );
+    return true;
+  }
+  if (!decodablePath(req.url ?? '/')) {
+    reply(res, 400, { error: 'Invalid URL', details: 'The request path has invalid percent-encoding.' });
+    return true;
+  }
+  return false;
+}
+
+const CLIENT_ERRORS: Record<string, [number, string, string]> = {
+  HPE_HEADER_OVERFLOW: [431, 'Request headers too large', 'The request headers exceed the server limit.'],
+  ERR_HTTP_REQUEST_TIMEOUT: [408, 'Request timeout', 'The request was not received in time.'],
+};
+
+/** Node's 'clientError': the connection's request could not be parsed at all. */
+function answerClientError(err: NodeJS.ErrnoException, socket: Socket): void {
+  if (err.code === 'ECONNRESET' || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const [status, error, details] = CLIENT_ERRORS[err.code ?? ''] ?? [400, 'Bad request', 'The request could not be parsed as HTTP.'];
+  const body = JSON.stringify({ error, details });
+  const head = Object.entries(jsonHead(status, { 'Content-Length': String(Buffer.byteLength(body)), Connection: 'close' }))
+    .map(([k, v]) => `${k}: ${v}\r\n`)
+    .join('');
+  socket.end(`HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\n${head}\r\n${body}`);
+}
+
+let installed = false;
+
+export function installNodeEdge(): void {
+  if (installed) return;
+  installed = true;
+  const guarded = new WeakSet<http.Server>();
+  // eslint-disable-next-line @typescript-eslint/unbound-method -- re-applied below with its server as `this`
+  const emit = http.Server.prototype.emit;
+  http.Server.prototype.emit = function (this: http.Server, event: string | symbol, ...args: unknown[]): boolean {
+    if (event === 'connection' && !guarded.has(this)) {
+      guarded.add(this);
+      this.on('clientError', answerClientError);
+    } else if (event === 'request') {
+      const [req, res] = args as [http.IncomingMessage, http.ServerResponse];
+      req.headers[PEER_HEADER] = req.socket.remoteAddress ?? '';
+      if (refuse(req, res)) return true;
+    }
+    return Reflect.apply(emit, this, [event, ...args]) as boolean;
+  } as typeof emit;
+}
