@@ -89,7 +89,8 @@ export async function startJob(userId: string, jobId: string, req: StartJobReque
   const started = await db().$transaction(async (tx) => {
     // The write comes first, so SQLite holds the write lock while the balance is read.
     const moved = await tx.job.updateMany({
-      where: { id: job.id, userId, status: 'uploaded' },
+      // The upload it was priced from: a new one committed since is refused below.
+      where: { id: job.id, userId, status: 'uploaded', sourceKey: job.sourceKey },
       data: {
         status: 'processing',
         model: req.model,
@@ -103,8 +104,8 @@ export async function startJob(userId: string, jobId: string, req: StartJobReque
         startedAt: new Date(),
       },
     });
-    if (moved.count !== 1) throw new ServiceError('conflict', 'The job was started by another request');
-    await debitForJob(tx, { userId, jobId: job.id, amount: credits });
+    if (moved.count !== 1) throw new ServiceError('conflict', 'The job was started by another request, or its video replaced meanwhile');
+    if (!(await debitForJob(tx, { userId, jobId: job.id, amount: credits }))) throw new ServiceError('conflict', 'The job has already been charged');
     await tx.output.create({
       data: {
         jobId: job.id,

@@ -1,6 +1,6 @@
 /**
  * The one place that knows the storage key layout of a job:
- *   jobs/<jobId>/source.<ext>            the uploaded original
+ *   jobs/<jobId>/source-<upload>.<ext>   the uploaded original (each upload its own key)
  *   jobs/<jobId>/mask-v<N>.mkv           mask versions (FFV1 grey)
  *   jobs/<jobId>/outputs/<outputId>.<ext> rendered outputs
  *   jobs/<jobId>/thumb.jpg, thumb.png    thumbnails (opaque, transparent)
@@ -9,7 +9,7 @@ export const storageKeys = {
   jobPrefix: (jobId: string) => `jobs/${jobId}`,
   /** The PUT target of the signed upload URL; the stored file gets its real extension later. */
   uploadTarget: (jobId: string) => `jobs/${jobId}/source`,
-  source: (jobId: string, ext: string) => `jobs/${jobId}/source.${ext}`,
+  source: (jobId: string, upload: string, ext: string) => `jobs/${jobId}/source-${upload}.${ext}`,
   mask: (jobId: string, version: number) => `jobs/${jobId}/mask-v${version}.mkv`,
   output: (jobId: string, outputId: string, ext: string) => `jobs/${jobId}/outputs/${outputId}.${ext}`,
   thumbnail: (jobId: string) => `jobs/${jobId}/thumb.jpg`,

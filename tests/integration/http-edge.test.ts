@@ -220,13 +220,13 @@ describe('files', () => {
   it('are served with X-Content-Type-Options: nosniff', async () => {
     const clip = await syntheticClip(path.join(stack.dataDir, 'nosniff.mp4'), { seconds: 1 });
     const jobId = await uploadedJob(stack, account.key, clip);
-    await stackDb(stack); // the stack's environment (secret, DATA_DIR) for signing below
+    const { sourceKey } = await (await stackDb(stack)).job.findUniqueOrThrow({ where: { id: jobId } });
     const files = new LocalStorage(path.join(stack.dataDir, 'files'), stack.baseUrl);
-    const res = await fetch(files.signedUrl(`jobs/${jobId}/source.mp4`, { method: 'GET' }));
+    const res = await fetch(files.signedUrl(sourceKey!, { method: 'GET' }));
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('video/mp4');
     expect(res.headers.get('x-content-type-options')).toBe('nosniff');
-    const refused = await fetch(files.signedUrl(`jobs/${jobId}/source.mp4`, { method: 'GET' }).replace('sig=', 'sig=x'));
+    const refused = await fetch(files.signedUrl(sourceKey!, { method: 'GET' }).replace('sig=', 'sig=x'));
     expect(refused.status).toBe(403);
     expect(refused.headers.get('x-content-type-options')).toBe('nosniff');
   });
