@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -120,6 +121,20 @@ describe('DbQueueProvider (real SQLite file)', () => {
       }),
     ).rejects.toThrow('rollback');
     expect(await prisma.queueJob.count()).toBe(0);
+  });
+
+  it('cancels every row that names one of the ids, queued, running or finished', async () => {
+    const [job, delivery, other] = [randomUUID(), randomUUID(), randomUUID()];
+    await add({ jobId: job }, { singletonKey: `process-video:${job}` });
+    await q.enqueue(prisma, 'deliver-webhook', { deliveryId: delivery }, { maxAttempts: 4 });
+    await add({ jobId: other });
+    const running = await q.claim(KINDS, 'w1', 30_000);
+    expect(JSON.parse(running!.payloadJson)).toEqual({ jobId: job });
+    expect(await q.cancel(prisma, [job, delivery])).toBe(2);
+    expect((await prisma.queueJob.findMany()).map((r) => JSON.parse(r.payloadJson) as object)).toEqual([{ jobId: other }]);
+    // Its worker can no longer renew or finish it.
+    expect(await q.heartbeat(running!.id, 'w1', 30_000)).toBe(false);
+    expect(await q.cancel(prisma, [])).toBe(0);
   });
 
   it('prunes finished rows only', async () => {

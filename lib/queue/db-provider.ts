@@ -120,6 +120,13 @@ export class DbQueueProvider implements QueueProvider {
     });
   }
 
+  async cancel(tx: DbExecutor, ids: readonly string[]): Promise<number> {
+    if (!ids.length) return 0;
+    // Payloads hold ids (uuids), so a substring match cannot name another row's job.
+    const { count } = await tx.queueJob.deleteMany({ where: { OR: ids.map((id) => ({ payloadJson: { contains: id } })) } });
+    return count;
+  }
+
   async prune(before: Date): Promise<number> {
     const { count } = await this.client().queueJob.deleteMany({
       where: { status: { in: ['completed', 'failed'] }, updatedAt: { lt: before } },

@@ -45,4 +45,10 @@ export interface QueueProvider {
   release(id: string, workerId: string): Promise<void>;
   /** Deletes finished rows older than `before`. */
   prune(before: Date): Promise<number>;
+  /**
+   * Removes every row whose payload names one of `ids`, whatever its state, inside the caller's
+   * transaction (deleting a job). A running row's worker finds its lease gone at the next
+   * heartbeat and aborts the work.
+   */
+  cancel(tx: DbExecutor, ids: readonly string[]): Promise<number>;
 }

@@ -7,7 +7,8 @@ import { FetchError, safeFetchToFile, UnsafeUrlError } from '../net/safe-fetch';
 import type { CreateJobRequest, JobReceipt, UploadedJob } from '../schemas/jobs';
 import { storage, storageKeys } from '../storage';
 import { ServiceError } from './errors';
-import { acceptSource, incomingFile, uploadSource } from './upload-source';
+import { incomingFile } from '../storage/incoming';
+import { acceptSource, uploadSource } from './upload-source';
 
 const UPLOAD_URL_SECONDS = 3600;
 

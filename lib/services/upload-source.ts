@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs/promises';
-import path from 'node:path';
 import type { Readable } from 'node:stream';
 import type { MediaInfo } from '../../engine/media/types';
 import { db } from '../db/client';
 import { env } from '../env';
 import { MediaError } from '../media/ffmpeg';
 import { probeVideo } from '../media/probe';
-import { storage, storageKeys, tempDir } from '../storage';
+import { storage, storageKeys } from '../storage';
+import { incomingFile } from '../storage/incoming';
 import { drainRefused, tooLarge, writeLimited } from '../storage/limited-write';
 import { ServiceError } from './errors';
 
@@ -31,12 +31,6 @@ async function readHead(file: string): Promise<Buffer> {
   } finally {
     await fh.close();
   }
-}
-
-/** A scratch file on the storage filesystem for an incoming source. */
-export async function incomingFile(jobId: string): Promise<string> {
-  await fs.mkdir(tempDir(), { recursive: true });
-  return path.join(tempDir(), `${jobId}-${randomUUID()}.incoming`);
 }
 
 const ALREADY_STARTED = 'The job has already been started; its video cannot be replaced';

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { env } from '../env';
+import { guardJobWrites } from './job-guard';
 import { LocalStorage } from './local';
 import type { Storage } from './types';
 
@@ -12,7 +13,7 @@ let cached: Storage | undefined;
 export function storage(): Storage {
   if (cached) return cached;
   const e = env();
-  cached = new LocalStorage(path.join(e.dataDir, 'files'), e.PUBLIC_URL);
+  cached = guardJobWrites(new LocalStorage(path.join(e.dataDir, 'files'), e.PUBLIC_URL));
   return cached;
 }
 

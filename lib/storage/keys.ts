@@ -16,6 +16,13 @@ export const storageKeys = {
   transparentThumbnail: (jobId: string) => `jobs/${jobId}/thumb.png`,
 };
 
+const JOB_KEY = /^jobs\/([0-9a-f-]{36})\//;
+
+/** The job a key belongs to, when it is one of a job's files. */
+export function jobIdOfKey(key: string): string | null {
+  return JOB_KEY.exec(key)?.[1] ?? null;
+}
+
 const UPLOAD_TARGET = /^jobs\/([0-9a-f-]{36})\/source$/;
 
 /** The job id when `key` is a job's upload target. */

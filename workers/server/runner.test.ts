@@ -142,6 +142,40 @@ describe('Runner (real SQLite queue)', () => {
     expect(failures[0]).toMatch(/stopped unexpectedly/);
   });
 
+  it('aborts a running handler soon after its row is cancelled (the job was deleted), and records no failure', async () => {
+    const jobId = randomUUID();
+    await enqueue({ jobId });
+    let started = false;
+    let abortedAfter = -1;
+    const failures: string[] = [];
+    const runner = new Runner({
+      handlers: handlersWith(
+        (signal) =>
+          new Promise((_resolve, reject) => {
+            started = true;
+            const t0 = Date.now();
+            signal.addEventListener('abort', () => {
+              abortedAfter = Date.now() - t0;
+              reject(new MediaError('ffmpeg was cancelled'));
+            });
+          }),
+        failures,
+      ),
+      provider,
+      concurrency: 1,
+      pollMs: 20,
+      heartbeatMs: 50,
+      log: quiet,
+    });
+    runner.start();
+    while (!started) await new Promise((r) => setTimeout(r, 10));
+    expect(await provider.cancel(prisma, [jobId])).toBe(1);
+    while (abortedAfter < 0) await new Promise((r) => setTimeout(r, 10));
+    await runner.stop(1_000);
+    expect(failures).toEqual([]);
+    expect(await prisma.queueJob.count()).toBe(0);
+  });
+
   it('drains on stop: work still running after the grace period is aborted and released', async () => {
     await enqueue();
     let started = false;

@@ -53,12 +53,18 @@ export interface RunnerOptions {
   leaseMs?: number;
   /** How often an idle slot looks for work. */
   pollMs?: number;
+  /**
+   * How often a running row's lease is renewed, which is also how soon the work stops once its
+   * row is gone (the job was deleted) or taken over.
+   */
+  heartbeatMs?: number;
   workerId?: string;
   log?: Logger;
 }
 
 export const DEFAULT_LEASE_MS = 30_000;
 const DEFAULT_POLL_MS = 500;
+const DEFAULT_HEARTBEAT_MS = 2_000;
 const PRUNE_EVERY_MS = 60 * 60_000;
 const KEEP_FINISHED_MS = 7 * 24 * 60 * 60_000;
 
@@ -84,6 +90,7 @@ export class Runner {
   readonly workerId: string;
   private readonly leaseMs: number;
   private readonly pollMs: number;
+  private readonly heartbeatMs: number;
   private readonly log: Logger;
   private stopping = false;
   private slots: Promise<void>[] = [];
@@ -96,6 +103,7 @@ export class Runner {
     this.workerId = opts.workerId ?? `${os.hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
     this.leaseMs = opts.leaseMs ?? DEFAULT_LEASE_MS;
     this.pollMs = opts.pollMs ?? DEFAULT_POLL_MS;
+    this.heartbeatMs = Math.min(opts.heartbeatMs ?? DEFAULT_HEARTBEAT_MS, Math.floor(this.leaseMs / 3));
     this.log = opts.log ?? { info: (m) => console.log(m), error: (m) => console.error(m) };
   }
 
@@ -188,7 +196,7 @@ export class Runner {
         },
         (e: unknown) => this.log.error(`${tag}: heartbeat failed: ${messageOf(e)}`),
       );
-    }, Math.max(1_000, Math.floor(this.leaseMs / 3)));
+    }, this.heartbeatMs);
 
     try {
       if (job.attempts > job.maxAttempts) {
@@ -220,7 +228,7 @@ export class Runner {
     const reason: unknown = ctx.signal.aborted ? ctx.signal.reason : thrown;
     try {
       if (reason instanceof LeaseLost) {
-        this.log.error(`${tag}: lease lost; another worker owns it now`);
+        this.log.info(`${tag}: stopped: its row was cancelled (job deleted) or taken over by another worker`);
         return;
       }
       // While draining, a failure is most likely the shutdown itself (Ctrl-C signals ffmpeg

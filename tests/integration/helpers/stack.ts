@@ -30,6 +30,8 @@ export interface Stack {
   pids(): { web: number | null; worker: number | null };
   /** Starts a worker if none is running (e.g. after stopWorker). */
   startWorker(): void;
+  /** Kills the web server with SIGKILL (its whole process group) and starts it again on the same port. */
+  restartWeb(): Promise<void>;
   stopWorker(): Promise<void>;
   stop(): Promise<void>;
 }
@@ -146,12 +148,13 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
   const mode = serverMode();
   const nextBin = path.join(ROOT, 'node_modules/next/dist/bin/next');
   const launcher = path.join(import.meta.dirname, 'next-server.mjs');
-  const server =
+  const launchWeb = () =>
     mode === 'dev'
       ? launch(process.execPath, [launcher, 'dev', String(port)], env, tail, '[web] ')
       : process.env.KEYOUT_TEST_DIST_DIR
         ? launch(process.execPath, [launcher, 'start', String(port)], env, tail, '[web] ')
         : launch(process.execPath, [nextBin, 'start', '--hostname', '127.0.0.1', '--port', String(port)], env, tail, '[web] ');
+  let server = launchWeb();
   let worker: ChildProcess | null = null;
 
   const startWorker = () => {
@@ -174,6 +177,15 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
     pids: () => ({ web: server.pid ?? null, worker: worker?.pid ?? null }),
     startWorker,
     stopWorker,
+    restartWeb: async () => {
+      if (server.exitCode === null && server.signalCode === null) {
+        const exited = new Promise<void>((resolve) => server.once('exit', () => resolve()));
+        process.kill(-server.pid!, 'SIGKILL');
+        await exited;
+      }
+      server = launchWeb();
+      await waitUntilServing(baseUrl, server, tail, 180_000);
+    },
     stop: async () => {
       await Promise.all([killGroup(server), stopWorker()]);
       if (!process.env.KEYOUT_TEST_KEEP_DATA) fs.rmSync(dataDir, { recursive: true, force: true });
