@@ -2,7 +2,7 @@ import { safeInputArgs } from '../../engine/media/input';
 import { normalizeFilters } from '../../engine/media/normalize';
 import type { MediaInfo } from '../../engine/media/types';
 import { env } from '../env';
-import { lastLines, MediaError, spawnFfmpeg } from '../media/ffmpeg';
+import { MediaError, spawnFfmpeg, toolFailure } from '../media/ffmpeg';
 
 export interface DecodedFrame {
   data: Uint8Array;
@@ -86,7 +86,7 @@ export async function* readFrames(
     }
     const code = await exited;
     if (opts.signal?.aborted) throw new MediaError('Segmentation was cancelled');
-    if (code !== 0) throw new MediaError(`Decoding the video failed: ${lastLines(stderr, 3) || `ffmpeg exited with ${code}`}`);
+    if (code !== 0) throw toolFailure('Decoding the video failed', stderr || `ffmpeg exited with ${code}`);
   } finally {
     opts.signal?.removeEventListener('abort', onAbort);
     if (child.exitCode === null) child.kill('SIGKILL');

@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import { MediaError } from '../../lib/media/ffmpeg';
+import { FetchError } from '../../lib/net/safe-fetch';
 import { catalogue, JOB_KINDS, LIGHT_KINDS, type JobKind, type PayloadOf } from '../../lib/queue/catalogue';
 import { PermanentJobError } from '../../lib/queue/errors';
 import type { ClaimedJob, QueueProvider } from '../../lib/queue/provider';
+import { ServiceError } from '../../lib/services/errors';
 
 export interface HandlerContext {
   /** The queue row's id (not the Job's). */
@@ -247,14 +249,26 @@ export class Runner {
         return;
       }
       this.log.error(`${tag}: failed for good: ${message}`);
-      // A transient error that used up the retries is not the user's fault: say so plainly.
-      const userMessage = permanent ? message : `Processing failed after ${job.attempts} attempts: ${message}`;
-      await handler.onFailure?.(payload, userMessage, ctx);
+      await handler.onFailure?.(payload, this.userMessage(permanent, job, thrown, message, tag), ctx);
       await provider.fail(job.id, this.workerId, message);
     } catch (e) {
       // The row stays active; its lease lapses and it is tried again.
       this.log.error(`${tag}: recording the failure failed: ${messageOf(e)}`);
     }
+  }
+
+  /**
+   * What the job's owner reads. Errors written for users are shown as they are; any other
+   * (a database error, a bug) becomes words and a reference to the log line with the details.
+   */
+  private userMessage(permanent: boolean, job: ClaimedJob, thrown: unknown, message: string, tag: string): string {
+    if (permanent) return message;
+    // A transient error that used up the retries is not the user's fault: say so plainly.
+    const failed = `Processing failed after ${job.attempts} attempts`;
+    if (thrown instanceof FetchError || thrown instanceof ServiceError) return `${failed}: ${message}`;
+    const ref = randomUUID().slice(0, 8);
+    this.log.error(`${tag}: reference ${ref}: ${thrown instanceof Error && thrown.stack ? thrown.stack : message}`);
+    return `${failed} because of an internal error (reference ${ref}).`;
   }
 }
 
