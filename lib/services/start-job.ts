@@ -11,6 +11,7 @@ import type { StartJobRequest, StartResponse } from '../schemas/jobs';
 import { assertWebhookUrl } from '../webhooks/url';
 import { scheduleWebhook } from '../webhooks/schedule';
 import { jobNotFound, ServiceError } from './errors';
+import { assertTransformsFit } from './transform-bounds';
 
 type Started = z.infer<typeof StartResponse>;
 
@@ -84,6 +85,7 @@ export async function startJob(userId: string, jobId: string, req: StartJobReque
   const transform = cleanTransform(background?.transform);
   // The spec's rules: one output per size, duplicates of the primary removed, ≤ 50 unique.
   const [, ...additional] = planOutputs({ format: outputFormat, transform }, req.exports ?? []);
+  assertTransformsFit(transform, additional, { width: job.width ?? 0, height: job.height ?? 0, duration: job.lengthSeconds });
   const batchId = additional.length ? randomUUID() : null;
 
   const started = await db().$transaction(async (tx) => {

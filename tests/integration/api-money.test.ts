@@ -105,6 +105,30 @@ describe('one duration of truth', () => {
   });
 });
 
+describe('transforms are bounded by the video at start', () => {
+  it('refuses a crop outside the frame (1e308 passed before), for the primary output and exports, before any charge', async () => {
+    const { key } = await createAccount(stack, 10);
+    const jobId = await uploadedJob(stack, key, await clip('bounds.mp4', 1));
+    const cases: [unknown, RegExp][] = [
+      [{ transform: { crop: { x: 1e308, y: 0, width: 10, height: 10 } } }, /^Invalid background\.transform\.crop: it must lie inside the 256x256 video$/],
+      [{ transform: { crop: { x: 0, y: 0, width: 300, height: 100 } } }, /inside the 256x256 video/],
+    ];
+    for (const [background, message] of cases) {
+      const r = await api(stack, 'POST', `/v1/jobs/${jobId}/start`, { key, body: { background: { type: 'transparent', ...(background as object) } } });
+      expect(r.status, r.text).toBe(400);
+      expect(r.body.error).toMatch(message);
+    }
+    const exports = await api(stack, 'POST', `/v1/jobs/${jobId}/start`, {
+      key,
+      body: { background: { type: 'transparent' }, exports: [{ format: 'webm_vp9', transform: { crop: { x: 0, y: 250, width: 64, height: 64 } } }] },
+    });
+    expect(exports.status).toBe(400);
+    expect(exports.body.error).toMatch(/^Invalid exports\.transform\.crop/);
+    expect(await balance(key)).toBe(10);
+    expect((await api(stack, 'GET', `/v1/jobs/${jobId}/status`, { key })).body.status).toBe('uploaded');
+  });
+});
+
 describe('uploads are immutable once a job starts', () => {
   it('a PUT that began before start and finishes after it is refused; the job keeps its video and its price', async () => {
     const { key } = await createAccount(stack, 100);
