@@ -43,6 +43,12 @@ const schema = z.object({
    * X-Forwarded-For (0: clients connect directly, and the connection's address is the client's).
    */
   TRUST_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
+  /**
+   * The test-mode checkout (without Stripe: purchases are recorded at once, nothing is paid, and
+   * they unlock API keys). "auto": for everyone when PUBLIC_URL is a loopback origin (the
+   * embedded set-up on one machine), else for the administrator only. "on", "admin", "off".
+   */
+  TEST_CHECKOUT: z.enum(['auto', 'on', 'admin', 'off']).default('auto'),
   STRIPE_SECRET_KEY: z.string().optional(),
   STRIPE_PRICE_ID: z.string().optional(),
 });
