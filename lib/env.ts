@@ -12,8 +12,11 @@ const flag = z
 
 const schema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
-  /** Public origin used to build absolute signed URLs, e.g. https://keyout.example.com */
-  PUBLIC_URL: z.string().url().default('http://localhost:3000'),
+  /**
+   * Public origin used to build absolute signed URLs, e.g. https://keyout.example.com. Unset:
+   * the origin the server listens on, http://localhost:$PORT.
+   */
+  PUBLIC_URL: z.string().url().optional(),
   PORT: z.coerce.number().int().positive().default(3000),
   DATA_DIR: z.string().default('./data'),
   DATABASE_URL: z.string().optional(),
@@ -53,7 +56,14 @@ const schema = z.object({
   STRIPE_PRICE_ID: z.string().optional(),
 });
 
-export type Env = z.infer<typeof schema> & { dataDir: string; databaseUrl: string; modelsDir: string };
+export type Env = Omit<z.infer<typeof schema>, 'PUBLIC_URL'> & {
+  PUBLIC_URL: string;
+  /** PUBLIC_URL was set, not derived from PORT. */
+  publicUrlSet: boolean;
+  dataDir: string;
+  databaseUrl: string;
+  modelsDir: string;
+};
 
 let cached: Env | undefined;
 
@@ -67,6 +77,8 @@ export function env(): Env {
   const dataDir = path.resolve(parsed.data.DATA_DIR);
   cached = {
     ...parsed.data,
+    PUBLIC_URL: parsed.data.PUBLIC_URL ?? `http://localhost:${parsed.data.PORT}`,
+    publicUrlSet: Boolean(parsed.data.PUBLIC_URL),
     dataDir,
     databaseUrl: parsed.data.DATABASE_URL ?? `file:${path.join(dataDir, 'keyout.db')}`,
     modelsDir: path.resolve(parsed.data.MODELS_DIR),

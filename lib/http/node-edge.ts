@@ -1,5 +1,6 @@
 import http from 'node:http';
 import type { Socket } from 'node:net';
+import { arrivalWarning } from './public-origin';
 import { API_VERSION } from './version';
 
 /**
@@ -13,6 +14,7 @@ import { API_VERSION } from './version';
  *   answered with the spec's JSON error body; Next answered them with a text 500.
  * - Requests Node's parser refuses (malformed request line or headers, headers over the size
  *   limit) get the JSON error body too, instead of Node's bare 400 and 431.
+ * - The first request that arrives at another origin than PUBLIC_URL's is logged with a warning.
  */
 export const PEER_HEADER = 'x-keyout-peer-address';
 
@@ -90,6 +92,8 @@ export function installNodeEdge(): void {
     } else if (event === 'request') {
       const [req, res] = args as [http.IncomingMessage, http.ServerResponse];
       req.headers[PEER_HEADER] = req.socket.remoteAddress ?? '';
+      const misdirected = arrivalWarning(req);
+      if (misdirected) console.warn(misdirected);
       if (refuse(req, res)) return true;
     }
     return Reflect.apply(emit, this, [event, ...args]) as boolean;
