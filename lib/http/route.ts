@@ -143,7 +143,8 @@ export function apiRoute<P = Record<string, never>>(handler: Handler<P>, opts: R
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 type Method = (typeof METHODS)[number];
-type PlainHandler = ReturnType<typeof apiRoute<Record<string, never>>>;
+/** Mounted on routes with and without params, so it takes any. */
+type PlainHandler = ReturnType<typeof apiRoute<unknown>>;
 
 /**
  * Handlers for the methods a /v1 path does not have: like any endpoint they check the key and
@@ -153,13 +154,13 @@ type PlainHandler = ReturnType<typeof apiRoute<Record<string, never>>>;
  */
 export function otherMethods(...allowed: Method[]): Record<Method, PlainHandler> {
   const allow = allowed.join(', ');
-  const refuse = apiRoute(({ req }) => {
+  const refuse = apiRoute<unknown>(({ req }) => {
     throw new HttpError(405, 'Method not allowed', `${new URL(req.url).pathname} accepts ${allow}.`, { Allow: allow });
   });
   return Object.fromEntries(METHODS.map((m) => [m, refuse])) as Record<Method, PlainHandler>;
 }
 
 /** Every method of a path under /v1 that is not an endpoint: after the key check, the spec's 404 body. */
-export const noEndpoint = apiRoute(({ req }) => {
+export const noEndpoint: PlainHandler = apiRoute<unknown>(({ req }) => {
   throw new HttpError(404, 'Not found', `There is no API endpoint ${req.method} ${new URL(req.url).pathname}.`);
 });
