@@ -9,11 +9,25 @@ export class MediaError extends Error {
 }
 
 /**
+ * A tool that exited with an error: its output is kept for the log (the worker logs it with the
+ * error), out of the message, which may reach a user.
+ */
+export class ToolError extends Error {
+  override name = 'ToolError';
+  constructor(
+    message: string,
+    readonly output: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
  * Logs a tool's own output under a short reference and returns the reference. Tool output
  * ("[ffv1 @ 0x55dc…] Unsupported number 4 of slices") is for operators; users get words and
  * the reference to quote.
  */
-export function logToolOutput(what: string, output: string): string {
+function logToolOutput(what: string, output: string): string {
   const ref = randomBytes(4).toString('hex');
   console.error(`[media] reference ${ref}: ${what}\n${lastLines(output, 12) || '(no output)'}`);
   return ref;
@@ -66,7 +80,7 @@ function run(bin: string, args: string[], opts: RunOptions = {}): Promise<RunRes
       if (timer) clearTimeout(timer);
       opts.signal?.removeEventListener('abort', onAbort);
       if (killedFor) return reject(new MediaError(`${bin} ${killedFor}`));
-      if (code !== 0) return reject(new Error(`${bin} exited with ${code} (reference ${logToolOutput(`${bin} exited with ${code}`, err)})`));
+      if (code !== 0) return reject(new ToolError(`${bin} exited with ${code}`, lastLines(err, 12)));
       resolve({ stdout: Buffer.concat(out), stderr: err });
     });
   });

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
-import { MediaError } from '../../lib/media/ffmpeg';
+import { MediaError, ToolError } from '../../lib/media/ffmpeg';
 import { FetchError } from '../../lib/net/safe-fetch';
 import { catalogue, JOB_KINDS, LIGHT_KINDS, type JobKind, type PayloadOf } from '../../lib/queue/catalogue';
 import { PermanentJobError } from '../../lib/queue/errors';
@@ -267,7 +267,8 @@ export class Runner {
     const failed = `Processing failed after ${job.attempts} attempts`;
     if (thrown instanceof FetchError || thrown instanceof ServiceError) return `${failed}: ${message}`;
     const ref = randomUUID().slice(0, 8);
-    this.log.error(`${tag}: reference ${ref}: ${thrown instanceof Error && thrown.stack ? thrown.stack : message}`);
+    const detail = thrown instanceof Error && thrown.stack ? thrown.stack : message;
+    this.log.error(`${tag}: reference ${ref}: ${detail}${thrown instanceof ToolError ? `\n${thrown.output}` : ''}`);
     return `${failed} because of an internal error (reference ${ref}).`;
   }
 }
