@@ -83,7 +83,7 @@ export function apiRoute<P = Record<string, never>>(handler: Handler<P>, opts: R
       // An address that keeps sending missing or wrong keys is refused before its key is looked
       // at: a guess then costs nothing and tells nothing.
       const failures = `auth-fail:${clientAddress(req)}`;
-      const failed = await peek(failures, AUTH_FAILURES_PER_MINUTE);
+      const failed = peek(failures, AUTH_FAILURES_PER_MINUTE);
       if (failed.count >= AUTH_FAILURES_PER_MINUTE) {
         return errorResponse(
           429,
@@ -97,12 +97,12 @@ export function apiRoute<P = Record<string, never>>(handler: Handler<P>, opts: R
       const presented = req.headers.get('x-api-key')?.trim();
       const key = presented ? await findActiveApiKey(presented) : null;
       if (!key) {
-        await hit(failures, AUTH_FAILURES_PER_MINUTE);
+        hit(failures, AUTH_FAILURES_PER_MINUTE);
         const error = presented || keyUnderWrongHeader(req) ? 'Invalid API key' : 'API key required';
         return errorResponse(401, { error }, headers);
       }
 
-      const window = await hit(`req:${key.keyId}`, RATE_LIMIT_PER_MINUTE);
+      const window = hit(`req:${key.keyId}`, RATE_LIMIT_PER_MINUTE);
       headers = rateHeaders(window);
       if (window.count > RATE_LIMIT_PER_MINUTE) {
         return errorResponse(
@@ -114,7 +114,7 @@ export function apiRoute<P = Record<string, never>>(handler: Handler<P>, opts: R
       await touchApiKey(key.keyId);
 
       if (opts.countsAsStart) {
-        const starts = await hit(`start:${key.keyId}`, STARTS_PER_MINUTE);
+        const starts = hit(`start:${key.keyId}`, STARTS_PER_MINUTE);
         startBucket = `start:${key.keyId}`;
         if (starts.count > STARTS_PER_MINUTE) {
           return errorResponse(
@@ -136,7 +136,7 @@ export function apiRoute<P = Record<string, never>>(handler: Handler<P>, opts: R
       return errorResponse(err.status, { error: err.message, details: err.details }, { ...headers, ...err.headers });
     } finally {
       // A refused or failed start does not use up one of the per-minute starts.
-      if (startBucket) await unhit(startBucket).catch(() => undefined);
+      if (startBucket) unhit(startBucket);
     }
   };
 }
