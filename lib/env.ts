@@ -32,6 +32,12 @@ const schema = z.object({
   QUEUE_PROVIDER: z.enum(['db']).default('db'),
   STORAGE_PROVIDER: z.enum(['local']).default('local'),
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(1),
+  /**
+   * Scheduling niceness of worker processes, their inference threads and the ffmpeg they run
+   * (0-19; 0 keeps the default). The web process keeps priority 0, so on a machine the worker
+   * keeps busy, status and upload requests still get a core when they need one.
+   */
+  WORKER_NICE: z.coerce.number().int().min(0).max(19).default(10),
   /** Threads onnxruntime may use per inference session (0 = one per available CPU). */
   ORT_THREADS: z.coerce.number().int().min(0).default(0),
   MAX_UPLOAD_BYTES: z.coerce.number().int().positive().default(1024 * 1024 * 1024),

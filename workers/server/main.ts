@@ -1,3 +1,4 @@
+import os from 'node:os';
 import { db } from '../../lib/db/client';
 import { env } from '../../lib/env';
 import { queueProvider } from '../../lib/queue';
@@ -12,13 +13,23 @@ import { assertHandlersMatchCatalogue, Runner } from './runner';
  */
 const DRAIN_GRACE_MS = 10_000;
 
+/**
+ * Lowers this process's priority before it starts any thread or ffmpeg (they inherit it): the
+ * web process, at the default priority, then gets a core whenever it needs one. Only ever
+ * raised: an operator who started the worker nicer keeps that.
+ */
+function yieldToWeb(nice: number): void {
+  if (nice > os.getPriority()) os.setPriority(nice);
+}
+
 function main(): void {
   const config = env();
+  yieldToWeb(config.WORKER_NICE);
   assertHandlersMatchCatalogue(handlers);
   db();
   const runner = new Runner({ handlers, provider: queueProvider(), concurrency: config.WORKER_CONCURRENCY });
   runner.start();
-  console.log(`[worker] ${runner.workerId} ready (concurrency ${config.WORKER_CONCURRENCY}, queue ${config.QUEUE_PROVIDER})`);
+  console.log(`[worker] ${runner.workerId} ready (concurrency ${config.WORKER_CONCURRENCY}, queue ${config.QUEUE_PROVIDER}, nice ${os.getPriority()})`);
 
   let stopping = false;
   const stop = (signal: string) => {
