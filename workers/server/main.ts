@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import os from 'node:os';
 import { db } from '../../lib/db/client';
 import { env } from '../../lib/env';
@@ -14,12 +15,26 @@ import { assertHandlersMatchCatalogue, Runner } from './runner';
 const DRAIN_GRACE_MS = 10_000;
 
 /**
- * Lowers this process's priority before it starts any thread or ffmpeg (they inherit it): the
- * web process, at the default priority, then gets a core whenever it needs one. Only ever
- * raised: an operator who started the worker nicer keeps that.
+ * Lowers the priority of this process before it starts the inference thread or any ffmpeg: the
+ * web process, at the default priority, then gets a core whenever it needs one. On Linux the
+ * niceness is per thread and a new thread takes its creator's, so every thread that already
+ * exists (V8's and libuv's) is lowered too; then whichever starts the next one, it inherits
+ * it. Only ever raised: an operator who started the worker nicer keeps that.
  */
 function yieldToWeb(nice: number): void {
-  if (nice > os.getPriority()) os.setPriority(nice);
+  let threads: number[] = [0];
+  try {
+    threads = fs.readdirSync('/proc/self/task').map(Number);
+  } catch {
+    // not Linux: the process's priority is the threads'
+  }
+  for (const tid of threads) {
+    try {
+      if (nice > os.getPriority(tid)) os.setPriority(tid, nice);
+    } catch {
+      // the thread ended meanwhile
+    }
+  }
 }
 
 function main(): void {
