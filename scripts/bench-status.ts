@@ -124,6 +124,26 @@ interface Row {
   pollers: { n: number; p50: number; p99: number; max: number; errors: number };
   saturation: { rps: number; p50: number; p99: number; non2xx: number };
   busy: string;
+  /** The host's 1-minute load average when the pollers started. */
+  load: number;
+  /** CPU the web process spent per poller request (user + system). */
+  cpuPerRequest: number;
+}
+
+/** CPU time (ms) used so far by every process in a process group. */
+function groupCpuMs(pgid: number | null): number {
+  if (!pgid) return 0;
+  let ticks = 0;
+  for (const pid of fs.readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
+    try {
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (Number(f[2]) === pgid) ticks += Number(f[11]) + Number(f[12]);
+    } catch {
+      // ended meanwhile
+    }
+  }
+  return (ticks * 1000) / 100; // USER_HZ
 }
 
 async function measure(tree: { dir: string; label: string }, clip: string): Promise<Row> {
@@ -141,7 +161,10 @@ async function measure(tree: { dir: string; label: string }, clip: string): Prom
       what: 'the worker to be segmenting',
     });
     const url = `${stack.baseUrl}/v1/jobs/${jobId}/status`;
+    const load = os.loadavg()[0]!;
+    const cpu0 = groupCpuMs(stack.pids().web);
     const polled = await poll(url, key);
+    const cpuPerRequest = (groupCpuMs(stack.pids().web) - cpu0) / polled.latencies.length;
     const sat = await autocannon({ url, connections: 50, duration: SECONDS, headers: { 'X-Api-Key': key, 'Content-Type': 'application/json' } });
     const after = await statusOf();
     return {
@@ -155,6 +178,8 @@ async function measure(tree: { dir: string; label: string }, clip: string): Prom
       },
       saturation: { rps: sat.requests.average, p50: sat.latency.p50, p99: sat.latency.p99, non2xx: sat.non2xx },
       busy: after.status === 'processing' ? `yes (${after.message ?? ''})` : `no: ${after.status}`,
+      load,
+      cpuPerRequest,
     };
   } finally {
     await stack.stop();
@@ -162,7 +187,7 @@ async function measure(tree: { dir: string; label: string }, clip: string): Prom
 }
 
 async function main(): Promise<void> {
-  const helpers = (await import('../tests/integration/helpers'));
+  const helpers = await import('../tests/integration/helpers');
   if (!helpers.hasTestdata) throw new Error('../shared/testdata is missing: the bench needs a real 720p clip');
   const trees = [...(values.baseline ? [prepareBaseline(values.baseline)] : []), prepareCurrent()];
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'keyout-bench-status-'));
@@ -171,12 +196,12 @@ async function main(): Promise<void> {
     const rows: Row[] = [];
     for (const tree of trees) rows.push(await measure(tree, clip));
     const ms = (v: number) => `${v.toFixed(1)} ms`;
-    console.log(`\nGET status, ${POLLERS} pollers every ${INTERVAL_MS} ms for ${SECONDS} s, then 50 back-to-back connections for ${SECONDS} s; worker on ${values.model}, ${os.cpus().length} CPUs, load ${os.loadavg()[0]!.toFixed(1)}\n`);
-    console.log('| checkout | pollers: requests | p50 | p99 | max | errors | saturation: req/s | p50 | p99 | non-2xx | worker busy at the end |');
-    console.log('|---|---|---|---|---|---|---|---|---|---|---|');
+    console.log(`\nGET status, ${POLLERS} pollers every ${INTERVAL_MS} ms for ${SECONDS} s, then 50 back-to-back connections for ${SECONDS} s; worker on ${values.model}, ${os.cpus().length} CPUs\n`);
+    console.log('| checkout | host load | pollers: requests | p50 | p99 | max | errors | web CPU per request | saturation: req/s | p50 | p99 | non-2xx | worker busy at the end |');
+    console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|');
     for (const r of rows) {
       console.log(
-        `| ${r.label} | ${r.pollers.n} | ${ms(r.pollers.p50)} | ${ms(r.pollers.p99)} | ${ms(r.pollers.max)} | ${r.pollers.errors} | ${r.saturation.rps.toFixed(0)} | ${r.saturation.p50} ms | ${r.saturation.p99} ms | ${r.saturation.non2xx} | ${r.busy} |`,
+        `| ${r.label} | ${r.load.toFixed(1)} | ${r.pollers.n} | ${ms(r.pollers.p50)} | ${ms(r.pollers.p99)} | ${ms(r.pollers.max)} | ${r.pollers.errors} | ${ms(r.cpuPerRequest)} | ${r.saturation.rps.toFixed(0)} | ${r.saturation.p50} ms | ${r.saturation.p99} ms | ${r.saturation.non2xx} | ${r.busy} |`,
       );
     }
     if (rows.length === 2) {
