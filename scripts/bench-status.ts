@@ -84,10 +84,10 @@ function prepareCurrent(): { dir: string; label: string } {
 const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
 
 /** `POLLERS` clients, each asking every INTERVAL_MS from a staggered start; latencies in ms. */
-async function poll(url: string, key: string): Promise<{ latencies: number[]; errors: number }> {
+async function poll(url: string, key: string): Promise<{ latencies: number[]; errors: string[] }> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: POLLERS });
   const latencies: number[] = [];
-  let errors = 0;
+  const errors: string[] = [];
   const until = Date.now() + SECONDS * 1000;
   const one = () =>
     new Promise<void>((resolve) => {
@@ -96,12 +96,12 @@ async function poll(url: string, key: string): Promise<{ latencies: number[]; er
         res.resume();
         res.on('end', () => {
           latencies.push(performance.now() - t0);
-          if (res.statusCode !== 200) errors++;
+          if (res.statusCode !== 200) errors.push(String(res.statusCode));
           resolve();
         });
       });
-      req.on('error', () => {
-        errors++;
+      req.on('error', (e: NodeJS.ErrnoException) => {
+        errors.push(e.code ?? e.message);
         resolve();
       });
     });
@@ -121,7 +121,7 @@ async function poll(url: string, key: string): Promise<{ latencies: number[]; er
 
 interface Row {
   label: string;
-  pollers: { n: number; p50: number; p99: number; max: number; errors: number };
+  pollers: { n: number; p50: number; p99: number; max: number; errors: string[] };
   saturation: { rps: number; p50: number; p99: number; non2xx: number };
   busy: string;
   /** The host's 1-minute load average when the pollers started. */
@@ -201,7 +201,7 @@ async function main(): Promise<void> {
     console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|');
     for (const r of rows) {
       console.log(
-        `| ${r.label} | ${r.load.toFixed(1)} | ${r.pollers.n} | ${ms(r.pollers.p50)} | ${ms(r.pollers.p99)} | ${ms(r.pollers.max)} | ${r.pollers.errors} | ${ms(r.cpuPerRequest)} | ${r.saturation.rps.toFixed(0)} | ${r.saturation.p50} ms | ${r.saturation.p99} ms | ${r.saturation.non2xx} | ${r.busy} |`,
+        `| ${r.label} | ${r.load.toFixed(1)} | ${r.pollers.n} | ${ms(r.pollers.p50)} | ${ms(r.pollers.p99)} | ${ms(r.pollers.max)} | ${r.pollers.errors.length ? r.pollers.errors.join(' ') : 0} | ${ms(r.cpuPerRequest)} | ${r.saturation.rps.toFixed(0)} | ${r.saturation.p50} ms | ${r.saturation.p99} ms | ${r.saturation.non2xx} | ${r.busy} |`,
       );
     }
     if (rows.length === 2) {
