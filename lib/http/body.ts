@@ -53,6 +53,27 @@ export async function readJson(req: Request): Promise<unknown> {
   }
 }
 
+/**
+ * Reads and drops what is left of a body the answer does not need (an error answered before the
+ * body was read), up to `maxBytes`: a client still sending it then reads the answer instead of
+ * a reset connection. Beyond that the connection may be cut.
+ */
+export async function discardBody(req: Request, maxBytes = 1024 * 1024): Promise<void> {
+  if (!req.body || req.bodyUsed) return;
+  const reader = req.body.getReader();
+  let seen = 0;
+  try {
+    while (seen <= maxBytes) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      seen += value.byteLength;
+    }
+    await reader.cancel();
+  } catch {
+    // the client went away
+  }
+}
+
 /** Query parameters as a plain object for schema parsing. */
 export function queryOf(req: Request): Record<string, string> {
   return Object.fromEntries(new URL(req.url).searchParams);

@@ -6,6 +6,7 @@ import { storage } from '../storage';
 import { isSafeKey, jobIdOfUploadTarget } from '../storage/keys';
 import { verifySignature } from '../storage/signing';
 import { uploadSource } from '../services/upload-source';
+import { discardBody } from './body';
 import { toHttpError } from './errors';
 import { API_VERSION } from './version';
 
@@ -113,6 +114,12 @@ export async function serveFile(req: Request, key: string, headOnly = false): Pr
 }
 
 export async function receiveUpload(req: Request, key: string): Promise<Response> {
+  const res = await receive(req, key);
+  if (res.status >= 400) await discardBody(req);
+  return res;
+}
+
+async function receive(req: Request, key: string): Promise<Response> {
   try {
     const denied = authorise(req, key, 'PUT');
     if (denied) return denied;
@@ -126,4 +133,10 @@ export async function receiveUpload(req: Request, key: string): Promise<Response
   } catch (e) {
     return fail(e);
   }
+}
+
+/** The methods a signed file URL does not have: the spec's JSON 405, not Next's empty one. */
+export async function otherFileMethod(req: Request): Promise<Response> {
+  await discardBody(req);
+  return json(405, { error: 'Method not allowed', details: 'Signed file URLs accept GET, HEAD and (for uploads) PUT.' }, { Allow: 'GET, HEAD, PUT' });
 }

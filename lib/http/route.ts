@@ -1,5 +1,6 @@
 import { findActiveApiKey, touchApiKey } from '../auth/api-keys';
 import { env } from '../env';
+import { discardBody } from './body';
 import { HttpError, toHttpError, type ErrorBody } from './errors';
 import { PEER_HEADER } from './node-edge';
 import { hit, peek, stateOf, unhit, type WindowState } from './rate-limit';
@@ -75,6 +76,15 @@ export function clientAddress(req: Request): string {
 const retryIn = (w: WindowState) => String(Math.max(1, w.resetAt - Math.floor(Date.now() / 1000)));
 
 export function apiRoute<P = Record<string, never>>(handler: Handler<P>, opts: RouteOptions = {}) {
+  const answer = answerer(handler, opts);
+  return async (req: Request, route: RouteContext<P>): Promise<Response> => {
+    const res = await answer(req, route);
+    if (res.status >= 400) await discardBody(req);
+    return res;
+  };
+}
+
+function answerer<P>(handler: Handler<P>, opts: RouteOptions) {
   return async (req: Request, route: RouteContext<P>): Promise<Response> => {
     const { RATE_LIMIT_PER_MINUTE, STARTS_PER_MINUTE, AUTH_FAILURES_PER_MINUTE } = env();
     let headers = rateHeaders(stateOf(0, RATE_LIMIT_PER_MINUTE));

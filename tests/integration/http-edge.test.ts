@@ -79,8 +79,8 @@ describe('answers made before any route handler', () => {
     }
   });
 
-  it('a trailing slash reaches the same endpoint instead of a 308 redirect', async () => {
-    for (const p of ['/v1/credits/', '/api/v1/credits/']) {
+  it('a trailing slash or a doubled one reaches the same endpoint instead of a 308 redirect', async () => {
+    for (const p of ['/v1/credits/', '/api/v1/credits/', '/v1//credits', '//api//v1/credits']) {
       const r = await raw('GET', p, { headers: { 'X-Api-Key': account.key } });
       expect(r.status).toBe(200);
       expect(JSON.parse(r.text)).toMatchObject({ remaining_credits: 100 });
@@ -173,7 +173,9 @@ describe('bodies are capped while they stream', () => {
         r.on('data', (d: Buffer) => (text += d.toString()));
         r.on('end', () => resolve({ status: r.statusCode ?? 0, text, sent }));
       });
+      // Writes fail once the server closes; the answer must have come before that.
       req.on('error', (e) => (sent > 0 ? undefined : reject(e)));
+      req.on('close', () => setTimeout(() => reject(new Error(`the connection closed without an answer after ${sent} bytes`)), 200));
       pump();
     });
     expect(res.status).toBe(413);
@@ -181,11 +183,56 @@ describe('bodies are capped while they stream', () => {
     expect(res.sent).toBeLessThan(64 * 1024 * 1024);
   });
 
+  it('an error answered before the body was read: the client reads it, and a keep-alive client is told when the connection closes', async () => {
+    // One connection for every request, as a keep-alive client pool with one socket.
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    const send = (method: string, target: string, body: Buffer, key = `ko_${'q'.repeat(32)}`) =>
+      new Promise<Raw>((resolve, reject) => {
+        const req = http.request({
+          host: '127.0.0.1',
+          port: stack.port,
+          method,
+          path: target,
+          agent,
+          localAddress: '127.0.0.77',
+          headers: { 'X-Api-Key': key, 'Content-Type': 'application/json', 'Content-Length': String(body.length) },
+        });
+        req.on('response', (res) => {
+          let text = '';
+          res.on('data', (d: Buffer) => (text += d.toString()));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text }));
+        });
+        req.on('error', reject);
+        req.end(body);
+      });
+    try {
+      for (const size of [200_000, 1_200_000, 8_000_000]) {
+        const body = Buffer.alloc(size, 0x20);
+        for (const [method, target, status] of [
+          ['POST', '/v1/jobs', 401],
+          ['TRACE', '/v1/jobs', 405],
+          ['POST', '/files/jobs/x/source', 405],
+        ] as const) {
+          const r = await send(method, target, body);
+          expect(r.status, `${method} ${target} ${size}`).toBe(status);
+          expectSpecError(r.text, r.headers);
+          // Up to 1 MiB is read and dropped, and the connection lives on; past that it is closed, and says so.
+          if (size > 1024 * 1024 && status !== 405) expect(r.headers.connection).toBe('close');
+          // The next request on the pool's connection is answered, not reset.
+          const next = await send('POST', '/v1/jobs', Buffer.from('{}'), account.key);
+          expect(next.status).toBe(400);
+        }
+      }
+    } finally {
+      agent.destroy();
+    }
+  });
+
   it('a truncated multipart upload is a 400 and leaves no job, file or uncaught exception', async () => {
     const clip = await syntheticClip(path.join(stack.dataDir, 'small.mp4'), { seconds: 1 });
     const bytes = fs.readFileSync(clip);
     const boundary = 'cutoff';
-    const head = `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="a.mp4"\r\nContent-Type: video/mp4\r\n\r\n`;
+    const head = `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="cut-off.mp4"\r\nContent-Type: video/mp4\r\n\r\n`;
     const full = Buffer.concat([Buffer.from(head), bytes, Buffer.from(`\r\n--${boundary}--\r\n`)]);
     // Declares the whole form, sends half, then closes its side.
     const reply = await rawSocket(
@@ -212,12 +259,12 @@ describe('bodies are capped while they stream', () => {
     await new Promise((r) => setTimeout(r, 500));
     expect(stack.logs()).not.toMatch(/uncaughtException|Unexpected end of (form|file)|Internal server error/i);
     expect(fs.readdirSync(path.join(stack.dataDir, 'tmp'))).toEqual([]);
-    expect(await (await stackDb(stack)).job.count({ where: { filename: 'a.mp4' } })).toBe(0);
+    expect(await (await stackDb(stack)).job.count({ where: { filename: 'cut-off.mp4' } })).toBe(0);
   });
 });
 
 describe('files', () => {
-  it('are served with X-Content-Type-Options: nosniff', async () => {
+  it('are served with X-Content-Type-Options: nosniff, and other methods get the JSON 405', async () => {
     const clip = await syntheticClip(path.join(stack.dataDir, 'nosniff.mp4'), { seconds: 1 });
     const jobId = await uploadedJob(stack, account.key, clip);
     const { sourceKey } = await (await stackDb(stack)).job.findUniqueOrThrow({ where: { id: jobId } });
@@ -229,6 +276,11 @@ describe('files', () => {
     const refused = await fetch(files.signedUrl(sourceKey!, { method: 'GET' }).replace('sig=', 'sig=x'));
     expect(refused.status).toBe(403);
     expect(refused.headers.get('x-content-type-options')).toBe('nosniff');
+    for (const method of ['POST', 'PATCH', 'DELETE']) {
+      const r = await raw(method, new URL(files.signedUrl(sourceKey!, { method: 'GET' })).pathname);
+      expect(r.status).toBe(405);
+      expect(expectSpecError(r.text, r.headers).error).toBe('Method not allowed');
+    }
   });
 });
 
