@@ -15,6 +15,7 @@ export default tseslint.config(
       'test-results/**',
       'e2e-artifacts/**',
       'bench-results/**',
+      '.bench/**',
       'next-env.d.ts',
       '**/*.mjs',
     ],
@@ -43,6 +44,43 @@ export default tseslint.config(
             { group: ['node:*', 'fs', 'path', 'child_process', 'os', 'crypto', 'stream'], message: 'engine/ must not import Node built-ins.' },
             { group: ['next', 'next/*', 'react', 'react-dom', '@prisma/*', 'onnxruntime-*'], message: 'engine/ is a leaf: inject runtimes through engine/runtime.ts.' },
             { group: ['../lib/*', '../../lib/*', '../../../lib/*', '@/lib/*', '@/workers/*', '@/components/*', '@/app/*'], message: 'engine/ must not import application code.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // lib/ is the server application: the processes (workers/), the routes (app/) and the UI
+    // (components/) use it, never the other way round.
+    files: ['lib/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(@/(app|components|workers)|(\\.\\./)+(app|components|workers))(/|$)',
+              message: 'lib/ must not import app/, components/ or workers/: inject what it needs instead.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // components/ runs in the browser too: from lib/ it may take types only (server actions come through app/).
+    files: ['components/**/*.tsx', 'components/**/*.ts'],
+    ignores: ['**/*.test.ts', '**/*.test.tsx'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(@/lib|(\\.\\./)+lib)(/|$)',
+              allowTypeImports: true,
+              message: 'components/ may import only types from lib/ (server code stays on the server).',
+            },
           ],
         },
       ],

@@ -1,7 +1,14 @@
 import Link from 'next/link';
 import { Logo } from '@/components/brand/logo';
 import { LinkButton } from '@/components/ui/button';
+import { formatPrice } from '@/components/format';
+import { MODELS } from '@/components/jobs/job-options';
+import { BeforeAfter } from '@/components/media/before-after';
+import { reflowTable } from '@/components/ui/table';
+import { CREDIT_PACKS } from '@/lib/services/dashboard/checkout';
 import { currentUser } from '@/lib/auth/current-user';
+import { SAMPLE_CLIP } from '@/engine/media/sample-clip';
+import { sampleUrls } from '@/lib/media/sample-files';
 
 export const dynamic = 'force-dynamic';
 
@@ -24,21 +31,21 @@ const features = [
   },
 ];
 
-const rates = [
-  { model: 'Light', id: 'service-light', rate: '0.75', use: 'Fast, any subject' },
-  { model: 'Human', id: 'service-human', rate: '0.75', use: 'Portrait matting' },
-  { model: 'Original', id: 'service-original', rate: '1', use: 'High quality, any subject' },
-  { model: 'Pro', id: 'service-pro', rate: '3', use: 'Complex objects' },
-];
+/** A minute of video at `rate` credits a second, in dollars at the dearest and cheapest pack prices. */
+function perMinute(rate: number): string {
+  const cents = CREDIT_PACKS.map((p) => (p.priceCents / p.credits) * rate * 60);
+  return `${formatPrice(Math.round(Math.min(...cents)))}–${formatPrice(Math.round(Math.max(...cents)))}`;
+}
 
 export default async function Home() {
   const user = await currentUser();
+  const sample = sampleUrls();
   return (
     <div className="min-h-screen bg-white">
-      <header className="mx-auto flex max-w-6xl items-center justify-between px-4 py-5 sm:px-6">
+      <header className="mx-auto flex max-w-6xl items-center justify-between gap-2 px-4 py-5 sm:px-6">
         <Logo />
-        <nav aria-label="Site" className="flex items-center gap-2">
-          <Link href="/studio" className="rounded-lg px-3 py-2 text-sm font-medium text-slate-700 hover:bg-slate-100">
+        <nav aria-label="Site" className="flex items-center gap-1 sm:gap-2">
+          <Link href="/studio" className="hidden rounded-lg px-3 py-2 text-sm font-medium whitespace-nowrap text-slate-700 hover:bg-slate-100 sm:block">
             Studio
           </Link>
           {user ? (
@@ -47,10 +54,10 @@ export default async function Home() {
             </LinkButton>
           ) : (
             <>
-              <Link href="/signin" className="rounded-lg px-3 py-2 text-sm font-medium text-slate-700 hover:bg-slate-100">
+              <Link href="/signin" className="rounded-lg px-2 py-2 text-sm font-medium whitespace-nowrap text-slate-700 hover:bg-slate-100 sm:px-3">
                 Sign in
               </Link>
-              <LinkButton href="/signup" size="sm">
+              <LinkButton href="/signup" size="sm" className="whitespace-nowrap">
                 Create account
               </LinkButton>
             </>
@@ -73,27 +80,30 @@ export default async function Home() {
             </p>
             <div className="mt-8 flex flex-wrap gap-3">
               <LinkButton href="/studio" size="lg">
-                Try the Studio — no account
+                {sample ? 'Try it in the Studio — no account' : 'Try the Studio — no account'}
               </LinkButton>
               <LinkButton href={user ? '/jobs' : '/signup'} size="lg" variant="secondary">
                 {user ? 'Go to your jobs' : 'Use the API'}
               </LinkButton>
             </div>
           </div>
-          <div aria-hidden="true" className="relative">
-            <div className="checkerboard aspect-video overflow-hidden rounded-2xl shadow-xl ring-1 ring-slate-200">
-              <div className="flex h-full items-end justify-center">
-                <svg viewBox="0 0 200 160" className="h-4/5 drop-shadow-xl">
-                  <circle cx="100" cy="55" r="32" fill="#4f46e5" />
-                  <path d="M30 160c0-42 31-70 70-70s70 28 70 70Z" fill="#6366f1" />
-                </svg>
+          {sample ? (
+            <div className="min-w-0 rounded-2xl bg-white p-3 shadow-xl ring-1 ring-slate-200 sm:p-4">
+              <p className="mb-2 text-sm font-medium text-slate-900">A sample clip, before and after — drag the split</p>
+              <BeforeAfter before={sample.clip} after={sample.cutout} width={SAMPLE_CLIP.width} height={SAMPLE_CLIP.height} />
+            </div>
+          ) : (
+            <div aria-hidden="true" className="relative">
+              <div className="checkerboard aspect-video overflow-hidden rounded-2xl shadow-xl ring-1 ring-slate-200">
+                <div className="flex h-full items-end justify-center">
+                  <svg viewBox="0 0 200 160" className="h-4/5 drop-shadow-xl">
+                    <circle cx="100" cy="55" r="32" fill="#4f46e5" />
+                    <path d="M30 160c0-42 31-70 70-70s70 28 70 70Z" fill="#6366f1" />
+                  </svg>
+                </div>
               </div>
             </div>
-            <div className="absolute -bottom-4 -left-4 rounded-xl bg-white px-4 py-3 text-sm shadow-lg ring-1 ring-slate-200">
-              <span className="font-semibold text-slate-900">VP9 + alpha</span>
-              <span className="text-slate-500"> · ready to drop into any editor</span>
-            </div>
-          </div>
+          )}
         </section>
 
         <section aria-labelledby="features" className="border-t border-slate-100 bg-slate-50 py-20">
@@ -118,25 +128,38 @@ export default async function Home() {
               Simple pricing in credits
             </h2>
             <p className="mt-2 max-w-2xl text-slate-600">
-              You pay per second of video, rounded up, and see the exact charge before a job starts. The Studio is free.
+              You pay per second of video, rounded up, and see the exact charge before a job starts. Credits come in packs from{' '}
+              {CREDIT_PACKS.map((p) => `${formatPrice(p.priceCents)} for ${p.credits}`).join(', ')}; a blurred background or subject adds 1
+              credit a second, and video above 30 fps costs fps/30 times as much. The Studio is free.
             </p>
-            <div className="mt-8 overflow-x-auto rounded-xl ring-1 ring-slate-200">
-              <table className="w-full text-left text-sm">
-                <thead className="bg-slate-50 text-slate-600">
+            <div className="mt-8 rounded-xl px-4 ring-1 ring-slate-200 sm:px-0">
+              <table className={reflowTable.table}>
+                <caption className="sr-only">Price per model</caption>
+                <thead className={`${reflowTable.thead} bg-slate-50`}>
                   <tr>
                     <th scope="col" className="px-4 py-3 font-medium">Model</th>
-                    <th scope="col" className="px-4 py-3 font-medium">Best for</th>
+                    <th scope="col" className="px-4 py-3 font-medium">What it does</th>
                     <th scope="col" className="px-4 py-3 font-medium">Credits per second</th>
+                    <th scope="col" className="px-4 py-3 font-medium">A minute of video</th>
                   </tr>
                 </thead>
-                <tbody className="divide-y divide-slate-100">
-                  {rates.map((r) => (
-                    <tr key={r.id}>
-                      <td className="px-4 py-3 font-medium text-slate-900">
-                        {r.model} <code className="ml-1 text-xs text-slate-500">{r.id}</code>
+                <tbody className={reflowTable.tbody}>
+                  {MODELS.map((m) => (
+                    <tr key={m.id} className={reflowTable.tr}>
+                      <td data-label="Model" className={`px-4 py-3 font-medium text-slate-900 ${reflowTable.td}`}>
+                        <span>
+                          {m.name} <code className="ml-1 text-xs text-slate-600">{m.id}</code>
+                        </span>
                       </td>
-                      <td className="px-4 py-3 text-slate-600">{r.use}</td>
-                      <td className="px-4 py-3 tabular-nums text-slate-900">{r.rate}</td>
+                      <td data-label="What it does" className={`px-4 py-3 text-slate-700 ${reflowTable.td}`}>
+                        {m.blurb}
+                      </td>
+                      <td data-label="Credits per second" className={`px-4 py-3 tabular-nums text-slate-900 ${reflowTable.td}`}>
+                        {m.rate}
+                      </td>
+                      <td data-label="A minute of video" className={`px-4 py-3 tabular-nums text-slate-900 ${reflowTable.td}`}>
+                        {perMinute(m.rate)}
+                      </td>
                     </tr>
                   ))}
                 </tbody>
@@ -146,7 +169,7 @@ export default async function Home() {
         </section>
       </main>
 
-      <footer className="border-t border-slate-100 py-8 text-center text-sm text-slate-500">
+      <footer className="border-t border-slate-100 py-8 text-center text-sm text-slate-600">
         Keyout is open source (AGPL-3.0) and self-hostable.
       </footer>
     </div>

@@ -3,6 +3,7 @@
  *
  *   keyout keys create --email <email> --credits <n>   create account if needed, grant, print key
  *   keyout credits grant --email <email> --credits <n>
+ *   keyout users reset-link --email <email>            print a one-time password-reset link
  *   keyout remove <input> -o <output> [--model …] [--format …] [--color …] [--background …] [--blur …]
  *
  * Each command lives in lib/cli/; this file only dispatches. Failures print one clear line to
@@ -11,6 +12,7 @@
 const USAGE = `Usage:
   keyout keys create --email <email> --credits <n>
   keyout credits grant --email <email> --credits <n>
+  keyout users reset-link --email <email>
   keyout remove <input> -o <output> [--model <name>] [--format <format>] [--color '#RRGGBB']
                 [--background <image or video path/URL>] [--blur background|subject]`;
 
@@ -18,6 +20,7 @@ async function main(argv: string[]): Promise<number> {
   const [group, action, ...rest] = argv;
   if (group === 'keys' && action === 'create') return (await import('../lib/cli/accounts')).keysCreate(rest);
   if (group === 'credits' && action === 'grant') return (await import('../lib/cli/accounts')).creditsGrant(rest);
+  if (group === 'users' && action === 'reset-link') return (await import('../lib/cli/accounts')).usersResetLink(rest);
   if (group === 'remove') return (await import('../lib/cli/remove')).remove(argv.slice(1));
   if (group === '--help' || group === '-h' || group === 'help') {
     console.log(USAGE);

@@ -23,19 +23,21 @@
  * - `smartSampling` (default true): the model runs on the tier's keyframes and the frames
  *   between are carried along optical flow; false = run the model on every frame.
  * - `matter.stats`: frames done, inferences, seconds in "infer" and "refine".
- * - `TIERS` maps each API model (`service-light`, `service-human`, `service-original`,
- *   `service-pro`) to a `TierConfig`; `BUILTIN_MODELS` lists the manifests; the file a manifest
+ * - `API_MODEL_ROWS` lists the API models (`service-light`, `service-human`, `service-original`,
+ *   `service-pro`), each naming its `TierConfig` in `TIERS`; `BUILTIN_MODELS` lists the manifests; the file a manifest
  *   names is served to the browser at `/models/<manifest.file>`.
  *
  * The server wraps the same matter in lib/segment/segment-video.ts (ffmpeg decode → matter →
- * FFV1 mask) with workers/server/ort-node-runtime.ts.
+ * FFV1 mask) with lib/inference/ort-node-runtime.ts.
  */
 export { createVideoMatter, normalizeThreshold, workSize } from './video-matter';
 export type { VideoMatter, VideoMatterOptions, MatterStats } from './video-matter';
 export type { InferenceRuntime, InferenceSession, TensorData } from './runtime';
 export type { ModelManifest, ModelSource, OutputDecoding } from './models/manifest';
-export { BUILTIN_MODELS, ISNET, SELFIE, SINET, PAN_PARTS, MEDIAPIPE_LANDSCAPE } from './models/catalog';
-export { tierFor } from './models/registry';
-export { TIERS, API_MODELS, isApiModel } from './tiers';
-export type { ApiModel, TierConfig } from './tiers';
+export { BUILTIN_MODELS, ISNET, SELFIE, RVM, SINET, PAN_PARTS, MEDIAPIPE_LANDSCAPE } from './models/catalog';
+export { tierFor, withManifest } from './models/registry';
+export { TIERS, PEOPLE_TIERS } from './tiers';
+export type { TierConfig, PeopleModel } from './tiers';
+export { API_MODEL_ROWS, API_MODELS, DEFAULT_MODEL, apiModel, isApiModel, resolveApiModel } from './api-models';
+export type { ApiModel, ApiModelRow } from './api-models';
 export type { RgbaFrame, FloatMap } from './matte/image';

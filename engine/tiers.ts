@@ -1,7 +1,4 @@
 
-export const API_MODELS = ['service-light', 'service-human', 'service-original', 'service-pro'] as const;
-export type ApiModel = (typeof API_MODELS)[number];
-
 /** Which frames the model sees, and how the others (and the keys themselves) get their matte. */
 export interface KeyframeOptions {
   /** The model runs on every `interval`-th frame (1 = every frame), and on each shot's first and last frame. */
@@ -67,21 +64,14 @@ export interface TierConfig {
 }
 
 /**
- * API model → engine configuration. The numbers come from `npm run bench:quality` and
- * `npm run bench:speed` (docs/engine.md has the measured tables).
+ * The two people configurations. `selfie`: MediaPipe selfie 256² on every frame, guided-filter
+ * edges solved on a 128-px grid. `rvm`: Robust Video Matting on every frame at 384 px on the
+ * long side (its recurrent state carried frame to frame), edges by the guided filter without
+ * gain (RVM's alpha is already real alpha). Which one `service-human` runs, and where the Studio
+ * runs the other, is decided by measurement (docs/engine.md).
  */
-export const TIERS: Record<ApiModel, TierConfig> = {
-  'service-light': {
-    model: 'isnet',
-    inputSide: 1024,
-    keepAspect: false,
-    workSide: 320,
-    keyframes: { interval: 32, fuseRadius: 1, bisectBelow: 0.65, bisectUnexplainedAbove: 0.2, unexplainedScale: 0.1, flowSide: 128, cutThreshold: 0.15 },
-    guided: { radius: 2, eps: 4e-3, gain: 2 },
-    mainSubjectMinFraction: 0.15,
-    colourModel: true,
-  },
-  'service-human': {
+export const PEOPLE_TIERS = {
+  selfie: {
     model: 'selfie',
     inputSide: 256,
     keepAspect: false,
@@ -91,7 +81,38 @@ export const TIERS: Record<ApiModel, TierConfig> = {
     mainSubjectMinFraction: 0.15,
     colourModel: false,
   },
-  'service-original': {
+  rvm: {
+    model: 'rvm',
+    inputSide: 384,
+    keepAspect: true,
+    workSide: 384,
+    keyframes: { interval: 1, fuseRadius: 0, bisectBelow: 0, bisectUnexplainedAbove: 0, unexplainedScale: 0, flowSide: 160, cutThreshold: 0.15 },
+    guided: { radius: 2, eps: 1e-3, gain: 1 },
+    mainSubjectMinFraction: 0.15,
+    colourModel: false,
+  },
+} as const satisfies Record<string, TierConfig>;
+
+export type PeopleModel = keyof typeof PEOPLE_TIERS;
+
+/**
+ * The engine configurations the API models run (engine/api-models.ts names each model's tier).
+ * The numbers come from `npm run bench:quality` and `npm run bench:speed` (docs/engine.md has
+ * the measured tables).
+ */
+export const TIERS = {
+  light: {
+    model: 'isnet',
+    inputSide: 1024,
+    keepAspect: false,
+    workSide: 320,
+    keyframes: { interval: 32, fuseRadius: 1, bisectBelow: 0.65, bisectUnexplainedAbove: 0.2, unexplainedScale: 0.1, flowSide: 128, cutThreshold: 0.15 },
+    guided: { radius: 2, eps: 4e-3, gain: 2 },
+    mainSubjectMinFraction: 0.15,
+    colourModel: true,
+  },
+  human: PEOPLE_TIERS.selfie,
+  original: {
     model: 'isnet',
     inputSide: 1024,
     keepAspect: false,
@@ -101,7 +122,7 @@ export const TIERS: Record<ApiModel, TierConfig> = {
     mainSubjectMinFraction: 0.15,
     colourModel: false,
   },
-  'service-pro': {
+  pro: {
     model: 'isnet',
     inputSide: 1024,
     keepAspect: false,
@@ -111,8 +132,5 @@ export const TIERS: Record<ApiModel, TierConfig> = {
     mainSubjectMinFraction: 0.15,
     colourModel: false,
   },
-};
-
-export function isApiModel(v: string): v is ApiModel {
-  return (API_MODELS as readonly string[]).includes(v);
-}
+} satisfies Record<string, TierConfig>;
+export type TierName = keyof typeof TIERS;

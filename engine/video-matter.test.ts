@@ -99,7 +99,7 @@ function stubModel(p: (x: TensorData, i: number, n: number, mw: number, mh: numb
 }
 
 const tier: TierConfig = {
-  ...TIERS['service-original'],
+  ...TIERS.original,
   inputSide: 64,
   workSide: 64,
   keyframes: { interval: 4, fuseRadius: 1, bisectBelow: 0, bisectUnexplainedAbove: 0, unexplainedScale: 0, flowSide: 64, cutThreshold: 0.15 },
@@ -284,5 +284,54 @@ describe('video matter', () => {
     expect(Math.max(...shown) - Math.min(...shown)).toBeLessThan(0.02);
     expect(shown[8]).toBeLessThan(0.2);
     expect(alphas[8]![18 * w + 12]).toBe(255);
+  });
+});
+
+describe('recurrent models', () => {
+  /**
+   * A stand-in recurrent model: its state output counts the frames of the run so far (the
+   * state input + 1), and its alpha says how many frames the state had seen (count / 10).
+   */
+  function countingModel(seen: number[], delay: boolean): InferenceRuntime {
+    return {
+      name: 'counting',
+      load: () =>
+        Promise.resolve({
+          inFlight: delay ? 1 : 0,
+          run(feeds) {
+            const src = feeds.src!;
+            const [, h, w] = src.dims as [number, number, number, number];
+            const count = feeds.r1i!.data[0]! + 1;
+            seen.push(feeds.r1i!.data[0]!);
+            const out = { pha: { data: new Float32Array(w * h).fill(count / 10), dims: [1, h, w, 1] }, r1o: { data: new Float32Array([count, count]), dims: [1, 1, 2, 1] } };
+            return delay ? new Promise((resolve) => setTimeout(() => resolve(out), 2)) : Promise.resolve(out);
+          },
+          release: () => Promise.resolve(),
+        }),
+    };
+  }
+  const manifest = { ...ISNET, id: 'counting', input: { ...ISNET.input, name: 'src', layout: 'nhwc' as const }, output: { name: 'pha', layout: 'nhwc' as const, channels: 1, decode: { kind: 'probability' as const, channel: 0 } }, recurrent: { state: [{ input: 'r1i', output: 'r1o' }] } };
+  const tier: TierConfig = { ...TIERS.human, model: 'counting', inputSide: 64, keepAspect: true, workSide: 64, guided: null, mainSubjectMinFraction: null };
+
+  it.each([false, true])('carries the state frame to frame, from zeros at the start and again after a cut and after reset() (runs off-thread: %s)', async (delay) => {
+    const seen: number[] = [];
+    const matter = await createVideoMatter({ runtime: countingModel(seen, delay), manifest, tier });
+    const alphas: Uint8Array[] = [];
+    for (let i = 0; i < 4; i++) alphas.push(...(await matter.push(frame(10))));
+    // A cut: the thumbnail changes completely.
+    for (let i = 0; i < 3; i++) alphas.push(...(await matter.push(frame(40, 200))));
+    alphas.push(...(await matter.flush()));
+    expect(seen).toEqual([0, 1, 2, 3, 0, 1, 2]);
+    // The alpha each frame got is the state count its own run produced.
+    expect(alphas.map((a) => Math.round(a[0]! / 25.5))).toEqual([1, 2, 3, 4, 1, 2, 3]);
+    matter.reset();
+    for (let i = 0; i < 2; i++) await matter.push(frame(10));
+    await matter.flush();
+    expect(seen.slice(7)).toEqual([0, 1]);
+  });
+
+  it('refuses a tier that would run it on keyframes only', async () => {
+    const sparse = { ...tier, keyframes: { ...tier.keyframes, interval: 5 } };
+    await expect(createVideoMatter({ runtime: countingModel([], false), manifest, tier: sparse })).rejects.toThrow(/recurrent.*every frame/);
   });
 });

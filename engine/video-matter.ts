@@ -7,7 +7,7 @@ import { guidedCoefficients, applyToFrame } from './matte/guided-filter';
 import { fitLongSide, grayOf, lumaOf, resampleRgb, resizeMap, type FloatMap, type GrayFrame, type RgbaFrame } from './matte/image';
 import type { ModelManifest } from './models/manifest';
 import { decodeOutput, modelInputSize, toInputTensor } from './models/io';
-import type { InferenceRuntime, InferenceSession } from './runtime';
+import type { InferenceRuntime, InferenceSession, TensorData } from './runtime';
 import type { TierConfig } from './tiers';
 
 export interface VideoMatterOptions {
@@ -133,6 +133,10 @@ export async function createVideoMatter(opts: VideoMatterOptions): Promise<Video
   const bisecting = bisectBelow > 0 || bisectUnexplainedAbove > 0;
   // With bisection a held frame may still become the midpoint of the last key and the next.
   const midpointReach = bisecting ? Math.ceil(interval / 2) : 0;
+  const recurrent = m.recurrent ?? null;
+  if (recurrent && (interval > 1 || bisecting)) throw new Error(`Model ${m.id} is recurrent: its tier must run it on every frame (interval 1, no bisection)`);
+  /** A recurrent model's state after the last run started, and the shot it belongs to. */
+  let carried: { shot: number; state: Promise<Record<string, TensorData>> } | null = null;
   const cuts = new CutDetector(tier.keyframes.cutThreshold);
   const stats: MatterStats = { framesDone: 0, inferences: 0, stageSeconds: { infer: 0, refine: 0 } };
   let pending: Slot[] = [];
@@ -159,7 +163,8 @@ export async function createVideoMatter(opts: VideoMatterOptions): Promise<Video
     const [mw, mh] = modelInputSize(m, tier.inputSide, frame, tier.keepAspect);
     // A model no larger than the working resolution is fed from it: one pass over the frame.
     const planes = Math.max(mw, mh) <= Math.max(ww, wh) ? work.map((c) => resizeMap({ data: c, width: ww, height: wh }, mw, mh).data) : resampleRgb(frame, mw, mh);
-    const running = session.run({ [m.input.name]: toInputTensor(planes, mw, mh, m) }, [m.output.name]);
+    const feeds = { [m.input.name]: toInputTensor(planes, mw, mh, m) };
+    const running = recurrent ? runRecurrent(recurrent, slot.shot, feeds) : session.run(feeds, [m.output.name]);
     stats.stageSeconds.infer += now() - t0;
     const gen = generation;
     return running.then((out) => {
@@ -175,6 +180,28 @@ export async function createVideoMatter(opts: VideoMatterOptions): Promise<Video
       keys.splice(at < 0 ? keys.length : at, 0, key);
       if (!waiting) stats.stageSeconds.infer += now() - t1;
     });
+  }
+
+  /**
+   * Runs a recurrent model with the state the previous frame's run left, or zeros on a shot's
+   * first frame (cuts and reset() start a new shot). Runs chain: each waits for the state
+   * before it, while the engine goes on preparing and finishing other frames.
+   */
+  function runRecurrent(r: NonNullable<ModelManifest['recurrent']>, shotOf: number, feeds: Record<string, TensorData>) {
+    const before = carried?.shot === shotOf ? carried.state : Promise.resolve(Object.fromEntries(r.state.map((s) => [s.input, { data: new Float32Array(1), dims: [1, 1, 1, 1] }])));
+    const running = before.then((state) => session.run({ ...feeds, ...state }, [m.output.name, ...r.state.map((s) => s.output)]));
+    const state = running.then((out) =>
+      Object.fromEntries(
+        r.state.map((s) => {
+          const t = out[s.output];
+          if (!t) throw new Error(`Model ${m.id} returned no state "${s.output}"`);
+          return [s.input, t];
+        }),
+      ),
+    );
+    state.catch(() => undefined); // the run's own promise reports a failure
+    carried = { shot: shotOf, state };
+    return running;
   }
 
   /** Waits for model runs; the time counts as inference (the main thread has nothing else to do). */
@@ -426,6 +453,7 @@ export async function createVideoMatter(opts: VideoMatterOptions): Promise<Video
       keys = [];
       tasks = [];
       failure = null;
+      carried = null;
       lastKey = -Infinity;
       lastKeyShot = -1;
       shot++;

@@ -38,6 +38,12 @@ const schema = z.object({
    * keeps busy, status and upload requests still get a core when they need one.
    */
   WORKER_NICE: z.coerce.number().int().min(0).max(19).default(10),
+  /** The queue lanes this worker takes: `gpu` (segmentation, one-pass batches), `cpu` (renders, exports, webhooks). */
+  WORKER_LANES: z
+    .string()
+    .default('gpu,cpu')
+    .transform((s) => s.split(',').map((l) => l.trim()).filter(Boolean))
+    .pipe(z.array(z.enum(['gpu', 'cpu'])).min(1)),
   /** Threads onnxruntime may use per inference session (0 = one per available CPU). */
   ORT_THREADS: z.coerce.number().int().min(0).default(0),
   MAX_UPLOAD_BYTES: z.coerce.number().int().positive().default(1024 * 1024 * 1024),
@@ -60,6 +66,9 @@ const schema = z.object({
   TEST_CHECKOUT: z.enum(['auto', 'on', 'admin', 'off']).default('auto'),
   STRIPE_SECRET_KEY: z.string().optional(),
   STRIPE_PRICE_ID: z.string().optional(),
+  /** SMTP server for password-reset e-mails, e.g. smtp://user:pass@mail.example.com:587. Without it, no e-mail is sent. */
+  SMTP_URL: z.string().url().optional(),
+  MAIL_FROM: z.string().default('Keyout <no-reply@localhost>'),
 });
 
 export type Env = Omit<z.infer<typeof schema>, 'PUBLIC_URL'> & {

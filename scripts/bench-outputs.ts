@@ -14,11 +14,11 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { outputKind, recipeLabel } from '../engine/media/output-formats';
-import { TRANSPARENT_FORMATS, type Recipe } from '../engine/media/recipe';
+import { TRANSPARENT_FORMATS } from '../engine/formats';
+import { formatOf, recipeLabel, type Recipe } from '../engine/media/recipe';
 import { planRender } from '../engine/media/render-plan';
 import { env } from '../lib/env';
-import { canEncodeHevcAlpha, HEVC_ALPHA_UNAVAILABLE } from '../lib/media/capabilities';
+import { unavailableReason } from '../lib/media/capabilities';
 import { ffmpeg } from '../lib/media/ffmpeg';
 import { makeTestMask } from '../lib/media/fixtures';
 import { countFrames } from '../lib/media/frames';
@@ -27,6 +27,7 @@ import { probeVideo } from '../lib/media/probe';
 import { runEncode } from '../lib/media/run-ffmpeg';
 import { validateOutput } from '../lib/media/validate';
 import { writeZip } from '../lib/media/zip';
+import { childCpuSeconds } from './lib-bench/cpu';
 
 const { values } = parseArgs({
   options: {
@@ -64,7 +65,7 @@ const recipes: Recipe[] = [
   ...TRANSPARENT_FORMATS.map((format) => ({ kind: 'transparent' as const, format })),
   { kind: 'color', color: '#00B140', exportFormat: 'mp4' },
   { kind: 'blur', blur: { mode: 'background', intensity: 50, type: 'gaussian' }, exportFormat: 'mp4' },
-  { kind: 'composition', backgroundFile: image, template: 'full', backgroundAudio: false, backgroundAudioVolume: 1, exportFormat: 'mp4' },
+  { kind: 'composition', background: { file: image }, template: 'full', backgroundAudio: false, backgroundAudioVolume: 1, exportFormat: 'mp4' },
 ];
 const wanted = values.formats?.split(',');
 const rows: Row[] = [];
@@ -74,7 +75,7 @@ console.log(`${'format'.padEnd(28)} ${'bytes'.padStart(11)} ${'enc s'.padStart(7
 for (const recipe of recipes) {
   const label = recipeLabel(recipe);
   if (wanted && !wanted.includes(label)) continue;
-  const kind = outputKind(recipe);
+  const kind = formatOf(recipe);
   const row: Row = {
     format: label,
     extension: kind.extension,
@@ -85,8 +86,9 @@ for (const recipe of recipes) {
     validation: '',
     validateSeconds: null,
   };
-  if (recipe.kind === 'transparent' && recipe.format === 'hevc_alpha' && !(await canEncodeHevcAlpha())) {
-    row.validation = `refused: ${HEVC_ALPHA_UNAVAILABLE.split('.')[0]}`;
+  const unavailable = await unavailableReason(kind);
+  if (unavailable) {
+    row.validation = `refused: ${unavailable.split('.')[0]}`;
     rows.push(row);
     print(row);
     continue;
@@ -134,16 +136,4 @@ function print(r: Row) {
   console.log(
     `${r.format.padEnd(28)} ${(r.bytes ?? '-').toString().padStart(11)} ${n(r.encodeSeconds, 1).padStart(7)} ${n(r.encodeFps, 1).padStart(8)} ${n(r.encodeCpuSeconds, 1).padStart(7)} ${n(r.validateSeconds, 1).padStart(6)}  ${r.validation}`,
   );
-}
-
-/** User + system seconds of this process's finished children (fields 16 and 17 of /proc/self/stat). */
-async function childCpuSeconds(): Promise<number | null> {
-  try {
-    const stat = await fs.readFile('/proc/self/stat', 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    // After the command name, field 3 is index 0: cutime is field 16, cstime field 17.
-    return (Number(fields[13]) + Number(fields[14])) / 100; // USER_HZ is 100 on Linux
-  } catch {
-    return null;
-  }
 }

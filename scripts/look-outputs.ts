@@ -13,7 +13,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { readWebp, stillWebp } from '../engine/media/containers';
-import { TRANSPARENT_FORMATS, type Recipe } from '../engine/media/recipe';
+import { TRANSPARENT_FORMATS } from '../engine/formats';
+import type { Recipe } from '../engine/media/recipe';
 import { ffmpeg } from '../lib/media/ffmpeg';
 import { makeExcerpt, makeTestMask } from '../lib/media/fixtures';
 import { probeVideo } from '../lib/media/probe';
@@ -60,7 +61,7 @@ const recipes: Recipe[] = [
   { kind: 'blur', blur: { mode: 'subject', intensity: 60, type: 'box' }, exportFormat: 'mp4' },
   ...(['full', 'centered', 'ai_ugc_ad'] as const).map((template) => ({
     kind: 'composition' as const,
-    backgroundFile: background,
+    background: { file: background },
     template,
     backgroundAudio: false,
     backgroundAudioVolume: 1,

@@ -1,10 +1,11 @@
 'use server';
 
 import { redirect } from 'next/navigation';
-import { signOut } from '@/auth';
+import { signOut } from '@/lib/auth/next-auth';
 import { textField } from '@/lib/auth/form-data';
 import { startSession } from '@/lib/auth/password-session';
 import { authenticateUser } from '@/lib/services/dashboard/authenticate-user';
+import { requestResetByEmail, resetPassword } from '@/lib/services/dashboard/password-reset';
 import { signUp } from '@/lib/services/dashboard/sign-up';
 
 export type AuthFormState = { error?: string; email?: string };
@@ -39,4 +40,29 @@ export async function signUpAction(_prev: AuthFormState, form: FormData): Promis
 
 export async function signOutAction(): Promise<void> {
   await signOut({ redirectTo: '/' });
+}
+
+export type ForgotState = { sent?: boolean; noMail?: boolean; error?: string; email?: string };
+
+export async function forgotPasswordAction(_prev: ForgotState, form: FormData): Promise<ForgotState> {
+  const email = textField(form, 'email').trim();
+  if (!email) return { error: 'Enter the e-mail address of your account.' };
+  try {
+    const { emailed } = await requestResetByEmail(email);
+    return emailed ? { sent: true, email } : { noMail: true, email };
+  } catch (err) {
+    console.error('[auth] reset e-mail failed', err);
+    return { error: 'The e-mail could not be sent. Try again in a few minutes, or ask your administrator for a reset link.', email };
+  }
+}
+
+export type ResetState = { error?: string };
+
+export async function resetPasswordAction(_prev: ResetState, form: FormData): Promise<ResetState> {
+  const password = textField(form, 'password');
+  if (password !== textField(form, 'confirm')) return { error: 'The two passwords are not the same.' };
+  const result = await resetPassword(textField(form, 'token'), password);
+  if (!result.ok) return { error: result.error };
+  await startSession(result.userId);
+  redirect('/jobs?password=reset');
 }

@@ -10,11 +10,12 @@ export const metadata: Metadata = {
 };
 export const dynamic = 'force-dynamic';
 
-export default async function StudioPage({ searchParams }: { searchParams: Promise<{ backend?: string }> }) {
+export default async function StudioPage({ searchParams }: { searchParams: Promise<{ backend?: string; people?: string }> }) {
   const user = await currentUser();
-  const { backend } = await searchParams;
-  // ?backend=webgpu|wasm overrides the automatic choice (for comparisons and smoke tests).
+  const { backend, people } = await searchParams;
+  // ?backend=webgpu|wasm and ?people=rvm|selfie override the automatic choices (for comparisons and smoke tests).
   const force = backend === 'webgpu' || backend === 'wasm' ? backend : null;
+  const forcePeople = people === 'rvm' || people === 'selfie' ? people : null;
   return (
     <div className="min-h-screen bg-slate-50">
       <header className="border-b border-slate-200 bg-white">
@@ -45,7 +46,7 @@ export default async function StudioPage({ searchParams }: { searchParams: Promi
         <p className="mt-1 mb-6 max-w-2xl text-sm text-slate-600">
           Remove the background from a video without uploading it. Free, no account — the model runs in this tab.
         </p>
-        <Studio signedIn={Boolean(user)} forceBackend={force} />
+        <Studio signedIn={Boolean(user)} forceBackend={force} forcePeople={forcePeople} />
       </main>
     </div>
   );

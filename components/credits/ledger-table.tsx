@@ -1,6 +1,7 @@
 import Link from 'next/link';
 import { Badge, type BadgeTone } from '@/components/ui/badge';
 import { formatDate } from '@/components/format';
+import { reflowTable } from '@/components/ui/table';
 import type { LedgerRow } from '@/lib/services/dashboard/list-ledger';
 
 const KIND: Record<LedgerRow['kind'], { label: string; tone: BadgeTone }> = {
@@ -12,10 +13,10 @@ const KIND: Record<LedgerRow['kind'], { label: string; tone: BadgeTone }> = {
 
 export function LedgerTable({ rows }: { rows: LedgerRow[] }) {
   return (
-    <div className="overflow-x-auto">
-      <table className="w-full min-w-[640px] text-left text-sm">
+    <div>
+      <table className={reflowTable.table}>
         <caption className="sr-only">Credit ledger, newest first</caption>
-        <thead className="border-b border-slate-200 text-slate-600">
+        <thead className={reflowTable.thead}>
           <tr>
             <th scope="col" className="py-2 pr-4 font-medium">Date</th>
             <th scope="col" className="py-2 pr-4 font-medium">Type</th>
@@ -24,20 +25,20 @@ export function LedgerTable({ rows }: { rows: LedgerRow[] }) {
             <th scope="col" className="py-2 text-right font-medium">Balance</th>
           </tr>
         </thead>
-        <tbody className="divide-y divide-slate-100">
+        <tbody className={reflowTable.tbody}>
           {rows.map((r) => (
-            <tr key={r.id}>
-              <td className="py-2.5 pr-4 whitespace-nowrap text-slate-600">{formatDate(r.createdAt)}</td>
-              <td className="py-2.5 pr-4">
+            <tr key={r.id} className={reflowTable.tr}>
+              <td data-label="Date" className={`py-2.5 pr-4 whitespace-nowrap text-slate-600 ${reflowTable.td}`}>{formatDate(r.createdAt)}</td>
+              <td data-label="Type" className={`py-2.5 pr-4 ${reflowTable.td}`}>
                 <Badge tone={KIND[r.kind]?.tone ?? 'slate'}>{KIND[r.kind]?.label ?? r.kind}</Badge>
               </td>
-              <td className="py-2.5 pr-4 text-slate-700">
+              <td data-label="Details" className={`py-2.5 pr-4 text-slate-700 ${reflowTable.td} max-sm:[&>*]:min-w-0`}>
                 {r.note}
                 {r.jobId ? (
                   <>
                     {r.note ? ' · ' : ''}
                     {r.jobFilename ? (
-                      <Link href={`/jobs/${r.jobId}`} className="font-medium text-indigo-600 hover:text-indigo-500">
+                      <Link href={`/jobs/${r.jobId}`} className="font-medium break-all text-indigo-700 hover:text-indigo-500">
                         {r.jobFilename}
                       </Link>
                     ) : (
@@ -46,10 +47,10 @@ export function LedgerTable({ rows }: { rows: LedgerRow[] }) {
                   </>
                 ) : null}
               </td>
-              <td className={`py-2.5 pr-4 text-right font-medium tabular-nums ${r.amount < 0 ? 'text-slate-900' : 'text-emerald-700'}`}>
+              <td data-label="Amount" className={`py-2.5 pr-4 text-right font-medium tabular-nums ${r.amount < 0 ? 'text-slate-900' : 'text-emerald-700'} ${reflowTable.td}`}>
                 {r.amount > 0 ? `+${r.amount}` : r.amount}
               </td>
-              <td className="py-2.5 text-right tabular-nums text-slate-600">{r.balanceAfter}</td>
+              <td data-label="Balance" className={`py-2.5 text-right tabular-nums text-slate-600 ${reflowTable.td}`}>{r.balanceAfter}</td>
             </tr>
           ))}
         </tbody>

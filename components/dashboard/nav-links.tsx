@@ -9,7 +9,8 @@ export type NavItem = { href: string; label: string };
 export function NavLinks({ items }: { items: NavItem[] }) {
   const pathname = usePathname();
   return (
-    <ul className="flex gap-1 overflow-x-auto lg:flex-col lg:overflow-visible">
+    // Wraps on narrow screens, so every section (Admin included) is in view without scrolling sideways.
+    <ul className="flex flex-wrap gap-1 lg:flex-col">
       {items.map((item) => {
         const active = pathname === item.href || pathname.startsWith(`${item.href}/`);
         return (
@@ -17,7 +18,7 @@ export function NavLinks({ items }: { items: NavItem[] }) {
             <Link
               href={item.href}
               aria-current={active ? 'page' : undefined}
-              className={`block whitespace-nowrap rounded-lg px-3 py-2 text-sm font-medium focus-visible:outline-2 focus-visible:outline-indigo-600 ${
+              className={`block rounded-lg px-3 py-2 text-sm font-medium whitespace-nowrap ${
                 active ? 'bg-indigo-50 text-indigo-700' : 'text-slate-700 hover:bg-slate-100 hover:text-slate-900'
               }`}
             >

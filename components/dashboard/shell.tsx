@@ -45,7 +45,7 @@ export function DashboardShell({ user, children }: { user: CurrentUser; children
           </form>
         </div>
       </aside>
-      <main id="main" className="mx-auto w-full max-w-6xl flex-1 px-4 py-6 sm:px-6 lg:px-10 lg:py-10">
+      <main id="main" className="mx-auto w-full max-w-6xl min-w-0 flex-1 px-4 py-6 sm:px-6 lg:px-10 lg:py-10">
         {children}
       </main>
     </div>

@@ -9,7 +9,8 @@ import '@scalar/api-reference-react/style.css';
  */
 export function ApiReference({ document }: { document: string }) {
   return (
-    <div className="keyout-api-reference overflow-hidden rounded-xl border border-slate-200 bg-white">
+    // No overflow clipping here: it would make Scalar's sticky sidebar scroll away with the page.
+    <div className="keyout-api-reference rounded-xl border border-slate-200 bg-white">
       <ApiReferenceReact
         configuration={{
           content: document,
@@ -24,6 +25,8 @@ export function ApiReference({ document }: { document: string }) {
           // Scalar's hosted extras (AI agent, developer toolbar) would call third-party services.
           showDeveloperTools: 'never',
           agent: { disabled: true },
+          // No client-library picker: its markup breaks ARIA rules.
+          hiddenClients: true,
         }}
       />
     </div>

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { StartJobRequest } from '../../lib/schemas/jobs';
-import { startRequest } from './job-options';
+import { backgroundOf, choiceOf, startRequest } from './job-options';
 
 // Every choice the new-job form can make must be a valid /v1 start request.
 describe('startRequest', () => {
@@ -22,5 +22,18 @@ describe('startRequest', () => {
       model: 'service-light',
       webhook_url: 'https://example.com/h',
     });
+  });
+});
+
+describe('choiceOf', () => {
+  it('gives back the form choice a start request was made from', () => {
+    const choices = [
+      { kind: 'transparent', format: 'mov_prores' },
+      { kind: 'color', color: '#22c55e', container: 'mp4' },
+      { kind: 'media', url: 'https://example.com/beach.jpg', mediaType: 'video', container: 'webm' },
+      { kind: 'blur', mode: 'subject', intensity: 40, container: 'mov' },
+    ] as const;
+    for (const c of choices) expect(choiceOf(backgroundOf(c))).toEqual(c);
+    expect(choiceOf(null)).toEqual({ kind: 'transparent', format: 'webm_vp9' });
   });
 });

@@ -1,27 +1,13 @@
+import { API_MODEL_ROWS } from '../../engine/api-models';
+import { OUTPUT_FORMATS } from '../../engine/formats';
+
 /** What the new-job form offers, and how its choices become a /v1 start request body. */
 
-export const MODELS = [
-  { id: 'service-original', name: 'Original', rate: 1, blurb: 'High quality, detailed edges, any subject.' },
-  { id: 'service-human', name: 'Human', rate: 0.75, blurb: 'Fast matting tuned for people and portraits.' },
-  { id: 'service-light', name: 'Light', rate: 0.75, blurb: 'Fastest; good for previews and simple scenes.' },
-  { id: 'service-pro', name: 'Pro', rate: 3, blurb: 'Complex objects; enables text-prompt refinement.' },
-] as const;
+export const MODELS = API_MODEL_ROWS.map((m) => ({ id: m.id, name: m.label, rate: m.creditsPerSecond, blurb: m.summary }));
 
-export const TRANSPARENT_FORMATS = [
-  { id: 'webm_vp9', label: 'WebM (VP9 with alpha) — web and most editors' },
-  { id: 'mov_prores', label: 'MOV (ProRes 4444 with alpha) — Final Cut, Premiere, Resolve' },
-  { id: 'stacked_video', label: 'Stacked MP4 (colour above, mask below)' },
-  { id: 'mask_video', label: 'Mask only (black and white MP4)' },
-  { id: 'webp', label: 'Animated WebP' },
-  { id: 'apng', label: 'Animated PNG' },
-  { id: 'gif', label: 'GIF (hard edges)' },
-] as const;
-
-export const CONTAINERS = [
-  { id: 'mp4', label: 'MP4 (H.264)' },
-  { id: 'webm', label: 'WebM (VP9)' },
-  { id: 'mov', label: 'MOV' },
-] as const;
+const formats = (family: 'transparent' | 'opaque') => OUTPUT_FORMATS.filter((f) => f.family === family).map((f) => ({ id: f.id, label: f.label }));
+export const TRANSPARENT_FORMATS = formats('transparent');
+export const CONTAINERS = formats('opaque');
 
 export type BackgroundChoice =
   | { kind: 'transparent'; format: string }
@@ -58,4 +44,29 @@ export function startRequest(model: string, choice: BackgroundChoice, webhookUrl
     ...(background ? { background } : {}),
     ...(webhookUrl.trim() ? { webhook_url: webhookUrl.trim() } : {}),
   };
+}
+
+/** The form's choice for a stored background (the inverse of backgroundOf), to offer earlier options again. */
+export function choiceOf(background: unknown): BackgroundChoice {
+  const b = (background ?? {}) as {
+    type?: string;
+    color?: string;
+    transparent_format?: string;
+    blur_mode?: string;
+    blur_intensity?: number;
+    composition?: { background_url?: string; background_type?: string; export_format?: string };
+  };
+  const container = b.composition?.export_format ?? 'mp4';
+  switch (b.type) {
+    case 'color':
+      return { kind: 'color', color: b.color?.slice(0, 7) ?? '#22c55e', container };
+    case 'composition':
+      return { kind: 'media', url: b.composition?.background_url ?? '', mediaType: b.composition?.background_type === 'video' ? 'video' : 'image', container };
+    case 'blur':
+      return { kind: 'blur', mode: b.blur_mode === 'subject' ? 'subject' : 'background', intensity: b.blur_intensity ?? 50, container };
+    case 'transparent':
+      return { kind: 'transparent', format: b.transparent_format ?? 'webm_vp9' };
+    default:
+      return { kind: 'transparent', format: 'webm_vp9' };
+  }
 }

@@ -26,7 +26,7 @@ export function CreateKey({ action, disabled }: { action: (prev: CreateKeyState,
         <div className="rounded-lg border border-emerald-200 bg-emerald-50 p-4" role="status">
           <p className="text-sm font-medium text-emerald-900">Your new API key — copy it now. For your security it will not be shown again.</p>
           <div className="mt-3 flex flex-col gap-2 sm:flex-row sm:items-center">
-            <code data-testid="new-api-key" className="block flex-1 overflow-x-auto rounded-md bg-white px-3 py-2 font-mono text-sm text-slate-900 ring-1 ring-emerald-200">
+            <code data-testid="new-api-key" className="block min-w-0 flex-1 rounded-md bg-white px-3 py-2 font-mono text-sm break-all text-slate-900 ring-1 ring-emerald-200">
               {state.key}
             </code>
             <CopyButton text={state.key} label="Copy key" />

@@ -46,18 +46,23 @@ export function BeforeAfter({
       setPlaying(false);
       under?.pause();
     };
-    const onMeta = () => setDuration(main.duration || 0);
+    // The metadata may have loaded before this effect ran (the video starts loading with the
+    // page's HTML), so the duration is read now too, and again whenever it changes.
+    const onMeta = () => setDuration(Number.isFinite(main.duration) ? main.duration : 0);
+    onMeta();
     main.addEventListener('timeupdate', sync);
     main.addEventListener('seeked', sync);
     main.addEventListener('play', onPlay);
     main.addEventListener('pause', onPause);
     main.addEventListener('loadedmetadata', onMeta);
+    main.addEventListener('durationchange', onMeta);
     return () => {
       main.removeEventListener('timeupdate', sync);
       main.removeEventListener('seeked', sync);
       main.removeEventListener('play', onPlay);
       main.removeEventListener('pause', onPause);
       main.removeEventListener('loadedmetadata', onMeta);
+      main.removeEventListener('durationchange', onMeta);
     };
   }, []);
 
@@ -99,7 +104,7 @@ export function BeforeAfter({
             <button
               type="button"
               onClick={() => (playing ? a.current?.pause() : void a.current?.play())}
-              className="inline-flex h-8 w-8 shrink-0 items-center justify-center rounded-full bg-slate-900 text-white hover:bg-slate-700 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600"
+              className="inline-flex h-8 w-8 shrink-0 items-center justify-center rounded-full bg-slate-900 text-white hover:bg-slate-700"
               aria-label={playing ? 'Pause' : 'Play'}
             >
               <svg viewBox="0 0 16 16" className="h-3.5 w-3.5" fill="currentColor" aria-hidden="true">
@@ -121,7 +126,7 @@ export function BeforeAfter({
               }}
               className="w-full accent-slate-900"
             />
-            <span className="w-20 shrink-0 text-right text-xs text-slate-600 tabular-nums">
+            <span className="w-24 shrink-0 text-right text-xs text-slate-600 tabular-nums" data-testid="player-time">
               {time.toFixed(1)} / {duration.toFixed(1)} s
             </span>
           </div>

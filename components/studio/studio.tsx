@@ -7,25 +7,23 @@ import { uploadWithProgress } from '@/components/jobs/upload';
 import { Badge } from '@/components/ui/badge';
 import { Button, LinkButton } from '@/components/ui/button';
 import { Alert, Card, CardTitle } from '@/components/ui/card';
+import { SampleClipButton } from '@/components/media/sample-clip-button';
 import { Dropzone } from '@/components/ui/dropzone';
 import { Field, inputClass } from '@/components/ui/field';
 import { ProgressBar } from '@/components/ui/progress';
 import { formatBytes, formatSeconds } from '@/components/format';
-import type { ApiModel } from '@/engine';
-import { type Backend, type BackendChoice, chooseBackend } from '@/workers/browser/client';
-import { runStudio, StudioError, type StudioProgress, type StudioResult } from '@/workers/browser/studio-pipeline';
+import { API_MODEL_ROWS, type ApiModel } from '@/engine/api-models';
+import { type Backend, type BackendChoice, chooseBackend, type PeopleModel } from '@/workers/browser/client';
+import { runStudio, StudioError, type StudioProgress, type StudioResult, type StudioStarted } from '@/workers/browser/studio-pipeline';
+import { StudioProfileTable } from './profile';
 import { StudioHistory } from './history';
 import { saveRun } from './history-db';
 
-const MODELS: { id: ApiModel; label: string }[] = [
-  { id: 'service-human', label: 'Human — fast, for people' },
-  { id: 'service-light', label: 'Light — fast, any subject' },
-  { id: 'service-original', label: 'Original — best edges (slow without a GPU)' },
-];
+const MODELS = API_MODEL_ROWS.filter((m) => m.browser).map((m) => ({ id: m.id, label: `${m.label} — ${m.summary}` }));
 
 type Phase =
   | { kind: 'idle' }
-  | { kind: 'running'; firstFrameOnly: boolean; progress: StudioProgress | null; started: { backend: Backend; runtime: string } | null }
+  | { kind: 'running'; firstFrameOnly: boolean; progress: StudioProgress | null; started: StudioStarted | null }
   | { kind: 'done'; result: StudioResult; url: string; firstFrameOnly: boolean }
   | { kind: 'failed'; message: string; serverCanHelp: boolean };
 
@@ -35,7 +33,7 @@ function useBackdrop() {
   return { mode, setMode, color, setColor, className: mode === 'checker' ? 'checkerboard' : '', style: mode === 'color' ? { backgroundColor: color } : undefined };
 }
 
-export function Studio({ signedIn, forceBackend }: { signedIn: boolean; forceBackend: Backend | null }) {
+export function Studio({ signedIn, forceBackend, forcePeople }: { signedIn: boolean; forceBackend: Backend | null; forcePeople: PeopleModel | null }) {
   const router = useRouter();
   const [choice, setChoice] = useState<BackendChoice | null>(null);
   const [choiceError, setChoiceError] = useState<string | null>(null);
@@ -78,6 +76,7 @@ export function Studio({ signedIn, forceBackend }: { signedIn: boolean; forceBac
         file,
         model,
         backend: choice,
+        people: forcePeople,
         signal: abort.current.signal,
         maxFrames: firstFrameOnly ? 1 : undefined,
         onFallback: setNotice,
@@ -156,7 +155,15 @@ export function Studio({ signedIn, forceBackend }: { signedIn: boolean; forceBac
         <Card>
           <CardTitle description="Your video stays on this computer: it is decoded, segmented and encoded in this tab.">Video</CardTitle>
           {!file ? (
-            <Dropzone accept="video/*,.mp4,.mov,.m4v,.webm,.mkv" label="Choose a video" hint="MP4 (H.264), WebM or MOV. Nothing is uploaded." onFile={setFile} />
+            <Dropzone accept="video/*,.mp4,.mov,.m4v,.webm,.mkv" label="Choose a video" hint="MP4 (H.264), WebM or MOV. Nothing is uploaded." onFile={setFile}>
+              {/* The sample is a ball, not a person: the general Light model suits it. */}
+              <SampleClipButton
+                onFile={(f) => {
+                  setFile(f);
+                  setModel('service-light');
+                }}
+              />
+            </Dropzone>
           ) : (
             <div className="space-y-4">
               <div className="flex items-center justify-between gap-3 rounded-lg border border-slate-200 p-3">
@@ -233,6 +240,11 @@ export function Studio({ signedIn, forceBackend }: { signedIn: boolean; forceBac
               {running ? (
                 <div className="space-y-3" data-testid="studio-progress">
                   <ProgressBar value={p ? p.framesDone / p.framesTotal : null} label="Studio progress" />
+                  {phase.started?.modelReason ? (
+                    <p className="text-xs text-slate-600" data-testid="studio-model-reason">
+                      {phase.started.modelReason}
+                    </p>
+                  ) : null}
                   <p className="text-sm text-slate-700 tabular-nums" aria-live="polite">
                     {p
                       ? `Frame ${p.framesDone} of ${p.framesTotal}${p.fps ? ` · ${p.fps.toFixed(1)} frames/s` : ''} · ${p.etaSeconds !== null ? `about ${formatSeconds(p.etaSeconds)} left` : 'estimating time left…'}`
@@ -276,9 +288,13 @@ export function Studio({ signedIn, forceBackend }: { signedIn: boolean; forceBac
                     </dd>
                     <dt>Refinement</dt>
                     <dd className="text-right tabular-nums">{((phase.result.engine.stageSeconds.refine * 1000) / phase.result.frames).toFixed(0)} ms/frame</dd>
+                    <dt>Model</dt>
+                    <dd className="text-right" data-testid="studio-model">{phase.result.modelName}</dd>
                     <dt>Engine</dt>
                     <dd className="text-right">{phase.result.runtime}</dd>
                   </dl>
+                  {phase.result.modelReason ? <p className="text-xs text-slate-600" data-testid="studio-model-reason">{phase.result.modelReason}</p> : null}
+                  <StudioProfileTable profile={phase.result.profile} />
                   <p className="text-xs text-slate-500">VP9 with alpha; sound is not included.</p>
                 </div>
               ) : null}

@@ -22,7 +22,7 @@ export async function launchBrowser({ baseURL, args = [] }: { baseURL?: string; 
     args: [...QUIET_FLAGS, ...args],
     baseURL,
     acceptDownloads: true,
-    viewport: { width: 1280, height: 860 },
+    viewport: { width: 1280, height: 800 },
   });
   return {
     context,

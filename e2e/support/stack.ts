@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
-export type Stack = { url: string; dataDir: string; stop: () => Promise<void> };
+export type Stack = { url: string; dataDir: string; env: NodeJS.ProcessEnv; stop: () => Promise<void> };
 
 const root = path.resolve(import.meta.dirname, '..', '..');
 
@@ -53,7 +53,7 @@ function stopProcess(p: ChildProcess): Promise<void> {
  */
 export async function startStack(): Promise<Stack> {
   if (process.env.E2E_BASE_URL) {
-    return { url: process.env.E2E_BASE_URL.replace(/\/$/, ''), dataDir: '', stop: async () => {} };
+    return { url: process.env.E2E_BASE_URL.replace(/\/$/, ''), dataDir: '', env: process.env, stop: async () => {} };
   }
   const port = Number(process.env.E2E_PORT ?? 3310);
   // localhost, not 127.0.0.1: next dev refuses its HMR socket to other hosts, and the page keeps reloading.
@@ -63,7 +63,8 @@ export async function startStack(): Promise<Stack> {
   fs.mkdirSync(logDir, { recursive: true });
   // Playwright sets NODE_ENV=test; next picks its own per command, so it is left out.
   const inherited = Object.fromEntries(Object.entries(process.env).filter(([k]) => k !== 'NODE_ENV'));
-  const env = { ...inherited, DATA_DIR: dataDir, PORT: String(port), PUBLIC_URL: url } as unknown as NodeJS.ProcessEnv;
+  // Private URLs are allowed: the tests serve background images and run scripts on loopback.
+  const env = { ...inherited, DATA_DIR: dataDir, PORT: String(port), PUBLIC_URL: url, KEYOUT_ALLOW_PRIVATE_URLS: '1' } as unknown as NodeJS.ProcessEnv;
 
   const web = process.env.E2E_PROD === '1' ? ['next', 'start', '-p', String(port)] : ['next', 'dev', '-p', String(port)];
   const spawnLogged = (name: string, cmd: string, args: string[]) => {
@@ -82,5 +83,5 @@ export async function startStack(): Promise<Stack> {
     await stop();
     throw err;
   }
-  return { url, dataDir, stop };
+  return { url, dataDir, env, stop };
 }

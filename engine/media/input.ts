@@ -24,3 +24,11 @@ export function safeInputArgs(info: Pick<MediaInfo, 'demuxer'>, file: string, ma
 export function guardArgs(): string[] {
   return ['-protocol_whitelist', 'file', '-format_whitelist', ALLOWED_DEMUXERS.join(',')];
 }
+
+/** Single-image demuxers: each reads exactly one picture from the file, nothing else. */
+export type ImageDemuxer = 'png_pipe' | 'jpeg_pipe' | 'webp_pipe';
+
+/** ffmpeg input arguments for one picture (a background image, a GIF palette). */
+export function safeImageInputArgs(demuxer: ImageDemuxer, file: string): string[] {
+  return ['-f', demuxer, '-protocol_whitelist', 'file', '-i', file];
+}

@@ -64,7 +64,7 @@ export interface OutputMetadata {
   container: string;
   width: number;
   height: number;
-  duration: number;
+  duration_seconds: number;
   fps: number;
   frame_count: number;
   pixel_format: string;

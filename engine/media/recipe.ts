@@ -1,23 +1,11 @@
+import { outputFormat, type OpaqueContainer, type OutputFormat, type TransparentFormat } from '../formats';
+
 /**
  * What an encode step is asked to make: "original + a mask version + a recipe", never "the job".
- * Built from the API's background options by lib/schemas/background.ts, from CLI flags by the
- * CLI, and later from export requests.
+ * Built from the API's background options and export requests by lib/schemas/background.ts,
+ * from CLI flags by the CLI, and stored with each Output row.
  */
-export const TRANSPARENT_FORMATS = [
-  'webm_vp9',
-  'mov_prores',
-  'hevc_alpha',
-  'stacked_video',
-  'stacked_video_mask_inverted',
-  'mask_video',
-  'mask_video_inverted',
-  'pro_bundle',
-  'png_sequence',
-  'webp',
-  'gif',
-  'apng',
-] as const;
-export type TransparentFormat = (typeof TRANSPARENT_FORMATS)[number];
+export type { OpaqueContainer, TransparentFormat } from '../formats';
 
 export interface Transform {
   crop?: { x: number; y: number; width: number; height: number };
@@ -29,7 +17,6 @@ export interface Transform {
 export type BlurMode = 'background' | 'subject';
 export type BlurType = 'gaussian' | 'box';
 export type CompositionTemplate = 'full' | 'centered' | 'ai_ugc_ad';
-export type ExportContainer = 'mp4' | 'webm' | 'mov';
 
 export interface Blur {
   mode: BlurMode;
@@ -38,19 +25,39 @@ export interface Blur {
   type: BlurType;
 }
 
+/**
+ * Where a composition's background comes from: a URL (fetched through the SSRF guard when the
+ * output renders) or, for the CLI only, a local file.
+ */
+export type BackgroundSource = { url: string } | { file: string };
+
 export type Recipe =
   | { kind: 'transparent'; format: TransparentFormat; transform?: Transform }
-  | { kind: 'color'; color: string; exportFormat: ExportContainer; transform?: Transform }
+  | { kind: 'color'; color: string; exportFormat: OpaqueContainer; transform?: Transform }
   | {
       kind: 'composition';
-      /** A local file (already fetched safely) holding an image or a video. */
-      backgroundFile: string;
+      background: BackgroundSource;
       template: CompositionTemplate;
       backgroundAudio: boolean;
       /** 0..1 */
       backgroundAudioVolume: number;
-      exportFormat: ExportContainer;
+      exportFormat: OpaqueContainer;
       crf?: number;
       transform?: Transform;
     }
-  | { kind: 'blur'; blur: Blur; exportFormat: ExportContainer; crf?: number; transform?: Transform };
+  | { kind: 'blur'; blur: Blur; exportFormat: OpaqueContainer; crf?: number; transform?: Transform };
+
+/** The catalogue entry of the file a recipe makes. */
+export function formatOf(recipe: Recipe): OutputFormat {
+  return outputFormat(recipe.kind === 'transparent' ? recipe.format : recipe.exportFormat);
+}
+
+/** The format name a recipe is reported under (`output_format`): the transparent format, or the container. */
+export function formatIdOf(recipe: Recipe): TransparentFormat | OpaqueContainer {
+  return recipe.kind === 'transparent' ? recipe.format : recipe.exportFormat;
+}
+
+/** A short name for logs and scratch file names. */
+export function recipeLabel(recipe: Recipe): string {
+  return recipe.kind === 'transparent' ? recipe.format : `${recipe.kind}_${recipe.exportFormat}`;
+}

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { TRANSPARENT_FORMATS, type Recipe } from './recipe';
-import { blurRadius, parseColor, planRender, RenderPlanError, templateLayout, workingFormat, type RenderPlanInput } from './render-plan';
+import { TRANSPARENT_FORMATS } from '../formats';
+import type { Recipe } from './recipe';
+import { blurRadius, parseColor, planBatch, planPoster, planRender, RenderPlanError, templateLayout, workingFormat, type RenderPlanInput } from './render-plan';
 import type { MediaInfo } from './types';
 
 const info: MediaInfo = {
@@ -77,8 +78,8 @@ describe('planRender: transparent formats', () => {
 
   it('stacked video: colour on top, (inverted) matte below', () => {
     const g = graphOf(plan({ kind: 'transparent', format: 'stacked_video' }).steps[0]!);
-    expect(g).toContain('[a0]alphaextract,format=yuv420p[a]');
-    expect(g).toContain('[c][a]vstack=inputs=2[v]');
+    expect(g).toContain('[va0]alphaextract,format=yuv420p[va]');
+    expect(g).toContain('[vc][va]vstack=inputs=2[v]');
     const inv = graphOf(plan({ kind: 'transparent', format: 'stacked_video_mask_inverted' }).steps[0]!);
     expect(inv).toContain('alphaextract,negate');
     expect(plan({ kind: 'transparent', format: 'stacked_video' }).promise).toMatchObject({ width: 1280, height: 720, alpha: 'stacked' });
@@ -167,7 +168,7 @@ describe('planRender: opaque recipes', () => {
 
   it('composition on an image: one decoded picture looped on the output clock', () => {
     const p = plan(
-      { kind: 'composition', backgroundFile: '/in/bg.png', template: 'full', backgroundAudio: true, backgroundAudioVolume: 0.5, exportFormat: 'mp4' },
+      { kind: 'composition', background: { file: '/in/bg.png' }, template: 'full', backgroundAudio: true, backgroundAudioVolume: 0.5, exportFormat: 'mp4' },
       { background: { kind: 'image', file: '/in/bg.png', demuxer: 'png_pipe', width: 4000, height: 3000 } },
     );
     const args = p.steps[0]!;
@@ -181,7 +182,7 @@ describe('planRender: opaque recipes', () => {
   it('composition on a video: looped, audio mixed at its volume', () => {
     const bgInfo = { ...info, demuxer: 'matroska' as const, width: 1920, height: 1080, fpsRational: '30/1' };
     const p = plan(
-      { kind: 'composition', backgroundFile: '/in/bg.webm', template: 'ai_ugc_ad', backgroundAudio: true, backgroundAudioVolume: 0.3, exportFormat: 'mp4' },
+      { kind: 'composition', background: { file: '/in/bg.webm' }, template: 'ai_ugc_ad', backgroundAudio: true, backgroundAudioVolume: 0.3, exportFormat: 'mp4' },
       { background: { kind: 'video', file: '/in/bg.webm', info: bgInfo } },
     );
     const args = p.steps[0]!;
@@ -223,5 +224,63 @@ describe('templates, colours, blur strength', () => {
     expect(blurRadius(1, { width: 1280, height: 720 })).toBe(1);
     expect(blurRadius(100, { width: 1280, height: 720 })).toBe(36);
     expect(blurRadius(250, { width: 1280, height: 720 })).toBe(36);
+  });
+});
+
+describe('planBatch: one decode for several outputs', () => {
+  const batch = (formats: { format: (typeof TRANSPARENT_FORMATS)[number]; transform?: Recipe['transform'] }[]) =>
+    planBatch({
+      info,
+      source: '/in/src.mp4',
+      mask: '/in/mask.mkv',
+      maskFrames: 247,
+      maxPixels: 8_294_400,
+      outputs: formats.map((f, i) => ({ recipe: { kind: 'transparent', ...f }, output: `/out/${i}`, workDir: `/w/${i}` })),
+    });
+
+  it('decodes and merges once, then splits to each output with its own transform and encoder', () => {
+    const b = batch([{ format: 'webm_vp9' }, { format: 'webm_vp9', transform: { max_width: 640 } }, { format: 'mask_video' }, { format: 'mov_prores', transform: { reverse: true } }]);
+    const args = b.shared!;
+    expect(args.filter((a) => a === '-i')).toHaveLength(2);
+    const g = graphOf(args);
+    expect(g.match(/alphamerge/g)).toHaveLength(1);
+    // ProRes merges in 4:4:4, so the shared picture is 4:4:4 for every branch.
+    expect(g).toContain('[src][matte]alphamerge,format=yuva444p,split=4[m0][m1][m2][m3]');
+    expect(g).toContain('[m1]scale=640:360:flags=bicubic,setsar=1,format=yuva420p[t1]');
+    expect(g).toContain('[m3]reverse,format=yuva444p[t3]');
+    expect(g).toContain('[t2]alphaextract,format=yuv420p[v2]');
+    // Audio once, split to the outputs that carry it, reversed where the picture is.
+    expect(g).toContain('asplit=3[as0][as1][as2]');
+    expect(g).toContain('[as2]areverse[ao3]');
+    for (const out of ['/out/0', '/out/1', '/out/2', '/out/3']) expect(args).toContain(out);
+    expect(b.plans.map((p) => p.steps.length)).toEqual([0, 0, 0, 0]);
+    expect(b.plans[1]!.promise).toMatchObject({ width: 640, height: 360, codec: 'vp9' });
+  });
+
+  it('leaves multi-pass and multi-file formats to their own runs', () => {
+    const b = batch([{ format: 'webm_vp9' }, { format: 'gif' }, { format: 'apng' }, { format: 'pro_bundle' }]);
+    expect(b.shared).not.toBeNull();
+    expect(b.plans.map((p) => p.steps.length)).toEqual([0, 2, 0, 1]);
+    expect(batch([{ format: 'webm_vp9' }, { format: 'gif' }]).shared).toBeNull();
+  });
+});
+
+describe('planPoster', () => {
+  const input = (recipe: Recipe): RenderPlanInput => ({ recipe, info, source: '/in/src.mp4', mask: '/in/mask.mkv', maskFrames: 247, maxPixels: 8_294_400, output: '/out/o', workDir: '/w' });
+  it('one PNG of the representative frame as the format shows it, at the output size, never retimed', () => {
+    const poster = planPoster(input({ kind: 'transparent', format: 'webm_vp9', transform: { max_width: 320, fps: 12, reverse: true } }), '/out/p.png');
+    const args = poster.args;
+    expect([poster.width, poster.height]).toEqual([320, 180]);
+    const g = graphOf(args);
+    expect(g).toContain('scale=320:180:flags=bicubic');
+    expect(g).not.toContain('reverse');
+    expect(g).not.toContain('fps=12');
+    expect(g).toContain("[shown]select='eq(n\\,82)'[picked]");
+    expect(g).toContain('alphamerge,format=rgba[poster]');
+    expect(args.slice(-11)).toEqual(['-map', '[poster]', '-frames:v', '1', '-c:v', 'png', '-update', '1', '-f', 'image2', '/out/p.png']);
+    expect(graphOf(planPoster(input({ kind: 'transparent', format: 'mask_video' }), '/p.png').args)).toContain('alphaextract,format=yuv420p[shown]');
+    expect(graphOf(planPoster(input({ kind: 'color', color: '#000000', exportFormat: 'mp4' }), '/p.png').args)).toContain('format=rgb24[poster]');
+    const stacked = planPoster(input({ kind: 'transparent', format: 'stacked_video' }), '/p.png');
+    expect([stacked.width, stacked.height]).toEqual([1280, 1440]);
   });
 });

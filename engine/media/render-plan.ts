@@ -1,3 +1,5 @@
+import { type EncodeBranch, type OutputFormat, type StepsContext, type ZipPlan } from '../formats';
+import { clearTransparent } from '../formats/codecs';
 import {
   cropFilters,
   croppedSize,
@@ -8,30 +10,30 @@ import {
   parseRational,
   type OutputGeometry,
 } from './geometry';
-import { safeInputArgs } from './input';
+import { safeImageInputArgs, safeInputArgs, type ImageDemuxer } from './input';
 import { normalizeFilters, startFilters } from './normalize';
-import { outputKind, type OutputKind } from './output-formats';
 import type { OutputPromise } from './output-metadata';
-import type { Blur, CompositionTemplate, ExportContainer, Recipe } from './recipe';
-import { encoderArgs, opaqueEncoderArgs } from './encoders';
+import { formatOf, type Blur, type CompositionTemplate, type Recipe } from './recipe';
+import { thumbnailFrame } from './thumbnails';
 import type { MediaInfo } from './types';
 
 /**
- * Pure planning of one render: "original + a mask + a recipe" → the ffmpeg runs that make the
- * file, what to pack into a ZIP, and what the file promises. lib/media/render.ts executes it;
- * the browser's encoders can reuse the same argument lists.
+ * Pure planning of renders: "original + a mask + a recipe" → the ffmpeg runs that make the file,
+ * what to pack into a ZIP, and what the file promises. This module is the filter-graph
+ * plumbing (inputs, timeline, merge, transform, composite, audio); each format's own encoding
+ * comes from its catalogue module (engine/formats). lib/media/render.ts executes the plans.
  */
+
+export type { ImageDemuxer } from './input';
+export type { ZipPlan } from '../formats';
 
 /** A background for compositions, already fetched and probed by the caller. */
 export type BackgroundInput =
   | { kind: 'image'; file: string; demuxer: ImageDemuxer; width: number; height: number }
   | { kind: 'video'; file: string; info: MediaInfo };
 
-/** Single-image demuxers: each reads exactly one picture from the file, nothing else. */
-export type ImageDemuxer = 'png_pipe' | 'jpeg_pipe' | 'webp_pipe';
-
-export interface RenderPlanInput {
-  recipe: Recipe;
+/** The original and its mask, as every render of one job reads them. */
+export interface RenderSource {
   info: MediaInfo;
   source: string;
   mask: string;
@@ -39,6 +41,10 @@ export interface RenderPlanInput {
   maxPixels: number;
   /** Frames in the mask = frames of the normalized source. */
   maskFrames: number;
+}
+
+export interface RenderPlanInput extends RenderSource {
+  recipe: Recipe;
   background?: BackgroundInput;
   /** The final file (for bundles: the ZIP). */
   output: string;
@@ -46,15 +52,8 @@ export interface RenderPlanInput {
   workDir: string;
 }
 
-export interface ZipPlan {
-  files: { file: string; name: string }[];
-  /** A folder whose files are all added at the ZIP root, in name order. */
-  directory?: string;
-  manifest?: { name: string; json: unknown };
-}
-
 export interface RenderPlan {
-  kind: OutputKind;
+  format: OutputFormat;
   promise: OutputPromise;
   /** ffmpeg argument lists (without the binary and its global flags), run in order. */
   steps: string[][];
@@ -68,31 +67,32 @@ export interface RenderPlan {
 export const MAX_REVERSE_BYTES = 3 * 1024 ** 3;
 
 const SRC = 'src';
+const MATTE = 'matte';
+/** The label of the finished picture each format encodes from. */
+const PICTURE = 't';
+const OUTPUT_ARGS = ['-map_metadata', '-1', '-map_chapters', '-1'];
 
 /**
  * The pixel format colour is merged and composited in: 4:2:0 where the file ends up 4:2:0
  * (about 30 % less CPU than 4:4:4), 4:4:4 for ProRes and the RGB image formats.
  */
 export function workingFormat(recipe: Recipe): 'yuv420p' | 'yuv444p' {
-  if (recipe.kind === 'transparent') {
-    return ['mov_prores', 'png_sequence', 'apng', 'gif', 'webp'].includes(recipe.format) ? 'yuv444p' : 'yuv420p';
-  }
-  return recipe.exportFormat === 'mov' ? 'yuv444p' : 'yuv420p';
+  return formatOf(recipe).workingFormat;
 }
 const withAlpha = (fmt: string) => `format=${fmt.replace('yuv', 'yuva')}`;
-const MATTE = 'matte';
 
-export function planRender(p: RenderPlanInput): RenderPlan {
-  const kind = outputKind(p.recipe);
+export class RenderPlanError extends Error {
+  override name = 'RenderPlanError';
+}
+
+/** Size, rate and length of the output a recipe makes from this source. */
+function geometryOf(p: RenderPlanInput, format: OutputFormat): { fg: OutputGeometry; out: OutputGeometry } {
   const transform = p.recipe.transform;
-  const isGif = p.recipe.kind === 'transparent' && p.recipe.format === 'gif';
-  const fg = outputGeometry(p.info, p.maskFrames, transform, { snapToGifRate: isGif });
-  const geometry =
-    p.recipe.kind === 'composition'
-      ? compositionGeometry(fg, p.recipe.template, p.background, transform?.max_width, p.info)
-      : fg;
-  if (geometry.reverse) {
-    const bytes = geometry.frames * geometry.width * geometry.height * 4;
+  const fg = outputGeometry(p.info, p.maskFrames, transform, { snapToGifRate: format.snapToGifRate ?? false });
+  const out =
+    p.recipe.kind === 'composition' ? compositionGeometry(fg, p.recipe.template, p.background, transform?.max_width, p.info) : fg;
+  if (out.reverse) {
+    const bytes = out.frames * out.width * out.height * 4;
     if (bytes > MAX_REVERSE_BYTES) {
       throw new RenderPlanError(
         `Reverse playback holds every frame in memory and is limited to about ${Math.round(MAX_REVERSE_BYTES / 1024 ** 3)} GB of frames; ` +
@@ -100,197 +100,171 @@ export function planRender(p: RenderPlanInput): RenderPlan {
       );
     }
   }
-  const sourceDuration = p.maskFrames / parseRational(p.info.fpsRational);
-  const hasAudio = kind.keepsAudio && (p.info.hasAudio || backgroundAudio(p) !== null);
-  const promise: OutputPromise = {
-    profile: kind.profile,
-    codec: kind.codec,
-    container: kind.container,
-    width: geometry.width,
-    height: geometry.height,
-    fps: geometry.fps,
-    frames: geometry.frames,
-    duration: geometry.duration,
-    alpha: kind.alpha,
-    inverted: kind.inverted,
+  return { fg, out };
+}
+
+function promiseOf(format: OutputFormat, g: OutputGeometry, hasAudio: boolean): OutputPromise {
+  return {
+    profile: format.profile,
+    codec: format.codec,
+    container: format.container,
+    width: g.width,
+    height: g.height,
+    fps: g.fps,
+    frames: g.frames,
+    duration: g.duration,
+    alpha: format.alpha,
+    inverted: format.inverted,
     hasAudio,
-    loop: kind.loop,
+    loop: format.loop,
   };
-  const inputs = [...safeInputArgs(p.info, p.source, p.maxPixels), ...safeInputArgs({ demuxer: 'matroska' }, p.mask, p.maxPixels)];
-  const base = [
-    `[0:v]${[...normalizeFilters(p.info), `format=${workingFormat(p.recipe)}`].join(',')}[${SRC}]`,
-    `[1:v]${[...normalizeFilters(p.info), 'format=gray'].join(',')}[${MATTE}]`,
-  ];
-  const audio = hasAudio ? audioGraph(p, sourceDuration, geometry.reverse) : null;
-  const common = { kind, promise, geometry };
-
-  if (p.recipe.kind === 'transparent') {
-    // Merge first, then transform, so colour and matte are cropped, scaled and retimed together.
-    const t = [...cropFilters(fg), ...finishFilters(fg, croppedSize(fg, p.info))];
-    // The explicit alpha format stops format negotiation from dropping alpha after a scale.
-    const merged = [...base, `[${SRC}][${MATTE}]alphamerge,${[...t, withAlpha(workingFormat(p.recipe))].join(',')}[t]`];
-    return { ...common, ...transparentSteps(p, merged, inputs, audio) };
-  }
-
-  const composite = opaqueGraph(p, fg, geometry);
-  const graph = [...base, ...composite.filters, ...(audio?.filters ?? [])];
-  const args = [
-    ...inputs,
-    ...composite.inputs,
-    '-filter_complex',
-    graph.join(';'),
-    '-map',
-    '[v]',
-    ...(audio ? ['-map', audio.label] : []),
-    ...opaqueEncoderArgs(p.recipe.exportFormat, p.recipe.kind === 'color' ? undefined : p.recipe.crf, Boolean(audio)),
-    ...outputArgs(),
-    p.output,
-  ];
-  return { ...common, steps: [args] };
 }
 
-export class RenderPlanError extends Error {
-  override name = 'RenderPlanError';
-}
+const sourceInputs = (s: RenderSource) => [
+  ...safeInputArgs(s.info, s.source, s.maxPixels),
+  ...safeInputArgs({ demuxer: 'matroska' }, s.mask, s.maxPixels),
+];
 
-function outputArgs(): string[] {
-  return ['-map_metadata', '-1', '-map_chapters', '-1'];
-}
-
-function transparentSteps(
-  p: RenderPlanInput,
-  merged: string[],
-  inputs: string[],
-  audio: AudioGraph | null,
-): Pick<RenderPlan, 'steps' | 'zip' | 'members'> {
-  if (p.recipe.kind !== 'transparent') throw new Error('unreachable');
-  const format = p.recipe.format;
-  const withAudio = (filters: string[]) => [...filters, ...(audio?.filters ?? [])].join(';');
-  const audioMap = audio ? ['-map', audio.label] : [];
-  const single = (tail: string[], encoder: string[], keepAudio: boolean): string[] => [
-    ...inputs,
-    '-filter_complex',
-    keepAudio ? withAudio([...merged, ...tail]) : [...merged, ...tail].join(';'),
-    '-map',
-    '[v]',
-    ...(keepAudio ? audioMap : []),
-    ...encoder,
-    ...outputArgs(),
-    p.output,
+/** Source and matte on the shared timeline, as [src] (in `working`) and [matte]. */
+function timeline(info: MediaInfo, working: string, extra: string[] = []): string[] {
+  return [
+    `[0:v]${[...normalizeFilters(info), ...extra, `format=${working}`].join(',')}[${SRC}]`,
+    `[1:v]${[...normalizeFilters(info), ...extra, 'format=gray'].join(',')}[${MATTE}]`,
   ];
-  switch (format) {
-    case 'webm_vp9':
-      return { steps: [single(['[t]format=yuva420p[v]'], encoderArgs.webmVp9(Boolean(audio)), true)] };
-    case 'mov_prores':
-      return { steps: [single(['[t]format=yuva444p10le[v]'], encoderArgs.movProres(Boolean(audio)), true)] };
-    case 'hevc_alpha':
-      return { steps: [single(['[t]format=yuva420p[v]'], encoderArgs.hevcAlpha(Boolean(audio)), true)] };
-    case 'stacked_video':
-    case 'stacked_video_mask_inverted': {
-      const neg = format === 'stacked_video_mask_inverted' ? ',negate' : '';
-      const tail = [`[t]split[c0][a0]`, `[c0]format=yuv420p[c]`, `[a0]alphaextract${neg},format=yuv420p[a]`, `[c][a]vstack=inputs=2[v]`];
-      return { steps: [single(tail, encoderArgs.h264(Boolean(audio), 20), true)] };
-    }
-    case 'mask_video':
-    case 'mask_video_inverted': {
-      const neg = format === 'mask_video_inverted' ? ',negate' : '';
-      return { steps: [single([`[t]alphaextract${neg},format=yuv420p[v]`], encoderArgs.h264(false, 18), false)] };
-    }
-    case 'pro_bundle': {
-      const color = `${p.workDir}/color.mp4`;
-      const alpha = `${p.workDir}/alpha.mp4`;
-      const audioFile = audio ? `${p.workDir}/audio.m4a` : null;
-      const tail = [`[t]split[c0][a0]`, `[c0]format=yuv420p[c]`, `[a0]alphaextract,format=yuv420p[a]`];
-      const args = [
-        ...inputs,
-        '-filter_complex',
-        withAudio([...merged, ...tail]),
-        '-map', '[c]', ...encoderArgs.h264(false, 18), ...outputArgs(), color,
-        '-map', '[a]', ...encoderArgs.h264(false, 16), ...outputArgs(), alpha,
-        ...(audio && audioFile ? ['-map', audio.label, ...encoderArgs.aacOnly(), ...outputArgs(), audioFile] : []),
-      ];
-      const files = [
-        { file: color, name: 'color.mp4' },
-        { file: alpha, name: 'alpha.mp4' },
-        ...(audioFile ? [{ file: audioFile, name: 'audio.m4a' }] : []),
-      ];
-      return {
-        steps: [args],
-        members: { color, alpha, audio: audioFile },
-        zip: { files, manifest: { name: 'manifest.json', json: bundleManifest(p, Boolean(audioFile)) } },
-      };
-    }
-    case 'png_sequence': {
-      const dir = `${p.workDir}/frames`;
-      const args = [
-        ...inputs,
-        '-filter_complex',
-        [...merged, ...clearTransparent('t', 'v', 'rgba')].join(';'),
-        '-map', '[v]', '-c:v', 'png', '-compression_level', '3', ...outputArgs(),
-        '-f', 'image2', '-start_number', '1', `${dir}/frame_%06d.png`,
-      ];
-      return { steps: [args], zip: { files: [], directory: dir } };
-    }
-    case 'webp':
-      // libwebp rewrites the colour under fully transparent pixels itself (exact=0), so no clearing here.
-      return { steps: [single(['[t]format=bgra[v]'], encoderArgs.webp(), false)] };
-    case 'apng':
-      return { steps: [single(clearTransparent('t', 'v', 'rgba'), encoderArgs.apng(), false)] };
-    case 'gif': {
-      // Two passes (palette, then mapping) instead of split: a split would hold every frame in memory.
-      const palette = `${p.workDir}/palette.png`;
-      const pass1 = [
-        ...inputs,
-        '-filter_complex',
-        [...merged, ...clearTransparent('t', 'k', 'rgba'), '[k]palettegen=max_colors=256:reserve_transparent=1:stats_mode=full[v]'].join(';'),
-        '-map', '[v]', '-frames:v', '1', '-update', '1', '-f', 'image2', palette,
-      ];
-      const pass2 = [
-        ...inputs,
-        ...safeImageInputArgs('png_pipe', palette),
-        '-filter_complex',
-        [
-          ...merged,
-          ...clearTransparent('t', 'k', 'rgba'),
-          '[k][2:v]paletteuse=dither=bayer:bayer_scale=3:diff_mode=rectangle:alpha_threshold=128[v]',
-        ].join(';'),
-        '-map', '[v]', ...encoderArgs.gif(), ...outputArgs(), p.output,
-      ];
-      return { steps: [pass1, pass2] };
-    }
-  }
+}
+
+interface Picture {
+  inputs: string[];
+  /** Filters ending in the picture [t] (audio not included). */
+  filters: string[];
 }
 
 /**
- * Zeroes the colour of fully transparent pixels (kept where alpha > 0). Lossless formats then
- * spend nothing on the hidden background: a 720p APNG shrank about 14x in a test.
+ * The picture a format encodes, as [t]: for transparent recipes the colour merged with its
+ * matte and then transformed (so both are cropped, scaled and retimed together); for opaque
+ * recipes the composite.
  */
-function clearTransparent(input: string, output: string, pixFmt: string): string[] {
-  const id = `${input}_${output}`;
-  return [
-    `[${input}]format=gbrap,split[${id}x][${id}y]`,
-    `[${id}y]alphaextract,split[${id}m][${id}m2]`,
-    `[${id}m2]lut=c0='if(gt(val,0),255,0)',format=gbrp[${id}k]`,
-    `[${id}x]format=gbrp[${id}c]`,
-    `[${id}c][${id}k]blend=all_mode=multiply[${id}cc]`,
-    `[${id}cc][${id}m]alphamerge,format=${pixFmt}[${output}]`,
-  ];
+function picture(p: RenderPlanInput, fg: OutputGeometry, out: OutputGeometry, select: string[] = []): Picture {
+  const working = workingFormat(p.recipe);
+  const base = timeline(p.info, working, select);
+  if (p.recipe.kind === 'transparent') {
+    const t = [...cropFilters(fg), ...finishFilters(fg, croppedSize(fg, p.info))];
+    // The explicit alpha format stops format negotiation from dropping alpha after a scale.
+    return { inputs: sourceInputs(p), filters: [...base, `[${SRC}][${MATTE}]alphamerge,${[...t, withAlpha(working)].join(',')}[${PICTURE}]`] };
+  }
+  const composite = opaqueGraph(p, fg, out);
+  return { inputs: [...sourceInputs(p), ...composite.inputs], filters: [...base, ...composite.filters] };
 }
 
-function bundleManifest(p: RenderPlanInput, audio: boolean) {
-  const g = outputGeometry(p.info, p.maskFrames, p.recipe.transform);
+/** One ffmpeg output of a branch-encoded format. */
+function branchArgs(b: EncodeBranch, input: string, label: string, audioLabel: string | null, output: string) {
   return {
-    kind: 'keyout.pro_bundle',
-    version: 1,
-    color: 'color.mp4',
-    alpha: 'alpha.mp4',
-    audio: audio ? 'audio.m4a' : null,
-    alpha_meaning: '255 (white) = opaque subject, 0 (black) = transparent',
-    width: g.width,
-    height: g.height,
-    fps: g.fpsRational,
-    frame_count: g.frames,
-    duration: Number(g.duration.toFixed(6)),
+    filters: b.tail(input, label),
+    args: ['-map', `[${label}]`, ...(audioLabel ? ['-map', audioLabel] : []), ...b.encoder, ...OUTPUT_ARGS, output],
+  };
+}
+
+export function planRender(p: RenderPlanInput): RenderPlan {
+  const format = formatOf(p.recipe);
+  const { fg, out } = geometryOf(p, format);
+  const sourceDuration = p.maskFrames / parseRational(p.info.fpsRational);
+  const hasAudio = format.keepsAudio && (p.info.hasAudio || backgroundAudio(p) !== null);
+  const audio = hasAudio ? audioGraph(p, sourceDuration, out.reverse) : null;
+  const pic = picture(p, fg, out);
+  const ctx = { audio: Boolean(audio), crf: p.recipe.kind === 'blur' || p.recipe.kind === 'composition' ? p.recipe.crf : undefined };
+  const common = { format, promise: promiseOf(format, out, hasAudio), geometry: out };
+  if (format.encoding.kind === 'branch') {
+    const branch = branchArgs(format.encoding.branch(ctx), PICTURE, 'v', audio?.label ?? null, p.output);
+    const graph = [...pic.filters, ...branch.filters, ...(audio?.filters ?? [])];
+    return { ...common, steps: [[...pic.inputs, '-filter_complex', graph.join(';'), ...branch.args]] };
+  }
+  const steps: StepsContext = {
+    ...ctx,
+    inputs: pic.inputs,
+    graph: [...pic.filters, ...(audio?.filters ?? [])],
+    audioLabel: audio?.label ?? null,
+    output: p.output,
+    workDir: p.workDir,
+    info: p.info,
+    geometry: out,
+    outputArgs: OUTPUT_ARGS,
+  };
+  return { ...common, ...format.encoding.steps(steps) };
+}
+
+// ── Batches: one decode feeding several encoders ──────────────────────────────────────────
+
+export interface BatchPlanInput extends RenderSource {
+  outputs: { recipe: Recipe & { kind: 'transparent' }; output: string; workDir: string }[];
+}
+
+export interface BatchPlan {
+  /** One ffmpeg run writing every output whose format is a single branch (empty when none is). */
+  shared: string[] | null;
+  /** Per output, in order: its plan (promise, geometry, format; `steps` only where it runs on its own). */
+  plans: RenderPlan[];
+}
+
+/**
+ * Transparent outputs of one original and mask: the source and the mask are decoded, put on the
+ * timeline and merged once, then split to every branch-encoded output, each with its own
+ * transform and encoder, in one ffmpeg run. Formats with several passes or files (GIF, PNG
+ * sequence, pro bundle) keep their own runs.
+ */
+export function planBatch(b: BatchPlanInput): BatchPlan {
+  const plans = b.outputs.map((o) => planRender({ ...b, recipe: o.recipe, output: o.output, workDir: o.workDir }));
+  const joined = plans.flatMap((plan, i) => (plan.format.encoding.kind === 'branch' ? [{ plan, i }] : []));
+  if (joined.length < 2) return { shared: null, plans };
+  const working = joined.some(({ plan }) => plan.format.workingFormat === 'yuv444p') ? 'yuv444p' : 'yuv420p';
+  const filters = [
+    ...timeline(b.info, working),
+    `[${SRC}][${MATTE}]alphamerge,${withAlpha(working)},split=${joined.length}${joined.map((_, k) => `[m${k}]`).join('')}`,
+  ];
+  const withAudio = joined.filter(({ plan }) => plan.promise.hasAudio);
+  if (withAudio.length) {
+    const d = (b.maskFrames / parseRational(b.info.fpsRational)).toFixed(6);
+    filters.push(`[0:a:0]atrim=duration=${d},aresample=48000,asplit=${withAudio.length}${withAudio.map((_, k) => `[as${k}]`).join('')}`);
+  }
+  const args: string[] = [];
+  joined.forEach(({ plan, i }, k) => {
+    const g = plan.geometry;
+    const t = [...cropFilters(g), ...finishFilters(g, croppedSize(g, b.info)), withAlpha(plan.format.workingFormat)];
+    filters.push(`[m${k}]${t.join(',')}[t${k}]`);
+    const a = withAudio.findIndex((w) => w.i === i);
+    if (a >= 0) filters.push(`[as${a}]${g.reverse ? 'areverse' : 'anull'}[ao${k}]`);
+    if (plan.format.encoding.kind !== 'branch') throw new Error('unreachable');
+    const branch = branchArgs(plan.format.encoding.branch({ audio: a >= 0 }), `t${k}`, `v${k}`, a >= 0 ? `[ao${k}]` : null, b.outputs[i]!.output);
+    filters.push(...branch.filters);
+    args.push(...branch.args);
+    plans[i] = { ...plan, steps: [] };
+  });
+  return { shared: [...sourceInputs(b), '-filter_complex', filters.join(';'), ...args], plans };
+}
+
+// ── Posters: one still of an output ─────────────────────────────────────────────────────────
+
+/**
+ * A PNG of one frame of the output as its format shows it (cut-out with alpha, matte, stacked
+ * frame or composite), at the size of the output's frames (a stacked frame is twice as high):
+ * the representative frame of the source (engine/media/thumbnails.ts), so it is decoded from
+ * the start but never far.
+ */
+export function planPoster(p: RenderPlanInput, file: string): { args: string[]; width: number; height: number } {
+  const format = formatOf(p.recipe);
+  const { fg, out } = geometryOf(p, format);
+  const still = (g: OutputGeometry): OutputGeometry => ({ ...g, retimed: false, reverse: false });
+  const pic = picture(p, still(fg), still(out));
+  const frame = thumbnailFrame(p.maskFrames, parseRational(p.info.fpsRational));
+  const branch = format.encoding.kind === 'branch' ? format.encoding.branch({ audio: false }).tail(PICTURE, 'shown') : [`[${PICTURE}]null[shown]`];
+  const alpha = ['straight', 'binary', 'separate'].includes(format.alpha);
+  const pick = `[shown]select='eq(n\\,${frame})'`;
+  // A cut-out's hidden colour is zeroed, as in the lossless formats: the PNG shrinks several times.
+  const toPng = alpha ? [`${pick}[picked]`, ...clearTransparent('picked', 'poster', 'rgba')] : [`${pick},format=rgb24[poster]`];
+  const graph = [...pic.filters, ...branch, ...toPng];
+  return {
+    args: [...pic.inputs, '-filter_complex', graph.join(';'), '-map', '[poster]', '-frames:v', '1', '-c:v', 'png', '-update', '1', '-f', 'image2', file],
+    width: out.width,
+    height: format.alpha === 'stacked' ? out.height * 2 : out.height,
   };
 }
 
@@ -303,7 +277,6 @@ interface Composite {
 
 function opaqueGraph(p: RenderPlanInput, fg: OutputGeometry, out: OutputGeometry): Composite {
   const recipe = p.recipe;
-  const pixFmt = opaquePixFmt(recipe.kind === 'transparent' ? 'mp4' : recipe.exportFormat);
   const work = workingFormat(recipe);
   const ALPHA_FMT = withAlpha(work);
   const blend = work === 'yuv420p' ? 'yuv420' : 'yuv444';
@@ -311,10 +284,8 @@ function opaqueGraph(p: RenderPlanInput, fg: OutputGeometry, out: OutputGeometry
   const crop = cropFilters(fg);
   const cropChain = crop.length ? ',' + crop.join(',') : '';
   const merged = `[${SRC}][${MATTE}]alphamerge${cropChain},${ALPHA_FMT}[fg]`;
-  const finish = (current: { width: number; height: number }) => {
-    const f = [...finishFilters(out, current), `format=${pixFmt}`];
-    return f.join(',');
-  };
+  // The format's own conversion follows [t] (engine/formats).
+  const finish = (current: { width: number; height: number }) => [...finishFilters(out, current), `format=${work}`].join(',');
   switch (recipe.kind) {
     case 'color': {
       const c = parseColor(recipe.color);
@@ -324,7 +295,7 @@ function opaqueGraph(p: RenderPlanInput, fg: OutputGeometry, out: OutputGeometry
         filters: [
           merged,
           `color=c=${c}:s=${size}:r=${p.info.fpsRational},format=${work}[bg]`,
-          `[bg][fg]overlay=shortest=1:format=${blend},${finish(cropped)}[v]`,
+          `[bg][fg]overlay=shortest=1:format=${blend},${finish(cropped)}[${PICTURE}]`,
         ],
       };
     }
@@ -340,7 +311,7 @@ function opaqueGraph(p: RenderPlanInput, fg: OutputGeometry, out: OutputGeometry
           `[${MATTE}]${cropPrefix}split[m][side]`,
           ...ownSideBlur(blur, subjectBlurred, ALPHA_FMT, blend),
           `[${subjectBlurred ? 'blurred' : 'sharp'}][m]alphamerge,${ALPHA_FMT}[fg]`,
-          `[${subjectBlurred ? 'sharp' : 'blurred'}][fg]overlay=shortest=1:format=${blend},${finish(cropped)}[v]`,
+          `[${subjectBlurred ? 'sharp' : 'blurred'}][fg]overlay=shortest=1:format=${blend},${finish(cropped)}[${PICTURE}]`,
         ],
       };
     }
@@ -369,21 +340,13 @@ function opaqueGraph(p: RenderPlanInput, fg: OutputGeometry, out: OutputGeometry
         filters: [
           `[${SRC}][${MATTE}]alphamerge,${[...crop, ...fgChain, ALPHA_FMT].join(',')}[fg]`,
           bgChain,
-          `[bg][fg]overlay=x=${layout.x}:y=${layout.y}:shortest=1:format=${blend},${finish(canvas)}[v]`,
+          `[bg][fg]overlay=x=${layout.x}:y=${layout.y}:shortest=1:format=${blend},${finish(canvas)}[${PICTURE}]`,
         ],
       };
     }
     case 'transparent':
       throw new Error('unreachable');
   }
-}
-
-function opaquePixFmt(container: ExportContainer): string {
-  return container === 'mov' ? 'yuv422p10le' : 'yuv420p';
-}
-
-export function safeImageInputArgs(demuxer: ImageDemuxer, file: string): string[] {
-  return ['-f', demuxer, '-protocol_whitelist', 'file', '-i', file];
 }
 
 /**

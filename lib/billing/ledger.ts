@@ -1,5 +1,5 @@
 import { db, type Db, type Prisma } from '../db/client';
-import { ServiceError } from '../services/errors';
+import { ServiceError } from '../errors';
 
 /**
  * Money is a ledger (CreditEntry rows); balances are always derived from it. Debits and

@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { db } from '../db/client';
 import { createApiKey } from '../services/create-api-key';
+import { issueResetLink } from '../services/dashboard/password-reset';
 import { grantCredits } from '../services/grant-credits';
 
 /**
@@ -56,5 +57,18 @@ export async function creditsGrant(args: string[]): Promise<number> {
   if (!user) throw new Error(`No account with e-mail ${email}`);
   await grantCredits(user.id, credits, { kind: 'grant', note: 'Granted with keyout credits grant' });
   console.log(`Granted ${credits} credits to ${email}`);
+  return 0;
+}
+
+/**
+ * `keyout users reset-link --email <e>`: a one-time password-reset link (valid for an hour),
+ * printed alone on the last line, for servers that send no e-mail.
+ */
+export async function usersResetLink(args: string[]): Promise<number> {
+  const { email } = parse(args, false);
+  const issued = await issueResetLink(email);
+  if (!issued) throw new Error(`No account with e-mail ${email}`);
+  console.log(`Password-reset link for ${email} (works once, until ${issued.expiresAt.toISOString()}):`);
+  console.log(issued.link);
   return 0;
 }

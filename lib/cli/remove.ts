@@ -2,9 +2,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { outputKind } from '../../engine/media/output-formats';
-import { TRANSPARENT_FORMATS, type ExportContainer, type Recipe, type TransparentFormat } from '../../engine/media/recipe';
-import { API_MODELS, isApiModel } from '../../engine/tiers';
+import { OPAQUE_CONTAINERS, OUTPUT_FORMATS, TRANSPARENT_FORMATS, isTransparentFormat, type OpaqueContainer, type TransparentFormat } from '../../engine/formats';
+import { formatOf, type Recipe } from '../../engine/media/recipe';
+import { API_MODELS, DEFAULT_MODEL, isApiModel } from '../../engine/api-models';
 import { probeVideo } from '../media/probe';
 import { renderOutput } from '../media/render';
 import { safeFetchToFile } from '../net/safe-fetch';
@@ -44,7 +44,7 @@ async function run(args: string[]): Promise<number> {
       allowPositionals: true,
       options: {
         output: { type: 'string', short: 'o' },
-        model: { type: 'string', default: 'service-original' },
+        model: { type: 'string', default: DEFAULT_MODEL },
         format: { type: 'string' },
         color: { type: 'string' },
         background: { type: 'string' },
@@ -103,14 +103,8 @@ async function run(args: string[]): Promise<number> {
 }
 
 /** What an output name makes when neither --format nor a background option says otherwise. */
-const TRANSPARENT_BY_EXTENSION: Partial<Record<string, TransparentFormat>> = {
-  webm: 'webm_vp9',
-  mov: 'mov_prores',
-  gif: 'gif',
-  webp: 'webp',
-  png: 'apng',
-};
-const OPAQUE_CONTAINERS: readonly ExportContainer[] = ['mp4', 'webm', 'mov'];
+const transparentByExtension = (ext: string): TransparentFormat | undefined =>
+  OUTPUT_FORMATS.find((f) => f.family === 'transparent' && f.cliDefault && f.extension === ext)?.id as TransparentFormat | undefined;
 
 /**
  * CLI flags → the renderer's Recipe (the same shapes the API builds). The output's extension
@@ -125,12 +119,12 @@ async function recipeFrom(
   const ext = path.extname(output).slice(1).toLowerCase();
   const chosen = [v.color, v.background, v.blur].filter((x) => x !== undefined).length;
   if (chosen > 1) throw new UsageError('use only one of --color, --background and --blur');
-  if (v.format !== undefined && v.format !== 'mp4' && !(TRANSPARENT_FORMATS as readonly string[]).includes(v.format)) {
+  if (v.format !== undefined && v.format !== 'mp4' && !isTransparentFormat(v.format)) {
     throw new UsageError(`--format must be mp4 or one of ${TRANSPARENT_FORMATS.join(', ')}`);
   }
   const opaque = chosen > 0 || v.format === 'mp4' || (v.format === undefined && ext === 'mp4');
   if (!opaque) {
-    const format = (v.format as TransparentFormat | undefined) ?? TRANSPARENT_BY_EXTENSION[ext];
+    const format = (v.format as TransparentFormat | undefined) ?? transparentByExtension(ext);
     if (format === undefined) {
       throw new UsageError(
         ext === 'zip'
@@ -139,17 +133,17 @@ async function recipeFrom(
       );
     }
     const recipe: Recipe = { kind: 'transparent', format };
-    expectExtension(ext, outputKind(recipe).extension, format);
+    expectExtension(ext, formatOf(recipe).extension, format);
     return recipe;
   }
   if (v.format !== undefined && v.format !== 'mp4') {
     throw new UsageError('--color, --background and --blur make an opaque video; drop --format or use --format mp4');
   }
   if (v.format === 'mp4') expectExtension(ext, 'mp4', 'mp4');
-  if (!OPAQUE_CONTAINERS.includes(ext as ExportContainer)) {
+  if (!(OPAQUE_CONTAINERS as readonly string[]).includes(ext)) {
     throw new UsageError(`an opaque video is written as .mp4, .webm or .mov, not ${path.basename(output)}`);
   }
-  const exportFormat = ext as ExportContainer;
+  const exportFormat = ext as OpaqueContainer;
   if (v.blur !== undefined) {
     if (v.blur !== 'background' && v.blur !== 'subject') throw new UsageError('--blur must be background or subject');
     return { kind: 'blur', blur: { mode: v.blur, intensity: 50, type: 'gaussian' }, exportFormat };
@@ -160,7 +154,7 @@ async function recipeFrom(
       file = path.join(work, 'background');
       await safeFetchToFile(v.background, file, { maxBytes: MAX_BACKGROUND_BYTES });
     } else if (!fs.existsSync(file)) throw new Error(`background not found: ${file}`);
-    return { kind: 'composition', backgroundFile: path.resolve(file), template: 'full', backgroundAudio: false, backgroundAudioVolume: 0, exportFormat };
+    return { kind: 'composition', background: { file: path.resolve(file) }, template: 'full', backgroundAudio: false, backgroundAudioVolume: 0, exportFormat };
   }
   const color = v.color ?? '#00FF00';
   if (!/^#[0-9a-fA-F]{6}$/.test(color)) throw new UsageError("--color must look like '#RRGGBB'");

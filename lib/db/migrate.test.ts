@@ -41,20 +41,24 @@ describe('applyMigrations', () => {
     });
     const job = await prisma.job.create({ data: { userId: user.id, filename: 'a.mp4', lengthSeconds: 1.5 } });
     await prisma.maskVersion.create({ data: { jobId: job.id, version: 1, storageKey: 'k' } });
-    await prisma.output.create({ data: { jobId: job.id, format: 'webm_vp9' } });
+    const batch = await prisma.batch.create({ data: { jobId: job.id, useGpu: true } });
+    await prisma.output.create({ data: { jobId: job.id, format: 'webm_vp9', batchId: batch.id, startedAt: new Date() } });
+    await prisma.outboxMessage.create({ data: { kind: 'render-batch', payloadJson: '{}' } });
+    await prisma.job.update({ where: { id: job.id }, data: { mediaJson: '{}' } });
     await prisma.webhookDelivery.create({
       data: { jobId: job.id, userId: user.id, eventType: 'job.started', webhookUrl: 'https://x', payloadJson: '{}' },
     });
     await prisma.rateLimitCounter.create({
       data: { key: 'k', count: 1, windowStart: new Date(), expiresAt: new Date() },
     });
-    await prisma.queueJob.create({ data: { queue: 'process-video', payloadJson: '{}', singletonKey: 's' } });
+    await prisma.queueJob.create({ data: { queue: 'segment-video', payloadJson: '{}', singletonKey: 's' } });
 
     const full = await prisma.job.findUniqueOrThrow({
       where: { id: job.id },
-      include: { masks: true, outputs: true, deliveries: true, user: { include: { apiKeys: true, ledger: true } } },
+      include: { masks: true, outputs: true, batches: true, deliveries: true, user: { include: { apiKeys: true, ledger: true } } },
     });
     expect(full.masks).toHaveLength(1);
+    expect(full.batches[0]?.useGpu).toBe(true);
     expect(full.outputs[0]?.status).toBe('queued');
     expect(full.user.ledger[0]?.amount).toBe(5);
     // Unique keys hold: the same idempotency key cannot charge twice.
@@ -64,8 +68,30 @@ describe('applyMigrations', () => {
     // Deleting a job cascades to its children; the ledger keeps its history.
     await prisma.job.delete({ where: { id: job.id } });
     expect(await prisma.output.count()).toBe(0);
+    expect(await prisma.batch.count()).toBe(0);
     expect(await prisma.creditEntry.count()).toBe(1);
     await prisma.$disconnect();
+  });
+
+  it('upgrades a database from before outputs were resources: batches get rows, process-video rows become segment-video', () => {
+    const old = path.join(dir, 'old.db');
+    const raw = new Database(old);
+    const init = fs.readFileSync(path.resolve(import.meta.dirname, '../../prisma/migrations/20261122000000_init/migration.sql'), 'utf8');
+    raw.exec(init);
+    raw.exec(`CREATE TABLE "_prisma_migrations" ("id" TEXT PRIMARY KEY NOT NULL, "checksum" TEXT NOT NULL, "finished_at" DATETIME,
+      "migration_name" TEXT NOT NULL, "logs" TEXT, "rolled_back_at" DATETIME, "started_at" DATETIME NOT NULL DEFAULT current_timestamp,
+      "applied_steps_count" INTEGER UNSIGNED NOT NULL DEFAULT 0)`);
+    raw.prepare(`INSERT INTO _prisma_migrations (id, checksum, finished_at, migration_name) VALUES ('1', 'x', current_timestamp, '20261122000000_init')`).run();
+    raw.exec(`INSERT INTO "User" (id, email, updatedAt) VALUES ('u', 'old@example.com', current_timestamp);
+      INSERT INTO "Job" (id, userId, filename, updatedAt) VALUES ('j', 'u', 'a.mp4', current_timestamp);
+      INSERT INTO "Output" (id, jobId, batchId, role, format) VALUES ('o1', 'j', 'b', 'primary', 'webm_vp9'), ('o2', 'j', 'b', 'additional', 'gif');
+      INSERT INTO "QueueJob" (id, queue, payloadJson, updatedAt) VALUES ('q', 'process-video', '{"jobId":"j"}', current_timestamp);`);
+    raw.close();
+    expect(applyMigrations(`file:${old}`)).toContain('20261125000000_outputs_as_resources');
+    const after = new Database(old, { readonly: true });
+    expect(after.prepare('SELECT id, jobId, useGpu FROM "Batch"').all()).toEqual([{ id: 'b', jobId: 'j', useGpu: 0 }]);
+    expect(after.prepare('SELECT queue FROM "QueueJob"').all()).toEqual([{ queue: 'segment-video' }]);
+    after.close();
   });
 
   it('waits for another process that holds a write lock on a new file, where switching to WAL fails at once', async () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { Background } from '../schemas/background';
 import { StartJobRequest } from '../schemas/jobs';
-import { ServiceError } from '../services/errors';
+import { ServiceError } from '../errors';
 import { toHttpError } from './errors';
 
 const zodError = (schema: { safeParse: (v: unknown) => { error?: unknown } }, value: unknown) => schema.safeParse(value).error;

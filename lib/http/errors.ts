@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { ZodError } from 'zod';
-import { ServiceError, type ServiceErrorKind } from '../services/errors';
+import { ServiceError, type ServiceErrorKind } from '../errors';
 import { isUserMessage } from '../schemas/messages';
 
 /** The spec's error body: `error` is always a string (SDKs crash on objects), `details` optional. */

@@ -1,4 +1,3 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import type { ReadableStream as NodeWebStream } from 'node:stream/web';
@@ -86,7 +85,6 @@ export async function serveFile(req: Request, key: string, headOnly = false): Pr
     if (denied) return denied;
     const stat = await storage().stat(key);
     if (!stat) return json(404, { error: 'Not found' });
-    const file = await storage().localPath(key);
     const headers: Record<string, string> = {
       'Content-Type': TYPES[path.extname(key).toLowerCase()] ?? 'application/octet-stream',
       'Accept-Ranges': 'bytes',
@@ -106,7 +104,7 @@ export async function serveFile(req: Request, key: string, headOnly = false): Pr
     if (range) headers['Content-Range'] = `bytes ${start}-${end}/${stat.bytes}`;
     const status = range ? 206 : 200;
     if (headOnly || stat.bytes === 0) return new Response(null, { status, headers });
-    const stream = fs.createReadStream(file, { start, end });
+    const stream = await storage().openRead(key, { start, end });
     return new Response(Readable.toWeb(stream) as ReadableStream<Uint8Array>, { status, headers });
   } catch (e) {
     return fail(e);

@@ -3,7 +3,7 @@ import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as NodeWebStream } from 'node:stream/web';
 import busboy from 'busboy';
 import { env } from '../env';
-import { ServiceError } from '../services/errors';
+import { ServiceError } from '../errors';
 import { tooLarge } from '../storage/limited-write';
 import { HttpError } from './errors';
 

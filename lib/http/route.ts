@@ -151,6 +151,19 @@ function answerer<P>(handler: Handler<P>, opts: RouteOptions) {
   };
 }
 
+/** A /v1 route that needs no key (e.g. the OpenAPI document): the same headers and error body, no rate window. */
+export function publicRoute(handler: (req: Request) => ApiReply) {
+  return (req: Request): Response => {
+    try {
+      const reply = handler(req);
+      return respond(reply.status ?? 200, reply.body, reply.headers ?? {});
+    } catch (e) {
+      const err = toHttpError(e);
+      return errorResponse(err.status, { error: err.message, details: err.details }, err.headers);
+    }
+  };
+}
+
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 type Method = (typeof METHODS)[number];
 /** Mounted on routes with and without params, so it takes any. */

@@ -2,7 +2,8 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { hevcAlphaAdvertised, hevcLayerCounts } from '../../engine/media/capabilities';
-import { ffmpeg } from './ffmpeg';
+import type { OutputFormat } from '../../engine/formats';
+import { ffmpeg, MediaError } from './ffmpeg';
 
 /**
  * What the local ffmpeg can really do, detected once per process. Each answer is proven by a
@@ -41,3 +42,19 @@ async function detectHevcAlpha(): Promise<boolean> {
 export const HEVC_ALPHA_UNAVAILABLE =
   'HEVC with alpha (hevc_alpha) needs FFmpeg 7.1 or newer built with x265 4.0 or newer, which this server does not have. ' +
   'Use webm_vp9 (Chrome, Firefox), mov_prores (Safari, Final Cut, Premiere) or stacked_video instead.';
+
+const DETECT: Record<NonNullable<OutputFormat['requires']>, { has: () => Promise<boolean>; missing: string }> = {
+  'hevc-alpha': { has: canEncodeHevcAlpha, missing: HEVC_ALPHA_UNAVAILABLE },
+};
+
+/** Why this host cannot make the format, or null when it can. */
+export async function unavailableReason(format: OutputFormat): Promise<string | null> {
+  if (!format.requires) return null;
+  const cap = DETECT[format.requires];
+  return (await cap.has()) ? null : cap.missing;
+}
+
+export async function assertCapability(format: OutputFormat): Promise<void> {
+  const reason = await unavailableReason(format);
+  if (reason) throw new MediaError(reason);
+}

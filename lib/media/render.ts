@@ -1,87 +1,180 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { outputKind, recipeLabel } from '../../engine/media/output-formats';
 import type { OutputMetadata } from '../../engine/media/output-metadata';
-import type { Recipe } from '../../engine/media/recipe';
-import { planRender, RenderPlanError, type RenderPlan } from '../../engine/media/render-plan';
+import { formatOf, recipeLabel, type BackgroundSource, type Recipe } from '../../engine/media/recipe';
+import {
+  planBatch,
+  planPoster,
+  planRender,
+  RenderPlanError,
+  type BackgroundInput,
+  type RenderPlan,
+  type RenderPlanInput,
+} from '../../engine/media/render-plan';
 import type { MediaInfo } from '../../engine/media/types';
-import { probeBackground } from './background';
-import { canEncodeHevcAlpha, HEVC_ALPHA_UNAVAILABLE } from './capabilities';
 import { env } from '../env';
+import { FetchError, safeFetchToFile } from '../net/safe-fetch';
+import { probeBackground } from './background';
+import { assertCapability } from './capabilities';
 import { MediaError } from './ffmpeg';
-import { countFrames } from './frames';
+import { countFrames, probeFile } from './frames';
 import { runEncode } from './run-ffmpeg';
 import { validateOutput } from './validate';
 import { writeZip } from './zip';
 
 export type { OutputMetadata } from '../../engine/media/output-metadata';
 
+/** The original and the mask version every render of a job reads. */
+export interface RenderInputs {
+  source: string;
+  info: MediaInfo;
+  mask: string;
+  signal?: AbortSignal;
+}
+
 export interface RenderedOutput {
   file: string;
   extension: string;
   contentType: string;
   metadata: OutputMetadata;
+  /** A PNG still of the output, when asked for. */
+  poster: string | null;
+}
+
+/** A composition's background as a local file: fetched through the SSRF guard, or the CLI's own file. */
+async function backgroundFile(src: BackgroundSource, workDir: string, signal?: AbortSignal): Promise<string> {
+  if ('file' in src) return src.file;
+  const file = path.join(workDir, 'background');
+  try {
+    await safeFetchToFile(src.url, file, { maxBytes: env().MAX_UPLOAD_BYTES, signal });
+  } catch (e) {
+    // A refused or broken URL will not get better; a timeout or a 503 may (the queue retries).
+    if (e instanceof FetchError && !e.transient) throw new MediaError(`The composition background could not be fetched: ${e.message}`);
+    throw e;
+  }
+  return file;
+}
+
+function plan<T>(make: () => T): T {
+  try {
+    return make();
+  } catch (e) {
+    if (e instanceof RenderPlanError) throw new MediaError(e.message);
+    throw e;
+  }
+}
+
+async function runSteps(p: RenderPlan, file: string, label: string, signal?: AbortSignal, onProgress?: (frames: number) => void) {
+  if (p.zip?.directory) await fs.mkdir(p.zip.directory, { recursive: true });
+  const last = p.steps.length - 1;
+  for (const [i, args] of p.steps.entries()) {
+    await runEncode(args, { what: `the ${label} output`, signal, onProgress: i === last ? onProgress : undefined });
+  }
+  if (p.zip) await writeZip(file, p.zip);
+}
+
+async function renderPoster(input: RenderPlanInput, file: string, signal?: AbortSignal): Promise<string> {
+  const poster = planPoster(input, file);
+  await runEncode(poster.args, { what: 'the poster', signal });
+  const v = (await probeFile(file, 'png_pipe', signal)).video;
+  if (v?.codec !== 'png' || v.width !== poster.width || v.height !== poster.height) {
+    throw new MediaError(`The poster failed validation: ${v ? `${v.codec} ${v.width}x${v.height}` : 'no picture'}, expected a ${poster.width}x${poster.height} PNG.`);
+  }
+  return file;
 }
 
 /**
  * Renders "original + mask + recipe" into outDir and validates the file before returning it.
  * Throws MediaError with a user-facing reason; nothing that fails validation is left behind.
  */
-export async function renderOutput(opts: {
-  source: string;
-  info: MediaInfo;
-  mask: string;
-  recipe: Recipe;
-  outDir: string;
-  basename?: string;
-  signal?: AbortSignal;
-  onProgress?: (framesDone: number) => void;
-}): Promise<RenderedOutput> {
+export async function renderOutput(
+  opts: RenderInputs & { recipe: Recipe; outDir: string; basename?: string; poster?: boolean; onProgress?: (framesDone: number) => void },
+): Promise<RenderedOutput> {
   const { recipe, signal } = opts;
-  const kind = outputKind(recipe);
+  const format = formatOf(recipe);
+  await assertCapability(format);
   const label = recipeLabel(recipe);
-  if (recipe.kind === 'transparent' && recipe.format === 'hevc_alpha' && !(await canEncodeHevcAlpha())) {
-    throw new MediaError(HEVC_ALPHA_UNAVAILABLE);
-  }
   const maskFrames = await countFrames(opts.mask, 'matroska', signal);
-  const background = recipe.kind === 'composition' ? await probeBackground(recipe.backgroundFile, signal) : undefined;
   await fs.mkdir(opts.outDir, { recursive: true });
-  const file = path.join(opts.outDir, `${opts.basename ?? label}.${kind.extension}`);
+  const file = path.join(opts.outDir, `${opts.basename ?? label}.${format.extension}`);
+  const posterFile = path.join(opts.outDir, `${opts.basename ?? label}.poster.png`);
   const workDir = await fs.mkdtemp(path.join(opts.outDir, `.${label}-work-`));
   try {
-    let plan: RenderPlan;
-    try {
-      plan = planRender({
-        recipe,
-        info: opts.info,
-        source: opts.source,
-        mask: opts.mask,
-        maskFrames,
-        maxPixels: env().MAX_FRAME_PIXELS,
-        background,
-        output: file,
-        workDir,
-      });
-    } catch (e) {
-      if (e instanceof RenderPlanError) throw new MediaError(e.message);
-      throw e;
-    }
-    if (plan.zip?.directory) await fs.mkdir(plan.zip.directory, { recursive: true });
-    const last = plan.steps.length - 1;
-    for (const [i, args] of plan.steps.entries()) {
-      await runEncode(args, {
-        what: `the ${label} output`,
-        signal,
-        onProgress: i === last ? opts.onProgress : undefined,
-      });
-    }
-    if (plan.zip) await writeZip(file, plan.zip);
-    const metadata = await validateOutput({ file, plan, mask: opts.mask, signal });
-    return { file, extension: kind.extension, contentType: kind.contentType, metadata };
+    let background: BackgroundInput | undefined;
+    if (recipe.kind === 'composition') background = await probeBackground(await backgroundFile(recipe.background, workDir, signal), signal);
+    const input: RenderPlanInput = { ...opts, recipe, maskFrames, maxPixels: env().MAX_FRAME_PIXELS, background, output: file, workDir };
+    const p = plan(() => planRender(input));
+    await runSteps(p, file, label, signal, opts.onProgress);
+    const metadata = await validateOutput({ file, plan: p, mask: opts.mask, signal });
+    const poster = opts.poster ? await renderPoster(input, posterFile, signal) : null;
+    return { file, extension: format.extension, contentType: format.contentType, metadata, poster };
   } catch (e) {
-    await fs.rm(file, { force: true });
+    await Promise.all([fs.rm(file, { force: true }), fs.rm(posterFile, { force: true })]);
     throw e;
   } finally {
     await fs.rm(workDir, { recursive: true, force: true });
+  }
+}
+
+export type BatchResult = { ok: true; output: RenderedOutput } | { ok: false; error: unknown };
+
+/**
+ * Renders several transparent outputs of one original and mask, decoding them once for every
+ * output a single ffmpeg branch can encode (engine/media/render-plan.ts `planBatch`); the rest
+ * run on their own. Each output is validated and gets its poster; one failing does not fail
+ * the others. Results come back in the order asked.
+ */
+export async function renderBatch(
+  opts: RenderInputs & { outputs: { recipe: Recipe & { kind: 'transparent' }; basename: string }[]; outDir: string },
+): Promise<BatchResult[]> {
+  const { signal } = opts;
+  const maskFrames = await countFrames(opts.mask, 'matroska', signal);
+  await fs.mkdir(opts.outDir, { recursive: true });
+  const workRoot = await fs.mkdtemp(path.join(opts.outDir, '.batch-work-'));
+  const results: (BatchResult | undefined)[] = [];
+  try {
+    const outputs: { recipe: Recipe & { kind: 'transparent' }; output: string; workDir: string }[] = [];
+    for (const [i, o] of opts.outputs.entries()) {
+      const workDir = path.join(workRoot, String(i));
+      await fs.mkdir(workDir);
+      outputs.push({ recipe: o.recipe, output: path.join(opts.outDir, `${o.basename}.${formatOf(o.recipe).extension}`), workDir });
+    }
+    const source = { ...opts, maskFrames, maxPixels: env().MAX_FRAME_PIXELS };
+    const usable: number[] = [];
+    for (const [i, o] of outputs.entries()) {
+      try {
+        await assertCapability(formatOf(o.recipe));
+        usable.push(i);
+      } catch (error) {
+        results[i] = { ok: false, error };
+      }
+    }
+    const batch = plan(() => planBatch({ ...source, outputs: usable.map((i) => outputs[i]!) }));
+    let shared: Error | null = null;
+    if (batch.shared) {
+      shared = await runEncode(batch.shared, { what: 'the batch outputs', signal }).then(
+        () => null,
+        (e: unknown) => (e instanceof Error ? e : new Error(String(e))),
+      );
+    }
+    for (const [k, p] of batch.plans.entries()) {
+      const i = usable[k]!;
+      const o = outputs[i]!;
+      try {
+        if (p.steps.length) await runSteps(p, o.output, o.recipe.format, signal);
+        else if (shared) throw shared;
+        const metadata = await validateOutput({ file: o.output, plan: p, mask: opts.mask, signal });
+        const input: RenderPlanInput = { ...source, recipe: o.recipe, output: o.output, workDir: o.workDir };
+        const poster = await renderPoster(input, path.join(opts.outDir, `${opts.outputs[i]!.basename}.poster.png`), signal);
+        results[i] = { ok: true, output: { file: o.output, extension: p.format.extension, contentType: p.format.contentType, metadata, poster } };
+      } catch (error) {
+        await fs.rm(o.output, { force: true });
+        if (signal?.aborted) throw error;
+        results[i] = { ok: false, error };
+      }
+    }
+    return results.map((r) => r!);
+  } finally {
+    await fs.rm(workRoot, { recursive: true, force: true });
   }
 }

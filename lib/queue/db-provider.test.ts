@@ -13,7 +13,7 @@ const url = `file:${path.join(dir, 'queue.db')}`;
 applyMigrations(url);
 const prisma = new PrismaClient({ adapter: new PrismaBetterSqlite3({ url: url.slice(5), timeout: 10_000 }) });
 const q = new DbQueueProvider(() => prisma);
-const KINDS = ['process-video', 'deliver-webhook'];
+const KINDS = ['segment-video', 'deliver-webhook'];
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 afterAll(async () => {
@@ -25,13 +25,13 @@ beforeEach(async () => {
 });
 
 const add = (payload: object = { n: 1 }, opts: { singletonKey?: string; runAt?: Date } = {}) =>
-  q.enqueue(prisma, 'process-video', payload, { ...opts, maxAttempts: 3 });
+  q.send({ id: randomUUID(), kind: 'segment-video', payload, ...opts, maxAttempts: 3 });
 
 describe('DbQueueProvider (real SQLite file)', () => {
   it('claims a due row once, with a lease, and completes it', async () => {
     await add({ n: 1 });
     const job = await q.claim(KINDS, 'w1', 30_000);
-    expect(job).toMatchObject({ kind: 'process-video', attempts: 1, maxAttempts: 3 });
+    expect(job).toMatchObject({ kind: 'segment-video', attempts: 1, maxAttempts: 3 });
     expect(JSON.parse(job!.payloadJson)).toEqual({ n: 1 });
     expect(await q.claim(KINDS, 'w2', 30_000)).toBeNull();
     const row = await prisma.queueJob.findUniqueOrThrow({ where: { id: job!.id } });
@@ -113,28 +113,35 @@ describe('DbQueueProvider (real SQLite file)', () => {
     expect(await prisma.queueJob.count()).toBe(2);
   });
 
-  it('enqueues inside the caller transaction: a rollback leaves no row', async () => {
-    await expect(
-      prisma.$transaction(async (tx) => {
-        await q.enqueue(tx, 'process-video', { n: 1 }, { maxAttempts: 3 });
-        throw new Error('rollback');
-      }),
-    ).rejects.toThrow('rollback');
-    expect(await prisma.queueJob.count()).toBe(0);
+  it('adds a message once however often it is sent (the outbox may relay it twice)', async () => {
+    const id = randomUUID();
+    const m = { id, kind: 'segment-video', payload: { n: 1 }, maxAttempts: 3 };
+    await q.send(m);
+    await q.send(m);
+    expect(await prisma.queueJob.count()).toBe(1);
+    // Relayed again after it ran: its singleton key was released, its id was not.
+    const keyed = { ...m, id: randomUUID(), singletonKey: 'once' };
+    await q.send(keyed);
+    const job = await q.claim(KINDS, 'w1', 30_000);
+    await q.complete(job!.id, 'w1');
+    const other = await q.claim(KINDS, 'w1', 30_000);
+    await q.complete(other!.id, 'w1');
+    await q.send(keyed);
+    expect(await prisma.queueJob.count()).toBe(2);
   });
 
   it('cancels every row that names one of the ids, queued, running or finished', async () => {
     const [job, delivery, other] = [randomUUID(), randomUUID(), randomUUID()];
-    await add({ jobId: job }, { singletonKey: `process-video:${job}` });
-    await q.enqueue(prisma, 'deliver-webhook', { deliveryId: delivery }, { maxAttempts: 4 });
+    await add({ jobId: job }, { singletonKey: `segment-video:${job}` });
+    await q.send({ id: randomUUID(), kind: 'deliver-webhook', payload: { deliveryId: delivery }, maxAttempts: 4 });
     await add({ jobId: other });
     const running = await q.claim(KINDS, 'w1', 30_000);
     expect(JSON.parse(running!.payloadJson)).toEqual({ jobId: job });
-    expect(await q.cancel(prisma, [job, delivery])).toBe(2);
+    expect(await q.cancel([job, delivery])).toBe(2);
     expect((await prisma.queueJob.findMany()).map((r) => JSON.parse(r.payloadJson) as object)).toEqual([{ jobId: other }]);
     // Its worker can no longer renew or finish it.
     expect(await q.heartbeat(running!.id, 'w1', 30_000)).toBe(false);
-    expect(await q.cancel(prisma, [])).toBe(0);
+    expect(await q.cancel([])).toBe(0);
   });
 
   it('prunes finished rows only', async () => {

@@ -1,6 +1,6 @@
-import { db } from '../db/client';
+import { db, type Db } from '../db/client';
 import type { QueueJob } from '../db/generated/client';
-import type { ClaimedJob, DbExecutor, EnqueueOptions, QueueProvider } from './provider';
+import type { ClaimedJob, QueueMessage, QueueProvider } from './provider';
 
 const CLAIM_TRIES = 8;
 
@@ -21,25 +21,26 @@ function claimed(row: QueueJob): ClaimedJob {
  * claim; a row whose lease lapsed (its worker was killed) is due again.
  */
 export class DbQueueProvider implements QueueProvider {
-  constructor(private readonly client: () => DbExecutor = db) {}
+  constructor(private readonly client: () => Db = db) {}
 
-  async enqueue(
-    tx: DbExecutor,
-    kind: string,
-    payload: object,
-    opts: EnqueueOptions & { maxAttempts: number },
-  ): Promise<void> {
+  async send(m: QueueMessage): Promise<void> {
     const data = {
-      queue: kind,
-      payloadJson: JSON.stringify(payload),
-      maxAttempts: opts.maxAttempts,
-      runAt: opts.runAt ?? new Date(),
-      singletonKey: opts.singletonKey ?? null,
+      id: m.id,
+      queue: m.kind,
+      payloadJson: JSON.stringify(m.payload),
+      maxAttempts: m.maxAttempts,
+      runAt: m.runAt ?? new Date(),
+      singletonKey: m.singletonKey ?? null,
     };
-    if (opts.singletonKey) {
-      await tx.queueJob.upsert({ where: { singletonKey: opts.singletonKey }, create: data, update: {} });
-    } else {
-      await tx.queueJob.create({ data });
+    try {
+      await this.client().queueJob.upsert({
+        where: m.singletonKey ? { singletonKey: m.singletonKey } : { id: m.id },
+        create: data,
+        update: {},
+      });
+    } catch (e) {
+      // Relayed twice after its singleton row finished (the key is released then): already sent.
+      if ((e as { code?: string }).code !== 'P2002') throw e;
     }
   }
 
@@ -120,10 +121,10 @@ export class DbQueueProvider implements QueueProvider {
     });
   }
 
-  async cancel(tx: DbExecutor, ids: readonly string[]): Promise<number> {
+  async cancel(ids: readonly string[]): Promise<number> {
     if (!ids.length) return 0;
     // Payloads hold ids (uuids), so a substring match cannot name another row's job.
-    const { count } = await tx.queueJob.deleteMany({ where: { OR: ids.map((id) => ({ payloadJson: { contains: id } })) } });
+    const { count } = await this.client().queueJob.deleteMany({ where: { OR: ids.map((id) => ({ payloadJson: { contains: id } })) } });
     return count;
   }
 

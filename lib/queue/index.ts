@@ -1,10 +1,12 @@
+import { db, type Prisma } from '../db/client';
 import { env } from '../env';
-import { catalogue, type JobKind, type PayloadOf } from './catalogue';
 import { DbQueueProvider } from './db-provider';
-import type { DbExecutor, EnqueueOptions, QueueProvider } from './provider';
+import { relayOutbox } from './outbox';
+import type { QueueProvider } from './provider';
 
-export type { JobKind, PayloadOf } from './catalogue';
-export type { ClaimedJob, DbExecutor, EnqueueOptions, QueueProvider } from './provider';
+export type { JobKind, Lane, PayloadOf } from './catalogue';
+export type { ClaimedJob, EnqueueOptions, QueueMessage, QueueProvider } from './provider';
+export { dropOutbox, enqueue, type Tx } from './outbox';
 export { PermanentJobError } from './errors';
 
 let provider: QueueProvider | undefined;
@@ -19,17 +21,21 @@ export function queueProvider(): QueueProvider {
   }
 }
 
+/** Hands the outbox to the queue; a failure is logged, and the next relay (a worker's idle poll) retries. */
+export async function relay(): Promise<void> {
+  try {
+    await relayOutbox(queueProvider());
+  } catch (e) {
+    console.error(`[queue] relaying the outbox failed: ${e instanceof Error ? e.message : String(e)}`);
+  }
+}
+
 /**
- * Adds a job to the queue inside the caller's transaction (so "Job: processing" and its queue row
- * commit together). The payload is validated against the catalogue here as well as when it runs.
+ * A domain transaction that may enqueue work: runs `fn` in one transaction, then relays what it
+ * enqueued. On SQLite the transaction's first statement must be a write (lib/db/client.ts).
  */
-export async function enqueue<K extends JobKind>(
-  tx: DbExecutor,
-  kind: K,
-  payload: PayloadOf<K>,
-  opts: EnqueueOptions = {},
-): Promise<void> {
-  const spec = catalogue[kind];
-  const parsed = spec.payload.parse(payload) as object;
-  await queueProvider().enqueue(tx, kind, parsed, { ...opts, maxAttempts: spec.retries + 1 });
+export async function transact<T>(fn: (tx: Prisma.TransactionClient) => Promise<T>): Promise<T> {
+  const result = await db().$transaction(fn);
+  await relay();
+  return result;
 }

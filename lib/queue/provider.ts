@@ -1,13 +1,16 @@
-import type { Prisma } from '../db/client';
-import type { PrismaClient } from '../db/generated/client';
-
-/** A Prisma client or an open interactive transaction: enqueue joins the caller's transaction. */
-export type DbExecutor = Prisma.TransactionClient | PrismaClient;
-
 export interface EnqueueOptions {
   /** At most one queued or running row per key; a second enqueue with the key is a no-op. */
   singletonKey?: string;
   runAt?: Date;
+}
+
+/** A unit of work handed to the provider (relayed from the outbox, lib/queue/outbox.ts). */
+export interface QueueMessage extends EnqueueOptions {
+  /** The outbox message's id: sending the same message twice adds it once. */
+  id: string;
+  kind: string;
+  payload: object;
+  maxAttempts: number;
 }
 
 /** A row this worker holds under a lease. `attempts` counts this attempt. */
@@ -22,14 +25,11 @@ export interface ClaimedJob {
 /**
  * What the worker needs from a queue. The embedded default keeps rows in the application's own
  * database (db-provider.ts); pg-boss or BullMQ can implement the same interface at scale.
+ * Domain code never sends directly: it writes the outbox in its own transaction.
  */
 export interface QueueProvider {
-  enqueue(
-    tx: DbExecutor,
-    kind: string,
-    payload: object,
-    opts: EnqueueOptions & { maxAttempts: number },
-  ): Promise<void>;
+  /** Adds a message; idempotent by `id`, and a no-op while its singleton key is queued or running. */
+  send(message: QueueMessage): Promise<void>;
   /** Atomically takes the next due row of one of `kinds` (or a row whose lease lapsed). */
   claim(kinds: readonly string[], workerId: string, leaseMs: number): Promise<ClaimedJob | null>;
   /** Atomically takes the due row with this singleton key, if it is queued now. */
@@ -46,9 +46,9 @@ export interface QueueProvider {
   /** Deletes finished rows older than `before`. */
   prune(before: Date): Promise<number>;
   /**
-   * Removes every row whose payload names one of `ids`, whatever its state, inside the caller's
-   * transaction (deleting a job). A running row's worker finds its lease gone at the next
-   * heartbeat and aborts the work.
+   * Removes every message whose payload names one of `ids`, whatever its state (deleting a job;
+   * its unsent outbox rows go in the deleting transaction, lib/queue/outbox.ts). A running row's
+   * worker finds its lease gone at the next heartbeat and aborts the work. Idempotent.
    */
-  cancel(tx: DbExecutor, ids: readonly string[]): Promise<number>;
+  cancel(ids: readonly string[]): Promise<number>;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BAD_COLOUR, Background, classicBackground, ExportItem, LOTTIE_UNSUPPORTED, outputFormatOf, planOutputs, toRecipe } from './background';
+import { BAD_COLOUR, Background, classicBackground, ExportItem, LOTTIE_UNSUPPORTED, outputFormatOf, planExports, toRecipe } from './background';
 import { StartJobRequest } from './jobs';
 
 const issues = (r: { success: boolean; error?: { issues: { message: string }[] } }) => r.error?.issues.map((i) => i.message) ?? [];
@@ -53,17 +53,19 @@ describe('exports', () => {
   });
 
   it('dedupes against the primary output and caps unique outputs at 50', () => {
-    const planned = planOutputs({ format: 'webm_vp9', transform: undefined }, [
-      { format: 'webm_vp9', sizes: ['native', 640, 640] },
-      { format: 'gif', sizes: null },
-    ]);
-    expect(planned).toEqual([
-      { format: 'webm_vp9', transform: undefined },
+    const items = [
+      { format: 'webm_vp9' as const, sizes: ['native' as const, 640, 640] },
+      { format: 'gif' as const, sizes: null },
+    ];
+    expect(planExports(items, { format: 'webm_vp9', transform: undefined })).toEqual([
       { format: 'webm_vp9', transform: { max_width: 640 } },
       { format: 'gif', transform: undefined },
     ]);
+    // Without a primary (batch-exports) the native WebM is an export of its own.
+    expect(planExports(items)).toHaveLength(3);
     const many = [{ format: 'webm_vp9' as const, sizes: Array.from({ length: 50 }, (_, i) => 100 + i) }];
-    expect(() => planOutputs({ format: 'webm_vp9', transform: undefined }, many)).toThrow(/at most 50/);
+    expect(() => planExports(many, { format: 'webm_vp9', transform: undefined })).toThrow(/at most 50/);
+    expect(planExports(many)).toHaveLength(50);
   });
 
   it('requires a background when exports are given', () => {
@@ -85,8 +87,7 @@ describe('toRecipe and the status echo', () => {
       transform: { max_width: 640 },
     });
     const comp = Background.parse({ type: 'composition', composition: { template: 'ai_ugc_ad', background_url: 'https://x.test/bg.jpg' } });
-    expect(() => toRecipe(comp)).toThrow();
-    expect(toRecipe(comp, { backgroundFile: '/tmp/bg.jpg' })).toMatchObject({ kind: 'composition', template: 'ai_ugc_ad', backgroundFile: '/tmp/bg.jpg' });
+    expect(toRecipe(comp)).toMatchObject({ kind: 'composition', template: 'ai_ugc_ad', background: { url: 'https://x.test/bg.jpg' } });
     expect(toRecipe(Background.parse({ type: 'blur', blur_intensity: 30 }))).toMatchObject({ kind: 'blur', blur: { mode: 'background', intensity: 30, type: 'gaussian' } });
   });
 

@@ -1,4 +1,5 @@
-import { TRANSPARENT_FORMATS, type ExportContainer, type Recipe, type Transform as RecipeTransform } from '../../engine/media/recipe';
+import { OPAQUE_CONTAINERS, outputFormat, TRANSPARENT_FORMATS, type TransparentFormat as TransparentFormatId } from '../../engine/formats';
+import { formatIdOf, type Recipe, type Transform as RecipeTransform } from '../../engine/media/recipe';
 import { userMessage } from './messages';
 import { z } from './zod';
 
@@ -45,8 +46,6 @@ const ProcessingOptions = z.object({
   threshold: z.number().min(0).max(1).nullish(),
 });
 
-export const EXPORT_CONTAINERS = ['mp4', 'webm', 'mov'] as const satisfies readonly ExportContainer[];
-
 export const Composition = z
   .object({
     template: z.enum(['full', 'centered', 'ai_ugc_ad']).nullish(),
@@ -54,7 +53,7 @@ export const Composition = z
     background_type: z.enum(['image', 'video']).nullish(),
     background_audio_enabled: z.boolean().nullish(),
     background_audio_volume: z.number().min(0).max(1).nullish(),
-    export_format: z.enum(EXPORT_CONTAINERS).nullish(),
+    export_format: z.enum(OPAQUE_CONTAINERS).nullish(),
     export_crf: z.number().int().min(0).max(51).nullish(),
   })
   .openapi('Composition');
@@ -90,8 +89,6 @@ export type Background = z.infer<typeof Background>;
 
 // ── exports ───────────────────────────────────────────────────────────────────
 
-/** Formats whose fixed layouts cannot be resized: only `native` is accepted in their sizes. */
-export const NATIVE_ONLY_FORMATS = new Set(['pro_bundle', 'stacked_video_mask_inverted', 'mask_video', 'mask_video_inverted', 'webp']);
 export const MAX_UNIQUE_OUTPUTS = 50;
 
 export const ExportItem = z
@@ -101,7 +98,8 @@ export const ExportItem = z
     transform: Transform.nullish(),
   })
   .superRefine((item, ctx) => {
-    if (NATIVE_ONLY_FORMATS.has(item.format) && item.sizes?.some((s) => s !== 'native')) {
+    // Formats whose fixed layouts cannot be resized: only `native` is accepted in their sizes.
+    if (outputFormat(item.format).nativeOnly && item.sizes?.some((s) => s !== 'native')) {
       ctx.addIssue({
         code: 'custom',
         path: ['sizes'],
@@ -112,9 +110,14 @@ export const ExportItem = z
   .openapi('ExportRequest');
 export type ExportItem = z.infer<typeof ExportItem>;
 
-export interface PlannedOutput {
-  format: string;
+export interface PlannedOutput<F extends string = string> {
+  format: F;
   transform: RecipeTransform | undefined;
+}
+
+/** An export's recipe: its transparent format and transform, on the job's mask. */
+export function exportRecipe({ format, transform }: PlannedOutput<TransparentFormatId>): Recipe {
+  return { kind: 'transparent', format, ...(transform ? { transform } : {}) };
 }
 
 /** A transform without nulls or empty parts, so equal requests compare equal. */
@@ -131,17 +134,19 @@ export function cleanTransform(t: z.infer<typeof Transform> | null | undefined):
 const outputKey = (o: PlannedOutput) => JSON.stringify([o.format, o.transform ?? null]);
 
 /**
- * The primary output plus one output per export size (`native` keeps the source size, a number
- * is a maximum width), identical ones removed; more than 50 unique outputs is an error.
+ * One output per export size (`native` keeps the source size, a number is a maximum width),
+ * with duplicates and those identical to the primary output removed; more than 50 unique outputs
+ * in all (the primary counted) is an error. The spec's rules for start's `exports`, also
+ * applied to batch-exports.
  */
-export function planOutputs(primary: PlannedOutput, exports: ExportItem[]): PlannedOutput[] {
-  const seen = new Map<string, PlannedOutput>([[outputKey(primary), primary]]);
+export function planExports(exports: ExportItem[], primary?: PlannedOutput): PlannedOutput<TransparentFormatId>[] {
+  const seen = new Map<string, PlannedOutput<TransparentFormatId> | null>(primary ? [[outputKey(primary), null]] : []);
   for (const item of exports) {
     const base = cleanTransform(item.transform);
     for (const size of item.sizes ?? ['native']) {
       const transform = size === 'native' ? base : { ...base, max_width: size };
       const planned = { format: item.format, transform: transform && Object.keys(transform).length ? transform : undefined };
-      seen.set(outputKey(planned), planned);
+      if (!seen.has(outputKey(planned))) seen.set(outputKey(planned), planned);
     }
   }
   if (seen.size > MAX_UNIQUE_OUTPUTS) {
@@ -154,19 +159,19 @@ export function planOutputs(primary: PlannedOutput, exports: ExportItem[]): Plan
       },
     ]);
   }
-  return [...seen.values()];
+  return [...seen.values()].filter((p) => p !== null);
 }
 
 // ── mapping onto the engine and onto the status record ──────────────────────────
 
-const exportContainer = (b: Background): ExportContainer => b.composition?.export_format ?? 'mp4';
+const exportContainer = (b: Background) => b.composition?.export_format ?? 'mp4';
 
 /**
  * The Recipe of a job's primary output. No background means a transparent VP9 WebM (what the
- * SDKs read as `.webm` = VP9 with alpha). A composition needs its background image or video,
- * already fetched safely, as `backgroundFile`.
+ * SDKs read as `.webm` = VP9 with alpha). A composition's background is fetched (through the
+ * SSRF guard) when the output renders.
  */
-export function toRecipe(background: Background | null | undefined, opts: { backgroundFile?: string } = {}): Recipe {
+export function toRecipe(background: Background | null | undefined): Recipe {
   if (!background) return { kind: 'transparent', format: 'webm_vp9' };
   const transform = cleanTransform(background.transform);
   const withTransform = <R extends Recipe>(r: R): R => (transform ? { ...r, transform } : r);
@@ -177,16 +182,16 @@ export function toRecipe(background: Background | null | undefined, opts: { back
       if (!background.color) throw new Error('A colour background needs a colour');
       return withTransform({ kind: 'color', color: background.color, exportFormat: exportContainer(background) });
     case 'composition': {
-      if (!opts.backgroundFile) throw new Error('A composition needs its background file');
       const c = background.composition;
+      if (!c?.background_url) throw new Error('A composition needs its background URL');
       return withTransform({
         kind: 'composition',
-        backgroundFile: opts.backgroundFile,
-        template: c?.template ?? 'full',
-        backgroundAudio: c?.background_audio_enabled ?? false,
-        backgroundAudioVolume: c?.background_audio_volume ?? 1,
+        background: { url: c.background_url },
+        template: c.template ?? 'full',
+        backgroundAudio: c.background_audio_enabled ?? false,
+        backgroundAudioVolume: c.background_audio_volume ?? 1,
         exportFormat: exportContainer(background),
-        ...(c?.export_crf != null ? { crf: c.export_crf } : {}),
+        ...(c.export_crf != null ? { crf: c.export_crf } : {}),
       });
     }
     case 'blur':
@@ -205,12 +210,8 @@ export function toRecipe(background: Background | null | undefined, opts: { back
 
 /** The format name recorded as the job's `output_format`: the transparent format, or the container. */
 export function outputFormatOf(background: Background | null | undefined): string {
-  const recipe = toRecipe(background, { backgroundFile: '-' });
-  return recipe.kind === 'transparent' ? recipe.format : recipe.exportFormat;
+  return formatIdOf(toRecipe(background));
 }
-
-/** The formats the Python SDK can read in the status record's `background`. */
-const CLASSIC_FORMATS = new Set(['webm_vp9', 'mov_prores', 'png_sequence', 'pro_bundle', 'stacked_video']);
 
 export interface ClassicBackground {
   type: 'color' | 'transparent';
@@ -220,15 +221,16 @@ export interface ClassicBackground {
 
 /**
  * The status record's `background`, kept to the classic shape strict clients validate:
- * colour and transparent jobs only, and transparent_format only when it is one of the five
- * classic values. Everything else is reported through `output_format`.
+ * colour and transparent jobs only, and transparent_format only when the format is one of the
+ * classic values (`classicStatus` in engine/formats) the Python SDK can read. Everything else
+ * is reported through `output_format`.
  */
 export function classicBackground(background: Background | null | undefined): ClassicBackground | null {
   if (!background) return null;
   if (background.type === 'color' && background.color) return { type: 'color', color: background.color };
   if (background.type === 'transparent') {
     const format = background.transparent_format ?? 'webm_vp9';
-    return CLASSIC_FORMATS.has(format) ? { type: 'transparent', transparent_format: format } : { type: 'transparent' };
+    return outputFormat(format).classicStatus ? { type: 'transparent', transparent_format: format } : { type: 'transparent' };
   }
   return null;
 }

@@ -1,4 +1,4 @@
-import { MODEL_RATES, type ModelName } from '../billing/pricing';
+import { API_MODEL_ROWS, DEFAULT_MODEL, resolveApiModel, type ApiModel } from '../../engine/api-models';
 import { Background, ExportItem } from './background';
 import { userMessage } from './messages';
 import { z } from './zod';
@@ -53,20 +53,16 @@ export const UploadedJob = z
 
 // ── start ─────────────────────────────────────────────────────────────────────
 
-const ALIASES: Record<string, ModelName> = {
-  'videobgremover-original': 'service-original',
-  'videobgremover-light': 'service-light',
-  'videobgremover-pro': 'service-pro',
-  'videobgremover-human': 'service-human',
-};
-const MODEL_INPUTS = [...(Object.keys(MODEL_RATES) as ModelName[]), ...Object.keys(ALIASES)] as [string, ...string[]];
+const MODEL_INPUTS = API_MODEL_ROWS.flatMap((m) => [m.id, ...m.aliases]) as [string, ...string[]];
 
-/** One of the four models or a vendor-prefixed alias; null or absent means service-original. */
+/** A model id or one of its aliases (engine/api-models.ts); null or absent means the default model. */
 export const ModelInput = z
   .enum(MODEL_INPUTS)
   .nullish()
-  .transform((m): ModelName => (m ? (ALIASES[m] ?? (m as ModelName)) : 'service-original'))
-  .openapi({ description: 'service-original (default), service-light, service-pro, service-human; videobgremover-* aliases accepted' });
+  .transform((m): ApiModel => (m ? resolveApiModel(m)! : DEFAULT_MODEL))
+  .openapi({
+    description: `${API_MODEL_ROWS.map((m) => (m.id === DEFAULT_MODEL ? `${m.id} (default)` : m.id)).join(', ')}; aliases ${API_MODEL_ROWS.flatMap((m) => m.aliases).join(', ')}`,
+  });
 
 export const StartJobRequest = z
   .object({

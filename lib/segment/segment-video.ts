@@ -1,16 +1,18 @@
 import type { MediaInfo } from '../../engine/media/types';
 import { tierFor } from '../../engine/models/registry';
 import type { ModelManifest } from '../../engine/models/manifest';
-import type { ApiModel, TierConfig } from '../../engine/tiers';
+import type { ApiModel } from '../../engine/api-models';
+import type { TierConfig } from '../../engine/tiers';
 import { createVideoMatter, workSize } from '../../engine/video-matter';
 import { MediaError } from '../media/ffmpeg';
 import { durationTolerance } from '../media/probe';
 import { allManifests } from '../models/manifests';
 import { readFrames } from './frame-reader';
 import { openMaskWriter } from './mask-writer';
-import { serverRuntime } from './server-runtime';
+import { type PreviewImage, PreviewSampler } from './preview';
+import { serverRuntime } from '../inference/server-runtime';
 
-export type { ApiModel } from '../../engine/tiers';
+export type { ApiModel } from '../../engine/api-models';
 
 export interface SegmentProgress {
   framesDone: number;
@@ -28,6 +30,13 @@ export interface SegmentOptions {
   smartSampling?: boolean;
   signal?: AbortSignal;
   onProgress?: (p: SegmentProgress) => void;
+  /**
+   * Gets the newest finished frame (colour with its alpha, at most 480 px on its long side) now
+   * and then while segmenting, for a live preview. Called synchronously: keep it cheap.
+   */
+  onPreview?: (image: PreviewImage) => void;
+  /** Least time between two previews; 3 s by default. */
+  previewEveryMs?: number;
   /** Benchmarks only: stop after this many frames. */
   maxFrames?: number;
 }
@@ -73,6 +82,7 @@ export async function segmentVideoWith(
   const total = opts.maxFrames ? Math.min(opts.maxFrames, info.frameCount) : info.frameCount;
   let framesWritten = 0;
   let lastReport = 0;
+  const preview = opts.onPreview ? new PreviewSampler(info.width, info.height, opts.previewEveryMs ?? 3000, opts.onPreview) : null;
   try {
     // ffmpeg scales each frame to the working resolution too: cheaper there than in JS.
     const frames = readFrames(info, opts.input, { signal: opts.signal, maxFrames: opts.maxFrames, workSize: workSize(tier, info.width, info.height) });
@@ -80,6 +90,7 @@ export async function segmentVideoWith(
       const t = performance.now();
       for (const alpha of alphas) await writer.write(alpha);
       stage.encode += (performance.now() - t) / 1000;
+      preview?.finishedFrames(alphas);
       framesWritten += alphas.length;
       const elapsed = (performance.now() - started) / 1000;
       if (opts.onProgress && elapsed - lastReport >= PROGRESS_EVERY_S) {
@@ -93,6 +104,7 @@ export async function segmentVideoWith(
       stage.decode += (performance.now() - t) / 1000;
       if (next.done) break;
       if (opts.signal?.aborted) throw new MediaError('Segmentation was cancelled');
+      preview?.pushed(next.value.data);
       await write(await matter.push(next.value, next.value.work));
     }
     await write(await matter.flush());

@@ -1,7 +1,7 @@
 import { displayPrefix, generateApiKey, hashApiKey } from '../auth/api-keys';
 import { hasPurchasedCredits } from '../billing/ledger';
 import { db } from '../db/client';
-import { ServiceError } from './errors';
+import { ServiceError } from '../errors';
 
 export interface CreatedApiKey {
   id: string;

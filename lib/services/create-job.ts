@@ -6,7 +6,7 @@ import { env } from '../env';
 import { FetchError, safeFetchToFile, UnsafeUrlError } from '../net/safe-fetch';
 import type { CreateJobRequest, JobReceipt, UploadedJob } from '../schemas/jobs';
 import { storage, storageKeys } from '../storage';
-import { ServiceError } from './errors';
+import { ServiceError } from '../errors';
 import { incomingFile } from '../storage/incoming';
 import { acceptSource, uploadSource } from './upload-source';
 
@@ -46,7 +46,7 @@ export async function createJob(userId: string, req: CreateJobRequest): Promise<
     status: 'created',
     filename: job.filename,
     content_type: job.contentType,
-    upload_url: storage().signedUrl(storageKeys.uploadTarget(job.id), { method: 'PUT', expiresIn: UPLOAD_URL_SECONDS }),
+    upload_url: await storage().signedUrl(storageKeys.uploadTarget(job.id), { method: 'PUT', expiresIn: UPLOAD_URL_SECONDS }),
     expires_at: expiresAt.toISOString(),
     created_at: job.createdAt.toISOString(),
     instructions: {

@@ -1,7 +1,8 @@
 import path from 'node:path';
 import type { z } from 'zod';
 import { db } from '../db/client';
-import { Background, classicBackground } from '../schemas/background';
+import { classicBackground } from '../schemas/background';
+import { exportIdOf, startedRequest } from '../schemas/stored-request';
 import { JOB_STATUSES, type JobStatusRecord } from '../schemas/jobs';
 import { storage } from '../storage';
 import { jobNotFound } from './errors';
@@ -67,7 +68,8 @@ export async function getJobStatus(userId: string, jobId: string): Promise<JobSt
   const job = await db().job.findFirst({ where: { id: jobId, userId } });
   if (!job) throw jobNotFound();
   const status = (JOB_STATUSES as readonly string[]).includes(job.status) ? (job.status as JobStatusRecord['status']) : 'processing';
-  const background = job.backgroundJson ? Background.safeParse(JSON.parse(job.backgroundJson)).data ?? null : null;
+  const request = startedRequest(job);
+  const { background } = request;
   const completed = status === 'completed';
   // Polling is the hot path: the output and mask rows are read only when the answer needs them.
   const [primary, mask] = await Promise.all([
@@ -76,7 +78,7 @@ export async function getJobStatus(userId: string, jobId: string): Promise<JobSt
       ? db().maskVersion.findFirst({ where: { jobId, version: job.activeMaskVersion, status: 'completed' } })
       : null,
   ]);
-  const sign = (key: string | null | undefined, suffix?: string) =>
+  const sign = async (key: string | null | undefined, suffix?: string) =>
     key ? storage().signedUrl(key, { method: 'GET', ...(suffix ? { filename: downloadName(job.filename, key, suffix) } : {}) }) : null;
   const progress = status === 'processing' ? parseProgress(job.progressJson) : null;
 
@@ -85,12 +87,12 @@ export async function getJobStatus(userId: string, jobId: string): Promise<JobSt
     status,
     filename: job.filename,
     created_at: job.createdAt.toISOString(),
-    export_id: background && primary ? primary.id : null,
+    export_id: exportIdOf(request, primary?.id),
     length_seconds: job.lengthSeconds,
-    thumbnail_url: sign(job.thumbnailKey),
-    transparent_thumbnail_url: sign(job.transparentThumbKey),
-    processed_video_url: completed && primary?.status === 'completed' ? sign(primary.storageKey, 'keyout') : null,
-    processed_mask_url: completed ? sign(mask?.storageKey, 'mask') : null,
+    thumbnail_url: await sign(job.thumbnailKey),
+    transparent_thumbnail_url: await sign(job.transparentThumbKey),
+    processed_video_url: completed && primary?.status === 'completed' ? await sign(primary.storageKey, 'keyout') : null,
+    processed_mask_url: completed ? await sign(mask?.storageKey, 'mask') : null,
     message: progress ? progressText(progress) : job.message,
     background: classicBackground(background),
     output_format: background ? job.outputFormat : null,

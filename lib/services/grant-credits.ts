@@ -1,6 +1,6 @@
 import { grantCredits as addLedgerEntry } from '../billing/ledger';
 import { db } from '../db/client';
-import { ServiceError } from './errors';
+import { ServiceError } from '../errors';
 
 /** Adds granted or purchased credits to an account (CLI, admin pages, payment webhooks). */
 export async function grantCredits(

@@ -1,5 +1,5 @@
 import { db } from '../db/client';
-import { ServiceError } from './errors';
+import { ServiceError } from '../errors';
 
 /** Revokes one of the account's keys; revoking twice is harmless. */
 export async function revokeApiKey(userId: string, keyId: string): Promise<void> {

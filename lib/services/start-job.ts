@@ -1,21 +1,25 @@
 import type { z } from 'zod';
+import { formatOf } from '../../engine/media/recipe';
 import { debitForJob } from '../billing/ledger';
 import { priceJob } from '../billing/pricing';
 import { db } from '../db/client';
-import { randomUUID } from 'node:crypto';
 import type { Job, Output } from '../db/generated/client';
-import { assertFetchableUrl, FetchError } from '../net/safe-fetch';
-import { enqueue } from '../queue';
-import { Background, cleanTransform, outputFormatOf, planOutputs, usesBlur } from '../schemas/background';
+import { ServiceError } from '../errors';
+import { checkMediaUrl } from '../net/check-media-url';
+import { FetchError } from '../net/safe-fetch';
+import { enqueue, transact } from '../queue';
+import { exportRecipe, outputFormatOf, planExports, toRecipe, usesBlur, cleanTransform } from '../schemas/background';
 import type { StartJobRequest, StartResponse } from '../schemas/jobs';
+import { exportIdOf, startedRequest } from '../schemas/stored-request';
 import { assertWebhookUrl } from '../webhooks/url';
 import { scheduleWebhook } from '../webhooks/schedule';
-import { jobNotFound, ServiceError } from './errors';
-import { assertTransformsFit } from './transform-bounds';
+import { jobNotFound } from './errors';
+import { assertFormatsAvailable, createOutput } from './outputs/create';
+import { assertTransformsFit, sourceBounds } from './transform-bounds';
 
 type Started = z.infer<typeof StartResponse>;
 
-export const processVideoKey = (jobId: string) => `process-video:${jobId}`;
+export const segmentVideoKey = (jobId: string) => `segment-video:${jobId}`;
 
 async function checkUrl(url: string, what: string, check: (u: string) => Promise<void>): Promise<void> {
   try {
@@ -27,12 +31,13 @@ async function checkUrl(url: string, what: string, check: (u: string) => Promise
 }
 
 function responseOf(job: Job, outputs: Output[]): Started {
-  const background = job.backgroundJson ? Background.parse(JSON.parse(job.backgroundJson)) : undefined;
+  const { background } = startedRequest(job);
   const primary = outputs.find((o) => o.role === 'primary');
   const additional = outputs.filter((o) => o.role === 'additional');
+  const exportId = exportIdOf(startedRequest(job), primary?.id);
   return {
     id: job.id,
-    ...(background && primary ? { export_id: primary.id } : {}),
+    ...(exportId ? { export_id: exportId } : {}),
     ...(additional.length && primary?.batchId
       ? {
           batch_id: primary.batchId,
@@ -40,7 +45,7 @@ function responseOf(job: Job, outputs: Output[]): Started {
           exports: additional.map((o) => ({
             export_id: o.id,
             format: o.format,
-            status: o.status,
+            status: o.status === 'processing' ? 'queued' : o.status,
             transform: o.transformJson ? (JSON.parse(o.transformJson) as Record<string, unknown>) : null,
           })),
         }
@@ -56,39 +61,40 @@ function responseOf(job: Job, outputs: Output[]): Started {
   };
 }
 
-const outputsOf = (jobId: string) => db().output.findMany({ where: { jobId }, orderBy: { createdAt: 'asc' } });
+const startOutputsOf = (jobId: string) =>
+  db().output.findMany({ where: { jobId, role: { in: ['primary', 'additional'] } }, orderBy: { createdAt: 'asc' } });
 
 /**
  * Starts processing an uploaded job. One transaction: the job moves to `processing` with its
  * start parameters, the ledger is debited exactly priceJob(...) (idempotency key debit:<job>),
- * the output rows are created (the primary one and any additional `exports`, deduplicated, as one
- * batch), `process-video` is enqueued and `job.started` scheduled. Additional exports cost
- * nothing extra: they are encodes of the same mask.
+ * the output rows are created with their recipes (the primary one and any additional `exports`,
+ * deduplicated, as one batch), `segment-video` is enqueued and `job.started` scheduled.
+ * Additional exports cost nothing extra: they are encodes of the same mask.
  * Insufficient credits roll all of it back. Starting a job that is already processing answers
  * the original start again, without a second charge.
  */
 export async function startJob(userId: string, jobId: string, req: StartJobRequest): Promise<Started> {
   const job = await db().job.findFirst({ where: { id: jobId, userId } });
   if (!job) throw jobNotFound();
-  if (job.status === 'processing') return responseOf(job, await outputsOf(job.id));
+  if (job.status === 'processing') return responseOf(job, await startOutputsOf(job.id));
   if (job.status === 'created') throw new ServiceError('invalid', 'Upload the video before starting the job', 'PUT the file to the upload_url from job creation first.');
   if (job.status !== 'uploaded') throw new ServiceError('conflict', `The job has already been processed (status ${job.status})`);
 
   const background = req.background ?? null;
   if (req.webhook_url) await checkUrl(req.webhook_url, 'webhook_url', assertWebhookUrl);
   const backgroundUrl = background?.type === 'composition' ? background.composition?.background_url : null;
-  if (backgroundUrl) await checkUrl(backgroundUrl, 'background.composition.background_url', (u) => assertFetchableUrl(u));
+  if (backgroundUrl) await checkUrl(backgroundUrl, 'background.composition.background_url', async (u) => void (await checkMediaUrl(u)));
 
   if (!job.lengthSeconds || !job.fps) throw new Error(`Job ${job.id} is uploaded without probe results`);
   const credits = priceJob({ model: req.model, durationSeconds: job.lengthSeconds, fps: job.fps, blur: usesBlur(background) });
   const outputFormat = outputFormatOf(background);
-  const transform = cleanTransform(background?.transform);
+  const primaryRecipe = toRecipe(background);
   // The spec's rules: one output per size, duplicates of the primary removed, ≤ 50 unique.
-  const [, ...additional] = planOutputs({ format: outputFormat, transform }, req.exports ?? []);
-  assertTransformsFit(transform, additional, { width: job.width ?? 0, height: job.height ?? 0, duration: job.lengthSeconds });
-  const batchId = additional.length ? randomUUID() : null;
+  const additional = planExports(req.exports ?? [], { format: outputFormat, transform: cleanTransform(background?.transform) }).map(exportRecipe);
+  await assertFormatsAvailable([primaryRecipe, ...additional].map(formatOf));
+  assertTransformsFit(primaryRecipe.transform, additional, sourceBounds(job));
 
-  const started = await db().$transaction(async (tx) => {
+  await transact(async (tx) => {
     // The write comes first, so SQLite holds the write lock while the balance is read.
     const moved = await tx.job.updateMany({
       // The upload it was priced from: a new one committed since is refused below.
@@ -108,32 +114,12 @@ export async function startJob(userId: string, jobId: string, req: StartJobReque
     });
     if (moved.count !== 1) throw new ServiceError('conflict', 'The job was started by another request, or its video replaced meanwhile');
     if (!(await debitForJob(tx, { userId, jobId: job.id, amount: credits }))) throw new ServiceError('conflict', 'The job has already been charged');
-    await tx.output.create({
-      data: {
-        jobId: job.id,
-        batchId,
-        role: 'primary',
-        format: outputFormat,
-        transformJson: transform ? JSON.stringify(transform) : null,
-        status: 'queued',
-      },
-    });
-    for (const planned of additional) {
-      await tx.output.create({
-        data: {
-          jobId: job.id,
-          batchId,
-          role: 'additional',
-          format: planned.format,
-          transformJson: planned.transform ? JSON.stringify(planned.transform) : null,
-          status: 'queued',
-        },
-      });
-    }
-    await enqueue(tx, 'process-video', { jobId: job.id }, { singletonKey: processVideoKey(job.id) });
-    const fresh = await tx.job.findUniqueOrThrow({ where: { id: job.id } });
-    await scheduleWebhook(tx, fresh, 'job.started');
-    return fresh;
+    const batchId = additional.length ? (await tx.batch.create({ data: { jobId: job.id } })).id : null;
+    await createOutput(tx, { jobId: job.id, role: 'primary', recipe: primaryRecipe, batchId });
+    for (const recipe of additional) await createOutput(tx, { jobId: job.id, role: 'additional', recipe, batchId });
+    await enqueue(tx, 'segment-video', { jobId: job.id }, { singletonKey: segmentVideoKey(job.id) });
+    await scheduleWebhook(tx, await tx.job.findUniqueOrThrow({ where: { id: job.id } }), 'job.started');
   });
-  return responseOf(started, await outputsOf(job.id));
+  const started = await db().job.findUniqueOrThrow({ where: { id: job.id } });
+  return responseOf(started, await startOutputsOf(job.id));
 }

@@ -1,5 +1,5 @@
 import type { Transform } from '../../engine/media/recipe';
-import { ServiceError } from './errors';
+import { ServiceError } from '../errors';
 
 export interface SourceBounds {
   width: number;
@@ -41,8 +41,13 @@ export function assertTransformFits(transform: Transform | undefined, source: So
   }
 }
 
+/** The bounds of a job's uploaded video, as its probe recorded them. */
+export function sourceBounds(job: { width: number | null; height: number | null; lengthSeconds: number | null }): SourceBounds {
+  return { width: job.width ?? 0, height: job.height ?? 0, duration: job.lengthSeconds ?? 0 };
+}
+
 /** The primary output's transform and those of the additional exports, as start plans them. */
-export function assertTransformsFit(primary: Transform | undefined, additional: { transform: Transform | undefined }[], source: SourceBounds): void {
+export function assertTransformsFit(primary: Transform | undefined, additional: { transform?: Transform }[], source: SourceBounds): void {
   assertTransformFits(primary, source, 'background.transform');
   for (const output of additional) assertTransformFits(output.transform, source, 'exports.transform');
 }

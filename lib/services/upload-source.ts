@@ -9,7 +9,7 @@ import { probeVideo } from '../media/probe';
 import { storage, storageKeys } from '../storage';
 import { incomingFile } from '../storage/incoming';
 import { drainRefused, tooLarge, writeLimited } from '../storage/limited-write';
-import { ServiceError } from './errors';
+import { ServiceError } from '../errors';
 
 const NOT_A_VIDEO = 'The file is not a supported video. Supported containers: MP4, MOV, M4V, WebM, MKV, AVI.';
 

@@ -1,5 +1,5 @@
 import { db } from '../db/client';
-import { ServiceError } from '../services/errors';
+import { ServiceError } from '../errors';
 import { jobIdOfKey, storageKeys } from './keys';
 import type { Storage } from './types';
 
@@ -27,7 +27,8 @@ export function guardJobWrites(inner: Storage, exists: (jobId: string) => Promis
   return {
     writeStream: (key, body, opts) => guarded(key, () => inner.writeStream(key, body, opts)),
     putFile: (key, file, opts) => guarded(key, () => inner.putFile(key, file, opts)),
-    localPath: (key) => inner.localPath(key),
+    localFile: (key, scratchDir) => inner.localFile(key, scratchDir),
+    openRead: (key, range) => inner.openRead(key, range),
     stat: (key) => inner.stat(key),
     delete: (prefix) => inner.delete(prefix),
     signedUrl: (key, opts) => inner.signedUrl(key, opts),

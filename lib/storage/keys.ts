@@ -3,7 +3,9 @@
  *   jobs/<jobId>/source-<upload>.<ext>   the uploaded original (each upload its own key)
  *   jobs/<jobId>/mask-v<N>.mkv           mask versions (FFV1 grey)
  *   jobs/<jobId>/outputs/<outputId>.<ext> rendered outputs
+ *   jobs/<jobId>/outputs/<outputId>.poster.png  a still of each output
  *   jobs/<jobId>/thumb.jpg, thumb.png    thumbnails (opaque, transparent)
+ *   jobs/<jobId>/preview.png             newest finished frame while segmenting (replaced as it goes)
  */
 export const storageKeys = {
   jobPrefix: (jobId: string) => `jobs/${jobId}`,
@@ -12,8 +14,10 @@ export const storageKeys = {
   source: (jobId: string, upload: string, ext: string) => `jobs/${jobId}/source-${upload}.${ext}`,
   mask: (jobId: string, version: number) => `jobs/${jobId}/mask-v${version}.mkv`,
   output: (jobId: string, outputId: string, ext: string) => `jobs/${jobId}/outputs/${outputId}.${ext}`,
+  poster: (jobId: string, outputId: string) => `jobs/${jobId}/outputs/${outputId}.poster.png`,
   thumbnail: (jobId: string) => `jobs/${jobId}/thumb.jpg`,
   transparentThumbnail: (jobId: string) => `jobs/${jobId}/thumb.png`,
+  preview: (jobId: string) => `jobs/${jobId}/preview.png`,
 };
 
 const JOB_KEY = /^jobs\/([0-9a-f-]{36})\//;

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { Transform, Writable, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { ServiceError } from '../services/errors';
+import { ServiceError } from '../errors';
 
 /**
  * After the cap is passed, up to this many more bytes are read and thrown away, so an ordinary

@@ -48,11 +48,11 @@ describe('LocalStorage', () => {
     expect(fs.existsSync(src)).toBe(true);
     await store.putFile('jobs/b/thumb.png', src, { move: true });
     expect(fs.existsSync(src)).toBe(false);
-    expect(fs.readFileSync(await store.localPath('jobs/b/thumb.png'), 'utf8')).toBe('abc');
+    expect(fs.readFileSync(await store.localFile('jobs/b/thumb.png'), 'utf8')).toBe('abc');
   });
 
-  it('signs absolute URLs bound to method, path, expiry and download name', () => {
-    const url = store.signedUrl('jobs/c/outputs/o.webm', { method: 'GET', filename: 'talk-keyout.webm' });
+  it('signs absolute URLs bound to method, path, expiry and download name', async () => {
+    const url = await store.signedUrl('jobs/c/outputs/o.webm', { method: 'GET', filename: 'talk-keyout.webm' });
     expect(url.startsWith('https://keyout.example.com/files/jobs/c/outputs/o.webm?')).toBe(true);
     const p = paramsOf(url);
     expect(p.expires - Date.now() / 1000).toBeGreaterThan(3590);
@@ -61,7 +61,7 @@ describe('LocalStorage', () => {
     expect(verifySignature({ method: 'GET', ...p, path: '/files/jobs/c/source.mp4' }, p.sig)).toBe('invalid');
     expect(verifySignature({ method: 'GET', ...p, expires: p.expires + 1 }, p.sig)).toBe('invalid');
     expect(verifySignature({ method: 'GET', ...p, filename: 'other.webm' }, p.sig)).toBe('invalid');
-    const old = paramsOf(store.signedUrl('jobs/c/x.mp4', { method: 'GET', expiresIn: -1 }));
+    const old = paramsOf(await store.signedUrl('jobs/c/x.mp4', { method: 'GET', expiresIn: -1 }));
     expect(verifySignature({ method: 'GET', ...old }, old.sig)).toBe('expired');
   });
 

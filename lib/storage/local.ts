@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { createReadStream } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
@@ -48,8 +49,12 @@ export class LocalStorage implements Storage {
     if (opts.move) await fs.rm(file, { force: true });
   }
 
-  localPath(key: string): Promise<string> {
+  localFile(key: string): Promise<string> {
     return Promise.resolve(this.resolve(key));
+  }
+
+  openRead(key: string, range?: { start: number; end: number }): Promise<Readable> {
+    return Promise.resolve(createReadStream(this.resolve(key), range));
   }
 
   async stat(key: string): Promise<{ bytes: number } | null> {
@@ -65,7 +70,7 @@ export class LocalStorage implements Storage {
     await fs.rm(this.resolve(prefix), { recursive: true, force: true });
   }
 
-  signedUrl(key: string, { method, expiresIn = 3600, filename }: SignedUrlOptions): string {
+  signedUrl(key: string, { method, expiresIn = 3600, filename }: SignedUrlOptions): Promise<string> {
     this.resolve(key);
     const urlPath = `/files/${key}`;
     const expires = Math.floor(Date.now() / 1000) + expiresIn;
@@ -73,6 +78,6 @@ export class LocalStorage implements Storage {
     url.searchParams.set('expires', String(expires));
     if (filename) url.searchParams.set('filename', filename);
     url.searchParams.set('sig', signature({ method, path: urlPath, expires, filename }));
-    return url.toString();
+    return Promise.resolve(url.toString());
   }
 }

@@ -1,7 +1,7 @@
 import { db } from '../db/client';
 import type { WebhookDelivery } from '../db/generated/client';
 import { FetchError, postJson } from '../net/safe-fetch';
-import { enqueue, queueProvider } from '../queue';
+import { enqueue, queueProvider, relay, transact } from '../queue';
 import { deliveryQueueKey } from './schedule';
 import { webhookPolicy } from './url';
 
@@ -44,7 +44,7 @@ export async function deliverAttempt(deliveryId: string): Promise<void> {
   }
 
   const now = new Date();
-  await db().$transaction(async (tx) => {
+  await transact(async (tx) => {
     await tx.webhookDelivery.update({
       where: { id: d.id },
       data: {
@@ -79,11 +79,13 @@ const WAIT_POLL_MS = 200;
 
 /**
  * Delivers the job's due pending attempts now, from the calling worker, and returns when each
- * has an outcome. process-video calls this before marking a job completed, so clients that read
+ * has an outcome. The job lifecycle calls this before marking a job completed, so clients that read
  * the delivery history on "completed" find job.started and job.completed already delivered.
  * An attempt another worker is sending right now is waited for, not sent twice.
  */
 export async function deliverDueNow(jobId: string, workerId: string): Promise<void> {
+  // Their queue rows come through the outbox: hand over any still waiting there first.
+  await relay();
   const due = await db().webhookDelivery.findMany({
     where: { jobId, deliveryStatus: 'pending', scheduledAt: { lte: new Date() } },
     orderBy: { createdAt: 'asc' },

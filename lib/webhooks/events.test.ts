@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Job } from '../db/generated/client';
-import { eventPayload, storedBackground } from './events';
+import { startedRequest } from '../schemas/stored-request';
+import { eventPayload } from './events';
 
 const job = {
   id: '6f1c3a52-3f0e-4d7c-9d35-0e6b2f0c1a11',
@@ -23,7 +24,7 @@ describe('webhook payloads (api-v1.md, Events)', () => {
   });
 
   it('job.completed, with the classic background shape', () => {
-    expect(eventPayload(job, 'job.completed', { at, exportId: 'e1' })).toEqual({
+    expect(eventPayload(job, 'job.completed', { at, primaryOutputId: 'e1' })).toEqual({
       event: 'job.completed',
       timestamp: '2026-01-02T03:05:00.000Z',
       job: {
@@ -46,10 +47,17 @@ describe('webhook payloads (api-v1.md, Events)', () => {
     });
   });
 
-  it('reads stored backgrounds defensively', () => {
-    expect(storedBackground(null)).toBeNull();
-    expect(storedBackground('not json')).toBeNull();
-    expect(storedBackground('{"type":"nonsense"}')).toBeNull();
-    expect(storedBackground('{"type":"color","color":"#00FF00"}')).toMatchObject({ type: 'color', color: '#00FF00' });
+  it('names the primary output as export_id only for calls made with a background, as the status record does', () => {
+    const plain = { ...job, backgroundJson: null } as Job;
+    expect((eventPayload(plain, 'job.completed', { at, primaryOutputId: 'e1' }).job as { export_id: unknown }).export_id).toBeNull();
+  });
+
+  it('reads stored start requests defensively', () => {
+    const read = (backgroundJson: string | null, model: string | null = null) => startedRequest({ backgroundJson, model });
+    expect(read(null)).toEqual({ model: 'service-original', background: null, readable: true });
+    expect(read('not json')).toMatchObject({ background: null, readable: false });
+    expect(read('{"type":"nonsense"}')).toMatchObject({ background: null, readable: false });
+    expect(read('{"type":"color","color":"#00FF00"}', 'service-light')).toMatchObject({ model: 'service-light', background: { type: 'color', color: '#00FF00' }, readable: true });
+    expect(read(null, 'service-ultra')).toMatchObject({ readable: false });
   });
 });

@@ -1,5 +1,5 @@
 import type { Job } from '../db/generated/client';
-import { enqueue, type DbExecutor } from '../queue';
+import { enqueue, type Tx } from '../queue';
 import { eventPayload, type WebhookEvent } from './events';
 
 export const deliveryQueueKey = (deliveryId: string) => `webhook:${deliveryId}`;
@@ -9,12 +9,11 @@ export const deliveryQueueKey = (deliveryId: string) => `webhook:${deliveryId}`;
  * in the same transaction. A no-op for jobs without a webhook URL. Never sends anything itself:
  * requests are never blocked by a receiver.
  */
-export async function scheduleWebhook(tx: DbExecutor, job: Job, event: WebhookEvent): Promise<void> {
+export async function scheduleWebhook(tx: Tx, job: Job, event: WebhookEvent): Promise<void> {
   if (!job.webhookUrl) return;
-  const exportId =
+  const primaryOutputId =
     event === 'job.completed'
-      ? ((await tx.output.findFirst({ where: { jobId: job.id, role: 'primary' }, select: { id: true } }))?.id ??
-        null)
+      ? ((await tx.output.findFirst({ where: { jobId: job.id, role: 'primary' }, select: { id: true } }))?.id ?? null)
       : null;
   const now = new Date();
   const delivery = await tx.webhookDelivery.create({
@@ -25,7 +24,7 @@ export async function scheduleWebhook(tx: DbExecutor, job: Job, event: WebhookEv
       webhookUrl: job.webhookUrl,
       attemptNumber: 1,
       deliveryStatus: 'pending',
-      payloadJson: JSON.stringify(eventPayload(job, event, { exportId, at: now })),
+      payloadJson: JSON.stringify(eventPayload(job, event, { primaryOutputId, at: now })),
       scheduledAt: now,
     },
   });

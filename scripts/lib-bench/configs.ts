@@ -1,7 +1,8 @@
 import { ISNET } from '../../engine/models/catalog';
 import type { ModelManifest } from '../../engine/models/manifest';
-import { tierFor } from '../../engine/models/registry';
-import { API_MODELS, isApiModel, type TierConfig } from '../../engine/tiers';
+import { tierFor, withManifest } from '../../engine/models/registry';
+import { API_MODELS, DEFAULT_MODEL, isApiModel } from '../../engine/api-models';
+import { PEOPLE_TIERS, type TierConfig } from '../../engine/tiers';
 import { allManifests } from '../../lib/models/manifests';
 
 export interface BenchConfig {
@@ -29,23 +30,31 @@ export const BASELINE: BenchConfig = {
 };
 
 /**
- * Configs by name: API model names, "baseline", or "custom" (a tier named by --base with the
- * JSON in --custom merged over it, for tuning).
+ * Configs by name: API model names, "baseline", "people-selfie", "people-rvm", or "custom" (a tier
+ * named by --base with the JSON in --custom merged over it, for tuning; a JSON array gives one
+ * config per element).
  */
 export function benchConfigs(names: string[], args: Map<string, string>): BenchConfig[] {
   const manifests = allManifests();
-  return names.map((name) => {
-    if (name === 'baseline') return BASELINE;
+  // The people configurations (engine/tiers.ts), whichever of them service-human runs.
+  const PEOPLE: BenchConfig[] = Object.entries(PEOPLE_TIERS).map(([name, tier]) => ({ name: `people-${name}`, ...withManifest(tier, manifests), threshold: null }));
+  return names.flatMap((name) => {
+    if (name === 'baseline') return [BASELINE];
+    const people = PEOPLE.find((p) => p.name === name);
+    if (people) return [people];
     if (name === 'custom') {
-      const base = args.get('base') ?? 'service-original';
+      const base = args.get('base') ?? DEFAULT_MODEL;
       if (!isApiModel(base)) throw new Error(`--base must be one of ${API_MODELS.join(', ')}`);
-      const tier = { ...tierFor(base, manifests).tier, ...(JSON.parse(args.get('custom') ?? '{}') as Partial<TierConfig>) };
-      const manifest = manifests.find((m) => m.id === tier.model);
-      if (!manifest) throw new Error(`unknown model ${tier.model}`);
-      return { name: `custom(${base})`, tier, manifest, threshold: null };
+      const custom = JSON.parse(args.get('custom') ?? '{}') as Partial<TierConfig> | Partial<TierConfig>[];
+      return (Array.isArray(custom) ? custom : [custom]).map((c, i, all) => {
+        const tier = { ...tierFor(base, manifests).tier, ...c };
+        const manifest = manifests.find((m) => m.id === tier.model);
+        if (!manifest) throw new Error(`unknown model ${tier.model}`);
+        return { name: all.length > 1 ? `custom${i + 1}(${base})` : `custom(${base})`, tier, manifest, threshold: null };
+      });
     }
-    if (!isApiModel(name)) throw new Error(`unknown config ${name}; use ${API_MODELS.join(', ')}, baseline or custom`);
+    if (!isApiModel(name)) throw new Error(`unknown config ${name}; use ${API_MODELS.join(', ')}, baseline, ${PEOPLE.map((p) => p.name).join(', ')} or custom`);
     const { tier, manifest } = tierFor(name, manifests);
-    return { name, tier, manifest, threshold: null };
+    return [{ name, tier, manifest, threshold: null }];
   });
 }

@@ -27,7 +27,7 @@ export function workerKills(kills: number): Part {
           // The worker is segmenting a job it has not been killed on yet (its first attempt).
           const victim = await waitFor(
             async () => {
-              const row = await db.queueJob.findFirst({ where: { queue: 'process-video', status: 'active', attempts: 1 } });
+              const row = await db.queueJob.findFirst({ where: { queue: 'segment-video', status: 'active', attempts: 1 } });
               const jobId = row ? (JSON.parse(row.payloadJson) as { jobId: string }).jobId : null;
               if (!jobId || killed.has(jobId)) return undefined;
               const job = await db.job.findUnique({ where: { id: jobId } });
@@ -51,7 +51,7 @@ export function workerKills(kills: number): Part {
           if (entries.length === 1 && entries[0]!.kind === 'debit') singleCharges++;
           else problems.push(`job ${id} has ledger entries ${entries.map((e) => `${e.kind} ${e.amount}`).join(', ')}`);
         }
-        const reclaimed = await db.queueJob.count({ where: { queue: 'process-video', status: 'completed', attempts: { gte: 2 } } });
+        const reclaimed = await db.queueJob.count({ where: { queue: 'segment-video', status: 'completed', attempts: { gte: 2 } } });
         return {
           passed: completed === kills && singleCharges === kills && killed.size === kills,
           figures: `${killed.size} kills → ${completed}/${kills} completed, ${singleCharges}/${kills} charged exactly once, 0 refunds; ${reclaimed} rows reclaimed after their lease lapsed`,

@@ -1,6 +1,6 @@
 // Bundled by esbuild and loaded in Chromium: runs the engine with onnxruntime-web (WASM) on the
 // frames the test serves and returns the alpha mattes, base64-encoded.
-import { createVideoMatter, isApiModel, tierFor } from '../../engine';
+import { createVideoMatter, isApiModel, PEOPLE_TIERS, tierFor, withManifest } from '../../engine';
 import { createOrtWebRuntime } from '../../workers/browser/ort-web-runtime';
 
 declare global {
@@ -16,12 +16,13 @@ function base64(bytes: Uint8Array): string {
 }
 
 window.runEngine = async (model, count) => {
-  if (!isApiModel(model)) throw new Error(`unknown model ${model}`);
+  // An API model, or "people-rvm": the Studio's Robust Video Matting configuration.
+  if (!isApiModel(model) && model !== 'people-rvm') throw new Error(`unknown model ${model}`);
   const res = await fetch('/frames.bin');
   const width = Number(res.headers.get('x-width'));
   const height = Number(res.headers.get('x-height'));
   const all = new Uint8Array(await res.arrayBuffer());
-  const { tier, manifest } = tierFor(model);
+  const { tier, manifest } = isApiModel(model) ? tierFor(model) : withManifest(PEOPLE_TIERS.rvm);
   const matter = await createVideoMatter({ runtime: createOrtWebRuntime({ modelBaseUrl: '/models/', wasmPaths: '/vendor/ort/' }), manifest, tier });
   const alphas: string[] = [];
   const t0 = performance.now();

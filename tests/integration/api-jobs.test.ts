@@ -111,7 +111,7 @@ describe('POST /v1/jobs', () => {
     // Our own signed file URL serves as a public video URL (private addresses are allowed in tests).
     const source = await prisma.job.findUniqueOrThrow({ where: { id: receipt.id } });
     const { storage } = await import('../../lib/storage');
-    const url = storage().signedUrl(source.sourceKey!, { method: 'GET' });
+    const url = await storage().signedUrl(source.sourceKey!, { method: 'GET' });
     const r = await api(stack, 'POST', '/v1/jobs', { key: alice.key, body: { video_url: url } });
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({ status: 'uploaded', video_url: url, filename: 'source.mp4' });
@@ -143,7 +143,7 @@ describe('signed upload', () => {
     const asGet = await fetch(receipt.upload_url);
     expect(asGet.status).toBe(403);
     const { storage } = await import('../../lib/storage');
-    const expired = storage().signedUrl(`jobs/${receipt.id}/source`, { method: 'PUT', expiresIn: -10 });
+    const expired = await storage().signedUrl(`jobs/${receipt.id}/source`, { method: 'PUT', expiresIn: -10 });
     const r2 = await fetch(expired, { method: 'PUT', body: 'x' });
     expect(r2.status).toBe(403);
     expect(await r2.json()).toMatchObject({ error: 'URL expired' });
@@ -199,7 +199,7 @@ describe('POST /v1/jobs/{id}/start', () => {
         ['debit', -4, `debit:${fast}`],
       ].sort(),
     );
-    expect(await prisma.queueJob.count({ where: { queue: 'process-video', payloadJson: { contains: fast } } })).toBe(1);
+    expect(await prisma.queueJob.count({ where: { queue: 'segment-video', payloadJson: { contains: fast } } })).toBe(1);
     const status = await api(stack, 'GET', `/v1/jobs/${fast}/status`, { key: account.key });
     expect(status.body).toMatchObject({ status: 'processing', background: { type: 'color', color: '#00FF00' }, output_format: 'mp4' });
     const deliveries = await api(stack, 'GET', `/v1/webhooks/deliveries?video_id=${fast}`, { key: account.key });
@@ -313,5 +313,15 @@ describe('GET /v1/webhooks/deliveries and /v1/openapi', () => {
     expect(r.headers.get('content-type')).toMatch(/application\/json/);
     expect(r.body).toMatch(/^openapi: 3\.0\.3/);
     expect(r.body).toContain('/v1/jobs/{id}/start:');
+  });
+
+  it('serves the OpenAPI document without a key, under both prefixes', async () => {
+    for (const path of ['/v1/openapi', '/api/v1/openapi']) {
+      const r = await api<string>(stack, 'GET', path);
+      expect(r.status, path).toBe(200);
+      expect(r.headers.get('x-api-version')).toBe('1.6.0');
+      expect(r.body).toMatch(/^openapi: 3\.0\.3/);
+    }
+    expect((await api(stack, 'POST', '/v1/openapi')).status).toBe(405);
   });
 });

@@ -147,24 +147,18 @@ describe.skipIf(!hasTestdata)('SDK-style lifecycle (needs ../shared/testdata)', 
     expect(small).toMatchObject({ width: 256, validated: true });
   });
 
-  it('refunds the whole charge when processing fails, and says why in message', async () => {
+  it('refuses a background URL that cannot be fetched before charging anything', async () => {
     const before = (await api<{ remaining_credits: number }>(stack, 'GET', '/v1/credits', { key: account.key })).body.remaining_credits;
     const receipt = await createJob(stack, account.key, 'talk.mp4', 'video/mp4');
     expect((await putUpload(receipt, clip)).status).toBe(200);
-    // A background URL the server refuses (403): the worker fails the job permanently.
-    const start = await api(stack, 'POST', `/v1/jobs/${receipt.id}/start`, {
+    // A background URL the server refuses (403): checked at start, so nothing is charged and the job stays uploaded.
+    const start = await api<{ error: string; details: string }>(stack, 'POST', `/v1/jobs/${receipt.id}/start`, {
       key: account.key,
       body: { model: 'service-light', background: { type: 'composition', composition: { template: 'centered', background_url: `${stack.baseUrl}/files/jobs/missing/bg.jpg` } } },
     });
-    expect(start.status).toBe(200);
-    expect(start.body.creditsUsed).toBe(2);
-    expect((await api<{ remaining_credits: number }>(stack, 'GET', '/v1/credits', { key: account.key })).body.remaining_credits).toBe(before - 2);
-
-    const done = await waitForJob(stack, account.key, receipt.id, { timeoutMs: 120_000 });
-    expect(done.status).toBe('failed');
-    expect(done.message).toMatch(/background could not be fetched/);
-    expect(done).toMatchObject({ processed_video_url: null, background: null, output_format: 'mp4' });
-    const after = await api(stack, 'GET', '/v1/credits', { key: account.key });
-    expect(after.body.remaining_credits).toBe(before);
+    expect(start.status).toBe(400);
+    expect(start.body).toMatchObject({ error: expect.stringMatching(/background_url/) as string, details: 'The server answered HTTP 403.' });
+    expect((await api<{ remaining_credits: number }>(stack, 'GET', '/v1/credits', { key: account.key })).body.remaining_credits).toBe(before);
+    expect((await api<{ status: string }>(stack, 'GET', `/v1/jobs/${receipt.id}/status`, { key: account.key })).body.status).toBe('uploaded');
   });
 });

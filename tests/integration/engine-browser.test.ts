@@ -1,12 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tierFor } from '../../engine/models/registry';
-import type { ApiModel } from '../../engine/tiers';
+import { tierFor, withManifest } from '../../engine/models/registry';
+import type { ApiModel } from '../../engine/api-models';
+import { PEOPLE_TIERS } from '../../engine/tiers';
 import { createVideoMatter } from '../../engine/video-matter';
 import { probeVideo } from '../../lib/media/probe';
 import { readFrames } from '../../lib/segment/frame-reader';
-import { createOrtNodeRuntime } from '../../workers/server/ort-node-runtime';
+import { createOrtNodeRuntime } from '../../lib/inference/ort-node-runtime';
 import { openBrowserEngine, type BrowserEngine } from '../browser-engine/harness';
 
 const CLIP = path.resolve(import.meta.dirname, '../../../shared/testdata/videos/liveportrait_d12_talking_glasses_512.mp4');
@@ -15,8 +16,8 @@ const hasChromium = fs.existsSync('/usr/bin/chromium');
 const FRAMES = 6;
 
 /** The same frames through the engine in Node (onnxruntime-node) for comparison. */
-async function nodeMattes(model: ApiModel, frames: Uint8Array[], width: number, height: number, count: number) {
-  const { tier, manifest } = tierFor(model);
+async function nodeMattes(model: ApiModel | 'people-rvm', frames: Uint8Array[], width: number, height: number, count: number) {
+  const { tier, manifest } = model === 'people-rvm' ? withManifest(PEOPLE_TIERS.rvm) : tierFor(model);
   const matter = await createVideoMatter({ runtime: createOrtNodeRuntime({ threads: 1 }), manifest, tier });
   const out: Uint8Array[] = [];
   for (const data of frames.slice(0, count)) out.push(...(await matter.push({ data, width, height })));
@@ -48,6 +49,8 @@ describe.skipIf(!hasClip || !hasChromium)('engine in headless Chromium (onnxrunt
   for (const [model, count] of [
     ['service-human', FRAMES],
     ['service-light', 3],
+    // Robust Video Matting (converted at prepare time), its recurrent state carried in both.
+    ['people-rvm', 4],
   ] as const) {
     it(`${model}: the browser's mattes match the server's`, async () => {
       const browser = await engine.page.evaluate(([m, n]) => window.runEngine(m, n), [model, count] as const);

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { ISNET, SELFIE } from '../../engine/models/catalog';
 import { modelFilePath } from '../../lib/models/resolve';
 import { prepareModels } from '../../lib/models/prepare';
-import { createOrtNodeRuntime } from '../../workers/server/ort-node-runtime';
+import { createOrtNodeRuntime } from '../../lib/inference/ort-node-runtime';
 
 // Real models: prepareModels is a no-op when `npm run setup` has already cached them.
 describe('prepared models', () => {

@@ -115,7 +115,7 @@ describe.skipIf(!hasTestdata)('recipes, transforms, thumbnails and validation fr
     const image = path.join(tmp, 'green.jpg');
     await run('ffmpeg', ['-v', 'error', '-f', 'lavfi', '-i', 'color=c=0x10C020:s=1000x300', '-frames:v', '1', image]);
     const o = await render(
-      { kind: 'composition', backgroundFile: image, template: 'full', backgroundAudio: true, backgroundAudioVolume: 1, exportFormat: 'mp4' },
+      { kind: 'composition', background: { file: image }, template: 'full', backgroundAudio: true, backgroundAudioVolume: 1, exportFormat: 'mp4' },
       'comp_image',
     );
     expect(o.metadata).toMatchObject({ width: 320, height: 320, has_audio: true });
@@ -132,7 +132,7 @@ describe.skipIf(!hasTestdata)('recipes, transforms, thumbnails and validation fr
     const qInfo = await probeVideo(quiet);
     const qMask = await makeTestMask(quiet, qInfo, path.join(tmp, 'juggle-mask.mkv'));
     const o = await render(
-      { kind: 'composition', backgroundFile: bgVideo, template: 'ai_ugc_ad', backgroundAudio: true, backgroundAudioVolume: 0.5, exportFormat: 'mp4' },
+      { kind: 'composition', background: { file: bgVideo }, template: 'ai_ugc_ad', backgroundAudio: true, backgroundAudioVolume: 0.5, exportFormat: 'mp4' },
       'comp_video',
       qMask,
       quiet,
@@ -151,7 +151,7 @@ describe.skipIf(!hasTestdata)('recipes, transforms, thumbnails and validation fr
     const still = path.join(tmp, 'still.png');
     await run('ffmpeg', ['-v', 'error', '-f', 'lavfi', '-i', 'testsrc2=s=400x300', '-frames:v', '1', still]);
     const centered = await render(
-      { kind: 'composition', backgroundFile: still, template: 'centered', backgroundAudio: true, backgroundAudioVolume: 1, exportFormat: 'webm' },
+      { kind: 'composition', background: { file: still }, template: 'centered', backgroundAudio: true, backgroundAudioVolume: 1, exportFormat: 'webm' },
       'comp_centered',
       qMask,
       quiet,

@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -60,8 +60,19 @@ describe.skipIf(!hasTestdata)('transparent outputs from a real clip (needs ../sh
   let maskFrame: Buffer;
   const outputs = new Map<TransparentFormat, RenderedOutput>();
   const render = async (format: TransparentFormat) => {
-    const o = await renderOutput({ source, info, mask, recipe: { kind: 'transparent', format }, outDir: path.join(tmp, 'out') });
+    const o = await renderOutput({ source, info, mask, recipe: { kind: 'transparent', format }, outDir: path.join(tmp, 'out'), poster: true });
     outputs.set(format, o);
+    // Every output's poster is a PNG of one frame as the format shows it (checked by ffprobe).
+    const poster = JSON.parse(
+      execFileSync('ffprobe', ['-v', 'error', '-show_entries', 'stream=codec_name,width,height,pix_fmt', '-of', 'json', o.poster!], { encoding: 'utf8' }),
+    ) as { streams: { codec_name: string; width: number; height: number; pix_fmt: string }[] };
+    const alpha = ['straight', 'binary', 'separate'].includes(o.metadata.alpha);
+    expect(poster.streams[0], format).toMatchObject({
+      codec_name: 'png',
+      width: o.metadata.width,
+      height: o.metadata.height,
+      pix_fmt: alpha ? 'rgba' : 'rgb24',
+    });
     return o;
   };
 

@@ -152,7 +152,9 @@ describe('webhooks', () => {
       job: { id: okJob, status: 'completed', filename: 'clip.mp4', output_format: 'webm_vp9', background: null },
     });
     const job = completed.body.job as Record<string, unknown>;
-    expect(typeof job.export_id).toBe('string');
+    // export_id agrees with the status record: only calls made with a background have one.
+    expect(job.export_id).toBeNull();
+    expect(status.export_id).toBeNull();
     expect(job.length_seconds).toBeCloseTo(1, 1);
     expect(Date.parse(String(completed.body.timestamp))).not.toBeNaN();
     const startedBody = received.find((r) => r.path === '/ok' && r.body.event === 'job.started')!.body;

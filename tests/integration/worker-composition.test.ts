@@ -23,9 +23,14 @@ let png: Buffer;
 const requests: string[] = [];
 const host = http.createServer((req, res) => {
   requests.push(req.url ?? '');
-  if (req.url === '/bg.png') {
+  // /once.png is there for the check at start and gone when the worker comes to fetch it.
+  if (req.url === '/bg.png' || (req.url === '/once.png' && requests.filter((u) => u === '/once.png').length === 1)) {
     res.writeHead(200, { 'Content-Type': 'image/png' });
     return res.end(png);
+  }
+  if (req.url === '/page.html') {
+    res.writeHead(200, { 'Content-Type': 'text/html' });
+    return res.end('<!doctype html><title>not an image</title>');
   }
   res.writeHead(404).end('gone');
 });
@@ -68,9 +73,30 @@ describe('composition backgrounds fetched by the worker', () => {
     expect(fs.existsSync(path.join(stack.dataDir, 'work', id))).toBe(false);
   });
 
-  it('fails the job with a clear message and a refund when the background cannot be fetched', async () => {
+  it('refuses a background URL that is missing or not an image or video before anything is charged', async () => {
     const before = await api<{ remaining_credits: number }>(stack, 'GET', '/v1/credits', { key });
-    const id = await startComposition(`http://127.0.0.1:${HOST_PORT}/missing.png`);
+    for (const [url, why] of [
+      [`http://127.0.0.1:${HOST_PORT}/missing.png`, /HTTP 404/],
+      [`http://127.0.0.1:${HOST_PORT}/page.html`, /not lead to an image .* or a video .*; it answered with text\/html/],
+    ] as const) {
+      const id = await uploadedJob(stack, key, clip);
+      const started = await api<{ error: string; details?: string }>(stack, 'POST', `/v1/jobs/${id}/start`, {
+        key,
+        body: { model: 'service-light', background: { type: 'composition', composition: { background_url: url } } },
+      });
+      expect(started.status, started.text).toBe(400);
+      expect(started.body.error).toMatch(/background_url/);
+      expect(started.body.details).toMatch(why);
+      const job = await api<{ status: string }>(stack, 'GET', `/v1/jobs/${id}/status`, { key });
+      expect(job.body.status).toBe('uploaded');
+    }
+    const after = await api<{ remaining_credits: number }>(stack, 'GET', '/v1/credits', { key });
+    expect(after.body.remaining_credits).toBe(before.body.remaining_credits);
+  });
+
+  it('fails the job with a clear message and a refund when the background is gone by the time it is fetched', async () => {
+    const before = await api<{ remaining_credits: number }>(stack, 'GET', '/v1/credits', { key });
+    const id = await startComposition(`http://127.0.0.1:${HOST_PORT}/once.png`);
     const status = await waitForJob(stack, key, id);
     expect(status.status).toBe('failed');
     expect(status.message).toMatch(/background could not be fetched: The server answered HTTP 404/);

@@ -6,7 +6,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { db } from '../../lib/db/client';
 import { resetEnvForTests } from '../../lib/env';
-import { enqueue } from '../../lib/queue';
+import { enqueue, transact } from '../../lib/queue';
+import { createOutput } from '../../lib/services/outputs/create';
 import { storage, storageKeys } from '../../lib/storage';
 import { startStack, syntheticClip, waitFor, type Stack } from './helpers';
 
@@ -55,7 +56,7 @@ async function plantJob(file: string, webhookUrl: string | null = null): Promise
   const id = randomUUID();
   const key = storageKeys.source(id, 'test', 'mp4');
   await storage().putFile(key, file);
-  await db().$transaction(async (tx) => {
+  await transact(async (tx) => {
     await tx.job.create({
       data: {
         id,
@@ -72,8 +73,8 @@ async function plantJob(file: string, webhookUrl: string | null = null): Promise
       },
     });
     await tx.creditEntry.create({ data: { userId, kind: 'debit', amount: -1, jobId: id, idempotencyKey: `debit:${id}` } });
-    await tx.output.create({ data: { jobId: id, role: 'primary', format: 'webm_vp9' } });
-    await enqueue(tx, 'process-video', { jobId: id });
+    await createOutput(tx, { jobId: id, role: 'primary', recipe: { kind: 'transparent', format: 'webm_vp9' } });
+    await enqueue(tx, 'segment-video', { jobId: id });
   });
   return id;
 }

@@ -4,10 +4,11 @@
  * from WebGPU to WASM when the GPU path fails to start, and turns a crashed worker into an
  * error the page can answer with "process it on the server instead".
  */
-import type { ApiModel, MatterStats } from '../../engine';
-import type { Backend, FromWorker, ToWorker } from './protocol';
+import type { ApiModel, MatterStats, PeopleModel } from '../../engine';
+import type { Backend, FromWorker, ToWorker, WorkerReady } from './protocol';
 
 export type { Backend } from './protocol';
+export type { PeopleModel } from '../../engine';
 
 export interface BackendChoice {
   backend: Backend;
@@ -57,7 +58,8 @@ export interface Matted {
   rgba: ArrayBuffer;
   width: number;
   height: number;
-  ms: number;
+  /** The worker's time on frames so far, all frames together. */
+  busyMs: number;
   /** The engine's running totals: frames, inferences, seconds in inference and refinement. */
   stats: MatterStats;
 }
@@ -67,35 +69,40 @@ export class SegmentClient {
   private pending = new Map<number, { resolve: (m: Matted) => void; reject: (e: Error) => void }>();
   private crashed: Error | null = null;
 
+  readonly backend: Backend;
+  readonly runtime: string;
+  readonly loadMs: number;
+  readonly latency: number;
+  readonly workSize: [number, number];
+  readonly modelName: string;
+  readonly modelReason: string;
+
   private constructor(
     private readonly worker: Worker,
-    readonly backend: Backend,
-    readonly runtime: string,
-    readonly loadMs: number,
-    /** Frames the engine holds back before their alpha comes out (keep this many in flight). */
-    readonly latency: number,
+    ready: WorkerReady,
   ) {
+    ({ backend: this.backend, runtime: this.runtime, loadMs: this.loadMs, latency: this.latency, workSize: this.workSize, modelName: this.modelName, modelReason: this.modelReason } = ready);
     worker.onmessage = (e: MessageEvent<FromWorker>) => this.receive(e.data);
     worker.onerror = (e) => this.fail(new WorkerCrashedError(e.message || 'The processing worker stopped unexpectedly.'));
   }
 
   /** Starts a worker on the chosen backend; a WebGPU start that fails is retried on WASM. */
-  static async start(model: ApiModel, choice: BackendChoice, onFallback?: (reason: string) => void): Promise<SegmentClient> {
+  static async start(model: ApiModel, choice: BackendChoice, video: Pick<Extract<ToWorker, { type: 'init' }>, 'people' | 'frame'>, onFallback?: (reason: string) => void): Promise<SegmentClient> {
     try {
-      return await SegmentClient.startOn(model, choice.backend);
+      return await SegmentClient.startOn(model, choice.backend, video);
     } catch (err) {
       if (choice.backend !== 'webgpu') throw err;
       onFallback?.(`WebGPU could not start (${(err as Error).message}); using WebAssembly instead.`);
-      return SegmentClient.startOn(model, 'wasm');
+      return SegmentClient.startOn(model, 'wasm', video);
     }
   }
 
-  private static startOn(model: ApiModel, backend: Backend): Promise<SegmentClient> {
+  private static startOn(model: ApiModel, backend: Backend, video: { people: PeopleModel | null; frame: { width: number; height: number } }): Promise<SegmentClient> {
     const worker = new Worker(new URL('./segment.worker.ts', import.meta.url), { type: 'module', name: `keyout-segment-${backend}` });
     return new Promise((resolve, reject) => {
       worker.onmessage = (e: MessageEvent<FromWorker>) => {
         const msg = e.data;
-        if (msg.type === 'ready') resolve(new SegmentClient(worker, msg.backend, msg.runtime, msg.loadMs, msg.latency));
+        if (msg.type === 'ready') resolve(new SegmentClient(worker, msg));
         else if (msg.type === 'error') {
           worker.terminate();
           reject(new Error(msg.message));
@@ -105,22 +112,23 @@ export class SegmentClient {
         worker.terminate();
         reject(new WorkerCrashedError(e.message || 'The processing worker could not start.'));
       };
-      const init: ToWorker = { type: 'init', model, backend, modelBaseUrl: '/models/', wasmPaths: '/vendor/ort/' };
+      const init: ToWorker = { type: 'init', model, backend, ...video, modelBaseUrl: '/models/', wasmPaths: '/vendor/ort/' };
       worker.postMessage(init);
     });
   }
 
   /**
-   * Segments one RGBA frame; the buffer is transferred (unusable here until it comes back).
-   * The promise settles up to `latency` frames later, or after `flush()`.
+   * Segments one RGBA frame, optionally with the same frame at `workSize`; the buffers are
+   * transferred (unusable here until the frame comes back). The promise settles up to `latency`
+   * frames later, or after `flush()`.
    */
-  segment(rgba: ArrayBuffer, width: number, height: number): Promise<Matted> {
+  segment(rgba: ArrayBuffer, width: number, height: number, work: ImageData | null = null): Promise<Matted> {
     if (this.crashed) return Promise.reject(this.crashed);
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
-      const msg: ToWorker = { type: 'frame', id, width, height, rgba };
-      this.worker.postMessage(msg, [rgba]);
+      const msg: ToWorker = { type: 'frame', id, width, height, rgba, work: work && { rgba: work.data.buffer, width: work.width, height: work.height } };
+      this.worker.postMessage(msg, work ? [rgba, work.data.buffer] : [rgba]);
     });
   }
 
@@ -140,7 +148,7 @@ export class SegmentClient {
 
   private receive(msg: FromWorker): void {
     if (msg.type === 'matted') {
-      this.pending.get(msg.id)?.resolve({ rgba: msg.rgba, width: msg.width, height: msg.height, ms: msg.ms, stats: msg.stats });
+      this.pending.get(msg.id)?.resolve({ rgba: msg.rgba, width: msg.width, height: msg.height, busyMs: msg.busyMs, stats: msg.stats });
       this.pending.delete(msg.id);
     } else if (msg.type === 'error' && msg.id !== null) {
       this.pending.get(msg.id)?.reject(new Error(msg.message));

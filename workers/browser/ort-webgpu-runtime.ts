@@ -1,7 +1,7 @@
 import * as ort from 'onnxruntime-web/webgpu';
 import type { ModelManifest } from '../../engine/models/manifest';
 import type { InferenceRuntime, InferenceSession } from '../../engine/runtime';
-import { runFloat32 } from '../ort-run';
+import { runFloat32 } from '../../engine/ort-run';
 import { fetchModel } from './fetch-model';
 
 /**

@@ -3,14 +3,17 @@
  * The Studio's segmentation worker: only switches on the typed protocol (protocol.ts). The
  * engine does the work; the runtime is WebGPU or WASM as the page asked.
  */
-import { createVideoMatter, tierFor, type VideoMatter } from '../../engine';
+import { createVideoMatter, PEOPLE_TIERS, tierFor, withManifest, workSize, type VideoMatter } from '../../engine';
+import { choosePeopleModel, PEOPLE_TITLES } from './people-model';
 import type { Backend, FromWorker, ToWorker } from './protocol';
 
 declare const self: DedicatedWorkerGlobalScope;
 
 let matter: VideoMatter | null = null;
 /** Frames handed to the engine whose alpha has not come back yet, oldest first. */
-let inFlight: { id: number; width: number; height: number; rgba: ArrayBuffer; t0: number }[] = [];
+let inFlight: { id: number; width: number; height: number; rgba: ArrayBuffer }[] = [];
+/** The worker's time on frames so far: engine and writing alphas back. */
+let busyMs = 0;
 // Frames are handled strictly one after another: the matter keeps temporal state.
 let queue: Promise<void> = Promise.resolve();
 
@@ -25,14 +28,16 @@ async function runtimeFor(backend: Backend, modelBaseUrl: string, wasmPaths: str
   return createOrtWebRuntime({ modelBaseUrl, wasmPaths, threads: 1 });
 }
 
-/** Writes each finished alpha into its frame's buffer and sends the frame back. */
-function deliver(alphas: Uint8Array[]): void {
+/** Writes each finished alpha into its frame's buffer and sends the frame back (transferred). */
+function deliver(alphas: Uint8Array[], t0: number): void {
   for (const alpha of alphas) {
     const f = inFlight.shift();
     if (!f || !matter) return;
     const rgba = new Uint8Array(f.rgba);
     for (let i = 0, p = 3; i < alpha.length; i++, p += 4) rgba[p] = alpha[i]!;
-    post({ type: 'matted', id: f.id, width: f.width, height: f.height, rgba: f.rgba, ms: performance.now() - f.t0, stats: structuredClone(matter.stats) }, [f.rgba]);
+    busyMs += performance.now() - t0;
+    t0 = performance.now();
+    post({ type: 'matted', id: f.id, width: f.width, height: f.height, rgba: f.rgba, busyMs, stats: structuredClone(matter.stats) }, [f.rgba]);
   }
 }
 
@@ -47,11 +52,23 @@ async function handle(msg: ToWorker): Promise<void> {
       const t0 = performance.now();
       try {
         const runtime = await runtimeFor(msg.backend, msg.modelBaseUrl, msg.wasmPaths);
-        const { tier, manifest } = tierFor(msg.model);
+        // People: RVM where this device runs it fast enough, else the selfie model.
+        const people = msg.model === 'service-human' ? await choosePeopleModel(runtime, msg.frame, msg.people) : null;
+        const { tier, manifest } = people ? withManifest(PEOPLE_TIERS[people.people]) : tierFor(msg.model);
         await matter?.release();
         matter = await createVideoMatter({ runtime, manifest, tier, threshold: null, smartSampling: true });
         inFlight = [];
-        post({ type: 'ready', backend: msg.backend, runtime: runtime.name, loadMs: performance.now() - t0, latency: matter.latency });
+        busyMs = 0;
+        post({
+          type: 'ready',
+          backend: msg.backend,
+          runtime: runtime.name,
+          loadMs: performance.now() - t0,
+          latency: matter.latency,
+          workSize: workSize(tier, msg.frame.width, msg.frame.height),
+          modelName: people ? PEOPLE_TITLES[people.people] : manifest.id,
+          modelReason: people?.reason ?? '',
+        });
       } catch (err) {
         post({ type: 'error', id: null, phase: 'init', message: (err as Error).message || String(err) });
       }
@@ -59,9 +76,11 @@ async function handle(msg: ToWorker): Promise<void> {
     }
     case 'frame': {
       if (!matter) return post({ type: 'error', id: msg.id, phase: 'frame', message: 'The engine is not loaded' });
-      inFlight.push({ id: msg.id, width: msg.width, height: msg.height, rgba: msg.rgba, t0: performance.now() });
+      const t0 = performance.now();
+      inFlight.push({ id: msg.id, width: msg.width, height: msg.height, rgba: msg.rgba });
       try {
-        deliver(await matter.push({ data: new Uint8Array(msg.rgba), width: msg.width, height: msg.height }));
+        const work = msg.work && { data: new Uint8Array(msg.work.rgba), width: msg.work.width, height: msg.work.height };
+        deliver(await matter.push({ data: new Uint8Array(msg.rgba), width: msg.width, height: msg.height }, work ?? undefined), t0);
       } catch (err) {
         failInFlight((err as Error).message || String(err));
       }
@@ -70,7 +89,7 @@ async function handle(msg: ToWorker): Promise<void> {
     case 'flush': {
       if (!matter) return;
       try {
-        deliver(await matter.flush());
+        deliver(await matter.flush(), performance.now());
       } catch (err) {
         failInFlight((err as Error).message || String(err));
       }

@@ -1,12 +1,14 @@
 /**
  * The Studio's whole run on the user's machine: decode the local file with WebCodecs
- * (mediabunny), segment each frame in the worker (client.ts), and encode a VP9 WebM with alpha
- * (mediabunny writes the alpha as VP9's side stream; WebCodecs alone refuses alpha: 'keep').
- * Decoding of the next frame overlaps the worker's inference of the current one.
+ * (mediabunny), segment each frame in the worker (client.ts), and encode the result
+ * (studio-encoder.ts). The three overlap: while the worker segments one frame the page decodes
+ * and reads back the next and encodes the one before, and one more frame waits in the worker's
+ * queue so it never idles. Frame buffers are transferred, never copied, on the way.
  */
-import { ALL_FORMATS, BlobSource, BufferTarget, CanvasSink, Input, Output, QUALITY_HIGH, VideoSample, VideoSampleSource, WebMOutputFormat } from 'mediabunny';
+import { ALL_FORMATS, BlobSource, CanvasSink, Input } from 'mediabunny';
 import type { ApiModel, MatterStats } from '../../engine';
-import { type BackendChoice, type Matted, SegmentClient } from './client';
+import { type BackendChoice, type Matted, type PeopleModel, SegmentClient } from './client';
+import { webmVp9AlphaEncoder } from './studio-encoder';
 
 export interface StudioProgress {
   framesDone: number;
@@ -26,27 +28,66 @@ export interface StudioResult {
   durationSeconds: number;
   backend: SegmentClient['backend'];
   runtime: string;
+  /** Which model ran, and why (people: RVM where this device runs it fast enough). */
+  modelName: string;
+  modelReason: string;
   /** Wall time of the whole run, model load included. */
   totalMs: number;
-  /** Mean time of one frame in the worker (engine + inference). */
+  /** Mean time the worker was busy with one frame (engine + writing the alpha back). */
   meanFrameMs: number;
   modelLoadMs: number;
   /** Engine totals: how many frames ran the model, and the time in inference vs refinement. */
   engine: MatterStats;
+  profile: StudioProfile;
+}
+
+/**
+ * Mean milliseconds per frame in each stage. The page's stages (decode, read-back, encode)
+ * overlap the worker's (model, refinement, write-back), so the stages add up to more than
+ * `endToEndMs`, the wall time of the frame loop per frame.
+ */
+export interface StudioProfile {
+  frames: number;
+  /** Waiting for the decoder's next frame (WebCodecs decode + drawing it to a canvas). */
+  decodeMs: number;
+  /** getImageData: the frame's RGBA out of the canvas, and its working-size copy. */
+  readbackMs: number;
+  /** The engine's model runs (input tensor, onnxruntime, output decoding). */
+  inferMs: number;
+  /** The engine's refinement (resampling, main subject, guided filter, full-resolution alpha). */
+  refineMs: number;
+  /** The worker's time besides the engine: messages and writing the alpha into the frame. */
+  workerOtherMs: number;
+  /** Handing frames to the encoder (waits only when the encoder falls behind). */
+  encodeMs: number;
+  /** The page waiting for the worker's result. */
+  waitMs: number;
+  /** Finishing the file after the last frame, per frame. */
+  finalizeMs: number;
+  endToEndMs: number;
 }
 
 export interface StudioRun {
   file: File;
   model: ApiModel;
   backend: BackendChoice;
+  /** service-human: force a people model instead of deciding by measurement on this device. */
+  people?: PeopleModel | null;
   signal: AbortSignal;
   /** Stop after this many frames (a quick look at the first frame). */
   maxFrames?: number;
-  onStarted?: (info: { backend: SegmentClient['backend']; runtime: string }) => void;
+  onStarted?: (info: StudioStarted) => void;
   onFallback?: (reason: string) => void;
   onProgress?: (p: StudioProgress) => void;
   /** A matted frame now and then (about 4 per second), for the live preview. */
   onPreview?: (frame: ImageData) => void;
+}
+
+export interface StudioStarted {
+  backend: SegmentClient['backend'];
+  runtime: string;
+  modelName: string;
+  modelReason: string;
 }
 
 export class StudioError extends Error {
@@ -88,48 +129,52 @@ export async function runStudio(run: StudioRun): Promise<StudioResult> {
     const duration = await track.computeDuration();
     const framesTotal = Math.min(run.maxFrames ?? Infinity, Math.max(1, Math.round(stats.averagePacketRate * duration) || stats.packetCount));
 
-    client = await SegmentClient.start(run.model, run.backend, run.onFallback);
-    run.onStarted?.({ backend: client.backend, runtime: client.runtime });
+    client = await SegmentClient.start(run.model, run.backend, { people: run.people ?? null, frame: { width, height } }, run.onFallback);
+    run.onStarted?.({ backend: client.backend, runtime: client.runtime, modelName: client.modelName, modelReason: client.modelReason });
     checkAbort(run.signal);
 
-    const encode = !run.maxFrames;
-    const target = new BufferTarget();
-    const output = new Output({ format: new WebMOutputFormat(), target });
-    const source = new VideoSampleSource({ codec: 'vp9', bitrate: QUALITY_HIGH, alpha: 'keep', keyFrameInterval: 2 });
-    if (encode) {
-      output.addVideoTrack(source, { frameRate: stats.averagePacketRate || undefined });
-      await output.start();
-    }
-
+    const encoder = run.maxFrames ? null : await webmVp9AlphaEncoder(width, height, stats.averagePacketRate || undefined);
     const sink = new CanvasSink(track, { width, height, fit: 'fill', poolSize: 3 });
+    // The engine's working-size copy of each frame, scaled by the canvas (the engine would scale it in JS).
+    const [ww, wh] = client.workSize;
+    const small = new OffscreenCanvas(ww, wh).getContext('2d', { willReadFrequently: true })!;
+    small.imageSmoothingQuality = 'medium';
     const frames = sink.canvases();
-    let next = frames.next();
+    const stage = { decode: 0, readback: 0, encode: 0, wait: 0, finalize: 0 };
+    const loopStart = performance.now();
     let done = 0;
     let sent = 0;
-    let workerMs = 0;
     let engine: MatterStats | null = null;
+    let workerBusyMs = 0;
     let lastPreview = 0;
     let thumbnail: ImageData | null = null;
     let steadyStart = 0;
-    // The engine returns a frame's matte only once it has seen the keyframes after it.
+    // The engine returns a frame's matte only once it has seen the keyframes after it; one more
+    // frame in flight keeps the worker busy while the page encodes and decodes.
+    const depth = client.latency + 2;
     const inFlight: { matted: Promise<Matted>; timestamp: number; duration: number }[] = [];
+    // Encodes run one after another in the background; the loop waits only on a full encoder.
+    let encoding: Promise<void> = Promise.resolve();
     const take = async () => {
       const { matted: pendingMatte, timestamp, duration: frameDuration } = inFlight.shift()!;
+      let t = performance.now();
       const matted = await pendingMatte;
-      workerMs += matted.ms;
+      stage.wait += performance.now() - t;
+      workerBusyMs = matted.busyMs;
       engine = matted.stats;
       const rgba = new Uint8ClampedArray(matted.rgba);
-      if (encode) {
-        const sample = new VideoSample(rgba, { format: 'RGBA', codedWidth: width, codedHeight: height, timestamp, duration: frameDuration });
-        await source.add(sample);
-        sample.close();
-      }
       done++;
       const now = performance.now();
       if (!thumbnail && (done === 1 || done >= Math.min(12, framesTotal))) thumbnail = new ImageData(rgba.slice(), width, height);
       if (done === 1 || now - lastPreview > 250) {
         lastPreview = now;
-        run.onPreview?.(new ImageData(rgba, width, height));
+        run.onPreview?.(new ImageData(rgba.slice(), width, height));
+      }
+      if (encoder) {
+        t = performance.now();
+        await encoding;
+        encoding = encoder.add(rgba, timestamp, frameDuration);
+        stage.encode += performance.now() - t;
       }
       // Speed and ETA from the second frame on: the first one carries warm-up costs.
       if (done === 1) steadyStart = now;
@@ -141,19 +186,26 @@ export async function runStudio(run: StudioRun): Promise<StudioResult> {
         etaSeconds: done > 2 ? Math.max(0, (framesTotal - done) / fps) : null,
       });
     };
+    let next = frames.next();
     while (sent < framesTotal || !run.maxFrames) {
+      let t = performance.now();
       const item = await next;
+      stage.decode += performance.now() - t;
       if (item.done) break;
       checkAbort(run.signal);
       const { canvas, timestamp, duration: frameDuration } = item.value;
+      t = performance.now();
       const ctx = (canvas as OffscreenCanvas).getContext('2d', { willReadFrequently: true }) as OffscreenCanvasRenderingContext2D;
       const pixels = ctx.getImageData(0, 0, width, height);
+      small.drawImage(canvas, 0, 0, ww, wh);
+      const work = small.getImageData(0, 0, ww, wh);
+      stage.readback += performance.now() - t;
       next = frames.next(); // decode ahead while the worker segments this frame
-      const matted = client.segment(pixels.data.buffer, width, height);
+      const matted = client.segment(pixels.data.buffer, width, height, work);
       matted.catch(() => undefined); // awaited in order by take(); don't report it unhandled meanwhile
       inFlight.push({ matted, timestamp, duration: frameDuration });
       sent++;
-      while (inFlight.length > client.latency) await take();
+      while (inFlight.length >= depth) await take();
       if (run.maxFrames && sent >= run.maxFrames) break;
     }
     client.flush();
@@ -163,12 +215,14 @@ export async function runStudio(run: StudioRun): Promise<StudioResult> {
     }
     await frames.return();
     if (done === 0) throw new StudioError('No frames could be decoded from this file.', true);
-    if (encode) {
-      source.close();
-      await output.finalize();
-    }
+    const t = performance.now();
+    await encoding;
+    const webm = encoder ? await encoder.finish() : new Blob([], { type: 'video/webm' });
+    stage.finalize = performance.now() - t;
+    const e = engine!;
+    const per = (ms: number) => ms / done;
     return {
-      webm: new Blob(encode && target.buffer ? [target.buffer] : [], { type: 'video/webm' }),
+      webm,
       thumbnail: await toPng(thumbnail!),
       frames: done,
       width,
@@ -176,10 +230,24 @@ export async function runStudio(run: StudioRun): Promise<StudioResult> {
       durationSeconds: duration,
       backend: client.backend,
       runtime: client.runtime,
+      modelName: client.modelName,
+      modelReason: client.modelReason,
       totalMs: performance.now() - t0,
-      meanFrameMs: workerMs / done,
+      meanFrameMs: per(workerBusyMs),
       modelLoadMs: client.loadMs,
-      engine: engine!,
+      engine: e,
+      profile: {
+        frames: done,
+        decodeMs: per(stage.decode),
+        readbackMs: per(stage.readback),
+        inferMs: per(e.stageSeconds.infer * 1000),
+        refineMs: per(e.stageSeconds.refine * 1000),
+        workerOtherMs: per(Math.max(0, workerBusyMs - (e.stageSeconds.infer + e.stageSeconds.refine) * 1000)),
+        encodeMs: per(stage.encode),
+        waitMs: per(stage.wait),
+        finalizeMs: per(stage.finalize),
+        endToEndMs: per(performance.now() - loopStart),
+      },
     };
   } finally {
     client?.close();

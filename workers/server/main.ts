@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import { db } from '../../lib/db/client';
 import { env } from '../../lib/env';
-import { queueProvider } from '../../lib/queue';
+import { queueProvider, relay } from '../../lib/queue';
+import { expireAbandonedJobs } from '../../lib/services/expire-abandoned-jobs';
 import { handlers } from './handlers';
 import { assertHandlersMatchCatalogue, Runner } from './runner';
 
@@ -13,6 +14,17 @@ import { assertHandlersMatchCatalogue, Runner } from './runner';
  * is aborted and its queue rows released for another worker.
  */
 const DRAIN_GRACE_MS = 10_000;
+/** How often abandoned, never-started jobs are looked for (lib/services/expire-abandoned-jobs). */
+const EXPIRY_SWEEP_MS = 60 * 60 * 1000;
+
+function sweepAbandonedJobs(): void {
+  expireAbandonedJobs().then(
+    (n) => {
+      if (n) console.log(`[worker] deleted ${n} abandoned job(s) that were never started`);
+    },
+    (e: unknown) => console.error(`[worker] abandoned-job sweep failed: ${e instanceof Error ? e.message : String(e)}`),
+  );
+}
 
 /**
  * Lowers the priority of this process before it starts the inference thread or any ffmpeg: the
@@ -42,14 +54,26 @@ function main(): void {
   yieldToWeb(config.WORKER_NICE);
   assertHandlersMatchCatalogue(handlers);
   db();
-  const runner = new Runner({ handlers, provider: queueProvider(), concurrency: config.WORKER_CONCURRENCY });
+  const runner = new Runner({
+    handlers,
+    provider: queueProvider(),
+    concurrency: config.WORKER_CONCURRENCY,
+    lanes: config.WORKER_LANES,
+    onIdle: relay,
+  });
   runner.start();
-  console.log(`[worker] ${runner.workerId} ready (concurrency ${config.WORKER_CONCURRENCY}, queue ${config.QUEUE_PROVIDER}, nice ${os.getPriority()})`);
+  sweepAbandonedJobs();
+  const sweep = setInterval(sweepAbandonedJobs, EXPIRY_SWEEP_MS);
+  sweep.unref();
+  console.log(
+    `[worker] ${runner.workerId} ready (concurrency ${config.WORKER_CONCURRENCY}, lanes ${config.WORKER_LANES.join('+')}, queue ${config.QUEUE_PROVIDER}, nice ${os.getPriority()})`,
+  );
 
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
+    clearInterval(sweep);
     console.log(`[worker] ${signal}: draining`);
     runner
       .stop(DRAIN_GRACE_MS)

@@ -27,10 +27,12 @@ beforeEach(async () => {
   await prisma.queueJob.deleteMany();
 });
 
-/** Test handlers: process-video runs `behaviour`; deliver-webhook is never enqueued here. */
+/** Test handlers: segment-video runs `behaviour`; the other kinds are never enqueued here. */
 function handlersWith(behaviour: (signal: AbortSignal) => Promise<void>, failures: string[] = []): HandlerMap {
   return {
-    'process-video': {
+    'render-output': { run: () => Promise.resolve() },
+    'render-batch': { run: () => Promise.resolve() },
+    'segment-video': {
       run: (_payload, ctx) => behaviour(ctx.signal),
       onFailure: (_payload, message) => {
         failures.push(message);
@@ -51,14 +53,14 @@ const rowState = async () => prisma.queueJob.findFirstOrThrow();
 const settled = async () => ['completed', 'failed'].includes((await rowState()).status);
 const enqueue = (payload: object = { jobId: randomUUID() }, extra: { attempts?: number } = {}) =>
   prisma.queueJob.create({
-    data: { queue: 'process-video', payloadJson: JSON.stringify(payload), maxAttempts: 3, ...extra },
+    data: { queue: 'segment-video', payloadJson: JSON.stringify(payload), maxAttempts: 3, ...extra },
   });
 
 describe('Runner (real SQLite queue)', () => {
   it('refuses a handler map that does not match the catalogue', () => {
-    expect(() => assertHandlersMatchCatalogue({ 'process-video': {} })).toThrow(/missing: deliver-webhook/);
+    expect(() => assertHandlersMatchCatalogue({ 'segment-video': {}, 'render-output': {}, 'render-batch': {} })).toThrow(/missing: deliver-webhook/);
     expect(() =>
-      assertHandlersMatchCatalogue({ 'process-video': {}, 'deliver-webhook': {}, 'make-coffee': {} }),
+      assertHandlersMatchCatalogue({ 'segment-video': {}, 'render-output': {}, 'render-batch': {}, 'deliver-webhook': {}, 'make-coffee': {} }),
     ).toThrow(/unknown: make-coffee/);
   });
 
@@ -145,7 +147,7 @@ describe('Runner (real SQLite queue)', () => {
   it('gives up a row whose workers kept dying (lease lapsed with no attempts left)', async () => {
     await prisma.queueJob.create({
       data: {
-        queue: 'process-video',
+        queue: 'segment-video',
         payloadJson: JSON.stringify({ jobId: randomUUID() }),
         status: 'active',
         attempts: 3,
@@ -189,7 +191,7 @@ describe('Runner (real SQLite queue)', () => {
     });
     runner.start();
     while (!started) await new Promise((r) => setTimeout(r, 10));
-    expect(await provider.cancel(prisma, [jobId])).toBe(1);
+    expect(await provider.cancel([jobId])).toBe(1);
     while (abortedAfter < 0) await new Promise((r) => setTimeout(r, 10));
     await runner.stop(1_000);
     expect(failures).toEqual([]);

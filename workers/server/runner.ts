@@ -2,10 +2,10 @@ import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import { MediaError, ToolError } from '../../lib/media/ffmpeg';
 import { FetchError } from '../../lib/net/safe-fetch';
-import { catalogue, JOB_KINDS, LIGHT_KINDS, type JobKind, type PayloadOf } from '../../lib/queue/catalogue';
+import { catalogue, JOB_KINDS, kindsFor, type JobKind, type Lane, type PayloadOf } from '../../lib/queue/catalogue';
 import { PermanentJobError } from '../../lib/queue/errors';
 import type { ClaimedJob, QueueProvider } from '../../lib/queue/provider';
-import { ServiceError } from '../../lib/services/errors';
+import { ServiceError } from '../../lib/errors';
 
 export interface HandlerContext {
   /** The queue row's id (not the Job's). */
@@ -51,6 +51,10 @@ export interface RunnerOptions {
   handlers: HandlerMap;
   provider: QueueProvider;
   concurrency: number;
+  /** The lanes this worker takes (WORKER_LANES); every lane by default. */
+  lanes?: readonly Lane[];
+  /** Called when a slot finds no work (the worker relays the outbox here). */
+  onIdle?: () => Promise<void>;
   /** A claim is valid this long unless renewed; a killed worker's row is due again after it. */
   leaseMs?: number;
   /** How often an idle slot looks for work. */
@@ -109,10 +113,11 @@ export class Runner {
     this.log = opts.log ?? { info: (m) => console.log(m), error: (m) => console.error(m) };
   }
 
-  /** `concurrency` slots for every kind, plus one slot for light kinds only (webhooks). */
+  /** `concurrency` slots for every kind of the worker's lanes, plus one reserved for short network calls (webhooks). */
   start(): void {
-    for (let i = 0; i < this.opts.concurrency; i++) this.slots.push(this.slot(JOB_KINDS));
-    if (LIGHT_KINDS.length) this.slots.push(this.slot(LIGHT_KINDS));
+    const kinds = kindsFor(this.opts.lanes ?? ['gpu', 'cpu']);
+    for (let i = 0; i < this.opts.concurrency; i++) this.slots.push(this.slot(kinds.all));
+    if (kinds.reserved.length) this.slots.push(this.slot(kinds.reserved));
   }
 
   /** Stops claiming, lets running work finish for `graceMs`, then aborts and releases the rest. */
@@ -139,6 +144,7 @@ export class Runner {
         await this.execute(job);
         continue;
       }
+      await this.opts.onIdle?.();
       await this.pruneSometimes();
       await new Promise<void>((resolve) => {
         const wake = () => {

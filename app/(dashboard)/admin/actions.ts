@@ -3,7 +3,8 @@
 import { revalidatePath } from 'next/cache';
 import { requireAdmin } from '@/lib/auth/current-user';
 import { textField } from '@/lib/auth/form-data';
-import { ServiceError } from '@/lib/services/errors';
+import { ServiceError } from '@/lib/errors';
+import { issueResetLink } from '@/lib/services/dashboard/password-reset';
 import { grantCredits } from '@/lib/services/grant-credits';
 
 export type GrantState = { error?: string; ok?: string };
@@ -23,4 +24,12 @@ export async function grantCreditsAction(_prev: GrantState, form: FormData): Pro
   }
   revalidatePath('/admin');
   return { ok: `Granted ${amount} credits.` };
+}
+
+/** A one-time password-reset link for an account, for the administrator to pass on. */
+export async function resetLinkAction(email: string): Promise<{ link?: string; expiresAt?: string; error?: string }> {
+  await requireAdmin();
+  const issued = await issueResetLink(email);
+  if (!issued) return { error: 'That account no longer exists.' };
+  return { link: issued.link, expiresAt: issued.expiresAt.toISOString() };
 }

@@ -6,7 +6,7 @@ import { redirect } from 'next/navigation';
 import { requireUser } from '@/lib/auth/current-user';
 import { textField } from '@/lib/auth/form-data';
 import { startCheckout } from '@/lib/services/dashboard/checkout';
-import { ServiceError } from '@/lib/services/errors';
+import { ServiceError } from '@/lib/errors';
 
 export type BuyState = { error?: string; bought?: number };
 

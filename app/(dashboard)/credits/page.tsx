@@ -69,7 +69,7 @@ export default async function CreditsPage({ searchParams }: { searchParams: Prom
             <LedgerTable rows={ledger} />
           ) : (
             <EmptyState title="No credit history yet">
-              Buy a pack above, then <Link className="text-indigo-600 hover:text-indigo-500" href="/jobs/new">start a job</Link>.
+              Buy a pack above, then <Link className="text-indigo-700 underline hover:text-indigo-500" href="/jobs/new">start a job</Link>.
             </EmptyState>
           )}
         </Card>

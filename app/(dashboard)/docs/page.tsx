@@ -1,49 +1,25 @@
 import type { Metadata } from 'next';
 import { headers } from 'next/headers';
 import Link from 'next/link';
-import { ApiReference } from '@/components/docs/api-reference';
+import { LazyApiReference } from '@/components/docs/lazy-api-reference';
 import { Card, CardTitle, PageHeader } from '@/components/ui/card';
 import { CopyButton } from '@/components/ui/copy-button';
 import { requireUser } from '@/lib/auth/current-user';
 import { env } from '@/lib/env';
 import { openApiYaml } from '@/lib/schemas/openapi';
+import { quickstartScript, quickstartSteps } from '@/lib/services/dashboard/quickstart-script';
 import { listApiKeys } from '@/lib/services/list-api-keys';
 
 export const metadata: Metadata = { title: 'API docs — Keyout' };
-
-function examples(base: string, key: string) {
-  return [
-    {
-      title: '1. Create a job',
-      code: `curl -s -X POST ${base}/v1/jobs \\
-  -H "X-Api-Key: ${key}" -H "Content-Type: application/json" \\
-  -d '{"filename":"talk.mp4","content_type":"video/mp4"}'`,
-    },
-    {
-      title: '2. Upload the video to the upload_url from step 1',
-      code: `curl -s -X PUT "$UPLOAD_URL" -H "Content-Type: video/mp4" --data-binary @talk.mp4`,
-    },
-    {
-      title: '3. Start it (the answer says exactly how many credits it used)',
-      code: `curl -s -X POST ${base}/v1/jobs/$JOB_ID/start \\
-  -H "X-Api-Key: ${key}" -H "Content-Type: application/json" \\
-  -d '{"model":"service-original","background":{"type":"transparent","transparent_format":"webm_vp9"}}'`,
-    },
-    {
-      title: '4. Poll until completed, then download processed_video_url',
-      code: `curl -s ${base}/v1/jobs/$JOB_ID/status -H "X-Api-Key: ${key}"`,
-    },
-    { title: 'Your balance', code: `curl -s ${base}/v1/credits -H "X-Api-Key: ${key}"` },
-  ];
-}
 
 export default async function DocsPage() {
   const user = await requireUser('/docs');
   const keys = (await listApiKeys(user.id)).filter((k) => !k.revokedAt);
   const h = await headers();
   const base = h.get('host') ? `${h.get('x-forwarded-proto') ?? 'http'}://${h.get('host')}` : env().PUBLIC_URL;
-  // Only the display prefix is stored; the rest of the key was shown once at creation.
-  const key = keys[0] ? `${keys[0].prefix}…` : 'YOUR_API_KEY';
+  // Only the display prefix is stored; the full key was shown once, so the script asks for it once.
+  const prefix = keys[0]?.prefix ?? null;
+  const steps = quickstartSteps(base, prefix);
   return (
     <>
       <PageHeader
@@ -51,27 +27,41 @@ export default async function DocsPage() {
         description={
           <>
             Every request carries your key in the <code className="text-xs">X-Api-Key</code> header.{' '}
-            {keys[0] ? (
-              <>The examples use your key <code className="text-xs">{keys[0].prefix}…</code>; paste the full key you copied when you created it.</>
+            {prefix ? (
+              <>
+                Paste your full key (it starts with <code className="text-xs">{prefix}</code>) where the first step says, or set{' '}
+                <code className="text-xs">KEYOUT_API_KEY</code>.
+              </>
             ) : (
               <>
-                <Link href="/keys" className="text-indigo-600 hover:text-indigo-500">Create a key</Link> to call the API.
+                <Link href="/keys" className="text-indigo-700 underline hover:text-indigo-500">
+                  Create a key
+                </Link>{' '}
+                to call the API.
               </>
-            )}
+            )}{' '}
+            The OpenAPI document is public at <code className="text-xs">GET /v1/openapi</code>.
           </>
         }
       />
       <div className="space-y-6">
         <Card>
-          <CardTitle description="Create, upload, start, poll: the whole flow with curl.">Quick start</CardTitle>
+          <div className="mb-4 flex flex-wrap items-start justify-between gap-3">
+            <CardTitle description="Create, upload, start, wait, download: paste the steps one after the other into a terminal (bash or zsh, with curl and jq), or copy them as one script.">
+              Quick start
+            </CardTitle>
+            <CopyButton text={quickstartScript(base, prefix)} label="Copy as one script" testId="copy-script" />
+          </div>
           <ol className="space-y-4">
-            {examples(base, key).map((e) => (
+            {steps.map((e, i) => (
               <li key={e.title}>
                 <div className="mb-1.5 flex items-center justify-between gap-3">
-                  <p className="text-sm font-medium text-slate-800">{e.title}</p>
-                  <CopyButton text={e.code} label="Copy" />
+                  <p className="text-sm font-medium text-slate-800">
+                    {i + 1}. {e.title}
+                  </p>
+                  <CopyButton text={e.code} label="Copy" srLabel={`step ${i + 1}`} />
                 </div>
-                <pre className="overflow-x-auto rounded-lg bg-slate-900 p-3 text-xs leading-5 text-slate-100">
+                <pre className="overflow-x-auto rounded-lg bg-slate-900 p-3 text-xs leading-5 text-slate-100" tabIndex={0} aria-label={`Step ${i + 1}`}>
                   <code>{e.code}</code>
                 </pre>
               </li>
@@ -79,7 +69,7 @@ export default async function DocsPage() {
           </ol>
         </Card>
         <section aria-label="API reference">
-          <ApiReference document={openApiYaml()} />
+          <LazyApiReference document={openApiYaml()} />
         </section>
       </div>
     </>

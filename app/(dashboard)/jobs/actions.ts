@@ -6,17 +6,20 @@ import { requireUser } from '@/lib/auth/current-user';
 import { env } from '@/lib/env';
 import { StartJobRequest, type JobStatusRecord } from '@/lib/schemas/jobs';
 import { createJob } from '@/lib/services/create-job';
-import { quoteJob, type JobQuote } from '@/lib/services/dashboard/quote-job';
+import { getJobProgress, type JobProgress } from '@/lib/services/dashboard/get-job-progress';
+import { quoteJobs, type JobQuote } from '@/lib/services/dashboard/quote-job';
+import { retryJob } from '@/lib/services/dashboard/retry-job';
+import { type StartField, startErrorInWords } from '@/lib/services/dashboard/start-errors';
+import { discardUnstartedJob } from '@/lib/services/dashboard/discard-job';
 import { deleteJob } from '@/lib/services/delete-job';
-import { ServiceError } from '@/lib/services/errors';
-import { getJobStatus } from '@/lib/services/get-job-status';
+import { ServiceError } from '@/lib/errors';
 import { startJob } from '@/lib/services/start-job';
 
-type Result<T> = ({ ok: true } & T) | { ok: false; error: string };
+type Failure = { ok: false; error: string; field?: StartField };
+type Result<T> = ({ ok: true } & T) | Failure;
 
-function failure(err: unknown): { ok: false; error: string } {
-  if (err instanceof ServiceError) return { ok: false, error: err.details ? `${err.message}. ${err.details}` : err.message };
-  if (err instanceof z.ZodError) return { ok: false, error: err.issues.map((i) => `${i.path.join('.') || 'request'}: ${i.message}`).join('; ') };
+function failure(err: unknown): Failure {
+  if (err instanceof ServiceError || err instanceof z.ZodError) return { ok: false, ...startErrorInWords(err) };
   throw err;
 }
 
@@ -43,17 +46,23 @@ export async function createUploadAction(
   }
 }
 
-export async function quoteAction(jobId: string, model: string, blur: boolean): Promise<Result<{ quote: JobQuote }>> {
+/** Removes an upload the user gave up on (refused file, "Choose another", cancel), so it leaves no card behind. */
+export async function discardUploadAction(jobId: string): Promise<void> {
+  const user = await requireUser('/jobs/new');
+  await discardUnstartedJob(user.id, jobId);
+}
+
+export async function quoteAction(jobIds: string[], model: string, blur: boolean): Promise<Result<{ quote: JobQuote }>> {
   const user = await requireUser('/jobs/new');
   try {
-    return { ok: true, quote: await quoteJob(user.id, jobId, { model, blur }) };
+    return { ok: true, quote: await quoteJobs(user.id, jobIds, { model, blur }) };
   } catch (err) {
     return failure(err);
   }
 }
 
 export async function startJobAction(jobId: string, request: unknown): Promise<Result<{ creditsUsed: number }>> {
-  const user = await requireUser('/jobs/new');
+  const user = await requireUser(`/jobs/${jobId}`);
   try {
     const started = await startJob(user.id, jobId, StartJobRequest.parse(request));
     return { ok: true, creditsUsed: started.creditsUsed };
@@ -62,13 +71,25 @@ export async function startJobAction(jobId: string, request: unknown): Promise<R
   }
 }
 
-export async function pollJobAction(jobId: string): Promise<Result<{ status: JobStatusRecord }>> {
+export async function pollJobAction(jobId: string): Promise<Result<{ status: JobStatusRecord; progress: JobProgress | null }>> {
   const user = await requireUser(`/jobs/${jobId}`);
   try {
-    return { ok: true, status: await getJobStatus(user.id, jobId) };
+    return { ok: true, ...(await getJobProgress(user.id, jobId)) };
   } catch (err) {
     return failure(err);
   }
+}
+
+/** "Try again": a new job from the failed job's upload, opened with the same options ready to start. */
+export async function retryJobAction(jobId: string): Promise<{ error: string }> {
+  const user = await requireUser(`/jobs/${jobId}`);
+  let created: { jobId: string };
+  try {
+    created = await retryJob(user.id, jobId);
+  } catch (err) {
+    return { error: failure(err).error };
+  }
+  redirect(`/jobs/${created.jobId}?from=${jobId}`);
 }
 
 export async function deleteJobAction(jobId: string): Promise<{ error: string }> {

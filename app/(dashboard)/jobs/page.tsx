@@ -8,7 +8,9 @@ import { inputClass } from '@/components/ui/field';
 import { ProgressBar } from '@/components/ui/progress';
 import { formatDate, formatSeconds } from '@/components/format';
 import { requireUser } from '@/lib/auth/current-user';
-import { listJobs } from '@/lib/services/dashboard/list-jobs';
+import { describeOutput, modelName } from '@/components/jobs/describe-output';
+import { JobThumbnail } from '@/components/jobs/job-thumbnail';
+import { listJobs, NOT_STARTED } from '@/lib/services/dashboard/list-jobs';
 
 export const metadata: Metadata = { title: 'Jobs — Keyout' };
 
@@ -17,10 +19,10 @@ const FILTERS = [
   ['processing', 'Processing'],
   ['completed', 'Completed'],
   ['failed', 'Failed'],
-  ['uploaded', 'Not started'],
+  [NOT_STARTED, 'Not started'],
 ] as const;
 
-type Search = { status?: string; q?: string; page?: string; deleted?: string };
+type Search = { status?: string; q?: string; page?: string; deleted?: string; password?: string };
 
 export default async function JobsPage({ searchParams }: { searchParams: Promise<Search> }) {
   const user = await requireUser('/jobs');
@@ -41,9 +43,18 @@ export default async function JobsPage({ searchParams }: { searchParams: Promise
       <AutoRefresh active={jobs.some((j) => j.status === 'processing')} />
       <PageHeader
         title="Jobs"
-        description="Videos processed on the server. Results stay available until you delete them."
+        description={
+          sp.status === NOT_STARTED
+            ? 'Videos that were uploaded (or announced) but never started. Start one from its page; they are deleted 7 days after upload, or a day after creation if the video never arrived.'
+            : 'Videos processed on the server. Results stay available until you delete them.'
+        }
         actions={<LinkButton href="/jobs/new">New job</LinkButton>}
       />
+      {sp.password === 'reset' ? (
+        <div className="mb-4">
+          <Alert tone="success">Your new password is set, and you are signed in. Other sessions of your account were signed out.</Alert>
+        </div>
+      ) : null}
       {sp.deleted ? (
         <div className="mb-4">
           <Alert tone="success">The job and its files were deleted.</Alert>
@@ -59,7 +70,7 @@ export default async function JobsPage({ searchParams }: { searchParams: Promise
                 key={value || 'all'}
                 href={qs({ status: value || undefined, page: undefined })}
                 aria-current={active ? 'page' : undefined}
-                className={`rounded-full px-3 py-1 text-sm font-medium ${active ? 'bg-slate-900 text-white' : 'text-slate-700 hover:bg-slate-200'}`}
+                className={`rounded-full px-3 py-1 text-sm font-medium whitespace-nowrap ${active ? 'bg-slate-900 text-white' : 'text-slate-700 hover:bg-slate-200'}`}
               >
                 {label}
               </Link>
@@ -86,7 +97,7 @@ export default async function JobsPage({ searchParams }: { searchParams: Promise
         ) : (
           <EmptyState title="No jobs yet" action={<LinkButton href="/jobs/new">Upload your first video</LinkButton>}>
             Upload a video to remove its background on the server, or try the free in-browser{' '}
-            <Link href="/studio" className="text-indigo-600 hover:text-indigo-500">Studio</Link>.
+            <Link href="/studio" className="text-indigo-700 underline hover:text-indigo-500">Studio</Link>.
           </EmptyState>
         )
       ) : (
@@ -95,25 +106,27 @@ export default async function JobsPage({ searchParams }: { searchParams: Promise
             <li key={j.id} data-testid="job-card">
               <Link
                 href={`/jobs/${j.id}`}
-                className="group block overflow-hidden rounded-xl border border-slate-200 bg-white shadow-sm transition hover:border-slate-300 hover:shadow focus-visible:outline-2 focus-visible:outline-indigo-600"
+                className="group block overflow-hidden rounded-xl border border-slate-200 bg-white shadow-sm transition hover:border-slate-300 hover:shadow"
               >
-                <div className="checkerboard relative aspect-video">
-                  {j.transparentThumbnailUrl || j.thumbnailUrl ? (
-                    // eslint-disable-next-line @next/next/no-img-element -- signed, short-lived URLs
-                    <img src={(j.transparentThumbnailUrl ?? j.thumbnailUrl)!} alt="" className="h-full w-full object-contain" loading="lazy" />
-                  ) : (
-                    <div className="flex h-full items-center justify-center text-sm text-slate-500">No preview yet</div>
-                  )}
+                <div className="relative aspect-video">
+                  <JobThumbnail job={j} />
                   <div className="absolute top-2 left-2">
                     <JobStatusBadge status={j.status} />
                   </div>
                 </div>
                 <div className="p-4">
-                  <p className="truncate font-medium text-slate-900 group-hover:text-indigo-700">{j.filename}</p>
-                  <p className="mt-0.5 text-xs text-slate-500">
+                  <p className="line-clamp-2 font-medium break-words text-slate-900 group-hover:text-indigo-700" title={j.filename}>
+                    {j.filename}
+                  </p>
+                  {j.model ? (
+                    <p className="mt-0.5 text-xs text-slate-700">
+                      {modelName(j.model)} · {describeOutput(j)}
+                    </p>
+                  ) : null}
+                  <p className="mt-0.5 text-xs text-slate-600">
                     {formatDate(j.createdAt)}
                     {j.lengthSeconds ? ` · ${formatSeconds(j.lengthSeconds)}` : ''}
-                    {j.creditsUsed ? ` · ${j.creditsUsed} credits` : ''}
+                    {j.creditsUsed ? ` · ${j.creditsUsed} credits${j.status === 'failed' ? ' refunded' : ''}` : ''}
                   </p>
                   {j.status === 'processing' ? (
                     <div className="mt-3">

@@ -4,7 +4,7 @@ import { revalidatePath } from 'next/cache';
 import { requireUser } from '@/lib/auth/current-user';
 import { textField } from '@/lib/auth/form-data';
 import { createApiKey } from '@/lib/services/create-api-key';
-import { ServiceError } from '@/lib/services/errors';
+import { ServiceError } from '@/lib/errors';
 import { revokeApiKey } from '@/lib/services/revoke-api-key';
 
 export type CreateKeyState = { error?: string; key?: string; prefix?: string };

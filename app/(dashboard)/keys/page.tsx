@@ -6,6 +6,7 @@ import { Badge } from '@/components/ui/badge';
 import { LinkButton } from '@/components/ui/button';
 import { Alert, Card, CardTitle, EmptyState, PageHeader } from '@/components/ui/card';
 import { formatDate } from '@/components/format';
+import { reflowTable } from '@/components/ui/table';
 import { requireUser } from '@/lib/auth/current-user';
 import { hasPurchasedCredits } from '@/lib/billing/ledger';
 import { listApiKeys } from '@/lib/services/list-api-keys';
@@ -23,7 +24,7 @@ export default async function KeysPage() {
         description={
           <>
             Send a key in the <code className="text-xs">X-Api-Key</code> header from your server. Keep keys secret: never put them in a web page or app.{' '}
-            <Link href="/docs" className="text-indigo-600 hover:text-indigo-500">Read the API docs</Link>.
+            <Link href="/docs" className="text-indigo-700 underline hover:text-indigo-500">Read the API docs</Link>.
           </>
         }
       />
@@ -51,10 +52,10 @@ export default async function KeysPage() {
           {keys.length === 0 ? (
             <EmptyState title="No API keys yet">Create one above to call the API.</EmptyState>
           ) : (
-            <div className="overflow-x-auto">
-              <table className="w-full min-w-[600px] text-left text-sm">
+            <div>
+              <table className={reflowTable.table}>
                 <caption className="sr-only">API keys</caption>
-                <thead className="border-b border-slate-200 text-slate-600">
+                <thead className={reflowTable.thead}>
                   <tr>
                     <th scope="col" className="py-2 pr-4 font-medium">Name</th>
                     <th scope="col" className="py-2 pr-4 font-medium">Key</th>
@@ -63,14 +64,14 @@ export default async function KeysPage() {
                     <th scope="col" className="py-2 font-medium"><span className="sr-only">Actions</span></th>
                   </tr>
                 </thead>
-                <tbody className="divide-y divide-slate-100">
+                <tbody className={reflowTable.tbody}>
                   {keys.map((k) => (
-                    <tr key={k.id} data-testid="api-key-row">
-                      <td className="py-2.5 pr-4 font-medium text-slate-900">{k.name || <span className="text-slate-400">Unnamed</span>}</td>
-                      <td className="py-2.5 pr-4"><code className="font-mono text-xs text-slate-700">{k.prefix}…</code></td>
-                      <td className="py-2.5 pr-4 whitespace-nowrap text-slate-600">{formatDate(k.createdAt)}</td>
-                      <td className="py-2.5 pr-4 whitespace-nowrap text-slate-600">{k.lastUsedAt ? formatDate(k.lastUsedAt) : 'Never'}</td>
-                      <td className="py-2.5 text-right">
+                    <tr key={k.id} data-testid="api-key-row" className={reflowTable.tr}>
+                      <td data-label="Name" className={`py-2.5 pr-4 font-medium text-slate-900 ${reflowTable.td}`}>{k.name || <span className="text-slate-600">Unnamed</span>}</td>
+                      <td data-label="Key" className={`py-2.5 pr-4 ${reflowTable.td}`}><code className="font-mono text-xs text-slate-700">{k.prefix}…</code></td>
+                      <td data-label="Created" className={`py-2.5 pr-4 whitespace-nowrap text-slate-600 ${reflowTable.td}`}>{formatDate(k.createdAt)}</td>
+                      <td data-label="Last used" className={`py-2.5 pr-4 whitespace-nowrap text-slate-600 ${reflowTable.td}`}>{k.lastUsedAt ? formatDate(k.lastUsedAt) : 'Never'}</td>
+                      <td data-label="" className={`py-2.5 text-right ${reflowTable.td} max-sm:justify-end`}>
                         {k.revokedAt ? (
                           <Badge tone="red">Revoked {formatDate(k.revokedAt)}</Badge>
                         ) : (

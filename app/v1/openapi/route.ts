@@ -1,7 +1,10 @@
-import { apiRoute, otherMethods } from '@/lib/http/route';
+import { otherMethods, publicRoute } from '@/lib/http/route';
 import { openApiYaml } from '@/lib/schemas/openapi';
 
-/** The API description as a YAML string in a JSON body (every 2xx answer is JSON for the SDKs). */
-export const GET = apiRoute(() => Promise.resolve({ body: openApiYaml() }));
+/**
+ * The API description as a YAML string in a JSON body (every 2xx answer is JSON for the SDKs).
+ * Public: the document holds no secret, and tools and the README point people at it.
+ */
+export const GET = publicRoute(() => ({ body: openApiYaml(), headers: { 'Cache-Control': 'public, max-age=300' } }));
 
 export const { POST, PUT, PATCH, DELETE } = otherMethods('GET');

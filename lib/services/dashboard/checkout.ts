@@ -1,7 +1,7 @@
 import { db } from '../../db/client';
 import { env } from '../../env';
+import { ServiceError } from '../../errors';
 import { parseIpLiteral } from '../../net/address';
-import { ServiceError } from '../../services/errors';
 import { grantCredits } from '../../services/grant-credits';
 
 export interface CreditPack {

@@ -46,15 +46,16 @@ export async function getJobDetail(userId: string, jobId: string): Promise<JobDe
     return {
       label,
       format,
-      url: storage().signedUrl(key, { method: 'GET', filename }),
+      url: await storage().signedUrl(key, { method: 'GET', filename }),
       bytes: (await storage().stat(key))?.bytes ?? null,
       filename,
     };
   };
   const downloads: DownloadItem[] = [];
+  // Exports have a panel of their own (lib/services/exports.ts listJobExports).
   for (const o of job.outputs) {
-    if (o.status !== 'completed' || !o.storageKey) continue;
-    downloads.push(await signed(o.storageKey, o.role === 'primary' ? 'Result' : 'Export', o.format, o.role === 'primary' ? 'keyout' : `export-${o.id.slice(0, 8)}`));
+    if (o.role !== 'primary' || o.status !== 'completed' || !o.storageKey) continue;
+    downloads.push(await signed(o.storageKey, 'Result', o.format, 'keyout'));
   }
   for (const m of job.masks) {
     if (m.status !== 'completed' || !m.storageKey) continue;
@@ -75,7 +76,7 @@ export async function getJobDetail(userId: string, jobId: string): Promise<JobDe
     startedAt: job.startedAt,
     completedAt: job.completedAt,
     background,
-    sourceUrl: job.sourceKey ? storage().signedUrl(job.sourceKey, { method: 'GET' }) : null,
+    sourceUrl: job.sourceKey ? await storage().signedUrl(job.sourceKey, { method: 'GET' }) : null,
     downloads,
   };
 }

@@ -14,15 +14,20 @@ export interface JobListItem {
   height: number | null;
   model: string | null;
   outputFormat: string | null;
+  /** The start's background options (type, colour, blur mode…), to describe the output. */
+  background: { type?: string; color?: string | null; blur_mode?: string | null; composition?: { background_type?: string | null } | null } | null;
   creditsUsed: number | null;
   message: string | null;
   /** 0..1 while processing, when the worker reported frames. */
   progress: number | null;
   thumbnailUrl: string | null;
   transparentThumbnailUrl: string | null;
+  /** A frame of the result itself when it is not transparent (colour, blur, composition). */
+  posterUrl: string | null;
 }
 
 export interface JobListFilter {
+  /** A status, or "not-started" for jobs created or uploaded but never started. Without it, those are left out. */
   status?: string;
   query?: string;
   page?: number;
@@ -30,11 +35,25 @@ export interface JobListFilter {
 
 export const JOBS_PAGE_SIZE = 24;
 
+/** The filter value for jobs that were created or uploaded but never started. */
+export const NOT_STARTED = 'not-started';
+
+function backgroundOf(json: string | null): JobListItem['background'] {
+  if (!json) return null;
+  try {
+    return JSON.parse(json) as JobListItem['background'];
+  } catch {
+    return null;
+  }
+}
+
 function progressOf(json: string | null): number | null {
   if (!json) return null;
   try {
     const p = JSON.parse(json) as { framesDone?: unknown; framesTotal?: unknown };
-    return typeof p.framesDone === 'number' && typeof p.framesTotal === 'number' && p.framesTotal > 0
+    return typeof p.framesDone === 'number' &&
+      typeof p.framesTotal === 'number' &&
+      p.framesTotal > 0
       ? Math.min(1, p.framesDone / p.framesTotal)
       : null;
   } catch {
@@ -43,9 +62,14 @@ function progressOf(json: string | null): number | null {
 }
 
 /** The account's jobs for the dashboard list, newest first, filtered by status and filename. */
-export async function listJobs(userId: string, filter: JobListFilter = {}): Promise<{ jobs: JobListItem[]; hasMore: boolean }> {
+export async function listJobs(
+  userId: string,
+  filter: JobListFilter = {},
+): Promise<{ jobs: JobListItem[]; hasMore: boolean }> {
   const where: Prisma.JobWhereInput = { userId };
-  if (filter.status && (JOB_STATUSES as readonly string[]).includes(filter.status)) where.status = filter.status;
+  if (filter.status === NOT_STARTED) where.status = { in: ['created', 'uploaded'] };
+  else if (filter.status && (JOB_STATUSES as readonly string[]).includes(filter.status)) where.status = filter.status;
+  else where.status = { notIn: ['created', 'uploaded'] };
   const query = filter.query?.trim();
   if (query) where.filename = { contains: query };
   const page = Math.max(0, filter.page ?? 0);
@@ -54,11 +78,13 @@ export async function listJobs(userId: string, filter: JobListFilter = {}): Prom
     orderBy: { createdAt: 'desc' },
     skip: page * JOBS_PAGE_SIZE,
     take: JOBS_PAGE_SIZE + 1,
+    include: { outputs: { where: { role: 'primary' }, select: { posterKey: true }, take: 1 } },
   });
   const sign = (key: string | null) => (key ? storage().signedUrl(key, { method: 'GET' }) : null);
   return {
     hasMore: rows.length > JOBS_PAGE_SIZE,
-    jobs: rows.slice(0, JOBS_PAGE_SIZE).map((j) => ({
+    jobs: await Promise.all(
+      rows.slice(0, JOBS_PAGE_SIZE).map(async (j) => ({
       id: j.id,
       filename: j.filename,
       status: ((JOB_STATUSES as readonly string[]).includes(j.status) ? j.status : 'processing') as JobStatus,
@@ -68,11 +94,14 @@ export async function listJobs(userId: string, filter: JobListFilter = {}): Prom
       height: j.height,
       model: j.model,
       outputFormat: j.outputFormat,
+      background: backgroundOf(j.backgroundJson),
       creditsUsed: j.creditsUsed,
       message: j.message,
       progress: j.status === 'processing' ? progressOf(j.progressJson) : null,
-      thumbnailUrl: sign(j.thumbnailKey),
-      transparentThumbnailUrl: sign(j.transparentThumbKey),
-    })),
+      thumbnailUrl: await sign(j.thumbnailKey),
+      transparentThumbnailUrl: await sign(j.transparentThumbKey),
+      posterUrl: await sign(j.outputs[0]?.posterKey ?? null),
+      })),
+    ),
   };
 }

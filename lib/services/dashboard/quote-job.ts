@@ -1,32 +1,62 @@
 import { getBalance } from '../../billing/ledger';
-import { MODEL_RATES, type ModelName, priceJob } from '../../billing/pricing';
+import { apiModel, isApiModel } from '../../../engine/api-models';
+import { BLUR_RATE, fpsMultiplier, priceJob } from '../../billing/pricing';
 import { db } from '../../db/client';
-import { jobNotFound, ServiceError } from '../../services/errors';
+import { ServiceError } from '../../errors';
+import { jobNotFound } from '../errors';
+import { CREDIT_PACKS } from './checkout';
 
-export interface JobQuote {
+export interface QuotedJob {
+  jobId: string;
   credits: number;
-  balance: number;
   lengthSeconds: number;
   fps: number;
   width: number | null;
   height: number | null;
   frameCount: number | null;
+  /** Above 30 fps every second costs fps/30 times as much. */
+  fpsMultiplier: number;
 }
 
-/** The exact charge start-job will make for this job with these options, and the balance. */
-export async function quoteJob(userId: string, jobId: string, opts: { model: string; blur: boolean }): Promise<JobQuote> {
-  if (!(opts.model in MODEL_RATES)) throw new ServiceError('invalid', `Unknown model ${opts.model}`);
-  const job = await db().job.findFirst({ where: { id: jobId, userId } });
-  if (!job) throw jobNotFound();
-  if (!job.lengthSeconds || !job.fps) throw new ServiceError('invalid', 'The video has not been uploaded yet');
-  const balance = await getBalance(userId);
+export interface JobQuote {
+  /** What start-job will charge for all the jobs together: the sum of each job's own charge. */
+  credits: number;
+  balance: number;
+  jobs: QuotedJob[];
+  /** Credits per second of video: the model's rate, and the blur render's when asked for. */
+  modelRate: number;
+  blurRate: number;
+  /** The price of a credit in the cheapest and dearest packs, in US cents. */
+  creditCents: { min: number; max: number };
+}
+
+/** The exact charge start-job will make for these uploaded jobs with these options, its parts, and the balance. */
+export async function quoteJobs(userId: string, jobIds: string[], opts: { model: string; blur: boolean }): Promise<JobQuote> {
+  if (!isApiModel(opts.model)) throw new ServiceError('invalid', `Unknown model ${opts.model}`);
+  const model = opts.model;
+  const rows = await db().job.findMany({ where: { id: { in: jobIds }, userId } });
+  const jobs = jobIds.map((id): QuotedJob => {
+    const job = rows.find((r) => r.id === id);
+    if (!job) throw jobNotFound();
+    if (!job.lengthSeconds || !job.fps) throw new ServiceError('invalid', 'The video has not been uploaded yet');
+    return {
+      jobId: job.id,
+      credits: priceJob({ model, durationSeconds: job.lengthSeconds, fps: job.fps, blur: opts.blur }),
+      lengthSeconds: job.lengthSeconds,
+      fps: job.fps,
+      width: job.width,
+      height: job.height,
+      frameCount: job.frameCount,
+      fpsMultiplier: fpsMultiplier(job.fps),
+    };
+  });
+  const perCredit = CREDIT_PACKS.map((p) => p.priceCents / p.credits);
   return {
-    credits: priceJob({ model: opts.model as ModelName, durationSeconds: job.lengthSeconds, fps: job.fps, blur: opts.blur }),
-    balance: balance.remaining,
-    lengthSeconds: job.lengthSeconds,
-    fps: job.fps,
-    width: job.width,
-    height: job.height,
-    frameCount: job.frameCount,
+    credits: jobs.reduce((sum, j) => sum + j.credits, 0),
+    balance: (await getBalance(userId)).remaining,
+    jobs,
+    modelRate: apiModel(model).creditsPerSecond,
+    blurRate: opts.blur ? BLUR_RATE : 0,
+    creditCents: { min: Math.min(...perCredit), max: Math.max(...perCredit) },
   };
 }

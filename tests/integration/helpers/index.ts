@@ -5,3 +5,4 @@ export { freePort, ROOT, startStack, type Stack, type StackOptions } from './sta
 export { waitFor } from './wait';
 export { roomInWindow, stackDb } from './db';
 export { createJob, putUpload, uploadedJob, type Receipt } from './jobs';
+export { writeInvertedMaskVersion } from './masks';

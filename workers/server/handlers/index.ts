@@ -1,9 +1,13 @@
 import type { HandlerMap } from '../runner';
 import { deliverWebhook } from './deliver-webhook';
-import { processVideo } from './process-video';
+import { renderBatch } from './render-batch';
+import { renderOutput } from './render-output';
+import { segmentVideo } from './segment-video';
 
-/** One handler per kind in lib/queue/catalogue.ts (the type requires every kind). */
+/** One handler per kind in lib/queue/catalogue.ts (the type requires every kind); each a thin adapter over a service. */
 export const handlers: HandlerMap = {
-  'process-video': processVideo,
+  'segment-video': segmentVideo,
+  'render-output': renderOutput,
+  'render-batch': renderBatch,
   'deliver-webhook': deliverWebhook,
 };

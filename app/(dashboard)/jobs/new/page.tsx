@@ -13,7 +13,7 @@ export default async function NewJobPage({ searchParams }: { searchParams: Promi
   const uploaded = job ? await getUploadedJob(user.id, job) : null;
   return (
     <>
-      <PageHeader title="New job" description="Upload a video, pick a model and an output, and see the exact cost before you start." />
+      <PageHeader title="New job" description="Upload one or more videos, pick a model and an output, and see the exact cost before you start." />
       <NewJob maxUploadBytes={env().MAX_UPLOAD_BYTES} uploaded={uploaded ?? undefined} />
     </>
   );

@@ -1,0 +1,9 @@
+import { apiRoute, otherMethods } from '@/lib/http/route';
+import { ExportRecord } from '@/lib/schemas/exports';
+import { getExport } from '@/lib/services/exports';
+
+export const GET = apiRoute<{ exportId: string }>(async ({ userId, params }) => ({
+  body: ExportRecord.parse(await getExport(userId, params.exportId)),
+}));
+
+export const { POST, PUT, PATCH, DELETE } = otherMethods('GET');

@@ -1,0 +1,12 @@
+import { readJson } from '@/lib/http/body';
+import { apiRoute, otherMethods } from '@/lib/http/route';
+import { CreateExportRequest, ExportRecord } from '@/lib/schemas/exports';
+import { createExport } from '@/lib/services/exports';
+
+export const POST = apiRoute<{ id: string }>(async ({ req, userId, params }) => ({
+  body: ExportRecord.parse(
+    await createExport(userId, params.id, CreateExportRequest.parse(await readJson(req))),
+  ),
+}));
+
+export const { GET, PUT, PATCH, DELETE } = otherMethods('POST');

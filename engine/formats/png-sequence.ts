@@ -1,0 +1,36 @@
+import { clearTransparent } from './codecs';
+import type { OutputFormat } from './types';
+
+/** Numbered RGBA PNGs (frame_000001.png, …) in a ZIP: what VFX tools import frame by frame. */
+export const pngSequence = {
+  id: 'png_sequence',
+  family: 'transparent',
+  label: 'PNG sequence (ZIP of RGBA frames)',
+  extension: 'zip',
+  contentType: 'application/zip',
+  codec: 'png',
+  container: 'zip',
+  profile: 'image-sequence-alpha',
+  alpha: 'straight',
+  inverted: false,
+  keepsAudio: false,
+  loop: false,
+  workingFormat: 'yuv444p',
+  nativeOnly: false,
+  classicStatus: true,
+  cliDefault: false,
+  encoding: {
+    kind: 'steps',
+    steps: (c) => {
+      const dir = `${c.workDir}/frames`;
+      const args = [
+        ...c.inputs,
+        '-filter_complex',
+        [...c.graph, ...clearTransparent('t', 'v', 'rgba')].join(';'),
+        '-map', '[v]', '-c:v', 'png', '-compression_level', '3', ...c.outputArgs,
+        '-f', 'image2', '-start_number', '1', `${dir}/frame_%06d.png`,
+      ];
+      return { steps: [args], zip: { files: [], directory: dir } };
+    },
+  },
+} as const satisfies OutputFormat<'png_sequence'>;

@@ -1,0 +1,103 @@
+import type { OutputGeometry } from '../media/geometry';
+import type { AlphaKind, ValidationProfile } from '../media/output-metadata';
+import type { MediaInfo } from '../media/types';
+
+/**
+ * One output format: what its file is, the rules it follows and how it is encoded. Each format
+ * is one module in this folder and one line in index.ts; the request schemas, the OpenAPI
+ * enums, the dashboard, the CLI, the renderer and validation all derive from these fields.
+ */
+export interface OutputFormat<Id extends string = string> {
+  id: Id;
+  /**
+   * `transparent`: asked for by name (`transparent_format`, `exports`, `batch-exports`);
+   * `opaque`: the container of a colour, composition or blur output (`export_format`).
+   */
+  family: 'transparent' | 'opaque';
+  /** How the dashboard names it. */
+  label: string;
+  /** File extension without the dot, and the served Content-Type. */
+  extension: string;
+  contentType: string;
+  /** Encoded video codec as ffprobe names it; served as `metadata.format`. */
+  codec: string;
+  container: string;
+  /** The validation policy the file must pass (lib/media/validate); served as `metadata.profile`. */
+  profile: ValidationProfile;
+  alpha: AlphaKind;
+  /** The matte is stored inverted (255 = background). */
+  inverted: boolean;
+  /** Whether the source's audio is carried (when it has any). */
+  keepsAudio: boolean;
+  /** Animated images loop forever. */
+  loop: boolean;
+  /** The pixel format colour is merged and composited in before the format's own conversion. */
+  workingFormat: 'yuv420p' | 'yuv444p';
+  /** Export `sizes` must be `native`: the layout cannot be resized (spec, start `exports` rule 4). */
+  nativeOnly: boolean;
+  /**
+   * The status record echoes it as `background.transparent_format`: the classic values strict
+   * SDKs validate. Other formats are reported through `output_format` only.
+   */
+  classicStatus: boolean;
+  /** The CLI picks this format for an output name with its extension (one per extension). */
+  cliDefault: boolean;
+  /** A capability of the host it needs (detected at run time, lib/media/capabilities.ts). */
+  requires?: 'hevc-alpha';
+  /** GIF frame delays are whole centiseconds: the frame rate is snapped to one that fits. */
+  snapToGifRate?: boolean;
+  encoding: FormatEncoding;
+}
+
+/**
+ * How a format is encoded from the picture the render plan prepared (`[t]`: the merged and
+ * transformed picture for transparent formats, the composite for opaque ones).
+ * - `branch`: one ffmpeg output; several of them can share one decode (batch exports).
+ * - `steps`: anything else (several passes, several files, a ZIP).
+ */
+export type FormatEncoding = { kind: 'branch'; branch: (c: EncodeContext) => EncodeBranch } | { kind: 'steps'; steps: (c: StepsContext) => EncodeSteps };
+
+export interface EncodeContext {
+  /** Whether the output carries audio (the format keeps audio and some is there). */
+  audio: boolean;
+  /** Opaque outputs: the constant rate factor asked for, if any. */
+  crf?: number;
+}
+
+export interface EncodeBranch {
+  /** Filters from the picture to the encoder's input: `tail('t', 'v')` reads [t] and writes [v]. */
+  tail: (input: string, output: string) => string[];
+  /** Encoder and muxer arguments (the output file follows them). */
+  encoder: string[];
+}
+
+export interface StepsContext extends EncodeContext {
+  /** ffmpeg input arguments (source, mask and any background). */
+  inputs: string[];
+  /** The filter graph up to the picture label `t` (and `[aout]` when audio is carried). */
+  graph: string[];
+  /** The audio output label, when the output carries audio. */
+  audioLabel: string | null;
+  output: string;
+  /** A private scratch folder for intermediates (palettes, bundle members, PNG frames). */
+  workDir: string;
+  info: MediaInfo;
+  geometry: OutputGeometry;
+  /** `-map_metadata -1 -map_chapters -1`: nothing of the source's metadata leaks into outputs. */
+  outputArgs: string[];
+}
+
+export interface ZipPlan {
+  files: { file: string; name: string }[];
+  /** A folder whose files are all added at the ZIP root, in name order. */
+  directory?: string;
+  manifest?: { name: string; json: unknown };
+}
+
+export interface EncodeSteps {
+  /** ffmpeg argument lists (without the binary and its global flags), run in order. */
+  steps: string[][];
+  zip?: ZipPlan;
+  /** Bundle members, for validation. */
+  members?: { color: string; alpha: string; audio: string | null };
+}

@@ -1,0 +1,140 @@
+import { ExportItem, Transform, TransparentFormat } from './background';
+import { userMessage } from './messages';
+import { z } from './zod';
+
+/**
+ * Exports made from a completed job (`POST /v1/jobs/{id}/exports`, `batch-exports`) and their
+ * records. Every optional field also accepts an explicit null, as start's do.
+ */
+
+const MaskVersionInput = z
+  .number()
+  .int()
+  .min(1)
+  .nullish()
+  .openapi({
+    description:
+      'A completed mask version of the job to render from (extension beyond the spec for single exports); the active version by default.',
+  });
+
+export const CreateExportRequest = z
+  .object({
+    format: TransparentFormat.nullish(),
+    transform: Transform.nullish(),
+    mask_version: MaskVersionInput,
+  })
+  .refine((b) => Boolean(b.format), { error: userMessage('format is required'), path: ['format'] })
+  .openapi('CreateExportRequest');
+export type CreateExportRequest = z.infer<typeof CreateExportRequest>;
+
+export const CreateBatchRequest = z
+  .object({
+    exports: z.array(ExportItem).min(1).max(50).nullish(),
+    /** The name some clients use for the list. */
+    profiles: z.array(ExportItem).min(1).max(50).nullish(),
+    use_gpu: z.boolean().nullish(),
+    mask_version: MaskVersionInput,
+  })
+  .refine((b) => Boolean(b.exports?.length ?? b.profiles?.length), {
+    error: userMessage('exports (or profiles) is required: a list of {format, transform?, sizes?}'),
+    path: ['exports'],
+  })
+  .refine((b) => !(b.exports && b.profiles), {
+    error: userMessage('give exports or profiles, not both'),
+    path: ['profiles'],
+  })
+  .openapi('CreateBatchRequest');
+export type CreateBatchRequest = z.infer<typeof CreateBatchRequest>;
+
+export const EXPORT_STATUSES = ['queued', 'completed', 'failed'] as const;
+
+export const ExportMetadata = z
+  .object({
+    validated: z.literal(true),
+    format: z
+      .string()
+      .openapi({
+        description: 'The encoded codec (vp9, prores, hevc, h264, webp, gif, apng, png)',
+      }),
+    profile: z.string().openapi({ description: 'The validation policy the file passed' }),
+    container: z.string(),
+    bytes: z.number().int(),
+    width: z.number().int(),
+    height: z.number().int(),
+    duration_seconds: z.number(),
+    fps: z.number(),
+    frame_count: z.number().int(),
+    loop: z.boolean(),
+    loop_count: z.number().int().nullable(),
+    has_alpha: z.boolean(),
+    alpha: z.string(),
+    alpha_inverted: z.boolean(),
+    alpha_range: z.tuple([z.number(), z.number()]).nullable(),
+    has_audio: z.boolean(),
+    pixel_format: z.string(),
+    sha256: z.string(),
+  })
+  .openapi('ExportMetadata', { description: 'Facts checked on the file before it was served' });
+
+export const ExportRecord = z
+  .object({
+    export_id: z.uuid(),
+    job_id: z.uuid(),
+    format: z.string(),
+    status: z
+      .enum(EXPORT_STATUSES)
+      .openapi({
+        description:
+          '`queued` until the file is made and validated (`started_at` says when a worker took it)',
+      }),
+    transform: z.record(z.string(), z.unknown()).nullable(),
+    mask_version: z
+      .number()
+      .int()
+      .nullable()
+      .openapi({
+        description: 'The mask version it renders from (null until a start output begins)',
+      }),
+    batch_id: z.uuid().nullable(),
+    created_at: z.iso.datetime(),
+    started_at: z.iso.datetime().nullable(),
+    completed_at: z.iso.datetime().nullable(),
+    output_url: z
+      .url()
+      .optional()
+      .openapi({ description: 'Signed, valid one hour; when completed' }),
+    poster_url: z
+      .url()
+      .optional()
+      .openapi({ description: 'Signed PNG still of the output, valid one hour; when completed' }),
+    metadata: ExportMetadata.optional(),
+    error: z.string().optional().openapi({ description: 'Why it failed; when failed' }),
+  })
+  .openapi('Export', {
+    description:
+      'An export receipt; when completed also its URLs and metadata, when failed its error.',
+  });
+export type ExportRecord = z.infer<typeof ExportRecord>;
+
+export const BATCH_STATUSES = ['queued', 'processing', 'completed', 'failed', 'partial'] as const;
+
+export const BatchRecord = z
+  .object({
+    batch_id: z.uuid(),
+    job_id: z.uuid(),
+    status: z
+      .enum(BATCH_STATUSES)
+      .openapi({ description: '`partial`: every export finished, some failed' }),
+    use_gpu: z.boolean(),
+    total_exports: z.number().int(),
+    completed_exports: z.number().int(),
+    failed_exports: z.number().int(),
+    created_at: z.iso.datetime(),
+    exports: z.array(ExportRecord),
+  })
+  .openapi('Batch');
+export type BatchRecord = z.infer<typeof BatchRecord>;
+
+/** Path id of an export or a batch: anything not found is the same 404. */
+export const ExportIdParams = z.object({ exportId: z.string().openapi({ format: 'uuid' }) });
+export const BatchIdParams = z.object({ batchId: z.string().openapi({ format: 'uuid' }) });

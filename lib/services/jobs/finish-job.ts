@@ -1,0 +1,92 @@
+import { refundJob } from '../../billing/ledger';
+import { db } from '../../db/client';
+import { transact } from '../../queue';
+import { deliverDueNow } from '../../webhooks/deliver';
+import { scheduleWebhook } from '../../webhooks/schedule';
+import { START_ROLES } from '../outputs/create';
+
+/**
+ * The Job lifecycle's ends. A job completes when its segmentation and every output its start
+ * asked for are done; it fails (refunded) when any of them fails for good.
+ */
+
+function log(what: string, e: unknown): void {
+  console.error(`[worker] ${what}: ${e instanceof Error ? e.message : String(e)}`);
+}
+
+/**
+ * Completes the job if every start output is completed: the job.completed delivery is recorded
+ * and its first attempt finished (with any due job.started attempt) before the job reads
+ * "completed", as clients expect. Safe to call from each output as it finishes, concurrently
+ * and again after a crash: the event is scheduled once.
+ */
+export async function finishJobIfReady(jobId: string, workerId: string): Promise<void> {
+  const ready = await transact(async (tx) => {
+    // Touching the job first takes the write lock (SQLite) or the row lock (PostgreSQL) before
+    // the reads, so two outputs finishing together see each other's completion.
+    const { count } = await tx.job.updateMany({
+      where: { id: jobId, status: 'processing' },
+      data: { updatedAt: new Date() },
+    });
+    if (!count) return false;
+    const pending = await tx.output.count({
+      where: { jobId, role: { in: START_ROLES }, status: { not: 'completed' } },
+    });
+    if (pending) return false;
+    const already = await tx.webhookDelivery.findFirst({
+      where: { jobId, eventType: 'job.completed', attemptNumber: 1 },
+      select: { id: true },
+    });
+    if (!already)
+      await scheduleWebhook(
+        tx,
+        await tx.job.findUniqueOrThrow({ where: { id: jobId } }),
+        'job.completed',
+      );
+    return true;
+  });
+  if (!ready) return;
+  await deliverDueNow(jobId, workerId);
+  await db().job.updateMany({
+    where: { id: jobId, status: 'processing' },
+    data: { status: 'completed', completedAt: new Date(), message: null },
+  });
+}
+
+/**
+ * Fails the job for good: status failed with the reason, the charge refunded, unfinished
+ * outputs marked failed and job.failed announced, in one transaction (idempotent: a failed job
+ * stays put).
+ */
+export async function failJob(jobId: string, message: string, workerId: string): Promise<void> {
+  const changed = await transact(async (tx) => {
+    const { count } = await tx.job.updateMany({
+      where: { id: jobId, status: 'processing' },
+      data: { status: 'failed', message, completedAt: new Date() },
+    });
+    if (count === 0) return false;
+    await refundJob(tx, jobId);
+    await tx.output.updateMany({
+      where: { jobId, status: { in: ['queued', 'processing'] } },
+      data: { status: 'failed', error: message },
+    });
+    await scheduleWebhook(
+      tx,
+      await tx.job.findUniqueOrThrow({ where: { id: jobId } }),
+      'job.failed',
+    );
+    return true;
+  });
+  // The queue delivers it otherwise.
+  if (changed)
+    await deliverDueNow(jobId, workerId).catch((e: unknown) =>
+      log(`inline job.failed delivery for ${jobId} failed`, e),
+    );
+}
+
+/** Sends job.started before the long work, not after it (a failure leaves it to the queue). */
+export async function announceStart(jobId: string, workerId: string): Promise<void> {
+  await deliverDueNow(jobId, workerId).catch((e: unknown) =>
+    log(`job.started delivery for ${jobId} failed`, e),
+  );
+}

@@ -1,0 +1,121 @@
+import { db } from '../../db/client';
+import type { Job, Output } from '../../db/generated/client';
+import type { RenderedOutput } from '../../media/render';
+import { renderOutput } from '../../media/render';
+import { PermanentJobError } from '../../queue';
+import { storage, storageKeys } from '../../storage';
+import { failJob, finishJobIfReady } from '../jobs/finish-job';
+import { ProgressWriter } from '../jobs/progress';
+import { mediaInfoOf, type WorkContext } from '../jobs/segment-job';
+import { completedMaskVersion, readMask } from '../masks';
+import { withScratch } from '../scratch';
+import { recipeOf, START_ROLES, type OutputRole } from './create';
+
+const isStartOutput = (o: Pick<Output, 'role'>) => START_ROLES.includes(o.role as OutputRole);
+
+/** The job's original, the mask version the output renders from, and what the worker's probe found. */
+export async function renderInputs(job: Job, maskVersion: number | null, dir: string) {
+  if (!job.sourceKey) throw new PermanentJobError('The job has no uploaded video.');
+  const mask = await completedMaskVersion(job, maskVersion);
+  if (!mask)
+    throw new PermanentJobError(
+      `Mask version ${maskVersion ?? job.activeMaskVersion ?? '?'} of this job is not available.`,
+    );
+  return {
+    version: mask.version,
+    info: mediaInfoOf(job),
+    source: await storage().localFile(job.sourceKey, dir),
+    mask: await readMask(mask, dir),
+  };
+}
+
+/** Stores a rendered, validated file and its poster, and marks the output completed. */
+export async function completeOutput(output: Output, rendered: RenderedOutput): Promise<void> {
+  const storageKey = storageKeys.output(output.jobId, output.id, rendered.extension);
+  await storage().putFile(storageKey, rendered.file, { move: true });
+  let posterKey: string | null = null;
+  if (rendered.poster) {
+    posterKey = storageKeys.poster(output.jobId, output.id);
+    await storage().putFile(posterKey, rendered.poster, { move: true });
+  }
+  await db().output.updateMany({
+    where: { id: output.id, status: 'processing' },
+    data: {
+      status: 'completed',
+      storageKey,
+      posterKey,
+      metadataJson: JSON.stringify(rendered.metadata),
+      error: null,
+      completedAt: new Date(),
+    },
+  });
+}
+
+/** Marks outputs taken by a worker, pinning the mask version they render from. */
+export async function startOutputs(ids: string[], maskVersion: number): Promise<void> {
+  await db().output.updateMany({
+    where: { id: { in: ids }, status: { in: ['queued', 'processing'] } },
+    data: { status: 'processing', startedAt: new Date(), maskVersion },
+  });
+}
+
+/**
+ * One output's unit of work: render its stored recipe from the job's original and the mask
+ * version (pinned, or the active one), validate, store with a poster, mark completed. A start
+ * output reports the job's progress and, once done, lets the job complete. Re-runs are safe:
+ * a completed output only re-checks its job.
+ */
+export async function renderStoredOutput(outputId: string, ctx: WorkContext): Promise<void> {
+  const output = await db().output.findUnique({ where: { id: outputId }, include: { job: true } });
+  if (!output || output.status === 'failed') return;
+  const { job } = output;
+  const forStart = isStartOutput(output);
+  if (output.status === 'completed') {
+    if (forStart) await finishJobIfReady(job.id, ctx.workerId);
+    return;
+  }
+  if (forStart ? job.status !== 'processing' : job.status !== 'completed') return;
+  const progress = forStart
+    ? new ProgressWriter(job.id, job.frameCount ?? 0, (e) =>
+        console.error(`[worker] progress write for ${job.id} failed: ${String(e)}`),
+      )
+    : null;
+  progress?.stage(output.role === 'primary' ? 'render' : 'exports');
+  try {
+    await withScratch(`output-${outputId}`, async (dir) => {
+      const inputs = await renderInputs(job, output.maskVersion, dir);
+      await startOutputs([output.id], inputs.version);
+      const rendered = await renderOutput({
+        ...inputs,
+        recipe: recipeOf(output, job),
+        outDir: dir,
+        basename: 'output',
+        signal: ctx.signal,
+        poster: true,
+        onProgress: progress ? (frames) => progress.count(frames) : undefined,
+      });
+      await completeOutput(output, rendered);
+    });
+  } finally {
+    await progress?.flush();
+  }
+  if (forStart) await finishJobIfReady(job.id, ctx.workerId);
+}
+
+/**
+ * An output failed for good. A start output fails its job (refunded, job.failed); an export
+ * made later only fails itself.
+ */
+export async function failStoredOutput(
+  outputId: string,
+  message: string,
+  workerId: string,
+): Promise<void> {
+  const output = await db().output.findUnique({ where: { id: outputId } });
+  if (!output) return;
+  if (isStartOutput(output)) return failJob(output.jobId, message, workerId);
+  await db().output.updateMany({
+    where: { id: outputId, status: { in: ['queued', 'processing'] } },
+    data: { status: 'failed', error: message, completedAt: new Date() },
+  });
+}

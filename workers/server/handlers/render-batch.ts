@@ -1,0 +1,7 @@
+import { failStoredBatch, renderStoredBatch } from '../../../lib/services/outputs/render-batch';
+import type { KindHandler } from '../runner';
+
+export const renderBatch: KindHandler<'render-batch'> = {
+  run: ({ batchId }, ctx) => renderStoredBatch(batchId, ctx),
+  onFailure: ({ batchId }, message) => failStoredBatch(batchId, message),
+};

@@ -1,0 +1,7 @@
+import { failStoredOutput, renderStoredOutput } from '../../../lib/services/outputs/render-output';
+import type { KindHandler } from '../runner';
+
+export const renderOutput: KindHandler<'render-output'> = {
+  run: ({ outputId }, ctx) => renderStoredOutput(outputId, ctx),
+  onFailure: ({ outputId }, message, ctx) => failStoredOutput(outputId, message, ctx.workerId),
+};
