@@ -16,6 +16,7 @@ export default tseslint.config(
       'test-results/**',
       'e2e-artifacts/**',
       'bench-results/**',
+      '.bench/**',
       'next-env.d.ts',
       '**/*.mjs',
     ],

@@ -5,6 +5,7 @@ const config: NextConfig = {
   // onnxruntime-node or spawns ffmpeg (workers do).
   serverExternalPackages: ['better-sqlite3', '@prisma/adapter-better-sqlite3', 'onnxruntime-node', 'node-av'],
   poweredByHeader: false,
+  skipTrailingSlashRedirect: true,
   typedRoutes: false,
   typescript: { ignoreBuildErrors: true },
 };

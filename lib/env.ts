@@ -13,8 +13,11 @@ const flag = z
 
 const schema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
-  /** Public origin used to build absolute signed URLs, e.g. https://keyout.example.com */
-  PUBLIC_URL: z.string().url().default('http://localhost:3000'),
+  /**
+   * Public origin used to build absolute signed URLs, e.g. https://keyout.example.com. Unset:
+   * the origin the server listens on, http://localhost:$PORT.
+   */
+  PUBLIC_URL: z.string().url().optional(),
   PORT: z.coerce.number().int().positive().default(3000),
   DATA_DIR: z.string().default('./data'),
   /** `postgres://…` selects PostgreSQL; `file:…` or nothing, SQLite (DATA_DIR/keyout.db). */
@@ -48,6 +51,12 @@ const schema = z.object({
   S3_ACCESS_KEY_ID: z.string().optional(),
   S3_SECRET_ACCESS_KEY: z.string().optional(),
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(1),
+  /**
+   * Scheduling niceness of worker processes, their inference threads and the ffmpeg they run
+   * (0-19; 0 keeps the default). The web process keeps priority 0, so on a machine the worker
+   * keeps busy, status and upload requests still get a core when they need one.
+   */
+  WORKER_NICE: z.coerce.number().int().min(0).max(19).default(10),
   /** The queue lanes this worker takes: `gpu` (segmentation, one-pass batches), `cpu` (renders, exports, webhooks). */
   WORKER_LANES: z
     .string()
@@ -66,6 +75,19 @@ const schema = z.object({
   MAX_FRAME_PIXELS: z.coerce.number().int().positive().default(4096 * 2304),
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(100),
   STARTS_PER_MINUTE: z.coerce.number().int().positive().default(3),
+  /** Requests with a missing or invalid API key one client address may make per minute. */
+  AUTH_FAILURES_PER_MINUTE: z.coerce.number().int().positive().default(30),
+  /**
+   * Reverse proxies in front of the web server that append the client's address to
+   * X-Forwarded-For (0: clients connect directly, and the connection's address is the client's).
+   */
+  TRUST_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
+  /**
+   * The test-mode checkout (without Stripe: purchases are recorded at once, nothing is paid, and
+   * they unlock API keys). "auto": for everyone when PUBLIC_URL is a loopback origin (the
+   * embedded set-up on one machine), else for the administrator only. "on", "admin", "off".
+   */
+  TEST_CHECKOUT: z.enum(['auto', 'on', 'admin', 'off']).default('auto'),
   STRIPE_SECRET_KEY: z.string().optional(),
   STRIPE_PRICE_ID: z.string().optional(),
   /** SMTP server for password-reset e-mails, e.g. smtp://user:pass@mail.example.com:587. Without it, no e-mail is sent. */
@@ -85,7 +107,14 @@ const checked = schema.superRefine((e, ctx) => {
   if (isPostgresUrl(e.DATABASE_URL ?? '')) need('a PostgreSQL DATABASE_URL (the same value in every process)', ['KEYOUT_SECRET']);
 });
 
-export type Env = z.infer<typeof schema> & { dataDir: string; databaseUrl: string; modelsDir: string };
+export type Env = Omit<z.infer<typeof schema>, 'PUBLIC_URL'> & {
+  PUBLIC_URL: string;
+  /** PUBLIC_URL was set, not derived from PORT. */
+  publicUrlSet: boolean;
+  dataDir: string;
+  databaseUrl: string;
+  modelsDir: string;
+};
 
 let cached: Env | undefined;
 
@@ -99,6 +128,8 @@ export function env(): Env {
   const dataDir = path.resolve(parsed.data.DATA_DIR);
   cached = {
     ...parsed.data,
+    PUBLIC_URL: parsed.data.PUBLIC_URL ?? `http://localhost:${parsed.data.PORT}`,
+    publicUrlSet: Boolean(parsed.data.PUBLIC_URL),
     dataDir,
     databaseUrl: parsed.data.DATABASE_URL ?? `file:${path.join(dataDir, 'keyout.db')}`,
     modelsDir: path.resolve(parsed.data.MODELS_DIR),

@@ -39,24 +39,42 @@ function checkFfmpeg() {
   }
 }
 
-/** Installs dependencies when node_modules is missing or was installed from another lockfile. */
+/** Tools the start and test scripts run; an install without them is not complete. */
+const REQUIRED_BINS = ['tsx', 'next', 'prisma', 'vitest', 'tsc'];
+
+function installComplete() {
+  return REQUIRED_BINS.every((bin) => fs.existsSync(path.join(root, 'node_modules', '.bin', bin)));
+}
+
+/**
+ * Installs dependencies when node_modules is missing, incomplete, or was installed from another
+ * lockfile. The marker is written only once the install is complete, so an interrupted or
+ * partial one is repaired by the next run instead of failing on every run after it.
+ */
 function installIfNeeded() {
   const lockHash = () =>
     createHash('sha256').update(fs.readFileSync(path.join(root, 'package-lock.json'))).digest('hex');
   const marker = path.join(root, 'node_modules', '.keyout-lock-hash');
-  if (fs.existsSync(marker) && fs.readFileSync(marker, 'utf8') === lockHash()) return;
+  if (fs.existsSync(marker) && fs.readFileSync(marker, 'utf8') === lockHash() && installComplete()) return;
+  fs.rmSync(marker, { force: true });
   console.log('› Installing dependencies (npm install)…');
   // `npm install` rather than `npm ci`: npm 11 omits other platforms' optional binaries
   // (@next/swc-*, @tailwindcss/oxide-*) from the lockfile and `npm ci` then refuses it.
+  // --include=dev: NODE_ENV=production (common on servers and in containers) would otherwise
+  // leave out tsx, TypeScript and Tailwind, which setup and the build need.
   // CUDA extras of onnxruntime-node download from outside the npm registry: opt in with
   // ONNXRUNTIME_NODE_INSTALL=... on a GPU machine; the CPU build ships inside the package.
-  sh('npm', ['install', '--no-audit', '--no-fund'], {
+  sh('npm', ['install', '--include=dev', '--no-audit', '--no-fund'], {
     env: {
       ONNXRUNTIME_NODE_INSTALL: process.env.ONNXRUNTIME_NODE_INSTALL ?? 'skip',
       PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1',
       PRISMA_SKIP_POSTINSTALL_GENERATE: '1',
     },
   });
+  if (!installComplete()) {
+    console.error(`\n✖ npm install finished without ${REQUIRED_BINS.filter((b) => !fs.existsSync(path.join(root, 'node_modules', '.bin', b))).join(', ')}; run it again.`);
+    process.exit(1);
+  }
   fs.writeFileSync(marker, lockHash());
 }
 

@@ -4,14 +4,18 @@
 import { buildIfStale, prepare, sh } from './bootstrap.mjs';
 
 prepare();
+// Tests set up the environment they test; a NODE_ENV=production left in the shell (servers,
+// containers) must not turn the suite into a production run. The build and the e2e run stay
+// production builds either way (next build and next start set it themselves).
+const asTests = { env: { NODE_ENV: 'test' } };
 const steps = [
   ['typecheck', ['npx', ['tsc', '--noEmit']]],
   ['lint', ['npx', ['eslint', '.', '--max-warnings=0']]],
-  ['unit tests', ['npx', ['vitest', 'run', '--project', 'unit']]],
+  ['unit tests', ['npx', ['vitest', 'run', '--project', 'unit'], asTests]],
   ['build', null],
-  ['integration tests', ['npx', ['vitest', 'run', '--project', 'integration']]],
+  ['integration tests', ['npx', ['vitest', 'run', '--project', 'integration'], asTests]],
   // The API files again on PostgreSQL + BullMQ (Redis) + S3 (Swift), started by the script.
-  ['integration tests, scale-out stack', ['npx', ['tsx', 'scripts/test-scale.ts']]],
+  ['integration tests, scale-out stack', ['npx', ['tsx', 'scripts/test-scale.ts'], asTests]],
   // The production build made above serves the e2e run (next start), as users get it.
   ['e2e tests', ['npx', ['playwright', 'test'], { env: { E2E_PROD: '1' } }]],
 ];

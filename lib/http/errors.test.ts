@@ -38,8 +38,10 @@ describe('toHttpError', () => {
     const h = toHttpError(new Error('database exploded at /secret/path'));
     expect(h.status).toBe(500);
     expect(h.message).toBe('Internal server error');
-    expect(h.details).toBeUndefined();
-    expect(log).toHaveBeenCalled();
+    expect(h.details).toMatch(/^Reference [0-9a-f]{8}: quote it to the operator\.$/);
+    expect(h.details).not.toContain('/secret/path');
+    const ref = /Reference ([0-9a-f]{8})/.exec(h.details!)![1]!;
+    expect(log).toHaveBeenCalledWith(expect.stringContaining(ref), expect.any(Error));
     log.mockRestore();
   });
 });

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { ZodError } from 'zod';
 import { ServiceError, type ServiceErrorKind } from '../errors';
 import { isUserMessage } from '../schemas/messages';
@@ -49,6 +50,7 @@ export function toHttpError(e: unknown): HttpError {
     return new HttpError(STATUS[e.kind], e.message, e.details, headers);
   }
   if (e instanceof ZodError) return fromZod(e);
-  console.error('[api] unexpected error', e);
-  return new HttpError(500, 'Internal server error');
+  const ref = randomUUID().slice(0, 8);
+  console.error(`[api] unexpected error, reference ${ref}`, e);
+  return new HttpError(500, 'Internal server error', `Reference ${ref}: quote it to the operator.`);
 }

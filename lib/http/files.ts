@@ -4,8 +4,9 @@ import { storage } from '../storage';
 import { contentDisposition, contentTypeOf, isSafeKey, jobIdOfUploadTarget } from '../storage/keys';
 import { verifySignature } from '../storage/signing';
 import { uploadSource } from '../services/upload-source';
+import { discardBody } from './body';
 import { toHttpError } from './errors';
-import { API_VERSION } from './route';
+import { API_VERSION } from './version';
 
 /**
  * Signed-URL file access for local storage (app/files/[...key]): GET/HEAD with Range support
@@ -15,7 +16,7 @@ import { API_VERSION } from './route';
 function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
   return new Response(JSON.stringify(body), {
     status,
-    headers: { 'Content-Type': 'application/json; charset=utf-8', 'X-API-Version': API_VERSION, ...headers },
+    headers: { 'Content-Type': 'application/json; charset=utf-8', 'X-Content-Type-Options': 'nosniff', 'X-API-Version': API_VERSION, ...headers },
   });
 }
 
@@ -67,6 +68,8 @@ export async function serveFile(req: Request, key: string, headOnly = false): Pr
       'Content-Type': contentTypeOf(key),
       'Accept-Ranges': 'bytes',
       'Cache-Control': 'private, max-age=3600',
+      // A stored file is served as its extension says, never sniffed into HTML or script.
+      'X-Content-Type-Options': 'nosniff',
       'X-API-Version': API_VERSION,
     };
     const filename = new URL(req.url).searchParams.get('filename');
@@ -88,6 +91,12 @@ export async function serveFile(req: Request, key: string, headOnly = false): Pr
 }
 
 export async function receiveUpload(req: Request, key: string): Promise<Response> {
+  const res = await receive(req, key);
+  if (res.status >= 400) await discardBody(req);
+  return res;
+}
+
+async function receive(req: Request, key: string): Promise<Response> {
   try {
     const denied = authorise(req, key, 'PUT');
     if (denied) return denied;
@@ -101,4 +110,10 @@ export async function receiveUpload(req: Request, key: string): Promise<Response
   } catch (e) {
     return fail(e);
   }
+}
+
+/** The methods a signed file URL does not have: the spec's JSON 405, not Next's empty one. */
+export async function otherFileMethod(req: Request): Promise<Response> {
+  await discardBody(req);
+  return json(405, { error: 'Method not allowed', details: 'Signed file URLs accept GET, HEAD and (for uploads) PUT.' }, { Allow: 'GET, HEAD, PUT' });
 }

@@ -1,15 +1,17 @@
 import { findActiveApiKey, touchApiKey } from '../auth/api-keys';
 import { env } from '../env';
-import { toHttpError, type ErrorBody } from './errors';
-import { hit, stateOf, unhit, type WindowState } from './rate-limit';
+import { discardBody } from './body';
+import { HttpError, toHttpError, type ErrorBody } from './errors';
+import { PEER_HEADER } from './node-edge';
+import { hit, peek, stateOf, unhit, type WindowState } from './rate-limit';
+import { API_VERSION } from './version';
 
 /**
- * The one wrapper every /v1 route goes through: authenticate X-Api-Key → rate-limit → run the
- * handler (parse + one service call) → map errors to the spec's error body. Every response,
- * errors and 401s included, carries the version and rate-limit headers.
+ * The one wrapper every /v1 route goes through: throttle addresses that keep sending bad keys →
+ * authenticate X-Api-Key → rate-limit → run the handler (parse + one service call) → map errors
+ * to the spec's error body. Every response, errors and 401s included, carries the version and
+ * rate-limit headers.
  */
-export const API_VERSION = '1.6.0';
-
 export interface ApiContext<P> {
   req: Request;
   userId: string;
@@ -57,44 +59,81 @@ function keyUnderWrongHeader(req: Request): boolean {
   return false;
 }
 
+/**
+ * The client's address: the connection's own (stamped by node-edge.ts), or behind
+ * TRUST_PROXY_HOPS reverse proxies the address the outermost trusted one appended.
+ */
+export function clientAddress(req: Request): string {
+  const hops = env().TRUST_PROXY_HOPS;
+  if (hops > 0) {
+    const chain = (req.headers.get('x-forwarded-for') ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+    const appended = chain[chain.length - hops];
+    if (appended) return appended;
+  }
+  return req.headers.get(PEER_HEADER) || 'unknown';
+}
+
+const retryIn = (w: WindowState) => String(Math.max(1, w.resetAt - Math.floor(Date.now() / 1000)));
+
 export function apiRoute<P = Record<string, never>>(handler: Handler<P>, opts: RouteOptions = {}) {
+  const answer = answerer(handler, opts);
   return async (req: Request, route: RouteContext<P>): Promise<Response> => {
-    const { RATE_LIMIT_PER_MINUTE, STARTS_PER_MINUTE } = env();
+    const res = await answer(req, route);
+    if (res.status >= 400) await discardBody(req);
+    return res;
+  };
+}
+
+function answerer<P>(handler: Handler<P>, opts: RouteOptions) {
+  return async (req: Request, route: RouteContext<P>): Promise<Response> => {
+    const { RATE_LIMIT_PER_MINUTE, STARTS_PER_MINUTE, AUTH_FAILURES_PER_MINUTE } = env();
     let headers = rateHeaders(stateOf(0, RATE_LIMIT_PER_MINUTE));
     let startBucket: string | null = null;
     try {
-      const presented = req.headers.get('x-api-key')?.trim();
-      if (!presented) {
-        const error = keyUnderWrongHeader(req) ? 'Invalid API key' : 'API key required';
-        return errorResponse(401, { error }, headers);
-      }
-      const key = await findActiveApiKey(presented);
-      if (!key) return errorResponse(401, { error: 'Invalid API key' }, headers);
-
-      const window = await hit(`req:${key.keyId}`, RATE_LIMIT_PER_MINUTE);
-      headers = rateHeaders(window);
-      if (window.count > RATE_LIMIT_PER_MINUTE) {
-        const retryAfter = String(Math.max(1, window.resetAt - Math.floor(Date.now() / 1000)));
+      // An address that keeps sending missing or wrong keys is refused before its key is looked
+      // at: a guess then costs nothing and tells nothing.
+      const failures = `auth-fail:${clientAddress(req)}`;
+      const failed = peek(failures, AUTH_FAILURES_PER_MINUTE);
+      if (failed.count >= AUTH_FAILURES_PER_MINUTE) {
         return errorResponse(
           429,
-          { error: 'Rate limit exceeded', details: `At most ${RATE_LIMIT_PER_MINUTE} requests per minute per API key; retry in ${retryAfter} s.` },
-          { ...headers, 'Retry-After': retryAfter },
+          {
+            error: 'Rate limit exceeded',
+            details: `Too many requests without a valid API key from this address (at most ${AUTH_FAILURES_PER_MINUTE} a minute); retry in ${retryIn(failed)} s.`,
+          },
+          { ...headers, 'Retry-After': retryIn(failed) },
+        );
+      }
+      const presented = req.headers.get('x-api-key')?.trim();
+      const key = presented ? await findActiveApiKey(presented) : null;
+      if (!key) {
+        hit(failures, AUTH_FAILURES_PER_MINUTE);
+        const error = presented || keyUnderWrongHeader(req) ? 'Invalid API key' : 'API key required';
+        return errorResponse(401, { error }, headers);
+      }
+
+      const window = hit(`req:${key.keyId}`, RATE_LIMIT_PER_MINUTE);
+      headers = rateHeaders(window);
+      if (window.count > RATE_LIMIT_PER_MINUTE) {
+        return errorResponse(
+          429,
+          { error: 'Rate limit exceeded', details: `At most ${RATE_LIMIT_PER_MINUTE} requests per minute per API key; retry in ${retryIn(window)} s.` },
+          { ...headers, 'Retry-After': retryIn(window) },
         );
       }
       await touchApiKey(key.keyId);
 
       if (opts.countsAsStart) {
-        const starts = await hit(`start:${key.keyId}`, STARTS_PER_MINUTE);
+        const starts = hit(`start:${key.keyId}`, STARTS_PER_MINUTE);
         startBucket = `start:${key.keyId}`;
         if (starts.count > STARTS_PER_MINUTE) {
-          const retryAfter = String(Math.max(1, starts.resetAt - Math.floor(Date.now() / 1000)));
           return errorResponse(
             429,
             {
               error: 'Rate limit exceeded',
-              details: `At most ${STARTS_PER_MINUTE} video processing jobs per minute per API key; retry in ${retryAfter} s.`,
+              details: `At most ${STARTS_PER_MINUTE} video processing jobs per minute per API key; retry in ${retryIn(starts)} s.`,
             },
-            { ...headers, 'Retry-After': retryAfter },
+            { ...headers, 'Retry-After': retryIn(starts) },
           );
         }
       }
@@ -107,7 +146,7 @@ export function apiRoute<P = Record<string, never>>(handler: Handler<P>, opts: R
       return errorResponse(err.status, { error: err.message, details: err.details }, { ...headers, ...err.headers });
     } finally {
       // A refused or failed start does not use up one of the per-minute starts.
-      if (startBucket) await unhit(startBucket).catch(() => undefined);
+      if (startBucket) unhit(startBucket);
     }
   };
 }
@@ -127,24 +166,24 @@ export function publicRoute(handler: (req: Request) => ApiReply) {
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 type Method = (typeof METHODS)[number];
-type PlainHandler = (req: Request) => Response;
+/** Mounted on routes with and without params, so it takes any. */
+type PlainHandler = ReturnType<typeof apiRoute<unknown>>;
 
 /**
- * Handlers for the methods a /v1 path does not have. Next.js would answer them 405 with an
- * empty body, and clients parse every error as the spec's JSON body. Usage in a route file:
+ * Handlers for the methods a /v1 path does not have: like any endpoint they check the key and
+ * count against the rate limit first, then answer 405 with the spec's JSON body (Next.js would
+ * answer an empty 405). Usage in a route file:
  * `export const { GET, PUT, PATCH, DELETE } = otherMethods('POST');`
  */
 export function otherMethods(...allowed: Method[]): Record<Method, PlainHandler> {
   const allow = allowed.join(', ');
-  const refuse: PlainHandler = (req) =>
-    errorResponse(
-      405,
-      { error: 'Method not allowed', details: `${new URL(req.url).pathname} accepts ${allow}.` },
-      { Allow: allow },
-    );
+  const refuse = apiRoute<unknown>(({ req }) => {
+    throw new HttpError(405, 'Method not allowed', `${new URL(req.url).pathname} accepts ${allow}.`, { Allow: allow });
+  });
   return Object.fromEntries(METHODS.map((m) => [m, refuse])) as Record<Method, PlainHandler>;
 }
 
-/** Every method of a path under /v1 that is not an endpoint: the spec's 404 body, not a page. */
-export const noEndpoint: PlainHandler = (req) =>
-  errorResponse(404, { error: 'Not found', details: `There is no API endpoint ${req.method} ${new URL(req.url).pathname}.` }, {});
+/** Every method of a path under /v1 that is not an endpoint: after the key check, the spec's 404 body. */
+export const noEndpoint: PlainHandler = apiRoute<unknown>(({ req }) => {
+  throw new HttpError(404, 'Not found', `There is no API endpoint ${req.method} ${new URL(req.url).pathname}.`);
+});

@@ -1,12 +1,12 @@
 import type { ModelManifest } from '../../engine/models/manifest';
-import type { InferenceSession, TensorData } from '../../engine/runtime';
+import type { InferenceSession, ModelFile, TensorData } from '../../engine/runtime';
 
 /**
  * Models whose frames can share a run: the ISNet family (the keyframe tiers), fully
  * convolutional at any multiple of 32. Fixed-size models (MediaPipe selfie) reshape with a
- * batch of 1 built in.
+ * batch of 1 built in. A model loaded by its file alone (the refinement's prompt models) is not batched.
  */
-export const batchable = (m: ModelManifest) => m.input.size === 'multiple-of-32';
+export const batchable = (m: ModelFile | ModelManifest) => 'input' in m && m.input.size === 'multiple-of-32';
 
 interface Waiting {
   feeds: Record<string, TensorData>;

@@ -1,10 +1,41 @@
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import type { Readable, Writable } from 'node:stream';
 import { env } from '../env';
 
 /** A media failure whose message is safe and useful to show to the user. */
 export class MediaError extends Error {
   override name = 'MediaError';
+}
+
+/**
+ * A tool that exited with an error: its output is kept for the log (the worker logs it with the
+ * error), out of the message, which may reach a user.
+ */
+export class ToolError extends Error {
+  override name = 'ToolError';
+  constructor(
+    message: string,
+    readonly output: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * Logs a tool's own output under a short reference and returns the reference. Tool output
+ * ("[ffv1 @ 0x55dc…] Unsupported number 4 of slices") is for operators; users get words and
+ * the reference to quote.
+ */
+function logToolOutput(what: string, output: string): string {
+  const ref = randomBytes(4).toString('hex');
+  console.error(`[media] reference ${ref}: ${what}\n${lastLines(output, 12) || '(no output)'}`);
+  return ref;
+}
+
+/** A tool's failure as a user sees it: what failed, in words, and the reference to its log. */
+export function toolFailure(what: string, output: string): MediaError {
+  return new MediaError(`${what} (reference ${logToolOutput(what, output)}).`);
 }
 
 export interface RunOptions {
@@ -49,13 +80,13 @@ function run(bin: string, args: string[], opts: RunOptions = {}): Promise<RunRes
       if (timer) clearTimeout(timer);
       opts.signal?.removeEventListener('abort', onAbort);
       if (killedFor) return reject(new MediaError(`${bin} ${killedFor}`));
-      if (code !== 0) return reject(new Error(`${bin} exited with ${code}: ${lastLines(err)}`));
+      if (code !== 0) return reject(new ToolError(`${bin} exited with ${code}`, lastLines(err, 12)));
       resolve({ stdout: Buffer.concat(out), stderr: err });
     });
   });
 }
 
-export function lastLines(text: string, n = 6): string {
+function lastLines(text: string, n: number): string {
   return text.trim().split('\n').slice(-n).join('\n');
 }
 

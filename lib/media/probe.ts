@@ -5,6 +5,7 @@ import { env } from '../env';
 import { ffmpeg, ffprobe, MediaError } from './ffmpeg';
 
 interface ProbeStream {
+  index?: number;
   codec_type?: string;
   codec_name?: string;
   width?: number;
@@ -20,8 +21,11 @@ interface ProbeStream {
 }
 interface ProbeJson {
   streams?: ProbeStream[];
-  format?: { format_name?: string; duration?: string; tags?: Record<string, string> };
+  format?: { format_name?: string; duration?: string; start_time?: string; tags?: Record<string, string> };
 }
+
+/** Above this a "frame rate" is a broken header, not a video. */
+const MAX_FPS = 240;
 
 const NOT_A_VIDEO =
   'The file is not a supported video. Supported containers: MP4, MOV, M4V, WebM, MKV, AVI.';
@@ -54,6 +58,117 @@ function rotationOf(s: ProbeStream): MediaInfo['rotation'] {
   // ffprobe reports the display matrix counter-clockwise (e.g. -90 for a portrait phone video).
   const cw = ((-raw % 360) + 360) % 360;
   return cw === 90 || cw === 180 || cw === 270 ? cw : 0;
+}
+
+/** Where the video stream's packets lie on the timeline: what a decoder will really get. */
+export interface PacketTimeline {
+  packets: number;
+  /** First timestamp and end of the last packet (its timestamp plus its duration), in seconds. */
+  start: number;
+  end: number;
+}
+
+/**
+ * Reads the timestamps of every packet of one stream that the decoder will output (demuxing
+ * only, no decoding: about half a second for 36,000 packets). At most `maxPackets` are read; more means more frames than the
+ * caps allow.
+ */
+async function packetTimeline(
+  file: string,
+  demuxer: Demuxer,
+  stream: number,
+  maxPackets: number,
+  signal?: AbortSignal,
+): Promise<PacketTimeline> {
+  let stdout: Buffer;
+  try {
+    ({ stdout } = await ffprobe(
+      [
+        ...guardArgs(), '-f', demuxer, '-v', 'error', '-select_streams', String(stream),
+        '-read_intervals', `%+#${maxPackets + 1}`,
+        '-show_entries', 'packet=pts_time,dts_time,duration_time,flags', '-of', 'csv=p=0', file,
+      ],
+      { timeoutMs: 60_000, signal },
+    ));
+  } catch (e) {
+    if (e instanceof MediaError) throw new MediaError(`Reading the video's frames ${e.message.replace(/^\S+ /, '')}`);
+    throw new MediaError('The video could not be read: the file is corrupt or truncated.');
+  }
+  let packets = 0;
+  let start = Infinity;
+  let end = -Infinity;
+  for (const line of stdout.toString().split('\n')) {
+    const [ptsText, dtsText, durText, flags = ''] = line.split(',');
+    // Packets an edit list cuts away (flag D) are decoded only to be dropped: not in the video.
+    if (!line || flags.includes('D')) continue;
+    const [pts, dts, dur] = [Number(ptsText), Number(dtsText), Number(durText)];
+    const at = Number.isFinite(pts) ? pts : dts;
+    if (!Number.isFinite(at)) continue;
+    packets++;
+    start = Math.min(start, at);
+    end = Math.max(end, at + (Number.isFinite(dur) && dur > 0 ? dur : 0));
+  }
+  return { packets, start, end };
+}
+
+/** A gap between two accounts of a duration that is more than rounding and edit lists. */
+export const durationTolerance = (seconds: number) => Math.max(0.5, 0.02 * seconds);
+
+const secs = (s: number) => `${s.toFixed(1)} s`;
+
+/** The Matroska DURATION tag, "00:00:10.292000000", in seconds. */
+function tagSeconds(tag: string | undefined): number | null {
+  const m = tag && /^(\d+):(\d{2}):(\d{2}(?:\.\d+)?)$/.exec(tag.trim());
+  return m ? Number(m[1]) * 3600 + Number(m[2]) * 60 + Number(m[3]) : null;
+}
+
+/** A stream's own account of its length: its header duration, else its DURATION tag. */
+function declaredSeconds(s: ProbeStream): number | null {
+  const d = Number(s.duration);
+  return Number.isFinite(d) && d > 0 ? d : tagSeconds(s.tags?.DURATION);
+}
+
+/**
+ * The one duration the price, the caps and the pipeline use: how long the video stream's frames
+ * run, read from the frames themselves (packet timestamps), cross-checked against what the
+ * stream's header and the container say. Headers that disagree beyond the tolerance are a
+ * refusal: a 2 s clip whose container claims 36,000 s, a 30 s stream whose container claims
+ * 0.5 s, and a file cut short whose header still declares its whole length.
+ */
+export function videoDuration(o: {
+  timeline: PacketTimeline;
+  /** The video stream's header duration (or tag), if it has one. */
+  declaredVideo: number | null;
+  /** The other streams' declared durations (audio may run on a little past the video). */
+  declaredOthers: number[];
+  container: number | null;
+  containerStart: number;
+  maxSeconds: number;
+}): number {
+  const { timeline } = o;
+  if (timeline.packets === 0 || !(timeline.end > timeline.start)) throw new MediaError('The video stream has no frames.');
+  const frames = timeline.end - timeline.start;
+  if (frames > o.maxSeconds) throw new MediaError(`The video is ${frames.toFixed(1)} s long; the limit is ${o.maxSeconds} s.`);
+  if (o.declaredVideo !== null && o.declaredVideo > frames + durationTolerance(o.declaredVideo)) {
+    throw new MediaError(
+      `The file is incomplete: its video stream declares ${secs(o.declaredVideo)} but its frames stop after ${secs(frames)}. Upload the whole file again.`,
+    );
+  }
+  if (o.declaredVideo !== null && o.declaredVideo < frames - durationTolerance(frames)) {
+    throw new MediaError(
+      `The video stream declares ${secs(o.declaredVideo)} but its frames run for ${secs(frames)}; a video whose length cannot be trusted is refused.`,
+    );
+  }
+  if (o.container !== null) {
+    const videoEnd = timeline.end - o.containerStart;
+    const longest = Math.max(videoEnd, ...o.declaredOthers);
+    if (o.container < videoEnd - durationTolerance(videoEnd) || o.container > longest + durationTolerance(longest)) {
+      throw new MediaError(
+        `The file's container says it lasts ${secs(o.container)} but its video stream runs for ${secs(frames)}; a video whose length cannot be trusted is refused.`,
+      );
+    }
+  }
+  return frames;
 }
 
 /** Headers can lie: decoding one frame catches truncated and corrupt files at upload time. */
@@ -109,28 +224,25 @@ export async function probeVideo(
       `The video frame is ${video.width}x${video.height} (${pixels} pixels); the limit is ${MAX_FRAME_PIXELS} pixels per frame.`,
     );
   }
-  const duration = Number(json.format?.duration ?? video.duration ?? NaN);
-  if (!Number.isFinite(duration) || duration <= 0) {
-    throw new MediaError('The video has no readable duration.');
-  }
-  // The cap is on the video stream, the part that gets processed: a container often says a
-  // little more (audio that runs on, edit lists), and a recording of exactly the limit must
-  // not be refused for that.
-  const streamSeconds = Number(video.duration);
-  const videoSeconds = Number.isFinite(streamSeconds) && streamSeconds > 0 ? streamSeconds : duration;
-  if (videoSeconds > MAX_VIDEO_SECONDS) {
-    throw new MediaError(
-      `The video is ${videoSeconds.toFixed(1)} s long; the limit is ${MAX_VIDEO_SECONDS} s.`,
-    );
-  }
   const avg = rate(video.avg_frame_rate);
   const real = rate(video.r_frame_rate);
   const fps = avg || real;
-  if (!fps || fps > 240) throw new MediaError('The video has no usable frame rate.');
+  if (!fps || fps > MAX_FPS) throw new MediaError('The video has no usable frame rate.');
+  const maxPackets = Math.ceil(MAX_VIDEO_SECONDS * MAX_FPS);
+  const timeline = await packetTimeline(file, demuxer, video.index ?? 0, maxPackets, opts.signal);
+  if (timeline.packets > maxPackets) throw new MediaError(`The video has more frames than ${MAX_VIDEO_SECONDS} s at ${MAX_FPS} fps.`);
+  const container = Number(json.format?.duration);
+  const duration = videoDuration({
+    timeline,
+    declaredVideo: declaredSeconds(video),
+    declaredOthers: (json.streams ?? []).filter((st) => st !== video).flatMap((st) => declaredSeconds(st) ?? []),
+    container: Number.isFinite(container) && container > 0 ? container : null,
+    containerStart: Number(json.format?.start_time) || 0,
+    maxSeconds: MAX_VIDEO_SECONDS,
+  });
   const rotation = rotationOf(video);
   const swap = rotation === 90 || rotation === 270;
   const audio = json.streams?.find((s) => s.codec_type === 'audio');
-  const nb = Number(video.nb_frames);
   if (!opts.metadataOnly) await decodeFirstFrame(demuxer, file, opts.signal);
   return {
     demuxer,
@@ -144,7 +256,8 @@ export async function probeVideo(
     fpsRational: avg ? video.avg_frame_rate! : video.r_frame_rate!,
     variableFrameRate: Boolean(avg && real && Math.abs(avg - real) / real > 0.01),
     duration,
-    frameCount: Number.isFinite(nb) && nb > 0 ? nb : Math.max(1, Math.round(duration * fps)),
+    // Frames on the normalised timeline (constant rate over the duration): what the pipeline makes.
+    frameCount: Math.max(1, Math.round(duration * fps)),
     videoCodec: video.codec_name,
     pixFmt: video.pix_fmt ?? 'unknown',
     hasAudio: Boolean(audio),

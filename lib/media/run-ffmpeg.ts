@@ -1,10 +1,10 @@
-import { lastLines, MediaError, spawnFfmpeg } from './ffmpeg';
+import { MediaError, spawnFfmpeg, toolFailure } from './ffmpeg';
 
 const STDERR_TAIL = 16 * 1024;
 
 /**
  * Runs one ffmpeg encode, reporting frames done (from `-progress`) and honouring cancellation.
- * A failure becomes a MediaError naming `what` with ffmpeg's last lines.
+ * A failure becomes a MediaError naming `what`, ffmpeg's output logged under its reference.
  */
 export function runEncode(
   args: string[],
@@ -38,7 +38,7 @@ export function runEncode(
     child.on('close', (code) => {
       opts.signal?.removeEventListener('abort', onAbort);
       if (cancelled) return reject(new MediaError(`Encoding ${opts.what} was cancelled.`));
-      if (code !== 0) return reject(new MediaError(`Encoding ${opts.what} failed: ${lastLines(err, 3) || `ffmpeg exited with ${code}`}`));
+      if (code !== 0) return reject(toolFailure(`Encoding ${opts.what} failed`, err || `ffmpeg exited with ${code}`));
       resolve();
     });
   });

@@ -7,7 +7,7 @@ import { Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import zlib from 'node:zlib';
 import { env } from '../env';
-import { judgeAddress, parseIpLiteral } from './address';
+import { isMetadataAddress, judgeAddress, parseIpLiteral } from './address';
 
 /** A fetch that failed; the message is safe to show to the user. */
 export class FetchError extends Error {
@@ -34,7 +34,7 @@ export class UnsafeUrlError extends FetchError {
  * address and prove that a redirect from it to another private address is still refused.
  */
 export interface NetPolicy {
-  /** KEYOUT_ALLOW_PRIVATE_URLS=1: any address, plain http everywhere (tests, LAN self-hosting). */
+  /** KEYOUT_ALLOW_PRIVATE_URLS=1: any address but cloud metadata, plain http everywhere (tests, LAN self-hosting). */
   allowPrivate: boolean;
   requireHttps: boolean;
   treatAsPublic?: readonly string[];
@@ -51,6 +51,10 @@ const DEFAULT_TIMEOUT_MS = 120_000;
 const CONNECT_TIMEOUT_MS = 10_000;
 
 function checkAddress(address: string, host: string, policy: NetPolicy): void {
+  // Metadata endpoints hand out the host's credentials: no setting makes them reachable.
+  if (isMetadataAddress(address)) {
+    throw new UnsafeUrlError(`The URL's host ${host} points to a cloud metadata address, which is never fetched.`);
+  }
   if (policy.allowPrivate) return;
   const ip = parseIpLiteral(address);
   if (ip && policy.treatAsPublic?.includes(ip.toString())) return;

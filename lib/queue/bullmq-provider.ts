@@ -172,6 +172,26 @@ export class BullmqQueueProvider implements QueueProvider {
     return removed;
   }
 
+  /**
+   * Removes the waiting and delayed jobs whose payload names one of `ids` (a deleted job's work).
+   * BullMQ cannot remove a job another worker holds locked: that handler finds its job deleted
+   * and storage refuses its writes (lib/storage/job-guard.ts). Scans the pending jobs, which
+   * suits how rarely a job is deleted.
+   */
+  async cancel(ids: readonly string[]): Promise<number> {
+    if (!ids.length) return 0;
+    let removed = 0;
+    for (const kind of JOB_KINDS) {
+      for (const job of await this.queue(kind).getJobs(['waiting', 'delayed', 'prioritized'])) {
+        const payload = JSON.stringify(job.data);
+        if (!ids.some((id) => payload.includes(id))) continue;
+        // Taken meanwhile by a worker: left to the job guard, as above.
+        if (await job.remove().then(() => true, () => false)) removed++;
+      }
+    }
+    return removed;
+  }
+
   async close(): Promise<void> {
     await Promise.all([...this.workers.values()].map((w) => w.close(true)));
     await Promise.all([...this.queues.values()].map((q) => q.close()));

@@ -117,6 +117,13 @@ export class DbQueueProvider implements QueueProvider {
   /** The database client is the process's own, shared with everything else: nothing to close here. */
   async close(): Promise<void> {}
 
+  async cancel(ids: readonly string[]): Promise<number> {
+    if (!ids.length) return 0;
+    // Payloads hold ids (uuids), so a substring match cannot name another row's job.
+    const { count } = await this.client().queueJob.deleteMany({ where: { OR: ids.map((id) => ({ payloadJson: { contains: id } })) } });
+    return count;
+  }
+
   async prune(before: Date): Promise<number> {
     const { count } = await this.client().queueJob.deleteMany({
       where: { status: { in: ['completed', 'failed'] }, updatedAt: { lt: before } },

@@ -7,7 +7,7 @@ import type { QueueProvider } from './provider';
 
 export type { JobKind, Lane, PayloadOf } from './catalogue';
 export type { ClaimedJob, EnqueueOptions, QueueMessage, QueueProvider } from './provider';
-export { enqueue, type Tx } from './outbox';
+export { dropOutbox, enqueue, type Tx } from './outbox';
 export { PermanentJobError } from './errors';
 
 let provider: QueueProvider | undefined;

@@ -18,6 +18,17 @@ export async function enqueue<K extends JobKind>(tx: Tx, kind: K, payload: Paylo
   });
 }
 
+/**
+ * Drops the unsent rows whose payload names one of `ids`, in the caller's transaction (deleting
+ * a job); what was already sent is cancelled with QueueProvider.cancel after the commit.
+ */
+export async function dropOutbox(tx: Tx, ids: readonly string[]): Promise<number> {
+  if (!ids.length) return 0;
+  // Payloads hold ids (uuids), so a substring match cannot name another row's job.
+  const { count } = await tx.outboxMessage.deleteMany({ where: { OR: ids.map((id) => ({ payloadJson: { contains: id } })) } });
+  return count;
+}
+
 const RELAY_BATCH = 100;
 
 /** Sends pending outbox rows to the provider, oldest first; returns how many were sent. */

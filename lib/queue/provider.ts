@@ -47,4 +47,10 @@ export interface QueueProvider {
   prune(before: Date): Promise<number>;
   /** Closes the provider's own connections (a worker shutting down). */
   close(): Promise<void>;
+  /**
+   * Removes every message whose payload names one of `ids`, whatever its state (deleting a job;
+   * its unsent outbox rows go in the deleting transaction, lib/queue/outbox.ts). A running row's
+   * worker finds its lease gone at the next heartbeat and aborts the work. Idempotent.
+   */
+  cancel(ids: readonly string[]): Promise<number>;
 }

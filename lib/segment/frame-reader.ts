@@ -2,7 +2,7 @@ import { guardArgs, safeInputArgs } from '../../engine/media/input';
 import { normalizeFilters } from '../../engine/media/normalize';
 import type { MediaInfo } from '../../engine/media/types';
 import { env } from '../env';
-import { lastLines, MediaError, spawnFfmpeg } from '../media/ffmpeg';
+import { MediaError, spawnFfmpeg, toolFailure } from '../media/ffmpeg';
 
 export interface DecodedFrame {
   data: Uint8Array;
@@ -103,7 +103,7 @@ async function* rawFrames(args: string[], frameBytes: number, what: string, opts
     }
     const code = await exited;
     if (opts.signal?.aborted) throw new MediaError(`${what} was cancelled`);
-    if (code !== 0) throw new MediaError(`${what} failed: ${lastLines(stderr, 3) || `ffmpeg exited with ${code}`}`);
+    if (code !== 0) throw toolFailure(`${what} failed`, stderr || `ffmpeg exited with ${code}`);
   } finally {
     opts.signal?.removeEventListener('abort', onAbort);
     if (child.exitCode === null) child.kill('SIGKILL');

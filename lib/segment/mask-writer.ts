@@ -1,5 +1,5 @@
 import type { MediaInfo } from '../../engine/media/types';
-import { lastLines, MediaError, spawnFfmpeg } from '../media/ffmpeg';
+import { spawnFfmpeg, toolFailure } from '../media/ffmpeg';
 
 /** ffmpeg arguments for the mask file: raw gray8 in, FFV1 gray8 in Matroska out, one frame each. */
 export function maskEncodeArgs(info: Pick<MediaInfo, 'width' | 'height' | 'fpsRational'>, out: string): string[] {
@@ -32,7 +32,7 @@ export function openMaskWriter(info: Pick<MediaInfo, 'width' | 'height' | 'fpsRa
     failed ??= e;
   });
   const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
-  const fail = (why: string) => new MediaError(`Writing the mask failed: ${lastLines(stderr, 3) || why}`);
+  const fail = (why: string) => toolFailure('Writing the mask failed', stderr || why);
   return {
     async write(alpha) {
       if (failed || child.exitCode !== null) throw fail(failed?.message ?? 'encoder exited');

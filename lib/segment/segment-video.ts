@@ -5,6 +5,7 @@ import type { ApiModel } from '../../engine/api-models';
 import type { TierConfig } from '../../engine/tiers';
 import { createVideoMatter, workSize } from '../../engine/video-matter';
 import { MediaError } from '../media/ffmpeg';
+import { durationTolerance } from '../media/probe';
 import { allManifests } from '../models/manifests';
 import { readFrames } from './frame-reader';
 import { openMaskWriter } from './mask-writer';
@@ -115,6 +116,7 @@ export async function segmentVideoWith(
     await matter.release();
   }
   if (framesWritten === 0) throw new MediaError('The video has no decodable frames.');
+  if (!opts.maxFrames) assertDecodedWhole(info, framesWritten);
   const seconds = (performance.now() - started) / 1000;
   opts.onProgress?.(progress(framesWritten, framesWritten, seconds));
   return {
@@ -123,6 +125,20 @@ export async function segmentVideoWith(
     seconds,
     stageSeconds: { decode: stage.decode, infer: matter.stats.stageSeconds.infer, refine: matter.stats.stageSeconds.refine, encode: stage.encode },
   };
+}
+
+/**
+ * The job was priced by the probed duration; a file whose frames stop decoding well before it
+ * (damaged data behind an intact index) fails here, so its charge is refunded, rather than
+ * completing with a fraction of the video.
+ */
+function assertDecodedWhole(info: MediaInfo, framesWritten: number): void {
+  const decoded = framesWritten / info.fps;
+  if (info.duration - decoded > durationTolerance(info.duration)) {
+    throw new MediaError(
+      `The video could not be decoded past ${decoded.toFixed(1)} s of its ${info.duration.toFixed(1)} s: the file is damaged or incomplete.`,
+    );
+  }
 }
 
 function progress(done: number, total: number, elapsed: number): SegmentProgress {

@@ -3,12 +3,13 @@ import type { Readable } from 'node:stream';
 import type { z } from 'zod';
 import { db } from '../db/client';
 import { env } from '../env';
-import { FetchError, safeFetchToFile } from '../net/safe-fetch';
+import { FetchError, safeFetchToFile, UnsafeUrlError } from '../net/safe-fetch';
 import { echoOf, stillOptions, type ImageToVideoOptions, type ImageToVideoRequest, type StillOptions } from '../schemas/image-to-video';
 import type { CreateJobRequest, JobReceipt, UploadedJob } from '../schemas/jobs';
 import { storage, storageKeys } from '../storage';
 import { ServiceError } from '../errors';
-import { acceptSource, acceptStill, incomingFile, uploadSource } from './upload-source';
+import { incomingFile } from '../storage/incoming';
+import { acceptSource, acceptStill, uploadSource } from './upload-source';
 
 const UPLOAD_URL_SECONDS = 3600;
 
@@ -94,6 +95,7 @@ async function fetchSource(jobId: string, url: string, what: 'video_url' | 'imag
   try {
     return { file, ...(await safeFetchToFile(url, file, { maxBytes: env().MAX_UPLOAD_BYTES, timeoutMs: 10 * 60_000 })) };
   } catch (e) {
+    if (e instanceof UnsafeUrlError) throw new ServiceError('invalid', `${what} is not allowed: ${e.message}`, e.message);
     if (e instanceof FetchError) {
       const tooBig = /larger than the limit/i.test(e.message);
       const thing = what === 'video_url' ? 'video' : 'image';

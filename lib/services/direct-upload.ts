@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { db } from '../db/client';
 import { env } from '../env';
 import { ServiceError } from '../errors';
@@ -59,7 +60,7 @@ export async function settleDirectUpload(jobId: string): Promise<boolean> {
       });
       throw e;
     }
-    const key = storageKeys.source(jobId, info.container);
+    const key = storageKeys.source(jobId, randomUUID().slice(0, 8), info.container);
     try {
       await storage().move(target, key, { ifVersion: stat.version });
     } catch (e) {

@@ -35,12 +35,12 @@ describe('expireAbandonedJobs', () => {
     };
     const src = path.join(dataDir, 'x.mp4');
     fs.writeFileSync(src, 'bytes');
-    await storage().putFile(storageKeys.source(jobs.uploadedOld.id, 'mp4'), src);
+    await storage().putFile(storageKeys.source(jobs.uploadedOld.id, 'test', 'mp4'), src);
 
     expect(await expireAbandonedJobs(now)).toBe(2);
     const left = (await db().job.findMany({ select: { filename: true } })).map((j) => j.filename).sort();
     expect(left).toEqual(['completed-old', 'created-new', 'failed-old', 'uploaded-recently']);
-    expect(await storage().stat(storageKeys.source(jobs.uploadedOld.id, 'mp4'))).toBeNull();
+    expect(await storage().stat(storageKeys.source(jobs.uploadedOld.id, 'test', 'mp4'))).toBeNull();
     expect(await expireAbandonedJobs(now)).toBe(0);
   });
 });

@@ -17,6 +17,7 @@ import type {
 import { jobNotFound } from './errors';
 import { completedMaskVersion } from './masks';
 import { assertFormatsAvailable, assertStickerSource, createOutput, enqueueRender } from './outputs/create';
+import { assertTransformFits, sourceBounds } from './transform-bounds';
 import { batchRecord, exportRecord } from './outputs/records';
 import { storage } from '../storage';
 
@@ -71,6 +72,7 @@ export async function createExport(
   const recipe = exportRecipe({ format: req.format!, transform: cleanTransform(req.transform) });
   assertStickerSource([formatOf(recipe)], job.lengthSeconds);
   await assertFormatsAvailable([formatOf(recipe)]);
+  assertTransformFits(recipe.transform, sourceBounds(job), 'transform');
   const output = await transact(async (tx) => {
     const created = await createOutput(tx, {
       jobId: job.id,
@@ -111,6 +113,7 @@ export async function createBatchExport(
   const recipes = planExports(req.exports ?? req.profiles ?? []).map(exportRecipe);
   assertStickerSource(recipes.map(formatOf), job.lengthSeconds);
   await assertFormatsAvailable(recipes.map(formatOf));
+  for (const recipe of recipes) assertTransformFits(recipe.transform, sourceBounds(job), 'exports.transform');
   const useGpu = req.use_gpu ?? false;
   const batchId = await transact(async (tx) => {
     const batch = await tx.batch.create({ data: { jobId: job.id, useGpu } });

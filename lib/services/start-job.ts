@@ -17,6 +17,7 @@ import { scheduleWebhook } from '../webhooks/schedule';
 import { settleDirectUpload } from './direct-upload';
 import { jobNotFound } from './errors';
 import { assertFormatsAvailable, assertStickerSource, createOutput } from './outputs/create';
+import { assertTransformsFit, sourceBounds } from './transform-bounds';
 
 type Started = z.infer<typeof StartResponse>;
 type StartJobRequest = z.infer<typeof StartJobRequestSchema>;
@@ -117,11 +118,13 @@ export async function startJob(
   const additional = planExports(req.exports ?? [], { format: outputFormat, transform: cleanTransform(background?.transform) }).map(exportRecipe);
   assertStickerSource(additional.map(formatOf), job.lengthSeconds);
   await assertFormatsAvailable([primaryRecipe, ...additional].map(formatOf));
+  assertTransformsFit(primaryRecipe.transform, additional, sourceBounds(job));
 
   await transact(async (tx) => {
     // The write comes first, so SQLite holds the write lock while the balance is read.
     const moved = await tx.job.updateMany({
-      where: { id: job.id, userId, status: 'uploaded' },
+      // The upload it was priced from: a new one committed since is refused below.
+      where: { id: job.id, userId, status: 'uploaded', sourceKey: job.sourceKey },
       data: {
         status: 'processing',
         model: req.model,
@@ -135,8 +138,8 @@ export async function startJob(
         startedAt: new Date(),
       },
     });
-    if (moved.count !== 1) throw new ServiceError('conflict', 'The job was started by another request');
-    await debitForJob(tx, { userId, jobId: job.id, amount: credits });
+    if (moved.count !== 1) throw new ServiceError('conflict', 'The job was started by another request, or its video replaced meanwhile');
+    if (!(await debitForJob(tx, { userId, jobId: job.id, amount: credits }))) throw new ServiceError('conflict', 'The job has already been charged');
     const batchId = additional.length ? (await tx.batch.create({ data: { jobId: job.id } })).id : null;
     await createOutput(tx, { jobId: job.id, role: 'primary', recipe: primaryRecipe, batchId });
     for (const recipe of additional) await createOutput(tx, { jobId: job.id, role: 'additional', recipe, batchId });

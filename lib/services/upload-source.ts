@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs/promises';
-import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { stillFrame } from '../../engine/media/still';
 import type { MediaInfo } from '../../engine/media/types';
@@ -10,7 +9,8 @@ import { fileHead, imageSize, sniffImage } from '../media/background';
 import { MediaError } from '../media/ffmpeg';
 import { probeVideo } from '../media/probe';
 import { stillFrames, storedStillOptions } from '../schemas/image-to-video';
-import { storage, storageKeys, tempDir } from '../storage';
+import { storage, storageKeys } from '../storage';
+import { incomingFile } from '../storage/incoming';
 import { drainRefused, tooLarge, writeLimited } from '../storage/limited-write';
 import { ServiceError } from '../errors';
 
@@ -36,16 +36,15 @@ async function readHead(file: string): Promise<Buffer> {
   }
 }
 
-/** A scratch file on the storage filesystem for an incoming source. */
-export async function incomingFile(jobId: string): Promise<string> {
-  await fs.mkdir(tempDir(), { recursive: true });
-  return path.join(tempDir(), `${jobId}-${randomUUID()}.incoming`);
-}
+const ALREADY_STARTED = 'The job has already been started; its video cannot be replaced';
 
 /**
  * Takes a downloaded or uploaded file as the job's source: sniffs and probes it (a non-video
- * fails here, clearly), moves it into storage as `jobs/<id>/source.<ext>` and marks the job
- * `uploaded` with its media facts. Consumes `file` (moved or removed).
+ * fails here, clearly), stores it under a key of its own (`jobs/<id>/source-<upload>.<ext>`)
+ * and, in one transaction that checks the job is still `created` or `uploaded`, makes it the
+ * job's source with its media facts. An upload that finishes after the job was started is
+ * refused (409) and its file removed: a started job's video and price never change. Consumes
+ * `file` (moved or removed).
  */
 export async function acceptSource(jobId: string, file: string, bytes: number): Promise<MediaInfo> {
   let info: MediaInfo;
@@ -57,15 +56,22 @@ export async function acceptSource(jobId: string, file: string, bytes: number): 
     if (e instanceof MediaError) throw new ServiceError('invalid', e.message);
     throw e;
   }
-  const job = await db().job.findUnique({ where: { id: jobId }, select: { sourceKey: true } });
-  if (!job) {
-    await fs.rm(file, { force: true });
-    throw new ServiceError('not_found', 'Job not found');
-  }
-  const key = storageKeys.source(jobId, info.container);
+  const key = storageKeys.source(jobId, randomUUID().slice(0, 8), info.container);
   await storage().putFile(key, file, { move: true });
-  if (job.sourceKey && job.sourceKey !== key) await storage().delete(job.sourceKey);
-  await db().job.update({ where: { id: jobId }, data: uploadedFacts(key, bytes, info) });
+  const swapped = await db().$transaction(async (tx) => {
+    // The state check is the transaction's first write, so it holds SQLite's write lock: a
+    // start committing in between is seen here, and a start after this sees the new source.
+    const { count } = await tx.job.updateMany({ where: { id: jobId, status: { in: ['created', 'uploaded'] } }, data: { uploadedAt: new Date() } });
+    if (count !== 1) return { accepted: false as const, exists: (await tx.job.count({ where: { id: jobId } })) === 1 };
+    const { sourceKey: previous } = await tx.job.findUniqueOrThrow({ where: { id: jobId }, select: { sourceKey: true } });
+    await tx.job.update({ where: { id: jobId }, data: uploadedFacts(key, bytes, info) });
+    return { accepted: true as const, previous };
+  });
+  if (!swapped.accepted) {
+    await storage().delete(key);
+    throw swapped.exists ? new ServiceError('conflict', ALREADY_STARTED) : new ServiceError('not_found', 'Job not found');
+  }
+  if (swapped.previous) await storage().delete(swapped.previous);
   return info;
 }
 
@@ -155,9 +161,7 @@ export async function uploadSource(jobId: string, body: Readable, opts: { conten
   const { MAX_UPLOAD_BYTES } = env();
   const job = await db().job.findUnique({ where: { id: jobId }, select: { status: true, stillJson: true } });
   if (!job) throw new ServiceError('not_found', 'Job not found');
-  if (job.status !== 'created' && job.status !== 'uploaded') {
-    throw new ServiceError('conflict', 'The job has already been started; its video cannot be replaced');
-  }
+  if (job.status !== 'created' && job.status !== 'uploaded') throw new ServiceError('conflict', ALREADY_STARTED);
   if (opts.contentLength !== undefined && opts.contentLength > MAX_UPLOAD_BYTES) {
     await drainRefused(body, opts.contentLength, MAX_UPLOAD_BYTES);
     throw tooLarge(MAX_UPLOAD_BYTES, opts.contentLength);

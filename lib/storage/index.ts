@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { env } from '../env';
+import { guardJobWrites } from './job-guard';
 import { LocalStorage } from './local';
 import { S3Storage } from './s3';
 import type { Storage } from './types';
@@ -13,7 +14,7 @@ let cached: Storage | undefined;
 export function storage(): Storage {
   if (cached) return cached;
   const e = env();
-  cached =
+  cached = guardJobWrites(
     e.STORAGE_PROVIDER === 's3'
       ? new S3Storage({
           bucket: e.S3_BUCKET!,
@@ -26,7 +27,8 @@ export function storage(): Storage {
             ? { credentials: { accessKeyId: e.S3_ACCESS_KEY_ID, secretAccessKey: e.S3_SECRET_ACCESS_KEY } }
             : {}),
         })
-      : new LocalStorage(path.join(e.dataDir, 'files'), e.PUBLIC_URL);
+      : new LocalStorage(path.join(e.dataDir, 'files'), e.PUBLIC_URL),
+  );
   return cached;
 }
 

@@ -2,7 +2,7 @@ import path from 'node:path';
 
 /**
  * The one place that knows the storage key layout of a job:
- *   jobs/<jobId>/source.<ext>            the uploaded original (image-to-video: the animated clip)
+ *   jobs/<jobId>/source-<upload>.<ext>   the uploaded original (each upload its own key)
  *   jobs/<jobId>/still.<ext>             image-to-video: the uploaded still
  *   jobs/<jobId>/mask-v<N>.mkv           mask versions (FFV1 grey)
  *   jobs/<jobId>/outputs/<outputId>.<ext> rendered outputs
@@ -14,7 +14,7 @@ export const storageKeys = {
   jobPrefix: (jobId: string) => `jobs/${jobId}`,
   /** The PUT target of the signed upload URL; the stored file gets its real extension later. */
   uploadTarget: (jobId: string) => `jobs/${jobId}/source`,
-  source: (jobId: string, ext: string) => `jobs/${jobId}/source.${ext}`,
+  source: (jobId: string, upload: string, ext: string) => `jobs/${jobId}/source-${upload}.${ext}`,
   still: (jobId: string, ext: string) => `jobs/${jobId}/still.${ext}`,
   mask: (jobId: string, version: number) => `jobs/${jobId}/mask-v${version}.mkv`,
   output: (jobId: string, outputId: string, ext: string) => `jobs/${jobId}/outputs/${outputId}.${ext}`,
@@ -23,6 +23,13 @@ export const storageKeys = {
   transparentThumbnail: (jobId: string) => `jobs/${jobId}/thumb.png`,
   preview: (jobId: string) => `jobs/${jobId}/preview.png`,
 };
+
+const JOB_KEY = /^jobs\/([0-9a-f-]{36})\//;
+
+/** The job a key belongs to, when it is one of a job's files. */
+export function jobIdOfKey(key: string): string | null {
+  return JOB_KEY.exec(key)?.[1] ?? null;
+}
 
 const UPLOAD_TARGET = /^jobs\/([0-9a-f-]{36})\/source$/;
 

@@ -51,6 +51,24 @@ describe('segmentVideo (real ffmpeg and models)', () => {
     expect(Object.keys(res.stageSeconds).sort()).toEqual(['decode', 'encode', 'infer', 'refine']);
   });
 
+  it('fails a file whose frames stop decoding halfway, instead of a mask of half the video', async () => {
+    // An intact index over zeroed data: the packets are all there (the upload's probe passes),
+    // the decoder gives up after the first second.
+    const whole = path.join(tmp, 'whole.mp4');
+    await run('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc2=size=256x256:rate=25:duration=2', '-c:v', 'libx264', '-preset', 'ultrafast', '-movflags', '+faststart', whole]);
+    const bytes = fs.readFileSync(whole);
+    const mdat = bytes.indexOf('mdat');
+    const end = mdat - 4 + bytes.readUInt32BE(mdat - 4);
+    bytes.fill(0, Math.floor((mdat + 4 + end) / 2), end);
+    const damaged = path.join(tmp, 'damaged.mp4');
+    fs.writeFileSync(damaged, bytes);
+    const info = await probeVideo(damaged);
+    expect(info.duration).toBe(2);
+    await expect(segmentVideo({ input: damaged, info, maskOut: path.join(tmp, 'damaged.mkv'), model: 'service-human' })).rejects.toThrow(
+      /^The video could not be decoded past 1\.\d s of its 2\.0 s: the file is damaged or incomplete\.$/,
+    );
+  });
+
   it.skipIf(!hasTestdata)('honours the display rotation of a phone video and finds the person', async () => {
     const input = path.join(TESTDATA, 'liveportrait_d13_stored_landscape_displaymatrix_portrait.mov');
     const info = await probeVideo(input);
@@ -92,9 +110,11 @@ describe('segmentVideo (real ffmpeg and models)', () => {
     expect(soft / solid).toBeLessThan(0.2);
   });
 
-  it('stops a file whose frames run on past its declared duration at that duration plus a second', async () => {
+  it('refuses a file whose frames run on past its declared duration before any work', async () => {
     // 50 frames, the last one 10 hours later; the header then says 2 s. Decoded naively, the
-    // frame-rate filter would repeat the 49th frame for 10 hours.
+    // frame-rate filter would repeat the 49th frame for 10 hours. The probe reads the frames'
+    // own timestamps, so the lie is refused at upload (the decoders' duration-plus-a-second
+    // limit, engine/media/normalize.ts, stays as a second line).
     const honest = path.join(tmp, 'gap.mkv');
     await run('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc2=size=160x120:rate=25', '-frames:v', '50',
       '-vf', "setpts='if(gte(N,49),PTS+36000/TB,PTS)'", '-c:v', 'libx264', '-preset', 'ultrafast', honest]);
@@ -104,12 +124,7 @@ describe('segmentVideo (real ffmpeg and models)', () => {
     bytes.writeDoubleBE(2000, at + 3);
     const input = path.join(tmp, 'lying.mkv');
     fs.writeFileSync(input, bytes);
-    const info = await probeVideo(input);
-    expect(info.duration).toBe(2);
-    const maskOut = path.join(tmp, 'lying-mask.mkv');
-    const res = await segmentVideo({ input, info, maskOut, model: 'service-human' });
-    expect(res.framesWritten).toBe(75);
-    expect((await maskFacts(maskOut)).frames).toBe(75);
+    await expect(probeVideo(input, { metadataOnly: true })).rejects.toThrow('The video is 36002.0 s long; the limit is 600 s.');
   });
 
   it('keeps the timeline and the probed size when a stream changes frame size mid-way, and refuses frames over the pixel cap', async () => {
@@ -138,10 +153,12 @@ describe('segmentVideo (real ffmpeg and models)', () => {
     const { stdout } = await run('ffprobe', ['-v', 'error', '-count_frames', '-show_entries', 'stream=width,height,nb_read_frames', '-of', 'json', out.file]);
     expect((JSON.parse(stdout) as { streams: unknown[] }).streams[0]).toMatchObject({ width: 160, height: 120, nb_read_frames: '50' });
 
-    // Over the cap (8192x8192 is 67 M pixels; the limit is 9.4 M): those frames are not decoded.
+    // Over the cap (8192x8192 is 67 M pixels; the limit is 9.4 M): those frames are not decoded,
+    // and a job that would get half its video fails (and is refunded) instead.
     const bomb = await joined('bomb', '8192x8192');
-    const cut = await segmentVideo({ input: bomb.file, info: bomb.info, maskOut: path.join(tmp, 'bomb-mask.mkv'), model: 'service-human' });
-    expect(cut.framesWritten).toBe(25);
+    await expect(
+      segmentVideo({ input: bomb.file, info: bomb.info, maskOut: path.join(tmp, 'bomb-mask.mkv'), model: 'service-human' }),
+    ).rejects.toThrow('The video could not be decoded past 1.0 s of its 2.0 s: the file is damaged or incomplete.');
   });
 
   it('stops promptly when aborted', async () => {

@@ -1,14 +1,18 @@
+import { execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { freePort, ROOT, waitFor } from './helpers';
+import { freePort, ROOT, syntheticClip, waitFor } from './helpers';
+
+const run = promisify(execFile);
 
 /**
- * `npm start` itself (scripts/start.mjs), as a self-hoster runs it: web and worker come up, the
- * worker runs with one malloc arena, a killed worker is started again, and SIGTERM stops every
+ * `npm start` itself (scripts/start.mjs), as a self-hoster runs it on a server (NODE_ENV=production,
+ * any PORT, no PUBLIC_URL): web and worker come up, a job completes through the URLs it hands out,
+ * the worker runs with one malloc arena, a killed worker is started again, and SIGTERM stops every
  * process it started. (Under `npm test` the build is fresh; run alone on a stale build, start.mjs
  * rebuilds first, as it would for a user.)
  */
@@ -78,15 +82,17 @@ function workerPair(start: number): { launcher: number; worker: number } | undef
 }
 
 describe('npm start', () => {
-  it('runs web and worker, restarts a killed worker, and SIGTERM stops every process it started', async () => {
+  it('runs web and worker with NODE_ENV=production and no PUBLIC_URL, completes a job through its URLs, restarts a killed worker, and SIGTERM stops every process it started', async () => {
     const port = await freePort();
-    // Unset: the launcher must supply the arena setting; next picks its own NODE_ENV.
-    const inherited = Object.fromEntries(Object.entries(process.env).filter(([k]) => k !== 'MALLOC_ARENA_MAX' && k !== 'NODE_ENV'));
+    // Unset: the launcher must supply the arena setting, and PUBLIC_URL must default to this port.
+    const inherited = Object.fromEntries(
+      Object.entries(process.env).filter(([k]) => !['MALLOC_ARENA_MAX', 'NODE_ENV', 'PUBLIC_URL'].includes(k)),
+    );
     const env = {
       ...inherited,
+      NODE_ENV: 'production',
       PORT: String(port),
       DATA_DIR: dataDir,
-      PUBLIC_URL: `http://127.0.0.1:${port}`,
       KEYOUT_SECRET: randomBytes(32).toString('hex'),
       NEXT_TELEMETRY_DISABLED: '1',
     } as unknown as NodeJS.ProcessEnv;
@@ -105,6 +111,36 @@ describe('npm start', () => {
       },
       { timeoutMs: 280_000, intervalMs: 500, what: 'npm start to serve and its worker to be ready' },
     ).then((res) => expect(res.status).toBe(401));
+
+    // A job through the URLs the server hands out (upload_url, processed_video_url).
+    expect(log).toContain(`[web] Upload and result URLs point to http://localhost:${port} (PUBLIC_URL is not set`);
+    const cli = await run(process.execPath, ['--import', 'tsx', 'bin/keyout.ts', 'keys', 'create', '--email', 'newcomer@example.com', '--credits', '10'], { cwd: ROOT, env });
+    const key = cli.stdout.trim().split('\n').at(-1)!.trim();
+    const call = async (method: string, p: string, body?: unknown) => {
+      const res = await fetch(`http://127.0.0.1:${port}${p}`, {
+        method,
+        headers: { 'X-Api-Key': key, 'Content-Type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      return (await res.json()) as Record<string, unknown>;
+    };
+    const receipt = await call('POST', '/v1/jobs', { filename: 'clip.mp4', content_type: 'video/mp4' });
+    expect(String(receipt.upload_url)).toMatch(new RegExp(`^http://localhost:${port}/files/`));
+    const clip = await syntheticClip(path.join(dataDir, 'clip.mp4'), { seconds: 1 });
+    const put = await fetch(String(receipt.upload_url), { method: 'PUT', headers: { 'Content-Type': 'video/mp4' }, body: fs.readFileSync(clip) });
+    expect(put.status).toBe(200);
+    expect((await call('POST', `/v1/jobs/${String(receipt.id)}/start`, { model: 'service-human' })).status).toBe('processing');
+    const done = await waitFor(
+      async () => {
+        const s = await call('GET', `/v1/jobs/${String(receipt.id)}/status`);
+        return ['completed', 'failed'].includes(String(s.status)) ? s : undefined;
+      },
+      { timeoutMs: 240_000, intervalMs: 1000, what: 'the job to finish' },
+    );
+    expect(done.status, `${String(done.message)}\n${log}`).toBe('completed');
+    const output = await fetch(String(done.processed_video_url));
+    expect(output.status).toBe(200);
+    expect((await output.arrayBuffer()).byteLength).toBeGreaterThan(1000);
 
     const first = workerPair(start.pid!);
     expect(first, log).toBeDefined();

@@ -49,6 +49,12 @@ const forms = [
   ['IPv6-mapped', `http://[::ffff:127.0.0.1]:${INTERNAL_PORT}/x`],
   ['localhost', `http://localhost:${INTERNAL_PORT}/x`],
   ['metadata', 'http://169.254.169.254/latest/meta-data/'],
+  ['IPv4-compatible', `http://[::127.0.0.1]:${INTERNAL_PORT}/x`],
+  ['IPv4-compatible metadata', 'http://[::a9fe:a9fe]/latest/meta-data/'],
+  ['non-global IPv6', `http://[::ffff:ffff:7f00:1]:${INTERNAL_PORT}/x`],
+  ['NAT64', `http://[64:ff9b::7f00:1]:${INTERNAL_PORT}/x`],
+  ['6to4', `http://[2002:7f00:1::1]:${INTERNAL_PORT}/x`],
+  ['Teredo', `http://[2001:0:808:808::80ff:fffe]:${INTERNAL_PORT}/x`],
 ] as const;
 
 describe('start refuses private URLs when KEYOUT_ALLOW_PRIVATE_URLS is unset', () => {
@@ -65,6 +71,12 @@ describe('start refuses private URLs when KEYOUT_ALLOW_PRIVATE_URLS is unset', (
     });
     expect(r.status, r.text).toBe(400);
     expect(r.body).toMatchObject({ error: expect.stringMatching(/background_url/) as string });
+  });
+
+  it.each(forms)('video_url in %s form', async (_form, url) => {
+    const r = await api(stack, 'POST', '/v1/jobs', { key, body: { video_url: url } });
+    expect(r.status, r.text).toBe(400);
+    expect(r.body).toMatchObject({ error: expect.stringMatching(/^video_url is not allowed: /) as string });
   });
 
   it('reached nothing and charged nothing', async () => {

@@ -71,11 +71,33 @@ const loopbackForms = [
   ['name resolving to loopback', `http://localhost:${INTERNAL_PORT}/`],
 ] as const;
 
+/** IPv6 forms that carry a loopback or metadata IPv4 address (the URL parser writes them in hex). */
+const embeddedForms = [
+  ['IPv4-compatible', `http://[::127.0.0.1]:${INTERNAL_PORT}/`],
+  ['IPv4-compatible metadata', 'http://[::a9fe:a9fe]/latest/meta-data/'],
+  ['not global unicast', `http://[::ffff:ffff:7f00:1]:${INTERNAL_PORT}/`],
+  ['SIIT', `http://[::ffff:0:7f00:1]:${INTERNAL_PORT}/`],
+  ['NAT64', `http://[64:ff9b::7f00:1]:${INTERNAL_PORT}/`],
+  ['6to4', `http://[2002:7f00:1::1]:${INTERNAL_PORT}/`],
+  ['Teredo', `http://[2001:0:808:808::80ff:fffe]:${INTERNAL_PORT}/`],
+] as const;
+
 describe('safeFetchToFile with KEYOUT_ALLOW_PRIVATE_URLS unset', () => {
-  it.each(loopbackForms)('refuses the %s form and never connects', async (_form, url) => {
+  it.each([...loopbackForms, ...embeddedForms])('refuses the %s form and never connects', async (_form, url) => {
     await expect(safeFetchToFile(url, dest, { maxBytes: 1e6 })).rejects.toThrow(UnsafeUrlError);
     expect(internalHits).toBe(0);
     expect(fs.existsSync(dest)).toBe(false);
+  });
+
+  it.each([
+    'http://169.254.169.254/latest/meta-data/',
+    'http://[::ffff:a9fe:a9fe]/latest/meta-data/',
+    'http://[::a9fe:a9fe]/latest/meta-data/',
+    'http://[fd00:ec2::254]/latest/meta-data/',
+  ])('refuses the cloud metadata address %s even when private URLs are allowed', async (url) => {
+    process.env.KEYOUT_ALLOW_PRIVATE_URLS = '1';
+    resetEnvForTests();
+    await expect(safeFetchToFile(url, dest, { maxBytes: 1e6 })).rejects.toThrow(/cloud metadata address/);
   });
 
   it('the same URLs do reach the internal server when private URLs are allowed (control)', async () => {

@@ -54,7 +54,7 @@ function make(name: string, args: string[]): string {
 /** A job in `processing`, charged 1 credit, with `file` as its source and its queue row. */
 async function plantJob(file: string, webhookUrl: string | null = null): Promise<string> {
   const id = randomUUID();
-  const key = storageKeys.source(id, 'mp4');
+  const key = storageKeys.source(id, 'test', 'mp4');
   await storage().putFile(key, file);
   await transact(async (tx) => {
     await tx.job.create({

@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import os from 'node:os';
 import { db } from '../../lib/db/client';
 import { env } from '../../lib/env';
 import { queueProvider, relay } from '../../lib/queue';
@@ -24,8 +26,32 @@ function sweepAbandonedJobs(): void {
   );
 }
 
+/**
+ * Lowers the priority of this process before it starts the inference thread or any ffmpeg: the
+ * web process, at the default priority, then gets a core whenever it needs one. On Linux the
+ * niceness is per thread and a new thread takes its creator's, so every thread that already
+ * exists (V8's and libuv's) is lowered too; then whichever starts the next one, it inherits
+ * it. Only ever raised: an operator who started the worker nicer keeps that.
+ */
+function yieldToWeb(nice: number): void {
+  let threads: number[] = [0];
+  try {
+    threads = fs.readdirSync('/proc/self/task').map(Number);
+  } catch {
+    // not Linux: the process's priority is the threads'
+  }
+  for (const tid of threads) {
+    try {
+      if (nice > os.getPriority(tid)) os.setPriority(tid, nice);
+    } catch {
+      // the thread ended meanwhile
+    }
+  }
+}
+
 async function main(): Promise<void> {
   const config = env();
+  yieldToWeb(config.WORKER_NICE);
   assertHandlersMatchCatalogue(handlers);
   await db().$connect();
   const provider = queueProvider();
@@ -41,7 +67,7 @@ async function main(): Promise<void> {
   const sweep = setInterval(sweepAbandonedJobs, EXPIRY_SWEEP_MS);
   sweep.unref();
   console.log(
-    `[worker] ${runner.workerId} ready (concurrency ${config.WORKER_CONCURRENCY}, lanes ${config.WORKER_LANES.join('+')}, queue ${config.QUEUE_PROVIDER}, storage ${config.STORAGE_PROVIDER}, inference ${config.ORT_EXECUTION_PROVIDER})`,
+    `[worker] ${runner.workerId} ready (concurrency ${config.WORKER_CONCURRENCY}, lanes ${config.WORKER_LANES.join('+')}, queue ${config.QUEUE_PROVIDER}, storage ${config.STORAGE_PROVIDER}, inference ${config.ORT_EXECUTION_PROVIDER}, nice ${os.getPriority()})`,
   );
 
   let stopping = false;

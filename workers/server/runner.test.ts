@@ -7,6 +7,7 @@ import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { PrismaClient } from '../../lib/db/generated/client';
 import { applyMigrations } from '../../lib/db/migrate';
 import { MediaError } from '../../lib/media/ffmpeg';
+import { FetchError } from '../../lib/net/safe-fetch';
 import { DbQueueProvider } from '../../lib/queue/db-provider';
 import { PermanentJobError } from '../../lib/queue/errors';
 import { assertHandlersMatchCatalogue, Runner, type HandlerMap } from './runner';
@@ -110,19 +111,38 @@ describe('Runner (real SQLite queue)', () => {
     expect((await rowState()).lastError).toMatch(/^Invalid payload/);
   });
 
-  it('gives up after the last retry and says how many attempts were made', async () => {
+  it('gives up after the last retry and says how many attempts were made, in words: internals go to the log', async () => {
+    await enqueue(undefined, { attempts: 2 });
+    const failures: string[] = [];
+    const logged: string[] = [];
+    const runner = new Runner({
+      handlers: handlersWith(() => Promise.reject(new Error('SQLITE_IOERR: disk I/O error at /srv/keyout/data/keyout.db')), failures),
+      provider,
+      concurrency: 1,
+      pollMs: 20,
+      log: { info: () => undefined, error: (m) => logged.push(m) },
+    });
+    await runUntil(runner, settled);
+    expect((await rowState()).status).toBe('failed');
+    expect(failures).toHaveLength(1);
+    const [message] = failures as [string];
+    expect(message).toMatch(/^Processing failed after 3 attempts because of an internal error \(reference [0-9a-f]{8}\)\.$/);
+    const ref = /reference ([0-9a-f]{8})/.exec(message)![1]!;
+    expect(logged.some((l) => l.includes(`reference ${ref}`) && l.includes('SQLITE_IOERR'))).toBe(true);
+  });
+
+  it('passes on the words of a fetch that kept failing', async () => {
     await enqueue(undefined, { attempts: 2 });
     const failures: string[] = [];
     const runner = new Runner({
-      handlers: handlersWith(() => Promise.reject(new Error('connection reset')), failures),
+      handlers: handlersWith(() => Promise.reject(new FetchError('The server answered HTTP 503.', true)), failures),
       provider,
       concurrency: 1,
       pollMs: 20,
       log: quiet,
     });
     await runUntil(runner, settled);
-    expect((await rowState()).status).toBe('failed');
-    expect(failures).toEqual(['Processing failed after 3 attempts: connection reset']);
+    expect(failures).toEqual(['Processing failed after 3 attempts: The server answered HTTP 503.']);
   });
 
   it('gives up a row whose workers kept dying (lease lapsed with no attempts left)', async () => {
@@ -143,6 +163,40 @@ describe('Runner (real SQLite queue)', () => {
     await runUntil(runner, settled);
     expect(ran).toBe(0);
     expect(failures[0]).toMatch(/stopped unexpectedly/);
+  });
+
+  it('aborts a running handler soon after its row is cancelled (the job was deleted), and records no failure', async () => {
+    const jobId = randomUUID();
+    await enqueue({ jobId });
+    let started = false;
+    let abortedAfter = -1;
+    const failures: string[] = [];
+    const runner = new Runner({
+      handlers: handlersWith(
+        (signal) =>
+          new Promise((_resolve, reject) => {
+            started = true;
+            const t0 = Date.now();
+            signal.addEventListener('abort', () => {
+              abortedAfter = Date.now() - t0;
+              reject(new MediaError('ffmpeg was cancelled'));
+            });
+          }),
+        failures,
+      ),
+      provider,
+      concurrency: 1,
+      pollMs: 20,
+      heartbeatMs: 50,
+      log: quiet,
+    });
+    runner.start();
+    while (!started) await new Promise((r) => setTimeout(r, 10));
+    expect(await provider.cancel([jobId])).toBe(1);
+    while (abortedAfter < 0) await new Promise((r) => setTimeout(r, 10));
+    await runner.stop(1_000);
+    expect(failures).toEqual([]);
+    expect(await prisma.queueJob.count()).toBe(0);
   });
 
   it('drains on stop: work still running after the grace period is aborted and released', async () => {

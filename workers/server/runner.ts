@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
-import { MediaError } from '../../lib/media/ffmpeg';
+import { MediaError, ToolError } from '../../lib/media/ffmpeg';
+import { FetchError } from '../../lib/net/safe-fetch';
 import { catalogue, JOB_KINDS, kindsFor, type JobKind, type Lane, type PayloadOf } from '../../lib/queue/catalogue';
 import { PermanentJobError } from '../../lib/queue/errors';
 import type { ClaimedJob, QueueProvider } from '../../lib/queue/provider';
+import { ServiceError } from '../../lib/errors';
 
 export interface HandlerContext {
   /** The queue row's id (not the Job's). */
@@ -57,12 +59,18 @@ export interface RunnerOptions {
   leaseMs?: number;
   /** How often an idle slot looks for work. */
   pollMs?: number;
+  /**
+   * How often a running row's lease is renewed, which is also how soon the work stops once its
+   * row is gone (the job was deleted) or taken over.
+   */
+  heartbeatMs?: number;
   workerId?: string;
   log?: Logger;
 }
 
 export const DEFAULT_LEASE_MS = 30_000;
 const DEFAULT_POLL_MS = 500;
+const DEFAULT_HEARTBEAT_MS = 2_000;
 const PRUNE_EVERY_MS = 60 * 60_000;
 const KEEP_FINISHED_MS = 7 * 24 * 60 * 60_000;
 
@@ -88,6 +96,7 @@ export class Runner {
   readonly workerId: string;
   private readonly leaseMs: number;
   private readonly pollMs: number;
+  private readonly heartbeatMs: number;
   private readonly log: Logger;
   private stopping = false;
   private slots: Promise<void>[] = [];
@@ -100,6 +109,7 @@ export class Runner {
     this.workerId = opts.workerId ?? `${os.hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
     this.leaseMs = opts.leaseMs ?? DEFAULT_LEASE_MS;
     this.pollMs = opts.pollMs ?? DEFAULT_POLL_MS;
+    this.heartbeatMs = Math.min(opts.heartbeatMs ?? DEFAULT_HEARTBEAT_MS, Math.floor(this.leaseMs / 3));
     this.log = opts.log ?? { info: (m) => console.log(m), error: (m) => console.error(m) };
   }
 
@@ -194,7 +204,7 @@ export class Runner {
         },
         (e: unknown) => this.log.error(`${tag}: heartbeat failed: ${messageOf(e)}`),
       );
-    }, Math.max(1_000, Math.floor(this.leaseMs / 3)));
+    }, this.heartbeatMs);
 
     try {
       if (job.attempts > job.maxAttempts) {
@@ -226,7 +236,7 @@ export class Runner {
     const reason: unknown = ctx.signal.aborted ? ctx.signal.reason : thrown;
     try {
       if (reason instanceof LeaseLost) {
-        this.log.error(`${tag}: lease lost; another worker owns it now`);
+        this.log.info(`${tag}: stopped: its row was cancelled (job deleted) or taken over by another worker`);
         return;
       }
       // While draining, a failure is most likely the shutdown itself (Ctrl-C signals ffmpeg
@@ -245,14 +255,27 @@ export class Runner {
         return;
       }
       this.log.error(`${tag}: failed for good: ${message}`);
-      // A transient error that used up the retries is not the user's fault: say so plainly.
-      const userMessage = permanent ? message : `Processing failed after ${job.attempts} attempts: ${message}`;
-      await handler.onFailure?.(payload, userMessage, ctx);
+      await handler.onFailure?.(payload, this.userMessage(permanent, job, thrown, message, tag), ctx);
       await provider.fail(job.id, this.workerId, message);
     } catch (e) {
       // The row stays active; its lease lapses and it is tried again.
       this.log.error(`${tag}: recording the failure failed: ${messageOf(e)}`);
     }
+  }
+
+  /**
+   * What the job's owner reads. Errors written for users are shown as they are; any other
+   * (a database error, a bug) becomes words and a reference to the log line with the details.
+   */
+  private userMessage(permanent: boolean, job: ClaimedJob, thrown: unknown, message: string, tag: string): string {
+    if (permanent) return message;
+    // A transient error that used up the retries is not the user's fault: say so plainly.
+    const failed = `Processing failed after ${job.attempts} attempts`;
+    if (thrown instanceof FetchError || thrown instanceof ServiceError) return `${failed}: ${message}`;
+    const ref = randomUUID().slice(0, 8);
+    const detail = thrown instanceof Error && thrown.stack ? thrown.stack : message;
+    this.log.error(`${tag}: reference ${ref}: ${detail}${thrown instanceof ToolError ? `\n${thrown.output}` : ''}`);
+    return `${failed} because of an internal error (reference ${ref}).`;
   }
 }
 

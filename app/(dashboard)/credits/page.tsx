@@ -16,7 +16,12 @@ export default async function CreditsPage({ searchParams }: { searchParams: Prom
   const user = await requireUser('/credits');
   const { checkout } = await searchParams;
   const confirmed = checkout && checkout !== 'cancelled' ? await confirmStripeCheckout(user.id, checkout) : null;
-  const [credits, ledger, purchased] = await Promise.all([getCredits(user.id), listLedger(user.id), hasPurchasedCredits(user.id)]);
+  const [credits, ledger, purchased, mode] = await Promise.all([
+    getCredits(user.id),
+    listLedger(user.id),
+    hasPurchasedCredits(user.id),
+    checkoutMode(user.id),
+  ]);
 
   return (
     <>
@@ -51,7 +56,11 @@ export default async function CreditsPage({ searchParams }: { searchParams: Prom
 
         <Card>
           <CardTitle description="Credits never expire. Failed jobs are refunded automatically.">Buy credits</CardTitle>
-          <BuyPacks packs={CREDIT_PACKS} mode={checkoutMode()} action={buyPackAction} />
+          {mode === 'unavailable' ? (
+            <Alert tone="info">Buying credits is not available on this instance. Ask its administrator for credits.</Alert>
+          ) : (
+            <BuyPacks packs={CREDIT_PACKS} mode={mode} action={buyPackAction} />
+          )}
         </Card>
 
         <Card>

@@ -1,4 +1,4 @@
-import { receiveUpload, serveFile } from '@/lib/http/files';
+import { otherFileMethod, receiveUpload, serveFile } from '@/lib/http/files';
 
 type Ctx = { params: Promise<{ key: string[] }> };
 
@@ -15,3 +15,5 @@ export async function HEAD(req: Request, ctx: Ctx) {
 export async function PUT(req: Request, ctx: Ctx) {
   return receiveUpload(req, await keyOf(ctx));
 }
+
+export { otherFileMethod as POST, otherFileMethod as PATCH, otherFileMethod as DELETE };

@@ -1,6 +1,7 @@
 import { db } from '../../db/client';
 import { env } from '../../env';
 import { ServiceError } from '../../errors';
+import { parseIpLiteral } from '../../net/address';
 import { grantCredits } from '../../services/grant-credits';
 
 export interface CreditPack {
@@ -23,7 +24,35 @@ export function findPack(id: string): CreditPack {
   return pack;
 }
 
-export const checkoutMode = (): 'stripe' | 'test' => (env().STRIPE_SECRET_KEY ? 'stripe' : 'test');
+export type CheckoutMode = 'stripe' | 'test' | 'unavailable';
+
+function isLoopbackOrigin(url: string): boolean {
+  const host = new URL(url).hostname;
+  return host === 'localhost' || host.endsWith('.localhost') || parseIpLiteral(host)?.range() === 'loopback';
+}
+
+/** Who may use the test-mode checkout (TEST_CHECKOUT, resolved). */
+export function testCheckoutPolicy(): 'on' | 'admin' | 'off' {
+  const { TEST_CHECKOUT, PUBLIC_URL } = env();
+  if (TEST_CHECKOUT !== 'auto') return TEST_CHECKOUT;
+  return isLoopbackOrigin(PUBLIC_URL) ? 'on' : 'admin';
+}
+
+/**
+ * How `userId` can buy credits: Stripe when it is configured; otherwise the test-mode checkout
+ * where TEST_CHECKOUT allows it for them (free "purchases" unlock API keys, so a public instance
+ * must not hand them to everyone); otherwise not at all.
+ */
+export async function checkoutMode(userId: string): Promise<CheckoutMode> {
+  if (env().STRIPE_SECRET_KEY) return 'stripe';
+  const policy = testCheckoutPolicy();
+  if (policy === 'on') return 'test';
+  if (policy === 'admin') {
+    const user = await db().user.findUnique({ where: { id: userId }, select: { isAdmin: true } });
+    if (user?.isAdmin) return 'test';
+  }
+  return 'unavailable';
+}
 
 type StripeSession = { id: string; url?: string; payment_status?: string; metadata?: Record<string, string>; client_reference_id?: string };
 
@@ -43,8 +72,8 @@ async function stripe(pathname: string, init: { method: 'GET' | 'POST'; form?: R
 }
 
 /**
- * Buys a credit pack. Without Stripe configured (the embedded default) this is a test-mode
- * checkout that records the purchase at once. With STRIPE_SECRET_KEY it opens a Stripe
+ * Buys a credit pack. Without Stripe configured this is the test-mode checkout, which records
+ * the purchase at once, where TEST_CHECKOUT allows it. With STRIPE_SECRET_KEY it opens a Stripe
  * Checkout session (priced with STRIPE_PRICE_ID per credit when set, else the pack's price)
  * and the credits are recorded when the buyer returns (confirmStripeCheckout).
  */
@@ -54,7 +83,11 @@ export async function startCheckout(
   origin: string,
 ): Promise<{ mode: 'test'; credits: number } | { mode: 'stripe'; url: string }> {
   const pack = findPack(packId);
-  if (checkoutMode() === 'test') {
+  const mode = await checkoutMode(userId);
+  if (mode === 'unavailable') {
+    throw new ServiceError('forbidden', 'Buying credits is not available on this instance', 'Ask its administrator for credits.');
+  }
+  if (mode === 'test') {
     await grantCredits(userId, pack.credits, { kind: 'purchase', note: `Credit pack "${pack.id}" (test-mode checkout)` });
     return { mode: 'test', credits: pack.credits };
   }
@@ -87,7 +120,7 @@ export async function startCheckout(
  * idempotency key), whichever way the buyer comes back.
  */
 export async function confirmStripeCheckout(userId: string, sessionId: string): Promise<{ credits: number } | null> {
-  if (checkoutMode() !== 'stripe' || !/^cs_[A-Za-z0-9_]+$/.test(sessionId)) return null;
+  if (!env().STRIPE_SECRET_KEY || !/^cs_[A-Za-z0-9_]+$/.test(sessionId)) return null;
   const session = await stripe(`checkout/sessions/${sessionId}`, { method: 'GET' });
   if (session.client_reference_id !== userId || session.payment_status !== 'paid') return null;
   const pack = findPack(session.metadata?.pack ?? '');

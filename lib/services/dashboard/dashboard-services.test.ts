@@ -138,8 +138,8 @@ describe('jobs', () => {
     });
     const src = path.join(dataDir, 'src.mp4');
     fs.writeFileSync(src, 'video bytes');
-    await storage().putFile(storageKeys.source(failed.id, 'mp4'), src);
-    await db().job.update({ where: { id: failed.id }, data: { sourceKey: storageKeys.source(failed.id, 'mp4') } });
+    await storage().putFile(storageKeys.source(failed.id, 'test', 'mp4'), src);
+    await db().job.update({ where: { id: failed.id }, data: { sourceKey: storageKeys.source(failed.id, 'test', 'mp4') } });
 
     const { jobId } = await retryJob(user.id, failed.id);
     const fresh = await db().job.findUniqueOrThrow({ where: { id: jobId } });

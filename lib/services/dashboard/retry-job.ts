@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { db } from '../../db/client';
 import { ServiceError } from '../../errors';
@@ -33,7 +34,7 @@ export async function retryJob(userId: string, jobId: string): Promise<{ jobId: 
     },
   });
   try {
-    const key = storageKeys.source(job.id, path.extname(old.sourceKey).slice(1) || 'mp4');
+    const key = storageKeys.source(job.id, randomUUID().slice(0, 8), path.extname(old.sourceKey).slice(1) || 'mp4');
     const sourceKey = old.sourceKey;
     await withScratch(`retry-${job.id}`, async (dir) => storage().putFile(key, await storage().localFile(sourceKey, dir)));
     await db().job.update({ where: { id: job.id }, data: { status: 'uploaded', sourceKey: key, uploadedAt: new Date() } });

@@ -183,7 +183,7 @@ async function animateStill(w: SegmentWork, still: StillOptions): Promise<Segmen
     { what: 'the animated clip', signal: ctx.signal, onProgress: (n) => progress.count(n) },
   );
   const info = await probeVideo(clip, { signal: ctx.signal });
-  const sourceKey = storageKeys.source(job.id, 'mkv');
+  const sourceKey = storageKeys.source(job.id, 'clip', 'mkv');
   await storage().putFile(sourceKey, clip, { move: false });
   await db().job.update({
     where: { id: job.id },

@@ -45,6 +45,8 @@ export interface Stack {
   workerPids(): number[];
   /** Starts a worker (up to `workers`, 1 by default) if fewer are running (e.g. after stopWorker). */
   startWorker(): void;
+  /** Kills the web server with SIGKILL (its whole process group) and starts it again on the same port. */
+  restartWeb(): Promise<void>;
   stopWorker(): Promise<void>;
   stop(): Promise<void>;
 }
@@ -196,7 +198,8 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
   const mode = serverMode();
   const nextBin = path.join(ROOT, 'node_modules/next/dist/bin/next');
   const launcher = path.join(import.meta.dirname, 'next-server.mjs');
-  const servers = ports.map((p, i) => {
+  const launchWeb = (i: number) => {
+    const p = ports[i]!;
     const prefix = webs > 1 ? `[web ${i + 1}] ` : '[web] ';
     // Each process names itself to PostgreSQL (pg_stat_activity), so connections can be told apart.
     const own = { ...env, PORT: String(p), PGAPPNAME: `keyout-web-${i + 1}` };
@@ -205,7 +208,8 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
       : process.env.KEYOUT_TEST_DIST_DIR
         ? launch(process.execPath, [launcher, 'start', String(p)], own, tail, prefix)
         : launch(process.execPath, [nextBin, 'start', '--hostname', '127.0.0.1', '--port', String(p)], own, tail, prefix);
-  });
+  };
+  const servers = ports.map((_, i) => launchWeb(i));
   const wanted = opts.workers ?? (opts.worker ? 1 : 0);
   const workers: (ChildProcess | null)[] = [];
   const running = (w: ChildProcess | null) => w !== null && w.exitCode === null && w.signalCode === null;
@@ -236,6 +240,16 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
     workerPids: () => workers.filter(running).map((w) => w!.pid!),
     startWorker,
     stopWorker,
+    restartWeb: async () => {
+      const server = servers[0]!;
+      if (server.exitCode === null && server.signalCode === null) {
+        const exited = new Promise<void>((resolve) => server.once('exit', () => resolve()));
+        process.kill(-server.pid!, 'SIGKILL');
+        await exited;
+      }
+      servers[0] = launchWeb(0);
+      await waitUntilServing(baseUrl, servers[0], tail, 180_000);
+    },
     stop: async () => {
       await Promise.all([...servers.map((s) => killGroup(s)), stopWorker()]);
       await services?.stop();

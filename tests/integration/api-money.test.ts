@@ -1,0 +1,195 @@
+import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Db } from '../../lib/db/client';
+import { api, createAccount, createJob, putUpload, stackDb, startStack, uploadedJob, waitFor, waitForJob, type Stack } from './helpers';
+
+/**
+ * The price is the video stream's duration, the same duration the caps and the pipeline use;
+ * headers that disagree are refused before any charge; a started job's video and price never
+ * change. Each case is one the hardening review got wrong.
+ */
+const run = promisify(execFile);
+let stack: Stack;
+let prisma: Db;
+
+beforeAll(async () => {
+  stack = await startStack({ worker: true });
+  prisma = await stackDb(stack);
+});
+afterAll(async () => {
+  await prisma?.$disconnect();
+  await stack?.stop();
+});
+
+async function clip(name: string, seconds: number, extra: string[] = []): Promise<string> {
+  const out = path.join(stack.dataDir, name);
+  await run('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', `testsrc2=size=256x256:rate=25:duration=${seconds}`, ...extra,
+    '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-movflags', '+faststart', out]);
+  return out;
+}
+
+/** The movie header's duration rewritten, as a hostile upload would. */
+function claiming(file: string, seconds: number): string {
+  const bytes = fs.readFileSync(file);
+  const at = bytes.indexOf('mvhd');
+  bytes.writeUInt32BE(Math.round(seconds * bytes.readUInt32BE(at + 16)), at + 20);
+  const out = file.replace(/\.mp4$/, `-claims-${seconds}.mp4`);
+  fs.writeFileSync(out, bytes);
+  return out;
+}
+
+const balance = async (key: string) => (await api<{ remaining_credits: number }>(stack, 'GET', '/v1/credits', { key })).body.remaining_credits;
+const entries = (jobId: string) => prisma.creditEntry.findMany({ where: { jobId }, orderBy: { createdAt: 'asc' } });
+
+describe('one duration of truth', () => {
+  it.each([
+    ['a 2 s clip whose header claims 36,000 s', 2, 36_000, "The file's container says it lasts 36000.0 s but its video stream runs for 2.0 s"],
+    ['a 30 s stream whose header claims 0.5 s', 30, 0.5, "The file's container says it lasts 0.5 s but its video stream runs for 30.0 s"],
+  ])('refuses %s at upload, before any charge', async (_what, seconds, claim, message) => {
+    const { key } = await createAccount(stack, 100_000);
+    const receipt = await createJob(stack, key);
+    const put = await putUpload(receipt, claiming(await clip(`c${seconds}.mp4`, seconds), claim));
+    expect(put.status).toBe(400);
+    expect(((await put.json()) as { error: string }).error).toContain(message);
+    const start = await api(stack, 'POST', `/v1/jobs/${receipt.id}/start`, { key, body: { model: 'service-original' } });
+    expect(start.status).toBe(400);
+    expect(start.body.error).toBe('Upload the video before starting the job');
+    expect(await balance(key)).toBe(100_000);
+  });
+
+  it('refuses a faststart MP4 cut in half at upload: its header still declares 2 s', async () => {
+    const { key } = await createAccount(stack, 10);
+    const whole = await clip('whole.mp4', 2);
+    const half = path.join(stack.dataDir, 'half.mp4');
+    fs.writeFileSync(half, fs.readFileSync(whole).subarray(0, Math.floor(fs.statSync(whole).size / 2)));
+    const receipt = await createJob(stack, key);
+    const put = await putUpload(receipt, half);
+    expect(put.status).toBe(400);
+    expect(((await put.json()) as { error: string }).error).toMatch(/^The file is incomplete: its video stream declares 2\.0 s but its frames stop after/);
+    expect((await api(stack, 'GET', `/v1/jobs/${receipt.id}/status`, { key })).body.status).toBe('created');
+  });
+
+  it('prices a video whose audio runs on by the video: 4 s at 0.75 credit/s is 3, not 6', async () => {
+    const { key } = await createAccount(stack, 10);
+    const file = path.join(stack.dataDir, 'audio-longer.mp4');
+    await run('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc2=size=160x120:rate=25:duration=4', '-f', 'lavfi', '-t', '7',
+      '-i', 'sine=f=440:r=48000', '-map', '0:v', '-map', '1:a', '-c:v', 'libx264', '-preset', 'ultrafast', '-c:a', 'aac', file]);
+    const jobId = await uploadedJob(stack, key, file);
+    const start = await api(stack, 'POST', `/v1/jobs/${jobId}/start`, { key, body: { model: 'service-human' } });
+    expect(start.body).toMatchObject({ creditsUsed: 3, video_length_seconds: 4 });
+    expect((await entries(jobId)).map((e) => e.amount)).toEqual([-3]);
+    expect((await waitForJob(stack, key, jobId)).status).toBe('completed');
+  });
+
+  it('fails and refunds a file that decodes to less than it declares (an intact index over damaged data)', async () => {
+    const { key } = await createAccount(stack, 10);
+    const bytes = fs.readFileSync(await clip('damage-me.mp4', 2));
+    const mdat = bytes.indexOf('mdat');
+    const end = mdat - 4 + bytes.readUInt32BE(mdat - 4);
+    bytes.fill(0, Math.floor((mdat + 4 + end) / 2), end);
+    const damaged = path.join(stack.dataDir, 'damaged.mp4');
+    fs.writeFileSync(damaged, bytes);
+    const jobId = await uploadedJob(stack, key, damaged);
+    const start = await api(stack, 'POST', `/v1/jobs/${jobId}/start`, { key, body: { model: 'service-human' } });
+    expect(start.body).toMatchObject({ creditsUsed: 2, video_length_seconds: 2 });
+    const done = await waitForJob(stack, key, jobId);
+    expect(done.status, stack.logs()).toBe('failed');
+    expect(done.message).toMatch(/^The video could not be decoded past 1\.\d s of its 2\.0 s: the file is damaged or incomplete\.$/);
+    expect((await entries(jobId)).map((e) => [e.kind, e.amount])).toEqual([['debit', -2], ['refund', 2]]);
+    expect(await balance(key)).toBe(10);
+  });
+});
+
+describe('transforms are bounded by the video at start', () => {
+  it('refuses a crop outside the frame (1e308 passed before), for the primary output and exports, before any charge', async () => {
+    const { key } = await createAccount(stack, 10);
+    const jobId = await uploadedJob(stack, key, await clip('bounds.mp4', 1));
+    const cases: [unknown, RegExp][] = [
+      [{ transform: { crop: { x: 1e308, y: 0, width: 10, height: 10 } } }, /^Invalid background\.transform\.crop: it must lie inside the 256x256 video$/],
+      [{ transform: { crop: { x: 0, y: 0, width: 300, height: 100 } } }, /inside the 256x256 video/],
+    ];
+    for (const [background, message] of cases) {
+      const r = await api(stack, 'POST', `/v1/jobs/${jobId}/start`, { key, body: { background: { type: 'transparent', ...(background as object) } } });
+      expect(r.status, r.text).toBe(400);
+      expect(r.body.error).toMatch(message);
+    }
+    const exports = await api(stack, 'POST', `/v1/jobs/${jobId}/start`, {
+      key,
+      body: { background: { type: 'transparent' }, exports: [{ format: 'webm_vp9', transform: { crop: { x: 0, y: 250, width: 64, height: 64 } } }] },
+    });
+    expect(exports.status).toBe(400);
+    expect(exports.body.error).toMatch(/^Invalid exports\.transform\.crop/);
+    expect(await balance(key)).toBe(10);
+    expect((await api(stack, 'GET', `/v1/jobs/${jobId}/status`, { key })).body.status).toBe('uploaded');
+  });
+});
+
+describe('uploads are immutable once a job starts', () => {
+  it('a PUT that began before start and finishes after it is refused; the job keeps its video and its price', async () => {
+    const { key } = await createAccount(stack, 100);
+    const first = await clip('first.mp4', 1);
+    const receipt = await createJob(stack, key);
+    expect((await putUpload(receipt, first)).status).toBe(200);
+    const before = await prisma.job.findUniqueOrThrow({ where: { id: receipt.id } });
+    const sourceHash = () => createHash('sha256').update(fs.readFileSync(path.join(stack.dataDir, 'files', before.sourceKey!))).digest('hex');
+    const originalHash = sourceHash();
+
+    // A second, longer upload: half of it sent, then held open.
+    const second = fs.readFileSync(await clip('second.mp4', 16));
+    const url = new URL(receipt.upload_url);
+    const put = http.request({ host: url.hostname, port: url.port, method: 'PUT', path: url.pathname + url.search, headers: { 'Content-Type': 'video/mp4', 'Content-Length': second.length } });
+    const answered = new Promise<{ status: number; body: string }>((resolve, reject) => {
+      put.on('response', (res) => {
+        let body = '';
+        res.on('data', (d: Buffer) => (body += d.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      });
+      put.on('error', reject);
+    });
+    put.write(second.subarray(0, second.length / 2));
+    // The upload is past its first state check and streaming to disk.
+    await waitFor(() => Promise.resolve(fs.readdirSync(path.join(stack.dataDir, 'tmp')).some((f) => f.startsWith(receipt.id)) || undefined), {
+      what: 'the second upload to be streaming',
+    });
+
+    const start = await api<{ creditsUsed: number }>(stack, 'POST', `/v1/jobs/${receipt.id}/start`, { key, body: { model: 'service-human' } });
+    expect(start.status).toBe(200);
+    expect(start.body.creditsUsed).toBe(1);
+
+    put.end(second.subarray(second.length / 2));
+    const late = await answered;
+    expect(late.status).toBe(409);
+    expect(JSON.parse(late.body)).toEqual({ error: 'The job has already been started; its video cannot be replaced' });
+
+    const after = await prisma.job.findUniqueOrThrow({ where: { id: receipt.id } });
+    expect(after).toMatchObject({ sourceKey: before.sourceKey, lengthSeconds: before.lengthSeconds, creditsUsed: 1 });
+    expect(['processing', 'completed']).toContain(after.status);
+    expect(sourceHash()).toBe(originalHash);
+    expect(fs.readdirSync(path.join(stack.dataDir, 'files', 'jobs', receipt.id)).filter((f) => f.startsWith('source'))).toHaveLength(1);
+    expect(fs.readdirSync(path.join(stack.dataDir, 'tmp'))).toEqual([]);
+
+    // A second start answers the first one again: same price, one debit.
+    const again = await api<{ creditsUsed: number }>(stack, 'POST', `/v1/jobs/${receipt.id}/start`, { key, body: { model: 'service-human' } });
+    if (again.status === 200) expect(again.body.creditsUsed).toBe(1);
+    else expect(again.status).toBe(409); // already completed
+    expect((await entries(receipt.id)).map((e) => e.amount)).toEqual([-1]);
+    expect((await waitForJob(stack, key, receipt.id)).status).toBe('completed');
+  });
+
+  it('an upload before start may replace the video; the start prices the one it sees', async () => {
+    const { key } = await createAccount(stack, 100);
+    const receipt = await createJob(stack, key);
+    expect((await putUpload(receipt, await clip('one.mp4', 1))).status).toBe(200);
+    expect((await putUpload(receipt, await clip('three.mp4', 3))).status).toBe(200);
+    const files = fs.readdirSync(path.join(stack.dataDir, 'files', 'jobs', receipt.id));
+    expect(files.filter((f) => f.startsWith('source'))).toHaveLength(1);
+    const start = await api(stack, 'POST', `/v1/jobs/${receipt.id}/start`, { key, body: { model: 'service-human' } });
+    expect(start.body).toMatchObject({ creditsUsed: 3, video_length_seconds: 3 });
+    expect((await waitForJob(stack, key, receipt.id)).status).toBe('completed');
+  });
+});
