@@ -9,8 +9,10 @@ import { checkMediaUrl } from '../net/check-media-url';
 import { FetchError } from '../net/safe-fetch';
 import { enqueue, transact } from '../queue';
 import { exportRecipe, outputFormatOf, planExports, toRecipe, usesBlur, cleanTransform } from '../schemas/background';
-import type { StartJobRequest, StartResponse } from '../schemas/jobs';
+import type { DashboardStartRequest, StartResponse } from '../schemas/jobs';
 import { exportIdOf, startedRequest } from '../schemas/stored-request';
+import { storage } from '../storage';
+import { isBackgroundKeyOf } from '../storage/keys';
 import { assertWebhookUrl } from '../webhooks/url';
 import { scheduleWebhook } from '../webhooks/schedule';
 import { jobNotFound } from './errors';
@@ -26,6 +28,13 @@ async function checkUrl(url: string, what: string, check: (u: string) => Promise
   } catch (e) {
     if (e instanceof FetchError) throw new ServiceError('invalid', `${what} is not allowed: ${e.message}`, e.message);
     throw e;
+  }
+}
+
+/** An uploaded background must be this job's own stored image (lib/services/dashboard/upload-background.ts). */
+async function assertOwnBackground(jobId: string, key: string): Promise<void> {
+  if (!isBackgroundKeyOf(jobId, key) || !(await storage().stat(key))) {
+    throw new ServiceError('invalid', 'The uploaded background image was not found', 'Choose the image again.');
   }
 }
 
@@ -70,9 +79,10 @@ const startOutputsOf = (jobId: string) =>
  * deduplicated, as one batch), `segment-video` is enqueued and `job.started` scheduled.
  * Additional exports cost nothing extra: they are encodes of the same mask.
  * Insufficient credits roll all of it back. Starting a job that is already processing answers
- * the original start again, without a second charge.
+ * the original start again, without a second charge. The request is the public one (/v1), or
+ * the dashboard's, whose composition may name the image uploaded into this job's own storage.
  */
-export async function startJob(userId: string, jobId: string, req: StartJobRequest): Promise<Started> {
+export async function startJob(userId: string, jobId: string, req: DashboardStartRequest): Promise<Started> {
   const job = await db().job.findFirst({ where: { id: jobId, userId } });
   if (!job) throw jobNotFound();
   if (job.status === 'processing') return responseOf(job, await startOutputsOf(job.id));
@@ -81,8 +91,9 @@ export async function startJob(userId: string, jobId: string, req: StartJobReque
 
   const background = req.background ?? null;
   if (req.webhook_url) await checkUrl(req.webhook_url, 'webhook_url', assertWebhookUrl);
-  const backgroundUrl = background?.type === 'composition' ? background.composition?.background_url : null;
-  if (backgroundUrl) await checkUrl(backgroundUrl, 'background.composition.background_url', async (u) => void (await checkMediaUrl(u)));
+  const composition = background?.type === 'composition' ? background.composition : null;
+  if (composition?.background_key) await assertOwnBackground(job.id, composition.background_key);
+  else if (composition?.background_url) await checkUrl(composition.background_url, 'background.composition.background_url', async (u) => void (await checkMediaUrl(u)));
 
   if (!job.lengthSeconds || !job.fps) throw new Error(`Job ${job.id} is uploaded without probe results`);
   const credits = priceJob({ model: req.model, durationSeconds: job.lengthSeconds, fps: job.fps, blur: usesBlur(background) });
