@@ -299,26 +299,8 @@ export function StartForm({
             {outKind === 'media' ? (
               <>
                 <Field
-                  id="bg-file"
-                  label="Upload an image"
-                  hint="PNG, JPEG or WebP, up to 20 MB. It is kept with the job and deleted with it."
-                  error={fieldError('bg-file')}
-                >
-                  <input
-                    ref={(el) => {
-                      fieldRefs.current['bg-file'] = el;
-                    }}
-                    id="bg-file"
-                    type="file"
-                    accept="image/png,image/jpeg,image/webp"
-                    onChange={(e) => setMediaFile(e.target.files?.[0] ?? null)}
-                    className="block w-full text-sm text-slate-700 file:mr-3 file:rounded-lg file:border-0 file:bg-indigo-50 file:px-3 file:py-2 file:text-sm file:font-medium file:text-indigo-700 hover:file:bg-indigo-100"
-                    disabled={disabled}
-                  />
-                </Field>
-                <Field
                   id="bg-url"
-                  label="Or a background URL"
+                  label="Background URL"
                   hint={
                     mediaFile
                       ? 'Not used: the uploaded image is the background.'
@@ -336,6 +318,24 @@ export function StartForm({
                     onChange={(e) => setMediaUrl(e.target.value)}
                     placeholder="https://example.com/beach.jpg"
                     disabled={disabled || Boolean(mediaFile)}
+                  />
+                </Field>
+                <Field
+                  id="bg-file"
+                  label="Or upload an image"
+                  hint="PNG, JPEG or WebP, up to 20 MB. It is kept with the job and deleted with it."
+                  error={fieldError('bg-file')}
+                >
+                  <input
+                    ref={(el) => {
+                      fieldRefs.current['bg-file'] = el;
+                    }}
+                    id="bg-file"
+                    type="file"
+                    accept="image/png,image/jpeg,image/webp"
+                    onChange={(e) => setMediaFile(e.target.files?.[0] ?? null)}
+                    className="block w-full text-sm text-slate-700 file:mr-3 file:rounded-lg file:border-0 file:bg-indigo-50 file:px-3 file:py-2 file:text-sm file:font-medium file:text-indigo-700 hover:file:bg-indigo-100"
+                    disabled={disabled}
                   />
                 </Field>
                 <Field id="bg-type" label="Background is a">
