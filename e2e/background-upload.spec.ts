@@ -49,6 +49,7 @@ test.describe('background image upload', () => {
     await expect(page.getByLabel('Or upload an image')).toBeFocused();
 
     await page.getByLabel('Or upload an image').setInputFiles(board);
+    await expect(page.locator('#bg-file-error')).toHaveCount(0);
     await expect(page.getByTestId('job-cost')).toHaveText(/credits?$/);
     await checkBothWidths(page, '40-new-job-background-upload');
     await page.getByRole('button', { name: /^Start — / }).click();

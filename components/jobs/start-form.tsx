@@ -333,7 +333,11 @@ export function StartForm({
                     id="bg-file"
                     type="file"
                     accept="image/png,image/jpeg,image/webp"
-                    onChange={(e) => setMediaFile(e.target.files?.[0] ?? null)}
+                    onChange={(e) => {
+                      setMediaFile(e.target.files?.[0] ?? null);
+                      // A new pick answers the refusal of the one before.
+                      if (startError?.field === 'bg-file' || startError?.field === 'bg-url') setStartError(null);
+                    }}
                     className="block w-full text-sm text-slate-700 file:mr-3 file:rounded-lg file:border-0 file:bg-indigo-50 file:px-3 file:py-2 file:text-sm file:font-medium file:text-indigo-700 hover:file:bg-indigo-100"
                     disabled={disabled}
                   />
