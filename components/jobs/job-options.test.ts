@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { StartJobRequest } from '../../lib/schemas/jobs';
+import { DashboardStartRequest, StartJobRequest } from '../../lib/schemas/jobs';
 import { backgroundOf, choiceOf, startRequest } from './job-options';
 
 // Every choice the new-job form can make must be a valid /v1 start request.
@@ -22,6 +22,23 @@ describe('startRequest', () => {
       model: 'service-light',
       webhook_url: 'https://example.com/h',
     });
+  });
+});
+
+describe('an uploaded background image', () => {
+  const choice = { kind: 'media', url: '', key: 'jobs/0c7d6a4e-1b1e-4c55-9a57-4d0d3c1d9b1a/background.png', mediaType: 'image', container: 'mp4' } as const;
+
+  it('names the storage key instead of a URL, only in the dashboard request', () => {
+    const body = startRequest('service-light', choice, '');
+    expect(body.background).toEqual({
+      type: 'composition',
+      composition: { background_key: choice.key, background_type: 'image', export_format: 'mp4' },
+    });
+    expect(DashboardStartRequest.parse(body).background?.composition?.background_key).toBe(choice.key);
+    // The public API drops the field, so the request lacks a background URL there.
+    const pub = StartJobRequest.safeParse(body);
+    expect(pub.success).toBe(false);
+    expect(pub.error?.issues[0]?.path).toEqual(['background', 'composition', 'background_url']);
   });
 });
 

@@ -12,7 +12,8 @@ export const CONTAINERS = formats('opaque');
 export type BackgroundChoice =
   | { kind: 'transparent'; format: string }
   | { kind: 'color'; color: string; container: string }
-  | { kind: 'media'; url: string; mediaType: 'image' | 'video'; container: string }
+  /** `key`: an image uploaded into the job's storage (dashboard only), used instead of `url`. */
+  | { kind: 'media'; url: string; key?: string; mediaType: 'image' | 'video'; container: string }
   | { kind: 'blur'; mode: 'background' | 'subject'; intensity: number; container: string };
 
 export function backgroundOf(choice: BackgroundChoice): Record<string, unknown> | undefined {
@@ -25,7 +26,9 @@ export function backgroundOf(choice: BackgroundChoice): Record<string, unknown> 
     case 'media':
       return {
         type: 'composition',
-        composition: { background_url: choice.url, background_type: choice.mediaType, export_format: choice.container },
+        composition: choice.key
+          ? { background_key: choice.key, background_type: 'image', export_format: choice.container }
+          : { background_url: choice.url, background_type: choice.mediaType, export_format: choice.container },
       };
     case 'blur':
       return {

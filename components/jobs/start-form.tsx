@@ -18,6 +18,15 @@ import {
   TRANSPARENT_FORMATS,
 } from './job-options';
 
+/** Sends the chosen image to the job's storage (app/(dashboard)/jobs/[id]/background); its key goes into the start. */
+async function uploadBackground(jobId: string, file: File): Promise<{ ok: true; key: string } | { ok: false; error: string; field: StartField }> {
+  const res = await fetch(`/jobs/${jobId}/background`, { method: 'POST', body: file, headers: { 'Content-Type': file.type || 'application/octet-stream' } });
+  const body = (await res.json().catch(() => ({}))) as { key?: string; error?: string; details?: string };
+  if (res.ok && body.key) return { ok: true, key: body.key };
+  const error = body.error ? `${body.error}${body.details && res.status !== 400 ? ` ${body.details}` : ''}` : `The image could not be uploaded (HTTP ${res.status}).`;
+  return { ok: false, error, field: 'bg-file' };
+}
+
 export interface StartJobTarget {
   jobId: string;
   name: string;
@@ -63,6 +72,7 @@ export function StartForm({
     initialChoice.kind === 'color' ? initialChoice.color : '#22c55e',
   );
   const [mediaUrl, setMediaUrl] = useState(initialChoice.kind === 'media' ? initialChoice.url : '');
+  const [mediaFile, setMediaFile] = useState<File | null>(null);
   const [mediaType, setMediaType] = useState<'image' | 'video'>(
     initialChoice.kind === 'media' ? initialChoice.mediaType : 'image',
   );
@@ -117,7 +127,7 @@ export function StartForm({
       case 'color':
         return { kind: 'color', color, container };
       case 'media':
-        return { kind: 'media', url: mediaUrl.trim(), mediaType, container };
+        return { kind: 'media', url: mediaUrl.trim(), mediaType: mediaFile ? 'image' : mediaType, container };
       case 'blur':
         return { kind: 'blur', mode: blurMode, intensity: blurIntensity, container };
     }
@@ -130,24 +140,33 @@ export function StartForm({
 
   async function start() {
     if (!jobIds.length) return;
-    if (outKind === 'media' && !mediaUrl.trim())
+    if (outKind === 'media' && !mediaFile && !mediaUrl.trim())
       return showError({
-        error: 'Enter the address of the background image or video.',
+        error: 'Enter the address of the background image or video, or upload an image.',
         field: 'bg-url',
       });
     setStarting(true);
     setStartError(null);
-    const body = startRequest(model, choice(), webhookUrl);
+    const chosen = choice();
+    type Outcome = { ok: true } | { ok: false; error: string; field?: StartField };
+    const unreachable = { ok: false as const, error: 'The server could not be reached. Try again.' };
+    async function startOne(jobId: string): Promise<Outcome> {
+      let background = chosen;
+      // An uploaded image goes into each job's own storage, so it is deleted with the job.
+      if (chosen.kind === 'media' && mediaFile) {
+        const uploaded = await uploadBackground(jobId, mediaFile);
+        if (!uploaded.ok) return uploaded;
+        background = { ...chosen, key: uploaded.key };
+      }
+      return startJobAction(jobId, startRequest(model, background, webhookUrl));
+    }
     // One job after the other, so a refusal (e.g. a bad URL) stops before the rest are charged.
     for (const [i, jobId] of jobIds.entries()) {
-      const r = await startJobAction(jobId, body).catch(() => ({
-        ok: false as const,
-        error: 'The server could not be reached. Try again.',
-      }));
+      const r = await startOne(jobId).catch((): Outcome => unreachable);
       if (!r.ok) {
         setStarting(false);
         const done = i ? ` ${i} of ${jobIds.length} videos were started; the rest were not.` : '';
-        return showError({ error: `${r.error}${done}`, field: 'field' in r ? r.field : undefined });
+        return showError({ error: `${r.error}${done}`, field: r.field });
       }
       setStarted(i + 1);
     }
@@ -282,7 +301,11 @@ export function StartForm({
                 <Field
                   id="bg-url"
                   label="Background URL"
-                  hint="A public http(s) address of an image or video. It is checked before anything is charged."
+                  hint={
+                    mediaFile
+                      ? 'Not used: the uploaded image is the background.'
+                      : 'A public http(s) address of an image or video. It is checked before anything is charged.'
+                  }
                   error={fieldError('bg-url')}
                 >
                   <TextInput
@@ -294,6 +317,28 @@ export function StartForm({
                     value={mediaUrl}
                     onChange={(e) => setMediaUrl(e.target.value)}
                     placeholder="https://example.com/beach.jpg"
+                    disabled={disabled || Boolean(mediaFile)}
+                  />
+                </Field>
+                <Field
+                  id="bg-file"
+                  label="Or upload an image"
+                  hint="PNG, JPEG or WebP, up to 20 MB. It is kept with the job and deleted with it."
+                  error={fieldError('bg-file')}
+                >
+                  <input
+                    ref={(el) => {
+                      fieldRefs.current['bg-file'] = el;
+                    }}
+                    id="bg-file"
+                    type="file"
+                    accept="image/png,image/jpeg,image/webp"
+                    onChange={(e) => {
+                      setMediaFile(e.target.files?.[0] ?? null);
+                      // A new pick answers the refusal of the one before.
+                      if (startError?.field === 'bg-file' || startError?.field === 'bg-url') setStartError(null);
+                    }}
+                    className="block w-full text-sm text-slate-700 file:mr-3 file:rounded-lg file:border-0 file:bg-indigo-50 file:px-3 file:py-2 file:text-sm file:font-medium file:text-indigo-700 hover:file:bg-indigo-100"
                     disabled={disabled}
                   />
                 </Field>
@@ -301,9 +346,9 @@ export function StartForm({
                   <select
                     id="bg-type"
                     className={inputClass}
-                    value={mediaType}
+                    value={mediaFile ? 'image' : mediaType}
                     onChange={(e) => setMediaType(e.target.value as 'image' | 'video')}
-                    disabled={disabled}
+                    disabled={disabled || Boolean(mediaFile)}
                   >
                     <option value="image">Image</option>
                     <option value="video">Video (loops)</option>

@@ -27,9 +27,10 @@ export interface Blur {
 
 /**
  * Where a composition's background comes from: a URL (fetched through the SSRF guard when the
- * output renders) or, for the CLI only, a local file.
+ * output renders), a storage key (an image uploaded from the dashboard into the job's folder,
+ * read through the Storage port) or, for the CLI only, a local file.
  */
-export type BackgroundSource = { url: string } | { file: string };
+export type BackgroundSource = { url: string } | { key: string } | { file: string };
 
 export type Recipe =
   /** The cut-out with its alpha, in a transparent or a sticker format. */

@@ -14,6 +14,7 @@ import {
 import type { MediaInfo } from '../../engine/media/types';
 import { env } from '../env';
 import { FetchError, safeFetchToFile } from '../net/safe-fetch';
+import { storage } from '../storage';
 import { probeBackground } from './background';
 import { parseRational } from '../../engine/media/geometry';
 import { assertCapability } from './capabilities';
@@ -45,9 +46,17 @@ export interface RenderedOutput {
   poster: string | null;
 }
 
-/** A composition's background as a local file: fetched through the SSRF guard, or the CLI's own file. */
+/**
+ * A composition's background as a local file: fetched through the SSRF guard, read from the
+ * job's storage (an upload from the dashboard; never through an HTTP fetch of our own signed
+ * URL), or the CLI's own file.
+ */
 async function backgroundFile(src: BackgroundSource, workDir: string, signal?: AbortSignal): Promise<string> {
   if ('file' in src) return src.file;
+  if ('key' in src) {
+    if (!(await storage().stat(src.key))) throw new MediaError('The uploaded background image is gone; start the job again with a new one.');
+    return storage().localFile(src.key, workDir);
+  }
   const file = path.join(workDir, 'background');
   try {
     await safeFetchToFile(src.url, file, { maxBytes: env().MAX_UPLOAD_BYTES, signal });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BAD_COLOUR, Background, classicBackground, ExportItem, LOTTIE_UNSUPPORTED, outputFormatOf, planExports, toRecipe } from './background';
+import { BAD_COLOUR, Background, StoredBackground, classicBackground, ExportItem, LOTTIE_UNSUPPORTED, outputFormatOf, planExports, toRecipe } from './background';
 import { CreateExportRequest } from './exports';
 import { StartJobRequest } from './jobs';
 
@@ -90,6 +90,15 @@ describe('toRecipe and the status echo', () => {
     const comp = Background.parse({ type: 'composition', composition: { template: 'ai_ugc_ad', background_url: 'https://x.test/bg.jpg' } });
     expect(toRecipe(comp)).toMatchObject({ kind: 'composition', template: 'ai_ugc_ad', background: { url: 'https://x.test/bg.jpg' } });
     expect(toRecipe(Background.parse({ type: 'blur', blur_intensity: 30 }))).toMatchObject({ kind: 'blur', blur: { mode: 'background', intensity: 30, type: 'gaussian' } });
+  });
+
+  it('maps a dashboard upload to a storage key, which the public schema drops', () => {
+    const uploaded = { type: 'composition', composition: { background_key: 'jobs/j/background.png', export_format: 'mov' } };
+    expect(toRecipe(StoredBackground.parse(uploaded))).toMatchObject({ kind: 'composition', background: { key: 'jobs/j/background.png' }, exportFormat: 'mov' });
+    expect(Background.safeParse(uploaded).error?.issues[0]?.path).toEqual(['composition', 'background_url']);
+    // A key with a URL: the uploaded image wins.
+    const both = StoredBackground.parse({ type: 'composition', composition: { background_key: 'jobs/j/background.png', background_url: 'https://x.test/a.png' } });
+    expect(toRecipe(both)).toMatchObject({ background: { key: 'jobs/j/background.png' } });
   });
 
   it('keeps the status background to the classic shape and reports the rest in output_format', () => {

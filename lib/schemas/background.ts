@@ -61,17 +61,24 @@ const ProcessingOptions = z.object({
   threshold: z.number().min(0).max(1).nullish(),
 });
 
-export const Composition = z
-  .object({
-    template: z.enum(['full', 'centered', 'ai_ugc_ad']).nullish(),
-    background_url: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).nullish(),
-    background_type: z.enum(['image', 'video']).nullish(),
-    background_audio_enabled: z.boolean().nullish(),
-    background_audio_volume: z.number().min(0).max(1).nullish(),
-    export_format: z.enum(OPAQUE_CONTAINERS).nullish(),
-    export_crf: z.number().int().min(0).max(51).nullish(),
-  })
-  .openapi('Composition');
+const compositionFields = {
+  template: z.enum(['full', 'centered', 'ai_ugc_ad']).nullish(),
+  background_url: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).nullish(),
+  background_type: z.enum(['image', 'video']).nullish(),
+  background_audio_enabled: z.boolean().nullish(),
+  background_audio_volume: z.number().min(0).max(1).nullish(),
+  export_format: z.enum(OPAQUE_CONTAINERS).nullish(),
+  export_crf: z.number().int().min(0).max(51).nullish(),
+};
+
+export const Composition = z.object(compositionFields).openapi('Composition');
+
+/**
+ * The dashboard's composition may instead name an image the user uploaded into the job's own
+ * storage (`jobs/<id>/background.<ext>`, see lib/services/dashboard/upload-background.ts). Not
+ * part of the public API: /v1 parses with `Composition`, which drops the field.
+ */
+const UploadedComposition = z.object({ ...compositionFields, background_key: z.string().max(512).nullish() });
 
 export const BACKGROUND_TYPES = ['color', 'transparent', 'composition', 'blur'] as const;
 
@@ -80,27 +87,40 @@ const NEEDS_BACKGROUND_URL = userMessage(
   'background.composition.background_url is required when background.type is "composition"',
 );
 
+const backgroundFields = {
+  type: z.enum(BACKGROUND_TYPES),
+  color: HexColour.nullish(),
+  transparent_format: TransparentFormat.nullish(),
+  transform: Transform.nullish(),
+  options: ProcessingOptions.nullish(),
+  lottie_options: ProcessingOptions.nullish(),
+  blur_mode: z.enum(['background', 'subject']).nullish(),
+  blur_intensity: z.number().min(0).max(100).nullish(),
+  blur_type: z.enum(['gaussian', 'box']).nullish(),
+};
+
+type BackgroundChecked = {
+  type: string;
+  color?: string | null;
+  composition?: { background_url?: string | null; background_key?: string | null } | null;
+};
+
+function checkBackground(b: BackgroundChecked, ctx: z.RefinementCtx) {
+  if (b.type === 'color' && !b.color) ctx.addIssue({ code: 'custom', path: ['color'], message: NEEDS_COLOUR });
+  if (b.type === 'composition' && !b.composition?.background_url && !b.composition?.background_key) {
+    ctx.addIssue({ code: 'custom', path: ['composition', 'background_url'], message: NEEDS_BACKGROUND_URL });
+  }
+}
+
+/** The public API's background object. */
 export const Background = z
-  .object({
-    type: z.enum(BACKGROUND_TYPES),
-    color: HexColour.nullish(),
-    transparent_format: TransparentFormat.nullish(),
-    transform: Transform.nullish(),
-    options: ProcessingOptions.nullish(),
-    lottie_options: ProcessingOptions.nullish(),
-    composition: Composition.nullish(),
-    blur_mode: z.enum(['background', 'subject']).nullish(),
-    blur_intensity: z.number().min(0).max(100).nullish(),
-    blur_type: z.enum(['gaussian', 'box']).nullish(),
-  })
-  .superRefine((b, ctx) => {
-    if (b.type === 'color' && !b.color) ctx.addIssue({ code: 'custom', path: ['color'], message: NEEDS_COLOUR });
-    if (b.type === 'composition' && !b.composition?.background_url) {
-      ctx.addIssue({ code: 'custom', path: ['composition', 'background_url'], message: NEEDS_BACKGROUND_URL });
-    }
-  })
+  .object({ ...backgroundFields, composition: Composition.nullish() })
+  .superRefine(checkBackground)
   .openapi('Background');
-export type Background = z.infer<typeof Background>;
+
+/** A background as the dashboard sends it and as a job stores it: the public one, or a composition on an uploaded image. */
+export const StoredBackground = z.object({ ...backgroundFields, composition: UploadedComposition.nullish() }).superRefine(checkBackground);
+export type Background = z.infer<typeof StoredBackground>;
 
 // ── exports ───────────────────────────────────────────────────────────────────
 
@@ -205,7 +225,7 @@ const exportContainer = (b: Background) => b.composition?.export_format ?? 'mp4'
 /**
  * The Recipe of a job's primary output. No background means a transparent VP9 WebM (what the
  * SDKs read as `.webm` = VP9 with alpha). A composition's background is fetched (through the
- * SSRF guard) when the output renders.
+ * SSRF guard) when the output renders, or, uploaded from the dashboard, read from storage.
  */
 export function toRecipe(background: Background | null | undefined): Recipe {
   if (!background) return { kind: 'transparent', format: 'webm_vp9' };
@@ -219,10 +239,11 @@ export function toRecipe(background: Background | null | undefined): Recipe {
       return withTransform({ kind: 'color', color: background.color, exportFormat: exportContainer(background) });
     case 'composition': {
       const c = background.composition;
-      if (!c?.background_url) throw new Error('A composition needs its background URL');
+      const source = c?.background_key ? { key: c.background_key } : c?.background_url ? { url: c.background_url } : null;
+      if (!c || !source) throw new Error('A composition needs its background URL or uploaded image');
       return withTransform({
         kind: 'composition',
-        background: { url: c.background_url },
+        background: source,
         template: c.template ?? 'full',
         backgroundAudio: c.background_audio_enabled ?? false,
         backgroundAudioVolume: c.background_audio_volume ?? 1,

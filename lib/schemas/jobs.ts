@@ -1,5 +1,5 @@
 import { API_MODEL_ROWS, DEFAULT_MODEL, resolveApiModel, type ApiModel } from '../../engine/api-models';
-import { Background, ExportItem } from './background';
+import { Background, ExportItem, StoredBackground } from './background';
 import { userMessage } from './messages';
 import { z } from './zod';
 
@@ -64,20 +64,26 @@ export const ModelInput = z
     description: `${API_MODEL_ROWS.map((m) => (m.id === DEFAULT_MODEL ? `${m.id} (default)` : m.id)).join(', ')}; aliases ${API_MODEL_ROWS.flatMap((m) => m.aliases).join(', ')}`,
   });
 
+const startFields = {
+  format: z.enum(['mp4', 'webm', 'mov']).nullish(),
+  model: ModelInput,
+  exports: z.array(ExportItem).max(50).nullish(),
+  webhook_url: z.url({ protocol: /^https?$/, error: userMessage('webhook_url must be an http(s) URL') }).nullish(),
+};
+
+function checkStart(b: { exports?: unknown[] | null; background?: unknown }, ctx: z.RefinementCtx) {
+  if (b.exports?.length && !b.background) {
+    ctx.addIssue({ code: 'custom', path: ['background'], message: userMessage('background is required when exports are given') });
+  }
+}
+
 export const StartJobRequest = z
-  .object({
-    format: z.enum(['mp4', 'webm', 'mov']).nullish(),
-    model: ModelInput,
-    background: Background.nullish(),
-    exports: z.array(ExportItem).max(50).nullish(),
-    webhook_url: z.url({ protocol: /^https?$/, error: userMessage('webhook_url must be an http(s) URL') }).nullish(),
-  })
-  .superRefine((b, ctx) => {
-    if (b.exports?.length && !b.background) {
-      ctx.addIssue({ code: 'custom', path: ['background'], message: userMessage('background is required when exports are given') });
-    }
-  })
+  .object({ ...startFields, background: Background.nullish() })
+  .superRefine(checkStart)
   .openapi('StartJobRequest');
+/** The dashboard's start: the public request, whose composition may name the job's uploaded background image. */
+export const DashboardStartRequest = z.object({ ...startFields, background: StoredBackground.nullish() }).superRefine(checkStart);
+export type DashboardStartRequest = z.infer<typeof DashboardStartRequest>;
 export type StartJobRequest = z.infer<typeof StartJobRequest>;
 
 /** The start fields a body really gives (present and not null): an image-to-video job keeps its creation options for the rest. */

@@ -1,6 +1,6 @@
 import { DEFAULT_MODEL, isApiModel, type ApiModel } from '../../engine/api-models';
 import type { Job } from '../db/generated/client';
-import { Background } from './background';
+import { StoredBackground, type Background } from './background';
 
 /** A job's start parameters as stored at start (Job.model, Job.backgroundJson). */
 export interface StartedRequest {
@@ -17,7 +17,7 @@ export function startedRequest(job: Pick<Job, 'model' | 'backgroundJson'>): Star
   if (!job.backgroundJson) return { model, background: null, readable: modelOk };
   let parsed: Background | undefined;
   try {
-    parsed = Background.safeParse(JSON.parse(job.backgroundJson)).data;
+    parsed = StoredBackground.safeParse(JSON.parse(job.backgroundJson)).data;
   } catch {
     parsed = undefined;
   }

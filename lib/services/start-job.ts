@@ -10,8 +10,10 @@ import { FetchError } from '../net/safe-fetch';
 import { enqueue, transact } from '../queue';
 import { exportRecipe, outputFormatOf, planExports, toRecipe, usesBlur, cleanTransform } from '../schemas/background';
 import { storedStillOptions } from '../schemas/image-to-video';
-import { StartJobRequest as StartJobRequestSchema, type StartResponse } from '../schemas/jobs';
+import { DashboardStartRequest as DashboardStartRequestSchema, type StartResponse } from '../schemas/jobs';
 import { exportIdOf, startedRequest } from '../schemas/stored-request';
+import { storage } from '../storage';
+import { isBackgroundKeyOf } from '../storage/keys';
 import { assertWebhookUrl } from '../webhooks/url';
 import { scheduleWebhook } from '../webhooks/schedule';
 import { settleDirectUpload } from './direct-upload';
@@ -20,7 +22,8 @@ import { assertFormatsAvailable, assertStickerSource, createOutput } from './out
 import { assertTransformsFit, sourceBounds } from './transform-bounds';
 
 type Started = z.infer<typeof StartResponse>;
-type StartJobRequest = z.infer<typeof StartJobRequestSchema>;
+/** The public start request (/v1), or the dashboard's, whose composition may name an uploaded image. */
+type StartJobRequest = z.infer<typeof DashboardStartRequestSchema>;
 
 /**
  * An image-to-video job starts with the model, background and exports given at its creation;
@@ -29,7 +32,7 @@ type StartJobRequest = z.infer<typeof StartJobRequestSchema>;
 function withStillOptions(job: Job, req: StartJobRequest, given: ReadonlySet<keyof StartJobRequest>): StartJobRequest {
   const still = storedStillOptions(job);
   if (!still) return req;
-  return StartJobRequestSchema.parse({
+  return DashboardStartRequestSchema.parse({
     ...req,
     model: given.has('model') ? req.model : still.model,
     background: given.has('background') ? req.background : still.background,
@@ -45,6 +48,13 @@ async function checkUrl(url: string, what: string, check: (u: string) => Promise
   } catch (e) {
     if (e instanceof FetchError) throw new ServiceError('invalid', `${what} is not allowed: ${e.message}`, e.message);
     throw e;
+  }
+}
+
+/** An uploaded background must be this job's own stored image (lib/services/dashboard/upload-background.ts). */
+async function assertOwnBackground(jobId: string, key: string): Promise<void> {
+  if (!isBackgroundKeyOf(jobId, key) || !(await storage().stat(key))) {
+    throw new ServiceError('invalid', 'The uploaded background image was not found', 'Choose the image again.');
   }
 }
 
@@ -89,7 +99,8 @@ const startOutputsOf = (jobId: string) =>
  * deduplicated, as one batch), `segment-video` is enqueued and `job.started` scheduled.
  * Additional exports cost nothing extra: they are encodes of the same mask.
  * Insufficient credits roll all of it back. Starting a job that is already processing answers
- * the original start again, without a second charge.
+ * the original start again, without a second charge. The request is the public one (/v1), or
+ * the dashboard's, whose composition may name the image uploaded into this job's own storage.
  */
 export async function startJob(
   userId: string,
@@ -107,8 +118,9 @@ export async function startJob(
 
   const background = req.background ?? null;
   if (req.webhook_url) await checkUrl(req.webhook_url, 'webhook_url', assertWebhookUrl);
-  const backgroundUrl = background?.type === 'composition' ? background.composition?.background_url : null;
-  if (backgroundUrl) await checkUrl(backgroundUrl, 'background.composition.background_url', async (u) => void (await checkMediaUrl(u)));
+  const composition = background?.type === 'composition' ? background.composition : null;
+  if (composition?.background_key) await assertOwnBackground(job.id, composition.background_key);
+  else if (composition?.background_url) await checkUrl(composition.background_url, 'background.composition.background_url', async (u) => void (await checkMediaUrl(u)));
 
   if (!job.lengthSeconds || !job.fps) throw new Error(`Job ${job.id} is uploaded without probe results`);
   const credits = priceJob({ model: req.model, durationSeconds: job.lengthSeconds, fps: job.fps, blur: usesBlur(background) });

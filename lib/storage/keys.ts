@@ -9,6 +9,7 @@ import path from 'node:path';
  *   jobs/<jobId>/outputs/<outputId>.poster.png  a still of each output
  *   jobs/<jobId>/thumb.jpg, thumb.png    thumbnails (opaque, transparent)
  *   jobs/<jobId>/preview.png             newest finished frame while segmenting (replaced as it goes)
+ *   jobs/<jobId>/background.<png|jpg|webp>  a composition background uploaded from the dashboard
  */
 export const storageKeys = {
   jobPrefix: (jobId: string) => `jobs/${jobId}`,
@@ -22,7 +23,16 @@ export const storageKeys = {
   thumbnail: (jobId: string) => `jobs/${jobId}/thumb.jpg`,
   transparentThumbnail: (jobId: string) => `jobs/${jobId}/thumb.png`,
   preview: (jobId: string) => `jobs/${jobId}/preview.png`,
+  background: (jobId: string, ext: BackgroundExtension) => `jobs/${jobId}/background.${ext}`,
 };
+
+export const BACKGROUND_EXTENSIONS = ['png', 'jpg', 'webp'] as const;
+export type BackgroundExtension = (typeof BACKGROUND_EXTENSIONS)[number];
+
+/** Whether `key` is one of the job's own uploaded background keys. */
+export function isBackgroundKeyOf(jobId: string, key: string): boolean {
+  return BACKGROUND_EXTENSIONS.some((ext) => storageKeys.background(jobId, ext) === key);
+}
 
 const JOB_KEY = /^jobs\/([0-9a-f-]{36})\//;
 

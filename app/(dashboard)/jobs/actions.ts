@@ -4,7 +4,7 @@ import { redirect } from 'next/navigation';
 import { z } from 'zod';
 import { requireUser } from '@/lib/auth/current-user';
 import { env } from '@/lib/env';
-import { StartJobRequest, type JobStatusRecord } from '@/lib/schemas/jobs';
+import { DashboardStartRequest, type JobStatusRecord } from '@/lib/schemas/jobs';
 import { createJob } from '@/lib/services/create-job';
 import { getJobProgress, type JobProgress } from '@/lib/services/dashboard/get-job-progress';
 import { quoteJobs, type JobQuote } from '@/lib/services/dashboard/quote-job';
@@ -64,7 +64,7 @@ export async function quoteAction(jobIds: string[], model: string, blur: boolean
 export async function startJobAction(jobId: string, request: unknown): Promise<Result<{ creditsUsed: number }>> {
   const user = await requireUser(`/jobs/${jobId}`);
   try {
-    const started = await startJob(user.id, jobId, StartJobRequest.parse(request));
+    const started = await startJob(user.id, jobId, DashboardStartRequest.parse(request));
     return { ok: true, creditsUsed: started.creditsUsed };
   } catch (err) {
     return failure(err);

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { db } from '../../db/client';
-import { Background } from '../../schemas/background';
+import { StoredBackground, type Background } from '../../schemas/background';
 import type { JobStatusRecord } from '../../schemas/jobs';
 import { getJobStatus } from '../../services/get-job-status';
 import { storage } from '../../storage';
@@ -63,7 +63,7 @@ export async function getJobDetail(userId: string, jobId: string): Promise<JobDe
     downloads.push(await signed(m.storageKey, active ? 'Mask' : `Mask version ${m.version}`, 'mask (FFV1, greyscale)', `mask-v${m.version}`));
   }
   let background: Background | null = null;
-  if (job.backgroundJson) background = Background.safeParse(JSON.parse(job.backgroundJson)).data ?? null;
+  if (job.backgroundJson) background = StoredBackground.safeParse(JSON.parse(job.backgroundJson)).data ?? null;
   return {
     status,
     model: job.model,

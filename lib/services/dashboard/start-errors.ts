@@ -2,7 +2,7 @@ import { ZodError } from 'zod';
 import { ServiceError } from '../../errors';
 
 /** The form fields a start error can belong to (ids of the inputs on the page). */
-export type StartField = 'bg-url' | 'color' | 'webhook';
+export type StartField = 'bg-url' | 'bg-file' | 'color' | 'webhook';
 
 /** API field paths as the dashboard's form names them, with what to say when they are refused. */
 const FIELDS: { path: string; field: StartField; invalid: string; refused: string }[] = [
