@@ -21,7 +21,7 @@ describe('guardJobWrites', () => {
   it('writes a job file while the job exists', async () => {
     live.add(JOB);
     await store.putFile(`jobs/${JOB}/thumb.jpg`, scratch('a'), { move: true });
-    expect(await store.stat(`jobs/${JOB}/thumb.jpg`)).toEqual({ bytes: 5 });
+    expect(await store.stat(`jobs/${JOB}/thumb.jpg`)).toMatchObject({ bytes: 5 });
   });
 
   it('refuses a write for a deleted job and leaves nothing behind', async () => {
@@ -42,6 +42,6 @@ describe('guardJobWrites', () => {
 
   it('leaves keys outside jobs/ alone', async () => {
     await store.putFile('exports/x.zip', scratch('d'));
-    expect(await store.stat('exports/x.zip')).toEqual({ bytes: 5 });
+    expect(await store.stat('exports/x.zip')).toMatchObject({ bytes: 5 });
   });
 });
