@@ -19,6 +19,7 @@ import autocannon from 'autocannon';
 import pg from 'pg';
 import { api, createAccount, cutClip, hasTestdata, startStack, syntheticClip, testVideo, uploadedJob, waitForJob, type Stack, type StackKind } from '../tests/integration/helpers';
 import { percentile } from './lib-bench/metrics';
+import { startScaleServices } from './lib-stack/scale-services';
 
 const { values } = parseArgs({
   options: {
@@ -176,7 +177,20 @@ async function main(): Promise<void> {
       : await syntheticClip(path.join(tmp, 'talk-1s.mp4'), { seconds: 1, size: '512x512' });
     const kinds: StackKind[] = values.only ? [values.only as StackKind] : ['embedded', 'scale'];
     const figures = new Map<StackKind, Figures>();
-    for (const kind of kinds) figures.set(kind, await measure(kind, clip));
+    for (const kind of kinds) {
+      if (kind === 'embedded') {
+        figures.set(kind, await measure(kind, clip));
+        continue;
+      }
+      // The services the scale-out stack shares, started once on one block of ports (as test:scale does).
+      const services = await startScaleServices();
+      Object.assign(process.env, services.env);
+      try {
+        figures.set(kind, await measure(kind, clip));
+      } finally {
+        await services.stop();
+      }
+    }
 
     const e = figures.get('embedded');
     const s = figures.get('scale');

@@ -6,13 +6,8 @@
  * (.ci/run). Run after `npm test` (or `npx next build`): it uses the production build.
  */
 import { spawnSync } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { freePorts } from './lib-stack/ports';
-import { startPostgres } from './lib-stack/postgres';
-import { startRedis } from './lib-stack/redis';
-import { startSwift } from './lib-stack/swift';
+import { startScaleServices } from './lib-stack/scale-services';
 
 /**
  * What runs on the second stack: the files whose behaviour depends on the database, the queue
@@ -31,33 +26,19 @@ const SCALE_SUITE = [
 
 const root = path.resolve(import.meta.dirname, '..');
 const files = process.argv.slice(2).length ? process.argv.slice(2) : SCALE_SUITE;
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'keyout-scale-services-'));
-fs.chmodSync(dir, 0o711);
 
 async function main(): Promise<number> {
-  const port = await freePorts(7);
-  const [pg, redis, swift] = await Promise.all([
-    startPostgres({ dir: path.join(dir, 'postgres'), port, throwaway: true }),
-    startRedis({ dir: path.join(dir, 'redis'), port: port + 1 }),
-    startSwift({ dir: path.join(dir, 'swift'), port: port + 2 }),
-  ]);
+  const services = await startScaleServices();
   try {
-    console.log(`› Scale-out services: PostgreSQL :${port}, Redis :${port + 1}, Swift :${port + 2}`);
+    console.log(`› Scale-out services: ${services.describe}`);
     const run = spawnSync('npx', ['vitest', 'run', '--project', 'integration', ...files], {
       cwd: root,
       stdio: 'inherit',
-      env: {
-        ...process.env,
-        KEYOUT_TEST_STACK: 'scale',
-        KEYOUT_TEST_POSTGRES_URL: pg.serverUrl,
-        KEYOUT_TEST_REDIS_URL: redis.url,
-        KEYOUT_TEST_S3: JSON.stringify({ endpoint: swift.endpoint, region: swift.region, accessKeyId: swift.accessKeyId, secretAccessKey: swift.secretAccessKey }),
-      },
+      env: { ...process.env, KEYOUT_TEST_STACK: 'scale', ...services.env },
     });
     return run.status ?? 1;
   } finally {
-    await Promise.all([pg.stop(), redis.stop(), swift.stop()]);
-    fs.rmSync(dir, { recursive: true, force: true });
+    await services.stop();
   }
 }
 
