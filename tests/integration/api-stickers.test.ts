@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { outputFormat, STICKER_FORMATS, type StickerFormat } from '../../engine/formats';
 import { hevcLayerCounts } from '../../engine/media/capabilities';
 import { decodeAlphaLayer } from '../../lib/media/hevc-alpha';
+import { storageKeys } from '../../lib/storage/keys';
 import {
   api,
   createAccount,
@@ -341,7 +342,7 @@ describe.skipIf(!hasTestdata)('stickers, image-to-video and hevc_alpha through t
     const prisma = await stackDb(stack);
     const job = await prisma.job.findUniqueOrThrow({ where: { id: created.body.id } });
     expect(job).toMatchObject({ frameCount: 30, fps: 15, container: 'png' });
-    expect(job.sourceKey).toBe(`jobs/${job.id}/source.mkv`);
+    expect(job.sourceKey).toBe(storageKeys.source(job.id, 'clip', 'mkv'));
   }, 900_000);
 
   it('takes an image as multipart (options before the file) and refuses what is not an image', async () => {
