@@ -29,6 +29,9 @@ function keyout(stack: { dataDir: string; env: NodeJS.ProcessEnv }, args: string
   return execFileSync(process.execPath, ['bin/keyout.mjs', ...args], { env: stack.env, encoding: 'utf8' });
 }
 
+// The e2e files share one server (a worker-scoped stack) and run in file-name order: this file
+// must sort first among those that sign up, as its first test signs up the instance's first
+// account (the admin).
 test('visitor meets the landing page and signs up with the keyboard only; the first account is admin', async ({ page }) => {
   await page.goto('/');
   await expect(page.getByRole('heading', { level: 1 })).toContainText('Cut people');
