@@ -169,17 +169,28 @@ type Method = (typeof METHODS)[number];
 /** Mounted on routes with and without params, so it takes any. */
 type PlainHandler = ReturnType<typeof apiRoute<unknown>>;
 
+const notAllowed = (req: Request, allow: string) =>
+  new HttpError(405, 'Method not allowed', `${new URL(req.url).pathname} accepts ${allow}.`, { Allow: allow });
+
 /**
  * Handlers for the methods a /v1 path does not have: like any endpoint they check the key and
  * count against the rate limit first, then answer 405 with the spec's JSON body (Next.js would
- * answer an empty 405). Usage in a route file:
+ * answer an empty 405). A public path (`{ public: true }`, the OpenAPI document) has no key to
+ * check and answers 405 at once. Usage in a route file:
  * `export const { GET, PUT, PATCH, DELETE } = otherMethods('POST');`
  */
-export function otherMethods(...allowed: Method[]): Record<Method, PlainHandler> {
-  const allow = allowed.join(', ');
-  const refuse = apiRoute<unknown>(({ req }) => {
-    throw new HttpError(405, 'Method not allowed', `${new URL(req.url).pathname} accepts ${allow}.`, { Allow: allow });
+export function otherMethods(...allowed: (Method | { public: true })[]): Record<Method, PlainHandler> {
+  const methods = allowed.filter((m): m is Method => typeof m === 'string');
+  const allow = methods.join(', ');
+  const unkeyed = publicRoute((req) => {
+    throw notAllowed(req, allow);
   });
+  const refuse: PlainHandler =
+    methods.length < allowed.length
+      ? (req) => Promise.resolve(unkeyed(req))
+      : apiRoute<unknown>(({ req }) => {
+          throw notAllowed(req, allow);
+        });
   return Object.fromEntries(METHODS.map((m) => [m, refuse])) as Record<Method, PlainHandler>;
 }
 

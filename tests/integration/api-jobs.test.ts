@@ -114,7 +114,8 @@ describe('POST /v1/jobs', () => {
     const url = await storage().signedUrl(source.sourceKey!, { method: 'GET' });
     const r = await api(stack, 'POST', '/v1/jobs', { key: alice.key, body: { video_url: url } });
     expect(r.status).toBe(200);
-    expect(r.body).toMatchObject({ status: 'uploaded', video_url: url, filename: 'source.mp4' });
+    // The name comes from the URL's path: the source's own key (each upload has its own).
+    expect(r.body).toMatchObject({ status: 'uploaded', video_url: url, filename: source.sourceKey!.split('/').pop() });
     const bad = await api(stack, 'POST', '/v1/jobs', { key: alice.key, body: { video_url: 'ftp://example.com/a.mp4' } });
     expect(bad.status).toBe(400);
     expect(bad.body).toEqual({ error: 'video_url must be an http(s) URL', details: 'video_url: video_url must be an http(s) URL' });
