@@ -75,8 +75,9 @@ function build(): string {
     {
       method: 'post',
       path: '/v1/h3/image-to-video',
-      summary:
-        'Create a job whose source is a still image (PNG, JPEG, WebP): PUT it to upload_url, or give image_url, or send multipart `file` ' +
+      summary: 'Create a job from a still image (PNG, JPEG, WebP)',
+      description:
+        'PUT the image to upload_url, or give image_url, or send multipart `file` ' +
         '(option fields before the file; `background` and `exports` as JSON). The still is segmented once and animated; start, status and exports ' +
         'are those of any job, and credits are per second of the clip.',
       request: {
@@ -144,8 +145,11 @@ function build(): string {
     {
       method: 'post',
       path: '/v1/jobs/{id}/refine-mask',
-      summary:
-        'Refine a completed job\'s mask by a text prompt (add or subtract a concept) into a new mask version, made active when it completes; charged the model\'s rate for the video\'s length, refunded on failure; poll GET /v1/refinements/{refinementId}',
+      summary: 'Refine a completed job\'s mask by a text prompt',
+      // The long text goes in the description: the reference renders a summary as a heading,
+      // and its unbreakable paths made the docs page scroll sideways on a phone.
+      description:
+        'Adds or subtracts a concept into a new mask version, made active when it completes; charged the model\'s rate for the video\'s length, refunded on failure; poll GET /v1/refinements/{refinementId}.',
       request: {
         params: JobIdParams,
         headers: z.object({

@@ -55,7 +55,7 @@ function make(name: string, args: string[]): string {
 async function plantJob(file: string, webhookUrl: string | null = null): Promise<string> {
   const id = randomUUID();
   const key = storageKeys.source(id, 'test', 'mp4');
-  await storage().putFile(key, file);
+  // The row first: storage refuses a job's files once (or before) its row exists (lib/storage/job-guard.ts).
   await transact(async (tx) => {
     await tx.job.create({
       data: {
@@ -74,8 +74,9 @@ async function plantJob(file: string, webhookUrl: string | null = null): Promise
     });
     await tx.creditEntry.create({ data: { userId, kind: 'debit', amount: -1, jobId: id, idempotencyKey: `debit:${id}` } });
     await createOutput(tx, { jobId: id, role: 'primary', recipe: { kind: 'transparent', format: 'webm_vp9' } });
-    await enqueue(tx, 'segment-video', { jobId: id });
   });
+  await storage().putFile(key, file);
+  await transact((tx) => enqueue(tx, 'segment-video', { jobId: id }));
   return id;
 }
 
