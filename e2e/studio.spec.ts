@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect, test } from './fixtures';
@@ -59,6 +60,47 @@ test.describe('in-browser Studio', () => {
     expect(fs.statSync(await again.path()).size).toBe(fs.statSync(out).size);
     await history.getByRole('button', { name: /Delete/ }).click();
     await expect(page.getByText('Nothing here yet')).toBeVisible();
+  });
+
+  test('makes an H.264 MP4 on a colour and shows it beside the original', async ({ page }) => {
+    const clip = path.join(ARTIFACTS, 'studio-mp4-clip.mp4');
+    fs.mkdirSync(ARTIFACTS, { recursive: true });
+    execFileSync('ffmpeg', ['-v', 'error', '-y', '-i', CLIP, '-t', '2', '-c:v', 'libx264', '-preset', 'veryfast', '-pix_fmt', 'yuv420p', '-an', clip]);
+    await page.goto('/studio');
+    await page.locator('input[type=file]').setInputFiles(clip);
+    await page.getByLabel('Model').selectOption('service-light');
+    await page.getByLabel('Result').selectOption('mp4-color');
+    await page.getByLabel('Background colour').fill('#ff00ff');
+    await page.getByRole('button', { name: 'Remove background' }).click();
+    const download = page.getByRole('link', { name: /Download MP4/ });
+    await expect(download).toBeVisible({ timeout: 280_000 });
+
+    // Before and after, side by side; both play.
+    const pair = page.getByTestId('studio-before-after');
+    await expect(pair.getByText('Before')).toBeVisible();
+    await expect(pair.getByText('After')).toBeVisible();
+    for (const id of ['studio-before', 'studio-result']) {
+      await expect.poll(() => page.getByTestId(id).evaluate((v: HTMLVideoElement) => v.readyState)).toBeGreaterThanOrEqual(2);
+    }
+    await checkBothWidths(page, '42-studio-mp4-before-after');
+
+    const [file] = await Promise.all([page.waitForEvent('download'), download.click()]);
+    expect(file.suggestedFilename()).toBe('studio-mp4-clip-keyout.mp4');
+    const out = path.join(ARTIFACTS, 'studio-result-color.mp4');
+    await file.saveAs(out);
+    const probe = JSON.parse(
+      execFileSync('ffprobe', ['-v', 'error', '-select_streams', 'v:0', '-show_entries', 'stream=codec_name,pix_fmt,width,height:format=duration,format_name', '-of', 'json', out], { encoding: 'utf8' }),
+    ) as { streams: { codec_name: string; pix_fmt: string; width: number; height: number }[]; format: { duration: string; format_name: string } };
+    expect(probe.format.format_name).toContain('mp4');
+    expect(probe.streams[0]).toMatchObject({ codec_name: 'h264', pix_fmt: 'yuv420p', width: 512, height: 512 });
+    expect(Number(probe.format.duration)).toBeGreaterThan(1.8);
+    expect(Number(probe.format.duration)).toBeLessThan(2.2);
+    execFileSync('ffmpeg', ['-v', 'error', '-y', '-i', out, '-frames:v', '1', path.join(ARTIFACTS, 'studio-result-color-frame.png')]);
+    // The clip's top-left corner is background: it is the chosen magenta.
+    const [r, g, b] = [...execFileSync('ffmpeg', ['-v', 'error', '-i', out, '-frames:v', '1', '-vf', 'crop=16:16:16:16,scale=1:1:flags=area,format=rgb24', '-f', 'rawvideo', '-'])];
+    expect(r, `corner ${r},${g},${b}`).toBeGreaterThan(200);
+    expect(g).toBeLessThan(60);
+    expect(b).toBeGreaterThan(200);
   });
 
   test('the sample clip is one click away', async ({ page }) => {

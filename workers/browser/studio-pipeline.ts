@@ -8,7 +8,7 @@
 import { ALL_FORMATS, BlobSource, CanvasSink, Input } from 'mediabunny';
 import type { ApiModel, MatterStats } from '../../engine';
 import { type BackendChoice, type Matted, type PeopleModel, SegmentClient } from './client';
-import { webmVp9AlphaEncoder } from './studio-encoder';
+import { mp4OnBackgroundEncoder, type StudioBackground, webmVp9AlphaEncoder } from './studio-encoder';
 
 export interface StudioProgress {
   framesDone: number;
@@ -20,6 +20,7 @@ export interface StudioProgress {
 }
 
 export interface StudioResult {
+  /** The result file: a transparent WebM, or an MP4 on the chosen background. */
   webm: Blob;
   thumbnail: Blob;
   frames: number;
@@ -74,6 +75,8 @@ export interface StudioRun {
   /** service-human: force a people model instead of deciding by measurement on this device. */
   people?: PeopleModel | null;
   signal: AbortSignal;
+  /** Null: transparent VP9 WebM; otherwise an H.264 MP4 on this background. */
+  background?: StudioBackground | null;
   /** Stop after this many frames (a quick look at the first frame). */
   maxFrames?: number;
   onStarted?: (info: StudioStarted) => void;
@@ -133,7 +136,12 @@ export async function runStudio(run: StudioRun): Promise<StudioResult> {
     run.onStarted?.({ backend: client.backend, runtime: client.runtime, modelName: client.modelName, modelReason: client.modelReason });
     checkAbort(run.signal);
 
-    const encoder = run.maxFrames ? null : await webmVp9AlphaEncoder(width, height, stats.averagePacketRate || undefined);
+    const frameRate = stats.averagePacketRate || undefined;
+    const encoder = run.maxFrames
+      ? null
+      : run.background
+        ? await mp4OnBackgroundEncoder(width, height, frameRate, run.background)
+        : await webmVp9AlphaEncoder(width, height, frameRate);
     const sink = new CanvasSink(track, { width, height, fit: 'fill', poolSize: 3 });
     // The engine's working-size copy of each frame, scaled by the canvas (the engine would scale it in JS).
     const [ww, wh] = client.workSize;
