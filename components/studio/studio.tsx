@@ -323,7 +323,7 @@ export function Studio({ signedIn, forceBackend, forcePeople }: { signedIn: bool
                   <a
                     href={phase.url}
                     download={downloadName}
-                    className="inline-flex h-12 w-full items-center justify-center rounded-lg bg-emerald-600 px-6 font-medium text-white shadow-sm hover:bg-emerald-500 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-emerald-600"
+                    className="inline-flex h-12 w-full items-center justify-center rounded-lg bg-emerald-700 px-6 font-medium text-white shadow-sm hover:bg-emerald-600 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-emerald-700"
                   >
                     Download {resultIsMp4 ? 'MP4' : 'WebM'} ({formatBytes(phase.result.webm.size)})
                   </a>

@@ -24,7 +24,7 @@ export interface FrameEncoder {
 export async function webmVp9AlphaEncoder(width: number, height: number, frameRate: number | undefined): Promise<FrameEncoder> {
   const target = new BufferTarget();
   const output = new Output({ format: new WebMOutputFormat(), target });
-  const source = new VideoSampleSource({ codec: 'vp9', bitrate: QUALITY_HIGH, alpha: 'keep', keyFrameInterval: 2 });
+  const source = new VideoSampleSource({ codec: 'vp9', quality: QUALITY_HIGH, alpha: 'keep', keyFrameInterval: 2 });
   output.addVideoTrack(source, { frameRate });
   await output.start();
   return {
@@ -61,15 +61,19 @@ export async function mp4OnBackgroundEncoder(
 ): Promise<FrameEncoder> {
   const target = new BufferTarget();
   const output = new Output({ format: new Mp4OutputFormat({ fastStart: 'in-memory' }), target });
-  const source = new VideoSampleSource({ codec: 'avc', bitrate: QUALITY_HIGH, keyFrameInterval: 2 });
+  const source = new VideoSampleSource({ codec: 'avc', quality: QUALITY_HIGH, keyFrameInterval: 2 });
   output.addVideoTrack(source, { frameRate });
   await output.start();
   const cut = new OffscreenCanvas(width, height).getContext('2d')!;
-  const plain = background.kind === 'blur' ? new OffscreenCanvas(width, height).getContext('2d')! : null;
   const canvas = new OffscreenCanvas(width, height);
   const out = canvas.getContext('2d')!;
   // About 2 % of the frame's diagonal, as the server's default blur.
   const blurPx = Math.max(4, Math.round(Math.hypot(width, height) * 0.02));
+  // A blur reads past the frame's edges, where a canvas is transparent: blurring the frame inside a
+  // margin filled with the frame stretched keeps the edges from fading to black.
+  const margin = 3 * blurPx;
+  const plain = background.kind === 'blur' ? new OffscreenCanvas(width, height).getContext('2d')! : null;
+  const padded = background.kind === 'blur' ? new OffscreenCanvas(width + 2 * margin, height + 2 * margin).getContext('2d')! : null;
   return {
     type: 'video/mp4',
     extension: 'mp4',
@@ -82,8 +86,10 @@ export async function mp4OnBackgroundEncoder(
         const opaque = rgba.slice();
         for (let i = 3; i < opaque.length; i += 4) opaque[i] = 255;
         plain!.putImageData(new ImageData(opaque, width, height), 0, 0);
+        padded!.drawImage(plain!.canvas, 0, 0, width + 2 * margin, height + 2 * margin);
+        padded!.drawImage(plain!.canvas, margin, margin);
         out.filter = `blur(${blurPx}px)`;
-        out.drawImage(plain!.canvas, 0, 0);
+        out.drawImage(padded!.canvas, -margin, -margin);
         out.filter = 'none';
       }
       out.drawImage(cut.canvas, 0, 0);

@@ -5,7 +5,7 @@
  * and reads back the next and encodes the one before, and one more frame waits in the worker's
  * queue so it never idles. Frame buffers are transferred, never copied, on the way.
  */
-import { ALL_FORMATS, BlobSource, CanvasSink, Input } from 'mediabunny';
+import { ALL_FORMATS, BlobSource, CanvasSink, canEncodeVideo, Input, QUALITY_HIGH } from 'mediabunny';
 import type { ApiModel, MatterStats } from '../../engine';
 import { type BackendChoice, type Matted, type PeopleModel, SegmentClient } from './client';
 import { mp4OnBackgroundEncoder, type StudioBackground, webmVp9AlphaEncoder } from './studio-encoder';
@@ -128,6 +128,10 @@ export async function runStudio(run: StudioRun): Promise<StudioResult> {
     // VP9 wants even dimensions; a 1-pixel crop is invisible.
     const width = (await track.getDisplayWidth()) & ~1;
     const height = (await track.getDisplayHeight()) & ~1;
+    // Checked before the model loads: a browser built without an H.264 encoder says so at once.
+    if (run.background && !run.maxFrames && !(await canEncodeVideo('avc', { width, height, quality: QUALITY_HIGH }))) {
+      throw new StudioError('This browser cannot encode H.264 video. Choose the transparent WebM here, or let the server make the MP4.', true);
+    }
     const stats = await track.computePacketStats(100);
     const duration = await track.computeDuration();
     const framesTotal = Math.min(run.maxFrames ?? Infinity, Math.max(1, Math.round(stats.averagePacketRate * duration) || stats.packetCount));
