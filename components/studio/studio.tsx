@@ -301,7 +301,7 @@ export function Studio({ signedIn, forceBackend, forcePeople }: { signedIn: bool
                     {p
                       ? `Frame ${p.framesDone} of ${p.framesTotal}${p.fps ? ` · ${p.fps.toFixed(1)} frames/s` : ''} · ${p.etaSeconds !== null ? `about ${formatSeconds(p.etaSeconds)} left` : 'estimating time left…'}`
                       : phase.started
-                        ? 'Decoding the first frame…'
+                        ? 'Finding the subject in the first frames…'
                         : 'Loading the model…'}
                   </p>
                   <Button variant="secondary" className="w-full" onClick={() => abort.current?.abort()}>
