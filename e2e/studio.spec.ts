@@ -71,7 +71,8 @@ test.describe('in-browser Studio', () => {
   });
 
   test('makes an H.264 MP4 on a colour and shows it beside the original', async ({ page }) => {
-    const { clip, out } = await makeMp4(page, 'color', '42-studio-mp4-before-after');
+    const { clip, out, thumbCorner } = await makeMp4(page, 'color', '42-studio-mp4-before-after');
+    expect(thumbCorner.slice(0, 3), 'the history thumbnail stands on the magenta').toEqual([255, 0, 255]);
     // The clip's top-left corner is background: it is the chosen magenta.
     const [r, g, b] = grab(out, 'crop=16:16:16:16,scale=1:1:flags=area,format=rgb24');
     expect(r, `corner ${r},${g},${b}`).toBeGreaterThan(200);
@@ -149,7 +150,7 @@ function edges(px: Buffer, size: number): number {
  * colour); checks the before/after pair, the accessibility of the done page and the file's
  * H.264 stream. Returns the cut and the downloaded result.
  */
-async function makeMp4(page: Page, background: 'color' | 'blur', shot: string): Promise<{ clip: string; out: string }> {
+async function makeMp4(page: Page, background: 'color' | 'blur', shot: string): Promise<{ clip: string; out: string; thumbCorner: number[] }> {
   const clip = path.join(ARTIFACTS, 'studio-mp4-clip.mp4');
   fs.mkdirSync(ARTIFACTS, { recursive: true });
   execFileSync('ffmpeg', ['-v', 'error', '-y', '-i', CLIP, '-t', '2', '-c:v', 'libx264', '-preset', 'veryfast', '-pix_fmt', 'yuv420p', '-an', clip]);
@@ -174,6 +175,15 @@ async function makeMp4(page: Page, background: 'color' | 'blur', shot: string): 
   const [before, after] = await Promise.all(['studio-before', 'studio-result'].map((id) => page.getByTestId(id).boundingBox()));
   expect(after!.x, 'After sits to the right of Before').toBeGreaterThan(before!.x + before!.width - 1);
   await checkBothWidths(page, shot);
+  // The history's card shows the result as made: the newest thumbnail's corner is opaque.
+  const thumb = page.getByTestId('studio-history').getByRole('listitem').first().locator('img');
+  await expect.poll(() => thumb.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBeGreaterThan(0);
+  const thumbCorner = await thumb.evaluate((img: HTMLImageElement) => {
+    const c = new OffscreenCanvas(img.naturalWidth, img.naturalHeight).getContext('2d')!;
+    c.drawImage(img, 0, 0);
+    return [...c.getImageData(4, 4, 1, 1).data];
+  });
+  expect(thumbCorner[3], `thumbnail corner ${thumbCorner.join(',')}`).toBe(255);
 
   const [file] = await Promise.all([page.waitForEvent('download'), download.click()]);
   expect(file.suggestedFilename()).toBe('studio-mp4-clip-keyout.mp4');
@@ -187,5 +197,5 @@ async function makeMp4(page: Page, background: 'color' | 'blur', shot: string): 
   expect(Number(probe.format.duration)).toBeGreaterThan(1.8);
   expect(Number(probe.format.duration)).toBeLessThan(2.2);
   execFileSync('ffmpeg', ['-v', 'error', '-y', '-i', out, '-frames:v', '1', path.join(ARTIFACTS, `studio-result-${background}-frame.png`)]);
-  return { clip, out };
+  return { clip, out, thumbCorner };
 }

@@ -8,7 +8,7 @@
 import { ALL_FORMATS, BlobSource, CanvasSink, canEncodeVideo, Input, QUALITY_HIGH } from 'mediabunny';
 import type { ApiModel, MatterStats } from '../../engine';
 import { type BackendChoice, type Matted, type PeopleModel, SegmentClient } from './client';
-import { mp4OnBackgroundEncoder, type StudioBackground, webmVp9AlphaEncoder } from './studio-encoder';
+import { backgroundCompositor, mp4OnBackgroundEncoder, type StudioBackground, webmVp9AlphaEncoder } from './studio-encoder';
 
 export interface StudioProgress {
   framesDone: number;
@@ -235,7 +235,8 @@ export async function runStudio(run: StudioRun): Promise<StudioResult> {
     const per = (ms: number) => ms / done;
     return {
       webm,
-      thumbnail: await toPng(thumbnail!),
+      // A full run's thumbnail looks like its result: on its background when it has one.
+      thumbnail: run.background && !run.maxFrames ? await backgroundCompositor(width, height, run.background)(thumbnail!.data).convertToBlob({ type: 'image/png' }) : await toPng(thumbnail!),
       frames: done,
       width,
       height,
