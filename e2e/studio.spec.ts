@@ -1,5 +1,7 @@
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { launchBrowser } from './support/browser';
 import { checkBothWidths } from './support/checks';
@@ -7,6 +9,13 @@ import { alphaRange, ARTIFACTS, CLIP, hasClip, screenshotPath } from './support/
 
 test.describe('in-browser Studio', () => {
   test.skip(!hasClip, `test clip missing: ${CLIP} (../shared/testdata)`);
+  // The page's and its workers' console in the test log: a stalled run says where it stalled.
+  test.beforeEach(({ page }) => {
+    const log = (where: string) => (m: { type: () => string; text: () => string }) => console.log(`[${where} ${m.type()}] ${m.text()}`);
+    page.on('console', log('page'));
+    page.on('worker', (w) => w.on('console', log('worker')));
+    page.on('pageerror', (e) => console.log(`[uncaught in page] ${e.message}`));
+  });
 
   test('runs the clip on WASM; the WebM download has real alpha', async ({ page }) => {
     await page.goto('/studio');
@@ -61,6 +70,31 @@ test.describe('in-browser Studio', () => {
     await expect(page.getByText('Nothing here yet')).toBeVisible();
   });
 
+  test('makes an H.264 MP4 on a colour and shows it beside the original', async ({ page }) => {
+    const { clip, out, thumbCorner } = await makeMp4(page, 'color', '42-studio-mp4-before-after');
+    expect(thumbCorner.slice(0, 3), 'the history thumbnail stands on the magenta').toEqual([255, 0, 255]);
+    // The clip's top-left corner is background: it is the chosen magenta.
+    const [r, g, b] = grab(out, 'crop=16:16:16:16,scale=1:1:flags=area,format=rgb24');
+    expect(r, `corner ${r},${g},${b}`).toBeGreaterThan(200);
+    expect(g).toBeLessThan(60);
+    expect(b).toBeGreaterThan(200);
+    // The subject is the clip's own face, untouched.
+    expect(meanAbsDiff(grab(out, FACE), grab(clip, FACE))).toBeLessThan(12);
+  });
+
+  test('makes an H.264 MP4 on a blurred copy of the clip itself', async ({ page }) => {
+    const { clip, out } = await makeMp4(page, 'blur', '43-studio-mp4-blur');
+    // Behind the subject: the same picture (the shelf and the bricks, same brightness), with its edges gone.
+    const [before, after] = [grab(clip, SHELF), grab(out, SHELF)];
+    expect(Math.abs(mean(after) - mean(before)), `shelf brightness ${mean(after)} vs ${mean(before)}`).toBeLessThan(20);
+    expect(edges(after, 64), `shelf edges ${edges(after, 64)} vs ${edges(before, 64)}`).toBeLessThan(edges(before, 64) * 0.5);
+    // The blur does not fade to black at the frame's edge.
+    const [cornerBefore, cornerAfter] = [grab(clip, CORNER), grab(out, CORNER)];
+    expect(Math.abs(mean(cornerAfter) - mean(cornerBefore)), `corner ${mean(cornerAfter)} vs ${mean(cornerBefore)}`).toBeLessThan(25);
+    // The subject stays sharp.
+    expect(meanAbsDiff(grab(out, FACE), grab(clip, FACE))).toBeLessThan(12);
+  });
+
   test('the sample clip is one click away', async ({ page }) => {
     test.skip(!fs.existsSync(path.resolve(import.meta.dirname, '..', 'public', 'sample', '.stamp')), 'the sample clip is made by npm start / npm test (scripts/setup.ts)');
     await page.goto('/');
@@ -90,3 +124,78 @@ test.describe('in-browser Studio', () => {
     }
   });
 });
+
+/** Regions of the talking-head clip's first frame (grey): the face, a stretch of shelf and bricks behind him, the top-left corner. */
+const FACE = 'crop=48:48:232:232,format=gray';
+const SHELF = 'crop=64:64:440:250,format=gray';
+const CORNER = 'crop=8:8:0:0,format=gray';
+
+/** The first frame of `file` through the filter `vf`, as raw bytes. */
+function grab(file: string, vf: string): Buffer {
+  return execFileSync('ffmpeg', ['-v', 'error', '-i', file, '-frames:v', '1', '-vf', vf, '-f', 'rawvideo', '-']);
+}
+
+const mean = (px: Buffer) => px.reduce((a, v) => a + v, 0) / px.length;
+const meanAbsDiff = (a: Buffer, b: Buffer) => a.reduce((sum, v, i) => sum + Math.abs(v - b[i]!), 0) / a.length;
+
+/** Mean difference between neighbouring pixels (right and below) of a square grey crop: how much detail it has. */
+function edges(px: Buffer, size: number): number {
+  let sum = 0;
+  for (let y = 0; y < size - 1; y++) for (let x = 0; x < size - 1; x++) sum += Math.abs(px[y * size + x]! - px[y * size + x + 1]!) + Math.abs(px[y * size + x]! - px[(y + 1) * size + x]!);
+  return sum / ((size - 1) * (size - 1));
+}
+
+/**
+ * A 2-s cut of the clip through the Studio with the people model (the quickest in WASM here) as an MP4 on `background` (magenta for a
+ * colour); checks the before/after pair, the accessibility of the done page and the file's
+ * H.264 stream. Returns the cut and the downloaded result.
+ */
+async function makeMp4(page: Page, background: 'color' | 'blur', shot: string): Promise<{ clip: string; out: string; thumbCorner: number[] }> {
+  const clip = path.join(ARTIFACTS, 'studio-mp4-clip.mp4');
+  fs.mkdirSync(ARTIFACTS, { recursive: true });
+  execFileSync('ffmpeg', ['-v', 'error', '-y', '-i', CLIP, '-t', '2', '-c:v', 'libx264', '-preset', 'veryfast', '-pix_fmt', 'yuv420p', '-an', clip]);
+  await page.goto('/studio');
+  await page.locator('input[type=file]').setInputFiles(clip);
+  await page.getByLabel('Model').selectOption('service-human');
+  await page.getByLabel('Result').selectOption(`mp4-${background}`);
+  if (background === 'color') await page.getByLabel('Background colour').fill('#ff00ff');
+  else await expect(page.getByLabel('Background colour')).toHaveCount(0);
+  await page.getByRole('button', { name: 'Remove background' }).click();
+  const download = page.getByRole('link', { name: /Download MP4/ });
+  await expect(download).toBeVisible({ timeout: 280_000 });
+  await expect(page.getByText('H.264 MP4; sound is not included.')).toBeVisible();
+
+  // Before and after, side by side; both play.
+  const pair = page.getByTestId('studio-before-after');
+  await expect(pair.getByText('Before')).toBeVisible();
+  await expect(pair.getByText('After')).toBeVisible();
+  for (const id of ['studio-before', 'studio-result']) {
+    await expect.poll(() => page.getByTestId(id).evaluate((v: HTMLVideoElement) => v.readyState)).toBeGreaterThanOrEqual(2);
+  }
+  const [before, after] = await Promise.all(['studio-before', 'studio-result'].map((id) => page.getByTestId(id).boundingBox()));
+  expect(after!.x, 'After sits to the right of Before').toBeGreaterThan(before!.x + before!.width - 1);
+  await checkBothWidths(page, shot);
+  // The history's card shows the result as made: the newest thumbnail's corner is opaque.
+  const thumb = page.getByTestId('studio-history').getByRole('listitem').first().locator('img');
+  await expect.poll(() => thumb.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBeGreaterThan(0);
+  const thumbCorner = await thumb.evaluate((img: HTMLImageElement) => {
+    const c = new OffscreenCanvas(img.naturalWidth, img.naturalHeight).getContext('2d')!;
+    c.drawImage(img, 0, 0);
+    return [...c.getImageData(4, 4, 1, 1).data];
+  });
+  expect(thumbCorner[3], `thumbnail corner ${thumbCorner.join(',')}`).toBe(255);
+
+  const [file] = await Promise.all([page.waitForEvent('download'), download.click()]);
+  expect(file.suggestedFilename()).toBe('studio-mp4-clip-keyout.mp4');
+  const out = path.join(ARTIFACTS, `studio-result-${background}.mp4`);
+  await file.saveAs(out);
+  const probe = JSON.parse(
+    execFileSync('ffprobe', ['-v', 'error', '-select_streams', 'v:0', '-show_entries', 'stream=codec_name,pix_fmt,width,height:format=duration,format_name', '-of', 'json', out], { encoding: 'utf8' }),
+  ) as { streams: { codec_name: string; pix_fmt: string; width: number; height: number }[]; format: { duration: string; format_name: string } };
+  expect(probe.format.format_name).toContain('mp4');
+  expect(probe.streams[0]).toMatchObject({ codec_name: 'h264', pix_fmt: 'yuv420p', width: 512, height: 512 });
+  expect(Number(probe.format.duration)).toBeGreaterThan(1.8);
+  expect(Number(probe.format.duration)).toBeLessThan(2.2);
+  execFileSync('ffmpeg', ['-v', 'error', '-y', '-i', out, '-frames:v', '1', path.join(ARTIFACTS, `studio-result-${background}-frame.png`)]);
+  return { clip, out, thumbCorner };
+}

@@ -57,7 +57,7 @@ export function StudioHistory({ refreshKey }: { refreshKey: number }) {
                 <div className="flex gap-2">
                   <a
                     href={r.webmUrl}
-                    download={`${r.name.replace(/\.[^.]+$/, '') || 'video'}-keyout.webm`}
+                    download={`${r.name.replace(/\.[^.]+$/, '') || 'video'}-keyout.${r.webm.type === 'video/mp4' ? 'mp4' : 'webm'}`}
                     className="inline-flex h-8 flex-1 items-center justify-center rounded-lg border border-slate-300 text-sm font-medium text-slate-800 hover:bg-slate-50"
                   >
                     Download<span className="sr-only"> {r.name}</span>

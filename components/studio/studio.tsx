@@ -1,7 +1,7 @@
 'use client';
 
 import { useRouter } from 'next/navigation';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { createUploadAction } from '@/app/(dashboard)/jobs/actions';
 import { uploadWithProgress } from '@/components/jobs/upload';
 import { Badge } from '@/components/ui/badge';
@@ -14,12 +14,27 @@ import { ProgressBar } from '@/components/ui/progress';
 import { formatBytes, formatSeconds } from '@/components/format';
 import { API_MODEL_ROWS, type ApiModel } from '@/engine/api-models';
 import { type Backend, type BackendChoice, chooseBackend, type PeopleModel } from '@/workers/browser/client';
+import type { StudioBackground } from '@/workers/browser/studio-encoder';
 import { runStudio, StudioError, type StudioProgress, type StudioResult, type StudioStarted } from '@/workers/browser/studio-pipeline';
 import { StudioProfileTable } from './profile';
 import { StudioHistory } from './history';
 import { saveRun } from './history-db';
 
 const MODELS = API_MODEL_ROWS.filter((m) => m.browser).map((m) => ({ id: m.id, label: `${m.label} — ${m.summary}` }));
+
+/** What the result is made as: the transparent WebM, or an MP4 on a colour or on its own blurred background. */
+type StudioOutput = 'webm' | 'mp4-color' | 'mp4-blur';
+const OUTPUTS: { id: StudioOutput; label: string }[] = [
+  { id: 'webm', label: 'Transparent WebM (VP9 with alpha)' },
+  { id: 'mp4-color', label: 'MP4 (H.264) on a colour' },
+  { id: 'mp4-blur', label: 'MP4 (H.264) on a blurred background' },
+];
+
+function backgroundOf(output: StudioOutput, color: string): StudioBackground | null {
+  if (output === 'mp4-color') return { kind: 'color', color };
+  if (output === 'mp4-blur') return { kind: 'blur' };
+  return null;
+}
 
 type Phase =
   | { kind: 'idle' }
@@ -40,6 +55,11 @@ export function Studio({ signedIn, forceBackend, forcePeople }: { signedIn: bool
   const [notice, setNotice] = useState<string | null>(null);
   const [file, setFile] = useState<File | null>(null);
   const [model, setModel] = useState<ApiModel>('service-human');
+  const [output, setOutput] = useState<StudioOutput>('webm');
+  const [outputColor, setOutputColor] = useState('#22c55e');
+  // The original as a local object URL, for the before/after view.
+  const fileUrl = useMemo(() => (file ? URL.createObjectURL(file) : null), [file]);
+  useEffect(() => () => (fileUrl ? URL.revokeObjectURL(fileUrl) : undefined), [fileUrl]);
   const [phase, setPhase] = useState<Phase>({ kind: 'idle' });
   const [historyKey, setHistoryKey] = useState(0);
   const [serverUpload, setServerUpload] = useState<{ loaded: number; total: number } | { error: string } | null>(null);
@@ -77,6 +97,7 @@ export function Studio({ signedIn, forceBackend, forcePeople }: { signedIn: bool
         model,
         backend: choice,
         people: forcePeople,
+        background: backgroundOf(output, outputColor),
         signal: abort.current.signal,
         maxFrames: firstFrameOnly ? 1 : undefined,
         onFallback: setNotice,
@@ -133,7 +154,8 @@ export function Studio({ signedIn, forceBackend, forcePeople }: { signedIn: bool
 
   const running = phase.kind === 'running';
   const p = running ? phase.progress : null;
-  const downloadName = file ? `${file.name.replace(/\.[^.]+$/, '') || 'video'}-keyout.webm` : 'keyout.webm';
+  const resultIsMp4 = phase.kind === 'done' && phase.result.webm.type === 'video/mp4';
+  const downloadName = `${file?.name.replace(/\.[^.]+$/, '') || 'video'}-keyout.${resultIsMp4 ? 'mp4' : 'webm'}`;
 
   return (
     <div className="space-y-6">
@@ -189,7 +211,16 @@ export function Studio({ signedIn, forceBackend, forcePeople }: { signedIn: bool
                 style={backdrop.style}
               >
                 {phase.kind === 'done' && !phase.firstFrameOnly ? (
-                  <video src={phase.url} controls loop autoPlay muted playsInline className="max-h-[60vh] w-full" aria-label="Result preview" data-testid="studio-result" />
+                  <div className="grid w-full grid-cols-1 gap-2 p-2 sm:grid-cols-2" data-testid="studio-before-after">
+                    <figure className="min-w-0">
+                      <video src={fileUrl ?? undefined} loop autoPlay muted playsInline className="max-h-[50vh] w-full bg-black" aria-label="Before: the original" data-testid="studio-before" />
+                      <figcaption className="mt-1 text-center text-xs font-medium text-slate-700">Before</figcaption>
+                    </figure>
+                    <figure className="min-w-0">
+                      <video src={phase.url} controls loop autoPlay muted playsInline className="max-h-[50vh] w-full" aria-label="After: the result" data-testid="studio-result" />
+                      <figcaption className="mt-1 text-center text-xs font-medium text-slate-700">After</figcaption>
+                    </figure>
+                  </div>
                 ) : phase.kind === 'done' ? (
                   // eslint-disable-next-line @next/next/no-img-element -- a local object URL
                   <img src={phase.url} alt="First frame without its background" className="max-h-[60vh]" data-testid="studio-first-frame" />
@@ -237,6 +268,27 @@ export function Studio({ signedIn, forceBackend, forcePeople }: { signedIn: bool
                   ))}
                 </select>
               </Field>
+              <Field id="studio-output" label="Result">
+                <select id="studio-output" className={inputClass} value={output} onChange={(e) => setOutput(e.target.value as StudioOutput)} disabled={running}>
+                  {OUTPUTS.map((o) => (
+                    <option key={o.id} value={o.id}>
+                      {o.label}
+                    </option>
+                  ))}
+                </select>
+              </Field>
+              {output === 'mp4-color' ? (
+                <Field id="studio-output-color" label="Background colour">
+                  <input
+                    id="studio-output-color"
+                    type="color"
+                    value={outputColor}
+                    onChange={(e) => setOutputColor(e.target.value)}
+                    disabled={running}
+                    className="h-10 w-14 cursor-pointer rounded-lg border border-slate-300 bg-white p-1"
+                  />
+                </Field>
+              ) : null}
               {running ? (
                 <div className="space-y-3" data-testid="studio-progress">
                   <ProgressBar value={p ? p.framesDone / p.framesTotal : null} label="Studio progress" />
@@ -249,7 +301,7 @@ export function Studio({ signedIn, forceBackend, forcePeople }: { signedIn: bool
                     {p
                       ? `Frame ${p.framesDone} of ${p.framesTotal}${p.fps ? ` · ${p.fps.toFixed(1)} frames/s` : ''} · ${p.etaSeconds !== null ? `about ${formatSeconds(p.etaSeconds)} left` : 'estimating time left…'}`
                       : phase.started
-                        ? 'Decoding the first frame…'
+                        ? 'Finding the subject in the first frames…'
                         : 'Loading the model…'}
                   </p>
                   <Button variant="secondary" className="w-full" onClick={() => abort.current?.abort()}>
@@ -271,9 +323,9 @@ export function Studio({ signedIn, forceBackend, forcePeople }: { signedIn: bool
                   <a
                     href={phase.url}
                     download={downloadName}
-                    className="inline-flex h-12 w-full items-center justify-center rounded-lg bg-emerald-600 px-6 font-medium text-white shadow-sm hover:bg-emerald-500 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-emerald-600"
+                    className="inline-flex h-12 w-full items-center justify-center rounded-lg bg-emerald-700 px-6 font-medium text-white shadow-sm hover:bg-emerald-600 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-emerald-700"
                   >
-                    Download WebM ({formatBytes(phase.result.webm.size)})
+                    Download {resultIsMp4 ? 'MP4' : 'WebM'} ({formatBytes(phase.result.webm.size)})
                   </a>
                   <dl className="grid grid-cols-2 gap-x-3 gap-y-1 text-xs text-slate-600" data-testid="studio-stats">
                     <dt>Frames</dt>
@@ -295,7 +347,7 @@ export function Studio({ signedIn, forceBackend, forcePeople }: { signedIn: bool
                   </dl>
                   {phase.result.modelReason ? <p className="text-xs text-slate-600" data-testid="studio-model-reason">{phase.result.modelReason}</p> : null}
                   <StudioProfileTable profile={phase.result.profile} />
-                  <p className="text-xs text-slate-500">VP9 with alpha; sound is not included.</p>
+                  <p className="text-xs text-slate-500">{resultIsMp4 ? 'H.264 MP4' : 'VP9 with alpha'}; sound is not included.</p>
                 </div>
               ) : null}
               {phase.kind === 'done' && phase.firstFrameOnly ? (

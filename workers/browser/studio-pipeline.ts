@@ -5,10 +5,10 @@
  * and reads back the next and encodes the one before, and one more frame waits in the worker's
  * queue so it never idles. Frame buffers are transferred, never copied, on the way.
  */
-import { ALL_FORMATS, BlobSource, CanvasSink, Input } from 'mediabunny';
+import { ALL_FORMATS, BlobSource, CanvasSink, canEncodeVideo, Input, QUALITY_HIGH } from 'mediabunny';
 import type { ApiModel, MatterStats } from '../../engine';
 import { type BackendChoice, type Matted, type PeopleModel, SegmentClient } from './client';
-import { webmVp9AlphaEncoder } from './studio-encoder';
+import { backgroundCompositor, mp4OnBackgroundEncoder, type StudioBackground, webmVp9AlphaEncoder } from './studio-encoder';
 
 export interface StudioProgress {
   framesDone: number;
@@ -20,6 +20,7 @@ export interface StudioProgress {
 }
 
 export interface StudioResult {
+  /** The result file: a transparent WebM, or an MP4 on the chosen background. */
   webm: Blob;
   thumbnail: Blob;
   frames: number;
@@ -74,6 +75,8 @@ export interface StudioRun {
   /** service-human: force a people model instead of deciding by measurement on this device. */
   people?: PeopleModel | null;
   signal: AbortSignal;
+  /** Null: transparent VP9 WebM; otherwise an H.264 MP4 on this background. */
+  background?: StudioBackground | null;
   /** Stop after this many frames (a quick look at the first frame). */
   maxFrames?: number;
   onStarted?: (info: StudioStarted) => void;
@@ -125,6 +128,10 @@ export async function runStudio(run: StudioRun): Promise<StudioResult> {
     // VP9 wants even dimensions; a 1-pixel crop is invisible.
     const width = (await track.getDisplayWidth()) & ~1;
     const height = (await track.getDisplayHeight()) & ~1;
+    // Checked before the model loads: a browser built without an H.264 encoder says so at once.
+    if (run.background && !run.maxFrames && !(await canEncodeVideo('avc', { width, height, quality: QUALITY_HIGH }))) {
+      throw new StudioError('This browser cannot encode H.264 video. Choose the transparent WebM here, or let the server make the MP4.', true);
+    }
     const stats = await track.computePacketStats(100);
     const duration = await track.computeDuration();
     const framesTotal = Math.min(run.maxFrames ?? Infinity, Math.max(1, Math.round(stats.averagePacketRate * duration) || stats.packetCount));
@@ -133,7 +140,12 @@ export async function runStudio(run: StudioRun): Promise<StudioResult> {
     run.onStarted?.({ backend: client.backend, runtime: client.runtime, modelName: client.modelName, modelReason: client.modelReason });
     checkAbort(run.signal);
 
-    const encoder = run.maxFrames ? null : await webmVp9AlphaEncoder(width, height, stats.averagePacketRate || undefined);
+    const frameRate = stats.averagePacketRate || undefined;
+    const encoder = run.maxFrames
+      ? null
+      : run.background
+        ? await mp4OnBackgroundEncoder(width, height, frameRate, run.background)
+        : await webmVp9AlphaEncoder(width, height, frameRate);
     const sink = new CanvasSink(track, { width, height, fit: 'fill', poolSize: 3 });
     // The engine's working-size copy of each frame, scaled by the canvas (the engine would scale it in JS).
     const [ww, wh] = client.workSize;
@@ -223,7 +235,8 @@ export async function runStudio(run: StudioRun): Promise<StudioResult> {
     const per = (ms: number) => ms / done;
     return {
       webm,
-      thumbnail: await toPng(thumbnail!),
+      // A full run's thumbnail looks like its result: on its background when it has one.
+      thumbnail: run.background && !run.maxFrames ? await backgroundCompositor(width, height, run.background)(thumbnail!.data).convertToBlob({ type: 'image/png' }) : await toPng(thumbnail!),
       frames: done,
       width,
       height,
