@@ -186,10 +186,12 @@ test.describe('server jobs from the dashboard', () => {
     await expect(page.getByRole('heading', { name: 'New job' })).toBeVisible();
     await checkBothWidths(page, '13-new-job-empty');
 
-    // Skip link, then the dropzone's file input; Enter opens the file chooser.
+    // Skip link, the header's "From an image", then the dropzone's file input; Enter opens the file chooser.
     await page.keyboard.press('Tab');
     await expect(page.getByRole('link', { name: 'Skip to content' })).toBeFocused();
     await page.keyboard.press('Enter');
+    await page.keyboard.press('Tab');
+    await expect(page.getByRole('link', { name: 'From an image' })).toBeFocused();
     await page.keyboard.press('Tab');
     const input = page.locator('input[type=file]');
     await expect(input).toBeFocused();

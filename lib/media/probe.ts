@@ -79,12 +79,14 @@ async function packetTimeline(
   stream: number,
   maxPackets: number,
   signal?: AbortSignal,
+  /** `http` for an object in S3 read through its presigned URL. */
+  protocol: 'file' | 'http' = 'file',
 ): Promise<PacketTimeline> {
   let stdout: Buffer;
   try {
     ({ stdout } = await ffprobe(
       [
-        ...guardArgs(), '-f', demuxer, '-v', 'error', '-select_streams', String(stream),
+        ...guardArgs(protocol), '-f', demuxer, '-v', 'error', '-select_streams', String(stream),
         '-read_intervals', `%+#${maxPackets + 1}`,
         '-show_entries', 'packet=pts_time,dts_time,duration_time,flags', '-of', 'csv=p=0', file,
       ],
@@ -229,7 +231,7 @@ export async function probeVideo(
   const fps = avg || real;
   if (!fps || fps > MAX_FPS) throw new MediaError('The video has no usable frame rate.');
   const maxPackets = Math.ceil(MAX_VIDEO_SECONDS * MAX_FPS);
-  const timeline = await packetTimeline(file, demuxer, video.index ?? 0, maxPackets, opts.signal);
+  const timeline = await packetTimeline(file, demuxer, video.index ?? 0, maxPackets, opts.signal, remote ? 'http' : 'file');
   if (timeline.packets > maxPackets) throw new MediaError(`The video has more frames than ${MAX_VIDEO_SECONDS} s at ${MAX_FPS} fps.`);
   const container = Number(json.format?.duration);
   const duration = videoDuration({
