@@ -79,7 +79,7 @@ describe.skipIf(unavailable)('scale-out: 2 web processes, 2 workers, PostgreSQL,
     const part = await fetch(url, { headers: { Range: 'bytes=0-99' } });
     expect(part.status).toBe(206);
     expect(Buffer.from(await part.arrayBuffer()).equals(bytes.subarray(0, 100))).toBe(true);
-    expect(await storedKeys(stack, receipt.id)).toEqual(expect.arrayContaining([`jobs/${receipt.id}/source.mp4`, `jobs/${receipt.id}/mask-v1.mkv`]));
+    expect(await storedKeys(stack, receipt.id)).toEqual(expect.arrayContaining([expect.stringMatching(new RegExp(`^jobs/${receipt.id}/source-[0-9a-f]{8}\\.mp4$`)), `jobs/${receipt.id}/mask-v1.mkv`]));
   });
 
   it('hands a job whose worker is SIGKILLed mid-segmentation to the other worker: completed, charged once', { timeout: 600_000 }, async () => {
@@ -174,6 +174,6 @@ describe.skipIf(unavailable)('scale-out: 2 web processes, 2 workers, PostgreSQL,
     // Uploading again with the same URL works once the file is a video.
     expect((await putUpload(text, short)).status).toBe(200);
     expect((await api(stack, 'GET', `/v1/jobs/${text.id}/status`, { key: account.key, web: 1 })).body.status).toBe('uploaded');
-    expect(await storedKeys(stack, text.id)).toEqual([`jobs/${text.id}/source.mp4`]);
+    expect(await storedKeys(stack, text.id)).toEqual([expect.stringMatching(new RegExp(`^jobs/${text.id}/source-[0-9a-f]{8}\\.mp4$`))]);
   });
 });
