@@ -128,7 +128,7 @@ describe.skipIf(unavailable)('scale-out: 2 web processes, 2 workers, PostgreSQL,
     const starts = await Promise.all(ids.map((id, i) => api(stack, 'POST', `/v1/jobs/${id}/start`, { key: poor.key, web: i % 2, body: { model: 'service-light' } })));
     const codes = starts.map((r) => r.status);
     expect(codes.filter((c) => c === 200), starts.map((r) => r.text).join('\n')).toHaveLength(10);
-    expect(codes.filter((c) => c === 402)).toHaveLength(40);
+    expect(codes.filter((c) => c === 402), starts.filter((r) => r.status !== 200 && r.status !== 402).map((r) => `${r.status} ${r.text}`).join('\n')).toHaveLength(40);
     const prisma = await stackDb(stack);
     const debits = await prisma.creditEntry.findMany({ where: { jobId: { in: ids }, kind: 'debit' } });
     expect(debits).toHaveLength(10);
