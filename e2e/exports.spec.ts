@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { expect, test } from './fixtures';
+import { signUpWithCompletedJob } from './support/completed-job';
 import { ARTIFACTS, CLIP, hasClip, screenshotPath } from './support/media';
 
 /**
@@ -12,30 +13,9 @@ test.describe('exports from the job page', () => {
   test.skip(!hasClip, `test clip missing: ${CLIP} (../shared/testdata)`);
 
   test('adds a mask export to a completed job and downloads it', async ({ page, stack }) => {
-    const email = `exporter-${Date.now()}@example.com`;
-    await page.context().clearCookies();
-    await page.goto('/signup');
-    await page.getByLabel('Email').fill(email);
-    await page.getByLabel('Password').fill('correct horse battery staple');
-    await page.getByRole('button', { name: 'Create account' }).click();
-    await expect(page).toHaveURL(/\/jobs$/);
+    const { headers, jobId } = await signUpWithCompletedJob(page, stack, 'exports');
 
-    const cli = (...args: string[]) =>
-      execFileSync(process.execPath, ['bin/keyout.mjs', ...args], { env: { ...process.env, DATA_DIR: stack.dataDir, PUBLIC_URL: stack.url }, encoding: 'utf8' });
-    const key = cli('keys', 'create', '--email', email, '--credits', '10').trim().split('\n').at(-1)!;
-    const clip = path.join(ARTIFACTS, 'exports-clip.mp4');
-    execFileSync('ffmpeg', ['-v', 'error', '-y', '-i', CLIP, '-t', '2', '-c:v', 'libx264', '-preset', 'veryfast', '-an', clip]);
-    const headers = { 'X-Api-Key': key };
-    const receipt = (await (await page.request.post('/v1/jobs', { headers, data: { filename: 'talk.mp4', content_type: 'video/mp4' } })).json()) as { id: string; upload_url: string };
-    const fs = await import('node:fs');
-    expect((await page.request.put(receipt.upload_url, { headers: { 'Content-Type': 'video/mp4' }, data: fs.readFileSync(clip) })).status()).toBe(200);
-    expect((await page.request.post(`/v1/jobs/${receipt.id}/start`, { headers, data: { model: 'service-human' } })).status()).toBe(200);
-    await expect(async () => {
-      const s = (await (await page.request.get(`/v1/jobs/${receipt.id}/status`, { headers })).json()) as { status: string };
-      expect(s.status).toBe('completed');
-    }).toPass({ timeout: 240_000, intervals: [2000] });
-
-    await page.goto(`/jobs/${receipt.id}`);
+    await page.goto(`/jobs/${jobId}`);
     const panel = page.getByRole('heading', { name: 'Exports' }).locator('xpath=ancestor::*[contains(@class, "rounded")][1]');
     await page.getByLabel('Format').selectOption('mask_video');
     // Masks keep the original size: the widths field says so and takes nothing.

@@ -1,9 +1,7 @@
-import { execFileSync } from 'node:child_process';
-import fs from 'node:fs';
-import path from 'node:path';
 import { expect, test } from './fixtures';
+import { signUpWithCompletedJob } from './support/completed-job';
 import { checkBothWidths } from './support/checks';
-import { ARTIFACTS, CLIP, hasClip, screenshotPath } from './support/media';
+import { CLIP, hasClip, screenshotPath } from './support/media';
 
 /**
  * The job page's Mask versions panel: a completed job's mask refined by a text prompt from the
@@ -15,32 +13,11 @@ test.describe('mask refinement from the job page', () => {
   test.skip(!hasClip, `test clip missing: ${CLIP} (../shared/testdata)`);
 
   test('refines the mask by a prompt, then switches the active version back', async ({ page, stack }) => {
-    const email = `refiner-${Date.now()}@example.com`;
-    await page.context().clearCookies();
-    await page.goto('/signup');
-    await page.getByLabel('Email').fill(email);
-    await page.getByLabel('Password').fill('correct horse battery staple');
-    await page.getByRole('button', { name: 'Create account' }).click();
-    await expect(page).toHaveURL(/\/jobs$/);
-
-    const cli = (...args: string[]) =>
-      execFileSync(process.execPath, ['bin/keyout.mjs', ...args], { env: { ...process.env, DATA_DIR: stack.dataDir, PUBLIC_URL: stack.url }, encoding: 'utf8' });
-    const key = cli('keys', 'create', '--email', email, '--credits', '10').trim().split('\n').at(-1)!;
-    const clip = path.join(ARTIFACTS, 'refine-clip.mp4');
-    fs.mkdirSync(ARTIFACTS, { recursive: true });
-    execFileSync('ffmpeg', ['-v', 'error', '-y', '-i', CLIP, '-t', '2', '-c:v', 'libx264', '-preset', 'veryfast', '-an', clip]);
-    const headers = { 'X-Api-Key': key };
-    const receipt = (await (await page.request.post('/v1/jobs', { headers, data: { filename: 'talk.mp4', content_type: 'video/mp4' } })).json()) as { id: string; upload_url: string };
-    expect((await page.request.put(receipt.upload_url, { headers: { 'Content-Type': 'video/mp4' }, data: fs.readFileSync(clip) })).status()).toBe(200);
-    expect((await page.request.post(`/v1/jobs/${receipt.id}/start`, { headers, data: { model: 'service-human' } })).status()).toBe(200);
-    await expect(async () => {
-      const s = (await (await page.request.get(`/v1/jobs/${receipt.id}/status`, { headers })).json()) as { status: string };
-      expect(s.status).toBe('completed');
-    }).toPass({ timeout: 240_000, intervals: [2000] });
+    const { headers, jobId } = await signUpWithCompletedJob(page, stack, 'refine');
     const credits = async () => ((await (await page.request.get('/v1/credits', { headers })).json()) as { remaining_credits: number }).remaining_credits;
     const afterJob = await credits();
 
-    await page.goto(`/jobs/${receipt.id}`);
+    await page.goto(`/jobs/${jobId}`);
     const panel = page.getByRole('heading', { name: 'Mask versions' }).locator('xpath=ancestor::*[contains(@class, "rounded")][1]');
     const versions = page.getByRole('list', { name: 'Mask versions' });
     await expect(versions.getByRole('listitem')).toHaveCount(1);
@@ -72,7 +49,7 @@ test.describe('mask refinement from the job page', () => {
     await expect(badge(1)).toBeVisible();
     await expect(badge(2)).toHaveCount(0);
     await expect(page.getByRole('button', { name: 'Make active version 2' })).toBeVisible();
-    const list = (await (await page.request.get(`/v1/jobs/${receipt.id}/mask-versions`, { headers })).json()) as { active_version: number };
+    const list = (await (await page.request.get(`/v1/jobs/${jobId}/mask-versions`, { headers })).json()) as { active_version: number };
     expect(list.active_version).toBe(1);
   });
 });

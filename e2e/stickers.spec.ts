@@ -4,6 +4,7 @@ import path from 'node:path';
 import yauzl from 'yauzl';
 import { outputFormat } from '../engine/formats';
 import { expect, test } from './fixtures';
+import { signUpWithCompletedJob } from './support/completed-job';
 import { ARTIFACTS, CLIP, hasClip, screenshotPath } from './support/media';
 
 /** The names and sizes inside a ZIP, read by yauzl (not by the code that wrote it). */
@@ -32,35 +33,14 @@ test.describe('stickers from the job page', () => {
   test.skip(!hasClip, `test clip missing: ${CLIP} (../shared/testdata)`);
 
   test('makes Telegram emoji and Slack stickers of a completed job, previews them and downloads them', async ({ page, stack }) => {
-    const email = `stickers-${Date.now()}@example.com`;
-    await page.context().clearCookies();
-    await page.goto('/signup');
-    await page.getByLabel('Email').fill(email);
-    await page.getByLabel('Password').fill('correct horse battery staple');
-    await page.getByRole('button', { name: 'Create account' }).click();
-    await expect(page).toHaveURL(/\/jobs$/);
-
+    const { headers, jobId } = await signUpWithCompletedJob(page, stack, 'stickers');
     // The image-to-video flow is reachable from the new-job page.
     await page.goto('/jobs/new');
     await page.getByRole('link', { name: 'From an image' }).click();
     await expect(page).toHaveURL(/\/jobs\/new\/image$/);
 
-    const cli = (...args: string[]) =>
-      execFileSync(process.execPath, ['bin/keyout.mjs', ...args], { env: { ...process.env, DATA_DIR: stack.dataDir, PUBLIC_URL: stack.url }, encoding: 'utf8' });
-    const key = cli('keys', 'create', '--email', email, '--credits', '10').trim().split('\n').at(-1)!;
-    fs.mkdirSync(ARTIFACTS, { recursive: true });
-    const clip = path.join(ARTIFACTS, 'stickers-clip.mp4');
-    execFileSync('ffmpeg', ['-v', 'error', '-y', '-i', CLIP, '-t', '2', '-c:v', 'libx264', '-preset', 'veryfast', '-an', clip]);
-    const headers = { 'X-Api-Key': key };
-    const receipt = (await (await page.request.post('/v1/jobs', { headers, data: { filename: 'talk.mp4', content_type: 'video/mp4' } })).json()) as { id: string; upload_url: string };
-    expect((await page.request.put(receipt.upload_url, { headers: { 'Content-Type': 'video/mp4' }, data: fs.readFileSync(clip) })).status()).toBe(200);
-    expect((await page.request.post(`/v1/jobs/${receipt.id}/start`, { headers, data: { model: 'service-human' } })).status()).toBe(200);
-    await expect(async () => {
-      const s = (await (await page.request.get(`/v1/jobs/${receipt.id}/status`, { headers })).json()) as { status: string };
-      expect(s.status).toBe('completed');
-    }).toPass({ timeout: 240_000, intervals: [2000] });
 
-    await page.goto(`/jobs/${receipt.id}`);
+    await page.goto(`/jobs/${jobId}`);
     const panel = page.getByRole('heading', { name: 'Stickers' }).locator('xpath=ancestor::*[contains(@class, "rounded")][1]');
     await expect(panel.getByRole('link', { name: /Download all stickers/ })).toHaveCount(0);
     await panel.getByRole('checkbox', { name: /telegram_emoji_v1/ }).check();
