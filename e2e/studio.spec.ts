@@ -190,10 +190,11 @@ async function makeMp4(page: Page, background: 'color' | 'blur', shot: string): 
   const out = path.join(ARTIFACTS, `studio-result-${background}.mp4`);
   await file.saveAs(out);
   const probe = JSON.parse(
-    execFileSync('ffprobe', ['-v', 'error', '-select_streams', 'v:0', '-show_entries', 'stream=codec_name,pix_fmt,width,height:format=duration,format_name', '-of', 'json', out], { encoding: 'utf8' }),
-  ) as { streams: { codec_name: string; pix_fmt: string; width: number; height: number }[]; format: { duration: string; format_name: string } };
+    execFileSync('ffprobe', ['-v', 'error', '-select_streams', 'v:0', '-show_entries', 'stream=codec_name,pix_fmt,color_range,color_space,width,height:format=duration,format_name', '-of', 'json', out], { encoding: 'utf8' }),
+  ) as { streams: { codec_name: string; pix_fmt: string; color_range: string; color_space: string; width: number; height: number }[]; format: { duration: string; format_name: string } };
   expect(probe.format.format_name).toContain('mp4');
-  expect(probe.streams[0]).toMatchObject({ codec_name: 'h264', pix_fmt: 'yuv420p', width: 512, height: 512 });
+  // Limited-range BT.709, as players assume for H.264 (a canvas handed to the encoder came out full-range sRGB).
+  expect(probe.streams[0]).toMatchObject({ codec_name: 'h264', pix_fmt: 'yuv420p', color_range: 'tv', color_space: 'bt709', width: 512, height: 512 });
   expect(Number(probe.format.duration)).toBeGreaterThan(1.8);
   expect(Number(probe.format.duration)).toBeLessThan(2.2);
   execFileSync('ffmpeg', ['-v', 'error', '-y', '-i', out, '-frames:v', '1', path.join(ARTIFACTS, `studio-result-${background}-frame.png`)]);

@@ -5,6 +5,7 @@
  * blurred background, composited on a canvas.
  */
 import { BufferTarget, Mp4OutputFormat, Output, QUALITY_HIGH, VideoSample, VideoSampleSource, WebMOutputFormat } from 'mediabunny';
+import { BT709_LIMITED, rgbaToI420 } from './i420';
 
 export interface FrameEncoder {
   /** The output's MIME type and file extension. */
@@ -56,7 +57,8 @@ export type StudioBackground = { kind: 'color'; color: string } | { kind: 'blur'
 export function backgroundCompositor(width: number, height: number, background: StudioBackground): (rgba: Uint8ClampedArray) => OffscreenCanvas {
   const cut = new OffscreenCanvas(width, height).getContext('2d')!;
   const canvas = new OffscreenCanvas(width, height);
-  const out = canvas.getContext('2d')!;
+  // Read back once per frame by the MP4 encoder (see rgbaToI420).
+  const out = canvas.getContext('2d', { willReadFrequently: true })!;
   // About 2 % of the frame's diagonal, as the server's default blur.
   const blurPx = Math.max(4, Math.round(Math.hypot(width, height) * 0.02));
   // A blur reads past the frame's edges, where a canvas is transparent: blurring the frame inside a
@@ -84,7 +86,10 @@ export function backgroundCompositor(width: number, height: number, background: 
   };
 }
 
-/** H.264 in MP4 (what every editor and phone opens), each frame composited over `background`. */
+/**
+ * H.264 in MP4 (what every editor and phone opens), each frame composited over `background` and
+ * handed over as BT.709 limited-range I420 so the file's colours are the same in every browser.
+ */
 export async function mp4OnBackgroundEncoder(
   width: number,
   height: number,
@@ -101,7 +106,15 @@ export async function mp4OnBackgroundEncoder(
     type: 'video/mp4',
     extension: 'mp4',
     async add(rgba, timestamp, duration) {
-      const sample = new VideoSample(compose(rgba), { timestamp, duration });
+      const composed = compose(rgba).getContext('2d')!.getImageData(0, 0, width, height).data;
+      const sample = new VideoSample(rgbaToI420(composed, width, height), {
+        format: 'I420',
+        codedWidth: width,
+        codedHeight: height,
+        colorSpace: BT709_LIMITED,
+        timestamp,
+        duration,
+      });
       try {
         await source.add(sample);
       } finally {
