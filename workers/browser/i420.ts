@@ -32,7 +32,7 @@ export function rgbaToI420(rgba: Uint8ClampedArray | Uint8Array, width: number, 
     let p = y * width * 4;
     let o = y * width;
     for (let x = 0; x < width; x++, p += 4) {
-      out[o++] = (16 << 16) + YR * rgba[p] + YG * rgba[p + 1] + YB * rgba[p + 2] + HALF >> 16;
+      out[o++] = (16 << 16) + YR * rgba[p]! + YG * rgba[p + 1]! + YB * rgba[p + 2]! + HALF >> 16;
     }
   }
   for (let cy = 0; cy < ch; cy++) {
@@ -43,9 +43,9 @@ export function rgbaToI420(rgba: Uint8ClampedArray | Uint8Array, width: number, 
       const x1 = Math.min(x0 + 1, width - 1);
       let r = 0, g = 0, b = 0;
       for (const p of [(y0 * width + x0) * 4, (y0 * width + x1) * 4, (y1 * width + x0) * 4, (y1 * width + x1) * 4]) {
-        r += rgba[p];
-        g += rgba[p + 1];
-        b += rgba[p + 2];
+        r += rgba[p]!;
+        g += rgba[p + 1]!;
+        b += rgba[p + 2]!;
       }
       // r, g and b are sums of four samples: the mean's coefficients are a quarter, hence >> 18.
       const c = cy * cw + cx;
