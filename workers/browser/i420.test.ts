@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { i420Size, rgbaToI420 } from './i420';
 
-function solid(width: number, height: number, [r, g, b]: number[]): Uint8ClampedArray {
+function solid(width: number, height: number, rgb: number[]): Uint8ClampedArray {
   const px = new Uint8ClampedArray(width * height * 4);
-  for (let i = 0; i < px.length; i += 4) px.set([r, g, b, 255], i);
+  for (let i = 0; i < px.length; i += 4) px.set([...rgb, 255], i);
   return px;
 }
 
