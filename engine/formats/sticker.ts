@@ -33,23 +33,27 @@ export interface AttemptIO {
   outputArgs: string[];
 }
 
-/** Lossy APNG: frames quantized to one palette with partial alpha (tRNS), run by lib/media (upng-js). */
-export interface ApngJob {
-  /** Raw RGBA frames written by the attempt's ffmpeg step. */
+/**
+ * An attempt's last step, run in JavaScript over the raw RGBA frames its ffmpeg step wrote:
+ * - `apng-palette`: one palette with partial alpha, written by upng-js (engine/media/apng-palette.ts),
+ *   since ffmpeg 5.1's palettes keep binary alpha only;
+ * - `vp9-alpha`: VP9 with alpha through WebCodecs (mediabunny), where ffmpeg.wasm's libvpx
+ *   encoder crashes (the browser only), at the quantizer the native attempt gives libvpx as `-crf`.
+ */
+export interface FramesJob {
   rawFrames: string;
   width: number;
   height: number;
   frames: number;
   fpsRational: string;
-  /** Palette size, the transparent entry included. */
-  colours: number;
   output: string;
+  encode: { kind: 'apng-palette'; colours: number } | { kind: 'vp9-alpha'; quantizer: number };
 }
 
 export interface AttemptEncode {
   /** ffmpeg argument lists, run in order. */
   steps: string[][];
-  apng?: ApngJob;
+  frames?: FramesJob;
 }
 
 /** A codec stickers are encoded with: its file, the checks it passes, how one attempt runs. */
@@ -66,6 +70,8 @@ export interface StickerCodec {
   /** How the knobs of one quality step read in metadata and errors, e.g. "crf 40". */
   describe: (q: StickerQuality) => string;
   encode: (q: StickerQuality, io: AttemptIO) => AttemptEncode;
+  /** The same attempt in the browser, where ffmpeg.wasm lacks the encoder `encode` runs (VP9). */
+  encodeInBrowser?: (q: StickerQuality, io: AttemptIO) => AttemptEncode;
 }
 
 export interface StickerPolicy {
@@ -178,6 +184,19 @@ export function attemptFilters(io: AttemptIO): string[] {
   return f;
 }
 
+/** The attempt's frames as raw RGBA, for a `FramesJob`. */
+function rawFramesStep(io: AttemptIO, rawFrames: string): string[] {
+  return [...io.input, '-vf', [...attemptFilters(io), 'format=rgba'].join(','), '-frames:v', String(io.frames), '-f', 'rawvideo', '-pix_fmt', 'rgba', rawFrames];
+}
+
+function framesJob(io: AttemptIO, encode: FramesJob['encode']): AttemptEncode {
+  const rawFrames = `${io.workDir}/frames.rgba`;
+  return {
+    steps: [rawFramesStep(io, rawFrames)],
+    frames: { rawFrames, width: io.width, height: io.height, frames: io.frames, fpsRational: io.fpsRational, output: io.output, encode },
+  };
+}
+
 /** Alpha kept to `levels` evenly spaced values (0 and 255 exact): lossless alpha compresses far better. */
 function alphaLevels(levels: number): string[] {
   if (levels >= 256) return [];
@@ -208,6 +227,8 @@ export const vp9Sticker: StickerCodec = {
       ],
     ],
   }),
+  // libvpx's -crf and WebCodecs' VP9 quantizer share the 0–63 scale.
+  encodeInBrowser: (q, io) => framesJob(io, { kind: 'vp9-alpha', quantizer: q.crf! }),
 };
 
 /** Lossy animated WebP (WhatsApp): colour quality and alpha levels. */
@@ -237,7 +258,7 @@ export const webpSticker: StickerCodec = {
 /**
  * APNG (Discord, Signal, iMessage): one palette of `colours` RGBA entries with partial alpha
  * (PLTE + tRNS), about a quarter of RGBA's bytes. ffmpeg 5.1's palettes keep binary alpha only,
- * so ffmpeg writes the frames raw and upng-js quantizes and writes the APNG (lib/media).
+ * so ffmpeg writes the frames raw and upng-js quantizes and writes the APNG.
  */
 export const apngSticker: StickerCodec = {
   extension: 'png',
@@ -249,19 +270,7 @@ export const apngSticker: StickerCodec = {
   loop: true,
   gifRates: false,
   describe: (q) => `${q.colours} colours`,
-  encode: (q, io) => {
-    const rawFrames = `${io.workDir}/frames.rgba`;
-    return {
-      steps: [
-        [
-          ...io.input,
-          '-vf', [...attemptFilters(io), 'format=rgba'].join(','),
-          '-frames:v', String(io.frames), '-f', 'rawvideo', '-pix_fmt', 'rgba', rawFrames,
-        ],
-      ],
-      apng: { rawFrames, width: io.width, height: io.height, frames: io.frames, fpsRational: io.fpsRational, colours: q.colours!, output: io.output },
-    };
-  },
+  encode: (q, io) => framesJob(io, { kind: 'apng-palette', colours: q.colours! }),
 };
 
 /** GIF (Discord, Slack): one palette for the loop plus a transparent entry; coarser dither compresses better. */
