@@ -1,4 +1,5 @@
 import type { AlphaKind, ValidationProfile } from '../media/output-metadata';
+import { parseRational } from '../media/geometry';
 import { clearTransparent } from './codecs';
 import type { OutputFormat } from './types';
 
@@ -31,6 +32,8 @@ export interface AttemptIO {
   scale: number;
   /** `-map_metadata -1 …`: nothing of the source's metadata leaks into the file. */
   outputArgs: string[];
+  /** The policy's byte budget (a browser VP9 attempt aims at a share of it). */
+  budgetBytes: number;
 }
 
 /**
@@ -38,7 +41,8 @@ export interface AttemptIO {
  * - `apng-palette`: one palette with partial alpha, written by upng-js (engine/media/apng-palette.ts),
  *   since ffmpeg 5.1's palettes keep binary alpha only;
  * - `vp9-alpha`: VP9 with alpha through WebCodecs (mediabunny), where ffmpeg.wasm's libvpx
- *   encoder crashes (the browser only), at the quantizer the native attempt gives libvpx as `-crf`.
+ *   encoder crashes (the browser only), at `bitrate` bits per second for each of the colour and
+ *   the alpha stream.
  */
 export interface FramesJob {
   rawFrames: string;
@@ -47,7 +51,7 @@ export interface FramesJob {
   frames: number;
   fpsRational: string;
   output: string;
-  encode: { kind: 'apng-palette'; colours: number } | { kind: 'vp9-alpha'; quantizer: number };
+  encode: { kind: 'apng-palette'; colours: number } | { kind: 'vp9-alpha'; bitrate: number };
 }
 
 export interface AttemptEncode {
@@ -146,6 +150,7 @@ export function stickerFormat<Id extends string>(
     loop: codec.loop,
     workingFormat: 'yuv444p',
     nativeOnly: true,
+    studio: true,
     classicStatus: false,
     cliDefault: false,
     snapToGifRate: codec.gifRates,
@@ -204,6 +209,8 @@ function alphaLevels(levels: number): string[] {
   return [`lut=a='round(val/${step.toFixed(4)})*${step.toFixed(4)}'`];
 }
 
+const BROWSER_VP9_BITS_PER_PIXEL = 0.2;
+
 /** VP9 with alpha in WebM (Telegram): constant quality, `good` deadline (small canvases, so affordable). */
 export const vp9Sticker: StickerCodec = {
   extension: 'webm',
@@ -227,8 +234,16 @@ export const vp9Sticker: StickerCodec = {
       ],
     ],
   }),
-  // libvpx's -crf and WebCodecs' VP9 quantizer share the 0–63 scale.
-  encodeInBrowser: (q, io) => framesJob(io, { kind: 'vp9-alpha', quantizer: q.crf! }),
+  // Browsers' VP9 encoders run in real-time mode: at a fixed quantizer they made files 3–4 times
+  // libvpx's at the same crf (and over Telegram's budget even at the coarsest), while a bitrate
+  // lands close to its target. So a quality step there aims at its share of the budget, split
+  // between the colour and the alpha stream, and at most 0.2 bits a pixel (about what crf 32
+  // spends on a 100×100 emoji; a small canvas needs nothing like the whole budget).
+  encodeInBrowser: (q, io) => {
+    const fps = parseRational(io.fpsRational);
+    const share = (q.budgetShare! * io.budgetBytes * 8) / 2 / (io.frames / fps);
+    return framesJob(io, { kind: 'vp9-alpha', bitrate: Math.round(Math.min(share, BROWSER_VP9_BITS_PER_PIXEL * io.width * io.height * fps)) });
+  },
 };
 
 /** Lossy animated WebP (WhatsApp): colour quality and alpha levels. */

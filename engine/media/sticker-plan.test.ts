@@ -215,12 +215,15 @@ describe('stickers in the browser (ffmpeg.wasm, the cut-out as source)', () => {
     expect(g.slice(g.indexOf('[src][matte]alphamerge'))).toBe(server.slice(server.indexOf('[src][matte]alphamerge')));
   });
 
-  it('VP9 attempts hand raw frames to WebCodecs at the crf as quantizer; the others run as on the server', () => {
+  it('VP9 attempts hand raw frames to WebCodecs at a share of the budget (0.7 × 235,929 bytes over 3 s, two streams) or 0.2 bits a pixel; the others run as on the server', () => {
     const t = browserPlan('telegram_video_v1').finish!;
     const a = t.kind === 'sticker' ? t.sticker.attempts[1]! : null;
     expect(a!.steps).toHaveLength(1);
     expect(a!.steps[0]).not.toContain('libvpx-vp9');
-    expect(a!.frames).toMatchObject({ rawFrames: '/w/attempt-2/frames.rgba', frames: 72, fpsRational: '24/1', encode: { kind: 'vp9-alpha', quantizer: 40 } });
+    expect(a!.frames).toMatchObject({ rawFrames: '/w/attempt-2/frames.rgba', frames: 72, fpsRational: '24/1', encode: { kind: 'vp9-alpha', bitrate: 220_200 } });
+    // A 100×100 emoji is held to 0.2 bits a pixel: 100 × 100 × 24 fps × 0.2.
+    const e = browserPlan('telegram_emoji_v1').finish!;
+    expect(e.kind === 'sticker' && e.sticker.attempts[0]!.frames!.encode).toEqual({ kind: 'vp9-alpha', bitrate: 48_000 });
     const w = browserPlan('whatsapp_webp_v1').finish!;
     const server = plan('whatsapp_webp_v1').finish!;
     expect(w.kind === 'sticker' && w.sticker.attempts.map((x) => x.steps)).toEqual(server.kind === 'sticker' && server.sticker.attempts.map((x) => x.steps));
@@ -249,8 +252,8 @@ describe('fitSticker', () => {
     const r = await fitSticker(
       outputFormat('slack_gif_v1'),
       sticker(),
-      async () => sizes[ran.push(ran.length) - 1]!,
-      async () => void discarded++,
+      () => Promise.resolve(sizes[ran.push(ran.length) - 1]!),
+      () => Promise.resolve(void discarded++),
     );
     expect(ran).toHaveLength(3);
     expect(discarded).toBe(2);
@@ -264,7 +267,7 @@ describe('fitSticker', () => {
 
   it('says by how much the smallest attempt missed when none fits', async () => {
     const s = sticker();
-    await expect(fitSticker(outputFormat('slack_gif_v1'), s, async () => 200_000, async () => undefined)).rejects.toThrow(StickerBudgetError);
-    await expect(fitSticker(outputFormat('slack_gif_v1'), s, async () => 200_000, async () => undefined)).rejects.toThrow(`the smallest of ${s.attempts.length} attempts`);
+    await expect(fitSticker(outputFormat('slack_gif_v1'), s, () => Promise.resolve(200_000), () => Promise.resolve())).rejects.toThrow(StickerBudgetError);
+    await expect(fitSticker(outputFormat('slack_gif_v1'), s, () => Promise.resolve(200_000), () => Promise.resolve())).rejects.toThrow(`the smallest of ${s.attempts.length} attempts`);
   });
 });

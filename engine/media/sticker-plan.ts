@@ -97,6 +97,7 @@ export function planSticker(p: StickerPlanInput): StickerPlan {
       fpsRational: attempt.fpsRational,
       scale: attempt.scale,
       outputArgs: p.outputArgs,
+      budgetBytes: policy.budgetBytes,
     });
     return { ...encode, attempt, workDir, geometry, promise: { ...p.promise, fps: attempt.fps, frames, duration: geometry.duration } };
   });
