@@ -24,7 +24,7 @@ export function StickerChatPreview({ format, url }: { format: string; url: strin
     <div className="rounded-xl bg-[#dfe9f2] p-3" data-testid="sticker-chat">
       <p className="mb-2 w-fit max-w-[75%] rounded-2xl rounded-bl-sm bg-white px-3 py-1.5 text-sm text-slate-800 shadow-sm">Look at this 👇</p>
       <div className="ml-auto w-fit">{media}</div>
-      <p className="mt-1 text-right text-[11px] text-slate-500">{f.sticker.platform}</p>
+      <p className="mt-1 text-right text-[11px] text-slate-600">{f.sticker.platform}</p>
     </div>
   );
 }

@@ -17,6 +17,9 @@ type Made = { ok: true; file: MadeFile; url: string } | { ok: false; error: stri
 
 const formatOf = (id: string) => OUTPUT_FORMATS.find((f) => f.id === id)!;
 
+/** What a made file's list item says of it to scripts (tests, scripts/bench-studio-formats.ts). */
+const madeData = (format: string, m: Made) => ({ 'data-format': format, ...(m.ok ? { 'data-bytes': m.file.blob.size, 'data-ms': Math.round(m.file.ms) } : {}) });
+
 /** Everything made from one cut-out, and the one job at a time that makes more. */
 function useCutoutFiles(cutout: StudioCutout) {
   const [made, setMade] = useState<ReadonlyMap<string, Made>>(new Map());
@@ -128,7 +131,7 @@ export function StudioExports({ cutout, name }: { cutout: StudioCutout; name: st
           {madeAnimations.length ? (
             <ul className="space-y-2" aria-label="Made formats" data-testid="studio-formats">
               {madeAnimations.map(([format, m]) => (
-                <li key={format} className="flex flex-wrap items-center justify-between gap-2 rounded-lg border border-slate-200 p-2 text-sm">
+                <li key={format} className="flex flex-wrap items-center justify-between gap-2 rounded-lg border border-slate-200 p-2 text-sm" {...madeData(format, m)}>
                   <span className="text-slate-800">{formatOf(format).label}</span>
                   {m.ok ? (
                     <a href={m.url} download={fileName(format)} className={buttonClass('secondary', 'sm')}>
@@ -164,7 +167,7 @@ export function StudioExports({ cutout, name }: { cutout: StudioCutout; name: st
               {madeStickers.map(([format, m]) => {
                 const f = stickerOf(format)!;
                 return (
-                  <li key={format} className="flex flex-col gap-3 rounded-lg border border-slate-200 p-3" data-format={format}>
+                  <li key={format} className="flex flex-col gap-3 rounded-lg border border-slate-200 p-3" {...madeData(format, m)}>
                     <div className="flex items-center justify-between gap-2">
                       <div className="min-w-0">
                         <p className="font-medium text-slate-900">{f.label.split(' (')[0]}</p>

@@ -415,7 +415,7 @@ export function Studio({ signedIn, forceBackend, forcePeople }: { signedIn: bool
                     {describeResult(phase.result)}
                   </p>
                   {phase.result.file !== phase.result.cutout.file ? (
-                    <a href={cutoutUrl ?? undefined} download={`${baseName}.webm`} className={`${buttonClass('secondary', 'sm')} w-full`}>
+                    <a href={cutoutUrl ?? undefined} download={`${baseName}-transparent.webm`} className={`${buttonClass('secondary', 'sm')} h-auto min-h-8 w-full py-1.5 text-center`}>
                       Download the transparent WebM ({formatBytes(phase.result.cutout.file.size)})
                     </a>
                   ) : null}

@@ -126,6 +126,7 @@ export async function makeFromCutout(cutout: StudioCutout, formats: ExportFormat
 async function makeOne(ff: FfmpegWasm, plan: RenderPlan, o: { output: string; workDir: string }): Promise<MadeFile> {
   const format = plan.format.id as ExportFormat;
   const t = performance.now();
+  if (plan.zip?.directory) await ff.mkdirs(plan.zip.directory);
   for (const args of plan.steps) await ff.run(args, plan.format.label);
   if (plan.finish?.kind === 'sticker') {
     const sticker = plan.finish.sticker;
