@@ -4,9 +4,20 @@ import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { outputFormat, STICKER_FORMATS } from '../engine/formats';
 import { lookAtSticker, stickerProblems } from '../tests/support/sticker-file';
-import { expect, test } from './fixtures';
+import { expect, test as shared } from './fixtures';
+import { launchBrowser } from './support/browser';
 import { checkBothWidths, watchApiRequests } from './support/checks';
 import { alphaRange, ARTIFACTS, CLIP, clipCut, hasClip, screenshotPath, streamCodecs, zipEntries } from './support/media';
+
+/** A profile of its own, so these runs stay out of the studio history that studio.spec checks. */
+const test = shared.extend({
+  page: async ({ stack }, use) => {
+    const browser = await launchBrowser({ baseURL: stack.url });
+    // eslint-disable-next-line react-hooks/rules-of-hooks -- Playwright's fixture `use`, not React.
+    await use(await browser.context.newPage());
+    await browser.close();
+  },
+});
 
 /** A studio run of `clip` with the people model, as the cut-out alone or an opaque video on a picked image. */
 async function runStudio(page: Page, clip: string, result: 'cutout' | { webmOnImage: string }) {
@@ -41,10 +52,11 @@ test.describe('studio stickers and formats, nothing uploaded', () => {
     page.on('pageerror', (e) => console.log(`[uncaught in page] ${e.message}`));
   });
 
+  // One second of the clip keeps CI short; the ladder and the checks are the same for any length.
   test('makes every sticker format from a real clip; each passes the server’s checks', async ({ page }) => {
     test.setTimeout(20 * 60_000);
     const dir = fs.mkdtempSync(path.join(ARTIFACTS, 'studio-stickers-'));
-    const clip = clipCut(2);
+    const clip = clipCut(1);
     const api = watchApiRequests(page);
     await runStudio(page, clip, 'cutout');
 
@@ -62,16 +74,16 @@ test.describe('studio stickers and formats, nothing uploaded', () => {
     for (const format of STICKER_FORMATS) {
       const policy = outputFormat(format).sticker!;
       const file = await save(page, stickers.locator(`[data-format=${format}]`).getByRole('link', { name: /Download/ }), dir);
-      expect(path.basename(file)).toBe(`studio-clip-2s-keyout-${format}.${outputFormat(format).extension}`);
+      expect(path.basename(file)).toBe(`studio-clip-1s-keyout-${format}.${outputFormat(format).extension}`);
       const seen = await lookAtSticker(file, policy.codec.codec, dir);
-      expect(stickerProblems(seen, policy, 2), format).toEqual([]);
+      expect(stickerProblems(seen, policy, 1), format).toEqual([]);
       // The page states the size the file has, against the same budget.
       await expect(stickers.locator(`[data-format=${format}]`).getByRole('meter')).toHaveAttribute('aria-valuenow', String(seen.bytes));
       await expect(stickers.locator(`[data-format=${format}]`).getByRole('meter')).toHaveAttribute('aria-valuemax', String(policy.budgetBytes));
       sizes.set(path.basename(file), seen.bytes);
     }
     const zip = await save(page, page.getByRole('button', { name: 'Download all stickers (ZIP)' }), dir);
-    expect(path.basename(zip)).toBe('studio-clip-2s-keyout-stickers.zip');
+    expect(path.basename(zip)).toBe('studio-clip-1s-keyout-stickers.zip');
     expect(Object.fromEntries((await zipEntries(zip)).map((e) => [e.name, e.bytes]))).toEqual(Object.fromEntries(sizes));
     expect(api.requests(), 'requests to the server').toEqual([]);
     api.stop();
@@ -80,7 +92,7 @@ test.describe('studio stickers and formats, nothing uploaded', () => {
   test('makes animated WebP, APNG, GIF and a PNG sequence, and a WebM with sound on a picked image', async ({ page }) => {
     test.setTimeout(10 * 60_000);
     const dir = fs.mkdtempSync(path.join(ARTIFACTS, 'studio-formats-'));
-    const clip = clipCut(2);
+    const clip = clipCut(1);
     const image = path.join(dir, 'cyan.png');
     execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'color=c=0x00ffff:s=320x180', '-frames:v', '1', image]);
     const api = watchApiRequests(page);
@@ -94,7 +106,7 @@ test.describe('studio stickers and formats, nothing uploaded', () => {
     expect([...corner].map((v) => Math.round(v / 32))).toEqual([0, 8, 8]);
     // The cut-out beside it: transparent, with the same sound.
     const cutout = await save(page, page.getByRole('link', { name: /Download the transparent WebM/ }), dir);
-    expect(path.basename(cutout)).toBe('studio-clip-2s-keyout-transparent.webm');
+    expect(path.basename(cutout)).toBe('studio-clip-1s-keyout-transparent.webm');
     expect(streamCodecs(cutout)).toEqual({ video: ['vp9'], audio: ['opus'] });
     expect(alphaRange(cutout).min).toBeLessThan(16);
 
@@ -115,7 +127,7 @@ test.describe('studio stickers and formats, nothing uploaded', () => {
     expect(streamCodecs(gif)).toEqual({ video: ['gif'] });
     const zip = await save(page, made.getByRole('link', { name: /Download ZIP/ }), dir);
     const frames = await zipEntries(zip);
-    expect(frames.length).toBeGreaterThan(45);
+    expect(frames.length).toBeGreaterThan(20);
     expect(frames[0]!.name).toBe('frame_000001.png');
     expect(api.requests(), 'requests to the server').toEqual([]);
     api.stop();

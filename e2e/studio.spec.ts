@@ -163,7 +163,7 @@ async function makeMp4(page: Page, background: 'color' | 'blur', shot: string): 
   await page.locator('input[type=file]').setInputFiles(clip);
   await page.getByLabel('Model').selectOption('service-human');
   await page.getByLabel('Result').selectOption('mp4');
-  await page.getByRole('radio', { name: background === 'color' ? 'Colour' : 'Blurred' }).check();
+  await page.getByRole('group', { name: 'Background', exact: true }).getByRole('radio', { name: background === 'color' ? 'Colour' : 'Blurred' }).check();
   if (background === 'color') await page.getByLabel('Background colour').fill('#ff00ff');
   else await expect(page.getByLabel('Background colour')).toHaveCount(0);
   await page.getByRole('button', { name: 'Remove background' }).click();
