@@ -2,6 +2,7 @@
 
 import { useActionState, useTransition } from 'react';
 import { activateAction, refineAction, type RefineState } from '@/app/(dashboard)/jobs/[id]/refine-actions';
+import { describePrompt } from '@/engine/prompts/describe-prompt';
 import { AutoRefresh } from '@/components/jobs/auto-refresh';
 import { Badge, type BadgeTone } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
@@ -15,7 +16,7 @@ const TONES: Record<Version['status'], BadgeTone> = { queued: 'slate', processin
 
 function describe(v: Version, r: RefinementRecord | undefined): string {
   if (!r) return 'Segmentation';
-  return `${r.op === 'add' ? 'Add' : 'Subtract'} “${r.prompt.text}” from version ${r.from_version} · ${r.model} · ${r.credits_used} credit${r.credits_used === 1 ? '' : 's'}`;
+  return `${r.op === 'add' ? 'Add' : 'Subtract'} ${describePrompt(r.prompt)} from version ${r.from_version} · ${r.model} · ${r.credits_used} credit${r.credits_used === 1 ? '' : 's'}`;
 }
 
 /**
