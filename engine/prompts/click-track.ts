@@ -18,6 +18,9 @@ import { SAM_IO, samDecoderFeeds, samEncoderInput, samLogits, samProbability, ty
  * object is lost from there on, in that direction.
  */
 
+/** At most this many points in one click prompt (the API's limit). */
+export const MAX_CLICK_POINTS = 20;
+
 export interface ClickPrompt {
   /** The clicked frame's index on the job's timeline. */
   frame: number;

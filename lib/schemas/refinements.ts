@@ -1,4 +1,5 @@
 import { API_MODEL_ROWS, resolveApiModel, type ApiModel } from '../../engine/api-models';
+import { MAX_CLICK_POINTS } from '../../engine/prompts/click-track';
 import { userMessage } from './messages';
 import { z } from './zod';
 
@@ -25,9 +26,8 @@ export const RefineModel = z
   })
   .openapi({ type: 'string', enum: TEXT_MODELS.map((m) => m.id), description: 'The model that supports text prompts; service-pro by default' });
 
-export const MAX_POINTS = 20;
 const POINT_XY = userMessage('prompt.points[].x and .y must be numbers ≥ 0, in the video\'s pixels');
-const POINTS_COUNT = userMessage(`prompt.points must be a list of 1 to ${MAX_POINTS} points`);
+const POINTS_COUNT = userMessage(`prompt.points must be a list of 1 to ${MAX_CLICK_POINTS} points`);
 
 const TextPrompt = z
   .object({
@@ -56,7 +56,7 @@ const PointsPrompt = z
     points: z
       .array(RefinePoint, { error: POINTS_COUNT })
       .min(1, { error: POINTS_COUNT })
-      .max(MAX_POINTS, { error: POINTS_COUNT })
+      .max(MAX_CLICK_POINTS, { error: POINTS_COUNT })
       .refine((ps) => ps.some((p) => p.include !== false), { error: userMessage('prompt.points needs at least one point with include: true') }),
   })
   .openapi('RefinePointsPrompt', {
