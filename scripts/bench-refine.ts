@@ -8,7 +8,10 @@
  * ratio of the text path's in the same run, the load average around each run, and the
  * process's peak RSS. Refined frames go to --out as PNGs over a checkerboard for looking at.
  *
- *   npx tsx scripts/bench-refine.ts [--clips car-shadow,blackswan,dog] [--modes text,points] [--model service-original] [--out dir]
+ * With --rounds N each clip's pair is refined N times (the order alternating), and the ratio is
+ * of the summed times.
+ *
+ *   npx tsx scripts/bench-refine.ts [--clips car-shadow,blackswan,dog] [--modes text,points] [--rounds 1] [--model service-original] [--out dir]
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -39,13 +42,14 @@ interface Clip {
 const SHARED = path.resolve(import.meta.dirname, '../../shared/testdata');
 const CLIPS: Clip[] = [
   { name: 'car-shadow', video: `${SHARED}/davis/car-shadow/video.mp4`, truth: `${SHARED}/davis/car-shadow/masks/%05d.png`, base: 'service-human', op: 'add', prompt: 'car', click: { frame: 20, points: [{ x: 397, y: 204, include: true }] } },
-  { name: 'blackswan', video: `${SHARED}/davis/blackswan/video.mp4`, truth: `${SHARED}/davis/blackswan/masks/%05d.png`, base: 'service-original', op: 'subtract', prompt: 'bird', click: { frame: 25, points: [{ x: 350, y: 325, include: true }] } },
+  { name: 'blackswan', video: `${SHARED}/davis/blackswan/video.mp4`, truth: `${SHARED}/davis/blackswan/masks/%05d.png`, base: 'service-original', op: 'subtract', prompt: 'bird', click: { frame: 25, points: [{ x: 350, y: 325, include: true }, { x: 472, y: 250, include: true }] } },
   { name: 'dog', video: `${SHARED}/videos/sam2_01_dog_and_woman_1280x720.mp4`, truth: null, base: 'service-human', op: 'add', prompt: 'dog', click: { frame: 200, points: [{ x: 820, y: 420, include: true }] } },
 ];
 
 const args = parseArgs(process.argv.slice(2));
 const wanted = (args.get('clips') ?? CLIPS.map((c) => c.name).join(',')).split(',');
 const modes = (args.get('modes') ?? 'text,points').split(',') as ('text' | 'points')[];
+const rounds = Number(args.get('rounds') ?? 1);
 const model = resolveApiModel(args.get('model') ?? 'service-original');
 if (!model) throw new Error('unknown --model');
 const outDir = args.get('out') ? path.resolve(args.get('out')!) : null;
@@ -67,12 +71,13 @@ try {
     const before = await read(baseMask);
     const gt = clip.truth ? await readGrayFrames(['-i', clip.truth], info.width, info.height) : null;
     const seconds: Partial<Record<string, number>> = {};
-    for (const mode of n % 2 ? [...modes].reverse() : modes) {
+    const runs = Array.from({ length: rounds }, (_, r) => ((n + r) % 2 ? [...modes].reverse() : modes)).flat();
+    for (const mode of runs) {
       const refined = path.join(work, `${clip.name}-${mode}.mkv`);
       const target: RefineTarget = mode === 'text' ? { mode, concepts: parseConcepts(clip.prompt) } : { mode, ...clip.click };
       const load = os.loadavg()[0]!;
       const res = await refineVideo({ input: clip.video, info, maskIn: baseMask, maskOut: refined, scratchDir: work, model, op: clip.op, target, edgeCleanup: null });
-      seconds[mode] = res.seconds;
+      seconds[mode] = (seconds[mode] ?? 0) + res.seconds;
       const after = await read(refined);
       const what = mode === 'text' ? `"${clip.prompt}"` : `${clip.click.points.length} click(s) on frame ${clip.click.frame}`;
       rows.push({
