@@ -1,28 +1,10 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import yauzl from 'yauzl';
 import { outputFormat } from '../engine/formats';
 import { expect, test } from './fixtures';
 import { signUpWithCompletedJob } from './support/completed-job';
-import { ARTIFACTS, CLIP, hasClip, screenshotPath } from './support/media';
-
-/** The names and sizes inside a ZIP, read by yauzl (not by the code that wrote it). */
-function zipEntries(file: string): Promise<{ name: string; bytes: number }[]> {
-  return new Promise((resolve, reject) => {
-    yauzl.open(file, { lazyEntries: true }, (err, zip) => {
-      if (err) return reject(err);
-      const entries: { name: string; bytes: number }[] = [];
-      zip.on('entry', (e: yauzl.Entry) => {
-        entries.push({ name: e.fileName, bytes: e.uncompressedSize });
-        zip.readEntry();
-      });
-      zip.on('end', () => resolve(entries));
-      zip.on('error', reject);
-      zip.readEntry();
-    });
-  });
-}
+import { ARTIFACTS, CLIP, hasClip, screenshotPath, zipEntries } from './support/media';
 
 /**
  * The job page's Stickers panel: a user picks two platforms on a completed job, sees each result

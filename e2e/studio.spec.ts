@@ -4,8 +4,8 @@ import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { launchBrowser } from './support/browser';
-import { checkBothWidths } from './support/checks';
-import { alphaRange, ARTIFACTS, CLIP, hasClip, screenshotPath } from './support/media';
+import { checkBothWidths, watchApiRequests } from './support/checks';
+import { alphaRange, ARTIFACTS, CLIP, clipCut, hasClip, screenshotPath, streamCodecs } from './support/media';
 
 test.describe('in-browser Studio', () => {
   test.skip(!hasClip, `test clip missing: ${CLIP} (../shared/testdata)`);
@@ -17,7 +17,8 @@ test.describe('in-browser Studio', () => {
     page.on('pageerror', (e) => console.log(`[uncaught in page] ${e.message}`));
   });
 
-  test('runs the clip on WASM; the WebM download has real alpha', async ({ page }) => {
+  test('runs the clip on WASM; the WebM download has real alpha and the sound as Opus', async ({ page }) => {
+    const api = watchApiRequests(page);
     await page.goto('/studio');
     // Headless Chromium here has no GPU: WebAssembly must be chosen and said so.
     await expect(page.getByTestId('studio-backend')).toContainText('WebAssembly');
@@ -58,6 +59,11 @@ test.describe('in-browser Studio', () => {
     expect(alpha.frames).toBeGreaterThan(100);
     expect(alpha.min).toBeLessThan(16);
     expect(alpha.max).toBeGreaterThan(240);
+    // The clip's AAC sound, carried as Opus (WebM's codec).
+    await expect(page.getByTestId('studio-result-kind')).toHaveText('VP9 with alpha in WebM, with the sound (Opus).');
+    expect(streamCodecs(out)).toEqual({ video: ['vp9'], audio: ['opus'] });
+    expect(api.requests(), 'requests to the server during the run').toEqual([]);
+    api.stop();
 
     // The result is kept in this browser's history, re-downloadable and deletable.
     await page.reload();
@@ -147,23 +153,25 @@ function edges(px: Buffer, size: number): number {
 
 /**
  * A 2-s cut of the clip through the Studio with the people model (the quickest in WASM here) as an MP4 on `background` (magenta for a
- * colour); checks the before/after pair, the accessibility of the done page and the file's
- * H.264 stream. Returns the cut and the downloaded result.
+ * colour); checks the before/after pair, the accessibility of the done page, the file's H.264
+ * stream and its sound, and that nothing went to the server. Returns the cut and the downloaded result.
  */
 async function makeMp4(page: Page, background: 'color' | 'blur', shot: string): Promise<{ clip: string; out: string; thumbCorner: number[] }> {
-  const clip = path.join(ARTIFACTS, 'studio-mp4-clip.mp4');
-  fs.mkdirSync(ARTIFACTS, { recursive: true });
-  execFileSync('ffmpeg', ['-v', 'error', '-y', '-i', CLIP, '-t', '2', '-c:v', 'libx264', '-preset', 'veryfast', '-pix_fmt', 'yuv420p', '-an', clip]);
+  const clip = clipCut(2);
+  const api = watchApiRequests(page);
   await page.goto('/studio');
   await page.locator('input[type=file]').setInputFiles(clip);
   await page.getByLabel('Model').selectOption('service-human');
-  await page.getByLabel('Result').selectOption(`mp4-${background}`);
+  await page.getByLabel('Result').selectOption('mp4');
+  await page.getByRole('radio', { name: background === 'color' ? 'Colour' : 'Blurred' }).check();
   if (background === 'color') await page.getByLabel('Background colour').fill('#ff00ff');
   else await expect(page.getByLabel('Background colour')).toHaveCount(0);
   await page.getByRole('button', { name: 'Remove background' }).click();
   const download = page.getByRole('link', { name: /Download MP4/ });
   await expect(download).toBeVisible({ timeout: 280_000 });
-  await expect(page.getByText('H.264 MP4; sound is not included.')).toBeVisible();
+  await expect(page.getByTestId('studio-result-kind')).toHaveText('H.264 MP4, with the sound (AAC).');
+  // The cut-out is there too, for further files.
+  await expect(page.getByRole('link', { name: /Download the transparent WebM/ })).toBeVisible();
 
   // Before and after, side by side; both play.
   const pair = page.getByTestId('studio-before-after');
@@ -186,7 +194,7 @@ async function makeMp4(page: Page, background: 'color' | 'blur', shot: string): 
   expect(thumbCorner[3], `thumbnail corner ${thumbCorner.join(',')}`).toBe(255);
 
   const [file] = await Promise.all([page.waitForEvent('download'), download.click()]);
-  expect(file.suggestedFilename()).toBe('studio-mp4-clip-keyout.mp4');
+  expect(file.suggestedFilename()).toBe('studio-clip-2s-keyout.mp4');
   const out = path.join(ARTIFACTS, `studio-result-${background}.mp4`);
   await file.saveAs(out);
   const probe = JSON.parse(
@@ -197,6 +205,10 @@ async function makeMp4(page: Page, background: 'color' | 'blur', shot: string): 
   expect(probe.streams[0]).toMatchObject({ codec_name: 'h264', pix_fmt: 'yuv420p', color_range: 'tv', color_space: 'bt709', width: 512, height: 512 });
   expect(Number(probe.format.duration)).toBeGreaterThan(1.8);
   expect(Number(probe.format.duration)).toBeLessThan(2.2);
+  // The clip's AAC sound, copied as it is.
+  expect(streamCodecs(out)).toEqual({ video: ['h264'], audio: ['aac'] });
+  expect(api.requests(), 'requests to the server during the run').toEqual([]);
+  api.stop();
   execFileSync('ffmpeg', ['-v', 'error', '-y', '-i', out, '-frames:v', '1', path.join(ARTIFACTS, `studio-result-${background}-frame.png`)]);
   return { clip, out, thumbCorner };
 }

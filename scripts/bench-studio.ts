@@ -12,58 +12,18 @@
  * older build), alternating with this one, so before and after share the host's speed; a page
  * without the profile reports what its stats show.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
 import { parseArgs, table } from './lib-bench/frames';
+import { QUIET_CHROMIUM, startNext } from './lib-bench/next-start';
 
 const args = parseArgs(process.argv.slice(2));
 const clip = path.resolve(args.get('clip') ?? '../shared/testdata/videos/liveportrait_d12_talking_glasses_512.mp4');
 const configs = (args.get('configs') ?? 'selfie,rvm').split(',');
 const rounds = Math.max(1, Number(args.get('rounds') ?? 1));
 const backend = args.get('backend') ?? 'wasm';
-const QUIET = ['--no-sandbox', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-    srv.on('error', reject);
-  });
-}
-
-async function startServer(): Promise<{ url: string; stop: () => void }> {
-  const port = await freePort();
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'keyout-bench-studio-'));
-  const proc: ChildProcess = spawn(path.resolve('node_modules/.bin/next'), ['start', '-p', String(port)], {
-    env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), NODE_ENV: 'production' },
-    stdio: 'ignore',
-    detached: true,
-  });
-  const url = `http://localhost:${port}`;
-  for (let i = 0; i < 240; i++) {
-    if (proc.exitCode !== null) throw new Error(`next start exited (${proc.exitCode}); run npx next build first`);
-    try {
-      await fetch(url, { redirect: 'manual' });
-      return {
-        url,
-        stop: () => {
-          process.kill(-proc.pid!, 'SIGTERM');
-          fs.rmSync(dataDir, { recursive: true, force: true });
-        },
-      };
-    } catch {
-      await new Promise((r) => setTimeout(r, 500));
-    }
-  }
-  throw new Error('next start did not answer');
-}
-
 type Row = {
   stack: string;
   config: string;
@@ -85,7 +45,7 @@ async function runOnce(url: string, stack: string, config: string): Promise<Row>
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     headless: true,
-    args: [...QUIET, ...(backend === 'webgpu' ? ['--enable-unsafe-webgpu'] : [])],
+    args: [...QUIET_CHROMIUM, ...(backend === 'webgpu' ? ['--enable-unsafe-webgpu'] : [])],
   });
   try {
     const page = await context.newPage();
@@ -114,7 +74,7 @@ if (!fs.existsSync(clip)) {
   console.error(`clip not found: ${clip} (pass --clip <video>)`);
   process.exit(2);
 }
-const own = args.has('url') ? { url: args.get('url')!, stop: () => undefined } : await startServer();
+const own = args.has('url') ? { url: args.get('url')!, stop: () => undefined } : await startNext();
 const stacks = [...(args.has('before-url') ? [{ name: 'before', url: args.get('before-url')! }] : []), { name: args.has('before-url') ? 'after' : 'this', url: own.url }];
 const rows: Row[] = [];
 try {

@@ -6,51 +6,8 @@ import { AutoRefresh } from '@/components/jobs/auto-refresh';
 import { Badge } from '@/components/ui/badge';
 import { Button, buttonClass } from '@/components/ui/button';
 import { Alert, Card, CardTitle } from '@/components/ui/card';
-import { formatBytes } from '@/components/format';
-import { OUTPUT_FORMATS, type OutputFormat } from '@/engine/formats';
+import { BudgetMeter, StickerChatPreview, StickerChoices, stickerOf } from '@/components/media/sticker-view';
 import type { ExportRecord } from '@/lib/schemas/exports';
-
-/** The sticker formats, in catalogue order: each platform's policy is in engine/formats. */
-const STICKERS = OUTPUT_FORMATS.filter((f): f is (typeof OUTPUT_FORMATS)[number] & { sticker: NonNullable<OutputFormat['sticker']> } => f.family === 'sticker');
-
-const stickerOf = (format: string) => STICKERS.find((f) => f.id === format);
-
-/** How big the sticker shows in a chat: the canvas, at most 160 CSS pixels (emoji are small). */
-const shownSize = (canvas: number) => Math.min(160, canvas);
-
-function ChatPreview({ e }: { e: ExportRecord }) {
-  const f = stickerOf(e.format)!;
-  const size = shownSize(f.sticker.canvas.width);
-  const media =
-    f.sticker.codec.codec === 'vp9' ? (
-      <video src={e.output_url} autoPlay loop muted playsInline width={size} height={size} aria-label={`${f.sticker.platform} sticker`} />
-    ) : (
-      // eslint-disable-next-line @next/next/no-img-element -- signed URL of an animation
-      <img src={e.output_url} width={size} height={size} alt={`${f.sticker.platform} sticker`} />
-    );
-  return (
-    <div className="rounded-xl bg-[#dfe9f2] p-3" data-testid="sticker-chat">
-      <p className="mb-2 w-fit max-w-[75%] rounded-2xl rounded-bl-sm bg-white px-3 py-1.5 text-sm text-slate-800 shadow-sm">Look at this 👇</p>
-      <div className="ml-auto w-fit">{media}</div>
-      <p className="mt-1 text-right text-[11px] text-slate-500">{f.sticker.platform}</p>
-    </div>
-  );
-}
-
-/** Bytes against the platform's budget, as a bar and in words. */
-function Budget({ bytes, budget }: { bytes: number; budget: number }) {
-  const share = bytes / budget;
-  return (
-    <div>
-      <div className="h-1.5 overflow-hidden rounded-full bg-slate-100" role="meter" aria-valuemin={0} aria-valuemax={budget} aria-valuenow={bytes} aria-label="Size against the budget">
-        <div className={`h-full ${share > 0.95 ? 'bg-amber-500' : 'bg-emerald-500'}`} style={{ width: `${Math.min(100, share * 100)}%` }} />
-      </div>
-      <p className="mt-1 text-xs text-slate-600">
-        {formatBytes(bytes)} of a {formatBytes(budget)} budget ({Math.round(share * 100)} %)
-      </p>
-    </div>
-  );
-}
 
 function StickerCard({ e }: { e: ExportRecord }) {
   const f = stickerOf(e.format)!;
@@ -67,8 +24,8 @@ function StickerCard({ e }: { e: ExportRecord }) {
       </div>
       {e.status === 'completed' && e.output_url && m ? (
         <>
-          <ChatPreview e={e} />
-          {m.sticker ? <Budget bytes={m.bytes} budget={m.sticker.budget_bytes} /> : null}
+          <StickerChatPreview format={e.format} url={e.output_url} />
+          {m.sticker ? <BudgetMeter bytes={m.bytes} budget={m.sticker.budget_bytes} /> : null}
           <p className="text-xs text-slate-500">
             {m.width}×{m.height} · {Math.round(m.duration_seconds * 10) / 10} s · {m.sticker?.final_fps ?? m.fps} fps
             {m.sticker ? ` · ${m.sticker.attempts.length === 1 ? 'first attempt' : `${m.sticker.attempts.length} attempts`}` : ''}
@@ -112,22 +69,7 @@ export function StickersPanel({ jobId, stickers }: { jobId: string; stickers: Ex
         </a>
       ) : null}
       <form action={add}>
-        <fieldset>
-          <legend className="mb-2 text-sm font-medium text-slate-800">Platforms</legend>
-          <div className="grid gap-2 sm:grid-cols-2">
-            {STICKERS.map((f) => (
-              <label key={f.id} className="flex items-start gap-2 rounded-lg border border-slate-200 p-2 text-sm text-slate-800 hover:border-slate-300">
-                <input type="checkbox" name="format" value={f.id} className="mt-0.5 h-4 w-4 rounded border-slate-300" />
-                <span>
-                  {f.label}
-                  <span className="block text-xs text-slate-500">
-                    ≤ {f.sticker.limitLabel} · {f.id}
-                  </span>
-                </span>
-              </label>
-            ))}
-          </div>
-        </fieldset>
+        <StickerChoices />
         <div className="mt-4">
           <Button type="submit" disabled={pending}>
             {pending ? 'Adding…' : 'Make stickers'}

@@ -5,7 +5,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { createUploadAction } from '@/app/(dashboard)/jobs/actions';
 import { uploadWithProgress } from '@/components/jobs/upload';
 import { Badge } from '@/components/ui/badge';
-import { Button, LinkButton } from '@/components/ui/button';
+import { Button, buttonClass, LinkButton } from '@/components/ui/button';
 import { Alert, Card, CardTitle } from '@/components/ui/card';
 import { SampleClipButton } from '@/components/media/sample-clip-button';
 import { Dropzone } from '@/components/ui/dropzone';
@@ -15,25 +15,28 @@ import { formatBytes, formatSeconds } from '@/components/format';
 import { API_MODEL_ROWS, type ApiModel } from '@/engine/api-models';
 import { type Backend, type BackendChoice, chooseBackend, type PeopleModel } from '@/workers/browser/client';
 import type { StudioBackground } from '@/workers/browser/studio-encoder';
-import { runStudio, StudioError, type StudioProgress, type StudioResult, type StudioStarted } from '@/workers/browser/studio-pipeline';
+import { runStudio, StudioError, type StudioOpaque, type StudioProgress, type StudioResult, type StudioStarted } from '@/workers/browser/studio-pipeline';
 import { StudioProfileTable } from './profile';
+import { StudioExports } from './studio-exports';
 import { StudioHistory } from './history';
 import { saveRun } from './history-db';
 
 const MODELS = API_MODEL_ROWS.filter((m) => m.browser).map((m) => ({ id: m.id, label: `${m.label} — ${m.summary}` }));
 
-/** What the result is made as: the transparent WebM, or an MP4 on a colour or on its own blurred background. */
-type StudioOutput = 'webm' | 'mp4-color' | 'mp4-blur';
+/** What the run makes: the transparent cut-out only, or also the subject on a background as MP4 or WebM. */
+type StudioOutput = 'cutout' | 'mp4' | 'webm';
 const OUTPUTS: { id: StudioOutput; label: string }[] = [
-  { id: 'webm', label: 'Transparent WebM (VP9 with alpha)' },
-  { id: 'mp4-color', label: 'MP4 (H.264) on a colour' },
-  { id: 'mp4-blur', label: 'MP4 (H.264) on a blurred background' },
+  { id: 'cutout', label: 'Transparent WebM (VP9 with alpha)' },
+  { id: 'mp4', label: 'MP4 (H.264) on a background' },
+  { id: 'webm', label: 'WebM (VP9) on a background' },
 ];
+type BackgroundChoice = 'color' | 'image' | 'blur';
 
-function backgroundOf(output: StudioOutput, color: string): StudioBackground | null {
-  if (output === 'mp4-color') return { kind: 'color', color };
-  if (output === 'mp4-blur') return { kind: 'blur' };
-  return null;
+/** How a finished result describes itself under its download button. */
+function describeResult(r: StudioResult): string {
+  const video = r.file.type === 'video/mp4' ? 'H.264 MP4' : r.file === r.cutout.file ? 'VP9 with alpha in WebM' : 'VP9 WebM';
+  const sound = r.file.type === 'video/mp4' ? 'AAC' : 'Opus';
+  return r.cutout.hasAudio ? `${video}, with the sound (${sound}).` : `${video}; the video has no sound this browser can read.`;
 }
 
 type Phase =
@@ -55,8 +58,10 @@ export function Studio({ signedIn, forceBackend, forcePeople }: { signedIn: bool
   const [notice, setNotice] = useState<string | null>(null);
   const [file, setFile] = useState<File | null>(null);
   const [model, setModel] = useState<ApiModel>('service-human');
-  const [output, setOutput] = useState<StudioOutput>('webm');
+  const [output, setOutput] = useState<StudioOutput>('cutout');
+  const [backgroundChoice, setBackgroundChoice] = useState<BackgroundChoice>('color');
   const [outputColor, setOutputColor] = useState('#22c55e');
+  const [backgroundImage, setBackgroundImage] = useState<{ name: string; bitmap: ImageBitmap } | { error: string } | null>(null);
   // The original as a local object URL, for the before/after view.
   const fileUrl = useMemo(() => (file ? URL.createObjectURL(file) : null), [file]);
   useEffect(() => () => (fileUrl ? URL.revokeObjectURL(fileUrl) : undefined), [fileUrl]);
@@ -71,9 +76,12 @@ export function Studio({ signedIn, forceBackend, forcePeople }: { signedIn: bool
     chooseBackend(forceBackend).then(setChoice, (err: Error) => setChoiceError(err.message));
   }, [forceBackend]);
 
-  // Free the result's object URL when it is replaced or the page goes away.
+  // Free the result's object URLs when it is replaced or the page goes away.
   const doneUrl = phase.kind === 'done' ? phase.url : null;
   useEffect(() => () => (doneUrl ? URL.revokeObjectURL(doneUrl) : undefined), [doneUrl]);
+  const cutoutFile = phase.kind === 'done' && phase.result.file !== phase.result.cutout.file ? phase.result.cutout.file : null;
+  const cutoutUrl = useMemo(() => (cutoutFile ? URL.createObjectURL(cutoutFile) : null), [cutoutFile]);
+  useEffect(() => () => (cutoutUrl ? URL.revokeObjectURL(cutoutUrl) : undefined), [cutoutUrl]);
   useEffect(() => () => abort.current?.abort(), []);
 
   const drawPreview = useCallback((frame: ImageData) => {
@@ -86,8 +94,32 @@ export function Studio({ signedIn, forceBackend, forcePeople }: { signedIn: bool
     c.getContext('2d')?.putImageData(frame, 0, 0);
   }, []);
 
+  /** The run's opaque result, or null for the cut-out alone (and while a background image is missing). */
+  function opaqueOf(): StudioOpaque | null {
+    if (output === 'cutout') return null;
+    const background: StudioBackground | null =
+      backgroundChoice === 'color'
+        ? { kind: 'color', color: outputColor }
+        : backgroundChoice === 'blur'
+          ? { kind: 'blur' }
+          : backgroundImage && 'bitmap' in backgroundImage
+            ? { kind: 'image', image: backgroundImage.bitmap }
+            : null;
+    return background ? { container: output, background } : null;
+  }
+  const needsImage = output !== 'cutout' && backgroundChoice === 'image' && !(backgroundImage && 'bitmap' in backgroundImage);
+
+  async function pickImage(picked: File | undefined) {
+    if (!picked) return setBackgroundImage(null);
+    try {
+      setBackgroundImage({ name: picked.name, bitmap: await createImageBitmap(picked) });
+    } catch {
+      setBackgroundImage({ error: `${picked.name} is not a picture this browser can read. Choose a PNG, JPEG or WebP.` });
+    }
+  }
+
   async function run(firstFrameOnly: boolean) {
-    if (!file || !choice) return;
+    if (!file || !choice || needsImage) return;
     abort.current = new AbortController();
     setNotice(null);
     setPhase({ kind: 'running', firstFrameOnly, progress: null, started: null });
@@ -97,7 +129,7 @@ export function Studio({ signedIn, forceBackend, forcePeople }: { signedIn: bool
         model,
         backend: choice,
         people: forcePeople,
-        background: backgroundOf(output, outputColor),
+        opaque: opaqueOf(),
         signal: abort.current.signal,
         maxFrames: firstFrameOnly ? 1 : undefined,
         onFallback: setNotice,
@@ -105,7 +137,7 @@ export function Studio({ signedIn, forceBackend, forcePeople }: { signedIn: bool
         onProgress: (progress) => setPhase((p) => (p.kind === 'running' ? { ...p, progress } : p)),
         onPreview: drawPreview,
       });
-      const url = URL.createObjectURL(firstFrameOnly ? result.thumbnail : result.webm);
+      const url = URL.createObjectURL(firstFrameOnly ? result.thumbnail : result.file);
       setPhase({ kind: 'done', result, url, firstFrameOnly });
       if (!firstFrameOnly) {
         await saveRun({
@@ -119,7 +151,7 @@ export function Studio({ signedIn, forceBackend, forcePeople }: { signedIn: bool
           height: result.height,
           durationSeconds: result.durationSeconds,
           totalMs: result.totalMs,
-          webm: result.webm,
+          webm: result.file,
           thumbnail: result.thumbnail,
         }).catch(() => setNotice('The result could not be saved to this browser’s history (storage may be full or disabled).'));
         setHistoryKey((k) => k + 1);
@@ -154,8 +186,9 @@ export function Studio({ signedIn, forceBackend, forcePeople }: { signedIn: bool
 
   const running = phase.kind === 'running';
   const p = running ? phase.progress : null;
-  const resultIsMp4 = phase.kind === 'done' && phase.result.webm.type === 'video/mp4';
-  const downloadName = `${file?.name.replace(/\.[^.]+$/, '') || 'video'}-keyout.${resultIsMp4 ? 'mp4' : 'webm'}`;
+  const resultIsMp4 = phase.kind === 'done' && phase.result.file.type === 'video/mp4';
+  const baseName = `${file?.name.replace(/\.[^.]+$/, '') || 'video'}-keyout`;
+  const downloadName = `${baseName}.${resultIsMp4 ? 'mp4' : 'webm'}`;
 
   return (
     <div className="space-y-6">
@@ -277,17 +310,48 @@ export function Studio({ signedIn, forceBackend, forcePeople }: { signedIn: bool
                   ))}
                 </select>
               </Field>
-              {output === 'mp4-color' ? (
-                <Field id="studio-output-color" label="Background colour">
-                  <input
-                    id="studio-output-color"
-                    type="color"
-                    value={outputColor}
-                    onChange={(e) => setOutputColor(e.target.value)}
-                    disabled={running}
-                    className="h-10 w-14 cursor-pointer rounded-lg border border-slate-300 bg-white p-1"
-                  />
-                </Field>
+              {output !== 'cutout' ? (
+                <fieldset className="space-y-2" disabled={running}>
+                  <legend className="mb-1 text-sm font-medium text-slate-800">Background</legend>
+                  <div className="flex flex-wrap gap-3 text-sm">
+                    {(
+                      [
+                        ['color', 'Colour'],
+                        ['image', 'Image'],
+                        ['blur', 'Blurred'],
+                      ] as const
+                    ).map(([id, label]) => (
+                      <label key={id} className="flex items-center gap-1.5 text-slate-700">
+                        <input type="radio" name="studio-background" checked={backgroundChoice === id} onChange={() => setBackgroundChoice(id)} className="accent-indigo-600" />
+                        {label}
+                      </label>
+                    ))}
+                  </div>
+                  {backgroundChoice === 'color' ? (
+                    <Field id="studio-output-color" label="Background colour">
+                      <input
+                        id="studio-output-color"
+                        type="color"
+                        value={outputColor}
+                        onChange={(e) => setOutputColor(e.target.value)}
+                        className="h-10 w-14 cursor-pointer rounded-lg border border-slate-300 bg-white p-1"
+                      />
+                    </Field>
+                  ) : null}
+                  {backgroundChoice === 'image' ? (
+                    <Field id="studio-output-image" label="Background image">
+                      <input
+                        id="studio-output-image"
+                        type="file"
+                        accept="image/png,image/jpeg,image/webp"
+                        onChange={(e) => void pickImage(e.target.files?.[0])}
+                        className="block w-full text-sm text-slate-700 file:mr-3 file:rounded-lg file:border-0 file:bg-slate-100 file:px-3 file:py-2 file:text-sm file:font-medium file:text-slate-800 hover:file:bg-slate-200"
+                      />
+                    </Field>
+                  ) : null}
+                  {backgroundChoice === 'image' && backgroundImage && 'error' in backgroundImage ? <Alert tone="error">{backgroundImage.error}</Alert> : null}
+                  {needsImage && !(backgroundImage && 'error' in backgroundImage) ? <p className="text-xs text-slate-600">Choose a picture to put behind the subject; it covers the frame.</p> : null}
+                </fieldset>
               ) : null}
               {running ? (
                 <div className="space-y-3" data-testid="studio-progress">
@@ -310,7 +374,7 @@ export function Studio({ signedIn, forceBackend, forcePeople }: { signedIn: bool
                 </div>
               ) : (
                 <div className="space-y-2">
-                  <Button className="w-full" size="lg" disabled={!file || !choice} onClick={() => void run(false)}>
+                  <Button className="w-full" size="lg" disabled={!file || !choice || needsImage} onClick={() => void run(false)}>
                     Remove background
                   </Button>
                   <Button variant="secondary" className="w-full" disabled={!file || !choice} onClick={() => void run(true)}>
@@ -325,7 +389,7 @@ export function Studio({ signedIn, forceBackend, forcePeople }: { signedIn: bool
                     download={downloadName}
                     className="inline-flex h-12 w-full items-center justify-center rounded-lg bg-emerald-700 px-6 font-medium text-white shadow-sm hover:bg-emerald-600 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-emerald-700"
                   >
-                    Download {resultIsMp4 ? 'MP4' : 'WebM'} ({formatBytes(phase.result.webm.size)})
+                    Download {resultIsMp4 ? 'MP4' : 'WebM'} ({formatBytes(phase.result.file.size)})
                   </a>
                   <dl className="grid grid-cols-2 gap-x-3 gap-y-1 text-xs text-slate-600" data-testid="studio-stats">
                     <dt>Frames</dt>
@@ -347,7 +411,14 @@ export function Studio({ signedIn, forceBackend, forcePeople }: { signedIn: bool
                   </dl>
                   {phase.result.modelReason ? <p className="text-xs text-slate-600" data-testid="studio-model-reason">{phase.result.modelReason}</p> : null}
                   <StudioProfileTable profile={phase.result.profile} />
-                  <p className="text-xs text-slate-500">{resultIsMp4 ? 'H.264 MP4' : 'VP9 with alpha'}; sound is not included.</p>
+                  <p className="text-xs text-slate-500" data-testid="studio-result-kind">
+                    {describeResult(phase.result)}
+                  </p>
+                  {phase.result.file !== phase.result.cutout.file ? (
+                    <a href={cutoutUrl ?? undefined} download={`${baseName}-transparent.webm`} className={`${buttonClass('secondary', 'sm')} h-auto min-h-8 w-full py-1.5 text-center`}>
+                      Download the transparent WebM ({formatBytes(phase.result.cutout.file.size)})
+                    </a>
+                  ) : null}
                 </div>
               ) : null}
               {phase.kind === 'done' && phase.firstFrameOnly ? (
@@ -387,6 +458,12 @@ export function Studio({ signedIn, forceBackend, forcePeople }: { signedIn: bool
           ) : null}
         </div>
       </div>
+
+      {phase.kind === 'done' && !phase.firstFrameOnly && phase.result.cutout.file.size ? (
+        <div className="grid grid-cols-1 items-start gap-6 lg:grid-cols-2">
+          <StudioExports key={doneUrl} cutout={phase.result.cutout} name={baseName} />
+        </div>
+      ) : null}
 
       <StudioHistory refreshKey={historyKey} />
     </div>

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
-import { expect, type Page } from '@playwright/test';
+import { expect, type Page, type Request } from '@playwright/test';
 import path from 'node:path';
 import { ARTIFACTS, screenshotPath } from './media';
 
@@ -84,4 +84,19 @@ export async function checkBothWidths(page: Page, name: string, ready?: () => Pr
     await page.screenshot({ path: screenshotPath(`${name}-${label}`), fullPage: true });
   }
   await page.setViewportSize(DESKTOP);
+}
+
+/**
+ * Records every request to the server's API, and every request that is not a GET, from the
+ * page's browser context (its workers included) from now on: the studio must make none of
+ * either. `requests()` lists them; `stop()` stops recording.
+ */
+export function watchApiRequests(page: Page): { requests: () => string[]; stop: () => void } {
+  const seen: string[] = [];
+  const onRequest = (r: Request) => {
+    const { pathname } = new URL(r.url());
+    if (r.method() !== 'GET' || /^\/(v1|api)(\/|$)/.test(pathname)) seen.push(`${r.method()} ${pathname}`);
+  };
+  page.context().on('request', onRequest);
+  return { requests: () => seen, stop: () => page.context().off('request', onRequest) };
 }

@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import yauzl from 'yauzl';
 
 export const ARTIFACTS = path.resolve(import.meta.dirname, '..', '..', 'e2e-artifacts');
 export const CLIP = path.resolve(import.meta.dirname, '..', '..', '..', 'shared', 'testdata', 'videos', 'liveportrait_d12_talking_glasses_512.mp4');
@@ -24,4 +25,40 @@ export function alphaRange(file: string): { min: number; max: number; frames: nu
 export function screenshotPath(name: string): string {
   fs.mkdirSync(path.join(ARTIFACTS, 'screenshots'), { recursive: true });
   return path.join(ARTIFACTS, 'screenshots', `${name}.png`);
+}
+
+/** Stream codecs of a file, by type: `{ video: ['vp9'], audio: ['opus'] }`. */
+export function streamCodecs(file: string): Record<string, string[]> {
+  const out = execFileSync('ffprobe', ['-v', 'error', '-show_entries', 'stream=codec_type,codec_name', '-of', 'csv=p=0', file], { encoding: 'utf8' });
+  const codecs: Record<string, string[]> = {};
+  for (const line of out.trim().split('\n')) {
+    const [codec, type] = line.split(',');
+    (codecs[type!] ??= []).push(codec!);
+  }
+  return codecs;
+}
+
+/** The first `seconds` of the test clip, with its sound (AAC), as the studio's tests feed it. */
+export function clipCut(seconds: number): string {
+  const out = path.join(ARTIFACTS, `studio-clip-${seconds}s.mp4`);
+  fs.mkdirSync(ARTIFACTS, { recursive: true });
+  execFileSync('ffmpeg', ['-v', 'error', '-y', '-i', CLIP, '-t', String(seconds), '-c:v', 'libx264', '-preset', 'veryfast', '-pix_fmt', 'yuv420p', '-c:a', 'aac', out]);
+  return out;
+}
+
+/** The names and sizes inside a ZIP, read by yauzl (not by the code that wrote it). */
+export function zipEntries(file: string): Promise<{ name: string; bytes: number }[]> {
+  return new Promise((resolve, reject) => {
+    yauzl.open(file, { lazyEntries: true }, (err, zip) => {
+      if (err) return reject(err);
+      const entries: { name: string; bytes: number }[] = [];
+      zip.on('entry', (e: yauzl.Entry) => {
+        entries.push({ name: e.fileName, bytes: e.uncompressedSize });
+        zip.readEntry();
+      });
+      zip.on('end', () => resolve(entries));
+      zip.on('error', reject);
+      zip.readEntry();
+    });
+  });
 }

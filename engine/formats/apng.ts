@@ -17,6 +17,7 @@ export const apng = {
   loop: true,
   workingFormat: 'yuv444p',
   nativeOnly: false,
+  studio: true,
   classicStatus: false,
   cliDefault: true,
   encoding: {

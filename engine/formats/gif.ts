@@ -21,6 +21,7 @@ export const gif = {
   loop: true,
   workingFormat: 'yuv444p',
   nativeOnly: false,
+  studio: true,
   classicStatus: false,
   cliDefault: true,
   snapToGifRate: true,

@@ -22,6 +22,7 @@ export const hevcAlpha = {
   loop: false,
   workingFormat: 'yuv420p',
   nativeOnly: false,
+  studio: false,
   classicStatus: false,
   cliDefault: false,
   requires: 'hevc-alpha',

@@ -20,7 +20,7 @@ import { webp } from './webp';
 import { whatsappWebpV1 } from './whatsapp-webp-v1';
 
 export type { EncodeBranch, EncodeContext, EncodeSteps, FinishKind, FormatEncoding, OutputFormat, StepsContext, ZipPlan } from './types';
-export type { ApngJob, AttemptEncode, AttemptIO, StickerPolicy, StickerQuality } from './sticker';
+export type { AttemptEncode, AttemptIO, FramesJob, StickerPolicy, StickerQuality } from './sticker';
 export { STICKER_MAX_FPS, STICKER_MAX_INPUT_SECONDS, STICKER_MIN_FPS } from './sticker';
 
 /**

@@ -16,6 +16,7 @@ const maskVideo = (inverted: boolean) =>
     loop: false,
     workingFormat: 'yuv420p',
     nativeOnly: true,
+    studio: false,
     classicStatus: false,
     cliDefault: false,
     encoding: {

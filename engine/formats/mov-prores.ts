@@ -20,6 +20,7 @@ export const movProres = {
   loop: false,
   workingFormat: 'yuv444p',
   nativeOnly: false,
+  studio: false,
   classicStatus: true,
   cliDefault: true,
   encoding: {

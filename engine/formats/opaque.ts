@@ -10,6 +10,7 @@ const opaque = {
   keepsAudio: true,
   loop: false,
   nativeOnly: false,
+  studio: false,
   classicStatus: false,
   cliDefault: true,
 } as const;

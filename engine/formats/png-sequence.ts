@@ -17,6 +17,7 @@ export const pngSequence = {
   loop: false,
   workingFormat: 'yuv444p',
   nativeOnly: false,
+  studio: true,
   classicStatus: true,
   cliDefault: false,
   encoding: {

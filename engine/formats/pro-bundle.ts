@@ -20,6 +20,7 @@ export const proBundle = {
   loop: false,
   workingFormat: 'yuv420p',
   nativeOnly: true,
+  studio: false,
   classicStatus: true,
   cliDefault: false,
   encoding: {

@@ -35,6 +35,7 @@ export const stackedVideo = {
   id: 'stacked_video',
   label: 'Stacked MP4 (colour above, mask below)',
   nativeOnly: false,
+  studio: false,
   ...stacked(false),
 } as const satisfies OutputFormat<'stacked_video'>;
 
@@ -42,5 +43,6 @@ export const stackedVideoMaskInverted = {
   id: 'stacked_video_mask_inverted',
   label: 'Stacked MP4, mask inverted (white = background)',
   nativeOnly: true,
+  studio: false,
   ...stacked(true),
 } as const satisfies OutputFormat<'stacked_video_mask_inverted'>;

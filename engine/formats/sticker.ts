@@ -1,4 +1,5 @@
 import type { AlphaKind, ValidationProfile } from '../media/output-metadata';
+import { parseRational } from '../media/geometry';
 import { clearTransparent } from './codecs';
 import type { OutputFormat } from './types';
 
@@ -31,25 +32,32 @@ export interface AttemptIO {
   scale: number;
   /** `-map_metadata -1 …`: nothing of the source's metadata leaks into the file. */
   outputArgs: string[];
+  /** The policy's byte budget (a browser VP9 attempt aims at a share of it). */
+  budgetBytes: number;
 }
 
-/** Lossy APNG: frames quantized to one palette with partial alpha (tRNS), run by lib/media (upng-js). */
-export interface ApngJob {
-  /** Raw RGBA frames written by the attempt's ffmpeg step. */
+/**
+ * An attempt's last step, run in JavaScript over the raw RGBA frames its ffmpeg step wrote:
+ * - `apng-palette`: one palette with partial alpha, written by upng-js (engine/media/apng-palette.ts),
+ *   since ffmpeg 5.1's palettes keep binary alpha only;
+ * - `vp9-alpha`: VP9 with alpha through WebCodecs (mediabunny), where ffmpeg.wasm's libvpx
+ *   encoder crashes (the browser only), at `bitrate` bits per second for each of the colour and
+ *   the alpha stream.
+ */
+export interface FramesJob {
   rawFrames: string;
   width: number;
   height: number;
   frames: number;
   fpsRational: string;
-  /** Palette size, the transparent entry included. */
-  colours: number;
   output: string;
+  encode: { kind: 'apng-palette'; colours: number } | { kind: 'vp9-alpha'; bitrate: number };
 }
 
 export interface AttemptEncode {
   /** ffmpeg argument lists, run in order. */
   steps: string[][];
-  apng?: ApngJob;
+  frames?: FramesJob;
 }
 
 /** A codec stickers are encoded with: its file, the checks it passes, how one attempt runs. */
@@ -66,6 +74,8 @@ export interface StickerCodec {
   /** How the knobs of one quality step read in metadata and errors, e.g. "crf 40". */
   describe: (q: StickerQuality) => string;
   encode: (q: StickerQuality, io: AttemptIO) => AttemptEncode;
+  /** The same attempt in the browser, where ffmpeg.wasm lacks the encoder `encode` runs (VP9). */
+  encodeInBrowser?: (q: StickerQuality, io: AttemptIO) => AttemptEncode;
 }
 
 export interface StickerPolicy {
@@ -140,6 +150,7 @@ export function stickerFormat<Id extends string>(
     loop: codec.loop,
     workingFormat: 'yuv444p',
     nativeOnly: true,
+    studio: true,
     classicStatus: false,
     cliDefault: false,
     snapToGifRate: codec.gifRates,
@@ -178,12 +189,27 @@ export function attemptFilters(io: AttemptIO): string[] {
   return f;
 }
 
+/** The attempt's frames as raw RGBA, for a `FramesJob`. */
+function rawFramesStep(io: AttemptIO, rawFrames: string): string[] {
+  return [...io.input, '-vf', [...attemptFilters(io), 'format=rgba'].join(','), '-frames:v', String(io.frames), '-f', 'rawvideo', '-pix_fmt', 'rgba', rawFrames];
+}
+
+function framesJob(io: AttemptIO, encode: FramesJob['encode']): AttemptEncode {
+  const rawFrames = `${io.workDir}/frames.rgba`;
+  return {
+    steps: [rawFramesStep(io, rawFrames)],
+    frames: { rawFrames, width: io.width, height: io.height, frames: io.frames, fpsRational: io.fpsRational, output: io.output, encode },
+  };
+}
+
 /** Alpha kept to `levels` evenly spaced values (0 and 255 exact): lossless alpha compresses far better. */
 function alphaLevels(levels: number): string[] {
   if (levels >= 256) return [];
   const step = 255 / (levels - 1);
   return [`lut=a='round(val/${step.toFixed(4)})*${step.toFixed(4)}'`];
 }
+
+const BROWSER_VP9_BITS_PER_PIXEL = 0.2;
 
 /** VP9 with alpha in WebM (Telegram): constant quality, `good` deadline (small canvases, so affordable). */
 export const vp9Sticker: StickerCodec = {
@@ -208,6 +234,16 @@ export const vp9Sticker: StickerCodec = {
       ],
     ],
   }),
+  // Browsers' VP9 encoders run in real-time mode: at a fixed quantizer they made files 3–4 times
+  // libvpx's at the same crf (and over Telegram's budget even at the coarsest), while a bitrate
+  // lands close to its target. So a quality step there aims at its share of the budget, split
+  // between the colour and the alpha stream, and at most 0.2 bits a pixel (about what crf 32
+  // spends on a 100×100 emoji; a small canvas needs nothing like the whole budget).
+  encodeInBrowser: (q, io) => {
+    const fps = parseRational(io.fpsRational);
+    const share = (q.budgetShare! * io.budgetBytes * 8) / 2 / (io.frames / fps);
+    return framesJob(io, { kind: 'vp9-alpha', bitrate: Math.round(Math.min(share, BROWSER_VP9_BITS_PER_PIXEL * io.width * io.height * fps)) });
+  },
 };
 
 /** Lossy animated WebP (WhatsApp): colour quality and alpha levels. */
@@ -237,7 +273,7 @@ export const webpSticker: StickerCodec = {
 /**
  * APNG (Discord, Signal, iMessage): one palette of `colours` RGBA entries with partial alpha
  * (PLTE + tRNS), about a quarter of RGBA's bytes. ffmpeg 5.1's palettes keep binary alpha only,
- * so ffmpeg writes the frames raw and upng-js quantizes and writes the APNG (lib/media).
+ * so ffmpeg writes the frames raw and upng-js quantizes and writes the APNG.
  */
 export const apngSticker: StickerCodec = {
   extension: 'png',
@@ -249,19 +285,7 @@ export const apngSticker: StickerCodec = {
   loop: true,
   gifRates: false,
   describe: (q) => `${q.colours} colours`,
-  encode: (q, io) => {
-    const rawFrames = `${io.workDir}/frames.rgba`;
-    return {
-      steps: [
-        [
-          ...io.input,
-          '-vf', [...attemptFilters(io), 'format=rgba'].join(','),
-          '-frames:v', String(io.frames), '-f', 'rawvideo', '-pix_fmt', 'rgba', rawFrames,
-        ],
-      ],
-      apng: { rawFrames, width: io.width, height: io.height, frames: io.frames, fpsRational: io.fpsRational, colours: q.colours!, output: io.output },
-    };
-  },
+  encode: (q, io) => framesJob(io, { kind: 'apng-palette', colours: q.colours! }),
 };
 
 /** GIF (Discord, Slack): one palette for the loop plus a transparent entry; coarser dither compresses better. */

@@ -39,6 +39,12 @@ export interface OutputFormat<Id extends string = string> {
   /** Export `sizes` must be `native`: the layout cannot be resized (spec, start `exports` rule 4). */
   nativeOnly: boolean;
   /**
+   * The studio makes it in the browser from its cut-out (ffmpeg.wasm running this module's
+   * arguments; WebCodecs where ffmpeg.wasm lacks the encoder). The cut-out itself is the
+   * studio's WebM; the opaque videos it composites during the run.
+   */
+  studio: boolean;
+  /**
    * The status record echoes it as `background.transparent_format`: the classic values strict
    * SDKs validate. Other formats are reported through `output_format` only.
    */

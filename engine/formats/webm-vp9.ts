@@ -17,6 +17,7 @@ export const webmVp9 = {
   loop: false,
   workingFormat: 'yuv420p',
   nativeOnly: false,
+  studio: false,
   classicStatus: true,
   cliDefault: true,
   encoding: {

@@ -16,6 +16,7 @@ export const webp = {
   loop: true,
   workingFormat: 'yuv444p',
   nativeOnly: true,
+  studio: true,
   classicStatus: false,
   cliDefault: true,
   encoding: {

@@ -38,12 +38,21 @@ export type BackgroundInput =
 export interface RenderSource {
   info: MediaInfo;
   source: string;
-  mask: string;
+  /**
+   * The matte: an FFV1 greyscale file (the server's mask versions), or null when the source's own
+   * alpha channel is the matte (the studio's cut-out, VP9 with alpha, which ffmpeg.wasm renders in
+   * the browser from the same plans).
+   */
+  mask: string | null;
   /** The frame-pixel cap the source and a background video were probed under. */
   maxPixels: number;
   /** Frames in the mask = frames of the normalized source. */
   maskFrames: number;
+  /** Whose ffmpeg runs the plan (native unless said): ffmpeg.wasm lacks some encoders (engine/formats/sticker.ts). */
+  runner?: FfmpegRunner;
 }
+
+export type FfmpegRunner = 'native' | 'wasm';
 
 export interface RenderPlanInput extends RenderSource {
   recipe: Recipe;
@@ -137,17 +146,28 @@ function promiseOf(format: OutputFormat, g: OutputGeometry, hasAudio: boolean): 
   };
 }
 
-const sourceInputs = (s: RenderSource) => [
-  ...safeInputArgs(s.info, s.source, s.maxPixels),
-  ...safeInputArgs({ demuxer: 'matroska' }, s.mask, s.maxPixels),
-];
+/** ffmpeg's own VP8/VP9 decoders drop the alpha side stream; libvpx reads it. */
+const ALPHA_DECODERS: Readonly<Record<string, string>> = { vp9: 'libvpx-vp9', vp8: 'libvpx' };
+
+const sourceInputs = (s: RenderSource) =>
+  s.mask === null
+    ? ['-c:v', ALPHA_DECODERS[s.info.videoCodec] ?? s.info.videoCodec, ...safeInputArgs(s.info, s.source, s.maxPixels)]
+    : [...safeInputArgs(s.info, s.source, s.maxPixels), ...safeInputArgs({ demuxer: 'matroska' }, s.mask, s.maxPixels)];
+
+/** The ffmpeg input index of a composition's background: after the source and its mask file. */
+const backgroundInput = (s: Pick<RenderSource, 'mask'>) => (s.mask === null ? 1 : 2);
 
 /** Source and matte on the shared timeline, as [src] (in `working`) and [matte]. */
-function timeline(info: MediaInfo, working: string, extra: string[] = []): string[] {
-  return [
-    `[0:v]${[...normalizeFilters(info), ...extra, `format=${working}`].join(',')}[${SRC}]`,
-    `[1:v]${[...normalizeFilters(info), ...extra, 'format=gray'].join(',')}[${MATTE}]`,
-  ];
+function timeline(s: Pick<RenderSource, 'info' | 'mask'>, working: string, extra: string[] = []): string[] {
+  const onTimeline = [...normalizeFilters(s.info), ...extra];
+  if (s.mask === null) {
+    return [
+      `[0:v]${[...onTimeline, 'format=yuva444p'].join(',')},split[${SRC}_c][${SRC}_a]`,
+      `[${SRC}_c]format=${working}[${SRC}]`,
+      `[${SRC}_a]alphaextract,format=gray[${MATTE}]`,
+    ];
+  }
+  return [`[0:v]${[...onTimeline, `format=${working}`].join(',')}[${SRC}]`, `[1:v]${[...onTimeline, 'format=gray'].join(',')}[${MATTE}]`];
 }
 
 interface Picture {
@@ -163,7 +183,7 @@ interface Picture {
  */
 function picture(p: RenderPlanInput, fg: OutputGeometry, out: OutputGeometry, select: string[] = []): Picture {
   const working = workingFormat(p.recipe);
-  const base = timeline(p.info, working, select);
+  const base = timeline(p, working, select);
   if (p.recipe.kind === 'transparent') {
     const t = [...cropFilters(fg), ...finishFilters(fg, croppedSize(fg, p.info))];
     // The explicit alpha format stops format negotiation from dropping alpha after a scale.
@@ -190,7 +210,7 @@ function planFinish(p: RenderPlanInput, format: OutputFormat, out: OutputGeometr
   if (format.encoding.finish === 'sticker') {
     const master = `${p.workDir}/master.mkv`;
     const masterInput = safeInputArgs({ demuxer: 'matroska' }, master, p.maxPixels);
-    const sticker = planSticker({ format, geometry: out, promise, master, masterInput, output: p.output, workDir: p.workDir, outputArgs: OUTPUT_ARGS });
+    const sticker = planSticker({ format, runner: p.runner ?? 'native', geometry: out, promise, master, masterInput, output: p.output, workDir: p.workDir, outputArgs: OUTPUT_ARGS });
     return { file: master, finish: { kind: 'sticker', sticker } };
   }
   const intermediate = `${p.workDir}/intermediate.nut`;
@@ -254,7 +274,7 @@ export function planBatch(b: BatchPlanInput): BatchPlan {
   if (joined.length < 2) return { shared: null, plans };
   const working = joined.some(({ plan }) => plan.format.workingFormat === 'yuv444p') ? 'yuv444p' : 'yuv420p';
   const filters = [
-    ...timeline(b.info, working),
+    ...timeline(b, working),
     `[${SRC}][${MATTE}]alphamerge,${withAlpha(working)},split=${joined.length}${joined.map((_, k) => `[m${k}]`).join('')}`,
   ];
   const withAudio = joined.filter(({ plan }) => plan.promise.hasAudio);
@@ -363,8 +383,8 @@ function opaqueGraph(p: RenderPlanInput, fg: OutputGeometry, out: OutputGeometry
       const bgChain =
         bg.kind === 'image'
           ? // One decoded picture, scaled once, then repeated on the output's clock.
-            `[2:v]${cover},loop=loop=-1:size=1,setpts=N/(${p.info.fpsRational})/TB,fps=${p.info.fpsRational}[bg]`
-          : `[2:v]${[...startFilters(bg.info), `fps=${p.info.fpsRational}`, cover].join(',')}[bg]`;
+            `[${backgroundInput(p)}:v]${cover},loop=loop=-1:size=1,setpts=N/(${p.info.fpsRational})/TB,fps=${p.info.fpsRational}[bg]`
+          : `[${backgroundInput(p)}:v]${[...startFilters(bg.info), `fps=${p.info.fpsRational}`, cover].join(',')}[bg]`;
       const fgChain = [
         ...(layout.fg.width !== cropped.width || layout.fg.height !== cropped.height
           ? [`scale=${layout.fg.width}:${layout.fg.height}:flags=bicubic`]
@@ -514,7 +534,7 @@ function audioGraph(p: RenderPlanInput, duration: number, reverse: boolean): Aud
     labels.push('[a_src]');
   }
   if (bg) {
-    parts.push(`[2:a:0]aresample=48000,volume=${bg.volume},atrim=duration=${d}[a_bg]`);
+    parts.push(`[${backgroundInput(p)}:a:0]aresample=48000,volume=${bg.volume},atrim=duration=${d}[a_bg]`);
     labels.push('[a_bg]');
   }
   if (labels.length === 2) {

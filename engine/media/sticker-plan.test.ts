@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { outputFormat, STICKER_FORMATS, type StickerFormat } from '../formats';
 import { stickerGeometry } from './geometry';
 import { planBatch, planPoster, planRender } from './render-plan';
-import { budgetMissMessage, stickerAttempts } from './sticker-plan';
+import { budgetMissMessage, fitSticker, StickerBudgetError, stickerAttempts } from './sticker-plan';
 import type { MediaInfo } from './types';
 
 const info: MediaInfo = {
@@ -149,7 +149,16 @@ describe('planRender: stickers', () => {
   it('APNG attempts write raw frames for the palette encoder; GIF ones two passes; WebP levels its alpha', () => {
     const apng = plan('signal_apng_v1').finish!;
     const a = apng.kind === 'sticker' ? apng.sticker.attempts[1]! : null;
-    expect(a!.apng).toEqual({ rawFrames: '/w/attempt-2/frames.rgba', width: 512, height: 512, frames: 72, fpsRational: '24/1', colours: 128, output: '/out/o' });
+    expect(a!.frames).toEqual({
+      rawFrames: '/w/attempt-2/frames.rgba',
+      width: 512,
+      height: 512,
+      frames: 72,
+      fpsRational: '24/1',
+      output: '/out/o',
+      encode: { kind: 'apng-palette', colours: 128 },
+    });
+    expect(a!.steps[0]!.slice(-5)).toEqual(['-f', 'rawvideo', '-pix_fmt', 'rgba', '/w/attempt-2/frames.rgba']);
     const gif = plan('slack_gif_v1').finish!;
     const g = gif.kind === 'sticker' ? gif.sticker.attempts[0]! : null;
     expect(g!.steps).toHaveLength(2);
@@ -184,5 +193,81 @@ describe('planRender: stickers', () => {
       [0, 'sticker'],
       [0, 'sticker'],
     ]);
+  });
+});
+
+describe('stickers in the browser (ffmpeg.wasm, the cut-out as source)', () => {
+  // The studio's cut-out: VP9 with its alpha in WebM, the matte in the source itself.
+  const cutout = { ...source, info: { ...info, demuxer: 'matroska' as const, container: 'webm' as const, videoCodec: 'vp9', hasAudio: false }, source: '/cut.webm', mask: null, runner: 'wasm' as const };
+  const browserPlan = (format: StickerFormat) =>
+    planRender({ ...cutout, recipe: { kind: 'transparent', format }, output: '/out/o', workDir: '/w' });
+
+  it('decodes the cut-out with libvpx (its alpha) and takes the matte from it: one input, the same picture', () => {
+    const p = browserPlan('discord_gif_v1');
+    const args = p.steps[0]!;
+    expect(args.slice(0, 4)).toEqual(['-c:v', 'libvpx-vp9', '-f', 'matroska']);
+    expect(args.filter((a) => a === '-i')).toHaveLength(1);
+    const g = graphOf(args);
+    expect(g).toContain('format=yuva444p,split[src_c][src_a]');
+    expect(g).toContain('[src_a]alphaextract,format=gray[matte]');
+    // From the merge on, the graph is the server's.
+    const server = graphOf(plan('discord_gif_v1').steps[0]!);
+    expect(g.slice(g.indexOf('[src][matte]alphamerge'))).toBe(server.slice(server.indexOf('[src][matte]alphamerge')));
+  });
+
+  it('VP9 attempts hand raw frames to WebCodecs at a share of the budget (0.7 × 235,929 bytes over 3 s, two streams) or 0.2 bits a pixel; the others run as on the server', () => {
+    const t = browserPlan('telegram_video_v1').finish!;
+    const a = t.kind === 'sticker' ? t.sticker.attempts[1]! : null;
+    expect(a!.steps).toHaveLength(1);
+    expect(a!.steps[0]).not.toContain('libvpx-vp9');
+    expect(a!.frames).toMatchObject({ rawFrames: '/w/attempt-2/frames.rgba', frames: 72, fpsRational: '24/1', encode: { kind: 'vp9-alpha', bitrate: 220_200 } });
+    // A 100×100 emoji is held to 0.2 bits a pixel: 100 × 100 × 24 fps × 0.2.
+    const e = browserPlan('telegram_emoji_v1').finish!;
+    expect(e.kind === 'sticker' && e.sticker.attempts[0]!.frames!.encode).toEqual({ kind: 'vp9-alpha', bitrate: 48_000 });
+    const w = browserPlan('whatsapp_webp_v1').finish!;
+    const server = plan('whatsapp_webp_v1').finish!;
+    expect(w.kind === 'sticker' && w.sticker.attempts.map((x) => x.steps)).toEqual(server.kind === 'sticker' && server.sticker.attempts.map((x) => x.steps));
+  });
+
+  it('writes every master of a batch in one decode of the cut-out', () => {
+    const b = planBatch({
+      ...cutout,
+      outputs: STICKER_FORMATS.map((format, i) => ({ recipe: { kind: 'transparent' as const, format }, output: `/out/${i}`, workDir: `/w/${i}` })),
+    });
+    expect(b.shared!.filter((a) => a === '-i')).toHaveLength(1);
+    expect(b.shared).toEqual(expect.arrayContaining(STICKER_FORMATS.map((_, i) => `/w/${i}/master.mkv`)));
+  });
+});
+
+describe('fitSticker', () => {
+  const sticker = () => {
+    const p = plan('slack_gif_v1').finish!;
+    return p.kind === 'sticker' ? p.sticker : null!;
+  };
+
+  it('runs the attempts in order until one fits, discarding the files that did not', async () => {
+    const sizes = [300_000, 200_000, 100_000, 90_000];
+    const ran: number[] = [];
+    let discarded = 0;
+    const r = await fitSticker(
+      outputFormat('slack_gif_v1'),
+      sticker(),
+      () => Promise.resolve(sizes[ran.push(ran.length) - 1]!),
+      () => Promise.resolve(void discarded++),
+    );
+    expect(ran).toHaveLength(3);
+    expect(discarded).toBe(2);
+    expect(r.winner.attempt).toEqual(sticker().attempts[2]!.attempt);
+    expect(r.attempts.map((a) => [a.bytes, a.fits])).toEqual([
+      [300_000, false],
+      [200_000, false],
+      [100_000, true],
+    ]);
+  });
+
+  it('says by how much the smallest attempt missed when none fits', async () => {
+    const s = sticker();
+    await expect(fitSticker(outputFormat('slack_gif_v1'), s, () => Promise.resolve(200_000), () => Promise.resolve())).rejects.toThrow(StickerBudgetError);
+    await expect(fitSticker(outputFormat('slack_gif_v1'), s, () => Promise.resolve(200_000), () => Promise.resolve())).rejects.toThrow(`the smallest of ${s.attempts.length} attempts`);
   });
 });

@@ -2,6 +2,7 @@ import type { OutputFormat } from '../formats';
 import type { AttemptEncode, StickerPolicy, StickerQuality } from '../formats/sticker';
 import { parseRational, stickerRate, type OutputGeometry } from './geometry';
 import type { OutputPromise } from './output-metadata';
+import type { FfmpegRunner } from './render-plan';
 
 /**
  * The adaptive sticker encoder's plan, pure so the server (lib/media/sticker.ts) and the browser
@@ -64,6 +65,8 @@ export function describeAttempt(policy: Pick<StickerPolicy, 'codec'>, a: Sticker
 
 export interface StickerPlanInput {
   format: OutputFormat;
+  /** Whose ffmpeg runs the attempts: the server's, or ffmpeg.wasm in the studio (which lacks libvpx's encoder). */
+  runner: FfmpegRunner;
   /** The master's geometry (start rate, frames, loop length). */
   geometry: OutputGeometry;
   promise: OutputPromise;
@@ -84,7 +87,7 @@ export function planSticker(p: StickerPlanInput): StickerPlan {
     const frames = Math.max(1, Math.floor(fit.loopSeconds * attempt.fps + 1e-6));
     const geometry: OutputGeometry = { ...p.geometry, fps: attempt.fps, fpsRational: attempt.fpsRational, frames, duration: frames / attempt.fps };
     const workDir = `${p.workDir}/attempt-${i + 1}`;
-    const encode = policy.codec.encode(attempt.quality, {
+    const encode = (p.runner === 'wasm' ? (policy.codec.encodeInBrowser ?? policy.codec.encode) : policy.codec.encode)(attempt.quality, {
       input: p.masterInput,
       output: p.output,
       workDir,
@@ -94,6 +97,7 @@ export function planSticker(p: StickerPlanInput): StickerPlan {
       fpsRational: attempt.fpsRational,
       scale: attempt.scale,
       outputArgs: p.outputArgs,
+      budgetBytes: policy.budgetBytes,
     });
     return { ...encode, attempt, workDir, geometry, promise: { ...p.promise, fps: attempt.fps, frames, duration: geometry.duration } };
   });
@@ -128,4 +132,30 @@ export function budgetMissMessage(format: OutputFormat, results: AttemptResult[]
     `made ${best.bytes.toLocaleString('en-US')} bytes, ${over.toLocaleString('en-US')} bytes (${((over / policy.budgetBytes) * 100).toFixed(1)} %) over. ` +
     'Crop to the subject, use a shorter clip, or pick a platform with a larger limit.'
   );
+}
+
+export class StickerBudgetError extends Error {
+  override name = 'StickerBudgetError';
+}
+
+/**
+ * The adaptive encoder: the attempts in order, each run by `run` (which makes the file and
+ * returns its bytes), until one fits the budget (first fit wins; `discard` removes a file that
+ * did not). Nothing fits: StickerBudgetError, saying by how much the smallest attempt missed.
+ * The server runs attempts with native ffmpeg, the studio with ffmpeg.wasm; both come here.
+ */
+export async function fitSticker(
+  format: OutputFormat,
+  sticker: StickerPlan,
+  run: (a: PlannedAttempt) => Promise<number>,
+  discard: () => Promise<void>,
+): Promise<{ winner: PlannedAttempt; attempts: AttemptResult[] }> {
+  const attempts: AttemptResult[] = [];
+  for (const a of sticker.attempts) {
+    const bytes = await run(a);
+    attempts.push(attemptResult(a.attempt, bytes, sticker.budgetBytes));
+    if (bytes <= sticker.budgetBytes) return { winner: a, attempts };
+    await discard();
+  }
+  throw new StickerBudgetError(budgetMissMessage(format, attempts));
 }

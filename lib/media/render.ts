@@ -130,7 +130,7 @@ export async function renderOutput(
     const input: RenderPlanInput = { ...opts, recipe, maskFrames, maxPixels: env().MAX_FRAME_PIXELS, background, output: file, workDir };
     const p = plan(() => planRender(input));
     await runSteps(p, file, label, signal, opts.onProgress);
-    const metadata = await finishAndValidate(p, file, input, signal);
+    const metadata = await finishAndValidate(p, file, { ...input, mask: opts.mask }, signal);
     const poster = opts.poster ? await renderPoster(input, posterFile, signal) : null;
     return { file, extension: format.extension, contentType: format.contentType, metadata, poster };
   } catch (e) {

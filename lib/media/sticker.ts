@@ -1,7 +1,8 @@
 import fs from 'node:fs/promises';
+import type { FramesJob } from '../../engine/formats';
+import { quantizedApng } from '../../engine/media/apng-palette';
 import type { RenderPlan } from '../../engine/media/render-plan';
-import { attemptResult, budgetMissMessage, type AttemptResult, type PlannedAttempt, type StickerPlan } from '../../engine/media/sticker-plan';
-import { writeQuantizedApng } from './apng';
+import { fitSticker, StickerBudgetError, type AttemptResult, type PlannedAttempt, type StickerPlan } from '../../engine/media/sticker-plan';
 import { MediaError } from './ffmpeg';
 import { runEncode } from './run-ffmpeg';
 
@@ -11,11 +12,17 @@ export interface EncodedSticker {
   attempts: AttemptResult[];
 }
 
+async function runFramesJob(job: FramesJob): Promise<void> {
+  // The server's ffmpeg has libvpx: only the APNG palette runs in JavaScript here.
+  if (job.encode.kind !== 'apng-palette') throw new Error(`${job.encode.kind} runs in the browser only`);
+  await fs.writeFile(job.output, quantizedApng(await fs.readFile(job.rawFrames), { ...job, colours: job.encode.colours }));
+}
+
 async function runAttempt(a: PlannedAttempt, output: string, label: string, signal?: AbortSignal): Promise<number> {
   await fs.mkdir(a.workDir, { recursive: true });
   try {
     for (const args of a.steps) await runEncode(args, { what: `the ${label} sticker`, signal });
-    if (a.apng) await writeQuantizedApng(a.apng);
+    if (a.frames) await runFramesJob(a.frames);
   } finally {
     await fs.rm(a.workDir, { recursive: true, force: true });
   }
@@ -23,21 +30,21 @@ async function runAttempt(a: PlannedAttempt, output: string, label: string, sign
 }
 
 /**
- * The adaptive encoder: the sticker's attempts (engine/media/sticker-plan.ts), in order, each
- * from the master the render's branch wrote, until one file fits the budget (first fit wins).
- * When none does the export fails, saying by how much the smallest attempt missed.
+ * The adaptive encoder (engine/media/sticker-plan.ts `fitSticker`) with native ffmpeg: each
+ * attempt from the master the render's branch wrote, until one file fits the budget.
  */
 export async function encodeSticker(plan: RenderPlan, sticker: StickerPlan, signal?: AbortSignal): Promise<EncodedSticker> {
-  const results: AttemptResult[] = [];
   try {
-    for (const a of sticker.attempts) {
-      const bytes = await runAttempt(a, sticker.output, plan.format.id, signal);
-      results.push(attemptResult(a.attempt, bytes, sticker.budgetBytes));
-      if (bytes <= sticker.budgetBytes) return { plan: { ...plan, promise: a.promise, geometry: a.geometry }, attempts: results };
-      await fs.rm(sticker.output, { force: true });
-    }
+    const { winner, attempts } = await fitSticker(
+      plan.format,
+      sticker,
+      (a) => runAttempt(a, sticker.output, plan.format.id, signal),
+      () => fs.rm(sticker.output, { force: true }),
+    );
+    return { plan: { ...plan, promise: winner.promise, geometry: winner.geometry }, attempts };
+  } catch (e) {
+    throw e instanceof StickerBudgetError ? new MediaError(e.message) : e;
   } finally {
     await fs.rm(sticker.master, { force: true });
   }
-  throw new MediaError(budgetMissMessage(plan.format, results));
 }

@@ -25,6 +25,7 @@ import {
   type Stack,
   type TestAccount,
 } from './helpers';
+import { alphaValues, lookAtSticker, type SeenSticker, stickerProblems } from '../support/sticker-file';
 
 const run = promisify(execFile);
 
@@ -43,101 +44,24 @@ interface ExportRecord {
   error?: string;
 }
 
-/** What an independent look at a sticker file found: ffprobe, webpmux and the libvpx decoder, never the renderer's code. */
-interface Seen {
-  codec: string;
-  width: number;
-  height: number;
-  frames: number;
-  duration: number;
-  streams: string[];
-  alpha: number[];
-}
-
 const exec = async (cmd: string, args: string[]) => (await run(cmd, args, { encoding: 'buffer', maxBuffer: 1 << 30 })).stdout;
 
-/** Every alpha value of frames 10 %, 50 % and 90 % through, decoded by `decoder` (`-c:v libvpx-vp9` for VP9: ffmpeg's own drops alpha). */
-async function alphaValues(input: string[], frames: number): Promise<number[]> {
-  const picks = [0.1, 0.5, 0.9].map((f) => Math.floor(frames * f));
-  const select = picks.map((n) => `eq(n\\,${n})`).join('+');
-  const out = await exec('ffmpeg', ['-v', 'error', ...input, '-vf', `select='${select}',format=rgba,alphaextract,format=gray`, '-fps_mode', 'passthrough', '-f', 'rawvideo', '-']);
-  return [...out];
-}
-
-async function look(file: string, codec: string, dir: string): Promise<Seen> {
-  if (codec === 'webp') {
-    // FFmpeg 5.1 cannot demux animated WebP: webpmux reads the container, a still of a frame is decoded.
-    const info = (await exec('webpmux', ['-info', file])).toString();
-    const [, w, h] = /Canvas size: (\d+) x (\d+)/.exec(info)!;
-    const frames = Number(/Number of frames: (\d+)/.exec(info)![1]);
-    expect(info).toContain('Loop Count : 0');
-    expect(info).toMatch(/Features present: animation transparency/);
-    const rows = info.split('\n').filter((l) => /^\s*\d+:/.test(l));
-    const duration = rows.map((l) => Number(l.trim().split(/\s+/)[6])).reduce((a, b) => a + b, 0) / 1000;
-    const alpha: number[] = [];
-    for (const n of [Math.ceil(frames * 0.1), Math.ceil(frames * 0.5)]) {
-      const still = path.join(dir, `frame${n}.webp`);
-      await exec('webpmux', ['-get', 'frame', String(n), file, '-o', still]);
-      // A loop, not push(...values): a 512x512 frame's 262,144 arguments overflow the stack.
-      for (const a of await alphaValues(['-i', still], 1)) alpha.push(a);
-    }
-    return { codec: 'webp', width: Number(w), height: Number(h), frames, duration, streams: ['video'], alpha };
-  }
-  const demuxer = codec === 'vp9' ? ['-f', 'matroska'] : codec === 'apng' ? ['-f', 'apng'] : ['-f', 'gif'];
-  const probe = JSON.parse(
-    (await exec('ffprobe', ['-v', 'error', ...demuxer, '-count_frames', '-show_streams', '-show_format', '-of', 'json', file])).toString(),
-  ) as {
-    streams: { codec_type: string; codec_name: string; width: number; height: number; nb_read_frames: string; avg_frame_rate: string; tags?: Record<string, string> }[];
-    format: { duration?: string };
-  };
-  const v = probe.streams.find((s) => s.codec_type === 'video')!;
-  if (codec === 'vp9') expect(v.tags?.ALPHA_MODE ?? v.tags?.alpha_mode).toBe('1');
-  const frames = Number(v.nb_read_frames);
-  // ffprobe states no container duration for APNG: its frames at their (constant) rate.
-  const [num, den] = v.avg_frame_rate.split('/').map(Number) as [number, number];
-  const duration = probe.format.duration ? Number(probe.format.duration) : frames / (num / den);
-  const decoder = codec === 'vp9' ? ['-c:v', 'libvpx-vp9'] : [];
-  return {
-    codec: v.codec_name,
-    width: v.width,
-    height: v.height,
-    frames,
-    duration,
-    streams: probe.streams.map((s) => s.codec_type),
-    alpha: await alphaValues([...demuxer, ...decoder, '-i', file], frames),
-  };
-}
-
 /** The issue's checks on one sticker file: container and codec, canvas, duration, fps 12–30, bytes, no audio, alpha. */
-async function checkSticker(e: ExportRecord, format: StickerFormat, dir: string, sourceSeconds: number): Promise<Seen & { bytes: number }> {
+async function checkSticker(e: ExportRecord, format: StickerFormat, dir: string, sourceSeconds: number): Promise<SeenSticker> {
   expect(e.status, `${format}: ${e.error}`).toBe('completed');
   const policy = outputFormat(format).sticker!;
   const file = path.join(dir, `${format}.${outputFormat(format).extension}`);
   fs.writeFileSync(file, Buffer.from(await (await fetch(e.output_url!)).arrayBuffer()));
-  const bytes = fs.statSync(file).size;
-  const seen = await look(file, policy.codec.codec, dir);
-  expect(seen.codec, format).toBe(policy.codec.codec);
-  expect([seen.width, seen.height], format).toEqual([policy.canvas.width, policy.canvas.height]);
-  expect(seen.duration, format).toBeLessThanOrEqual(policy.maxSeconds + 0.001);
-  // The whole loop is there: a long source is sped up, not cut.
-  expect(seen.duration, format).toBeGreaterThan(Math.min(sourceSeconds, policy.maxSeconds) - 0.1);
-  const fps = seen.frames / seen.duration;
-  expect(fps, format).toBeGreaterThanOrEqual(12 - 0.05);
-  expect(fps, format).toBeLessThanOrEqual(30.05);
-  expect(bytes, format).toBeLessThanOrEqual(policy.budgetBytes);
-  expect(seen.streams, format).toEqual(['video']);
-  const values = new Set(seen.alpha);
-  expect(values.has(0) && values.has(255), `${format} has transparent and opaque pixels`).toBe(true);
-  const partial = seen.alpha.filter((a) => a > 0 && a < 255).length;
-  if (policy.codec.alpha === 'binary') expect(partial, `${format} alpha is binary`).toBe(0);
-  else expect(partial, `${format} keeps partial alpha`).toBeGreaterThan(0);
+  const seen = await lookAtSticker(file, policy.codec.codec, dir);
+  expect(stickerProblems(seen, policy, sourceSeconds), format).toEqual([]);
+  const bytes = seen.bytes;
   expect(e.metadata).toMatchObject({ validated: true, profile: format, bytes, has_audio: false });
   expect(e.metadata!.sticker.budget_bytes).toBe(policy.budgetBytes);
   const attempts = e.metadata!.sticker.attempts;
   expect(attempts.at(-1)).toMatchObject({ fits: true, bytes });
   expect(attempts.slice(0, -1).every((a) => !a.fits && a.bytes > policy.budgetBytes)).toBe(true);
   expect(e.metadata!.sticker.final_fps).toBe(attempts.at(-1)!.fps);
-  return { ...seen, bytes };
+  return seen;
 }
 
 describe.skipIf(!hasTestdata)('stickers, image-to-video and hevc_alpha through the API (needs ../shared/testdata)', () => {

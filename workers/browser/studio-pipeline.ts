@@ -1,14 +1,16 @@
 /**
  * The Studio's whole run on the user's machine: decode the local file with WebCodecs
- * (mediabunny), segment each frame in the worker (client.ts), and encode the result
- * (studio-encoder.ts). The three overlap: while the worker segments one frame the page decodes
- * and reads back the next and encodes the one before, and one more frame waits in the worker's
- * queue so it never idles. Frame buffers are transferred, never copied, on the way.
+ * (mediabunny), segment each frame in the worker (client.ts), and encode (studio-encoder.ts)
+ * the cut-out, which every further file is made from (studio-exports.ts), and the chosen opaque
+ * result when there is one. The three overlap: while the worker segments one frame the page
+ * decodes and reads back the next and encodes the one before, and one more frame waits in the
+ * worker's queue so it never idles. Frames stream through: none is held after it is encoded.
  */
 import { ALL_FORMATS, BlobSource, CanvasSink, canEncodeVideo, Input, QUALITY_HIGH } from 'mediabunny';
 import type { ApiModel, MatterStats } from '../../engine';
 import { type BackendChoice, type Matted, type PeopleModel, SegmentClient } from './client';
-import { backgroundCompositor, mp4OnBackgroundEncoder, type StudioBackground, webmVp9AlphaEncoder } from './studio-encoder';
+import { backgroundCompositor, cutoutEncoder, type FrameEncoder, onBackgroundEncoder, type StudioBackground } from './studio-encoder';
+import type { StudioCutout } from './studio-exports';
 
 export interface StudioProgress {
   framesDone: number;
@@ -19,9 +21,14 @@ export interface StudioProgress {
   etaSeconds: number | null;
 }
 
+/** What the run makes besides the cut-out: nothing more, or the subject on a background as MP4 or WebM. */
+export type StudioOpaque = { container: 'mp4' | 'webm'; background: StudioBackground };
+
 export interface StudioResult {
-  /** The result file: a transparent WebM, or an MP4 on the chosen background. */
-  webm: Blob;
+  /** The result file: the cut-out itself, or the chosen opaque video. */
+  file: Blob;
+  /** The transparent cut-out (VP9 with alpha, with the sound), which further files are made from. */
+  cutout: StudioCutout;
   thumbnail: Blob;
   frames: number;
   width: number;
@@ -75,8 +82,8 @@ export interface StudioRun {
   /** service-human: force a people model instead of deciding by measurement on this device. */
   people?: PeopleModel | null;
   signal: AbortSignal;
-  /** Null: transparent VP9 WebM; otherwise an H.264 MP4 on this background. */
-  background?: StudioBackground | null;
+  /** Null: the transparent cut-out is the result; otherwise also this opaque video. */
+  opaque?: StudioOpaque | null;
   /** Stop after this many frames (a quick look at the first frame). */
   maxFrames?: number;
   onStarted?: (info: StudioStarted) => void;
@@ -128,9 +135,10 @@ export async function runStudio(run: StudioRun): Promise<StudioResult> {
     // VP9 wants even dimensions; a 1-pixel crop is invisible.
     const width = (await track.getDisplayWidth()) & ~1;
     const height = (await track.getDisplayHeight()) & ~1;
-    // Checked before the model loads: a browser built without an H.264 encoder says so at once.
-    if (run.background && !run.maxFrames && !(await canEncodeVideo('avc', { width, height, quality: QUALITY_HIGH }))) {
-      throw new StudioError('This browser cannot encode H.264 video. Choose the transparent WebM here, or let the server make the MP4.', true);
+    // Checked before the model loads: a browser built without the encoder says so at once.
+    if (run.opaque && !run.maxFrames && !(await canEncodeVideo(run.opaque.container === 'mp4' ? 'avc' : 'vp9', { width, height, quality: QUALITY_HIGH }))) {
+      const codec = run.opaque.container === 'mp4' ? 'H.264' : 'VP9';
+      throw new StudioError(`This browser cannot encode ${codec} video. Choose the transparent WebM here, or let the server make the ${run.opaque.container.toUpperCase()}.`, true);
     }
     const stats = await track.computePacketStats(100);
     const duration = await track.computeDuration();
@@ -141,11 +149,11 @@ export async function runStudio(run: StudioRun): Promise<StudioResult> {
     checkAbort(run.signal);
 
     const frameRate = stats.averagePacketRate || undefined;
-    const encoder = run.maxFrames
-      ? null
-      : run.background
-        ? await mp4OnBackgroundEncoder(width, height, frameRate, run.background)
-        : await webmVp9AlphaEncoder(width, height, frameRate);
+    // A first-frame preview encodes nothing.
+    const setup = { width, height, frameRate, input, signal: run.signal };
+    const cutout = run.maxFrames ? null : await cutoutEncoder(setup);
+    const opaque = run.maxFrames || !run.opaque ? null : await onBackgroundEncoder({ ...setup, ...run.opaque });
+    const encoders = [cutout, opaque].filter((e): e is FrameEncoder => e !== null);
     const sink = new CanvasSink(track, { width, height, fit: 'fill', poolSize: 3 });
     // The engine's working-size copy of each frame, scaled by the canvas (the engine would scale it in JS).
     const [ww, wh] = client.workSize;
@@ -182,10 +190,11 @@ export async function runStudio(run: StudioRun): Promise<StudioResult> {
         lastPreview = now;
         run.onPreview?.(new ImageData(rgba.slice(), width, height));
       }
-      if (encoder) {
+      if (encoders.length) {
         t = performance.now();
         await encoding;
-        encoding = encoder.add(rgba, timestamp, frameDuration);
+        // Both encoders read the same frame; neither writes into it.
+        encoding = Promise.all(encoders.map((e) => e.add(rgba, timestamp, frameDuration))).then(() => undefined);
         stage.encode += performance.now() - t;
       }
       // Speed and ETA from the second frame on: the first one carries warm-up costs.
@@ -229,14 +238,25 @@ export async function runStudio(run: StudioRun): Promise<StudioResult> {
     if (done === 0) throw new StudioError('No frames could be decoded from this file.', true);
     const t = performance.now();
     await encoding;
-    const webm = encoder ? await encoder.finish() : new Blob([], { type: 'video/webm' });
+    const [cutoutFile, opaqueFile] = await Promise.all([cutout?.finish(), opaque?.finish()]);
     stage.finalize = performance.now() - t;
+    const fps = frameRate ?? done / Math.max(duration, 1e-3);
     const e = engine!;
     const per = (ms: number) => ms / done;
+    const empty = new Blob([], { type: 'video/webm' });
     return {
-      webm,
+      file: opaqueFile ?? cutoutFile ?? empty,
+      cutout: {
+        file: cutoutFile ?? empty,
+        width,
+        height,
+        // Whole thousandths of a frame per second: the rate ffmpeg.wasm puts the cut-out's frames on.
+        fpsRational: `${Math.round(fps * 1000)}/1000`,
+        frames: done,
+        hasAudio: cutout?.hasAudio ?? false,
+      },
       // A full run's thumbnail looks like its result: on its background when it has one.
-      thumbnail: run.background && !run.maxFrames ? await backgroundCompositor(width, height, run.background)(thumbnail!.data).convertToBlob({ type: 'image/png' }) : await toPng(thumbnail!),
+      thumbnail: run.opaque && !run.maxFrames ? await backgroundCompositor(width, height, run.opaque.background)(thumbnail!.data).convertToBlob({ type: 'image/png' }) : await toPng(thumbnail!),
       frames: done,
       width,
       height,

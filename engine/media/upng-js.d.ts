@@ -1,4 +1,4 @@
-/** The parts of upng-js 2.1 (UPNG.js) that lib/media/apng.ts uses; the package ships no types. */
+/** The parts of upng-js 2.1 (UPNG.js) that engine/media/apng-palette.ts uses; the package ships no types. */
 declare module 'upng-js' {
   interface QuantizeLeaf {
     /** The leaf's colour, premultiplied by its alpha: 0xAABBGGRR. */

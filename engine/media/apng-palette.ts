@@ -1,21 +1,18 @@
-import fs from 'node:fs/promises';
 import UPNG from 'upng-js';
-import type { ApngJob } from '../../engine/formats';
-import { parseRational } from '../../engine/media/geometry';
+import { parseRational } from './geometry';
 
 /**
- * Writes a lossy APNG: the frames quantized to one palette with partial alpha (PLTE + tRNS,
- * about a quarter of RGBA's bytes), then written with upng-js, which stores each frame as the
- * rectangle that changed. upng-js averages colours premultiplied by alpha; its palette is
- * turned back into straight colour here (the alpha-weighted mean of each cluster), else
- * half-transparent edges would come out darker.
+ * A lossy APNG: the frames quantized to one palette with partial alpha (PLTE + tRNS, about a
+ * quarter of RGBA's bytes), then written with upng-js, which stores each frame as the rectangle
+ * that changed. upng-js averages colours premultiplied by alpha; its palette is turned back into
+ * straight colour here (the alpha-weighted mean of each cluster), else half-transparent edges
+ * would come out darker. Pure, so the server's stickers and the studio's share it.
  */
-export async function writeQuantizedApng(job: ApngJob): Promise<void> {
-  const raw = await fs.readFile(job.rawFrames);
+export function quantizedApng(raw: Uint8Array, job: { width: number; height: number; colours: number; fpsRational: string }): Uint8Array {
   const frameBytes = job.width * job.height * 4;
   const count = Math.floor(raw.length / frameBytes);
   if (count === 0) throw new Error('no frames to write');
-  const frames = Array.from({ length: count }, (_, i) => raw.buffer.slice(raw.byteOffset + i * frameBytes, raw.byteOffset + (i + 1) * frameBytes));
+  const frames = Array.from({ length: count }, (_, i) => raw.buffer.slice(raw.byteOffset + i * frameBytes, raw.byteOffset + (i + 1) * frameBytes) as ArrayBuffer);
   // upng-js adds a fully transparent entry of its own: one fewer for the clusters.
   const q = UPNG.quantize(frames, job.colours - 1);
   const straight = new Map(q.plte.map((leaf) => [leaf.est.rgba >>> 0, unpremultiply(leaf.est.rgba >>> 0)]));
@@ -23,7 +20,7 @@ export async function writeQuantizedApng(job: ApngJob): Promise<void> {
     const px = new Uint32Array(buf);
     for (let i = 0; i < px.length; i++) px[i] = straight.get(px[i]!) ?? px[i]!;
   }
-  await fs.writeFile(job.output, Buffer.from(UPNG.encode(q.bufs, job.width, job.height, 0, frameDelays(count, parseRational(job.fpsRational)))));
+  return new Uint8Array(UPNG.encode(q.bufs, job.width, job.height, 0, frameDelays(count, parseRational(job.fpsRational))));
 }
 
 /** 0xAABBGGRR premultiplied → straight; fully transparent → 0. */
