@@ -13,7 +13,7 @@ test.describe('mask refinement by clicking', () => {
   test.skip(!hasClip, `test clip missing: ${CLIP} (../shared/testdata)`);
 
   test('clicks on a frame, previews the mask, applies it as a new active version', async ({ page, stack }) => {
-    const { headers, jobId } = await signUpWithCompletedJob(page, stack, 'clicks');
+    const { headers, jobId } = await signUpWithCompletedJob(page, stack, 'clicks', 1);
     const credits = async () => ((await (await page.request.get('/v1/credits', { headers })).json()) as { remaining_credits: number }).remaining_credits;
     const afterJob = await credits();
 
@@ -48,7 +48,7 @@ test.describe('mask refinement by clicking', () => {
     await expect(v2).toContainText('Subtract 1 point at 0.42 s from version 1');
     await expect(v2.getByText('Active', { exact: true })).toBeVisible({ timeout: 240_000 });
     await expect(v2.getByText('Refining')).toHaveCount(0);
-    expect(await credits()).toBe(afterJob - 2); // service-original: 1 credit a second, 2 s
+    expect(await credits()).toBe(afterJob - 1); // service-original: 1 credit a second, 1 s
 
     const list = (await (await page.request.get(`/v1/jobs/${jobId}/mask-versions`, { headers })).json()) as { active_version: number; versions: { version: number; refinement_id: string | null }[] };
     expect(list.active_version).toBe(2);

@@ -39,11 +39,11 @@ describe('the open-vocabulary slot', () => {
     const prepared = path.resolve(ROOT, process.env.MODELS_DIR ?? 'models-cache');
     for (const f of fs.readdirSync(prepared)) fs.symlinkSync(path.join(prepared, f), path.join(models, f));
     writeColourWordsModel(models);
-    // 1.2 s at 25 fps: a red box crossing a green grid.
+    // 0.6 s at 25 fps: a red box crossing a green grid.
     clip = path.join(tmp, 'red.mp4');
     await run('ffmpeg', [
       '-v', 'error', '-y', '-f', 'lavfi', '-i',
-      `color=c=0x406040:s=${W}x${H}:d=1.2:r=25,drawgrid=w=20:h=20:t=2:c=0x70a070[bg];color=c=0xdd2020:s=80x60:r=25[box];[bg][box]overlay=x='30+t*100':y=80:shortest=1`,
+      `color=c=0x406040:s=${W}x${H}:d=0.6:r=25,drawgrid=w=20:h=20:t=2:c=0x70a070[bg];color=c=0xdd2020:s=80x60:r=25[box];[bg][box]overlay=x='30+t*100':y=80:shortest=1`,
       '-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-preset', 'veryfast', clip,
     ]);
     stack = await startStack({ worker: true, env: { MODELS_DIR: models } });
