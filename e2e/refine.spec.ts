@@ -20,20 +20,21 @@ test.describe('mask refinement from the job page', () => {
     await page.goto(`/jobs/${jobId}`);
     const panel = page.getByRole('heading', { name: 'Mask versions' }).locator('xpath=ancestor::*[contains(@class, "rounded")][1]');
     const versions = page.getByRole('list', { name: 'Mask versions' });
+    const byText = page.getByRole('form', { name: 'Refine by a description' });
     await expect(versions.getByRole('listitem')).toHaveCount(1);
     const badge = (version: number) => versions.getByRole('listitem').nth(version - 1).getByText('Active', { exact: true });
     await expect(badge(1)).toBeVisible();
 
     // A prompt that names nothing the models know is refused on the page, before any charge.
     await page.getByLabel('Refine the active mask').fill('the spaceship');
-    await page.getByRole('button', { name: 'Refine', exact: true }).click();
+    await byText.getByRole('button', { name: 'Refine', exact: true }).click();
     await expect(panel.getByRole('alert')).toContainText(/supported/i);
     expect(await credits()).toBe(afterJob);
 
     await page.getByLabel('Refine the active mask').fill('hair');
-    await page.getByLabel('Operation').selectOption('subtract');
-    await page.getByLabel('Model').selectOption('service-original');
-    await page.getByRole('button', { name: 'Refine', exact: true }).click();
+    await byText.getByLabel('Operation').selectOption('subtract');
+    await byText.getByLabel('Model').selectOption('service-original');
+    await byText.getByRole('button', { name: 'Refine', exact: true }).click();
     const v2 = versions.getByRole('listitem').nth(1);
     await expect(v2).toContainText('Subtract “hair” from version 1');
     // The page polls while the refinement runs; version 2 becomes the active one when it is done.

@@ -9,15 +9,24 @@ interface OrtTensor {
 }
 
 interface OrtSession {
+  /** The inputs' declared element types (onnxruntime 1.22 and later). */
+  readonly inputMetadata?: readonly { name: string; isTensor: boolean; type?: string }[];
   run(feeds: Record<string, OrtTensor>, fetches: readonly string[]): Promise<Record<string, OrtTensor | undefined>>;
 }
 
-type OrtTensorConstructor = new (type: 'float32', data: Float32Array, dims: readonly number[]) => OrtTensor;
+type OrtTensorConstructor = new (type: 'float32' | 'int64' | 'int32', data: Float32Array | BigInt64Array | Int32Array, dims: readonly number[]) => OrtTensor;
+
+/** A float32 feed in the element type the model declares for it: integer inputs (token ids) get the values rounded. */
+function typed(Tensor: OrtTensorConstructor, type: string | undefined, t: TensorData): OrtTensor {
+  if (type === 'int64') return new Tensor('int64', BigInt64Array.from(t.data, (v) => BigInt(Math.round(v))), t.dims);
+  if (type === 'int32') return new Tensor('int32', Int32Array.from(t.data, (v) => Math.round(v)), t.dims);
+  return new Tensor('float32', t.data, t.dims);
+}
 
 /**
- * One model run through any onnxruntime build (node, web WASM, web WebGPU): float32 feeds in,
- * the named outputs copied out as float32 (GPU-resident ones downloaded first), and the
- * library's own output tensors disposed.
+ * One model run through any onnxruntime build (node, web WASM, web WebGPU): float32 feeds in
+ * (as int64 or int32 where the model declares an integer input), the named outputs copied out
+ * as float32 (GPU-resident ones downloaded first), and the library's own output tensors disposed.
  */
 export async function runFloat32(
   Tensor: OrtTensorConstructor,
@@ -26,7 +35,8 @@ export async function runFloat32(
   outputs: readonly string[],
 ): Promise<Record<string, TensorData>> {
   const inputs: Record<string, OrtTensor> = {};
-  for (const [name, t] of Object.entries(feeds)) inputs[name] = new Tensor('float32', t.data, t.dims);
+  const types = new Map(session.inputMetadata?.map((m) => [m.name, m.isTensor ? m.type : undefined]));
+  for (const [name, t] of Object.entries(feeds)) inputs[name] = typed(Tensor, types.get(name), t);
   const result = await session.run(inputs, outputs);
   const out: Record<string, TensorData> = {};
   for (const name of outputs) {

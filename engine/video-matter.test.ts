@@ -164,6 +164,29 @@ describe('video matter', () => {
     });
   });
 
+  it('makes the frames it is given keys too, and tells a model that asks which frame it is looking at', async () => {
+    const indices: number[] = [];
+    const runtime: InferenceRuntime = {
+      name: 'indexed',
+      load: () =>
+        Promise.resolve({
+          run(feeds) {
+            const x = feeds.rgb!;
+            indices.push(feeds.frame_index!.data[0]!);
+            const [, , mh, mw] = x.dims as [number, number, number, number];
+            return Promise.resolve({ probability: { data: new Float32Array(mw * mh).fill(1), dims: [1, 1, mh, mw] } });
+          },
+          release: () => Promise.resolve(),
+        }),
+    };
+    const manifest = { ...ISNET, input: { ...ISNET.input, name: 'rgb' }, output: { ...ISNET.output, name: 'probability' }, frameIndex: 'frame_index' };
+    const matter = await createVideoMatter({ runtime, manifest, tier, keyframes: new Set([6]) });
+    for (let i = 0; i < 11; i++) await matter.push(frame(8 + i));
+    await matter.flush();
+    // The interval's keys (0, 4, 8 and the last frame) and frame 6; the interval goes on from 6.
+    expect(indices).toEqual([0, 4, 6, 10]);
+  });
+
   it('runs the model on every frame without smart sampling', async () => {
     const frames = Array.from({ length: 6 }, (_, i) => frame(10 + i));
     expect((await runAll(frames, tier, false)).inferences).toBe(6);

@@ -20,6 +20,8 @@ export interface VideoMatterOptions {
    * matte from the keys around them along optical flow. false: the model runs on every frame.
    */
   smartSampling?: boolean;
+  /** Frames that are keys whatever the interval (a click prompt's clicked frame). */
+  keyframes?: ReadonlySet<number>;
 }
 
 export interface MatterStats {
@@ -163,6 +165,7 @@ export async function createVideoMatter(opts: VideoMatterOptions): Promise<Video
     // A model no larger than the working resolution is fed from it: one pass over the frame.
     const planes = Math.max(mw, mh) <= Math.max(ww, wh) ? work.map((c) => resizeMap({ data: c, width: ww, height: wh }, mw, mh).data) : resampleRgb(frame, mw, mh);
     const feeds = { [m.input.name]: toInputTensor(planes, mw, mh, m) };
+    if (m.frameIndex) feeds[m.frameIndex] = { data: Float32Array.of(slot.index), dims: [1] };
     const running = recurrent ? runRecurrent(recurrent, slot.shot, feeds) : session.run(feeds, [m.output.name]);
     stats.stageSeconds.infer += now() - t0;
     const gen = generation;
@@ -427,7 +430,7 @@ export async function createVideoMatter(opts: VideoMatterOptions): Promise<Video
       const colours = tier.colourModel && interval > 1 ? quantiseColours(work) : null;
       const slot: Slot = { index: next++, shot, pixels: { frame, work }, luma, small, flows: new Map(), workLuma, colours };
       pending.push(slot);
-      if (lastKeyShot !== shot || slot.index - lastKey >= interval) startKey(slot);
+      if (lastKeyShot !== shot || slot.index - lastKey >= interval || opts.keyframes?.has(slot.index)) startKey(slot);
       await limitOutstanding();
       const out = await drain(false);
       // Frames that may still become keys keep their pixels: the newest (a shot's last frame

@@ -2,7 +2,10 @@
 
 import { useActionState, useTransition } from 'react';
 import { activateAction, refineAction, type RefineState } from '@/app/(dashboard)/jobs/[id]/refine-actions';
+import { describePrompt } from '@/engine/prompts/describe-prompt';
 import { AutoRefresh } from '@/components/jobs/auto-refresh';
+import { ClickRefine, type ClickSource } from '@/components/jobs/click-refine';
+import { RefineOptions, type RefineModelChoice } from '@/components/jobs/refine-options';
 import { Badge, type BadgeTone } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Alert, Card, CardTitle } from '@/components/ui/card';
@@ -15,28 +18,30 @@ const TONES: Record<Version['status'], BadgeTone> = { queued: 'slate', processin
 
 function describe(v: Version, r: RefinementRecord | undefined): string {
   if (!r) return 'Segmentation';
-  return `${r.op === 'add' ? 'Add' : 'Subtract'} “${r.prompt.text}” from version ${r.from_version} · ${r.model} · ${r.credits_used} credit${r.credits_used === 1 ? '' : 's'}`;
+  return `${r.op === 'add' ? 'Add' : 'Subtract'} ${describePrompt(r.prompt)} from version ${r.from_version} · ${r.model} · ${r.credits_used} credit${r.credits_used === 1 ? '' : 's'}`;
 }
 
 /**
  * The job's mask versions (the segmentation and each refinement) with the active one marked,
- * a "Make active" switch for the others, and a form that refines the active mask by a text
- * prompt through the refine-mask service. Polls while a refinement runs. Any completed version
- * can be exported from the Exports panel.
+ * a "Make active" switch for the others, and two ways to refine the active mask through the
+ * refine-mask service: a text prompt, or points clicked on a frame with an instant preview
+ * (click-refine.tsx). Polls while a refinement runs. Any completed version can be exported
+ * from the Exports panel.
  */
 export function MaskVersionsPanel({
   jobId,
   versions,
   refinements,
-  textModels,
-  credits,
+  models,
+  source,
 }: {
   jobId: string;
   versions: MaskVersionList;
   refinements: RefinementRecord[];
-  textModels: { id: string; label: string; creditsPerSecond: number }[];
-  /** What a refinement costs with each model, in credits. */
-  credits: Record<string, number>;
+  /** The models that refine masks, with what a refinement of this video costs. */
+  models: RefineModelChoice[];
+  /** The original, for clicking on its frames (null: not playable here). */
+  source: ClickSource | null;
 }) {
   const [result, refine, pending] = useActionState<RefineState, FormData>(refineAction.bind(null, jobId), null);
   const [switching, startSwitch] = useTransition();
@@ -76,31 +81,15 @@ export function MaskVersionsPanel({
           );
         })}
       </ul>
-      <form action={refine} className="grid gap-4 sm:grid-cols-2">
+      <h3 className="mb-3 text-base font-semibold text-slate-900">Describe what to add or take out</h3>
+      <form action={refine} aria-label="Refine by a description" className="grid gap-4 sm:grid-cols-2">
         <input type="hidden" name="from_version" value={versions.active_version ?? ''} />
         <div className="sm:col-span-2">
           <Field id="refine-prompt" label="Refine the active mask" hint='Name what to add or take out: "the dog", "the rider and the horse", "hair". People, hair, skin, clothes and 80 everyday objects are understood.'>
             <input id="refine-prompt" name="prompt" required maxLength={500} placeholder="the dog" className={inputClass} />
           </Field>
         </div>
-        <Field id="refine-op" label="Operation">
-          <select id="refine-op" name="op" className={inputClass} defaultValue="add">
-            <option value="add">Add to the mask</option>
-            <option value="subtract">Subtract from the mask</option>
-          </select>
-        </Field>
-        <Field id="refine-model" label="Model">
-          <select id="refine-model" name="model" className={inputClass} defaultValue={textModels[0]?.id}>
-            {textModels.map((m) => (
-              <option key={m.id} value={m.id}>
-                {m.label} — {credits[m.id]} credit{credits[m.id] === 1 ? '' : 's'}
-              </option>
-            ))}
-          </select>
-        </Field>
-        <label className="flex items-center gap-2 text-sm text-slate-800 sm:col-span-2">
-          <input type="checkbox" name="edge_cleanup" className="h-4 w-4 rounded border-slate-300" /> Clean up the edges
-        </label>
+        <RefineOptions idPrefix="refine" models={models} />
         <div className="sm:col-span-2">
           <Button type="submit" disabled={pending || running}>
             {pending ? 'Starting…' : running ? 'A refinement is running' : 'Refine'}
@@ -117,6 +106,14 @@ export function MaskVersionsPanel({
           </p>
         ) : null}
       </form>
+      {source ? (
+        <section aria-labelledby="click-refine-title" className="mt-8 border-t border-slate-100 pt-6">
+          <h3 id="click-refine-title" className="mb-3 text-base font-semibold text-slate-900">
+            Or click on it
+          </h3>
+          <ClickRefine jobId={jobId} source={source} activeVersion={versions.active_version} running={running} models={models} />
+        </section>
+      ) : null}
     </Card>
   );
 }

@@ -8,9 +8,9 @@ import type { Stack } from './stack';
 /**
  * What the job-page specs start from: an account signed up through the page (its session in
  * `page`), an API key for it from the CLI with 10 credits, and a completed service-human job of
- * the first 2 s of the test clip, made through the API (that lifecycle has its own tests).
+ * the first `seconds` of the test clip, made through the API (that lifecycle has its own tests).
  */
-export async function signUpWithCompletedJob(page: Page, stack: Stack, name: string): Promise<{ email: string; headers: Record<string, string>; jobId: string }> {
+export async function signUpWithCompletedJob(page: Page, stack: Stack, name: string, seconds = 2): Promise<{ email: string; headers: Record<string, string>; jobId: string }> {
   const email = `${name}-${Date.now()}@example.com`;
   await page.context().clearCookies();
   await page.goto('/signup');
@@ -26,7 +26,7 @@ export async function signUpWithCompletedJob(page: Page, stack: Stack, name: str
   const headers = { 'X-Api-Key': created.trim().split('\n').at(-1)! };
   fs.mkdirSync(ARTIFACTS, { recursive: true });
   const clip = path.join(ARTIFACTS, `${name}-clip.mp4`);
-  execFileSync('ffmpeg', ['-v', 'error', '-y', '-i', CLIP, '-t', '2', '-c:v', 'libx264', '-preset', 'veryfast', '-an', clip]);
+  execFileSync('ffmpeg', ['-v', 'error', '-y', '-i', CLIP, '-t', String(seconds), '-c:v', 'libx264', '-preset', 'veryfast', '-an', clip]);
   const receipt = (await (await page.request.post('/v1/jobs', { headers, data: { filename: 'talk.mp4', content_type: 'video/mp4' } })).json()) as { id: string; upload_url: string };
   expect((await page.request.put(receipt.upload_url, { headers: { 'Content-Type': 'video/mp4' }, data: fs.readFileSync(clip) })).status()).toBe(200);
   expect((await page.request.post(`/v1/jobs/${receipt.id}/start`, { headers, data: { model: 'service-human' } })).status()).toBe(200);

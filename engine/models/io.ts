@@ -4,9 +4,10 @@ import type { ModelManifest } from './manifest';
 
 /**
  * What feeding a model and reading its answer needs (a composite model has no file of its own);
- * a recurrent model also names the state it carries from one run to the next.
+ * a recurrent model also names the state it carries from one run to the next, and a composite
+ * that follows something through time (a clicked object) the input it is told the frame's index in.
  */
-export type ModelIo = Pick<ModelManifest, 'id' | 'file' | 'input' | 'output' | 'recurrent'>;
+export type ModelIo = Pick<ModelManifest, 'id' | 'file' | 'input' | 'output' | 'recurrent'> & { frameIndex?: string };
 
 /**
  * The input size to feed a model: its fixed size, or, for flexible models, `side` on the long

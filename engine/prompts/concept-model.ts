@@ -3,8 +3,9 @@ import { decodeOutput, toInputTensor, type ModelIo } from '../models/io';
 import { resizeMap, type FloatMap } from '../matte/image';
 import type { InferenceRuntime, InferenceSession, TensorData } from '../runtime';
 import type { Concept } from './concepts';
-import { boxIou, boxOf, decodeDetections, DETECTOR_IO, detectorInput, type Box } from './detector';
+import { boxIou, boxOf, decodeDetections, DETECTOR_IO, detectorInput, type Box, type Detection } from './detector';
 import { CENTERNET, SAM_DECODER, SAM_ENCODER } from './models';
+import { imageFeed, mapRegions, OPEN_VOCABULARY_IO, openVocabularyMap, textFeeds, type OpenVocabulary } from './open-vocabulary';
 import { SAM_IO, samDecoderFeeds, samEncoderInput, samMask, type SamPrompt } from './sam';
 
 /**
@@ -19,6 +20,9 @@ import { SAM_IO, samDecoderFeeds, samEncoderInput, samMask, type SamPrompt } fro
  *   under the threshold for a frame or two) are asked of SAM again from their last box, and
  *   kept when SAM still finds them there;
  * - new objects appear whenever the detector first sees them;
+ * - phrases for a self-hoster's open-vocabulary model (open-vocabulary.ts): each region of its
+ *   map is a box for SAM, as a detection is (a class of its own per phrase, score its best
+ *   probability);
  * - person parts come from the parts model's channel.
  *
  * The answer is the union (max) of everything found, as a probability over the picture.
@@ -45,16 +49,20 @@ export interface ConceptSearch {
   agreeIou: number;
   /** A missed object is looked for again from its last box on this many keys in a row. */
   carryKeys: number;
+  /** The open-vocabulary model, when the concepts include phrases for it. */
+  openVocabulary: OpenVocabulary | null;
+  /** An open-vocabulary region must cover this share of the picture (at p ≥ 0.5). */
+  minRegionShare: number;
 }
 
-export const DEFAULT_SEARCH: Omit<ConceptSearch, 'concepts'> = { minScore: 0.2, relativeScore: 0.5, agreeIou: 0.5, carryKeys: 2 };
+export const DEFAULT_SEARCH: Omit<ConceptSearch, 'concepts' | 'openVocabulary'> = { minScore: 0.2, relativeScore: 0.5, agreeIou: 0.5, carryKeys: 2, minRegionShare: 0.001 };
 
 /** Seconds per stage, summed over the keys. */
 export interface ConceptStats {
   keys: number;
   objects: number;
   dropped: number;
-  seconds: { detect: number; samEncode: number; samDecode: number; parts: number };
+  seconds: { detect: number; openVocabulary: number; samEncode: number; samDecode: number; parts: number };
 }
 
 interface Track {
@@ -71,9 +79,13 @@ const now = () => performance.now() / 1000;
  * the objects the one before found.
  */
 export function conceptRuntime(runtime: InferenceRuntime, search: ConceptSearch): { runtime: InferenceRuntime; stats: ConceptStats } {
-  const stats: ConceptStats = { keys: 0, objects: 0, dropped: 0, seconds: { detect: 0, samEncode: 0, samDecode: 0, parts: 0 } };
+  const stats: ConceptStats = { keys: 0, objects: 0, dropped: 0, seconds: { detect: 0, openVocabulary: 0, samEncode: 0, samDecode: 0, parts: 0 } };
   const classes = new Set(search.concepts.flatMap((c) => (c.kind === 'object' ? [c.classIndex] : [])));
   const parts = search.concepts.flatMap((c) => (c.kind === 'part' ? [c.channel] : []));
+  // Each phrase is a class of its own, numbered below the detector's.
+  const ov = search.openVocabulary;
+  const phrases = search.concepts.flatMap((c, i) => (c.kind === 'open' ? [{ classIndex: -1 - i, text: c.name }] : []));
+  if (phrases.length && !ov) throw new Error('The prompt names phrases for an open-vocabulary model, and none is configured');
   let tracks: Track[] = [];
 
   async function timed<T>(stage: keyof ConceptStats['seconds'], work: Promise<T>): Promise<T> {
@@ -91,9 +103,18 @@ export function conceptRuntime(runtime: InferenceRuntime, search: ConceptSearch)
       for (let i = 0; i < out.length; i++) if (m.data[i]! > out[i]!) out[i] = m.data[i]!;
     };
     stats.keys++;
-    if (classes.size) {
-      const det = await timed('detect', s.detector!.run({ [DETECTOR_IO.input]: detectorInput(planes, width, height) }, [DETECTOR_IO.heatmap, DETECTOR_IO.sides]));
-      const all = decodeDetections(det[DETECTOR_IO.heatmap]!, det[DETECTOR_IO.sides]!, { classes, minScore: search.minScore, nmsIou: 0.5, width, height });
+    if (classes.size || phrases.length) {
+      const all: Detection[] = [];
+      if (classes.size) {
+        const det = await timed('detect', s.detector!.run({ [DETECTOR_IO.input]: detectorInput(planes, width, height) }, [DETECTOR_IO.heatmap, DETECTOR_IO.sides]));
+        all.push(...decodeDetections(det[DETECTOR_IO.heatmap]!, det[DETECTOR_IO.sides]!, { classes, minScore: search.minScore, nmsIou: 0.5, width, height }));
+      }
+      for (const p of phrases) {
+        const feeds = { [OPEN_VOCABULARY_IO.image]: imageFeed(ov!.manifest, planes, width, height), ...textFeeds(ov!, p.text) };
+        const res = await timed('openVocabulary', s.openVocabulary!.run(feeds, [OPEN_VOCABULARY_IO.output]));
+        const map = openVocabularyMap(ov!.manifest, res[OPEN_VOCABULARY_IO.output]!, width, height);
+        all.push(...mapRegions(map, 0.5, search.minRegionShare).map((r) => ({ classIndex: p.classIndex, score: r.score, box: r.box })));
+      }
       const best = new Map<number, number>();
       for (const d of all) best.set(d.classIndex, Math.max(best.get(d.classIndex) ?? 0, d.score));
       const found = all.filter((d) => d.score >= search.relativeScore * best.get(d.classIndex)!);
@@ -134,7 +155,7 @@ export function conceptRuntime(runtime: InferenceRuntime, search: ConceptSearch)
   const composite: InferenceRuntime = {
     name: `concepts over ${runtime.name}`,
     async load(): Promise<InferenceSession> {
-      const s = await loadSessions(runtime, classes.size > 0, parts.length > 0);
+      const s = await loadSessions(runtime, { objects: classes.size > 0 || phrases.length > 0, parts: parts.length > 0, openVocabulary: phrases.length ? ov : null }, classes.size > 0);
       let queue: Promise<unknown> = Promise.resolve();
       return {
         inFlight: 1,
@@ -159,19 +180,23 @@ export function conceptRuntime(runtime: InferenceRuntime, search: ConceptSearch)
 
 interface Sessions {
   detector?: InferenceSession;
+  openVocabulary?: InferenceSession;
   encoder?: InferenceSession;
   decoder?: InferenceSession;
   parts?: InferenceSession;
 }
 
-async function loadSessions(runtime: InferenceRuntime, objects: boolean, parts: boolean): Promise<Sessions> {
-  const [detector, encoder, decoder, pan] = await Promise.all([
-    objects ? runtime.load(CENTERNET) : undefined,
-    objects ? runtime.load(SAM_ENCODER) : undefined,
-    objects ? runtime.load(SAM_DECODER) : undefined,
-    parts ? runtime.load(PAN_PARTS) : undefined,
+/** SAM for anything found by boxes; the detector for COCO classes only (an open-vocabulary phrase alone does not need it). */
+async function loadSessions(runtime: InferenceRuntime, want: { objects: boolean; parts: boolean; openVocabulary: OpenVocabulary | null }, classes: boolean): Promise<Sessions> {
+  const ov = want.openVocabulary?.manifest;
+  const [detector, encoder, decoder, pan, openVocabulary] = await Promise.all([
+    classes ? runtime.load(CENTERNET) : undefined,
+    want.objects ? runtime.load(SAM_ENCODER) : undefined,
+    want.objects ? runtime.load(SAM_DECODER) : undefined,
+    want.parts ? runtime.load(PAN_PARTS) : undefined,
+    ov ? runtime.load({ id: ov.id, file: ov.file }) : undefined,
   ]);
-  return { detector, encoder, decoder, parts: pan };
+  return { detector, encoder, decoder, parts: pan, openVocabulary };
 }
 
 function resizeRgb(planes: Float32Array[], width: number, height: number, [w, h]: readonly [number, number]) {

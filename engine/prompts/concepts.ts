@@ -1,9 +1,13 @@
+import { unknownWords, wordsOf, type OpenVocabulary } from './open-vocabulary';
+
 /**
  * From words to concepts. A refinement prompt ("the rider and the horse", "cows", "hair") is
  * split into conjuncts, and each must name one thing the engine can segment: one of the 80
  * COCO classes the detector knows (engine/prompts/detector.ts), or a person part of the parts
  * model (hair, skin, clothes). Plurals, articles, adjectives and common synonyms are accepted.
- * A conjunct with no known concept is an error that lists what is supported.
+ * Where a self-hoster added an open-vocabulary model (open-vocabulary.ts), any other conjunct
+ * whose words it all knows is a phrase for it. A conjunct with no known concept is an error
+ * that lists what is supported.
  */
 
 /** The detector's classes, in its output order (COCO's 80 contiguous categories). */
@@ -23,7 +27,11 @@ export type CocoClass = (typeof COCO_CLASSES)[number];
 export const PERSON_PARTS = { skin: 0, clothes: 1, hair: 2 } as const;
 export type PersonPart = keyof typeof PERSON_PARTS;
 
-export type Concept = { kind: 'object'; name: CocoClass; classIndex: number } | { kind: 'part'; name: PersonPart; channel: number };
+export type Concept =
+  | { kind: 'object'; name: CocoClass; classIndex: number }
+  | { kind: 'part'; name: PersonPart; channel: number }
+  /** A phrase for the open-vocabulary model. */
+  | { kind: 'open'; name: string };
 
 /** Other words for a class or part (singular; plurals are derived). */
 const SYNONYMS: Record<string, CocoClass | PersonPart> = {
@@ -105,7 +113,11 @@ function findConcept(conjunct: string): Concept | null {
 
 export class UnknownConceptError extends Error {
   override name = 'UnknownConceptError';
-  constructor(readonly phrases: string[]) {
+  constructor(
+    readonly phrases: string[],
+    /** With an open-vocabulary model: the words of those phrases it does not know. */
+    readonly words: string[] = [],
+  ) {
     super(`No known concept in ${phrases.map((p) => `"${p}"`).join(', ')}`);
   }
 }
@@ -115,20 +127,26 @@ export const SUPPORTED_CONCEPTS =
   `person or people (also "man", "woman", "rider", …); person parts: ${Object.keys(PERSON_PARTS).join(', ')}; ` +
   `the 80 COCO classes: ${COCO_CLASSES.join(', ')}. Plurals and common synonyms ("puppy", "motorbike", "sofa") work; join several with "and".`;
 
+/** A conjunct as a phrase for the open-vocabulary model, when it knows every word of it. */
+function openConcept(conjunct: string, open: OpenVocabulary | null): Concept | null {
+  if (!open || !wordsOf(conjunct).length || unknownWords(open, conjunct).length) return null;
+  return { kind: 'open', name: wordsOf(conjunct).join(' ') };
+}
+
 /**
  * The distinct concepts a prompt names, in order. Throws UnknownConceptError naming every
  * conjunct that names none (an empty prompt names none either).
  */
-export function parseConcepts(prompt: string): Concept[] {
+export function parseConcepts(prompt: string, open: OpenVocabulary | null = null): Concept[] {
   const conjuncts = prompt.split(JOINERS).map((s) => s.trim()).filter((s) => /[a-z]/i.test(s));
   if (!conjuncts.length) throw new UnknownConceptError([prompt.trim()]);
   const found: Concept[] = [];
   const unknown: string[] = [];
   for (const c of conjuncts) {
-    const concept = findConcept(c);
+    const concept = findConcept(c) ?? openConcept(c, open);
     if (!concept) unknown.push(c);
-    else if (!found.some((f) => f.name === concept.name)) found.push(concept);
+    else if (!found.some((f) => f.kind === concept.kind && f.name === concept.name)) found.push(concept);
   }
-  if (unknown.length) throw new UnknownConceptError(unknown);
+  if (unknown.length) throw new UnknownConceptError(unknown, open ? [...new Set(unknown.flatMap((c) => unknownWords(open, c)))] : []);
   return found;
 }

@@ -79,15 +79,28 @@ export function samDecoderFeeds(prompt: SamPrompt, width: number, height: number
   };
 }
 
-/** The decoder's low-resolution logits → object probability over the picture at `width` × `height`. */
-export function samMask(lowRes: TensorData, width: number, height: number): FloatMap {
+/**
+ * The decoder's low-resolution logits over the picture: the part of the 256² answer that covers
+ * it (the rest is padding), at its own size (about 256 on the long side).
+ */
+export function samLogits(lowRes: TensorData, width: number, height: number): FloatMap {
   const s = samScale(width, height);
   const cw = Math.max(1, Math.min(LOW_RES, Math.round((width * s * LOW_RES) / SAM_SIDE)));
   const ch = Math.max(1, Math.min(LOW_RES, Math.round((height * s * LOW_RES) / SAM_SIDE)));
   const crop = new Float32Array(cw * ch);
   for (let y = 0; y < ch; y++) for (let x = 0; x < cw; x++) crop[y * cw + x] = lowRes.data[y * LOW_RES + x]!;
-  const logits = resizeMap({ data: crop, width: cw, height: ch }, width, height);
-  const prob = new Float32Array(logits.data.length);
-  for (let i = 0; i < prob.length; i++) prob[i] = 1 / (1 + Math.exp(-logits.data[i]!));
+  return { data: crop, width: cw, height: ch };
+}
+
+/** Logits over the picture → probability at `width` × `height` (scaled as logits, so edges stay sharp). */
+export function samProbability(logits: FloatMap, width: number, height: number): FloatMap {
+  const scaled = resizeMap(logits, width, height);
+  const prob = new Float32Array(scaled.data.length);
+  for (let i = 0; i < prob.length; i++) prob[i] = 1 / (1 + Math.exp(-scaled.data[i]!));
   return { data: prob, width, height };
+}
+
+/** The decoder's low-resolution logits → object probability over the picture at `width` × `height`. */
+export function samMask(lowRes: TensorData, width: number, height: number): FloatMap {
+  return samProbability(samLogits(lowRes, width, height), width, height);
 }

@@ -26,7 +26,7 @@ describe('openApiYaml', () => {
         '/v1/webhooks/deliveries',
       ].sort(),
     );
-    for (const name of ['Error', 'JobStatus', 'StartResponse', 'Background', 'CreditBalance', 'JobReceipt', 'Export', 'Batch', 'ExportMetadata', 'Refinement', 'RefineMaskRequest', 'MaskVersionList']) {
+    for (const name of ['Error', 'JobStatus', 'StartResponse', 'Background', 'CreditBalance', 'JobReceipt', 'Export', 'Batch', 'ExportMetadata', 'Refinement', 'RefineMaskRequest', 'RefinePointsPrompt', 'RefinePoint', 'MaskVersionList']) {
       expect(doc.components.schemas).toHaveProperty(name);
     }
   });

@@ -145,11 +145,11 @@ function build(): string {
     {
       method: 'post',
       path: '/v1/jobs/{id}/refine-mask',
-      summary: 'Refine a completed job\'s mask by a text prompt',
+      summary: 'Refine a completed job\'s mask by a text prompt (or, as an extension, clicks)',
       // The long text goes in the description: the reference renders a summary as a heading,
       // and its unbreakable paths made the docs page scroll sideways on a phone.
       description:
-        'Adds or subtracts a concept into a new mask version, made active when it completes; charged the model\'s rate for the video\'s length, refunded on failure; poll GET /v1/refinements/{refinementId}.',
+        'Adds or subtracts a concept (or, with prompt.mode "points", the object clicked on one frame, followed through the video) into a new mask version, made active when it completes; charged the model\'s rate for the video\'s length, refunded on failure; poll GET /v1/refinements/{refinementId}.',
       request: {
         params: JobIdParams,
         headers: z.object({

@@ -1,4 +1,5 @@
 import { API_MODEL_ROWS, resolveApiModel, type ApiModel } from '../../engine/api-models';
+import { MAX_CLICK_POINTS } from '../../engine/prompts/click-track';
 import { userMessage } from './messages';
 import { z } from './zod';
 
@@ -25,13 +26,46 @@ export const RefineModel = z
   })
   .openapi({ type: 'string', enum: TEXT_MODELS.map((m) => m.id), description: 'The model that supports text prompts; service-pro by default' });
 
-export const RefinePrompt = z
+const POINT_XY = userMessage('prompt.points[].x and .y must be numbers ≥ 0, in the video\'s pixels');
+const POINTS_COUNT = userMessage(`prompt.points must be a list of 1 to ${MAX_CLICK_POINTS} points`);
+
+const TextPrompt = z
   .object({
-    mode: z.literal('text', { error: userMessage('prompt.mode must be "text"') }).nullish(),
+    mode: z.literal('text').nullish().openapi({ description: '`text` (the default)' }),
     text: z
       .string({ error: userMessage('prompt.text is required') })
       .max(MAX_PROMPT_CHARS, { error: userMessage(`prompt.text is at most ${MAX_PROMPT_CHARS} characters`) }),
   })
+  .openapi('RefineTextPrompt');
+
+export const RefinePoint = z
+  .object({
+    x: z.number({ error: POINT_XY }).min(0, { error: POINT_XY }),
+    y: z.number({ error: POINT_XY }).min(0, { error: POINT_XY }),
+    include: z
+      .boolean({ error: userMessage('prompt.points[].include must be true (part of the object) or false (not part of it)') })
+      .nullish()
+      .openapi({ description: 'true (default): the point is on the object; false: it is not' }),
+  })
+  .openapi('RefinePoint', { description: 'A click, in the video\'s display pixels (0,0 is the top-left corner)' });
+
+const PointsPrompt = z
+  .object({
+    mode: z.literal('points'),
+    time: z.number({ error: userMessage('prompt.time is required: the second of the video the points are on') }).min(0, { error: userMessage('prompt.time must be ≥ 0 seconds') }),
+    points: z
+      .array(RefinePoint, { error: POINTS_COUNT })
+      .min(1, { error: POINTS_COUNT })
+      .max(MAX_CLICK_POINTS, { error: POINTS_COUNT })
+      .refine((ps) => ps.some((p) => p.include !== false), { error: userMessage('prompt.points needs at least one point with include: true') }),
+  })
+  .openapi('RefinePointsPrompt', {
+    description:
+      'Extension: click prompts. The object under the points on the frame shown at `time` (SAM), followed through the whole video.',
+  });
+
+export const RefinePrompt = z
+  .discriminatedUnion('mode', [TextPrompt, PointsPrompt], { error: userMessage('prompt.mode must be "text" or "points"') })
   .openapi('RefinePrompt');
 
 export const EdgeCleanup = z
@@ -85,8 +119,18 @@ export const RefinementRecord = z
     credits_used: z.number().int(),
     created_at: z.iso.datetime(),
     from_version: z.number().int().openapi({ description: 'Extension: the version it refines' }),
-    prompt: z.object({ mode: z.literal('text'), text: z.string() }).openapi({ description: 'Extension: the prompt as given' }),
-    concepts: z.array(z.string()).openapi({ description: 'Extension: what the prompt was understood to name' }),
+    prompt: z
+      .discriminatedUnion('mode', [
+        z.object({ mode: z.literal('text'), text: z.string() }),
+        z.object({
+          mode: z.literal('points'),
+          time: z.number(),
+          frame: z.number().int().openapi({ description: 'The frame the points are on: the one shown at `time`' }),
+          points: z.array(z.object({ x: z.number(), y: z.number(), include: z.boolean() })),
+        }),
+      ])
+      .openapi({ description: 'Extension: the prompt as given, defaults filled in' }),
+    concepts: z.array(z.string()).openapi({ description: 'Extension: what a text prompt was understood to name (empty for points)' }),
     edge_cleanup: z.object({ enabled: z.boolean(), size: z.number().int() }).openapi({ description: 'Extension: the edge cleanup applied' }),
     started_at: z.iso.datetime().nullable(),
     completed_at: z.iso.datetime().nullable(),

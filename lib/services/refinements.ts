@@ -1,8 +1,10 @@
 import { createHash } from 'node:crypto';
+import { describePrompt } from '../../engine/prompts/describe-prompt';
 import { parseConcepts, SUPPORTED_CONCEPTS, UnknownConceptError, type Concept } from '../../engine/prompts/concepts';
 import { debit, refinementDebitKey } from '../billing/ledger';
 import { priceJob } from '../billing/pricing';
 import { db } from '../db/client';
+import { openVocabularyModel } from '../models/open-vocabulary';
 import type { Refinement } from '../db/generated/client';
 import { ServiceError } from '../errors';
 import { enqueue, transact } from '../queue';
@@ -22,21 +24,24 @@ import { completedMaskVersion } from './masks';
 export const REFINEMENT_NOT_FOUND = 'Refinement not found or does not belong to user';
 const DEFAULT_EDGE_SIZE = 512;
 
-export interface StoredPrompt {
-  mode: 'text';
-  text: string;
-  concepts: Concept[];
-}
+/** The prompt as stored with the refinement, with what the worker needs: the concepts named, or the clicked frame. */
+export type StoredPrompt =
+  | { mode: 'text'; text: string; concepts: Concept[] }
+  | { mode: 'points'; time: number; frame: number; points: { x: number; y: number; include: boolean }[] };
 
 const conflict = (message: string, details?: string) => new ServiceError('conflict', message, details);
 
 /** The request with its defaults filled in, as its fingerprint and the stored row see it. */
 function canonical(req: RefineMaskRequest) {
   const edge = req.edge_cleanup;
+  const p = req.prompt!;
   return {
     op: req.op ?? 'add',
     model: req.model,
-    prompt: { mode: 'text' as const, text: req.prompt!.text },
+    prompt:
+      p.mode === 'points'
+        ? { mode: 'points' as const, time: p.time, points: p.points.map((q) => ({ x: q.x, y: q.y, include: q.include ?? true })) }
+        : { mode: 'text' as const, text: p.text },
     edge_cleanup: { enabled: edge?.enabled ?? false, size: edge?.size ?? DEFAULT_EDGE_SIZE },
     from_version: req.from_version ?? null,
   };
@@ -44,12 +49,34 @@ function canonical(req: RefineMaskRequest) {
 
 const fingerprintOf = (c: ReturnType<typeof canonical>) => createHash('sha256').update(JSON.stringify(c)).digest('hex');
 
+type CanonicalPrompt = ReturnType<typeof canonical>['prompt'];
+
+/**
+ * What the worker will look for, checked against the job before any charge: the concepts a
+ * text names, or the clicked frame (the one shown at `time` on the job's constant-rate
+ * timeline) with points inside the picture.
+ */
+function storedPromptOf(prompt: CanonicalPrompt, job: { lengthSeconds: number; fps: number; frameCount: number | null; width: number | null; height: number | null }): StoredPrompt {
+  if (prompt.mode === 'text') return { ...prompt, concepts: conceptsOf(prompt.text) };
+  if (prompt.time >= job.lengthSeconds) throw new ServiceError('invalid', `prompt.time must be within the video: at least 0 and under ${Number(job.lengthSeconds.toFixed(3))} seconds`);
+  const { width, height } = job;
+  if (!width || !height) throw new Error('A completed job without its size');
+  const outside = prompt.points.findIndex((p) => p.x > width || p.y > height);
+  if (outside >= 0) throw new ServiceError('invalid', `prompt.points[${outside}] is outside the picture`, `Points are in the video's display pixels: x from 0 to ${width}, y from 0 to ${height}.`);
+  const frame = Math.min(Math.floor(prompt.time * job.fps + 1e-6), (job.frameCount ?? Infinity) - 1);
+  return { ...prompt, frame };
+}
+
+/** The concepts a text names, with the open-vocabulary model's phrases where one is configured; else a 400 listing what is supported. */
 function conceptsOf(text: string): Concept[] {
+  const open = openVocabularyModel();
   try {
-    return parseConcepts(text);
+    return parseConcepts(text, open);
   } catch (e) {
-    if (e instanceof UnknownConceptError) throw new ServiceError('invalid', `${e.message}. Supported: person, person parts and the 80 COCO object classes`, `Supported: ${SUPPORTED_CONCEPTS}`);
-    throw e;
+    if (!(e instanceof UnknownConceptError)) throw e;
+    const supported = open ? `Supported: ${SUPPORTED_CONCEPTS} Also phrases of words the open-vocabulary model "${open.manifest.id}" knows` : `Supported: ${SUPPORTED_CONCEPTS}`;
+    const unknownWords = e.words.length ? ` (it does not know ${e.words.map((w) => `"${w}"`).join(', ')})` : '';
+    throw new ServiceError('invalid', `${e.message}. Supported: person, person parts and the 80 COCO object classes${open ? ', and phrases for the open-vocabulary model' : ''}`, `${supported}${unknownWords}.`);
   }
 }
 
@@ -65,8 +92,8 @@ export function refinementRecord(r: Refinement): RefinementRecord {
     credits_used: r.creditsUsed,
     created_at: r.createdAt.toISOString(),
     from_version: r.fromVersion,
-    prompt: { mode: prompt.mode, text: prompt.text },
-    concepts: prompt.concepts.map((c) => c.name),
+    prompt: prompt.mode === 'text' ? { mode: prompt.mode, text: prompt.text } : { mode: prompt.mode, time: prompt.time, frame: prompt.frame, points: prompt.points },
+    concepts: prompt.mode === 'text' ? prompt.concepts.map((c) => c.name) : [],
     edge_cleanup: { enabled: r.edgeCleanupSize !== null, size: r.edgeCleanupSize ?? DEFAULT_EDGE_SIZE },
     started_at: r.startedAt?.toISOString() ?? null,
     completed_at: r.completedAt?.toISOString() ?? null,
@@ -97,8 +124,8 @@ export async function refineMask(userId: string, jobId: string, req: RefineMaskR
   if (job.status !== 'completed') {
     throw new ServiceError('invalid', `Refinement needs a completed job; this one is ${job.status}`, 'Wait for the job to complete (GET /v1/jobs/{id}/status), then refine its mask.');
   }
-  const concepts = conceptsOf(request.prompt.text);
   if (!job.lengthSeconds || !job.fps) throw new Error(`Job ${job.id} is completed without probe results`);
+  const stored = storedPromptOf(request.prompt, { ...job, lengthSeconds: job.lengthSeconds, fps: job.fps });
   const credits = priceJob({ model: request.model, durationSeconds: job.lengthSeconds, fps: job.fps });
 
   let id: string;
@@ -123,7 +150,7 @@ export async function refineMask(userId: string, jobId: string, req: RefineMaskR
           userId,
           op: request.op,
           model: request.model,
-          promptJson: JSON.stringify({ ...request.prompt, concepts } satisfies StoredPrompt),
+          promptJson: JSON.stringify(stored),
           edgeCleanupSize: request.edge_cleanup.enabled ? request.edge_cleanup.size : null,
           fromVersion: active,
           version,
@@ -132,7 +159,7 @@ export async function refineMask(userId: string, jobId: string, req: RefineMaskR
           fingerprint,
         },
       });
-      await debit(tx, { userId, jobId, amount: credits, key: refinementDebitKey(created.id), note: `Mask refinement (${request.op} "${request.prompt.text.slice(0, 60)}")` });
+      await debit(tx, { userId, jobId, amount: credits, key: refinementDebitKey(created.id), note: `Mask refinement (${request.op} ${describePrompt(stored)})` });
       await enqueue(tx, 'refine-mask', { refinementId: created.id }, { singletonKey: `refine-mask:${created.id}` });
       return created.id;
     }).then((created) => created ?? '');

@@ -41,8 +41,9 @@ export async function runRefinement(refinementId: string, ctx: WorkContext): Pro
       maskOut: out,
       model: r.model as ApiModel,
       op: r.op as 'add' | 'subtract',
-      concepts: prompt.concepts,
+      target: prompt.mode === 'text' ? { mode: 'text', concepts: prompt.concepts } : { mode: 'points', frame: prompt.frame, points: prompt.points },
       edgeCleanup: r.edgeCleanupSize,
+      scratchDir: dir,
       signal: ctx.signal,
     });
     await storeMaskVersion(job.id, r.version, out, 'refinement');
@@ -51,7 +52,7 @@ export async function runRefinement(refinementId: string, ctx: WorkContext): Pro
       if (moved.count !== 1) throw new PermanentJobError(`The active mask changed while the refinement ran (it no longer is version ${r.fromVersion}).`);
       await tx.refinement.update({
         where: { id: r.id },
-        data: { status: 'completed', completedAt: new Date(), error: null, statsJson: JSON.stringify({ seconds: result.seconds, stages: result.stageSeconds, ...result.concepts }) },
+        data: { status: 'completed', completedAt: new Date(), error: null, statsJson: JSON.stringify({ seconds: result.seconds, stages: result.stageSeconds, ...result.counts }) },
       });
     });
   });

@@ -27,7 +27,8 @@ export function parseArgs(argv: string[]): Map<string, string> {
 
 export function table(rows: Record<string, string | number>[]): string {
   if (!rows.length) return '';
-  const cols = Object.keys(rows[0]!);
+  // Every column any row has, in the order they first appear.
+  const cols = [...new Set(rows.flatMap((r) => Object.keys(r)))];
   const cell = (v: string | number | undefined) => (typeof v === 'number' ? (Number.isInteger(v) ? String(v) : v.toFixed(3)) : (v ?? ''));
   const widths = cols.map((c) => Math.max(c.length, ...rows.map((r) => cell(r[c]).length)));
   const line = (vals: string[]) => `| ${vals.map((v, i) => v.padEnd(widths[i]!)).join(' | ')} |`;

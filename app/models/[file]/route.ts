@@ -1,11 +1,13 @@
 import fs from 'node:fs';
 import { Readable } from 'node:stream';
 import { BUILTIN_MODELS } from '@/engine';
+import { BROWSER_PROMPT_MODELS } from '@/engine/prompts/models';
 import { modelFilePath } from '@/lib/models/resolve';
 
-// Model weights for the in-browser Studio, streamed from MODELS_DIR on our own origin. Only
-// files named by a model manifest are served, so this never exposes anything else on disk.
-const SERVED = new Set(BUILTIN_MODELS.map((m) => m.file));
+// Model weights for the in-browser Studio and the job page's click preview (SAM), streamed
+// from MODELS_DIR on our own origin. Only files named by a built-in manifest are served, so
+// this never exposes anything else on disk.
+const SERVED = new Set([...BUILTIN_MODELS, ...BROWSER_PROMPT_MODELS].map((m) => m.file));
 
 export async function GET(_req: Request, { params }: { params: Promise<{ file: string }> }): Promise<Response> {
   const { file } = await params;

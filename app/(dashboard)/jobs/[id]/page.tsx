@@ -54,7 +54,7 @@ export default async function JobPage({ params, searchParams }: { params: Promis
     completed ? listMaskVersions(user.id, id) : null,
     completed ? listRefinements(user.id, id) : null,
   ]);
-  // Mask refinement (issue 26): the models that take text prompts, cheapest first, with the price for this video.
+  // Mask refinement (issue 26): the models that refine masks (text or clicks), cheapest first, with the price for this video.
   const textModels = API_MODEL_ROWS.filter((m) => m.textPrompts).sort((a, b) => a.creditsPerSecond - b.creditsPerSecond);
 
   return (
@@ -115,8 +115,12 @@ export default async function JobPage({ params, searchParams }: { params: Promis
                 jobId={s.id}
                 versions={versions}
                 refinements={refinements}
-                textModels={textModels.map(({ id: model, label, creditsPerSecond }) => ({ id: model, label, creditsPerSecond }))}
-                credits={Object.fromEntries(textModels.map((m) => [m.id, priceJob({ model: m.id, durationSeconds: s.length_seconds ?? 0, fps: detail.fps ?? 30 })]))}
+                models={textModels.map(({ id: model, label }) => ({ id: model, label, credits: priceJob({ model, durationSeconds: s.length_seconds ?? 0, fps: detail.fps ?? 30 }) }))}
+                source={
+                  detail.sourceUrl && detail.width && detail.height && detail.fps && detail.frameCount
+                    ? { url: detail.sourceUrl, width: detail.width, height: detail.height, fps: detail.fps, frameCount: detail.frameCount }
+                    : null
+                }
               />
             ) : null}
             {exports ? (

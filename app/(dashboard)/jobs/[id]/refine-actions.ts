@@ -16,9 +16,10 @@ const failure = (err: unknown): { ok: false; error: string } => {
 };
 
 /**
- * The job page's "Refine the mask": a text prompt added to or taken out of the active mask,
- * through the same service and rules as POST /v1/jobs/{id}/refine-mask. The form carries the
- * version the user saw, so a change made meanwhile (another tab, the API) is a clear refusal.
+ * The job page's "Refine the mask": a text prompt, or points clicked on a frame (`mode` =
+ * "points" with `time` and `points` as JSON), added to or taken out of the active mask, through
+ * the same service and rules as POST /v1/jobs/{id}/refine-mask. The form carries the version
+ * the user saw, so a change made meanwhile (another tab, the API) is a clear refusal.
  */
 export async function refineAction(jobId: string, _prev: RefineState, form: FormData): Promise<RefineState> {
   const user = await requireUser(`/jobs/${jobId}`);
@@ -27,10 +28,11 @@ export async function refineAction(jobId: string, _prev: RefineState, form: Form
     return typeof v === 'string' ? v : '';
   };
   try {
+    const prompt = text('mode') === 'points' ? { mode: 'points', time: Number(text('time')), points: jsonOrNull(text('points')) } : { text: text('prompt') };
     const request = RefineMaskRequest.parse({
       op: text('op') || null,
       model: text('model') || null,
-      prompt: { text: text('prompt') },
+      prompt,
       edge_cleanup: form.get('edge_cleanup') ? { enabled: true, size: 512 } : null,
       from_version: text('from_version') ? Number(text('from_version')) : null,
     });
@@ -39,6 +41,15 @@ export async function refineAction(jobId: string, _prev: RefineState, form: Form
     return { ok: true, version: r.version };
   } catch (err) {
     return failure(err);
+  }
+}
+
+/** A form field's JSON, or null (which the schema then refuses with its message). */
+function jsonOrNull(v: string): unknown {
+  try {
+    return JSON.parse(v);
+  } catch {
+    return null;
   }
 }
 
