@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { priceJob } from '../../lib/billing/pricing';
 import {
@@ -138,6 +139,29 @@ describe.skipIf(unavailable)('scale-out: 2 web processes, 2 workers, PostgreSQL,
     const started = ids.filter((_, i) => codes[i] === 200);
     for (const id of started) expect((await waitForJob(stack, poor.key, id, { timeoutMs: 400_000 })).status).toBe('completed');
     expect(await prisma.creditEntry.count({ where: { jobId: { in: ids }, kind: 'debit' } })).toBe(10);
+  });
+
+  it("waits for the account's row lock when another charge holds it past Prisma's default transaction timeout: 200, charged once", async () => {
+    const receipt = await createJob(stack, account.key, 'short.mp4');
+    expect((await putUpload(receipt, short)).status).toBe(200);
+    // Settled first, so only the charge waits.
+    expect((await api(stack, 'GET', `/v1/jobs/${receipt.id}/status`, { key: account.key })).body.status).toBe('uploaded');
+    const other = new pg.Client({ connectionString: stack.env.DATABASE_URL });
+    await other.connect();
+    try {
+      await other.query('BEGIN');
+      await other.query('SELECT id FROM "User" WHERE id = (SELECT "userId" FROM "Job" WHERE id = $1) FOR UPDATE', [receipt.id]);
+      const start = api(stack, 'POST', `/v1/jobs/${receipt.id}/start`, { key: account.key, web: 1, body: { model: 'service-light' } });
+      await new Promise((r) => setTimeout(r, 7_000));
+      await other.query('COMMIT');
+      const answer = await start;
+      expect(answer.status, answer.text).toBe(200);
+    } finally {
+      await other.end();
+    }
+    const prisma = await stackDb(stack);
+    expect(await prisma.creditEntry.count({ where: { jobId: receipt.id, kind: 'debit' } })).toBe(1);
+    expect((await waitForJob(stack, account.key, receipt.id, { timeoutMs: 400_000 })).status).toBe('completed');
   });
 
   it('leaves no object of a deleted job in the bucket', async () => {
