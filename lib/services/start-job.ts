@@ -137,7 +137,7 @@ export async function startJob(
     // The write comes first, so SQLite holds the write lock while the balance is read.
     const moved = await tx.job.updateMany({
       // The upload it was priced from: a new one committed since is refused below.
-      where: { id: job.id, userId, status: 'uploaded', sourceKey: job.sourceKey },
+      where: { id: job.id, userId, status: 'uploaded', sourceKey: job.sourceKey, stillKey: job.stillKey },
       data: {
         status: 'processing',
         model: req.model,
