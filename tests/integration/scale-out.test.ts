@@ -31,9 +31,10 @@ const run = promisify(execFile);
 /**
  * The scale-out stack as it runs on several machines: two web processes and two workers that
  * share nothing but PostgreSQL, BullMQ on Redis and an S3 bucket (OpenStack Swift + s3api).
- * Runs in `npm run test:scale` (CI's second stack), which starts those services once.
+ * Runs in `npm run test:scale` (a step of `npm test`, so CI's second stack), which starts those
+ * services once.
  */
-const unavailable = stackKind() === 'scale' ? null : 'they run in `npm run test:scale`';
+const unavailable = stackKind() === 'scale' ? null : 'they run on the scale-out stack (scripts/test-scale.ts, a step of npm test)';
 if (unavailable) console.warn(`Skipping the scale-out tests: ${unavailable}`);
 
 const CAP = 4 * 1024 * 1024;
