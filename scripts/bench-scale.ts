@@ -44,6 +44,8 @@ interface Figures {
   statusP99: number;
   statusRps: number;
   pgPeak: string;
+  /** 1-minute load average when the stack started and when it was measured. */
+  load: string;
 }
 
 /** Peak PostgreSQL connections to the stack's database, in total and by process name. */
@@ -122,6 +124,7 @@ async function pickups(stack: Stack, key: string, clip: string, count: number): 
 
 async function measure(kind: StackKind, clip: string): Promise<Figures> {
   console.log(`\n━━ ${kind} stack ━━`);
+  const load0 = os.loadavg()[0]!.toFixed(1);
   const stack = await startStack({
     scale: kind === 'scale',
     workers: 2,
@@ -162,6 +165,7 @@ async function measure(kind: StackKind, clip: string): Promise<Figures> {
       statusP99: poll.latency.p99,
       statusRps: poll.requests.average,
       pgPeak: await connections.stop(),
+      load: `${load0} → ${os.loadavg()[0]!.toFixed(1)}`,
     };
   } finally {
     await connections.stop().catch(() => '');
@@ -205,6 +209,7 @@ async function main(): Promise<void> {
       ['GET status p99', (x) => `${x.statusP99} ms`, ratio((x) => x.statusP99)],
       ['GET status req/s', (x) => x.statusRps.toFixed(0), ratio((x) => x.statusRps)],
       ['PostgreSQL connections at peak', (x) => x.pgPeak, ''],
+      ['load average (1 min), start → end', (x) => x.load, ''],
     ];
     console.log(`\n| metric | ${kinds.join(' | ')} | scale / embedded |\n|---|${kinds.map(() => '---|').join('')}---|`);
     for (const [name, show, r] of rows) console.log(`| ${name} | ${kinds.map((k) => show(figures.get(k)!)).join(' | ')} | ${r} |`);

@@ -1,7 +1,7 @@
 // `npm test`: the whole suite — types, lint, unit, integration (real server, worker, SQLite,
-// ffmpeg, models) and Playwright e2e in Chromium — after the same preparation as `npm start`.
-// The scale-out stack has its own command, `npm run test:scale` (not yet part of this run: one
-// of its 50 concurrent starts answers neither 200 nor 402 on PostgreSQL; see docs/operations.md).
+// ffmpeg, models), the API integration files again on the scale-out stack (PostgreSQL, BullMQ,
+// S3: scripts/test-scale.ts) and Playwright e2e in Chromium — after the same preparation as
+// `npm start`.
 import { buildIfStale, prepare, sh } from './bootstrap.mjs';
 
 prepare();
@@ -15,6 +15,7 @@ const steps = [
   ['unit tests', ['npx', ['vitest', 'run', '--project', 'unit'], asTests]],
   ['build', null],
   ['integration tests', ['npx', ['vitest', 'run', '--project', 'integration'], asTests]],
+  ['integration tests, scale-out stack', ['npx', ['tsx', 'scripts/test-scale.ts'], asTests]],
   // The production build made above serves the e2e run (next start), as users get it.
   ['e2e tests', ['npx', ['playwright', 'test'], { env: { E2E_PROD: '1' } }]],
 ];

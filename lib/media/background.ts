@@ -47,13 +47,15 @@ export async function fileHead(file: string): Promise<Uint8Array> {
 
 /**
  * The size of an (untrusted) still read through its forced single-image demuxer, within the
- * frame-pixel cap. The MediaError's message continues "The … image …".
+ * frame-pixel cap: a local file, or an object of the store at a short presigned URL (a still
+ * PUT straight into S3). The MediaError's message continues "The … image …".
  */
-export async function imageSize(file: string, demuxer: ImageDemuxer, signal?: AbortSignal): Promise<{ width: number; height: number }> {
+export async function imageSize(source: string | { url: string }, demuxer: ImageDemuxer, signal?: AbortSignal): Promise<{ width: number; height: number }> {
+  const remote = typeof source !== 'string';
   let size: { width?: number; height?: number } | undefined;
   try {
     const { stdout } = await ffprobe(
-      ['-v', 'error', '-f', demuxer, '-protocol_whitelist', 'file', '-select_streams', 'v:0', '-show_entries', 'stream=width,height', '-of', 'json', file],
+      ['-v', 'error', '-f', demuxer, '-protocol_whitelist', remote ? 'http,https,tcp,tls' : 'file', '-select_streams', 'v:0', '-show_entries', 'stream=width,height', '-of', 'json', remote ? source.url : source],
       { timeoutMs: 30_000, signal },
     );
     size = (JSON.parse(stdout.toString()) as { streams?: { width?: number; height?: number }[] }).streams?.[0];

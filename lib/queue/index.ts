@@ -1,4 +1,5 @@
-import { db, type Prisma } from '../db/client';
+import type { Prisma } from '../db/client';
+import { transaction } from '../db/transaction';
 import { env } from '../env';
 import { BullmqQueueProvider } from './bullmq-provider';
 import { DbQueueProvider } from './db-provider';
@@ -34,7 +35,7 @@ export async function relay(): Promise<void> {
  * enqueued. On SQLite the transaction's first statement must be a write (lib/db/client.ts).
  */
 export async function transact<T>(fn: (tx: Prisma.TransactionClient) => Promise<T>): Promise<T> {
-  const result = await db().$transaction(fn);
+  const result = await transaction(fn);
   await relay();
   return result;
 }

@@ -1,4 +1,4 @@
-import { db } from '../db/client';
+import { transaction } from '../db/transaction';
 import { dropOutbox, queueProvider } from '../queue';
 import { storage, storageKeys } from '../storage';
 import { jobNotFound } from './errors';
@@ -13,7 +13,7 @@ import { jobNotFound } from './errors';
  * the ledger keeps its history.
  */
 export async function deleteJob(userId: string, jobId: string): Promise<{ id: string; message: string }> {
-  const work = await db().$transaction(async (tx) => {
+  const work = await transaction(async (tx) => {
     // Writing first takes SQLite's write lock before the reads (see lib/db/client.ts).
     const { count } = await tx.job.updateMany({ where: { id: jobId, userId }, data: { updatedAt: new Date() } });
     if (count === 0) return null;

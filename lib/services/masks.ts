@@ -1,5 +1,6 @@
 import { db } from '../db/client';
 import type { Job, MaskVersion } from '../db/generated/client';
+import { transaction } from '../db/transaction';
 import { PermanentJobError, type Tx } from '../queue';
 import { storage, storageKeys } from '../storage';
 
@@ -31,7 +32,7 @@ export async function activateMaskVersion(tx: Tx, jobId: string, version: number
 /** The segmentation's mask: version 1, active. */
 export async function storeSegmentationMask(jobId: string, file: string): Promise<void> {
   await storeMaskVersion(jobId, SEGMENTATION_VERSION, file, 'segmentation');
-  await db().$transaction((tx) => activateMaskVersion(tx, jobId, SEGMENTATION_VERSION));
+  await transaction((tx) => activateMaskVersion(tx, jobId, SEGMENTATION_VERSION));
 }
 
 /** A completed version of the job's mask (the active one when `version` is null), or null. */

@@ -94,9 +94,10 @@ const startOutputsOf = (jobId: string) =>
 
 /**
  * Starts processing an uploaded job. One transaction: the job moves to `processing` with its
- * start parameters, the ledger is debited exactly priceJob(...) (idempotency key debit:<job>),
- * the output rows are created with their recipes (the primary one and any additional `exports`,
- * deduplicated, as one batch), `segment-video` is enqueued and `job.started` scheduled.
+ * start parameters, the output rows are created with their recipes (the primary one and any
+ * additional `exports`, deduplicated, as one batch), `segment-video` is enqueued, `job.started`
+ * scheduled and the ledger debited exactly priceJob(...) (idempotency key debit:<job>). Many
+ * starts of one account at once wait their turn for its row lock (lib/db/transaction.ts).
  * Additional exports cost nothing extra: they are encodes of the same mask.
  * Insufficient credits roll all of it back. Starting a job that is already processing answers
  * the original start again, without a second charge. The request is the public one (/v1), or
@@ -136,7 +137,7 @@ export async function startJob(
     // The write comes first, so SQLite holds the write lock while the balance is read.
     const moved = await tx.job.updateMany({
       // The upload it was priced from: a new one committed since is refused below.
-      where: { id: job.id, userId, status: 'uploaded', sourceKey: job.sourceKey },
+      where: { id: job.id, userId, status: 'uploaded', sourceKey: job.sourceKey, stillKey: job.stillKey },
       data: {
         status: 'processing',
         model: req.model,
@@ -150,13 +151,16 @@ export async function startJob(
         startedAt: new Date(),
       },
     });
-    if (moved.count !== 1) throw new ServiceError('conflict', 'The job was started by another request, or its video replaced meanwhile');
-    if (!(await debitForJob(tx, { userId, jobId: job.id, amount: credits }))) throw new ServiceError('conflict', 'The job has already been charged');
+    if (moved.count !== 1) throw new ServiceError('conflict', 'The job was started by another request, or its upload replaced meanwhile');
     const batchId = additional.length ? (await tx.batch.create({ data: { jobId: job.id } })).id : null;
     await createOutput(tx, { jobId: job.id, role: 'primary', recipe: primaryRecipe, batchId });
     for (const recipe of additional) await createOutput(tx, { jobId: job.id, role: 'additional', recipe, batchId });
     await enqueue(tx, 'segment-video', { jobId: job.id }, { singletonKey: segmentVideoKey(job.id) });
     await scheduleWebhook(tx, await tx.job.findUniqueOrThrow({ where: { id: job.id } }), 'job.started');
+    // The charge comes last: it takes the account's row lock (PostgreSQL), which every other
+    // start of the same account then waits for until this one commits; the shorter it is held,
+    // the sooner 50 concurrent starts are through.
+    if (!(await debitForJob(tx, { userId, jobId: job.id, amount: credits }))) throw new ServiceError('conflict', 'The job has already been charged');
   });
   const started = await db().job.findUniqueOrThrow({ where: { id: job.id } });
   return responseOf(started, await startOutputsOf(job.id));

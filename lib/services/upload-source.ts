@@ -1,14 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs/promises';
+import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { stillFrame } from '../../engine/media/still';
 import type { MediaInfo } from '../../engine/media/types';
 import { db } from '../db/client';
+import { transaction } from '../db/transaction';
 import { env } from '../env';
 import { fileHead, imageSize, sniffImage } from '../media/background';
 import { MediaError } from '../media/ffmpeg';
 import { probeVideo } from '../media/probe';
-import { stillFrames, storedStillOptions } from '../schemas/image-to-video';
+import type { ImageDemuxer } from '../../engine/media/input';
+import { stillFrames, storedStillOptions, type StillOptions } from '../schemas/image-to-video';
 import { storage, storageKeys } from '../storage';
 import { incomingFile } from '../storage/incoming';
 import { drainRefused, tooLarge, writeLimited } from '../storage/limited-write';
@@ -36,15 +39,36 @@ async function readHead(file: string): Promise<Buffer> {
   }
 }
 
-const ALREADY_STARTED = 'The job has already been started; its video cannot be replaced';
+const alreadyStarted = (what: 'video' | 'image') => `The job has already been started; its ${what} cannot be replaced`;
+
+/**
+ * Makes the stored object `key` the job's source (a video) or still (image to video) with its
+ * facts, in one transaction that checks the job is still `created` or `uploaded`; the object it
+ * replaces is removed. An upload that finishes after the job was started is refused (409) and
+ * `key` removed: a started job's input and price never change.
+ */
+async function swapIn(jobId: string, key: string, facts: ReturnType<typeof uploadedFacts> | ReturnType<typeof stillFacts>): Promise<void> {
+  const field = 'stillKey' in facts ? 'stillKey' : 'sourceKey';
+  const swapped = await transaction(async (tx) => {
+    // The state check is the transaction's first write, so it holds SQLite's write lock: a
+    // start committing in between is seen here, and a start after this sees the new upload.
+    const { count } = await tx.job.updateMany({ where: { id: jobId, status: { in: ['created', 'uploaded'] } }, data: { uploadedAt: new Date() } });
+    if (count !== 1) return { accepted: false as const, exists: (await tx.job.count({ where: { id: jobId } })) === 1 };
+    const previous = (await tx.job.findUniqueOrThrow({ where: { id: jobId }, select: { sourceKey: true, stillKey: true } }))[field];
+    await tx.job.update({ where: { id: jobId }, data: facts });
+    return { accepted: true as const, previous };
+  });
+  if (!swapped.accepted) {
+    await storage().delete(key);
+    throw swapped.exists ? new ServiceError('conflict', alreadyStarted(field === 'stillKey' ? 'image' : 'video')) : new ServiceError('not_found', 'Job not found');
+  }
+  if (swapped.previous && swapped.previous !== key) await storage().delete(swapped.previous);
+}
 
 /**
  * Takes a downloaded or uploaded file as the job's source: sniffs and probes it (a non-video
  * fails here, clearly), stores it under a key of its own (`jobs/<id>/source-<upload>.<ext>`)
- * and, in one transaction that checks the job is still `created` or `uploaded`, makes it the
- * job's source with its media facts. An upload that finishes after the job was started is
- * refused (409) and its file removed: a started job's video and price never change. Consumes
- * `file` (moved or removed).
+ * and swaps it in (`swapIn`). Consumes `file` (moved or removed).
  */
 export async function acceptSource(jobId: string, file: string, bytes: number): Promise<MediaInfo> {
   let info: MediaInfo;
@@ -58,33 +82,21 @@ export async function acceptSource(jobId: string, file: string, bytes: number): 
   }
   const key = storageKeys.source(jobId, randomUUID().slice(0, 8), info.container);
   await storage().putFile(key, file, { move: true });
-  const swapped = await db().$transaction(async (tx) => {
-    // The state check is the transaction's first write, so it holds SQLite's write lock: a
-    // start committing in between is seen here, and a start after this sees the new source.
-    const { count } = await tx.job.updateMany({ where: { id: jobId, status: { in: ['created', 'uploaded'] } }, data: { uploadedAt: new Date() } });
-    if (count !== 1) return { accepted: false as const, exists: (await tx.job.count({ where: { id: jobId } })) === 1 };
-    const { sourceKey: previous } = await tx.job.findUniqueOrThrow({ where: { id: jobId }, select: { sourceKey: true } });
-    await tx.job.update({ where: { id: jobId }, data: uploadedFacts(key, bytes, info) });
-    return { accepted: true as const, previous };
-  });
-  if (!swapped.accepted) {
-    await storage().delete(key);
-    throw swapped.exists ? new ServiceError('conflict', ALREADY_STARTED) : new ServiceError('not_found', 'Job not found');
-  }
-  if (swapped.previous) await storage().delete(swapped.previous);
+  await swapIn(jobId, key, uploadedFacts(key, bytes, info));
   return info;
 }
 
-const NOT_A_STILL = 'The file is not a supported image. Supported: PNG, JPEG, WebP.';
+export const NOT_A_STILL = 'The file is not a supported image. Supported: PNG, JPEG, WebP.';
 
 /**
  * An image-to-video job's still: sniffed and read through its forced single-image demuxer
- * (within the pixel cap), stored as `jobs/<id>/still.<ext>`; the job becomes `uploaded` with the
- * clip it will make (its length, rate, frame and size), which is what start prices.
+ * (within the pixel cap), stored under a key of its own (`jobs/<id>/still-<upload>.<ext>`) and
+ * swapped in like a video (`swapIn`); the job becomes `uploaded` with the clip it will make (its
+ * length, rate, frame and size), which is what start prices. Consumes `file`.
  */
 export async function acceptStill(jobId: string, file: string, bytes: number): Promise<{ duration: number }> {
   let size: { width: number; height: number };
-  let demuxer: NonNullable<ReturnType<typeof sniffImage>>;
+  let demuxer: ImageDemuxer;
   try {
     const sniffed = sniffImage(await fileHead(file));
     if (!sniffed) throw new ServiceError('invalid', NOT_A_STILL);
@@ -95,36 +107,43 @@ export async function acceptStill(jobId: string, file: string, bytes: number): P
     if (e instanceof MediaError) throw new ServiceError('invalid', `The image ${e.message}`);
     throw e;
   }
-  const job = await db().job.findUnique({ where: { id: jobId }, select: { stillKey: true, stillJson: true } });
+  const job = await db().job.findUnique({ where: { id: jobId }, select: { stillJson: true } });
   const options = job && storedStillOptions(job);
-  if (!job || !options) {
+  if (!options) {
     await fs.rm(file, { force: true });
     throw new ServiceError('not_found', 'Job not found');
   }
-  const ext = demuxer.replace('_pipe', '');
-  const key = storageKeys.still(jobId, ext);
+  const key = storageKeys.still(jobId, randomUUID().slice(0, 8), stillExtension(demuxer));
   await storage().putFile(key, file, { move: true });
-  if (job.stillKey && job.stillKey !== key) await storage().delete(job.stillKey);
+  const facts = stillFacts(key, bytes, size, options);
+  await swapIn(jobId, key, facts);
+  return { duration: facts.lengthSeconds };
+}
+
+/** The still's file extension, from the single-image demuxer that reads it. */
+export const stillExtension = (demuxer: ImageDemuxer) => demuxer.replace('_pipe', '');
+
+/**
+ * What an image-to-video job records when its still is accepted (here, and for stills PUT
+ * straight into S3: direct-upload.ts): the clip it will make, which is what start prices.
+ */
+export function stillFacts(stillKey: string, bytes: number, size: { width: number; height: number }, options: StillOptions) {
   const frame = stillFrame(size.width, size.height);
   const frames = stillFrames(options);
-  await db().job.update({
-    where: { id: jobId },
-    data: {
-      status: 'uploaded',
-      stillKey: key,
-      sourceBytes: bytes,
-      container: ext,
-      lengthSeconds: frames / options.fps,
-      fps: options.fps,
-      width: frame.width,
-      height: frame.height,
-      frameCount: frames,
-      hasAudio: false,
-      uploadedAt: new Date(),
-      message: null,
-    },
-  });
-  return { duration: frames / options.fps };
+  return {
+    status: 'uploaded',
+    stillKey,
+    sourceBytes: bytes,
+    container: path.extname(stillKey).slice(1),
+    lengthSeconds: frames / options.fps,
+    fps: options.fps,
+    width: frame.width,
+    height: frame.height,
+    frameCount: frames,
+    hasAudio: false,
+    uploadedAt: new Date(),
+    message: null,
+  };
 }
 
 /** What a job records when its source is accepted (here, and for uploads straight into S3: direct-upload.ts). */
@@ -161,7 +180,7 @@ export async function uploadSource(jobId: string, body: Readable, opts: { conten
   const { MAX_UPLOAD_BYTES } = env();
   const job = await db().job.findUnique({ where: { id: jobId }, select: { status: true, stillJson: true } });
   if (!job) throw new ServiceError('not_found', 'Job not found');
-  if (job.status !== 'created' && job.status !== 'uploaded') throw new ServiceError('conflict', ALREADY_STARTED);
+  if (job.status !== 'created' && job.status !== 'uploaded') throw new ServiceError('conflict', alreadyStarted(job.stillJson ? 'image' : 'video'));
   if (opts.contentLength !== undefined && opts.contentLength > MAX_UPLOAD_BYTES) {
     await drainRefused(body, opts.contentLength, MAX_UPLOAD_BYTES);
     throw tooLarge(MAX_UPLOAD_BYTES, opts.contentLength);

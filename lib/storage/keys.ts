@@ -3,7 +3,7 @@ import path from 'node:path';
 /**
  * The one place that knows the storage key layout of a job:
  *   jobs/<jobId>/source-<upload>.<ext>   the uploaded original (each upload its own key)
- *   jobs/<jobId>/still.<ext>             image-to-video: the uploaded still
+ *   jobs/<jobId>/still-<upload>.<ext>    image-to-video: the uploaded still (each upload its own key)
  *   jobs/<jobId>/mask-v<N>.mkv           mask versions (FFV1 grey)
  *   jobs/<jobId>/outputs/<outputId>.<ext> rendered outputs
  *   jobs/<jobId>/outputs/<outputId>.poster.png  a still of each output
@@ -16,7 +16,7 @@ export const storageKeys = {
   /** The PUT target of the signed upload URL; the stored file gets its real extension later. */
   uploadTarget: (jobId: string) => `jobs/${jobId}/source`,
   source: (jobId: string, upload: string, ext: string) => `jobs/${jobId}/source-${upload}.${ext}`,
-  still: (jobId: string, ext: string) => `jobs/${jobId}/still.${ext}`,
+  still: (jobId: string, upload: string, ext: string) => `jobs/${jobId}/still-${upload}.${ext}`,
   mask: (jobId: string, version: number) => `jobs/${jobId}/mask-v${version}.mkv`,
   output: (jobId: string, outputId: string, ext: string) => `jobs/${jobId}/outputs/${outputId}.${ext}`,
   poster: (jobId: string, outputId: string) => `jobs/${jobId}/outputs/${outputId}.poster.png`,

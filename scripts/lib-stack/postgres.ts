@@ -47,7 +47,7 @@ export async function startPostgres(opts: PostgresOptions): Promise<Postgres> {
   if (!fs.existsSync(path.join(data, 'PG_VERSION'))) {
     fs.writeFileSync(passwordFile, randomBytes(18).toString('base64url'), { mode: 0o600 });
     if (account) fs.chownSync(passwordFile, account.uid, account.gid);
-    const init = launch('initdb', path.join(bin, 'initdb'), ['-D', data, '-U', USER, '--pwfile', passwordFile, '--auth', 'scram-sha-256', '-E', 'UTF8', '--locale', 'C'], path.join(opts.dir, 'initdb.log'), { user: account });
+    const init = launch('initdb', path.join(bin, 'initdb'), ['-D', data, '-U', USER, '--pwfile', passwordFile, '--auth', 'scram-sha-256', '-E', 'UTF8', '--locale', 'C', ...(opts.throwaway ? ['--no-sync'] : [])], path.join(opts.dir, 'initdb.log'), { user: account });
     const code = await new Promise<number | null>((resolve) => init.child.once('exit', resolve));
     if (code !== 0) throw new Error(`initdb failed (exit ${code}): see ${init.log}`);
   }

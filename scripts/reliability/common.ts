@@ -4,6 +4,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { PrismaBetterSqlite3 } from '@prisma/adapter-better-sqlite3';
 import { PrismaClient } from '../../lib/db/generated/client';
+import { postgresClient } from '../../lib/db/postgres';
 import { createAccount, startStack, type Stack } from '../../tests/integration/helpers';
 
 export const run = promisify(execFile);
@@ -21,17 +22,23 @@ export interface PartResult {
 
 export interface Part {
   name: string;
+  /** Runs on the scale-out stack too (`--stack scale`); the others read the embedded stack's queue rows or files. */
+  scale?: boolean;
   run(): Promise<Omit<PartResult, 'name' | 'seconds'>>;
 }
 
 /**
  * A stack for one part: web and worker on a fresh DATA_DIR, limits raised where a part needs
- * many starts from one account (the per-minute limits are tested elsewhere).
+ * many starts from one account (the per-minute limits are tested elsewhere). With `--stack
+ * scale` (KEYOUT_TEST_STACK=scale) it is the scale-out stack, with `webs` web processes.
  */
-export async function reliabilityStack(env: Record<string, string> = {}, worker = true): Promise<{ stack: Stack; db: PrismaClient }> {
-  const stack = await startStack({ worker, env: { STARTS_PER_MINUTE: '100000', RATE_LIMIT_PER_MINUTE: '100000', ...env } });
+export async function reliabilityStack(env: Record<string, string> = {}, worker = true, webs = 1): Promise<{ stack: Stack; db: PrismaClient }> {
+  const stack = await startStack({ worker, webs, env: { STARTS_PER_MINUTE: '100000', RATE_LIMIT_PER_MINUTE: '100000', ...env } });
   // A client of its own per stack: the app's db() is one per process, and parts run one after another.
-  const db = new PrismaClient({ adapter: new PrismaBetterSqlite3({ url: path.join(stack.dataDir, 'keyout.db'), timeout: 10_000 }) });
+  const db =
+    stack.kind === 'scale'
+      ? postgresClient(stack.env.DATABASE_URL!, 2)
+      : new PrismaClient({ adapter: new PrismaBetterSqlite3({ url: path.join(stack.dataDir, 'keyout.db'), timeout: 10_000 }) });
   return { stack, db };
 }
 

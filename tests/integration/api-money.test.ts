@@ -6,7 +6,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../lib/db/client';
-import { api, createAccount, createJob, putUpload, stackDb, startStack, uploadedJob, waitFor, waitForJob, type Stack } from './helpers';
+import { api, createAccount, createJob, putUpload, stackDb, startStack, uploadedJob, waitFor, waitForJob, type Receipt, type Stack } from './helpers';
 
 /**
  * The price is the video stream's duration, the same duration the caps and the pipeline use;
@@ -179,6 +179,56 @@ describe('uploads are immutable once a job starts', () => {
     else expect(again.status).toBe(409); // already completed
     expect((await entries(receipt.id)).map((e) => e.amount)).toEqual([-1]);
     expect((await waitForJob(stack, key, receipt.id)).status).toBe('completed');
+  });
+
+  it("a PUT of another image that began before an image-to-video job's start and finishes after it is refused; the job keeps its image", async () => {
+    const { key } = await createAccount(stack, 100);
+    const png = async (name: string, size: string) => {
+      const out = path.join(stack.dataDir, name);
+      await run('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', `nullsrc=s=${size},geq=random(1)*255:128:128`, '-frames:v', '1', out]);
+      return out;
+    };
+    const created = await api<Receipt>(stack, 'POST', '/v1/h3/image-to-video', {
+      key,
+      body: { filename: 'still.png', content_type: 'image/png', duration_seconds: 1, fps: 12, model: 'service-light', background: { type: 'transparent' } },
+    });
+    expect(created.status, created.text).toBe(200);
+    expect((await putUpload(created.body, await png('small.png', '64x64'))).status).toBe(200);
+    const before = await prisma.job.findUniqueOrThrow({ where: { id: created.body.id } });
+    const stillHash = () => createHash('sha256').update(fs.readFileSync(path.join(stack.dataDir, 'files', before.stillKey!))).digest('hex');
+    const originalHash = stillHash();
+
+    const second = fs.readFileSync(await png('big.png', '640x640'));
+    const url = new URL(created.body.upload_url);
+    const put = http.request({ host: url.hostname, port: url.port, method: 'PUT', path: url.pathname + url.search, headers: { 'Content-Type': 'image/png', 'Content-Length': second.length } });
+    const answered = new Promise<{ status: number; body: string }>((resolve, reject) => {
+      put.on('response', (res) => {
+        let body = '';
+        res.on('data', (d: Buffer) => (body += d.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      });
+      put.on('error', reject);
+    });
+    put.write(second.subarray(0, second.length / 2));
+    await waitFor(() => Promise.resolve(fs.readdirSync(path.join(stack.dataDir, 'tmp')).some((f) => f.startsWith(created.body.id)) || undefined), {
+      what: 'the second upload to be streaming',
+    });
+
+    const start = await api<{ creditsUsed: number }>(stack, 'POST', `/v1/jobs/${created.body.id}/start`, { key, body: {} });
+    expect(start.status, start.text).toBe(200);
+    expect(start.body.creditsUsed).toBe(1);
+
+    put.end(second.subarray(second.length / 2));
+    const late = await answered;
+    expect(late.status).toBe(409);
+    expect(JSON.parse(late.body)).toEqual({ error: 'The job has already been started; its image cannot be replaced' });
+    const after = await prisma.job.findUniqueOrThrow({ where: { id: created.body.id } });
+    expect(after).toMatchObject({ stillKey: before.stillKey, width: before.width, height: before.height, creditsUsed: 1 });
+    expect(['processing', 'completed']).toContain(after.status);
+    expect(stillHash()).toBe(originalHash);
+    expect(fs.readdirSync(path.join(stack.dataDir, 'files', 'jobs', created.body.id)).filter((f) => f.startsWith('still'))).toHaveLength(1);
+    expect((await entries(created.body.id)).map((e) => e.amount)).toEqual([-1]);
+    expect((await waitForJob(stack, key, created.body.id)).status).toBe('completed');
   });
 
   it('an upload before start may replace the video; the start prices the one it sees', async () => {

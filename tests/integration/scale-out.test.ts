@@ -1,6 +1,9 @@
+import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { priceJob } from '../../lib/billing/pricing';
 import {
@@ -18,16 +21,20 @@ import {
   testVideo,
   waitFor,
   waitForJob,
+  type Receipt,
   type Stack,
   type TestAccount,
 } from './helpers';
 
+const run = promisify(execFile);
+
 /**
  * The scale-out stack as it runs on several machines: two web processes and two workers that
  * share nothing but PostgreSQL, BullMQ on Redis and an S3 bucket (OpenStack Swift + s3api).
- * Runs in `npm run test:scale` (CI's second stack), which starts those services once.
+ * Runs in `npm run test:scale` (a step of `npm test`, so CI's second stack), which starts those
+ * services once.
  */
-const unavailable = stackKind() === 'scale' ? null : 'they run in `npm run test:scale`';
+const unavailable = stackKind() === 'scale' ? null : 'they run on the scale-out stack (scripts/test-scale.ts, a step of npm test)';
 if (unavailable) console.warn(`Skipping the scale-out tests: ${unavailable}`);
 
 const CAP = 4 * 1024 * 1024;
@@ -140,6 +147,29 @@ describe.skipIf(unavailable)('scale-out: 2 web processes, 2 workers, PostgreSQL,
     expect(await prisma.creditEntry.count({ where: { jobId: { in: ids }, kind: 'debit' } })).toBe(10);
   });
 
+  it("waits for the account's row lock when another charge holds it past Prisma's default transaction timeout: 200, charged once", async () => {
+    const receipt = await createJob(stack, account.key, 'short.mp4');
+    expect((await putUpload(receipt, short)).status).toBe(200);
+    // Settled first, so only the charge waits.
+    expect((await api(stack, 'GET', `/v1/jobs/${receipt.id}/status`, { key: account.key })).body.status).toBe('uploaded');
+    const other = new pg.Client({ connectionString: stack.env.DATABASE_URL });
+    await other.connect();
+    try {
+      await other.query('BEGIN');
+      await other.query('SELECT id FROM "User" WHERE id = (SELECT "userId" FROM "Job" WHERE id = $1) FOR UPDATE', [receipt.id]);
+      const start = api(stack, 'POST', `/v1/jobs/${receipt.id}/start`, { key: account.key, web: 1, body: { model: 'service-light' } });
+      await new Promise((r) => setTimeout(r, 7_000));
+      await other.query('COMMIT');
+      const answer = await start;
+      expect(answer.status, answer.text).toBe(200);
+    } finally {
+      await other.end();
+    }
+    const prisma = await stackDb(stack);
+    expect(await prisma.creditEntry.count({ where: { jobId: receipt.id, kind: 'debit' } })).toBe(1);
+    expect((await waitForJob(stack, account.key, receipt.id, { timeoutMs: 400_000 })).status).toBe('completed');
+  });
+
   it('leaves no object of a deleted job in the bucket', async () => {
     const receipt = await createJob(stack, account.key, 'short.mp4');
     await putUpload(receipt, short);
@@ -150,6 +180,45 @@ describe.skipIf(unavailable)('scale-out: 2 web processes, 2 workers, PostgreSQL,
     const del = await api(stack, 'DELETE', `/v1/jobs/${receipt.id}`, { key: account.key, web: 1 });
     expect(del.status).toBe(200);
     expect(await storedKeys(stack, receipt.id)).toEqual([]);
+  });
+
+  it('checks an image-to-video still PUT straight into S3: a PNG becomes the clip it prices and completes; a non-image is refused and deleted', async () => {
+    const png = path.join(tmp, 'still.png');
+    await run('ffmpeg', ['-v', 'error', '-y', '-i', talk, '-frames:v', '1', '-vf', 'scale=160:160', png]);
+    const create = (filename: string, contentType: string) =>
+      api<Receipt>(stack, 'POST', '/v1/h3/image-to-video', {
+        key: account.key,
+        web: 1,
+        body: { filename, content_type: contentType, duration_seconds: 1, fps: 12, motion: 'zoom_in', model: 'service-light', background: { type: 'transparent', transparent_format: 'webm_vp9' } },
+      });
+    const created = await create('still.png', 'image/png');
+    expect(created.status, created.text).toBe(200);
+    expect(new URL(created.body.upload_url).origin).toBe(new URL(stack.env.S3_ENDPOINT!).origin);
+    expect((await putUpload(created.body, png)).status).toBe(200);
+    const status = await api(stack, 'GET', `/v1/jobs/${created.body.id}/status`, { key: account.key });
+    expect(status.body, status.text).toMatchObject({ status: 'uploaded', length_seconds: 1 });
+    expect(await storedKeys(stack, created.body.id)).toEqual([expect.stringMatching(new RegExp(`^jobs/${created.body.id}/still-[0-9a-f]{8}\\.png$`))]);
+    const start = await api(stack, 'POST', `/v1/jobs/${created.body.id}/start`, { key: account.key, body: {} });
+    expect(start.status, start.text).toBe(200);
+    // service-light: 0.75 credits per second of output, 1 s → 1 credit (rounded up).
+    expect(start.body).toMatchObject({ creditsUsed: 1, video_length_seconds: 1 });
+    const done = await waitForJob(stack, account.key, created.body.id, { timeoutMs: 400_000 });
+    expect(done.status, `${done.message}\n${stack.logs()}`).toBe('completed');
+    const webm = path.join(tmp, 'still.webm');
+    fs.writeFileSync(webm, Buffer.from(await (await fetch(String(done.processed_video_url))).arrayBuffer()));
+    const { stdout } = await run('ffprobe', ['-v', 'error', '-count_frames', '-select_streams', 'v:0', '-show_entries', 'stream=nb_read_frames', '-of', 'csv=p=0', webm]);
+    expect(Number(stdout.trim())).toBe(12);
+
+    const text = await create('notes.png', 'image/png');
+    const notImage = path.join(tmp, 'notes.png');
+    fs.writeFileSync(notImage, 'not a picture at all');
+    expect((await putUpload(text.body, notImage)).status).toBe(200);
+    const refused = await api(stack, 'POST', `/v1/jobs/${text.body.id}/start`, { key: account.key, body: {} });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error).toMatch(/not a supported image/);
+    const after = await api(stack, 'GET', `/v1/jobs/${text.body.id}/status`, { key: account.key, web: 1 });
+    expect(after.body).toMatchObject({ status: 'created', message: expect.stringContaining('Upload the image again') as string });
+    expect(await storedKeys(stack, text.body.id)).toEqual([]);
   });
 
   it('checks an upload PUT straight into S3 before the job is uploaded: over the cap or not a video is refused and deleted', async () => {

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { hashPassword } from '../../auth/password';
 import { db } from '../../db/client';
+import { transaction } from '../../db/transaction';
 import { env } from '../../env';
 import { canSendMail, sendMail } from '../../mail';
 import { signUpInput } from './sign-up';
@@ -62,7 +63,7 @@ export async function resetPassword(token: string, password: string, now = new D
   if (!checked.success) return { ok: false, error: checked.error.issues[0]?.message ?? 'Choose another password.' };
   const passwordHash = await hashPassword(password);
   const expired = { ok: false as const, error: 'This reset link has expired or was already used. Ask for a new one.' };
-  return db().$transaction(async (tx) => {
+  return transaction(async (tx) => {
     // Claiming the token is the first write, so two uses of one link cannot both pass.
     const claimed = await tx.passwordResetToken.updateMany({
       where: { tokenHash: hashToken(token), usedAt: null, expiresAt: { gt: now } },

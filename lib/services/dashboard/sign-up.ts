@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { hashPassword } from '../../auth/password';
-import { db } from '../../db/client';
+import { transaction } from '../../db/transaction';
 
 export const signUpInput = z.object({
   email: z.string().trim().toLowerCase().pipe(z.email('Enter a valid email address.')),
@@ -25,7 +25,7 @@ export async function signUp(input: z.input<typeof signUpInput>): Promise<SignUp
   const { email, password, name } = parsed.data;
   const passwordHash = await hashPassword(password);
   try {
-    const user = await db().$transaction(async (tx) => {
+    const user = await transaction(async (tx) => {
       // The insert comes first, so the count runs under SQLite's write lock (lib/db/client.ts).
       const created = await tx.user.create({ data: { email, passwordHash, name: name || null } });
       if ((await tx.user.count()) > 1) return created;

@@ -2,7 +2,7 @@ export { api, waitForJob, type ApiResponse, type JobStatus } from './api';
 export { createAccount, createKey, keyout, type TestAccount } from './cli';
 export { alphaStats, cutClip, hasTestdata, syntheticClip, testVideo, TESTDATA } from './media';
 export { freePort, ROOT, stackKind, startStack, type Stack, type StackKind, type StackOptions } from './stack';
-export { enqueued, storedKeys } from './inspect';
+export { enqueued, storedKeys, storedUrlPrefix } from './inspect';
 export { waitFor } from './wait';
 export { roomInWindow, stackDb } from './db';
 export { createJob, putUpload, uploadedJob, type Receipt } from './jobs';

@@ -8,6 +8,11 @@ import type { Stack } from './stack';
  * can assert the same thing on both stacks.
  */
 
+/** Where the stack's signed file URLs point: its own /files route, or the S3 bucket (path style). */
+export function storedUrlPrefix(stack: Stack): string {
+  return stack.kind === 'embedded' ? `${stack.baseUrl}/files/` : `${stack.env.S3_ENDPOINT!.replace(/\/$/, '')}/${stack.env.S3_BUCKET}/`;
+}
+
 /** Every stored key under `jobs/<jobId>/`. */
 export async function storedKeys(stack: Stack, jobId: string): Promise<string[]> {
   if (stack.kind === 'embedded') {

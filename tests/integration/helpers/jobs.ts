@@ -28,10 +28,15 @@ export async function putUpload(receipt: Receipt, file: string): Promise<Respons
   });
 }
 
-/** A job whose video is uploaded and probed, ready to start. */
+/**
+ * A job whose video is uploaded and probed, ready to start. A PUT straight into S3 is checked
+ * when the job is next used: the status call a client makes next does it on either stack.
+ */
 export async function uploadedJob(stack: Stack, key: string, file: string): Promise<string> {
   const receipt = await createJob(stack, key, path.basename(file));
   const res = await putUpload(receipt, file);
   if (res.status !== 200) throw new Error(`upload answered ${res.status}: ${await res.text()}`);
+  const status = await api<{ status: string; message: string | null }>(stack, 'GET', `/v1/jobs/${receipt.id}/status`, { key });
+  if (status.body.status !== 'uploaded') throw new Error(`the uploaded job is ${status.body.status}: ${status.body.message ?? status.text}`);
   return receipt.id;
 }
