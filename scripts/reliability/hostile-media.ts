@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { api, createJob, putUpload, waitForJob } from '../../tests/integration/helpers';
 import { generateCorpus } from './hostile-corpus';
-import { createAccount, isSpecError, leaksInternals, reliabilityStack, type Part } from './common';
+import { allLogs, createAccount, isSpecError, leaksInternals, reliabilityStack, type Part } from './common';
 
 type Outcome = 'refused' | 'refunded' | 'completed' | 'broken';
 
@@ -59,8 +59,9 @@ export function hostileMedia(): Part {
             problems.push(`${name}: ${done.status}, refunded ${refunded}, message ${done.message ?? ''}`);
           }
         }
-        const crashes = (stack.logs().match(/Worker exited|uncaughtException|unhandled rejection|FATAL|Segmentation fault/gi) ?? []).length;
-        const web5xx = (stack.logs().match(/\[api\] unexpected error/g) ?? []).length;
+        const logs = allLogs(stack);
+        const crashes = (logs.match(/Worker exited|uncaughtException|unhandled rejection|FATAL|Segmentation fault/gi) ?? []).length;
+        const web5xx = (logs.match(/\[api\] unexpected error/g) ?? []).length;
         if (crashes) problems.push(`${crashes} crash lines in the logs`);
         if (web5xx) problems.push(`${web5xx} unexpected errors (500) in the web log`);
         return {
