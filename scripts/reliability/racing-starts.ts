@@ -29,7 +29,12 @@ export function racingStarts(starts: number, credit: number, rounds = 1): Part {
             jobs.push(...(await Promise.all(Array.from({ length: batch }, () => uploadedJob(stack, key, clip)))));
           }
           const answers = await Promise.all(
-            jobs.map((id, i) => api(stack, 'POST', `/v1/jobs/${id}/start`, { key, web: i % stack.baseUrls.length, body: { model: 'service-original' } })),
+            jobs.map((id, i) =>
+              api(stack, 'POST', `/v1/jobs/${id}/start`, { key, web: i % stack.baseUrls.length, body: { model: 'service-original' } }).catch(
+                // A start the client saw fail (no answer) is a finding, not the end of the part.
+                (e: unknown) => ({ status: 0, text: `no answer: ${String((e as { cause?: unknown }).cause ?? e)}`, body: {} }),
+              ),
+            ),
           );
           const ok = answers.filter((a) => a.status === 200).length;
           const refused = answers.filter((a) => a.status === 402 && a.body.error === 'Insufficient credits').length;
