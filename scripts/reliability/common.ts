@@ -84,6 +84,18 @@ export function leaksInternals(message: string): boolean {
   return /@ 0x[0-9a-f]+|\[[a-z0-9_]+ @|\n\s+at |\/work\/|\/tmp\/|DATA_DIR|prisma|SQLITE/i.test(message);
 }
 
+/**
+ * Everything the stack's processes printed (stack.logs() keeps only the last 20 KB, so crash
+ * lines from early in a long part would be missed).
+ */
+export function allLogs(stack: Stack): string {
+  try {
+    return fs.readFileSync(path.join(stack.dataDir, 'stack.log'), 'utf8');
+  } catch {
+    return stack.logs();
+  }
+}
+
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export function writeFile(dir: string, name: string, bytes: Buffer | string): string {

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { api, createJob, freePort, putUpload, type ApiResponse } from '../../tests/integration/helpers';
-import { createAccount, groupRssMiB, isSpecError, reliabilityStack, sleep, testClip, type Part } from './common';
+import { allLogs, createAccount, groupRssMiB, isSpecError, reliabilityStack, sleep, testClip, type Part } from './common';
 
 const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -134,7 +134,7 @@ export function soak(minutes: number): Part {
         })();
         await Promise.all([submitter, poller]);
         clearInterval(sampler);
-        const crashes = (stack.logs().match(/uncaughtException|unhandled rejection|\[api\] unexpected error/gi) ?? []).length;
+        const crashes = (allLogs(stack).match(/uncaughtException|unhandled rejection|\[api\] unexpected error/gi) ?? []).length;
         if (crashes) problems.push(`${crashes} crash or 500 lines in the logs`);
         // Flat: after a warm-up (a minute; a quarter of a short soak), the last minute's median
         // within 10 % (or 40 MiB) of the next minute's (or of the quarter after the warm-up).
