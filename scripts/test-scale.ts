@@ -2,12 +2,11 @@
  * `npm run test:scale [-- <test files>]`: the API integration suite again, on the scale-out
  * stack: PostgreSQL, BullMQ on Redis and S3 (OpenStack Swift + s3api), started here once from
  * the distribution's packages and shared by every test stack (each gets its own database,
- * Redis database and bucket). `npm test` runs it after the embedded stack's integration tests
- * (it uses the production build made there), so CI runs both (.ci/run installs the services).
+ * Redis database and bucket). Run it after `npm test` or `npx next build`: it uses the
+ * production build. It is not a step of `npm test`: CI's 60 minutes do not hold both stacks yet.
  *
- * Without the services' packages it says what is missing and skips (exit 0), so `npm test` still
- * passes on a laptop without PostgreSQL or Swift; with KEYOUT_REQUIRE_SCALE=1 (.ci/run) a missing
- * one fails.
+ * Without the services' packages it says what is missing and skips (exit 0); with
+ * KEYOUT_REQUIRE_SCALE=1 a missing one fails.
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -18,8 +17,8 @@ import { s3Unavailable } from './lib-stack/test-swift';
 import { startScaleServices } from './lib-stack/scale-services';
 
 /**
- * What runs on the second stack, chosen to fit CI's budget for this step (about 7 min on its two
- * cores; measured: ~706 s of CPU for these three files and the services, ≈ 6 min there): the
+ * What runs on the second stack (measured: ~706 s of CPU for these three files and the services,
+ * about 6 min on CI's two cores): the
  * scale-out scenarios (two web processes, two workers, PostgreSQL's row locks, a SIGKILLed
  * worker, S3 deletes and direct uploads), then the API files that exercise what differs between
  * the stacks without a worker: api-jobs (presigned PUTs into S3 and their checks, charges under

@@ -1,7 +1,7 @@
 // `npm test`: the whole suite — types, lint, unit, integration (real server, worker, SQLite,
-// ffmpeg, models), the API integration files again on the scale-out stack (PostgreSQL, BullMQ,
-// S3: scripts/test-scale.ts) and Playwright e2e in Chromium — after the same preparation as
-// `npm start`.
+// ffmpeg, models) and Playwright e2e in Chromium — after the same preparation as `npm start`.
+// The scale-out stack (PostgreSQL, BullMQ, S3) has its own command, `npm run test:scale`: with it
+// this run would pass CI's 60 minutes (docs/operations.md, "Measured here").
 import { buildIfStale, prepare, sh } from './bootstrap.mjs';
 
 prepare();
@@ -15,7 +15,6 @@ const steps = [
   ['unit tests', ['npx', ['vitest', 'run', '--project', 'unit'], asTests]],
   ['build', null],
   ['integration tests', ['npx', ['vitest', 'run', '--project', 'integration'], asTests]],
-  ['integration tests, scale-out stack', ['npx', ['tsx', 'scripts/test-scale.ts'], asTests]],
   // The production build made above serves the e2e run (next start), as users get it.
   ['e2e tests', ['npx', ['playwright', 'test'], { env: { E2E_PROD: '1' } }]],
 ];
