@@ -1,6 +1,9 @@
 import { api, uploadedJob } from '../../tests/integration/helpers';
 import { createAccount, reliabilityStack, testClip, type Part } from './common';
 
+/** The body of a start the client saw fail without an answer. */
+const NO_ANSWER: { error?: string } = {};
+
 /**
  * `starts` starts at once, each of a different 1-credit job, from an account with credit for
  * `credit` of them: exactly `credit` start, the rest get 402, the balance ends at 0. `rounds`
@@ -30,9 +33,9 @@ export function racingStarts(starts: number, credit: number, rounds = 1): Part {
           }
           const answers = await Promise.all(
             jobs.map((id, i) =>
-              api(stack, 'POST', `/v1/jobs/${id}/start`, { key, web: i % stack.baseUrls.length, body: { model: 'service-original' } }).catch(
+              api<{ error?: string }>(stack, 'POST', `/v1/jobs/${id}/start`, { key, web: i % stack.baseUrls.length, body: { model: 'service-original' } }).catch(
                 // A start the client saw fail (no answer) is a finding, not the end of the part.
-                (e: unknown) => ({ status: 0, text: `no answer: ${String((e as { cause?: unknown }).cause ?? e)}`, body: {} }),
+                (e: unknown) => ({ status: 0, text: `no answer: ${String((e as { cause?: unknown }).cause ?? e)}`, body: NO_ANSWER }),
               ),
             ),
           );
