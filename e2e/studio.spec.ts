@@ -152,12 +152,12 @@ function edges(px: Buffer, size: number): number {
 }
 
 /**
- * A 2-s cut of the clip through the Studio with the people model (the quickest in WASM here) as an MP4 on `background` (magenta for a
+ * A 1-s cut of the clip through the Studio with the people model (the quickest in WASM here) as an MP4 on `background` (magenta for a
  * colour); checks the before/after pair, the accessibility of the done page, the file's H.264
  * stream and its sound, and that nothing went to the server. Returns the cut and the downloaded result.
  */
 async function makeMp4(page: Page, background: 'color' | 'blur', shot: string): Promise<{ clip: string; out: string; thumbCorner: number[] }> {
-  const clip = clipCut(2);
+  const clip = clipCut(1);
   const api = watchApiRequests(page);
   await page.goto('/studio');
   await page.locator('input[type=file]').setInputFiles(clip);
@@ -194,7 +194,7 @@ async function makeMp4(page: Page, background: 'color' | 'blur', shot: string): 
   expect(thumbCorner[3], `thumbnail corner ${thumbCorner.join(',')}`).toBe(255);
 
   const [file] = await Promise.all([page.waitForEvent('download'), download.click()]);
-  expect(file.suggestedFilename()).toBe('studio-clip-2s-keyout.mp4');
+  expect(file.suggestedFilename()).toBe('studio-clip-1s-keyout.mp4');
   const out = path.join(ARTIFACTS, `studio-result-${background}.mp4`);
   await file.saveAs(out);
   const probe = JSON.parse(
@@ -203,8 +203,8 @@ async function makeMp4(page: Page, background: 'color' | 'blur', shot: string): 
   expect(probe.format.format_name).toContain('mp4');
   // Limited-range BT.709, as players assume for H.264 (a canvas handed to the encoder came out full-range sRGB).
   expect(probe.streams[0]).toMatchObject({ codec_name: 'h264', pix_fmt: 'yuv420p', color_range: 'tv', color_space: 'bt709', width: 512, height: 512 });
-  expect(Number(probe.format.duration)).toBeGreaterThan(1.8);
-  expect(Number(probe.format.duration)).toBeLessThan(2.2);
+  expect(Number(probe.format.duration)).toBeGreaterThan(0.8);
+  expect(Number(probe.format.duration)).toBeLessThan(1.2);
   // The clip's AAC sound, copied as it is.
   expect(streamCodecs(out)).toEqual({ video: ['h264'], audio: ['aac'] });
   expect(api.requests(), 'requests to the server during the run').toEqual([]);
