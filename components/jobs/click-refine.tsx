@@ -2,7 +2,7 @@
 
 import { useActionState, useCallback, useEffect, useRef, useState, type MouseEvent } from 'react';
 import { refineAction, type RefineState } from '@/app/(dashboard)/jobs/[id]/refine-actions';
-import { RefineOptions, type RefineModelChoice } from '@/components/jobs/refine-options';
+import { RefineOptions, RefineSubmit, type RefineModelChoice } from '@/components/jobs/refine-options';
 import { Button } from '@/components/ui/button';
 import { Alert } from '@/components/ui/card';
 import { Field } from '@/components/ui/field';
@@ -218,21 +218,7 @@ export function ClickRefine({
         <input type="hidden" name="points" value={JSON.stringify(points)} />
         <input type="hidden" name="from_version" value={activeVersion ?? ''} />
         <RefineOptions idPrefix="click" models={models} />
-        <div className="sm:col-span-2">
-          <Button type="submit" disabled={pending || running || !hasInclude}>
-            {pending ? 'Starting…' : running ? 'A refinement is running' : 'Apply to the whole video'}
-          </Button>
-        </div>
-        {result && !result.ok ? (
-          <div className="sm:col-span-2">
-            <Alert tone="error">{result.error}</Alert>
-          </div>
-        ) : null}
-        {result?.ok && running ? (
-          <p className="text-sm text-emerald-700 sm:col-span-2" role="status">
-            Refining into version {result.version}; it becomes active when it is done.
-          </p>
-        ) : null}
+        <RefineSubmit label="Apply to the whole video" ready={hasInclude} pending={pending} running={running} result={result} />
       </form>
     </div>
   );

@@ -5,10 +5,10 @@ import { activateAction, refineAction, type RefineState } from '@/app/(dashboard
 import { describePrompt } from '@/engine/prompts/describe-prompt';
 import { AutoRefresh } from '@/components/jobs/auto-refresh';
 import { ClickRefine, type ClickSource } from '@/components/jobs/click-refine';
-import { RefineOptions, type RefineModelChoice } from '@/components/jobs/refine-options';
+import { RefineOptions, RefineSubmit, type RefineModelChoice } from '@/components/jobs/refine-options';
 import { Badge, type BadgeTone } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
-import { Alert, Card, CardTitle } from '@/components/ui/card';
+import { Card, CardTitle } from '@/components/ui/card';
 import { Field, inputClass } from '@/components/ui/field';
 import type { MaskVersionList, RefinementRecord } from '@/lib/schemas/refinements';
 
@@ -90,21 +90,7 @@ export function MaskVersionsPanel({
           </Field>
         </div>
         <RefineOptions idPrefix="refine" models={models} />
-        <div className="sm:col-span-2">
-          <Button type="submit" disabled={pending || running}>
-            {pending ? 'Starting…' : running ? 'A refinement is running' : 'Refine'}
-          </Button>
-        </div>
-        {result && !result.ok ? (
-          <div className="sm:col-span-2">
-            <Alert tone="error">{result.error}</Alert>
-          </div>
-        ) : null}
-        {result?.ok && running ? (
-          <p className="text-sm text-emerald-700 sm:col-span-2" role="status">
-            Refining into version {result.version}; it becomes active when it is done.
-          </p>
-        ) : null}
+        <RefineSubmit label="Refine" ready pending={pending} running={running} result={result} />
       </form>
       {source ? (
         <section aria-labelledby="click-refine-title" className="mt-8 border-t border-slate-100 pt-6">

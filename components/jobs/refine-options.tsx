@@ -1,3 +1,6 @@
+import type { RefineState } from '@/app/(dashboard)/jobs/[id]/refine-actions';
+import { Button } from '@/components/ui/button';
+import { Alert } from '@/components/ui/card';
 import { Field, inputClass } from '@/components/ui/field';
 
 export interface RefineModelChoice {
@@ -29,6 +32,29 @@ export function RefineOptions({ idPrefix, models }: { idPrefix: string; models: 
       <label className="flex items-center gap-2 text-sm text-slate-800 sm:col-span-2">
         <input type="checkbox" name="edge_cleanup" className="h-4 w-4 rounded border-slate-300" /> Clean up the edges
       </label>
+    </>
+  );
+}
+
+/** Both refine forms' submit button and what their last submission said. */
+export function RefineSubmit({ label, ready, pending, running, result }: { label: string; ready: boolean; pending: boolean; running: boolean; result: RefineState }) {
+  return (
+    <>
+      <div className="sm:col-span-2">
+        <Button type="submit" disabled={pending || running || !ready}>
+          {pending ? 'Starting…' : running ? 'A refinement is running' : label}
+        </Button>
+      </div>
+      {result && !result.ok ? (
+        <div className="sm:col-span-2">
+          <Alert tone="error">{result.error}</Alert>
+        </div>
+      ) : null}
+      {result?.ok && running ? (
+        <p className="text-sm text-emerald-700 sm:col-span-2" role="status">
+          Refining into version {result.version}; it becomes active when it is done.
+        </p>
+      ) : null}
     </>
   );
 }
