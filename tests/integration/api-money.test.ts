@@ -26,6 +26,22 @@ afterAll(async () => {
   await stack?.stop();
 });
 
+/** A PUT of `bytes` to `uploadUrl` with its first half sent and the connection held open; `finish` sends the rest. */
+function halfSentPut(uploadUrl: string, contentType: string, bytes: Buffer): { finish: () => void; answered: Promise<{ status: number; body: string }> } {
+  const url = new URL(uploadUrl);
+  const put = http.request({ host: url.hostname, port: url.port, method: 'PUT', path: url.pathname + url.search, headers: { 'Content-Type': contentType, 'Content-Length': bytes.length } });
+  const answered = new Promise<{ status: number; body: string }>((resolve, reject) => {
+    put.on('response', (res) => {
+      let body = '';
+      res.on('data', (d: Buffer) => (body += d.toString()));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+    });
+    put.on('error', reject);
+  });
+  put.write(bytes.subarray(0, bytes.length / 2));
+  return { finish: () => put.end(bytes.subarray(bytes.length / 2)), answered };
+}
+
 async function clip(name: string, seconds: number, extra: string[] = []): Promise<string> {
   const out = path.join(stack.dataDir, name);
   await run('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', `testsrc2=size=256x256:rate=25:duration=${seconds}`, ...extra,
@@ -141,17 +157,7 @@ describe('uploads are immutable once a job starts', () => {
 
     // A second, longer upload: half of it sent, then held open.
     const second = fs.readFileSync(await clip('second.mp4', 16));
-    const url = new URL(receipt.upload_url);
-    const put = http.request({ host: url.hostname, port: url.port, method: 'PUT', path: url.pathname + url.search, headers: { 'Content-Type': 'video/mp4', 'Content-Length': second.length } });
-    const answered = new Promise<{ status: number; body: string }>((resolve, reject) => {
-      put.on('response', (res) => {
-        let body = '';
-        res.on('data', (d: Buffer) => (body += d.toString()));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-      });
-      put.on('error', reject);
-    });
-    put.write(second.subarray(0, second.length / 2));
+    const { finish, answered } = halfSentPut(receipt.upload_url, 'video/mp4', second);
     // The upload is past its first state check and streaming to disk.
     await waitFor(() => Promise.resolve(fs.readdirSync(path.join(stack.dataDir, 'tmp')).some((f) => f.startsWith(receipt.id)) || undefined), {
       what: 'the second upload to be streaming',
@@ -161,7 +167,7 @@ describe('uploads are immutable once a job starts', () => {
     expect(start.status).toBe(200);
     expect(start.body.creditsUsed).toBe(1);
 
-    put.end(second.subarray(second.length / 2));
+    finish();
     const late = await answered;
     expect(late.status).toBe(409);
     expect(JSON.parse(late.body)).toEqual({ error: 'The job has already been started; its video cannot be replaced' });
@@ -199,17 +205,7 @@ describe('uploads are immutable once a job starts', () => {
     const originalHash = stillHash();
 
     const second = fs.readFileSync(await png('big.png', '640x640'));
-    const url = new URL(created.body.upload_url);
-    const put = http.request({ host: url.hostname, port: url.port, method: 'PUT', path: url.pathname + url.search, headers: { 'Content-Type': 'image/png', 'Content-Length': second.length } });
-    const answered = new Promise<{ status: number; body: string }>((resolve, reject) => {
-      put.on('response', (res) => {
-        let body = '';
-        res.on('data', (d: Buffer) => (body += d.toString()));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-      });
-      put.on('error', reject);
-    });
-    put.write(second.subarray(0, second.length / 2));
+    const { finish, answered } = halfSentPut(created.body.upload_url, 'image/png', second);
     await waitFor(() => Promise.resolve(fs.readdirSync(path.join(stack.dataDir, 'tmp')).some((f) => f.startsWith(created.body.id)) || undefined), {
       what: 'the second upload to be streaming',
     });
@@ -218,7 +214,7 @@ describe('uploads are immutable once a job starts', () => {
     expect(start.status, start.text).toBe(200);
     expect(start.body.creditsUsed).toBe(1);
 
-    put.end(second.subarray(second.length / 2));
+    finish();
     const late = await answered;
     expect(late.status).toBe(409);
     expect(JSON.parse(late.body)).toEqual({ error: 'The job has already been started; its image cannot be replaced' });
