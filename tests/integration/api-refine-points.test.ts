@@ -1,10 +1,6 @@
-import { execFile } from 'node:child_process';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, createAccount, hasTestdata, stackDb, startStack, TESTDATA, uploadedJob, waitFor, waitForJob, type Stack, type TestAccount } from './helpers';
-
-const run = promisify(execFile);
+import { api, createAccount, grayFrames, hasTestdata, meanJ, stackDb, startStack, TESTDATA, uploadedJob, waitFor, waitForJob, type Stack, type TestAccount } from './helpers';
 
 interface Refinement {
   refinement_id: string;
@@ -25,25 +21,6 @@ const FRAME_20 = 20.5 / 24;
 const ON_CAR = { x: 380, y: 200 };
 const REAR_WHEEL = { x: 422, y: 250 };
 const FRONT_WHEEL = { x: 287, y: 243 };
-
-async function grayFrames(input: string): Promise<Uint8Array[]> {
-  const { stdout } = await run('ffmpeg', ['-v', 'error', '-i', input, '-f', 'rawvideo', '-pix_fmt', 'gray', '-'], { encoding: 'buffer', maxBuffer: 1 << 30 });
-  const frames: Uint8Array[] = [];
-  for (let off = 0; off + W * H <= stdout.length; off += W * H) frames.push(stdout.subarray(off, off + W * H));
-  return frames;
-}
-const meanJ = (pred: Uint8Array[], gt: Uint8Array[]) =>
-  pred.reduce((s, p, f) => {
-    let inter = 0;
-    let union = 0;
-    for (let i = 0; i < p.length; i++) {
-      const a = p[i]! >= 128;
-      const b = gt[f]![i]! >= 128;
-      if (a && b) inter++;
-      if (a || b) union++;
-    }
-    return s + (union ? inter / union : 1);
-  }, 0) / pred.length;
 
 // Click prompts (prompt.mode "points", an extension) as a client uses them, on DAVIS car-shadow
 // (40 frames, 1.7 s): real server, worker, SAM, the same service and rules as text prompts.
@@ -68,7 +45,7 @@ describe.skipIf(!hasTestdata)('refine-mask by clicks (needs ../shared/testdata)'
     const prisma = await stackDb(stack);
     const { storage } = await import('../../lib/storage');
     const m = await prisma.maskVersion.findFirstOrThrow({ where: { jobId: car, version } });
-    return grayFrames(await storage().localFile(m.storageKey!, stack.dataDir));
+    return grayFrames(await storage().localFile(m.storageKey!, stack.dataDir), W, H);
   };
 
   beforeAll(async () => {
@@ -80,7 +57,7 @@ describe.skipIf(!hasTestdata)('refine-mask by clicks (needs ../shared/testdata)'
     expect(start.status, start.text).toBe(200);
     const done = await waitForJob(stack, owner.key, car, { timeoutMs: 400_000 });
     if (done.status !== 'completed') throw new Error(`job failed: ${done.message}\n${stack.logs()}`);
-    gt = await grayFrames(path.join(TESTDATA, 'davis/car-shadow/masks/%05d.png'));
+    gt = await grayFrames(path.join(TESTDATA, 'davis/car-shadow/masks/%05d.png'), W, H);
   });
   afterAll(async () => {
     await stack?.stop();

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, createAccount, cutClip, hasTestdata, stackDb, startStack, TESTDATA, testVideo, uploadedJob, waitFor, waitForJob, type Stack, type TestAccount } from './helpers';
+import { api, createAccount, cutClip, grayFrames, hasTestdata, meanJ, stackDb, startStack, TESTDATA, testVideo, uploadedJob, waitFor, waitForJob, type Stack, type TestAccount } from './helpers';
 
 const run = promisify(execFile);
 
@@ -27,25 +27,6 @@ interface Versions {
 }
 
 /** Frames of a grey mask file (or ground-truth PNG sequence), one byte per pixel. */
-async function grayFrames(input: string, width: number, height: number): Promise<Uint8Array[]> {
-  const { stdout } = await run('ffmpeg', ['-v', 'error', '-i', input, '-f', 'rawvideo', '-pix_fmt', 'gray', '-'], { encoding: 'buffer', maxBuffer: 1 << 30 });
-  const size = width * height;
-  const frames: Uint8Array[] = [];
-  for (let off = 0; off + size <= stdout.length; off += size) frames.push(stdout.subarray(off, off + size));
-  return frames;
-}
-const meanJ = (pred: Uint8Array[], gt: Uint8Array[]) =>
-  pred.reduce((s, p, f) => {
-    let inter = 0;
-    let union = 0;
-    for (let i = 0; i < p.length; i++) {
-      const a = p[i]! >= 128;
-      const b = gt[f]![i]! >= 128;
-      if (a && b) inter++;
-      if (a || b) union++;
-    }
-    return s + (union ? inter / union : 1);
-  }, 0) / pred.length;
 const coverage = (frames: Uint8Array[]) => frames.reduce((s, f) => s + f.filter((v) => v >= 128).length / f.length, 0) / frames.length;
 
 // Mask refinement by text prompt as a client uses it: real server, worker, detector and SAM.

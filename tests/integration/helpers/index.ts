@@ -6,4 +6,4 @@ export { enqueued, storedKeys, storedUrlPrefix } from './inspect';
 export { waitFor } from './wait';
 export { roomInWindow, stackDb } from './db';
 export { createJob, putUpload, uploadedJob, type Receipt } from './jobs';
-export { writeInvertedMaskVersion } from './masks';
+export { grayFrames, meanJ, writeInvertedMaskVersion } from './masks';

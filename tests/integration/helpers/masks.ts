@@ -38,3 +38,26 @@ export async function writeInvertedMaskVersion(
   await storeMaskVersion(jobId, version, out, 'test-inverted');
   await prisma.$transaction((tx) => activateMaskVersion(tx, jobId, version));
 }
+
+/** A mask video's (or PNG sequence's) frames as 8-bit gray planes of width × height. */
+export async function grayFrames(input: string, width: number, height: number): Promise<Uint8Array[]> {
+  const { stdout } = await run('ffmpeg', ['-v', 'error', '-i', input, '-f', 'rawvideo', '-pix_fmt', 'gray', '-'], { encoding: 'buffer', maxBuffer: 1 << 30 });
+  const size = width * height;
+  const frames: Uint8Array[] = [];
+  for (let off = 0; off + size <= stdout.length; off += size) frames.push(stdout.subarray(off, off + size));
+  return frames;
+}
+
+/** DAVIS region similarity J (intersection over union at 0.5), averaged over frames; an empty pair counts 1. */
+export const meanJ = (pred: Uint8Array[], gt: Uint8Array[]) =>
+  pred.reduce((s, p, f) => {
+    let inter = 0;
+    let union = 0;
+    for (let i = 0; i < p.length; i++) {
+      const a = p[i]! >= 128;
+      const b = gt[f]![i]! >= 128;
+      if (a && b) inter++;
+      if (a || b) union++;
+    }
+    return s + (union ? inter / union : 1);
+  }, 0) / pred.length;
