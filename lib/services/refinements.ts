@@ -128,9 +128,10 @@ export async function refineMask(userId: string, jobId: string, req: RefineMaskR
   const stored = storedPromptOf(request.prompt, { ...job, lengthSeconds: job.lengthSeconds, fps: job.fps });
   const credits = priceJob({ model: request.model, durationSeconds: job.lengthSeconds, fps: job.fps });
 
-  let id: string;
+  // The record as created (queued): read back afterwards, a worker may already have claimed it.
+  let created: Refinement | null;
   try {
-    id = await transact(async (tx) => {
+    created = await transact(async (tx) => {
       // The write comes first: SQLite's write lock (PostgreSQL's row lock) orders concurrent requests.
       const current = await tx.job.update({ where: { id: job.id }, data: { updatedAt: new Date() } });
       if (key && (await tx.refinement.findUnique({ where: { userId_jobId_idempotencyKey: { userId, jobId, idempotencyKey: key } } }))) return null;
@@ -161,16 +162,16 @@ export async function refineMask(userId: string, jobId: string, req: RefineMaskR
       });
       await debit(tx, { userId, jobId, amount: credits, key: refinementDebitKey(created.id), note: `Mask refinement (${request.op} ${describePrompt(stored)})` });
       await enqueue(tx, 'refine-mask', { refinementId: created.id }, { singletonKey: `refine-mask:${created.id}` });
-      return created.id;
-    }).then((created) => created ?? '');
+      return created;
+    });
   } catch (e) {
     // Two requests with one key raced past the first look: the loser answers as a replay.
     const raced = await byKey?.();
     if (raced) return replayed(raced, fingerprint);
     throw e;
   }
-  if (!id) return replayed((await byKey!())!, fingerprint);
-  return refinementRecord(await db().refinement.findUniqueOrThrow({ where: { id } }));
+  if (!created) return replayed((await byKey!())!, fingerprint);
+  return refinementRecord(created);
 }
 
 /** `GET /v1/refinements/{id}`. */
