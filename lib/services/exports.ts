@@ -115,7 +115,8 @@ export async function createBatchExport(
   await assertFormatsAvailable(recipes.map(formatOf));
   for (const recipe of recipes) assertTransformFits(recipe.transform, sourceBounds(job), 'exports.transform');
   const useGpu = req.use_gpu ?? false;
-  const batchId = await transact(async (tx) => {
+  // The rows as created (queued), not read back: a worker may already have claimed the first.
+  const { batch, outputs } = await transact(async (tx) => {
     const batch = await tx.batch.create({ data: { jobId: job.id, useGpu } });
     const outputs = [];
     for (const recipe of recipes)
@@ -136,9 +137,9 @@ export async function createBatchExport(
         { singletonKey: `render-batch:${batch.id}` },
       );
     else for (const o of outputs) await enqueueRender(tx, o.id);
-    return batch.id;
+    return { batch, outputs };
   });
-  return getBatch(userId, batchId);
+  return batchRecord(batch, outputs, job.filename);
 }
 
 /** `GET /v1/batches/{id}`: one of the caller's batches with every export's full record. */
