@@ -108,6 +108,14 @@ describe('one duration of truth: the video stream frames, cross-checked against 
     await expect(probeVideo(half, { metadataOnly: true })).rejects.toThrow(/^The file is incomplete: its video stream declares 2\.0 s but its frames stop after 1\.\d s/);
   });
 
+  it('refuses an AVI cut in half: its index is gone, but its header still counts every frame', async () => {
+    const whole = make('whole.avi', ['-f', 'lavfi', '-i', 'testsrc2=s=160x120:r=25:d=2', '-c:v', 'mjpeg']);
+    expect((await probeVideo(whole, { metadataOnly: true })).duration).toBeCloseTo(2, 1);
+    const half = path.join(dir, 'half.avi');
+    fs.writeFileSync(half, fs.readFileSync(whole).subarray(0, Math.floor(fs.statSync(whole).size / 2)));
+    await expect(probeVideo(half, { metadataOnly: true })).rejects.toThrow(/^The file is incomplete: its video stream declares 2\.0 s but its frames stop after [01]\.\d s/);
+  });
+
   it('keeps a clip cut without re-encoding (edit list): its duration is what the decoder outputs', async () => {
     const source = make('long.mp4', ['-f', 'lavfi', '-i', 'testsrc2=s=160x120:r=30:d=8', '-c:v', 'libx264', '-g', '60']);
     const cut = path.join(dir, 'cut-copy.mp4');

@@ -90,10 +90,10 @@ async function packetTimeline(
         '-read_intervals', `%+#${maxPackets + 1}`,
         '-show_entries', 'packet=pts_time,dts_time,duration_time,flags', '-of', 'csv=p=0', file,
       ],
-      { timeoutMs: 60_000, signal },
+      { timeoutMs: 60_000, signal, what: "Reading the video's frames" },
     ));
   } catch (e) {
-    if (e instanceof MediaError) throw new MediaError(`Reading the video's frames ${e.message.replace(/^\S+ /, '')}`);
+    if (e instanceof MediaError) throw e;
     throw new MediaError('The video could not be read: the file is corrupt or truncated.');
   }
   let packets = 0;
@@ -128,6 +128,18 @@ function tagSeconds(tag: string | undefined): number | null {
 function declaredSeconds(s: ProbeStream): number | null {
   const d = Number(s.duration);
   return Number.isFinite(d) && d > 0 ? d : tagSeconds(s.tags?.DURATION);
+}
+
+/**
+ * What the video stream's header declares. An AVI's stream header counts its frames (nb_frames),
+ * while ffprobe recomputes the duration from the frames it finds when the index is missing, so a
+ * cut AVI would declare exactly what is left: its frame count at its rate is the declaration.
+ * (Not for MP4: there nb_frames also counts the samples an edit list cuts away.)
+ */
+function declaredVideoSeconds(s: ProbeStream, demuxer: Demuxer, fps: number): number | null {
+  const frames = Number(s.nb_frames);
+  if (demuxer === 'avi' && Number.isFinite(frames) && frames > 0) return Math.max(frames / fps, declaredSeconds(s) ?? 0);
+  return declaredSeconds(s);
 }
 
 /**
@@ -207,11 +219,11 @@ export async function probeVideo(
   try {
     const { stdout } = await ffprobe(
       [...guardArgs(remote ? 'http' : 'file'), '-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', file],
-      { timeoutMs: 30_000, signal: opts.signal },
+      { timeoutMs: 30_000, signal: opts.signal, what: 'Probing the video' },
     );
     json = JSON.parse(stdout.toString()) as ProbeJson;
   } catch (e) {
-    if (e instanceof MediaError) throw new MediaError(`Probing the video ${e.message.replace(/^\S+ /, '')}`);
+    if (e instanceof MediaError) throw e;
     throw new MediaError(NOT_A_VIDEO);
   }
   const demuxer = demuxerOf(json.format?.format_name ?? '');
@@ -236,7 +248,7 @@ export async function probeVideo(
   const container = Number(json.format?.duration);
   const duration = videoDuration({
     timeline,
-    declaredVideo: declaredSeconds(video),
+    declaredVideo: declaredVideoSeconds(video, demuxer, fps),
     declaredOthers: (json.streams ?? []).filter((st) => st !== video).flatMap((st) => declaredSeconds(st) ?? []),
     container: Number.isFinite(container) && container > 0 ? container : null,
     containerStart: Number(json.format?.start_time) || 0,
