@@ -11,7 +11,9 @@ export type ServiceErrorKind =
   | 'not_found'
   | 'conflict'
   | 'too_large'
-  | 'rate_limited';
+  | 'rate_limited'
+  /** The server could not do it now (overloaded); the same request may succeed later. */
+  | 'busy';
 
 export class ServiceError extends Error {
   override name = 'ServiceError';
@@ -19,7 +21,7 @@ export class ServiceError extends Error {
     readonly kind: ServiceErrorKind,
     message: string,
     readonly details?: string,
-    /** For rate_limited: seconds until the window resets. */
+    /** For rate_limited: seconds until the window resets; for busy: when to try again. */
     readonly retryAfterSeconds?: number,
   ) {
     super(message);

@@ -14,6 +14,7 @@ describe('toHttpError', () => {
       [new ServiceError('not_found', 'Job not found or does not belong to user'), 404],
       [new ServiceError('too_large', 'File too large', 'details'), 413],
       [new ServiceError('rate_limited', 'Rate limit exceeded', undefined, 12), 429],
+      [new ServiceError('busy', 'The server is too busy', undefined, 60), 503],
     ];
     for (const [e, status] of cases) {
       const h = toHttpError(e);

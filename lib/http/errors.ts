@@ -29,6 +29,7 @@ const STATUS: Record<ServiceErrorKind, number> = {
   conflict: 409,
   too_large: 413,
   rate_limited: 429,
+  busy: 503,
 };
 
 function fromZod(e: ZodError): HttpError {

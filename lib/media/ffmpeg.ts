@@ -9,6 +9,14 @@ export class MediaError extends Error {
 }
 
 /**
+ * A tool that ran past its time limit. Usually the host's load, not the file: callers answering
+ * a client say "try again" rather than blame the upload.
+ */
+export class MediaTimeout extends MediaError {
+  override name = 'MediaTimeout';
+}
+
+/**
  * A tool that exited with an error: its output is kept for the log (the worker logs it with the
  * error), out of the message, which may reach a user.
  */
@@ -44,6 +52,8 @@ export interface RunOptions {
   cwd?: string;
   /** Bytes written to the process's stdin, then stdin is closed. */
   input?: Buffer;
+  /** What the run does, in words ("Probing the video"): the subject of a timeout's or cancel's message. */
+  what?: string;
 }
 
 export interface RunResult {
@@ -79,7 +89,9 @@ function run(bin: string, args: string[], opts: RunOptions = {}): Promise<RunRes
     child.on('close', (code) => {
       if (timer) clearTimeout(timer);
       opts.signal?.removeEventListener('abort', onAbort);
-      if (killedFor) return reject(new MediaError(`${bin} ${killedFor}`));
+      const subject = opts.what ?? bin;
+      if (killedFor === 'timed out') return reject(new MediaTimeout(`${subject} timed out`));
+      if (killedFor) return reject(new MediaError(`${subject} ${killedFor}`));
       if (code !== 0) return reject(new ToolError(`${bin} exited with ${code}`, lastLines(err, 12)));
       resolve({ stdout: Buffer.concat(out), stderr: err });
     });

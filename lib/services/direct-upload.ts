@@ -8,7 +8,7 @@ import { probeVideo } from '../media/probe';
 import { storedStillOptions, type StillOptions } from '../schemas/image-to-video';
 import { ObjectChanged, storage, storageKeys } from '../storage';
 import { tooLarge } from '../storage/limited-write';
-import { NOT_A_STILL, NOT_A_VIDEO, sniffContainer, stillExtension, stillFacts, uploadedFacts } from './upload-source';
+import { mediaRefusal, NOT_A_STILL, NOT_A_VIDEO, sniffContainer, stillExtension, stillFacts, uploadedFacts } from './upload-source';
 
 /** How often an upload replaced while it was being checked is checked again before giving up. */
 const TRIES = 3;
@@ -27,13 +27,12 @@ function checkSize(bytes: number): void {
 
 const readUrl = (target: string) => storage().signedUrl(target, { method: 'GET', expiresIn: 300 });
 
-/** A MediaError (the file's fault) becomes the refusal's message; anything else stays ours. */
+/** A MediaError becomes the client's answer (mediaRefusal); anything else stays ours. */
 async function refusingMedia<T>(read: () => Promise<T>, prefix = ''): Promise<T> {
   try {
     return await read();
   } catch (e) {
-    if (e instanceof MediaError) throw new ServiceError('invalid', `${prefix}${e.message}`);
-    throw e;
+    throw e instanceof MediaError ? mediaRefusal(e, prefix) : e;
   }
 }
 
@@ -66,7 +65,8 @@ async function checkStill(jobId: string, target: string, bytes: number, options:
  * still as an image. The checked version is then moved to its own key
  * (`jobs/<id>/source-<upload>.<ext>`, `jobs/<id>/still-<upload>.<ext>`), out of the upload URL's
  * reach (a PUT replacing it meanwhile is checked afresh). A refused upload is deleted, the
- * reason kept in the job's message, and the job stays `created` for another PUT.
+ * reason kept in the job's message, and the job stays `created` for another PUT. A check cut
+ * short by load (busy) leaves the upload where it is, to be checked on the next call.
  *
  * Returns true when the job is `uploaded` now. With local storage the upload route checked it
  * already, and nothing is ever stored at the upload target, so this is one stat.
@@ -83,7 +83,8 @@ export async function settleDirectUpload(jobId: string): Promise<boolean> {
     try {
       checked = still ? await checkStill(jobId, target, stat.bytes, still) : await checkVideo(jobId, target, stat.bytes);
     } catch (e) {
-      if (!(e instanceof ServiceError)) throw e;
+      // A check that could not run now (busy) keeps the upload for the next try.
+      if (!(e instanceof ServiceError) || e.kind === 'busy') throw e;
       // Only the version that failed: a newer PUT gets its own check.
       if ((await storage().stat(target))?.version === stat.version) await storage().delete(target);
       await db().job.updateMany({

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { sniffContainer } from './upload-source';
+import { ffprobe, MediaError, MediaTimeout } from '../media/ffmpeg';
+import { mediaRefusal, sniffContainer } from './upload-source';
 
 const box = (type: string) => Buffer.concat([Buffer.from([0, 0, 0, 0x20]), Buffer.from(type, 'latin1'), Buffer.alloc(8)]);
 
@@ -15,5 +16,20 @@ describe('sniffContainer', () => {
     for (const head of ['#EXTM3U\n#EXT-X', 'ffconcat version 1.0', '\x89PNG\r\n\x1a\n0000', 'RIFF\0\0\0\0WAVE', '']) {
       expect(sniffContainer(Buffer.from(head, 'latin1'))).toBeNull();
     }
+  });
+});
+
+describe('mediaRefusal', () => {
+  it("refuses a file's fault with its reason, and answers a check that ran out of time with busy and a retry hint", async () => {
+    expect(mediaRefusal(new MediaError('The video has no usable frame rate.'))).toMatchObject({ kind: 'invalid', message: 'The video has no usable frame rate.' });
+    // A real ffprobe killed at its limit: a timeout, named in words, never the tool's name.
+    const timedOut = await ffprobe(['-f', 'lavfi', '-i', 'testsrc2=d=600', '-count_frames', '-show_streams'], { timeoutMs: 200, what: 'Probing the video' }).catch((e: unknown) => e);
+    expect(timedOut).toBeInstanceOf(MediaTimeout);
+    expect(mediaRefusal(timedOut as MediaTimeout, 'The image ')).toMatchObject({
+      kind: 'busy',
+      message: 'The server is too busy to check the upload right now. Upload it again in a minute.',
+      details: 'The image Probing the video timed out',
+      retryAfterSeconds: 60,
+    });
   });
 });

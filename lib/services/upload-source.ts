@@ -8,7 +8,7 @@ import { db } from '../db/client';
 import { transaction } from '../db/transaction';
 import { env } from '../env';
 import { fileHead, imageSize, sniffImage } from '../media/background';
-import { MediaError } from '../media/ffmpeg';
+import { MediaError, MediaTimeout } from '../media/ffmpeg';
 import { probeVideo } from '../media/probe';
 import type { ImageDemuxer } from '../../engine/media/input';
 import { stillFrames, storedStillOptions, type StillOptions } from '../schemas/image-to-video';
@@ -18,6 +18,18 @@ import { drainRefused, tooLarge, writeLimited } from '../storage/limited-write';
 import { ServiceError } from '../errors';
 
 export const NOT_A_VIDEO = 'The file is not a supported video. Supported containers: MP4, MOV, M4V, WebM, MKV, AVI.';
+
+/**
+ * A MediaError met while checking an upload, as the client's answer: the file's fault (400,
+ * with the reason), or a check that ran out of time on a loaded host (503: the file may be fine,
+ * so the client is told to try again rather than to fix it).
+ */
+export function mediaRefusal(e: MediaError, prefix = ''): ServiceError {
+  if (e instanceof MediaTimeout) {
+    return new ServiceError('busy', 'The server is too busy to check the upload right now. Upload it again in a minute.', `${prefix}${e.message}`, 60);
+  }
+  return new ServiceError('invalid', `${prefix}${e.message}`);
+}
 
 /** The container family from the first bytes, before ffprobe is asked anything. */
 export function sniffContainer(head: Buffer): 'isobmff' | 'matroska' | 'avi' | null {
@@ -77,8 +89,7 @@ export async function acceptSource(jobId: string, file: string, bytes: number): 
     info = await probeVideo(file, { metadataOnly: true });
   } catch (e) {
     await fs.rm(file, { force: true });
-    if (e instanceof MediaError) throw new ServiceError('invalid', e.message);
-    throw e;
+    throw e instanceof MediaError ? mediaRefusal(e) : e;
   }
   const key = storageKeys.source(jobId, randomUUID().slice(0, 8), info.container);
   await storage().putFile(key, file, { move: true });
@@ -104,8 +115,7 @@ export async function acceptStill(jobId: string, file: string, bytes: number): P
     size = await imageSize(file, demuxer);
   } catch (e) {
     await fs.rm(file, { force: true });
-    if (e instanceof MediaError) throw new ServiceError('invalid', `The image ${e.message}`);
-    throw e;
+    throw e instanceof MediaError ? mediaRefusal(e, 'The image ') : e;
   }
   const job = await db().job.findUnique({ where: { id: jobId }, select: { stillJson: true } });
   const options = job && storedStillOptions(job);
