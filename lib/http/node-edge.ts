@@ -19,8 +19,16 @@ import { API_VERSION } from './version';
  *   past what discardBody reads) says `Connection: close`: the server does not read the rest, and
  *   a keep-alive client would otherwise send its next request on a connection that is cut.
  * - The first request that arrives at another origin than PUBLIC_URL's is logged with a warning.
+ * - An idle keep-alive connection is kept KEEP_ALIVE_MS instead of Node's 5 s. With 5 s, a client
+ *   that took a pooled connection and then spent a few seconds before writing (a loaded host
+ *   copying a 46 MB Buffer body) wrote into a connection the server had just closed: EPIPE,
+ *   and no answer to read (reproduced at load 20 with fetch; a streamed body, whose headers go
+ *   out at once, was not hit).
  */
 export const PEER_HEADER = 'x-keyout-peer-address';
+
+/** As load balancers keep theirs (AWS ALB 60 s); clients reuse a connection until 1 s before it. */
+const KEEP_ALIVE_MS = 60_000;
 
 const ROUTABLE = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
 
@@ -157,6 +165,9 @@ export function installNodeEdge(): void {
     if (event === 'connection' && !guarded.has(this)) {
       guarded.add(this);
       this.on('clientError', answerClientError);
+      this.keepAliveTimeout = KEEP_ALIVE_MS;
+      // A request's headers may take as long as an idle connection may wait (Node wants it longer).
+      this.headersTimeout = Math.max(this.headersTimeout, KEEP_ALIVE_MS + 1000);
     } else if (event === 'request') {
       const [req, res] = args as [http.IncomingMessage, http.ServerResponse];
       req.headers[PEER_HEADER] = req.socket.remoteAddress ?? '';

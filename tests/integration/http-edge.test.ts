@@ -4,7 +4,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LocalStorage } from '../../lib/storage/local';
-import { api, createAccount, roomInWindow, stackDb, startStack, syntheticClip, uploadedJob, type Stack, type TestAccount } from './helpers';
+import { api, createAccount, roomInWindow, stackDb, startStack, syntheticClip, uploadedJob, waitFor, type Stack, type TestAccount } from './helpers';
 
 /**
  * The HTTP edge as a hostile or careless client meets it: every answer, including those made
@@ -225,6 +225,27 @@ describe('bodies are capped while they stream', () => {
       }
     } finally {
       agent.destroy();
+    }
+  });
+
+  it('keeps an idle keep-alive connection for 60 s, not 5: a client that writes late on a pooled connection is answered', async () => {
+    // Node closed idle connections after 5 s: a loaded client that took a pooled connection and
+    // wrote its upload some seconds later got EPIPE and no answer.
+    const socket = net.connect(stack.port, '127.0.0.1');
+    let text = '';
+    socket.on('data', (d: Buffer) => (text += d.toString()));
+    const ask = () => socket.write(`GET /v1/openapi HTTP/1.1\r\nHost: 127.0.0.1:${stack.port}\r\n\r\n`);
+    const answers = () => text.split('HTTP/1.1 200').length - 1;
+    try {
+      ask();
+      await waitFor(() => Promise.resolve(answers() === 1 ? true : undefined), { timeoutMs: 30_000, intervalMs: 50, what: 'the first answer' });
+      expect(text).toMatch(/^keep-alive: timeout=60\r$/im);
+      await new Promise((r) => setTimeout(r, 7_000));
+      expect(socket.readyState).toBe('open');
+      ask();
+      await waitFor(() => Promise.resolve(answers() === 2 ? true : undefined), { timeoutMs: 30_000, intervalMs: 50, what: 'the answer on the same connection' });
+    } finally {
+      socket.destroy();
     }
   });
 
