@@ -96,16 +96,14 @@ describe.skipIf(unavailable)('scale-out: 2 web processes, 2 workers, PostgreSQL,
     expect(start.status, start.text).toBe(200);
     const prisma = await stackDb(stack);
     // The worker that logged the start of this job's segmentation, once it has frames done.
+    const startedBy = (attempt: number) => new RegExp(`\\[worker (\\d)\\] \\[worker\\] segment-video \\S+ \\(attempt ${attempt}/3\\): started, jobId ${receipt.id}`);
     const holder = await waitFor(
       async () => {
         const job = await prisma.job.findUniqueOrThrow({ where: { id: receipt.id } });
         const progress = job.progressJson ? (JSON.parse(job.progressJson) as { stage: string; framesDone: number }) : null;
         if (progress?.stage !== 'segment' || progress.framesDone < 1) return undefined;
-        const line = stack
-          .logs()
-          .split('\n')
-          .findLast((l) => /\[worker (\d)\] \[worker\] segment-video \S+ \(attempt 1\/3\): started/.test(l));
-        return line ? Number(/\[worker (\d)\]/.exec(line)![1]) - 1 : undefined;
+        const line = startedBy(1).exec(stack.logs());
+        return line ? Number(line[1]) - 1 : undefined;
       },
       { timeoutMs: 180_000, intervalMs: 100, what: 'a worker to be segmenting' },
     );
@@ -113,9 +111,11 @@ describe.skipIf(unavailable)('scale-out: 2 web processes, 2 workers, PostgreSQL,
     process.kill(-victim, 'SIGKILL');
     await waitFor(async () => ((await prisma.job.findUniqueOrThrow({ where: { id: receipt.id } })).status === 'processing' ? true : undefined));
 
+    // The other worker takes it over, as its second attempt, once the lease lapses.
+    const taker = await waitFor(() => Promise.resolve(startedBy(2).exec(stack.logs())?.[1]), { timeoutMs: 300_000, what: 'a second attempt' });
+    expect(Number(taker) - 1).toBe(1 - holder);
     const done = await waitForJob(stack, account.key, receipt.id, { timeoutMs: 400_000 });
     expect(done.status, `${done.message}\n${stack.logs()}`).toBe('completed');
-    expect(stack.logs()).toMatch(/segment-video \S+ \(attempt 2\/3\): started/);
     const entries = await prisma.creditEntry.findMany({ where: { jobId: receipt.id } });
     expect(entries.map((e) => e.kind)).toEqual(['debit']);
     expect(await prisma.maskVersion.count({ where: { jobId: receipt.id } })).toBe(1);

@@ -211,7 +211,8 @@ export class Runner {
         // Its earlier workers died mid-attempt (a lease lapsed each time): do not try again.
         throw new PermanentJobError('Processing stopped unexpectedly several times; the job was given up.');
       }
-      this.log.info(`${tag}: started`);
+      // The payload names what the job works on (jobId, outputId, …): operators grep for it.
+      this.log.info(`${tag}: started, ${Object.entries(payload).map(([k, v]) => `${k} ${String(v)}`).join(', ')}`);
       await handler.run(payload, ctx);
       await provider.complete(job.id, this.workerId);
       this.log.info(`${tag}: completed`);
