@@ -129,10 +129,13 @@ describe.skipIf(!hasTestdata)('stickers, image-to-video and hevc_alpha through t
     expect(done.exports.some((e) => e.metadata!.sticker.attempts.length >= 3)).toBe(true);
   }, 1_800_000);
 
-  it('exports every sticker format of the dancer clip one by one (format, and sticker_profile as the older name)', async () => {
+  // One format of each codec, alone (the batch above makes all eight): half named by `format`, half by `sticker_profile`.
+  const ONE_BY_ONE: StickerFormat[] = ['telegram_emoji_v1', 'whatsapp_webp_v1', 'discord_apng_v1', 'discord_gif_v1'];
+
+  it('exports a sticker of each codec of the dancer clip one by one (format, and sticker_profile as the older name)', async () => {
     const dir = fs.mkdtempSync(path.join(tmp, 'dancer-'));
     const ids: string[] = [];
-    for (const [i, format] of STICKER_FORMATS.entries()) {
+    for (const [i, format] of ONE_BY_ONE.entries()) {
       const body = i % 2 ? { sticker_profile: format } : { format, transform: { fps: 24 } };
       const r = await api<ExportRecord>(stack, 'POST', `/v1/jobs/${dancer}/exports`, { key: owner.key, body });
       expect(r.status, r.text).toBe(200);
@@ -140,7 +143,7 @@ describe.skipIf(!hasTestdata)('stickers, image-to-video and hevc_alpha through t
       expect(r.body).toMatchObject({ format, status: 'queued' });
       ids.push(r.body.export_id);
     }
-    for (const [i, id] of ids.entries()) await checkSticker(await exportDone(id), STICKER_FORMATS[i]!, dir, 103 / 25);
+    for (const [i, id] of ids.entries()) await checkSticker(await exportDone(id), ONE_BY_ONE[i]!, dir, 103 / 25);
   }, 1_800_000);
 
   it('answers bad sticker requests with 400 and stores nothing', async () => {
