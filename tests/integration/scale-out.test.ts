@@ -125,13 +125,19 @@ describe.skipIf(unavailable)('scale-out: 2 web processes, 2 workers, PostgreSQL,
   it('starts exactly 10 of 50 concurrent starts, spread over both web processes, on an account with credit for 10', { timeout: 900_000 }, async () => {
     const price = priceJob({ model: 'service-light', durationSeconds: 1, fps: 25 });
     const poor = await createAccount(stack, 10 * price);
-    const ids = await Promise.all(
-      Array.from({ length: 50 }, async () => {
-        const receipt = await createJob(stack, poor.key, 'short.mp4');
-        expect((await putUpload(receipt, short)).status).toBe(200);
-        return receipt.id;
-      }),
-    );
+    // Uploaded ten at a time (each is probed through S3 when settled); the starts race all at once.
+    const ids: string[] = [];
+    for (let i = 0; i < 50; i += 10) {
+      ids.push(
+        ...(await Promise.all(
+          Array.from({ length: 10 }, async () => {
+            const receipt = await createJob(stack, poor.key, 'short.mp4');
+            expect((await putUpload(receipt, short)).status).toBe(200);
+            return receipt.id;
+          }),
+        )),
+      );
+    }
     const starts = await Promise.all(ids.map((id, i) => api(stack, 'POST', `/v1/jobs/${id}/start`, { key: poor.key, web: i % 2, body: { model: 'service-light' } })));
     const codes = starts.map((r) => r.status);
     expect(codes.filter((c) => c === 200), starts.map((r) => r.text).join('\n')).toHaveLength(10);
@@ -141,10 +147,12 @@ describe.skipIf(unavailable)('scale-out: 2 web processes, 2 workers, PostgreSQL,
     expect(debits).toHaveLength(10);
     const credits = await api(stack, 'GET', '/v1/credits', { key: poor.key, web: 1 });
     expect(credits.body).toMatchObject({ remaining_credits: 0 });
-    // The ten run to completion (and leave the workers free for the next test).
+    // The ten are deleted while queued or running: each is cancelled on the worker that holds it,
+    // which writes nothing more to the bucket, and the workers are free for the next test.
     const started = ids.filter((_, i) => codes[i] === 200);
-    for (const id of started) expect((await waitForJob(stack, poor.key, id, { timeoutMs: 400_000 })).status).toBe('completed');
-    expect(await prisma.creditEntry.count({ where: { jobId: { in: ids }, kind: 'debit' } })).toBe(10);
+    for (const [i, id] of started.entries()) expect((await api(stack, 'DELETE', `/v1/jobs/${id}`, { key: poor.key, web: i % 2 })).status).toBe(200);
+    for (const id of started) await waitFor(async () => ((await storedKeys(stack, id)).length === 0 ? true : undefined), { timeoutMs: 120_000, what: `job ${id}'s objects to go` });
+    expect(await prisma.job.count({ where: { id: { in: started } } })).toBe(0);
   });
 
   it("waits for the account's row lock when another charge holds it past Prisma's default transaction timeout: 200, charged once", async () => {
