@@ -5,7 +5,8 @@ import { addExportsAction, type AddExportsState } from '@/app/(dashboard)/jobs/[
 import { AutoRefresh } from '@/components/jobs/auto-refresh';
 import { Badge, type BadgeTone } from '@/components/ui/badge';
 import { Button, buttonClass } from '@/components/ui/button';
-import { Alert, Card, CardTitle } from '@/components/ui/card';
+import { ActionOutcome } from '@/components/ui/action-outcome';
+import { Card, CardTitle } from '@/components/ui/card';
 import { Field, inputClass } from '@/components/ui/field';
 import { formatBytes } from '@/components/format';
 import type { ExportRecord } from '@/lib/schemas/exports';
@@ -161,17 +162,13 @@ export function ExportsPanel({
             {pending ? 'Adding…' : 'Add export'}
           </Button>
         </div>
-        {result && !result.ok ? (
-          <div className="sm:col-span-2">
-            <Alert tone="error">{result.error}</Alert>
-          </div>
-        ) : null}
-        {result?.ok ? (
-          <p className="text-sm text-emerald-700 sm:col-span-2" role="status">
-            {result.added === 1 ? 'One export added.' : `${result.added} exports added.`} They
-            appear above as they render.
-          </p>
-        ) : null}
+        <ActionOutcome
+          result={result}
+          className="sm:col-span-2"
+          success={(r) =>
+            `${r.added === 1 ? 'One export added.' : `${r.added} exports added.`} They appear above as they render.`
+          }
+        />
       </form>
     </Card>
   );

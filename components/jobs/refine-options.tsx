@@ -1,6 +1,6 @@
 import type { RefineState } from '@/app/(dashboard)/jobs/[id]/refine-actions';
 import { Button } from '@/components/ui/button';
-import { Alert } from '@/components/ui/card';
+import { ActionOutcome } from '@/components/ui/action-outcome';
 import { Field, inputClass } from '@/components/ui/field';
 
 export interface RefineModelChoice {
@@ -45,16 +45,11 @@ export function RefineSubmit({ label, ready, pending, running, result }: { label
           {pending ? 'Starting…' : running ? 'A refinement is running' : label}
         </Button>
       </div>
-      {result && !result.ok ? (
-        <div className="sm:col-span-2">
-          <Alert tone="error">{result.error}</Alert>
-        </div>
-      ) : null}
-      {result?.ok && running ? (
-        <p className="text-sm text-emerald-700 sm:col-span-2" role="status">
-          Refining into version {result.version}; it becomes active when it is done.
-        </p>
-      ) : null}
+      <ActionOutcome
+        result={result}
+        className="sm:col-span-2"
+        success={(r) => (running ? `Refining into version ${r.version}; it becomes active when it is done.` : null)}
+      />
     </>
   );
 }

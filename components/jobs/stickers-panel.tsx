@@ -5,7 +5,8 @@ import { addStickersAction, type AddStickersState } from '@/app/(dashboard)/jobs
 import { AutoRefresh } from '@/components/jobs/auto-refresh';
 import { Badge } from '@/components/ui/badge';
 import { Button, buttonClass } from '@/components/ui/button';
-import { Alert, Card, CardTitle } from '@/components/ui/card';
+import { ActionOutcome } from '@/components/ui/action-outcome';
+import { Card, CardTitle } from '@/components/ui/card';
 import { BudgetMeter, StickerChatPreview, StickerChoices, stickerOf } from '@/components/media/sticker-view';
 import type { ExportRecord } from '@/lib/schemas/exports';
 
@@ -75,16 +76,11 @@ export function StickersPanel({ jobId, stickers }: { jobId: string; stickers: Ex
             {pending ? 'Adding…' : 'Make stickers'}
           </Button>
         </div>
-        {result && !result.ok ? (
-          <div className="mt-3">
-            <Alert tone="error">{result.error}</Alert>
-          </div>
-        ) : null}
-        {result?.ok ? (
-          <p className="mt-3 text-sm text-emerald-700" role="status">
-            {result.added === 1 ? 'One sticker is being made.' : `${result.added} stickers are being made.`} They appear above when they fit.
-          </p>
-        ) : null}
+        <ActionOutcome
+          result={result}
+          className="mt-3"
+          success={(r) => `${r.added === 1 ? 'One sticker is being made.' : `${r.added} stickers are being made.`} They appear above when they fit.`}
+        />
       </form>
     </Card>
   );
