@@ -128,7 +128,7 @@ export async function refineMask(userId: string, jobId: string, req: RefineMaskR
   const stored = storedPromptOf(request.prompt, { ...job, lengthSeconds: job.lengthSeconds, fps: job.fps });
   const credits = priceJob({ model: request.model, durationSeconds: job.lengthSeconds, fps: job.fps });
 
-  // The record as created (queued): read back afterwards, a worker may already have claimed it.
+  // Answered as created (queued), not read back after the commit: a worker may already have claimed it.
   let created: Refinement | null;
   try {
     created = await transact(async (tx) => {
