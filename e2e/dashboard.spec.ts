@@ -70,6 +70,8 @@ test('signs out and back in; a wrong password is explained; a reset link from th
 
   // This server sends no e-mail: the page says how to get a link instead.
   await page.getByRole('link', { name: 'Forgot your password?' }).click();
+  // Both pages have an Email field: fill the reset form's, not the sign-in one still on screen.
+  await expect(page).toHaveURL(/\/forgot-password$/);
   await page.getByLabel('Email').fill(email);
   await page.getByRole('button', { name: 'Send me a reset link' }).click();
   await expect(page.getByText('npx keyout users reset-link --email')).toBeVisible();
