@@ -36,6 +36,9 @@ async function refusingMedia<T>(read: () => Promise<T>, prefix = ''): Promise<T>
   }
 }
 
+/** The error and its details as sentences, each ending in one full stop. */
+const sentences = (...parts: (string | undefined)[]) => parts.filter(Boolean).map((p) => `${p!.replace(/\.$/, '')}.`).join(' ');
+
 /** What the object at the upload target becomes once checked: its key and the job's facts. */
 type Checked = { key: string; facts: ReturnType<typeof uploadedFacts> | ReturnType<typeof stillFacts> };
 
@@ -89,7 +92,7 @@ export async function settleDirectUpload(jobId: string): Promise<boolean> {
       if ((await storage().stat(target))?.version === stat.version) await storage().delete(target);
       await db().job.updateMany({
         where: { id: jobId, status: 'created' },
-        data: { message: `The upload was refused: ${e.message}${e.details ? `. ${e.details}` : ''}. Upload the ${still ? 'image' : 'video'} again.` },
+        data: { message: `The upload was refused: ${sentences(e.message, e.details)} Upload the ${still ? 'image' : 'video'} again.` },
       });
       throw e;
     }
