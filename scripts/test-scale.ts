@@ -17,19 +17,23 @@ import { s3Unavailable } from './lib-stack/test-swift';
 import { startScaleServices } from './lib-stack/scale-services';
 
 /**
- * What runs on the second stack (4 min 53 s on this 2-core host when quiet, 26 Nov 2026): the
- * scale-out scenarios (two web processes, two workers, PostgreSQL's row locks, a SIGKILLed
- * worker, S3 deletes and direct uploads), then the API files that exercise what differs between
- * the stacks without a worker: api-jobs (presigned PUTs into S3 and their checks, charges under
- * PostgreSQL's locks, BullMQ enqueues, deletes of every object) and api-auth (keys and rate
- * limits as PostgreSQL rows). api-lifecycle, api-exports and webhooks-delivery pass on this stack
- * too but need a worker's runs each (≈ 3 min more together): `npm run test:scale -- <file>`.
- * Media and engine tests are the same code on both stacks and run once, on the embedded stack.
+ * What runs on the second stack: the scale-out scenarios (two web processes, two workers,
+ * PostgreSQL's row locks, a SIGKILLed worker, S3 deletes and direct uploads), then the API
+ * files, the same as on the embedded stack: presigned PUTs into S3 and their checks, charges
+ * under PostgreSQL's locks, BullMQ enqueues and lanes, exports and batches, webhooks, deletes of
+ * every object. Media and engine tests are the same code on both stacks and run once, on the
+ * embedded stack, as does the dashboard's upload (its form posts to our own route).
  */
 const SCALE_SUITE = [
   'tests/integration/scale-out.test.ts',
   'tests/integration/api-jobs.test.ts',
+  'tests/integration/api-money.test.ts',
+  'tests/integration/api-lifecycle.test.ts',
+  'tests/integration/api-exports.test.ts',
+  'tests/integration/webhooks-delivery.test.ts',
   'tests/integration/api-auth.test.ts',
+  'tests/integration/api-limits.test.ts',
+  'tests/integration/ssrf-api.test.ts',
 ];
 
 const root = path.resolve(import.meta.dirname, '..');

@@ -13,6 +13,23 @@ export function storedUrlPrefix(stack: Stack): string {
   return stack.kind === 'embedded' ? `${stack.baseUrl}/files/` : `${stack.env.S3_ENDPOINT!.replace(/\/$/, '')}/${stack.env.S3_BUCKET}/`;
 }
 
+/** A client of the scale-out stack's bucket, for looking at what it keeps. */
+async function bucket<T>(stack: Stack, read: (s3: import('@aws-sdk/client-s3').S3Client, name: string) => Promise<T>): Promise<T> {
+  const { S3Client } = await import('@aws-sdk/client-s3');
+  const e = stack.env;
+  const s3 = new S3Client({
+    endpoint: e.S3_ENDPOINT,
+    region: e.S3_REGION,
+    forcePathStyle: true,
+    credentials: { accessKeyId: e.S3_ACCESS_KEY_ID!, secretAccessKey: e.S3_SECRET_ACCESS_KEY! },
+  });
+  try {
+    return await read(s3, e.S3_BUCKET!);
+  } finally {
+    s3.destroy();
+  }
+}
+
 /** Every stored key under `jobs/<jobId>/`. */
 export async function storedKeys(stack: Stack, jobId: string): Promise<string[]> {
   if (stack.kind === 'embedded') {
@@ -24,20 +41,18 @@ export async function storedKeys(stack: Stack, jobId: string): Promise<string[]>
       .map((d) => path.relative(path.join(stack.dataDir, 'files'), path.join(d.parentPath, d.name)))
       .sort();
   }
-  const { S3Client, ListObjectsV2Command } = await import('@aws-sdk/client-s3');
-  const e = stack.env;
-  const s3 = new S3Client({
-    endpoint: e.S3_ENDPOINT,
-    region: e.S3_REGION,
-    forcePathStyle: true,
-    credentials: { accessKeyId: e.S3_ACCESS_KEY_ID!, secretAccessKey: e.S3_SECRET_ACCESS_KEY! },
-  });
-  try {
-    const page = await s3.send(new ListObjectsV2Command({ Bucket: e.S3_BUCKET, Prefix: `jobs/${jobId}/` }));
+  const { ListObjectsV2Command } = await import('@aws-sdk/client-s3');
+  return bucket(stack, async (s3, name) => {
+    const page = await s3.send(new ListObjectsV2Command({ Bucket: name, Prefix: `jobs/${jobId}/` }));
     return (page.Contents ?? []).map((o) => o.Key!).sort();
-  } finally {
-    s3.destroy();
-  }
+  });
+}
+
+/** The bytes stored under `key`. */
+export async function storedBytes(stack: Stack, key: string): Promise<Buffer> {
+  if (stack.kind === 'embedded') return fs.readFileSync(path.join(stack.dataDir, 'files', key));
+  const { GetObjectCommand } = await import('@aws-sdk/client-s3');
+  return bucket(stack, async (s3, name) => Buffer.from(await (await s3.send(new GetObjectCommand({ Bucket: name, Key: key }))).Body!.transformToByteArray()));
 }
 
 /** Queued, running or finished units of work of `kind` whose payload names `id`. */

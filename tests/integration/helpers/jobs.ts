@@ -19,13 +19,31 @@ export async function createJob(stack: Stack, key: string, filename = 'clip.mp4'
   return r.body;
 }
 
-/** One PUT of the whole file to the signed upload URL, no API key, with the given Content-Type. */
-export async function putUpload(receipt: Receipt, file: string): Promise<Response> {
+/** One PUT of the whole file (a path, or its bytes) to the signed upload URL, no API key, with the given Content-Type. */
+export async function putUpload(receipt: Receipt, file: string | Uint8Array<ArrayBuffer>): Promise<Response> {
   return fetch(receipt.upload_url, {
     method: 'PUT',
     headers: { 'Content-Type': receipt.instructions.headers['Content-Type'] ?? 'video/mp4' },
-    body: fs.readFileSync(file),
+    body: typeof file === 'string' ? fs.readFileSync(file) : file,
   });
+}
+
+/**
+ * Uploads a file the checks must refuse and returns why, on either stack: our upload route
+ * answers the PUT itself with the error body; a PUT straight into S3 is taken by the store, and
+ * the status call a client makes next checks it, deletes it and leaves the reason in `message`.
+ * Either way the job stays `created` with nothing stored.
+ */
+export async function refusedUpload(stack: Stack, key: string, receipt: Receipt, file: string | Uint8Array<ArrayBuffer>): Promise<{ status: number; reason: string }> {
+  const put = await putUpload(receipt, file);
+  const refusal = stack.kind === 'embedded' ? { status: put.status, reason: ((await put.json()) as { error: string }).error } : null;
+  if (!refusal && put.status !== 200) throw new Error(`the store answered the PUT ${put.status}: ${await put.text()}`);
+  const status = await api<{ status: string; message: string | null }>(stack, 'GET', `/v1/jobs/${receipt.id}/status`, { key });
+  if (status.body.status !== 'created') throw new Error(`the refused upload left the job ${status.body.status}`);
+  if (refusal) return refusal;
+  const reason = /^The upload was refused: (.*)$/.exec(status.body.message ?? '')?.[1];
+  if (!reason) throw new Error(`the upload into S3 was not refused: ${status.text}`);
+  return { status: put.status, reason };
 }
 
 /**
