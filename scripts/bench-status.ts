@@ -3,7 +3,7 @@
  * for this checkout and, in the same run, for a baseline commit (the host's speed moves 2-5x
  * between hours, so only figures from one run compare).
  *
- *   npx tsx scripts/bench-status.ts [--baseline <git ref>] [--seconds 30] [--pollers 50] [--interval-ms 1000]
+ *   npx tsx scripts/bench-status.ts [--baseline <git ref>] [--stacks embedded,scale] [--seconds 30] [--pollers 50] [--interval-ms 1000]
  *
  * Two loads, one after the other, while the job is segmenting:
  *   pollers      each poller asks every --interval-ms (staggered), as clients do (they poll every 2 s):
@@ -15,6 +15,8 @@
  * client generated, built once and kept). Each checkout runs its own stack (its own
  * tests/integration/helpers) on `next start`; this checkout is built first when its build is stale.
  * The per-key request limit is lifted: the bench measures the server, not the limiter's 429s.
+ * `--stacks embedded,scale` measures each checkout on both stacks, one after the other: the
+ * scale-out one is PostgreSQL, BullMQ on Redis and S3, servers of its own (as in the tests).
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -33,8 +35,11 @@ const { values } = parseArgs({
     pollers: { type: 'string', default: '50' },
     'interval-ms': { type: 'string', default: '1000' },
     model: { type: 'string', default: 'service-original' },
+    stacks: { type: 'string', default: 'embedded' },
   },
 });
+const STACKS = values.stacks.split(',') as Helpers.StackKind[];
+if (!STACKS.length || STACKS.some((k) => k !== 'embedded' && k !== 'scale')) throw new Error(`--stacks: embedded, scale or both, not ${values.stacks}`);
 const SECONDS = Number(values.seconds);
 const POLLERS = Number(values.pollers);
 const INTERVAL_MS = Number(values['interval-ms']);
@@ -146,10 +151,12 @@ function groupCpuMs(pgid: number | null): number {
   return (ticks * 1000) / 100; // USER_HZ
 }
 
-async function measure(tree: { dir: string; label: string }, clip: string): Promise<Row> {
+async function measure(tree: { dir: string; label: string }, kind: Helpers.StackKind, clip: string): Promise<Row> {
   const helpers = (await import(pathToFileURL(path.join(tree.dir, 'tests/integration/helpers/index.ts')).href)) as typeof Helpers;
-  const stack = await helpers.startStack({ worker: true, env: { RATE_LIMIT_PER_MINUTE: '1000000000' } });
+  const stack = await helpers.startStack({ worker: true, scale: kind === 'scale', env: { RATE_LIMIT_PER_MINUTE: '1000000000' } });
+  const label = STACKS.length > 1 ? `${tree.label}, ${kind}` : tree.label;
   try {
+    if (stack.kind !== kind) throw new Error(`${tree.label}: its test helpers start no ${kind} stack`);
     if (stack.mode !== 'start') throw new Error(`${tree.label}: the stack runs next ${stack.mode}; the bench needs a production build`);
     const { key } = await helpers.createAccount(stack, 1000);
     const jobId = await helpers.uploadedJob(stack, key, clip);
@@ -168,7 +175,7 @@ async function measure(tree: { dir: string; label: string }, clip: string): Prom
     const sat = await autocannon({ url, connections: 50, duration: SECONDS, headers: { 'X-Api-Key': key, 'Content-Type': 'application/json' } });
     const after = await statusOf();
     return {
-      label: tree.label,
+      label,
       pollers: {
         n: polled.latencies.length,
         p50: quantile(polled.latencies, 0.5),
@@ -194,7 +201,7 @@ async function main(): Promise<void> {
   try {
     const clip = await helpers.cutClip(helpers.testVideo('sam2_05_juggle_fullbody_1280x720.mp4'), path.join(tmp, 'juggle-10s.mp4'), 10);
     const rows: Row[] = [];
-    for (const tree of trees) rows.push(await measure(tree, clip));
+    for (const tree of trees) for (const kind of STACKS) rows.push(await measure(tree, kind, clip));
     const ms = (v: number) => `${v.toFixed(1)} ms`;
     console.log(`\nGET status, ${POLLERS} pollers every ${INTERVAL_MS} ms for ${SECONDS} s, then 50 back-to-back connections for ${SECONDS} s; worker on ${values.model}, ${os.cpus().length} CPUs\n`);
     console.log('| checkout | host load | pollers: requests | p50 | p99 | max | errors | web CPU per request | saturation: req/s | p50 | p99 | non-2xx | worker busy at the end |');
@@ -207,7 +214,7 @@ async function main(): Promise<void> {
     if (rows.length === 2) {
       const [b, c] = rows as [Row, Row];
       console.log(
-        `\npollers p99 ${ms(b.pollers.p99)} → ${ms(c.pollers.p99)} (${(b.pollers.p99 / c.pollers.p99).toFixed(1)}x); saturation throughput ${b.saturation.rps.toFixed(0)} → ${c.saturation.rps.toFixed(0)} req/s (${(c.saturation.rps / b.saturation.rps).toFixed(1)}x)`,
+        `\n${b.label} → ${c.label}: pollers p99 ${ms(b.pollers.p99)} → ${ms(c.pollers.p99)} (${(b.pollers.p99 / c.pollers.p99).toFixed(1)}x); saturation throughput ${b.saturation.rps.toFixed(0)} → ${c.saturation.rps.toFixed(0)} req/s (${(c.saturation.rps / b.saturation.rps).toFixed(1)}x)`,
       );
     }
   } finally {
