@@ -27,3 +27,9 @@ export class ServiceError extends Error {
     super(message);
   }
 }
+
+/** Text as a sentence for people: a capital first letter and one closing mark. */
+export const sentence = (s: string) => (s ? s[0]!.toUpperCase() + s.slice(1) : s).replace(/([^.!?])$/, '$1.');
+
+/** A ServiceError for people: its message, then its details, each a sentence. */
+export const inWords = (e: ServiceError) => [e.message, e.details].flatMap((part) => (part ? [sentence(part)] : [])).join(' ');

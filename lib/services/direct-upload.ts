@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { db } from '../db/client';
 import { env } from '../env';
-import { ServiceError } from '../errors';
+import { inWords, ServiceError } from '../errors';
 import { MediaError } from '../media/ffmpeg';
 import { imageSize, sniffImage } from '../media/background';
 import { probeVideo } from '../media/probe';
@@ -35,9 +35,6 @@ async function refusingMedia<T>(read: () => Promise<T>, prefix = ''): Promise<T>
     throw e instanceof MediaError ? mediaRefusal(e, prefix) : e;
   }
 }
-
-/** The error and its details as sentences, each ending in one full stop. */
-const sentences = (...parts: (string | undefined)[]) => parts.filter(Boolean).map((p) => `${p!.replace(/\.$/, '')}.`).join(' ');
 
 /** What the object at the upload target becomes once checked: its key and the job's facts. */
 type Checked = { key: string; facts: ReturnType<typeof uploadedFacts> | ReturnType<typeof stillFacts> };
@@ -92,7 +89,7 @@ export async function settleDirectUpload(jobId: string): Promise<boolean> {
       if ((await storage().stat(target))?.version === stat.version) await storage().delete(target);
       await db().job.updateMany({
         where: { id: jobId, status: 'created' },
-        data: { message: `The upload was refused: ${sentences(e.message, e.details)} Upload the ${still ? 'image' : 'video'} again.` },
+        data: { message: `The upload was refused: ${inWords(e)} Upload the ${still ? 'image' : 'video'} again.` },
       });
       throw e;
     }

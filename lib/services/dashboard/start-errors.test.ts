@@ -21,5 +21,10 @@ describe('startErrorInWords', () => {
 
   it('keeps other errors as sentences without a field', () => {
     expect(startErrorInWords(new ServiceError('insufficient_credits', 'Insufficient credits'))).toEqual({ error: 'Insufficient credits.' });
+    // Message and details are a sentence each: one full stop between them, whatever either ends with.
+    expect(startErrorInWords(new ServiceError('too_large', 'File too large', 'The file is 9 bytes; the limit is 8 bytes.'))).toEqual({
+      error: 'File too large. The file is 9 bytes; the limit is 8 bytes.',
+    });
+    expect(startErrorInWords(new ServiceError('invalid', 'The file is incomplete.', 'upload it again'))).toEqual({ error: 'The file is incomplete. Upload it again.' });
   });
 });

@@ -1,5 +1,5 @@
 import { ZodError } from 'zod';
-import { ServiceError } from '../../errors';
+import { inWords, sentence, ServiceError } from '../../errors';
 
 /** The form fields a start error can belong to (ids of the inputs on the page). */
 export type StartField = 'bg-url' | 'bg-file' | 'color' | 'webhook';
@@ -15,8 +15,6 @@ const FIELDS: { path: string; field: StartField; invalid: string; refused: strin
   { path: 'background.color', field: 'color', invalid: 'Pick a colour, or type it as #RRGGBB.', refused: 'This colour cannot be used' },
   { path: 'webhook_url', field: 'webhook', invalid: 'Enter the full address of your webhook, starting with https://.', refused: 'This webhook address cannot be used' },
 ];
-
-const sentence = (s: string) => (s ? s[0]!.toUpperCase() + s.slice(1) : s).replace(/([^.!?])$/, '$1.');
 
 /**
  * A failed start in words, next to the field it is about: API paths such as
@@ -37,5 +35,5 @@ export function startErrorInWords(err: ServiceError | ZodError): { error: string
     const reason = err.details ?? err.message.slice(err.message.indexOf(':') + 1).trim();
     return { error: `${known.refused}: ${sentence(reason)}`, field: known.field };
   }
-  return { error: sentence(err.details ? `${err.message}. ${err.details}` : err.message) };
+  return { error: inWords(err) };
 }
