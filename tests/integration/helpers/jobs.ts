@@ -32,7 +32,7 @@ export async function putUpload(receipt: Receipt, file: string | Uint8Array<Arra
  * Uploads a file the checks must refuse and returns why, on either stack: our upload route
  * answers the PUT itself with the error body; a PUT straight into S3 is taken by the store, and
  * the status call a client makes next checks it, deletes it and leaves the reason in `message`.
- * Either way the job stays `created` with nothing stored.
+ * Either way the job must still be `created` (what is stored is for the caller to check).
  */
 export async function refusedUpload(stack: Stack, key: string, receipt: Receipt, file: string | Uint8Array<ArrayBuffer>): Promise<{ status: number; reason: string }> {
   const put = await putUpload(receipt, file);
