@@ -1,3 +1,4 @@
+import type { SubjectStage } from './subject/stage';
 
 /** Which frames the model sees, and how the others (and the keys themselves) get their matte. */
 export interface KeyframeOptions {
@@ -61,6 +62,12 @@ export interface TierConfig {
    * since the key stops being carried along as subject.
    */
   colourModel: boolean;
+  /**
+   * The subject stage on the keys (engine/subject/subject-model.ts): the model's saliency, the
+   * detector's objects and motion of their own choose the subject, and only it is kept. null:
+   * the model's answer as it is.
+   */
+  subject: SubjectStage | null;
 }
 
 /**
@@ -73,13 +80,14 @@ export interface TierConfig {
 export const PEOPLE_TIERS = {
   selfie: {
     model: 'selfie',
-    inputSide: 256,
-    keepAspect: false,
+    inputSide: 512,
+    keepAspect: true,
     workSide: 256,
     keyframes: { interval: 1, fuseRadius: 0, bisectBelow: 0, bisectUnexplainedAbove: 0, unexplainedScale: 0, flowSide: 160, cutThreshold: 0.15 },
     guided: { radius: 4, eps: 1e-3, gain: 2, subsample: 2 },
     mainSubjectMinFraction: 0.15,
     colourModel: false,
+    subject: { kind: 'people', detectEvery: 8, motionGap: 4, margin: 0.15 },
   },
   rvm: {
     model: 'rvm',
@@ -90,6 +98,7 @@ export const PEOPLE_TIERS = {
     guided: { radius: 2, eps: 1e-3, gain: 1 },
     mainSubjectMinFraction: 0.15,
     colourModel: false,
+    subject: null,
   },
 } as const satisfies Record<string, TierConfig>;
 
@@ -110,6 +119,7 @@ export const TIERS = {
     guided: { radius: 2, eps: 4e-3, gain: 2 },
     mainSubjectMinFraction: 0.15,
     colourModel: true,
+    subject: { kind: 'general', sam: true, motionGap: 4 },
   },
   human: PEOPLE_TIERS.selfie,
   original: {
@@ -121,6 +131,7 @@ export const TIERS = {
     guided: { radius: 2, eps: 4e-3, gain: 2 },
     mainSubjectMinFraction: 0.15,
     colourModel: false,
+    subject: { kind: 'general', sam: true, motionGap: 4 },
   },
   pro: {
     model: 'isnet',
@@ -131,6 +142,7 @@ export const TIERS = {
     guided: { radius: 3, eps: 4e-3, gain: 2 },
     mainSubjectMinFraction: 0.15,
     colourModel: false,
+    subject: { kind: 'general', sam: true, motionGap: 4 },
   },
 } satisfies Record<string, TierConfig>;
 export type TierName = keyof typeof TIERS;

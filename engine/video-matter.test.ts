@@ -100,6 +100,8 @@ function stubModel(p: (x: TensorData, i: number, n: number, mw: number, mh: numb
 
 const tier: TierConfig = {
   ...TIERS.original,
+  // The matter's own mechanics, under a stand-in model: the subject stage is tested in engine/subject/.
+  subject: null,
   inputSide: 64,
   workSide: 64,
   keyframes: { interval: 4, fuseRadius: 1, bisectBelow: 0, bisectUnexplainedAbove: 0, unexplainedScale: 0, flowSide: 64, cutThreshold: 0.15 },
@@ -334,7 +336,7 @@ describe('recurrent models', () => {
     };
   }
   const manifest = { ...ISNET, id: 'counting', input: { ...ISNET.input, name: 'src', layout: 'nhwc' as const }, output: { name: 'pha', layout: 'nhwc' as const, channels: 1, decode: { kind: 'probability' as const, channel: 0 } }, recurrent: { state: [{ input: 'r1i', output: 'r1o' }] } };
-  const tier: TierConfig = { ...TIERS.human, model: 'counting', inputSide: 64, keepAspect: true, workSide: 64, guided: null, mainSubjectMinFraction: null };
+  const tier: TierConfig = { ...TIERS.human, model: 'counting', inputSide: 64, keepAspect: true, workSide: 64, guided: null, mainSubjectMinFraction: null, subject: null };
 
   it.each([false, true])('carries the state frame to frame, from zeros at the start and again after a cut and after reset() (runs off-thread: %s)', async (delay) => {
     const seen: number[] = [];

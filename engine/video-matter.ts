@@ -7,6 +7,7 @@ import { guidedCoefficients, applyToFrame } from './matte/guided-filter';
 import { fitLongSide, grayOf, lumaOf, resampleRgb, resizeMap, type FloatMap, type GrayFrame, type RgbaFrame } from './matte/image';
 import { decodeOutput, modelInputSize, toInputTensor, type ModelIo } from './models/io';
 import type { InferenceRuntime, InferenceSession, TensorData } from './runtime';
+import { stageRuntime } from './subject/stage';
 import type { TierConfig } from './tiers';
 
 export interface VideoMatterOptions {
@@ -116,8 +117,10 @@ interface Slot {
 }
 
 export async function createVideoMatter(opts: VideoMatterOptions): Promise<VideoMatter> {
-  const { manifest: m, tier } = opts;
-  const session: InferenceSession = await opts.runtime.load(m);
+  const { tier } = opts;
+  // With a subject stage the model the keys run is the stage over the tier's model.
+  const { runtime, manifest: m } = tier.subject ? stageRuntime(opts.runtime, opts.manifest, tier.subject) : opts;
+  const session: InferenceSession = await runtime.load(m);
   const threshold = normalizeThreshold(opts.threshold);
   const interval = opts.smartSampling === false ? 1 : Math.max(1, tier.keyframes.interval);
   const radius = tier.keyframes.fuseRadius;
@@ -153,6 +156,9 @@ export async function createVideoMatter(opts: VideoMatterOptions): Promise<Video
   let failure: Error | null = null;
   /** While the engine waits for model runs, output decoding already counts as waiting. */
   let waiting = false;
+  /** The last frames' lumas at the flow resolution, for a model told the frame's context (its motion cue). */
+  const motionGap = tier.subject?.motionGap ?? 0;
+  let recentLumas: { index: number; shot: number; small: FloatMap }[] = [];
 
   /** Starts the model on a frame (its pixels are read now); the key joins `keys` when it returns. */
   function infer(slot: Slot): Promise<void> {
@@ -166,6 +172,7 @@ export async function createVideoMatter(opts: VideoMatterOptions): Promise<Video
     const planes = Math.max(mw, mh) <= Math.max(ww, wh) ? work.map((c) => resizeMap({ data: c, width: ww, height: wh }, mw, mh).data) : resampleRgb(frame, mw, mh);
     const feeds = { [m.input.name]: toInputTensor(planes, mw, mh, m) };
     if (m.frameIndex) feeds[m.frameIndex] = { data: Float32Array.of(slot.index), dims: [1] };
+    if (m.frameContext) Object.assign(feeds, contextFeeds(m.frameContext, slot, frame));
     const running = recurrent ? runRecurrent(recurrent, slot.shot, feeds) : session.run(feeds, [m.output.name]);
     stats.stageSeconds.infer += now() - t0;
     const gen = generation;
@@ -182,6 +189,17 @@ export async function createVideoMatter(opts: VideoMatterOptions): Promise<Video
       keys.splice(at < 0 ? keys.length : at, 0, key);
       if (!waiting) stats.stageSeconds.infer += now() - t1;
     });
+  }
+
+  /** The frame's index, shot, size and lumas (now and `motionGap` frames back in its shot), for the subject stage. */
+  function contextFeeds(names: NonNullable<ModelIo['frameContext']>, slot: Slot, frame: RgbaFrame): Record<string, TensorData> {
+    const asTensor = (f: FloatMap): TensorData => ({ data: f.data.slice(), dims: [1, 1, f.height, f.width] });
+    const before = recentLumas.find((r) => r.shot === slot.shot && r.index < slot.index && r.index >= slot.index - motionGap);
+    return {
+      [names.info]: { data: Float32Array.of(slot.index, slot.shot, frame.width, frame.height), dims: [4] },
+      [names.luma]: asTensor(slot.small),
+      ...(before ? { [names.previousLuma]: asTensor(before.small) } : {}),
+    };
   }
 
   /**
@@ -419,8 +437,9 @@ export async function createVideoMatter(opts: VideoMatterOptions): Promise<Video
       const [ww, wh] = workSize(tier, frame.width, frame.height);
       const work = resampleRgb(scaled && scaled.width === ww && scaled.height === wh ? scaled : frame, ww, wh);
       const workLuma = lumaOf(work, ww, wh);
-      // Flow runs only when mattes travel between frames; otherwise the cut check uses workLuma.
-      const small = interval > 1 || radius > 0 ? resizeMap(workLuma, ...fitLongSide(frame.width, frame.height, tier.keyframes.flowSide)) : workLuma;
+      // Flow runs only when mattes travel between frames or the subject stage reads motion;
+      // otherwise the cut check uses workLuma.
+      const small = interval > 1 || radius > 0 || motionGap > 0 ? resizeMap(workLuma, ...fitLongSide(frame.width, frame.height, tier.keyframes.flowSide)) : workLuma;
       const luma = grayOf(frame);
       stats.stageSeconds.refine += now() - t0;
       if (cuts.isCut(small)) {
@@ -429,6 +448,7 @@ export async function createVideoMatter(opts: VideoMatterOptions): Promise<Video
       }
       const colours = tier.colourModel && interval > 1 ? quantiseColours(work) : null;
       const slot: Slot = { index: next++, shot, pixels: { frame, work }, luma, small, flows: new Map(), workLuma, colours };
+      if (motionGap) recentLumas = [...recentLumas.filter((r) => r.index >= slot.index - motionGap), { index: slot.index, shot, small }];
       pending.push(slot);
       if (lastKeyShot !== shot || slot.index - lastKey >= interval || opts.keyframes?.has(slot.index)) startKey(slot);
       await limitOutstanding();
@@ -456,6 +476,7 @@ export async function createVideoMatter(opts: VideoMatterOptions): Promise<Video
       tasks = [];
       failure = null;
       carried = null;
+      recentLumas = [];
       lastKey = -Infinity;
       lastKeyShot = -1;
       shot++;

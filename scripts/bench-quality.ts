@@ -1,11 +1,18 @@
 /**
- * Quality benchmark on DAVIS-2016 sequences (../shared/testdata/davis): J (mean IoU at
+ * Quality benchmark on DAVIS-2016 sequences (../shared/testdata/davis and davis-train, 32 in all): J (mean IoU at
  * alpha ≥ 0.5), boundary F (DAVIS F-measure) and flicker (mean |alpha_t − alpha_t−1| where the
  * ground truth did not change), per tier and for the naive baseline. Runs the real server
  * pipeline (ffmpeg decode → engine → FFV1 mask) and scores the decoded mask file.
  *
  *   npm run bench:quality -- [--configs service-original,baseline] [--sequences blackswan]
  *                            [--frames 20] [--json out.json] [--base service-light --custom '{"inputSide":320}']
+ *                            [--cache] [--masks <dir>]
+ *
+ * Every sequence under --davis and --davis-train runs unless --sequences names some. The default
+ * configs are today's tiers, the same tiers without the subject stage (":no-subject") and the
+ * naive baseline. --cache keeps model answers in .bench/model-cache between runs (tuning; fps
+ * is then meaningless). --masks keeps each predicted mask video there (<sequence>-<config>.mkv)
+ * for scripts/look-mattes.ts.
  *
  * Two reference rows per sequence score the ground truth softened or grown by one pixel: the
  * flicker a matte gets when its edges are right to within a pixel.
@@ -14,21 +21,28 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { probeVideo } from '../lib/media/probe';
+import { serverRuntime } from '../lib/inference/server-runtime';
 import { segmentVideoWith } from '../lib/segment/segment-video';
+import { cachedRuntime } from './lib-bench/cached-runtime';
 import { benchConfigs } from './lib-bench/configs';
 import { parseArgs, readGrayFrames, table } from './lib-bench/frames';
 import { boundaryF, flickerSum, groundTruthReferences, iou } from './lib-bench/metrics';
 
 const args = parseArgs(process.argv.slice(2));
-const davis = path.resolve(args.get('davis') ?? '../shared/testdata/davis');
-if (!fs.existsSync(davis)) {
-  console.error(`DAVIS test data not found at ${davis} (pass --davis <dir>).`);
+const roots = [args.get('davis') ?? '../shared/testdata/davis', args.get('davis-train') ?? '../shared/testdata/davis-train'].map((d) => path.resolve(d));
+/** Sequence name → its folder (video.mp4 and masks/). */
+const folders = new Map(roots.filter((r) => fs.existsSync(r)).flatMap((r) => fs.readdirSync(r).filter((s) => fs.existsSync(path.join(r, s, 'video.mp4'))).map((s) => [s, path.join(r, s)] as const)));
+if (!folders.size) {
+  console.error(`DAVIS test data not found at ${roots.join(' or ')} (pass --davis <dir>).`);
   process.exit(2);
 }
-const sequences = (args.get('sequences') ?? 'dance-twirl,blackswan,car-shadow').split(',');
-const configs = benchConfigs((args.get('configs') ?? 'service-light,service-human,service-original,service-pro,baseline').split(','), args);
+const sequences = args.get('sequences')?.split(',') ?? [...folders.keys()].sort();
+const DEFAULT_CONFIGS = 'service-light:no-subject,service-light,service-human,service-original:no-subject,service-original,service-pro:no-subject,service-pro,baseline';
+const configs = benchConfigs((args.get('configs') ?? DEFAULT_CONFIGS).split(','), args);
+const runtime = args.has('cache') ? cachedRuntime(await serverRuntime(), path.resolve('.bench/model-cache')) : undefined;
 const maxFrames = args.has('frames') ? Number(args.get('frames')) : undefined;
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'keyout-bench-q-'));
+if (args.has('masks')) fs.mkdirSync(args.get('masks')!, { recursive: true });
 
 interface Row {
   config: string;
@@ -63,12 +77,14 @@ function score(pred: Uint8Array[], gt: Uint8Array[], w: number, h: number) {
 
 try {
   for (const seq of sequences) {
-    const video = path.join(davis, seq, 'video.mp4');
+    const folder = folders.get(seq);
+    if (!folder) throw new Error(`No sequence "${seq}" under ${roots.join(' or ')}`);
+    const video = path.join(folder, 'video.mp4');
     const info = await probeVideo(video);
-    const gt = await readGrayFrames(['-i', path.join(davis, seq, 'masks', '%05d.png')], info.width, info.height, maxFrames);
+    const gt = await readGrayFrames(['-i', path.join(folder, 'masks', '%05d.png')], info.width, info.height, maxFrames);
     for (const cfg of configs) {
-      const maskOut = path.join(tmp, `${seq}-${cfg.name}.mkv`);
-      const res = await segmentVideoWith({ input: video, info, maskOut, tier: cfg.tier, manifest: cfg.manifest, threshold: cfg.threshold, maxFrames });
+      const maskOut = path.join(args.get('masks') ?? tmp, `${seq}-${cfg.name}.mkv`);
+      const res = await segmentVideoWith({ input: video, info, maskOut, tier: cfg.tier, manifest: cfg.manifest, threshold: cfg.threshold, maxFrames, runtime });
       const pred = await readGrayFrames(['-i', maskOut], info.width, info.height);
       const row = { config: cfg.name, sequence: seq, frames: Math.min(pred.length, gt.length), keys: res.inferences, ...score(pred, gt, info.width, info.height), fps: res.framesWritten / res.seconds };
       rows.push(row);

@@ -181,3 +181,30 @@ export function fitLongSide(width: number, height: number, side: number): [numbe
   const s = Math.min(1, side / Math.max(width, height));
   return [Math.max(1, Math.round(width * s)), Math.max(1, Math.round(height * s))];
 }
+
+/**
+ * The part of `map` inside the box [x0, y0, x1, y1] (pixels, may reach outside: edges are
+ * clamped) resampled bilinearly to w x h.
+ */
+export function cropResize(map: FloatMap, box: readonly [number, number, number, number], w: number, h: number): FloatMap {
+  const { data: src, width: W, height: H } = map;
+  const sx = (box[2] - box[0]) / w;
+  const sy = (box[3] - box[1]) / h;
+  const out = new Float32Array(w * h);
+  for (let y = 0; y < h; y++) {
+    const fy = Math.min(H - 1, Math.max(0, box[1] + (y + 0.5) * sy - 0.5));
+    const y0 = fy | 0;
+    const y1 = Math.min(H - 1, y0 + 1);
+    const ty = fy - y0;
+    for (let x = 0; x < w; x++) {
+      const fx = Math.min(W - 1, Math.max(0, box[0] + (x + 0.5) * sx - 0.5));
+      const x0 = fx | 0;
+      const x1 = Math.min(W - 1, x0 + 1);
+      const tx = fx - x0;
+      const top = src[y0 * W + x0]! + (src[y0 * W + x1]! - src[y0 * W + x0]!) * tx;
+      const bot = src[y1 * W + x0]! + (src[y1 * W + x1]! - src[y1 * W + x0]!) * tx;
+      out[y * w + x] = top + (bot - top) * ty;
+    }
+  }
+  return { data: out, width: w, height: h };
+}

@@ -6,8 +6,15 @@ import type { ModelManifest } from './manifest';
  * What feeding a model and reading its answer needs (a composite model has no file of its own);
  * a recurrent model also names the state it carries from one run to the next, and a composite
  * that follows something through time (a clicked object) the input it is told the frame's index in.
+ * A composite that looks at the frame in its video (the subject stage) names the inputs it is
+ * told the frame's context in: `info` gets [index, shot, width, height], `luma` the frame's luma
+ * at the flow resolution, `previousLuma` that of a frame shortly before it in its shot (absent
+ * on a shot's first frame).
  */
-export type ModelIo = Pick<ModelManifest, 'id' | 'file' | 'input' | 'output' | 'recurrent'> & { frameIndex?: string };
+export type ModelIo = Pick<ModelManifest, 'id' | 'file' | 'input' | 'output' | 'recurrent'> & {
+  frameIndex?: string;
+  frameContext?: { info: string; luma: string; previousLuma: string };
+};
 
 /**
  * The input size to feed a model: its fixed size, or, for flexible models, `side` on the long

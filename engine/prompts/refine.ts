@@ -25,6 +25,7 @@ const BASE: Omit<TierConfig, 'keyframes' | 'workSide'> = {
   guided: { radius: 2, eps: 4e-3, gain: 2 },
   mainSubjectMinFraction: null,
   colourModel: false,
+  subject: null,
 };
 
 export const REFINE_TIERS: Partial<Record<TierName, TierConfig>> = {

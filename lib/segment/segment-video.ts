@@ -2,6 +2,7 @@ import type { MediaInfo } from '../../engine/media/types';
 import { tierFor } from '../../engine/models/registry';
 import type { ModelManifest } from '../../engine/models/manifest';
 import type { ApiModel } from '../../engine/api-models';
+import type { InferenceRuntime } from '../../engine/runtime';
 import type { TierConfig } from '../../engine/tiers';
 import { createVideoMatter, workSize } from '../../engine/video-matter';
 import { MediaError } from '../media/ffmpeg';
@@ -63,13 +64,16 @@ export interface SegmentResult {
   stageSeconds: Record<string, number>;
 }
 
-/** segmentVideo with an explicit engine configuration (benchmarks compare tiers and baselines). */
+/**
+ * segmentVideo with an explicit engine configuration (benchmarks compare tiers and baselines,
+ * and may wrap the runtime: scripts/lib-bench/cached-runtime.ts).
+ */
 export async function segmentVideoWith(
-  opts: Omit<SegmentOptions, 'model'> & { tier: TierConfig; manifest: ModelManifest },
+  opts: Omit<SegmentOptions, 'model'> & { tier: TierConfig; manifest: ModelManifest; runtime?: InferenceRuntime },
 ): Promise<SegmentResult> {
   const { info, tier, manifest } = opts;
   const started = performance.now();
-  const runtime = await serverRuntime();
+  const runtime = opts.runtime ?? (await serverRuntime());
   const matter = await createVideoMatter({
     runtime,
     manifest,

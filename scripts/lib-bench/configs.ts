@@ -26,11 +26,13 @@ export const BASELINE: BenchConfig = {
     guided: null,
     mainSubjectMinFraction: null,
     colourModel: false,
+    subject: null,
   },
 };
 
 /**
- * Configs by name: API model names, "baseline", "people-selfie", "people-rvm", or "custom" (a tier
+ * Configs by name: API model names, "<API model>:no-subject" (the tier as it was before the
+ * subject stage), "baseline", "people-selfie", "people-rvm", or "custom" (a tier
  * named by --base with the JSON in --custom merged over it, for tuning; a JSON array gives one
  * config per element).
  */
@@ -53,7 +55,12 @@ export function benchConfigs(names: string[], args: Map<string, string>): BenchC
         return { name: all.length > 1 ? `custom${i + 1}(${base})` : `custom(${base})`, tier, manifest, threshold: null };
       });
     }
-    if (!isApiModel(name)) throw new Error(`unknown config ${name}; use ${API_MODELS.join(', ')}, baseline, ${PEOPLE.map((p) => p.name).join(', ')} or custom`);
+    const [api, variant] = name.split(':');
+    if (variant === 'no-subject' && api && isApiModel(api)) {
+      const { tier, manifest } = tierFor(api, manifests);
+      return [{ name, tier: { ...tier, subject: null }, manifest, threshold: null }];
+    }
+    if (!isApiModel(name)) throw new Error(`unknown config ${name}; use ${API_MODELS.join(', ')} (optionally with :no-subject), baseline, ${PEOPLE.map((p) => p.name).join(', ')} or custom`);
     const { tier, manifest } = tierFor(name, manifests);
     return [{ name, tier, manifest, threshold: null }];
   });

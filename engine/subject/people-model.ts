@@ -1,0 +1,187 @@
+import { cropResize, resizeMap, type FloatMap } from '../matte/image';
+import { decodeOutput, toInputTensor, type ModelIo } from '../models/io';
+import {
+  boxIou,
+  boxOf,
+  decodeDetections,
+  DETECTOR_IO,
+  detectorInput,
+  type Box,
+} from '../prompts/detector';
+import { CENTERNET } from '../prompts/models';
+import type { InferenceRuntime, InferenceSession, TensorData } from '../runtime';
+import { chooseSubject, type Candidate } from './choose';
+import { candidateCues, motionOf, readKey, subjectModelIo, type KeyInput } from './subject-model';
+
+/**
+ * The people stage: a person model trained on portraits (MediaPipe selfie, 256²) sees full-body
+ * people in sports footage at a few dozen pixels and fails. Here the detector finds the people
+ * every few frames, the subject rules (engine/subject/choose.ts) pick the one the video is about
+ * (the moving dancer, not the still crowd), and the person model runs on a square crop around
+ * them, so they fill its input. Between detections the crop follows the person model's own
+ * answer. Where no person is found the model sees the whole frame, as it did before.
+ */
+
+export interface PeopleStage {
+  kind: 'people';
+  /** Frames between two detector runs (a shot's first frame always gets one). */
+  detectEvery: number;
+  motionGap: number;
+  /** Margin around the subject's box, as a share of its longer side, on every side. */
+  margin: number;
+}
+
+/** Detections below this are not candidates. */
+const MIN_DETECTION = 0.3;
+const PERSON = 0;
+/** The model's answer moves the crop only while it still overlaps the person this much. */
+const FOLLOW_IOU = 0.3;
+
+interface CropState {
+  shot: number;
+  /** Index of the frame the detector last ran on. */
+  detectedAt: number;
+  /** The crop, in the input planes' pixels; null: the whole frame. */
+  crop: Box | null;
+  /** The subject's box as last seen, for the next choice's persistence. */
+  subject: Box | null;
+}
+
+export function peopleRuntime(
+  runtime: InferenceRuntime,
+  base: ModelIo,
+  stage: PeopleStage,
+): { runtime: InferenceRuntime; manifest: ModelIo } {
+  const io = { ...subjectModelIo(base), id: `people(${base.id})` };
+  const composite: InferenceRuntime = {
+    name: `people over ${runtime.name}`,
+    async load(): Promise<InferenceSession> {
+      const [segmenter, detector] = await Promise.all([
+        runtime.load(base),
+        runtime.load(CENTERNET),
+      ]);
+      const framer = peopleFramer(segmenter, detector, base, stage);
+      let queue: Promise<unknown> = Promise.resolve();
+      return {
+        inFlight: 1,
+        run(feeds) {
+          // Frames run in order: each crop follows the answer on the frame before.
+          const result = queue.then(() => framer(feeds));
+          queue = result.catch(() => undefined);
+          return result.then((p) => ({
+            [io.output.name]: { data: p.data, dims: [1, 1, p.height, p.width] },
+          }));
+        },
+        async release() {
+          await queue;
+          await Promise.all([segmenter.release(), detector.release()]);
+        },
+      };
+    },
+  };
+  return { runtime: composite, manifest: io };
+}
+
+function peopleFramer(
+  segmenter: InferenceSession,
+  detector: InferenceSession,
+  base: ModelIo,
+  stage: PeopleStage,
+) {
+  let state: CropState = { shot: -1, detectedAt: -Infinity, crop: null, subject: null };
+  const [sw, sh] = base.input.size === 'multiple-of-32' ? [256, 256] : base.input.size;
+
+  /** The person model on a box of the planes (the whole picture when null), answered at the box's size in the picture. */
+  async function segment(k: KeyInput, box: Box | null): Promise<FloatMap> {
+    const b = box ?? ([0, 0, k.width, k.height] as const);
+    const planes = k.planes.map(
+      (p) => cropResize({ data: p, width: k.width, height: k.height }, b, sw, sh).data,
+    );
+    const out = await segmenter.run({ [base.input.name]: toInputTensor(planes, sw, sh, base) }, [
+      base.output.name,
+    ]);
+    return decodeOutput(out[base.output.name]!, base);
+  }
+
+  async function choose(k: KeyInput, index: number): Promise<void> {
+    const det = await detector.run(
+      { [DETECTOR_IO.input]: detectorInput(k.planes, k.width, k.height) },
+      [DETECTOR_IO.heatmap, DETECTOR_IO.sides],
+    );
+    const classes = new Set([PERSON]);
+    const people = decodeDetections(det[DETECTOR_IO.heatmap]!, det[DETECTOR_IO.sides]!, {
+      classes,
+      minScore: MIN_DETECTION,
+      nmsIou: 0.5,
+      width: k.width,
+      height: k.height,
+    });
+    const whole = resizeMap(await segment(k, null), k.width, k.height);
+    const motion = k.previousLuma ? motionOf(k.previousLuma, k.luma, k.width, k.height) : null;
+    const cues = candidateCues(whole, motion);
+    const candidates: Candidate[] = people.map((d) => ({
+      box: d.box,
+      classIndex: d.classIndex,
+      detScore: d.score,
+      ...cues(d.box),
+    }));
+    const previous = state.shot === k.frame.shot ? state.subject : null;
+    const subject = chooseSubject(candidates, { width: k.width, height: k.height, previous });
+    state = {
+      shot: k.frame.shot,
+      detectedAt: index,
+      subject: subject?.box ?? null,
+      crop: subject ? squareAround(subject.box, stage.margin, k.width, k.height) : null,
+    };
+  }
+
+  return async (feeds: Record<string, TensorData>): Promise<FloatMap> => {
+    const k = readKey(feeds);
+    if (state.shot !== k.frame.shot || k.frame.index - state.detectedAt >= stage.detectEvery)
+      await choose(k, k.frame.index);
+    const crop = state.crop;
+    const answer = await segment(k, crop);
+    const out = new Float32Array(k.width * k.height);
+    const b = crop ?? ([0, 0, k.width, k.height] as const);
+    const [x0, y0] = [Math.round(b[0]), Math.round(b[1])];
+    const [cw, ch] = [Math.round(b[2]) - x0, Math.round(b[3]) - y0];
+    const placed = resizeMap(answer, cw, ch);
+    for (let y = 0; y < ch; y++)
+      for (let x = 0; x < cw; x++)
+        if (y0 + y < k.height && x0 + x < k.width)
+          out[(y0 + y) * k.width + x0 + x] = placed.data[y * cw + x]!;
+    const map = { data: out, width: k.width, height: k.height };
+    // Between detections the crop follows the person: moved to where the model found them, its
+    // size kept (a frame where the model sees only part of them must not shrink it).
+    const found = crop && state.subject ? boxOf(map) : null;
+    if (crop && found && boxIou(found, state.subject!) >= FOLLOW_IOU) {
+      const dx = (found[0] + found[2] - state.subject![0] - state.subject![2]) / 2;
+      const dy = (found[1] + found[3] - state.subject![1] - state.subject![3]) / 2;
+      state.subject = found;
+      state.crop = squareAround(
+        [crop[0] + dx, crop[1] + dy, crop[2] + dx, crop[3] + dy],
+        0,
+        k.width,
+        k.height,
+      );
+    }
+    return map;
+  };
+}
+
+/** A square around a box, grown by `margin` of its longer side on every side, kept inside the picture where it fits. */
+export function squareAround(b: Box, margin: number, width: number, height: number): Box {
+  const side = Math.min(
+    Math.max(width, height),
+    Math.max(b[2] - b[0], b[3] - b[1]) * (1 + 2 * margin),
+  );
+  const cx = (b[0] + b[2]) / 2;
+  const cy = (b[1] + b[3]) / 2;
+  const fit = (c: number, size: number) =>
+    side >= size ? size / 2 : Math.min(size - side / 2, Math.max(side / 2, c));
+  const x = fit(cx, width);
+  const y = fit(cy, height);
+  const hw = Math.min(side, width) / 2;
+  const hh = Math.min(side, height) / 2;
+  return [x - hw, y - hh, x + hw, y + hh];
+}

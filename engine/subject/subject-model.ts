@@ -1,0 +1,530 @@
+import { boxMean } from '../matte/box';
+import { denseFlow } from '../matte/flow';
+import { fitLongSide, resizeMap, type FloatMap } from '../matte/image';
+import { labelRegions, type Region, type Regions } from '../matte/regions';
+import { decodeOutput, toInputTensor, type ModelIo } from '../models/io';
+import { COCO_CLASSES } from '../prompts/concepts';
+import { decodeDetections, DETECTOR_IO, detectorInput, type Box } from '../prompts/detector';
+import { CENTERNET, SAM_DECODER, SAM_ENCODER } from '../prompts/models';
+import { SAM_IO, samDecoderFeeds, samEncoderInput, samMask } from '../prompts/sam';
+import type { InferenceRuntime, InferenceSession, TensorData } from '../runtime';
+import {
+  boxArea,
+  chooseSubject,
+  grow,
+  intersection,
+  REGION,
+  type Candidate,
+  type Subject,
+} from './choose';
+import { fitCameraMotion, median, ownMotion } from './motion';
+
+/**
+ * The subject stage, packaged as a model so the video matter (engine/video-matter.ts) runs it on
+ * its keyframes and carries its answers between them along optical flow, as it does a plain
+ * segmentation model. On each key:
+ *
+ * 1. the segmentation model (ISNet) gives its saliency, the detector its COCO objects, and the
+ *    frame's flow from a few frames back, with the camera's own motion fitted and removed, the
+ *    regions that move by themselves;
+ * 2. engine/subject/choose.ts picks the subject among them (several objects when they belong
+ *    together) and remembers it for the next key of the shot;
+ * 3. the answer is the segmentation model's own probability, with its fine edges, kept only on
+ *    regions that lie on the subject. Where a region straddles the subject and something else
+ *    (a crowd behind a dancer), or the model missed a member (the horse under its rider), SAM
+ *    segments each member from its box: straddling regions are cut along SAM's mask and missed
+ *    members come from SAM. A key with no subject comes out empty.
+ */
+
+export interface GeneralStage {
+  kind: 'general';
+  /** Whether SAM may run where the saliency and the chosen objects disagree (costs a SAM encode on those keys). */
+  sam: boolean;
+  /** Frames back to the frame the motion cue compares a key with. */
+  motionGap: number;
+}
+
+/** The grid the choice is made on (long side); the answer comes at up to OUTPUT_SIDE. */
+const GRID_SIDE = 256;
+const OUTPUT_SIDE = 1024;
+/** Detections below this are not candidates. */
+const MIN_DETECTION = 0.25;
+/** Salient regions under this share of the grid are not candidates, nor moving ones under MIN_MOVING_SHARE. */
+const MIN_REGION_SHARE = 0.002;
+const MIN_MOVING_SHARE = 0.01;
+/** A region is the subject's when this share of it lies in the subject's (grown) box, not the subject's below STRAY. */
+const INSIDE = 0.85;
+const STRAY = 0.15;
+/** A detected member whose box the saliency covers less than this was missed by the model. */
+const MISSED = 0.2;
+/**
+ * Own motion (grid pixels, over the motion gap, above the background's median) that counts as
+ * clearly moving: flow on texture and a shaking camera leave a pixel or two everywhere.
+ */
+const MOVING = 4;
+
+/** Seconds per stage, and how often each path was taken. */
+export interface SubjectStats {
+  keys: number;
+  empty: number;
+  samKeys: number;
+  seconds: {
+    segment: number;
+    detect: number;
+    motion: number;
+    samEncode: number;
+    samDecode: number;
+  };
+}
+
+const now = () => performance.now() / 1000;
+
+/** The stage's I/O as the matter sees it: raw RGB at the segmentation model's size, and the frame's context. */
+export function subjectModelIo(base: ModelIo): ModelIo {
+  return {
+    id: `subject(${base.id})`,
+    file: base.file,
+    input: {
+      name: 'rgb',
+      layout: 'nchw',
+      size: base.input.size,
+      channelOrder: 'rgb',
+      mean: [0, 0, 0],
+      std: [1, 1, 1],
+    },
+    output: {
+      name: 'probability',
+      layout: 'nchw',
+      channels: 1,
+      decode: { kind: 'probability', channel: 0 },
+    },
+    frameContext: { info: 'frame_info', luma: 'luma', previousLuma: 'previous_luma' },
+  };
+}
+
+/** An InferenceRuntime whose one model is the subject stage over `base` and the prompt models of `runtime`. */
+export function subjectRuntime(
+  runtime: InferenceRuntime,
+  base: ModelIo,
+  stage: GeneralStage,
+): { runtime: InferenceRuntime; manifest: ModelIo; stats: SubjectStats } {
+  const stats: SubjectStats = {
+    keys: 0,
+    empty: 0,
+    samKeys: 0,
+    seconds: { segment: 0, detect: 0, motion: 0, samEncode: 0, samDecode: 0 },
+  };
+  const io = subjectModelIo(base);
+  const composite: InferenceRuntime = {
+    name: `subject over ${runtime.name}`,
+    async load(): Promise<InferenceSession> {
+      const [segmenter, detector, encoder, decoder] = await Promise.all([
+        runtime.load(base),
+        runtime.load(CENTERNET),
+        stage.sam ? runtime.load(SAM_ENCODER) : undefined,
+        stage.sam ? runtime.load(SAM_DECODER) : undefined,
+      ]);
+      const analyser = keyAnalyser({ segmenter, detector, encoder, decoder }, base, stats);
+      let queue: Promise<unknown> = Promise.resolve();
+      return {
+        inFlight: 1,
+        run(feeds) {
+          // Keys are analysed one at a time: each starts from the subject the one before chose.
+          const result = queue.then(() => analyser(feeds));
+          queue = result.catch(() => undefined);
+          return result.then((p) => ({
+            [io.output.name]: { data: p.data, dims: [1, 1, p.height, p.width] },
+          }));
+        },
+        async release() {
+          await queue;
+          await Promise.all([segmenter, detector, encoder, decoder].map((s) => s?.release() ?? Promise.resolve()));
+        },
+      };
+    },
+  };
+  return { runtime: composite, manifest: io, stats };
+}
+
+interface Sessions {
+  segmenter: InferenceSession;
+  detector: InferenceSession;
+  encoder?: InferenceSession;
+  decoder?: InferenceSession;
+}
+
+/** What one key needs: its RGB planes (0..255) at the model's size, the frame's index, shot and size, and its lumas for motion. */
+export interface KeyInput {
+  planes: Float32Array[];
+  width: number;
+  height: number;
+  frame: { index: number; shot: number; width: number; height: number };
+  luma: FloatMap;
+  previousLuma: FloatMap | null;
+}
+
+function keyAnalyser(s: Sessions, base: ModelIo, stats: SubjectStats) {
+  let remembered: { shot: number; box: Box | null } = { shot: -1, box: null };
+  const allClasses = new Set(COCO_CLASSES.map((_, i) => i));
+
+  async function timed<T>(
+    stage: keyof SubjectStats['seconds'],
+    work: Promise<T> | (() => T),
+  ): Promise<T> {
+    const t0 = now();
+    try {
+      return typeof work === 'function' ? work() : await work;
+    } finally {
+      stats.seconds[stage] += now() - t0;
+    }
+  }
+
+  return async (feeds: Record<string, TensorData>): Promise<FloatMap> => {
+    const k = readKey(feeds);
+    stats.keys++;
+    const [gw, gh] = fitLongSide(k.frame.width, k.frame.height, GRID_SIDE);
+    const [ow, oh] = fitLongSide(k.frame.width, k.frame.height, OUTPUT_SIDE);
+    const seg = await timed(
+      'segment',
+      s.segmenter.run({ [base.input.name]: toInputTensor(k.planes, k.width, k.height, base) }, [
+        base.output.name,
+      ]),
+    );
+    const prob = decodeOutput(seg[base.output.name]!, base);
+    const saliency = resizeMap(prob, gw, gh);
+    const det = await timed(
+      'detect',
+      s.detector.run({ [DETECTOR_IO.input]: detectorInput(k.planes, k.width, k.height) }, [
+        DETECTOR_IO.heatmap,
+        DETECTOR_IO.sides,
+      ]),
+    );
+    const detections = decodeDetections(det[DETECTOR_IO.heatmap]!, det[DETECTOR_IO.sides]!, {
+      classes: allClasses,
+      minScore: MIN_DETECTION,
+      nmsIou: 0.5,
+      width: gw,
+      height: gh,
+    });
+    const motion = k.previousLuma
+      ? await timed('motion', () => motionOf(k.previousLuma!, k.luma, gw, gh))
+      : null;
+    const regions = labelRegions(saliency);
+    const candidates = candidatesOf(saliency, regions, detections, motion);
+    const previous = remembered.shot === k.frame.shot ? remembered.box : null;
+    const subject = chooseSubject(candidates, { width: gw, height: gh, previous });
+    remembered = { shot: k.frame.shot, box: subject?.box ?? null };
+      console.error(
+        `key ${k.frame.index}: ${candidates.map((c) => `${c.classIndex}@${c.box.map(Math.round).join(',')} s${c.saliency.toFixed(2)} m${c.motion.toFixed(2)} d${c.detScore.toFixed(2)}`).join(' | ')} => ${subject ? subject.members.map((m) => m.classIndex).join('+') + ' ' + subject.score.toFixed(2) : 'none'}`,
+      );
+    if (!subject) {
+      stats.empty++;
+      return { data: new Float32Array(ow * oh), width: ow, height: oh };
+    }
+    const zone = grow(subject.box, 0.1, gw, gh);
+    const inside = regions.regions.map((r) => insideShare(regions, r, zone));
+    const verdicts = inside.map((x) => verdictOf(x, subject, motion, Boolean(s.encoder)));
+    const missed = subject.members.some(isMissed);
+      console.error(
+        `   inside ${inside.map((x) => x.toFixed(2)).join(',')} ${verdicts.join(',')} missed ${missed}`,
+      );
+    const sam =
+      s.encoder && s.decoder && (verdicts.includes('sam') || missed)
+        ? await samMasks(s as Required<Sessions>, k, subject, gw, ow, oh)
+        : null;
+    return composeAnswer(resizeMap(prob, ow, oh), regions, verdicts, {
+      zone,
+      subject,
+      motion,
+      sam,
+    });
+  };
+
+  /** SAM's mask of each member from its box, at the answer's size. */
+  async function samMasks(
+    ss: Required<Sessions>,
+    k: KeyInput,
+    subject: Subject,
+    gw: number,
+    ow: number,
+    oh: number,
+  ): Promise<FloatMap[]> {
+    stats.samKeys++;
+    const picture = k.planes.map(
+      (p) => resizeMap({ data: p, width: k.width, height: k.height }, ow, oh).data,
+    );
+    const enc = await timed(
+      'samEncode',
+      ss.encoder.run({ [SAM_IO.encoderInput]: samEncoderInput(picture, ow, oh) }, [
+        SAM_IO.embedding,
+      ]),
+    );
+    const embedding = enc[SAM_IO.embedding]!;
+    const scale = ow / gw;
+    const masks: FloatMap[] = [];
+    for (const m of subject.members) {
+      const box: Box = [m.box[0] * scale, m.box[1] * scale, m.box[2] * scale, m.box[3] * scale];
+      const feeds = {
+        image_embeddings: { data: embedding.data.slice(), dims: embedding.dims },
+        ...samDecoderFeeds({ box }, ow, oh),
+      };
+      const res = await timed('samDecode', ss.decoder.run(feeds, SAM_IO.decoderOutputs));
+      masks.push(samMask(res.low_res_masks!, ow, oh));
+    }
+    return masks;
+  }
+}
+
+export function readKey(feeds: Record<string, TensorData>): KeyInput {
+  const t = feeds.rgb!;
+  const [, , height, width] = t.dims as [number, number, number, number];
+  const n = width * height;
+  const info = feeds.frame_info!.data;
+  const map = (x: TensorData | undefined): FloatMap | null =>
+    x ? { data: x.data, width: x.dims[3]!, height: x.dims[2]! } : null;
+  return {
+    planes: [0, 1, 2].map((c) => t.data.subarray(c * n, (c + 1) * n)),
+    width,
+    height,
+    frame: { index: info[0]!, shot: info[1]!, width: info[2]!, height: info[3]! },
+    luma: map(feeds.luma)!,
+    previousLuma: map(feeds.previous_luma),
+  };
+}
+
+/** Motion on the grid: each pixel's motion against the camera's, the background's level, and the raw flow. */
+export interface GridMotion {
+  own: FloatMap;
+  background: number;
+  u: FloatMap;
+  v: FloatMap;
+}
+
+export function motionOf(
+  previous: FloatMap,
+  current: FloatMap,
+  gw: number,
+  gh: number,
+): GridMotion {
+  const flow = denseFlow(previous, current);
+  const own = ownMotion(flow, fitCameraMotion(flow));
+  const k = gw / flow.width;
+  const grid = (m: FloatMap) => {
+    const r = resizeMap(m, gw, gh);
+    for (let i = 0; i < r.data.length; i++) r.data[i] = r.data[i]! * k;
+    return r;
+  };
+  const g = grid(own);
+  return {
+    own: g,
+    background: median(Array.from(g.data)),
+    u: grid({ data: flow.u, width: flow.width, height: flow.height }),
+    v: grid({ data: flow.v, width: flow.width, height: flow.height }),
+  };
+}
+
+/** Mean of a map over a box (grid pixels). */
+function meanIn(m: FloatMap, b: Box): number {
+  const [x0, y0, x1, y1] = b.map(Math.round) as [number, number, number, number];
+  let sum = 0;
+  let n = 0;
+  for (let y = Math.max(0, y0); y < Math.min(m.height, y1); y++) {
+    for (let x = Math.max(0, x0); x < Math.min(m.width, x1); x++) {
+      sum += m.data[y * m.width + x]!;
+      n++;
+    }
+  }
+  return n ? sum / n : 0;
+}
+
+function shareAbove(m: FloatMap, b: Box, cut: number): number {
+  const [x0, y0, x1, y1] = b.map(Math.round) as [number, number, number, number];
+  let hit = 0;
+  let n = 0;
+  for (let y = Math.max(0, y0); y < Math.min(m.height, y1); y++) {
+    for (let x = Math.max(0, x0); x < Math.min(m.width, x1); x++) {
+      if (m.data[y * m.width + x]! >= cut) hit++;
+      n++;
+    }
+  }
+  return n ? hit / n : 0;
+}
+
+/** The cues of a candidate's box: how salient it is, how it moves against the camera, and its mean flow. */
+export function candidateCues(
+  saliency: FloatMap,
+  motion: GridMotion | null,
+): (box: Box) => Pick<Candidate, 'saliency' | 'motion' | 'flow'> {
+  return (box) => ({
+    saliency: shareAbove(saliency, box, 0.5),
+    motion: motion
+      ? Math.min(1, Math.max(0, (meanIn(motion.own, box) - motion.background) / MOVING))
+      : 0,
+    flow: motion ? [meanIn(motion.u, box), meanIn(motion.v, box)] : [0, 0],
+  });
+}
+
+/** Detections, salient regions and moving regions as candidates, with their cues measured on the grid. */
+export function candidatesOf(
+  saliency: FloatMap,
+  regions: Regions,
+  detections: readonly { classIndex: number; score: number; box: Box }[],
+  motion: GridMotion | null,
+): Candidate[] {
+  const cue = candidateCues(saliency, motion);
+  const out: Candidate[] = detections.map((d) => ({
+    box: d.box,
+    classIndex: d.classIndex,
+    detScore: d.score,
+    ...cue(d.box),
+  }));
+  const minSize = MIN_REGION_SHARE * saliency.width * saliency.height;
+  const fresh = (r: Region) =>
+    r.size >= minSize && !out.some((c) => intersection(c.box, r.box) >= 0.5 * boxArea(r.box));
+  for (const r of regions.regions.filter(fresh))
+    out.push({ box: r.box, classIndex: REGION, detScore: 0, ...cue(r.box) });
+  if (motion) {
+    const moving = {
+      data: motion.own.data.map((x) => (x - motion.background) / MOVING),
+      width: motion.own.width,
+      height: motion.own.height,
+    };
+    const large = (r: Region) => r.size >= MIN_MOVING_SHARE * saliency.width * saliency.height;
+    for (const r of labelRegions(moving, 1).regions.filter((r) => large(r) && fresh(r)))
+      out.push({ box: r.box, classIndex: REGION, detScore: 0, ...cue(r.box) });
+  }
+  return out;
+}
+
+/** Share of a region's pixels inside a box. */
+function insideShare({ labels, width }: Regions, r: Region, zone: Box): number {
+  if (intersection(r.box, zone) >= boxArea(r.box)) return 1;
+  let inside = 0;
+  for (let y = Math.max(r.box[1], Math.ceil(zone[1])); y < Math.min(r.box[3], zone[3]); y++) {
+    for (let x = Math.max(r.box[0], Math.ceil(zone[0])); x < Math.min(r.box[2], zone[2]); x++)
+      if (labels[y * width + x] === r.id) inside++;
+  }
+  return inside / r.size;
+}
+
+/**
+ * What becomes of a saliency region, from the share of it inside the subject's box: kept whole,
+ * dropped, or, when it straddles the box (a dancer merged with the crowd behind, a swan whose
+ * neck the detector's box cut off), kept where it moves with a moving subject, kept whole when
+ * mostly inside a still one, or else cut along SAM's mask (along the box without SAM).
+ */
+type Verdict = 'keep' | 'drop' | 'moving' | 'sam' | 'box';
+
+function verdictOf(
+  inside: number,
+  subject: Subject,
+  motion: GridMotion | null,
+  sam: boolean,
+): Verdict {
+  if (inside >= INSIDE) return 'keep';
+  if (inside <= STRAY) return 'drop';
+  if (motion && subject.members[0]!.motion >= 0.3) return 'moving';
+  if (inside >= 0.5) return 'keep';
+  return sam ? 'sam' : 'box';
+}
+
+const isMissed = (m: Candidate) => m.classIndex !== REGION && m.saliency < MISSED;
+
+interface Composition {
+  zone: Box;
+  subject: Subject;
+  motion: GridMotion | null;
+  sam: FloatMap[] | null;
+}
+
+/**
+ * The answer: the model's probability on the subject's regions, as their verdicts say, and the
+ * SAM masks of members the model missed.
+ */
+function composeAnswer(
+  out: FloatMap,
+  regions: Regions,
+  verdicts: readonly Verdict[],
+  c: Composition,
+): FloatMap {
+  const { width: gw, height: gh, labels } = regions;
+  const samGrid = c.sam ? maxOf(c.sam.map((m) => resizeMap(m, gw, gh))) : null;
+  // A pixel moves with the subject when its own motion is at least half the subject's.
+  const core = c.subject.members[0]!.box;
+  const movingCut = c.motion
+    ? c.motion.background + 0.5 * (meanIn(c.motion.own, core) - c.motion.background)
+    : Infinity;
+  const keep = new Float32Array(gw * gh);
+  for (let i = 0; i < keep.length; i++) {
+    const id = labels[i]!;
+    if (!id) continue;
+    const inZone = inBox(c.zone, i % gw, (i / gw) | 0);
+    switch (verdicts[id - 1]!) {
+      case 'keep':
+        keep[i] = 1;
+        break;
+      case 'moving':
+        keep[i] = inZone || c.motion!.own.data[i]! >= movingCut ? 1 : 0;
+        break;
+      case 'sam':
+        keep[i] = samGrid && samGrid.data[i]! >= 0.5 ? 1 : 0;
+        break;
+      case 'box':
+        keep[i] = inZone ? 1 : 0;
+        break;
+      case 'drop':
+        break;
+    }
+  }
+  // The soft rim below 0.5 around kept regions stays: the gate reaches two grid pixels further.
+  const reach = boxMean(keep, gw, gh, 2);
+  const gate = resizeMap(
+    { data: reach.map((x) => (x > 0 ? 1 : 0)), width: gw, height: gh },
+    out.width,
+    out.height,
+  );
+  const data = out.data.map((p, i) => p * gate.data[i]!);
+  if (c.sam)
+    c.subject.members.forEach(
+      (m, j) =>
+        isMissed(m) &&
+        addInside(
+          data,
+          out.width,
+          out.height,
+          c.sam![j]!,
+          grow(m.box, 0.05, gw, gh),
+          out.width / gw,
+        ),
+    );
+  return { data, width: out.width, height: out.height };
+}
+
+const inBox = (b: Box, x: number, y: number) => x >= b[0] && x < b[2] && y >= b[1] && y < b[3];
+
+/** Takes a member's SAM mask into the answer inside its box (grid box, scaled to the answer). */
+function addInside(
+  data: Float32Array,
+  w: number,
+  h: number,
+  mask: FloatMap,
+  box: Box,
+  scale: number,
+): void {
+  const [x0, y0, x1, y1] = box.map((v) => Math.round(v * scale)) as [
+    number,
+    number,
+    number,
+    number,
+  ];
+  for (let y = y0; y < Math.min(h, y1); y++)
+    for (let x = x0; x < Math.min(w, x1); x++)
+      data[y * w + x] = Math.max(data[y * w + x]!, mask.data[y * w + x]!);
+}
+
+function maxOf(maps: FloatMap[]): FloatMap {
+  const data = new Float32Array(maps[0]!.data.length);
+  for (const m of maps)
+    for (let i = 0; i < data.length; i++) if (m.data[i]! > data[i]!) data[i] = m.data[i]!;
+  return { data, width: maps[0]!.width, height: maps[0]!.height };
+}
