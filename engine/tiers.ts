@@ -87,7 +87,7 @@ export const PEOPLE_TIERS = {
     guided: { radius: 4, eps: 1e-3, gain: 2, subsample: 2 },
     mainSubjectMinFraction: 0.15,
     colourModel: false,
-    subject: { kind: 'people', detectEvery: 8, motionGap: 4, margin: 0.15 },
+    subject: { kind: 'people', detectEvery: 8, motionGap: 2, margin: 0.15 },
   },
   rvm: {
     model: 'rvm',
@@ -119,7 +119,7 @@ export const TIERS = {
     guided: { radius: 2, eps: 4e-3, gain: 2 },
     mainSubjectMinFraction: 0.15,
     colourModel: true,
-    subject: { kind: 'general', sam: true, motionGap: 4 },
+    subject: { kind: 'general', sam: true, motionGap: 2 },
   },
   human: PEOPLE_TIERS.selfie,
   original: {
@@ -131,7 +131,7 @@ export const TIERS = {
     guided: { radius: 2, eps: 4e-3, gain: 2 },
     mainSubjectMinFraction: 0.15,
     colourModel: false,
-    subject: { kind: 'general', sam: true, motionGap: 4 },
+    subject: { kind: 'general', sam: true, motionGap: 2 },
   },
   pro: {
     model: 'isnet',
@@ -142,7 +142,7 @@ export const TIERS = {
     guided: { radius: 3, eps: 4e-3, gain: 2 },
     mainSubjectMinFraction: 0.15,
     colourModel: false,
-    subject: { kind: 'general', sam: true, motionGap: 4 },
+    subject: { kind: 'general', sam: true, motionGap: 2 },
   },
 } satisfies Record<string, TierConfig>;
 export type TierName = keyof typeof TIERS;

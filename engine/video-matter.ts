@@ -196,7 +196,7 @@ export async function createVideoMatter(opts: VideoMatterOptions): Promise<Video
     const asTensor = (f: FloatMap): TensorData => ({ data: f.data.slice(), dims: [1, 1, f.height, f.width] });
     const before = recentLumas.find((r) => r.shot === slot.shot && r.index < slot.index && r.index >= slot.index - motionGap);
     return {
-      [names.info]: { data: Float32Array.of(slot.index, slot.shot, frame.width, frame.height), dims: [4] },
+      [names.info]: { data: Float32Array.of(slot.index, slot.shot, frame.width, frame.height, before?.index ?? slot.index), dims: [5] },
       [names.luma]: asTensor(slot.small),
       ...(before ? { [names.previousLuma]: asTensor(before.small) } : {}),
     };

@@ -7,7 +7,8 @@ import type { ModelManifest } from './manifest';
  * a recurrent model also names the state it carries from one run to the next, and a composite
  * that follows something through time (a clicked object) the input it is told the frame's index in.
  * A composite that looks at the frame in its video (the subject stage) names the inputs it is
- * told the frame's context in: `info` gets [index, shot, width, height], `luma` the frame's luma
+ * told the frame's context in: `info` gets [index, shot, width, height, index of the previous
+ * luma's frame], `luma` the frame's luma
  * at the flow resolution, `previousLuma` that of a frame shortly before it in its shot (absent
  * on a shot's first frame).
  */

@@ -89,5 +89,8 @@ export function preparedSha256(m: PromptModelManifest): string {
 
 export const PROMPT_MODELS: readonly PromptModelManifest[] = [CENTERNET, SAM_ENCODER, SAM_DECODER];
 
-/** The prompt models the browser runs too: SAM, for the job page's instant preview of a click prompt. */
-export const BROWSER_PROMPT_MODELS: readonly PromptModelManifest[] = [SAM_ENCODER, SAM_DECODER];
+/**
+ * The prompt models the browser runs too: SAM, for the job page's instant preview of a click
+ * prompt, and the detector with SAM for the Studio's subject stage (engine/subject/).
+ */
+export const BROWSER_PROMPT_MODELS: readonly PromptModelManifest[] = [CENTERNET, SAM_ENCODER, SAM_DECODER];

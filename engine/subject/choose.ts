@@ -44,7 +44,7 @@ const WEIGHTS = {
   motion: 0.7,
   size: 0.5,
   centre: 0.3,
-  persistence: 0.8,
+  persistence: 1,
   detector: 0.3,
 };
 /** Below this no candidate is a subject and the key comes out empty. */

@@ -117,7 +117,9 @@ function peopleFramer(
       height: k.height,
     });
     const whole = resizeMap(await segment(k, null), k.width, k.height);
-    const motion = k.previousLuma ? motionOf(k.previousLuma, k.luma, k.width, k.height) : null;
+    const motion = k.previousLuma
+      ? motionOf(k.previousLuma, k.luma, k.width, k.height, k.frame.index - k.frame.previousIndex)
+      : null;
     const cues = candidateCues(whole, motion);
     const candidates: Candidate[] = people.map((d) => ({
       box: d.box,

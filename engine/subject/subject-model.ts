@@ -58,10 +58,12 @@ const STRAY = 0.15;
 /** A detected member whose box the saliency covers less than this was missed by the model. */
 const MISSED = 0.2;
 /**
- * Own motion (grid pixels, over the motion gap, above the background's median) that counts as
- * clearly moving: flow on texture and a shaking camera leave a pixel or two everywhere.
+ * Own motion per frame between the two lumas (pixels of a GRID_SIDE-wide grid, above the
+ * background's median) that counts as clearly moving: flow on texture and a shaking camera
+ * leave some everywhere. Where the background itself moves by half that against the fitted
+ * camera (a fast pan the flow cannot follow), the motion cue is not trusted at all.
  */
-const MOVING = 4;
+const MOVING_PER_FRAME = 1;
 
 /** Seconds per stage, and how often each path was taken. */
 export interface SubjectStats {
@@ -138,7 +140,9 @@ export function subjectRuntime(
         },
         async release() {
           await queue;
-          await Promise.all([segmenter, detector, encoder, decoder].map((s) => s?.release() ?? Promise.resolve()));
+          await Promise.all(
+            [segmenter, detector, encoder, decoder].map((s) => s?.release() ?? Promise.resolve()),
+          );
         },
       };
     },
@@ -158,7 +162,7 @@ export interface KeyInput {
   planes: Float32Array[];
   width: number;
   height: number;
-  frame: { index: number; shot: number; width: number; height: number };
+  frame: { index: number; shot: number; width: number; height: number; previousIndex: number };
   luma: FloatMap;
   previousLuma: FloatMap | null;
 }
@@ -207,16 +211,18 @@ function keyAnalyser(s: Sessions, base: ModelIo, stats: SubjectStats) {
       height: gh,
     });
     const motion = k.previousLuma
-      ? await timed('motion', () => motionOf(k.previousLuma!, k.luma, gw, gh))
+      ? await timed('motion', () =>
+          motionOf(k.previousLuma!, k.luma, gw, gh, k.frame.index - k.frame.previousIndex),
+        )
       : null;
     const regions = labelRegions(saliency);
     const candidates = candidatesOf(saliency, regions, detections, motion);
     const previous = remembered.shot === k.frame.shot ? remembered.box : null;
     const subject = chooseSubject(candidates, { width: gw, height: gh, previous });
     remembered = { shot: k.frame.shot, box: subject?.box ?? null };
-      console.error(
-        `key ${k.frame.index}: ${candidates.map((c) => `${c.classIndex}@${c.box.map(Math.round).join(',')} s${c.saliency.toFixed(2)} m${c.motion.toFixed(2)} d${c.detScore.toFixed(2)}`).join(' | ')} => ${subject ? subject.members.map((m) => m.classIndex).join('+') + ' ' + subject.score.toFixed(2) : 'none'}`,
-      );
+    console.error(
+      `key ${k.frame.index}: ${candidates.map((c) => `${c.classIndex}@${c.box.map(Math.round).join(',')} s${c.saliency.toFixed(2)} m${c.motion.toFixed(2)} d${c.detScore.toFixed(2)}`).join(' | ')} => ${subject ? subject.members.map((m) => m.classIndex).join('+') + ' ' + subject.score.toFixed(2) : 'none'}`,
+    );
     if (!subject) {
       stats.empty++;
       return { data: new Float32Array(ow * oh), width: ow, height: oh };
@@ -225,9 +231,9 @@ function keyAnalyser(s: Sessions, base: ModelIo, stats: SubjectStats) {
     const inside = regions.regions.map((r) => insideShare(regions, r, zone));
     const verdicts = inside.map((x) => verdictOf(x, subject, motion, Boolean(s.encoder)));
     const missed = subject.members.some(isMissed);
-      console.error(
-        `   inside ${inside.map((x) => x.toFixed(2)).join(',')} ${verdicts.join(',')} missed ${missed}`,
-      );
+    console.error(
+      `   inside ${inside.map((x) => x.toFixed(2)).join(',')} ${verdicts.join(',')} missed ${missed}`,
+    );
     const sam =
       s.encoder && s.decoder && (verdicts.includes('sam') || missed)
         ? await samMasks(s as Required<Sessions>, k, subject, gw, ow, oh)
@@ -286,26 +292,38 @@ export function readKey(feeds: Record<string, TensorData>): KeyInput {
     planes: [0, 1, 2].map((c) => t.data.subarray(c * n, (c + 1) * n)),
     width,
     height,
-    frame: { index: info[0]!, shot: info[1]!, width: info[2]!, height: info[3]! },
+    frame: {
+      index: info[0]!,
+      shot: info[1]!,
+      width: info[2]!,
+      height: info[3]!,
+      previousIndex: info[4]!,
+    },
     luma: map(feeds.luma)!,
     previousLuma: map(feeds.previous_luma),
   };
 }
 
-/** Motion on the grid: each pixel's motion against the camera's, the background's level, and the raw flow. */
+/**
+ * Motion on the grid: each pixel's motion against the camera's, the background's level, the own
+ * motion that counts as clearly moving between these two frames, and the raw flow.
+ */
 export interface GridMotion {
   own: FloatMap;
   background: number;
+  moving: number;
   u: FloatMap;
   v: FloatMap;
 }
 
+/** The motion cue between two lumas `frames` apart, on a gw × gh grid; null where the flow is not to be trusted. */
 export function motionOf(
   previous: FloatMap,
   current: FloatMap,
   gw: number,
   gh: number,
-): GridMotion {
+  frames: number,
+): GridMotion | null {
   const flow = denseFlow(previous, current);
   const own = ownMotion(flow, fitCameraMotion(flow));
   const k = gw / flow.width;
@@ -315,9 +333,13 @@ export function motionOf(
     return r;
   };
   const g = grid(own);
+  const background = median(Array.from(g.data));
+  const moving = (MOVING_PER_FRAME * Math.max(1, frames) * gw) / GRID_SIDE;
+  if (background > moving / 2) return null;
   return {
     own: g,
-    background: median(Array.from(g.data)),
+    background,
+    moving,
     u: grid({ data: flow.u, width: flow.width, height: flow.height }),
     v: grid({ data: flow.v, width: flow.width, height: flow.height }),
   };
@@ -358,7 +380,7 @@ export function candidateCues(
   return (box) => ({
     saliency: shareAbove(saliency, box, 0.5),
     motion: motion
-      ? Math.min(1, Math.max(0, (meanIn(motion.own, box) - motion.background) / MOVING))
+      ? Math.min(1, Math.max(0, (meanIn(motion.own, box) - motion.background) / motion.moving))
       : 0,
     flow: motion ? [meanIn(motion.u, box), meanIn(motion.v, box)] : [0, 0],
   });
@@ -385,7 +407,7 @@ export function candidatesOf(
     out.push({ box: r.box, classIndex: REGION, detScore: 0, ...cue(r.box) });
   if (motion) {
     const moving = {
-      data: motion.own.data.map((x) => (x - motion.background) / MOVING),
+      data: motion.own.data.map((x) => (x - motion.background) / motion.moving),
       width: motion.own.width,
       height: motion.own.height,
     };
@@ -408,10 +430,11 @@ function insideShare({ labels, width }: Regions, r: Region, zone: Box): number {
 }
 
 /**
- * What becomes of a saliency region, from the share of it inside the subject's box: kept whole,
- * dropped, or, when it straddles the box (a dancer merged with the crowd behind, a swan whose
- * neck the detector's box cut off), kept where it moves with a moving subject, kept whole when
- * mostly inside a still one, or else cut along SAM's mask (along the box without SAM).
+ * What becomes of a saliency region, from the share of it inside the subject's box: kept whole
+ * when it lies inside or mostly inside (a swan's neck or a dancer's skirt beyond an imprecise
+ * box), dropped when it lies outside; when it lies mostly outside but reaches in (a dancer
+ * merged with the crowd behind), kept where it moves with a moving subject, or else cut along
+ * SAM's mask (along the box without SAM).
  */
 type Verdict = 'keep' | 'drop' | 'moving' | 'sam' | 'box';
 
@@ -423,8 +446,8 @@ function verdictOf(
 ): Verdict {
   if (inside >= INSIDE) return 'keep';
   if (inside <= STRAY) return 'drop';
-  if (motion && subject.members[0]!.motion >= 0.3) return 'moving';
   if (inside >= 0.5) return 'keep';
+  if (motion && subject.members[0]!.motion >= 0.3) return 'moving';
   return sam ? 'sam' : 'box';
 }
 
