@@ -5,15 +5,22 @@ let shared: ServedRuntime | null = null;
 
 /**
  * One onnxruntime-node runtime per process whose sessions stay loaded between videos (ISNet
- * takes seconds to load). Sessions are kept until the process exits; release() is a no-op.
- * onnxruntime-node is imported lazily so the web process never loads it.
+ * takes seconds to load). onnxruntime-node is imported lazily so the web process never loads it.
  */
 export async function serverRuntime(): Promise<ServedRuntime> {
   if (shared) return shared;
   const { createOrtNodeRuntime } = await import('./ort-node-runtime');
-  const inner = createOrtNodeRuntime();
+  shared = keepingSessions(createOrtNodeRuntime());
+  return shared;
+}
+
+/**
+ * A runtime that loads each model once and hands the same session to every later load: sessions
+ * are kept until the process exits, and release() is a no-op.
+ */
+export function keepingSessions(inner: ServedRuntime): ServedRuntime {
   const sessions = new Map<string, Promise<InferenceSession>>();
-  shared = {
+  return {
     get name() {
       return inner.name;
     },
@@ -29,5 +36,4 @@ export async function serverRuntime(): Promise<ServedRuntime> {
       return s;
     },
   };
-  return shared;
 }
