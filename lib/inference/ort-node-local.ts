@@ -121,9 +121,10 @@ async function modelSession(id: string, model: string | Uint8Array, device: Infe
       } catch (e) {
         fallBack(e);
         gpu = false;
-        const gpuSession = session;
+        const broken = session;
         session = await onCpu();
-        void gpuSession.release();
+        // Whatever state the failed GPU session is in, the CPU one carries on.
+        broken.release().catch(() => undefined);
         return runFloat32(ort.Tensor, session, feeds, outputs);
       }
     },
