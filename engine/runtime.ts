@@ -1,6 +1,6 @@
 /**
  * The InferenceRuntime port. The engine never imports an inference library: the server injects
- * lib/inference/ort-node-runtime.ts (onnxruntime-node, CUDA when present, else CPU) and the
+ * lib/inference/ort-node-runtime.ts (onnxruntime-node on INFERENCE_DEVICE: CUDA, WebGPU or CPU) and the
  * browser injects workers/browser/ort-web-runtime.ts (onnxruntime-web, WASM).
  */
 import type { ModelManifest } from './models/manifest';

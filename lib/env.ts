@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { isPostgresUrl } from './db/migrations';
+import { DEVICE_SETTINGS } from './inference/device';
 
 /**
  * The one reader of process.env. Every default makes the embedded mode (SQLite, local disk,
@@ -57,18 +58,33 @@ const schema = z.object({
    * keeps busy, status and upload requests still get a core when they need one.
    */
   WORKER_NICE: z.coerce.number().int().min(0).max(19).default(10),
-  /** The queue lanes this worker takes: `gpu` (segmentation, one-pass batches), `cpu` (renders, exports, webhooks). */
+  /**
+   * The queue lanes this worker takes: `gpu` (segmentation, refinement, one-pass batches), `cpu`
+   * (renders, exports, webhooks), or `auto`: `cpu`, plus `gpu` when this worker's models run on
+   * a GPU (a fleet of GPU and CPU machines; lib/queue/lanes.ts). Listed lanes are taken on any
+   * device: the default lets a CPU-only install's one worker run everything.
+   */
   WORKER_LANES: z
     .string()
     .default('gpu,cpu')
     .transform((s) => s.split(',').map((l) => l.trim()).filter(Boolean))
-    .pipe(z.array(z.enum(['gpu', 'cpu'])).min(1)),
+    .pipe(z.union([z.tuple([z.literal('auto')]).transform(() => 'auto' as const), z.array(z.enum(['gpu', 'cpu'])).min(1)])),
   /** Threads onnxruntime may use per inference session (0 = one per available CPU). */
   ORT_THREADS: z.coerce.number().int().min(0).default(0),
-  /** Where onnxruntime-node runs the models: "cpu", or "cuda" (an NVIDIA GPU; docs/operations.md). */
-  ORT_EXECUTION_PROVIDER: z.enum(['cpu', 'cuda']).default('cpu'),
+  /**
+   * Where workers run the models (lib/inference/device.ts): `auto` (CUDA when its provider is
+   * installed, else WebGPU when a GPU answers, else the CPU), `cpu`, `webgpu` or `cuda` (the
+   * worker refuses to start when that GPU does not answer). docs/operations.md, "GPU workers".
+   */
+  INFERENCE_DEVICE: z.enum(DEVICE_SETTINGS).default('auto'),
+  /** Renamed INFERENCE_DEVICE: said at start rather than ignored. */
+  ORT_EXECUTION_PROVIDER: z
+    .string()
+    .optional()
+    .refine((v) => v === undefined, 'renamed INFERENCE_DEVICE (auto, cpu, webgpu or cuda)'),
+  /** Which GPU the CUDA provider uses. */
   ORT_CUDA_DEVICE: z.coerce.number().int().min(0).default(0),
-  /** Keyframes per model run (ISNet tiers): 4 with cuda, 1 on the CPU unless set. */
+  /** Keyframes per model run (ISNet tiers): 4 on a GPU, 1 on the CPU unless set. */
   ORT_BATCH: z.coerce.number().int().min(1).max(32).optional(),
   MAX_UPLOAD_BYTES: z.coerce.number().int().positive().default(1024 * 1024 * 1024),
   MAX_VIDEO_SECONDS: z.coerce.number().positive().default(600),

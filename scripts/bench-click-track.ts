@@ -29,7 +29,7 @@ const clips = (args.get('clips') ?? 'car-shadow,blackswan,dance-twirl').split(',
 const clicks = Number(args.get('clicks') ?? 3);
 const interval = Number(args.get('interval') ?? 8);
 
-const runtime = createLocalOrtNodeRuntime({ threads: os.cpus().length, provider: 'cpu', device: 0, batch: 1 });
+const runtime = createLocalOrtNodeRuntime({ threads: os.cpus().length, device: 'cpu', cudaDevice: 0, batch: 1 });
 const [encoder, decoder] = await Promise.all([runtime.load(SAM_ENCODER), runtime.load(SAM_DECODER)]);
 
 interface Key {

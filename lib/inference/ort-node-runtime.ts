@@ -1,10 +1,11 @@
 import os from 'node:os';
 import { Worker } from 'node:worker_threads';
-import type { InferenceRuntime, InferenceSession, ModelFile } from '../../engine/runtime';
+import type { InferenceSession, ModelFile } from '../../engine/runtime';
 import { env } from '../env';
-import { batchable, batchRuns } from './batching';
+import { batchRuns } from './batching';
+import type { DeviceSetting } from './device';
 import type { LocalOrtOptions } from './ort-node-local';
-import { remoteRuntime, type RemoteRuntime, type RuntimeReply, type RuntimeRequest } from './runtime-rpc';
+import { remoteRuntime, type RemoteRuntime, type RuntimeReply, type RuntimeRequest, type ServedRuntime } from './runtime-rpc';
 
 /**
  * Starts the inference thread. It holds the process open only while a request is outstanding;
@@ -31,34 +32,41 @@ function startThread(options: LocalOrtOptions, onExit: () => void): RemoteRuntim
 }
 
 /**
- * The server's InferenceRuntime: onnxruntime-node on the execution provider ORT_EXECUTION_PROVIDER
- * names (ort-node-local.ts) on a thread of its own, so the main thread prepares and finishes
- * other frames while a model runs. With ORT_BATCH above 1 (a GPU worker's default), keyframes
- * of batchable models go to the model several at a time (batching.ts).
+ * The server's InferenceRuntime: onnxruntime-node (ort-node-local.ts) on a thread of its own, so
+ * the main thread prepares and finishes other frames while a model runs, on the device
+ * INFERENCE_DEVICE names or `auto` finds. Sessions the thread loads with a batch above 1 (ORT_BATCH,
+ * or a GPU's default) take keyframes of batchable models several at a time (batching.ts).
  */
-export function createOrtNodeRuntime(opts: { threads?: number; batch?: number } = {}): InferenceRuntime {
+export function createOrtNodeRuntime(opts: { threads?: number; batch?: number; device?: DeviceSetting } = {}): ServedRuntime {
   const e = env();
   const options: LocalOrtOptions = {
     // onnxruntime's own default counts physical cores, which leaves vCPUs idle on most VMs.
     threads: opts.threads ?? (e.ORT_THREADS || os.availableParallelism()),
-    provider: e.ORT_EXECUTION_PROVIDER,
-    device: e.ORT_CUDA_DEVICE,
-    batch: opts.batch ?? e.ORT_BATCH ?? (e.ORT_EXECUTION_PROVIDER === 'cuda' ? GPU_BATCH : 1),
+    device: opts.device ?? e.INFERENCE_DEVICE,
+    cudaDevice: e.ORT_CUDA_DEVICE,
+    batch: opts.batch ?? e.ORT_BATCH,
   };
   let remote: RemoteRuntime | null = null;
-  const runtime = {
+  const thread = () => {
+    const r = (remote ??= startThread(options, () => {
+      if (remote === r) remote = null;
+    }));
+    return r;
+  };
+  const runtime: ServedRuntime = {
     name: 'onnxruntime-node',
+    async device() {
+      const r = thread();
+      const choice = await r.device();
+      runtime.name = r.name;
+      return choice;
+    },
     async load(manifest: ModelFile): Promise<InferenceSession> {
-      const r = (remote ??= startThread(options, () => {
-        if (remote === r) remote = null;
-      }));
+      const r = thread();
       const session = await r.load(manifest);
       runtime.name = r.name;
-      return options.batch > 1 && batchable(manifest) ? batchRuns(session, options.batch) : session;
+      return (session.batch ?? 1) > 1 ? batchRuns(session, session.batch!) : session;
     },
   };
   return runtime;
 }
-
-/** Keyframes per model run on a GPU unless ORT_BATCH says otherwise. */
-const GPU_BATCH = 4;

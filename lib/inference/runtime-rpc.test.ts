@@ -1,14 +1,16 @@
 import { MessageChannel } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
 import { SELFIE } from '../../engine/models/catalog';
-import type { InferenceRuntime, TensorData } from '../../engine/runtime';
-import { remoteRuntime, serveRuntime, type RuntimeReply, type RuntimeRequest } from './runtime-rpc';
+import type { TensorData } from '../../engine/runtime';
+import { remoteRuntime, serveRuntime, type RuntimeReply, type RuntimeRequest, type ServedRuntime } from './runtime-rpc';
 
-/** A stand-in model that doubles its input, slower for the first request, failing on NaN. */
-const doubler: InferenceRuntime = {
+/** A stand-in model that doubles its input, slower for the first request, failing on NaN; on a CPU, two keyframes a run. */
+const doubler: ServedRuntime = {
   name: 'doubler',
+  device: () => Promise.resolve({ device: 'cpu', adapter: 'CPU, 1 thread', notChosen: { webgpu: 'No supported adapters' } }),
   load: () =>
     Promise.resolve({
+      batch: 2,
       async run(feeds) {
         const x = feeds.x!;
         if (Number.isNaN(x.data[0])) throw new Error('bad input');
@@ -19,7 +21,7 @@ const doubler: InferenceRuntime = {
     }),
 };
 
-function connect(runtime: InferenceRuntime) {
+function connect(runtime: ServedRuntime) {
   const { port1, port2 } = new MessageChannel();
   serveRuntime(runtime, {
     post: (msg: RuntimeReply, transfer) => port1.postMessage(msg, transfer),
@@ -41,6 +43,7 @@ describe('runtime over a message channel', () => {
     const session = await remote.load(SELFIE);
     expect(remote.name).toBe('doubler');
     expect(session.inFlight).toBe(1);
+    expect(session.batch).toBe(2);
     const input = feed(1);
     const runs = [session.run(input, ['y']), session.run(feed(Number.NaN), ['y']), session.run(feed(3), ['y'])];
     // The caller's buffer went to the other side.
@@ -63,5 +66,14 @@ describe('runtime over a message channel', () => {
     await expect(outstanding).rejects.toThrow('exited');
     await expect(session.run(feed(2), ['y'])).rejects.toThrow('exited');
     close();
+  });
+
+  it("passes the device choice across, and the refusal of a device that is not there", async () => {
+    const served = connect(doubler);
+    await expect(served.remote.device()).resolves.toEqual({ device: 'cpu', adapter: 'CPU, 1 thread', notChosen: { webgpu: 'No supported adapters' } });
+    served.close();
+    const refused = connect({ ...doubler, device: () => Promise.reject(new Error('INFERENCE_DEVICE=webgpu, but No supported adapters')) });
+    await expect(refused.remote.device()).rejects.toThrow('INFERENCE_DEVICE=webgpu, but No supported adapters');
+    refused.close();
   });
 });

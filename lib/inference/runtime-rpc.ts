@@ -5,14 +5,30 @@
  * finishes other frames here (sessions report `inFlight: 1`).
  */
 import type { InferenceRuntime, InferenceSession, ModelFile, TensorData } from '../../engine/runtime';
+import type { DeviceChoice } from './device';
+
+/** A session as the serving side loads it: with the keyframes it takes per run (batching.ts). */
+export interface ServedSession extends InferenceSession {
+  batch?: number;
+}
+
+/** What the inference thread serves: a runtime that also says which device it chose. */
+export interface ServedRuntime extends InferenceRuntime {
+  /** Says the device once it is chosen: "onnxruntime-node (webgpu)". */
+  name: string;
+  /** The device the models run on; rejects when the one asked for is not there. */
+  device(): Promise<DeviceChoice>;
+  load(model: ModelFile): Promise<ServedSession>;
+}
 
 export type RuntimeRequest =
+  | { type: 'device'; id: number }
   | { type: 'load'; id: number; manifest: ModelFile }
   | { type: 'run'; id: number; session: number; feeds: Record<string, TensorData>; outputs: readonly string[] }
   | { type: 'release'; id: number; session: number };
 
 export type RuntimeReply =
-  | { id: number; ok: true; session?: number; runtime?: string; outputs?: Record<string, TensorData> }
+  | { id: number; ok: true; session?: number; runtime?: string; batch?: number; device?: DeviceChoice; outputs?: Record<string, TensorData> }
   | { id: number; ok: false; message: string };
 
 /** One end of a message channel (a worker thread's port), as its side sees it. */
@@ -24,7 +40,7 @@ export interface Channel<In, Out> {
 const buffersOf = (tensors: Record<string, TensorData>) => Object.values(tensors).map((t) => t.data.buffer as ArrayBuffer);
 
 /** Answers load/run/release requests with `runtime`, one at a time and in order. */
-export function serveRuntime(runtime: InferenceRuntime, channel: Channel<RuntimeRequest, RuntimeReply>): void {
+export function serveRuntime(runtime: ServedRuntime, channel: Channel<RuntimeRequest, RuntimeReply>): void {
   const sessions = new Map<number, InferenceSession>();
   let nextSession = 1;
   const sessionOf = (id: number) => {
@@ -35,10 +51,14 @@ export function serveRuntime(runtime: InferenceRuntime, channel: Channel<Runtime
   async function handle(req: RuntimeRequest): Promise<void> {
     try {
       switch (req.type) {
+        case 'device':
+          channel.post({ id: req.id, ok: true, device: await runtime.device(), runtime: runtime.name }, []);
+          return;
         case 'load': {
           const id = nextSession++;
-          sessions.set(id, await runtime.load(req.manifest));
-          channel.post({ id: req.id, ok: true, session: id, runtime: runtime.name }, []);
+          const session = await runtime.load(req.manifest);
+          sessions.set(id, session);
+          channel.post({ id: req.id, ok: true, session: id, runtime: runtime.name, batch: session.batch }, []);
           return;
         }
         case 'run': {
@@ -65,9 +85,7 @@ export function serveRuntime(runtime: InferenceRuntime, channel: Channel<Runtime
 
 type WithoutId<T> = T extends unknown ? Omit<T, 'id'> : never;
 
-export interface RemoteRuntime extends InferenceRuntime {
-  /** The serving runtime's name, once a model has loaded. */
-  name: string;
+export interface RemoteRuntime extends ServedRuntime {
   /** Fails every outstanding and later request with this error (the other side died). */
   fail(err: Error): void;
 }
@@ -99,11 +117,17 @@ export function remoteRuntime(channel: Channel<RuntimeReply, RuntimeRequest>, bu
   };
   const runtime: RemoteRuntime = {
     name: 'remote',
-    async load(manifest: ModelFile): Promise<InferenceSession> {
+    async device() {
+      const reply = await call({ type: 'device' });
+      runtime.name = reply.runtime ?? runtime.name;
+      return reply.device!;
+    },
+    async load(manifest: ModelFile): Promise<ServedSession> {
       const reply = await call({ type: 'load', manifest });
       const session = reply.session!;
       runtime.name = reply.runtime ?? runtime.name;
       return {
+        batch: reply.batch,
         inFlight: 1,
         async run(feeds, outputs) {
           return (await call({ type: 'run', session, feeds, outputs }, buffersOf(feeds))).outputs ?? {};

@@ -1,19 +1,30 @@
-import type { InferenceRuntime, InferenceSession, ModelFile } from '../../engine/runtime';
+import type { InferenceSession, ModelFile } from '../../engine/runtime';
+import type { ServedRuntime } from './runtime-rpc';
 
-let shared: InferenceRuntime | null = null;
+let shared: ServedRuntime | null = null;
 
 /**
  * One onnxruntime-node runtime per process whose sessions stay loaded between videos (ISNet
- * takes seconds to load). Sessions are kept until the process exits; release() is a no-op.
- * onnxruntime-node is imported lazily so the web process never loads it.
+ * takes seconds to load). onnxruntime-node is imported lazily so the web process never loads it.
  */
-export async function serverRuntime(): Promise<InferenceRuntime> {
+export async function serverRuntime(): Promise<ServedRuntime> {
   if (shared) return shared;
   const { createOrtNodeRuntime } = await import('./ort-node-runtime');
-  const inner = createOrtNodeRuntime();
+  shared = keepingSessions(createOrtNodeRuntime());
+  return shared;
+}
+
+/**
+ * A runtime that loads each model once and hands the same session to every later load: sessions
+ * are kept until the process exits, and release() is a no-op.
+ */
+export function keepingSessions(inner: ServedRuntime): ServedRuntime {
   const sessions = new Map<string, Promise<InferenceSession>>();
-  shared = {
-    name: inner.name,
+  return {
+    get name() {
+      return inner.name;
+    },
+    device: () => inner.device(),
     load(m: ModelFile) {
       const key = `${m.id}:${m.file}`;
       let s = sessions.get(key);
@@ -25,5 +36,4 @@ export async function serverRuntime(): Promise<InferenceRuntime> {
       return s;
     },
   };
-  return shared;
 }

@@ -2,7 +2,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import { db } from '../../lib/db/client';
 import { env } from '../../lib/env';
+import { describeChoice, isGpu, type DeviceChoice } from '../../lib/inference/device';
+import { serverRuntime } from '../../lib/inference/server-runtime';
 import { queueProvider, relay } from '../../lib/queue';
+import { needsDevice, resolveLanes, type LaneSetting } from '../../lib/queue/lanes';
 import { expireAbandonedJobs } from '../../lib/services/expire-abandoned-jobs';
 import { handlers } from './handlers';
 import { assertHandlersMatchCatalogue, Runner } from './runner';
@@ -49,17 +52,29 @@ function yieldToWeb(nice: number): void {
   }
 }
 
+/**
+ * The device this worker's models run on, chosen before it claims any work: the ready line
+ * says it, `WORKER_LANES=auto` depends on it, and an explicit INFERENCE_DEVICE that does not
+ * answer stops the start here. A worker on the cpu lane alone never loads a model.
+ */
+async function inferenceDevice(lanes: LaneSetting): Promise<DeviceChoice | null> {
+  if (!needsDevice(lanes)) return null;
+  return (await serverRuntime()).device();
+}
+
 async function main(): Promise<void> {
   const config = env();
   yieldToWeb(config.WORKER_NICE);
   assertHandlersMatchCatalogue(handlers);
+  const inference = await inferenceDevice(config.WORKER_LANES);
+  const lanes = resolveLanes(config.WORKER_LANES, inference !== null && isGpu(inference.device));
   await db().$connect();
   const provider = queueProvider();
   const runner = new Runner({
     handlers,
     provider,
     concurrency: config.WORKER_CONCURRENCY,
-    lanes: config.WORKER_LANES,
+    lanes,
     onIdle: relay,
   });
   runner.start();
@@ -67,7 +82,7 @@ async function main(): Promise<void> {
   const sweep = setInterval(sweepAbandonedJobs, EXPIRY_SWEEP_MS);
   sweep.unref();
   console.log(
-    `[worker] ${runner.workerId} ready (concurrency ${config.WORKER_CONCURRENCY}, lanes ${config.WORKER_LANES.join('+')}, queue ${config.QUEUE_PROVIDER}, storage ${config.STORAGE_PROVIDER}, inference ${config.ORT_EXECUTION_PROVIDER}, nice ${os.getPriority()})`,
+    `[worker] ${runner.workerId} ready (concurrency ${config.WORKER_CONCURRENCY}, lanes ${lanes.join('+')}${config.WORKER_LANES === 'auto' ? ' (auto)' : ''}, queue ${config.QUEUE_PROVIDER}, storage ${config.STORAGE_PROVIDER}, nice ${os.getPriority()}; inference ${inference ? describeChoice(inference) : 'not used (cpu lane only)'})`,
   );
 
   let stopping = false;
