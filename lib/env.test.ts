@@ -24,7 +24,8 @@ describe('inference and lane settings', () => {
     expect(() => envWith({ WORKER_LANES: 'gpu,tpu' })).toThrow('WORKER_LANES');
   });
 
-  it('says ORT_EXECUTION_PROVIDER was renamed rather than ignoring it', () => {
-    expect(() => envWith({ ORT_EXECUTION_PROVIDER: 'cuda' })).toThrow('ORT_EXECUTION_PROVIDER: renamed INFERENCE_DEVICE (auto, cpu, webgpu or cuda)');
+  it('still reads the old ORT_EXECUTION_PROVIDER where INFERENCE_DEVICE is unset, so an upgrade keeps its .env', () => {
+    expect(envWith({ ORT_EXECUTION_PROVIDER: 'cpu' }).INFERENCE_DEVICE).toBe('cpu');
+    expect(envWith({ ORT_EXECUTION_PROVIDER: 'cpu', INFERENCE_DEVICE: 'webgpu' }).INFERENCE_DEVICE).toBe('webgpu');
   });
 });

@@ -76,12 +76,9 @@ const schema = z.object({
    * installed, else WebGPU when a GPU answers, else the CPU), `cpu`, `webgpu` or `cuda` (the
    * worker refuses to start when that GPU does not answer). docs/operations.md, "GPU workers".
    */
-  INFERENCE_DEVICE: z.enum(DEVICE_SETTINGS).default('auto'),
-  /** Renamed INFERENCE_DEVICE: said at start rather than ignored. */
-  ORT_EXECUTION_PROVIDER: z
-    .string()
-    .optional()
-    .refine((v) => v === undefined, 'renamed INFERENCE_DEVICE (auto, cpu, webgpu or cuda)'),
+  INFERENCE_DEVICE: z.enum(DEVICE_SETTINGS).optional(),
+  /** The old name of INFERENCE_DEVICE (cpu or cuda), still read where the new one is unset, so an upgrade's .env keeps working. */
+  ORT_EXECUTION_PROVIDER: z.enum(['cpu', 'cuda']).optional(),
   /** Which GPU the CUDA provider uses. */
   ORT_CUDA_DEVICE: z.coerce.number().int().min(0).default(0),
   /** Keyframes per model run (ISNet tiers): 4 on a GPU, 1 on the CPU unless set. */
@@ -123,7 +120,8 @@ const checked = schema.superRefine((e, ctx) => {
   if (isPostgresUrl(e.DATABASE_URL ?? '')) need('a PostgreSQL DATABASE_URL (the same value in every process)', ['KEYOUT_SECRET']);
 });
 
-export type Env = Omit<z.infer<typeof schema>, 'PUBLIC_URL'> & {
+export type Env = Omit<z.infer<typeof schema>, 'PUBLIC_URL' | 'INFERENCE_DEVICE' | 'ORT_EXECUTION_PROVIDER'> & {
+  INFERENCE_DEVICE: (typeof DEVICE_SETTINGS)[number];
   PUBLIC_URL: string;
   /** PUBLIC_URL was set, not derived from PORT. */
   publicUrlSet: boolean;
@@ -144,6 +142,7 @@ export function env(): Env {
   const dataDir = path.resolve(parsed.data.DATA_DIR);
   cached = {
     ...parsed.data,
+    INFERENCE_DEVICE: parsed.data.INFERENCE_DEVICE ?? parsed.data.ORT_EXECUTION_PROVIDER ?? 'auto',
     PUBLIC_URL: parsed.data.PUBLIC_URL ?? `http://localhost:${parsed.data.PORT}`,
     publicUrlSet: Boolean(parsed.data.PUBLIC_URL),
     dataDir,
