@@ -189,6 +189,45 @@ describe('video matter', () => {
     expect(indices).toEqual([0, 4, 6, 10]);
   });
 
+  it("tells a model that asks for the frame's context its index, shot, size and the luma of a frame shortly before it in its shot", async () => {
+    const told: { info: number[]; luma: number[]; previous: number[] | null }[] = [];
+    const runtime: InferenceRuntime = {
+      name: 'context',
+      load: () =>
+        Promise.resolve({
+          run(feeds) {
+            const [, , mh, mw] = feeds.rgb!.dims as [number, number, number, number];
+            const dims = (t: TensorData | undefined) => (t ? [...t.dims] : null);
+            told.push({ info: [...feeds.frame_info!.data], luma: dims(feeds.luma)!, previous: dims(feeds.previous_luma) });
+            return Promise.resolve({ probability: { data: new Float32Array(mw * mh).fill(1), dims: [1, 1, mh, mw] } });
+          },
+          release: () => Promise.resolve(),
+        }),
+    };
+    const manifest = {
+      ...ISNET,
+      input: { ...ISNET.input, name: 'rgb' },
+      output: { ...ISNET.output, name: 'probability' },
+      frameContext: { info: 'frame_info', luma: 'luma', previousLuma: 'previous_luma', gap: 2 },
+    };
+    // Keys every 4th frame, frame 7 asked for; frame 6 starts a second shot.
+    const matter = await createVideoMatter({ runtime, manifest, tier, keyframes: new Set([7]) });
+    const shots = [...Array.from({ length: 6 }, (_, i) => frame(8 + i)), ...Array.from({ length: 4 }, (_, i) => frame(8 + i, 200))];
+    for (const f of shots) await matter.push(f);
+    await matter.flush();
+    // [index, shot, width, height, index of the previous luma's frame (its own where there is none)].
+    expect(told.map((t) => t.info)).toEqual([
+      [0, 0, 64, 36, 0],
+      [4, 0, 64, 36, 2],
+      [5, 0, 64, 36, 3],
+      [6, 1, 64, 36, 6],
+      [7, 1, 64, 36, 6],
+      [9, 1, 64, 36, 7],
+    ]);
+    expect(told.map((t) => t.previous !== null)).toEqual([false, true, true, false, true, true]);
+    expect(told[1]!.luma).toEqual(told[1]!.previous);
+  });
+
   it('runs the model on every frame without smart sampling', async () => {
     const frames = Array.from({ length: 6 }, (_, i) => frame(10 + i));
     expect((await runAll(frames, tier, false)).inferences).toBe(6);

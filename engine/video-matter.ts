@@ -157,7 +157,7 @@ export async function createVideoMatter(opts: VideoMatterOptions): Promise<Video
   /** While the engine waits for model runs, output decoding already counts as waiting. */
   let waiting = false;
   /** The last frames' lumas at the flow resolution, for a model told the frame's context (its motion cue). */
-  const motionGap = tier.subject?.motionGap ?? 0;
+  const motionGap = m.frameContext?.gap ?? 0;
   let recentLumas: { index: number; shot: number; small: FloatMap }[] = [];
 
   /** Starts the model on a frame (its pixels are read now); the key joins `keys` when it returns. */

@@ -9,12 +9,12 @@ import type { ModelManifest } from './manifest';
  * A composite that looks at the frame in its video (the subject stage) names the inputs it is
  * told the frame's context in: `info` gets [index, shot, width, height, index of the previous
  * luma's frame], `luma` the frame's luma
- * at the flow resolution, `previousLuma` that of a frame shortly before it in its shot (absent
- * on a shot's first frame).
+ * at the flow resolution, `previousLuma` that of the frame up to `gap` frames before it in its
+ * shot (absent on a shot's first frame).
  */
 export type ModelIo = Pick<ModelManifest, 'id' | 'file' | 'input' | 'output' | 'recurrent'> & {
   frameIndex?: string;
-  frameContext?: { info: string; luma: string; previousLuma: string };
+  frameContext?: { info: string; luma: string; previousLuma: string; gap: number };
 };
 
 /**

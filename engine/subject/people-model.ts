@@ -52,7 +52,7 @@ export function peopleRuntime(
   base: ModelIo,
   stage: PeopleStage,
 ): { runtime: InferenceRuntime; manifest: ModelIo } {
-  const io = { ...subjectModelIo(base), id: `people(${base.id})` };
+  const io = { ...subjectModelIo(base, stage.motionGap), id: `people(${base.id})` };
   const composite: InferenceRuntime = {
     name: `people over ${runtime.name}`,
     async load(): Promise<InferenceSession> {

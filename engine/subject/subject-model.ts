@@ -82,7 +82,7 @@ export interface SubjectStats {
 const now = () => performance.now() / 1000;
 
 /** The stage's I/O as the matter sees it: raw RGB at the segmentation model's size, and the frame's context. */
-export function subjectModelIo(base: ModelIo): ModelIo {
+export function subjectModelIo(base: ModelIo, motionGap: number): ModelIo {
   return {
     id: `subject(${base.id})`,
     file: base.file,
@@ -100,7 +100,7 @@ export function subjectModelIo(base: ModelIo): ModelIo {
       channels: 1,
       decode: { kind: 'probability', channel: 0 },
     },
-    frameContext: { info: 'frame_info', luma: 'luma', previousLuma: 'previous_luma' },
+    frameContext: { info: 'frame_info', luma: 'luma', previousLuma: 'previous_luma', gap: motionGap },
   };
 }
 
@@ -116,7 +116,7 @@ export function subjectRuntime(
     samKeys: 0,
     seconds: { segment: 0, detect: 0, motion: 0, samEncode: 0, samDecode: 0 },
   };
-  const io = subjectModelIo(base);
+  const io = subjectModelIo(base, stage.motionGap);
   const composite: InferenceRuntime = {
     name: `subject over ${runtime.name}`,
     async load(): Promise<InferenceSession> {
