@@ -104,8 +104,8 @@ async function receive(req: Request, key: string): Promise<Response> {
     if (!jobId) return json(403, { error: 'Invalid signature', details: 'Only job uploads may be PUT.' });
     if (!req.body) return json(400, { error: 'The upload is empty' });
     const length = req.headers.get('content-length');
-    const body = Readable.fromWeb(req.body as NodeWebStream<Uint8Array>);
-    const result = await uploadSource(jobId, body, { contentLength: length ? Number(length) : undefined });
+    const body = req.body as NodeWebStream<Uint8Array>;
+    const result = await uploadSource(jobId, () => Readable.fromWeb(body), { contentLength: length ? Number(length) : undefined });
     return json(200, result);
   } catch (e) {
     return fail(e);
