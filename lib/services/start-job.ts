@@ -89,6 +89,18 @@ function responseOf(job: Job, outputs: Output[]): Started {
   };
 }
 
+/**
+ * A job runs once. Starting one that has finished is a 400, a status the spec lists for start
+ * (409 is its refinement conflict), with what the client can do instead.
+ */
+function alreadyProcessed(job: Job): ServiceError {
+  const next =
+    job.status === 'completed'
+      ? `Make more outputs from it with POST /v1/jobs/${job.id}/exports or batch-exports, or refine its mask with POST /v1/jobs/${job.id}/refine-mask; to process a video again, create a new job.`
+      : 'A job runs once; to try again, create a new job and upload the video to it.';
+  return new ServiceError('invalid', `The job has already been processed (status ${job.status})`, next);
+}
+
 const startOutputsOf = (jobId: string) =>
   db().output.findMany({ where: { jobId, role: { in: ['primary', 'additional'] } }, orderBy: { createdAt: 'asc' } });
 
@@ -115,7 +127,7 @@ export async function startJob(
   const req = withStillOptions(job, request, given);
   if (job.status === 'processing') return responseOf(job, await startOutputsOf(job.id));
   if (job.status === 'created') throw new ServiceError('invalid', 'Upload the video before starting the job', 'PUT the file to the upload_url from job creation first.');
-  if (job.status !== 'uploaded') throw new ServiceError('conflict', `The job has already been processed (status ${job.status})`);
+  if (job.status !== 'uploaded') throw alreadyProcessed(job);
 
   const background = req.background ?? null;
   if (req.webhook_url) await checkUrl(req.webhook_url, 'webhook_url', assertWebhookUrl);
