@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { BAD_COLOUR, Background, StoredBackground, classicBackground, ExportItem, LOTTIE_UNSUPPORTED, outputFormatOf, planExports, toRecipe } from './background';
-import { CreateExportRequest } from './exports';
+import { CreateBatchRequest, CreateExportRequest } from './exports';
+import { ImageToVideoRequest } from './image-to-video';
 import { StartJobRequest } from './jobs';
 
 const issues = (r: { success: boolean; error?: { issues: { message: string }[] } }) => r.error?.issues.map((i) => i.message) ?? [];
@@ -67,6 +68,16 @@ describe('exports', () => {
     const many = [{ format: 'webm_vp9' as const, sizes: Array.from({ length: 50 }, (_, i) => 100 + i) }];
     expect(() => planExports(many, { format: 'webm_vp9', transform: undefined })).toThrow(/at most 50/);
     expect(planExports(many)).toHaveLength(50);
+  });
+
+  it('counts the 50 unique outputs after identical items are merged, wherever exports are given', () => {
+    const identical = Array.from({ length: 51 }, () => ({ format: 'gif' as const, sizes: Array.from({ length: 101 }, () => 'native' as const) }));
+    const background = { type: 'transparent', transparent_format: 'webm_vp9' };
+    const start = StartJobRequest.safeParse({ background, exports: identical });
+    expect(issues(start)).toEqual([]);
+    expect(planExports(start.data!.exports!, { format: 'webm_vp9', transform: undefined })).toEqual([{ format: 'gif', transform: undefined }]);
+    expect(issues(CreateBatchRequest.safeParse({ exports: identical }))).toEqual([]);
+    expect(issues(ImageToVideoRequest.safeParse({ filename: 'a.png', content_type: 'image/png', background, exports: identical }))).toEqual([]);
   });
 
   it('requires a background when exports are given', () => {

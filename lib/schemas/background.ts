@@ -149,7 +149,7 @@ export function stickerIssues(format: string, transform: TransformInput, sizes: 
 export const ExportItem = z
   .object({
     format: ExportFormat,
-    sizes: z.array(z.union([z.literal('native'), z.number().int().min(16).max(8192)])).min(1).max(100).nullish(),
+    sizes: z.array(z.union([z.literal('native'), z.number().int().min(16).max(8192)])).min(1).nullish(),
     transform: Transform.nullish(),
   })
   .superRefine((item, ctx) => {
@@ -165,6 +165,12 @@ export const ExportItem = z
   })
   .openapi('ExportRequest');
 export type ExportItem = z.infer<typeof ExportItem>;
+
+/**
+ * A list of export items. Its length is not the limit: identical items make one output, and
+ * planExports counts the 50 unique outputs once they are merged (the JSON body cap bounds the list).
+ */
+export const ExportList = z.array(ExportItem).openapi({ description: `At most ${MAX_UNIQUE_OUTPUTS} unique outputs once identical ones are merged` });
 
 export interface PlannedOutput<F extends string = string> {
   format: F;

@@ -1,4 +1,4 @@
-import { ExportFormat, ExportItem, stickerIssues, Transform } from './background';
+import { ExportFormat, ExportList, stickerIssues, Transform } from './background';
 import { userMessage } from './messages';
 import { z } from './zod';
 
@@ -40,9 +40,9 @@ export type CreateExportRequest = z.infer<typeof CreateExportRequest>;
 
 export const CreateBatchRequest = z
   .object({
-    exports: z.array(ExportItem).min(1).max(50).nullish(),
+    exports: ExportList.min(1).nullish(),
     /** The name some clients use for the list. */
-    profiles: z.array(ExportItem).min(1).max(50).nullish(),
+    profiles: ExportList.min(1).nullish(),
     use_gpu: z.boolean().nullish(),
     mask_version: MaskVersionInput,
   })
