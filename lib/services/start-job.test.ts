@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { grantCredits } from '../billing/ledger';
 import { db } from '../db/client';
 import { resetEnvForTests } from '../env';
 import { ServiceError } from '../errors';
@@ -49,5 +50,32 @@ describe('startJob on a job that has already run', () => {
     expect(e.kind).toBe('invalid');
     expect(e.message).toBe('The job has already been processed (status failed)');
     expect(e.details).toBe('A job runs once; to try again, create a new job and upload the video to it.');
+  });
+});
+
+describe('startJob and the starts a minute', () => {
+  it('admits a new start once, and a replay of it not at all', async () => {
+    await grantCredits(owner, 100, 'grant', 'test');
+    const job = await jobIn('uploaded');
+    const admitted: string[] = [];
+    const admitStart = () => void admitted.push(job.id);
+    const first = await startJob(owner, job.id, StartJobRequest.parse({ model: 'service-light' }), { admitStart });
+    const replay = await startJob(owner, job.id, StartJobRequest.parse({ model: 'service-light' }), { admitStart });
+    expect(replay).toEqual(first);
+    expect(admitted).toEqual([job.id]);
+  });
+
+  it('starts nothing when the start is not admitted', async () => {
+    const job = await jobIn('uploaded');
+    const refused = new ServiceError('rate_limited', 'Rate limit exceeded');
+    const e = await refusal(
+      startJob(owner, job.id, StartJobRequest.parse({}), {
+        admitStart: () => {
+          throw refused;
+        },
+      }),
+    );
+    expect(e).toBe(refused);
+    expect((await db().job.findUniqueOrThrow({ where: { id: job.id } })).status).toBe('uploaded');
   });
 });

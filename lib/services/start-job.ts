@@ -114,13 +114,16 @@ const startOutputsOf = (jobId: string) =>
  * Insufficient credits roll all of it back. Starting a job that is already processing answers
  * the original start again, without a second charge. The request is the public one (/v1), or
  * the dashboard's, whose composition may name the image uploaded into this job's own storage.
+ * `given` names the fields the client sent (default: those of `request`); `admitStart` runs
+ * once the request is known to start something new (not for a replay), and may refuse it.
  */
 export async function startJob(
   userId: string,
   jobId: string,
   request: StartJobRequest,
-  given: ReadonlySet<keyof StartJobRequest> = new Set(Object.keys(request) as (keyof StartJobRequest)[]),
+  opts: { given?: ReadonlySet<keyof StartJobRequest>; admitStart?: () => void } = {},
 ): Promise<Started> {
+  const given = opts.given ?? new Set(Object.keys(request) as (keyof StartJobRequest)[]);
   let job = await db().job.findFirst({ where: { id: jobId, userId } });
   if (!job) throw jobNotFound();
   if (job.status === 'created' && (await settleDirectUpload(job.id))) job = await db().job.findUniqueOrThrow({ where: { id: job.id } });
@@ -145,6 +148,7 @@ export async function startJob(
   await assertFormatsAvailable([primaryRecipe, ...additional].map(formatOf));
   assertTransformsFit(primaryRecipe.transform, additional, sourceBounds(job));
 
+  opts.admitStart?.();
   await transact(async (tx) => {
     // The write comes first, so SQLite holds the write lock while the balance is read.
     const moved = await tx.job.updateMany({
