@@ -132,7 +132,7 @@ type TransformInput = z.infer<typeof Transform> | null | undefined;
  * A sticker's canvas, loop and rate are its policy's: its transform takes `crop`, `fps` (12 to 30)
  * and `reverse` only, and it has no sizes (spec, "Sticker format rules").
  */
-export function stickerIssues(format: string, transform: TransformInput, sizes: unknown): { path: string[]; message: string }[] {
+function stickerIssues(format: string, transform: TransformInput, sizes: unknown): { path: string[]; message: string }[] {
   if (!isStickerFormat(format)) return [];
   const issues: { path: string[]; message: string }[] = [];
   if (sizes != null) issues.push({ path: ['sizes'], message: userMessage(`sizes are not supported for sticker formats (${format} has a fixed canvas)`) });
@@ -146,22 +146,28 @@ export function stickerIssues(format: string, transform: TransformInput, sizes: 
   return issues;
 }
 
+/** Export sizes: `native` keeps the source size, a number is a maximum width. */
+export const ExportSizes = z.array(z.union([z.literal('native'), z.number().int().min(16).max(8192)])).min(1);
+type Sizes = z.infer<typeof ExportSizes> | null | undefined;
+
+/** What an export's format refuses of its sizes and transform (a sticker's fixed canvas, a fixed layout's size). */
+export function exportIssues(format: ExportFormatId, transform: TransformInput, sizes: Sizes): { path: string[]; message: string }[] {
+  if (isStickerFormat(format)) return stickerIssues(format, transform, sizes);
+  // Formats whose fixed layouts cannot be resized: only `native` is accepted in their sizes.
+  if (outputFormat(format).nativeOnly && sizes?.some((s) => s !== 'native')) {
+    return [{ path: ['sizes'], message: userMessage(`numeric sizes are not supported for ${format}; use "native"`) }];
+  }
+  return [];
+}
+
 export const ExportItem = z
   .object({
     format: ExportFormat,
-    sizes: z.array(z.union([z.literal('native'), z.number().int().min(16).max(8192)])).min(1).nullish(),
+    sizes: ExportSizes.nullish(),
     transform: Transform.nullish(),
   })
   .superRefine((item, ctx) => {
-    for (const issue of stickerIssues(item.format, item.transform, item.sizes)) ctx.addIssue({ code: 'custom', ...issue });
-    // Formats whose fixed layouts cannot be resized: only `native` is accepted in their sizes.
-    if (!isStickerFormat(item.format) && outputFormat(item.format).nativeOnly && item.sizes?.some((s) => s !== 'native')) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['sizes'],
-        message: userMessage(`numeric sizes are not supported for ${item.format}; use "native"`),
-      });
-    }
+    for (const issue of exportIssues(item.format, item.transform, item.sizes)) ctx.addIssue({ code: 'custom', ...issue });
   })
   .openapi('ExportRequest');
 export type ExportItem = z.infer<typeof ExportItem>;
