@@ -145,6 +145,13 @@ describe('sticker exports', () => {
     expect(CreateExportRequest.safeParse({ format: 'slack_gif_v1', sizes: null }).success).toBe(true);
   });
 
+  it('refuse an unknown format with 400, sizes or not, never a crash', () => {
+    for (const body of [{ format: 'lottie' }, { format: 'lottie', sizes: [320] }]) {
+      expect(CreateExportRequest.safeParse(body).success).toBe(false);
+      expect(ExportItem.safeParse(body).success).toBe(false);
+    }
+  });
+
   it('take one size on a single export of another format, and refuse what a single file cannot be', () => {
     expect(CreateExportRequest.parse({ format: 'webm_vp9', sizes: [640] })).toMatchObject({ format: 'webm_vp9', transform: { max_width: 640 } });
     expect(CreateExportRequest.parse({ format: 'webm_vp9', sizes: ['native'], transform: { fps: 12 } }).transform).toEqual({ fps: 12 });

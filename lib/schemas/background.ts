@@ -1,6 +1,7 @@
 import {
   EXPORT_FORMATS,
   isStickerFormat,
+  isTransparentFormat,
   OPAQUE_CONTAINERS,
   outputFormat,
   STICKER_MAX_FPS,
@@ -153,6 +154,8 @@ type Sizes = z.infer<typeof ExportSizes> | null | undefined;
 /** What an export's format refuses of its sizes and transform (a sticker's fixed canvas, a fixed layout's size). */
 export function exportIssues(format: ExportFormatId, transform: TransformInput, sizes: Sizes): { path: string[]; message: string }[] {
   if (isStickerFormat(format)) return stickerIssues(format, transform, sizes);
+  // Refinements run on a format the enum refused too (`lottie`): it has nothing more to check.
+  if (!isTransparentFormat(format)) return [];
   // Formats whose fixed layouts cannot be resized: only `native` is accepted in their sizes.
   if (outputFormat(format).nativeOnly && sizes?.some((s) => s !== 'native')) {
     return [{ path: ['sizes'], message: userMessage(`numeric sizes are not supported for ${format}; use "native"`) }];
