@@ -12,4 +12,5 @@ export const discordApngV1 = stickerFormat('discord_apng_v1', {
   codec: apngSticker,
   quality: [{ colours: 256 }, { colours: 128 }, { colours: 64 }],
   fpsSteps: [20, 15, 12],
+  scaleSteps: [0.85, 0.7, 0.5],
 });

@@ -15,4 +15,5 @@ export const imessageApngV1 = stickerFormat('imessage_apng_v1', {
   codec: apngSticker,
   quality: [{ colours: 256 }, { colours: 128 }, { colours: 64 }],
   fpsSteps: [20, 15, 12],
+  scaleSteps: [0.85, 0.7, 0.5],
 });

@@ -28,6 +28,8 @@ export interface AttemptIO {
   /** Frames to write (the loop length at this rate, rounded down so the cap holds). */
   frames: number;
   fpsRational: string;
+  /** Content scale within the canvas (1 = as fitted). */
+  scale: number;
   /** `-map_metadata -1 …`: nothing of the source's metadata leaks into the file. */
   outputArgs: string[];
   /** The policy's byte budget (a browser VP9 attempt aims at a share of it). */
@@ -97,6 +99,8 @@ export interface StickerPolicy {
   quality: readonly StickerQuality[];
   /** Frame rates tried at the quality floor, falling; the last is the floor (never below 12). */
   fpsSteps: readonly number[];
+  /** Content scales within the canvas tried at both floors, falling. */
+  scaleSteps: readonly number[];
 }
 
 /** Frame rates a sticker may have (spec: a frame-rate override must be 12 to 30). */
@@ -121,6 +125,7 @@ export interface StickerDefinition {
   codec: StickerCodec;
   quality: readonly StickerQuality[];
   fpsSteps: readonly number[];
+  scaleSteps: readonly number[];
 }
 
 export function stickerFormat<Id extends string>(
@@ -162,6 +167,7 @@ export function stickerFormat<Id extends string>(
       codec,
       quality: d.quality,
       fpsSteps: d.fpsSteps,
+      scaleSteps: d.scaleSteps,
     },
     encoding: {
       kind: 'branch',
@@ -173,13 +179,14 @@ export function stickerFormat<Id extends string>(
 
 // ── The codecs ───────────────────────────────────────────────────────────────────────────
 
-/**
- * The master at this attempt's rate. The picture keeps the canvas size at every attempt: the
- * spec's ladder is quality and frame rate only, and a sticker that does not fit at their floors
- * fails rather than shrinking its subject inside the canvas.
- */
+/** The master at this attempt's rate and content scale, still on the full canvas. */
 export function attemptFilters(io: AttemptIO): string[] {
-  return [`fps=${io.fpsRational}`];
+  const f = [`fps=${io.fpsRational}`];
+  if (io.scale < 1) {
+    const even = (n: number) => Math.max(2, Math.floor((n * io.scale) / 2) * 2);
+    f.push(`scale=${even(io.width)}:${even(io.height)}:flags=bicubic`, `pad=${io.width}:${io.height}:(ow-iw)/2:(oh-ih)/2:color=black@0`);
+  }
+  return f;
 }
 
 /** The attempt's frames as raw RGBA, for a `FramesJob`. */

@@ -92,6 +92,7 @@ const StickerMetadata = z
         z.object({
           quality: z.record(z.string(), z.number()),
           fps: z.number(),
+          scale: z.number(),
           bytes: z.number().int(),
           fits: z.boolean(),
         }),
