@@ -27,6 +27,7 @@ import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import type * as Helpers from '../tests/integration/helpers';
+import { buildIsCurrent } from './bootstrap.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -49,20 +50,6 @@ function sh(cmd: string, args: string[], cwd: string, env: Record<string, string
   execFileSync(cmd, args, { cwd, stdio: 'inherit', env: { ...process.env, ...env } });
 }
 
-function buildIsFresh(dir: string): boolean {
-  const id = path.join(dir, '.next', 'BUILD_ID');
-  if (!fs.existsSync(id)) return false;
-  const newest = (p: string): number => {
-    if (!fs.existsSync(p)) return 0;
-    const st = fs.statSync(p);
-    if (!st.isDirectory()) return st.mtimeMs;
-    if (['node_modules', '.next', 'generated'].includes(path.basename(p))) return 0;
-    return Math.max(0, ...fs.readdirSync(p).map((e) => newest(path.join(p, e))));
-  };
-  const sources = ['app', 'components', 'lib', 'engine', 'workers', 'public', 'next.config.ts', 'instrumentation.ts', 'package-lock.json'];
-  return fs.statSync(id).mtimeMs >= Math.max(...sources.map((s) => newest(path.join(dir, s))));
-}
-
 /** A checkout of `ref` next to this one, ready to serve. */
 function prepareBaseline(ref: string): { dir: string; label: string } {
   const sha = execFileSync('git', ['rev-parse', '--short', ref], { cwd: ROOT, encoding: 'utf8' }).trim();
@@ -75,12 +62,12 @@ function prepareBaseline(ref: string): { dir: string; label: string } {
     fs.symlinkSync(path.join(ROOT, 'models-cache'), path.join(dir, 'models-cache'));
     sh('npx', ['prisma', 'generate'], dir, { PRISMA_SCHEMA_ENGINE_BINARY: process.execPath });
   }
-  if (!buildIsFresh(dir)) sh('npx', ['next', 'build'], dir);
+  if (!buildIsCurrent(dir)) sh('npx', ['next', 'build'], dir);
   return { dir, label: `baseline ${sha}` };
 }
 
 function prepareCurrent(): { dir: string; label: string } {
-  if (!buildIsFresh(ROOT)) sh('npx', ['next', 'build'], ROOT);
+  if (!buildIsCurrent(ROOT)) sh('npx', ['next', 'build'], ROOT);
   const sha = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).trim();
   const dirty = execFileSync('git', ['status', '--porcelain'], { cwd: ROOT, encoding: 'utf8' }).trim() ? '+changes' : '';
   return { dir: ROOT, label: `this checkout ${sha}${dirty}` };

@@ -78,24 +78,68 @@ function installIfNeeded() {
   fs.writeFileSync(marker, lockHash());
 }
 
-/** Newest modification time under the given folders (for "is the build stale?"). */
-function newestMtime(dirs) {
+/**
+ * What the web build is made from. The Prisma clients are generated from prisma/schema.prisma
+ * at every start (generateClients), so the schema counts and the generated folders do not:
+ * counting lib/db/generated-postgres made every `npm start` rebuild.
+ */
+const BUILD_SOURCES = [
+  ...['app', 'components', 'lib', 'engine', 'workers', 'public'],
+  ...['instrumentation.ts', 'instrumentation-node.ts', 'proxy.ts', 'next.config.ts', 'prisma/schema.prisma', 'package-lock.json'],
+];
+const NOT_SOURCES = new Set(['node_modules', '.next', 'generated', 'generated-postgres']);
+
+/** Newest modification time of the build's sources under `dir`. */
+function newestSourceMtime(dir) {
   let newest = 0;
   const walk = (p) => {
     const st = fs.statSync(p);
     if (st.isDirectory()) {
-      if (['node_modules', '.next', 'generated'].includes(path.basename(p))) return;
+      if (NOT_SOURCES.has(path.basename(p))) return;
       for (const e of fs.readdirSync(p)) walk(path.join(p, e));
     } else newest = Math.max(newest, st.mtimeMs);
   };
-  for (const d of dirs) if (fs.existsSync(path.join(root, d))) walk(path.join(root, d));
+  for (const s of BUILD_SOURCES) if (fs.existsSync(path.join(dir, s))) walk(path.join(dir, s));
   return newest;
 }
 
+/** Whether the checkout at `dir` has a web build at least as new as its sources. */
+export function buildIsCurrent(dir = root) {
+  const id = path.join(dir, '.next', 'BUILD_ID');
+  return fs.existsSync(id) && fs.statSync(id).mtimeMs >= newestSourceMtime(dir);
+}
+
+/** Where a running `npm start` of the checkout says it serves the build in .next. */
+const servingFile = (dir) => path.join(dir, '.next', 'keyout-serving.pid');
+
+/** Marks this process as serving the checkout's build until it exits (`npm start`). */
+export function markServing() {
+  fs.writeFileSync(servingFile(root), String(process.pid));
+  process.on('exit', () => fs.rmSync(servingFile(root), { force: true }));
+}
+
+/**
+ * Why the checkout at `dir` must not be rebuilt now, or null: `next build` empties .next, and a
+ * Keyout started from the same folder that serves it then fails to load its pages' scripts.
+ */
+export function buildBlocker(dir = root) {
+  let pid;
+  try {
+    pid = Number(fs.readFileSync(servingFile(dir), 'utf8'));
+    process.kill(pid, 0);
+  } catch (e) {
+    if (e?.code !== 'EPERM') return null; // no marker, or its process is gone
+  }
+  return `Keyout started from this folder (pid ${pid}) is serving the current build, and a rebuild would delete it under it. Stop it first, or start this one from another checkout.`;
+}
+
 export function buildIfStale() {
-  const id = path.join(root, '.next', 'BUILD_ID');
-  const sources = ['app', 'components', 'lib', 'engine', 'workers', 'public', 'next.config.ts', 'package-lock.json'];
-  if (fs.existsSync(id) && fs.statSync(id).mtimeMs >= newestMtime(sources)) return;
+  if (buildIsCurrent()) return;
+  const blocker = buildBlocker();
+  if (blocker) {
+    console.error(`\n✖ The web app's sources changed since its build. ${blocker}`);
+    process.exit(1);
+  }
   console.log('› Building the web app (next build)…');
   sh('npx', ['next', 'build']);
 }

@@ -1,10 +1,11 @@
 // `npm start`: install what is missing, prepare database and models, build, then run the web
 // server and one worker on the embedded default (SQLite, local disk, queue in the database).
 import { spawn } from 'node:child_process';
-import { buildIfStale, prepare, root } from './bootstrap.mjs';
+import { buildIfStale, markServing, prepare, root } from './bootstrap.mjs';
 
 prepare();
 buildIfStale();
+markServing();
 
 const port = process.env.PORT ?? '3000';
 let stopping = false;

@@ -12,6 +12,12 @@ export const PCM = ['-c:a', 'pcm_s16le'];
 /** H.264 MP4, AAC audio when asked. */
 export const h264Mp4 = (audio: boolean, crf: number) => [...x264(crf), ...(audio ? AAC : []), ...MP4_MUXER];
 
+/**
+ * GIF transparency is on or off: a pixel whose alpha is below this is transparent (paletteuse's
+ * alpha_threshold), and the validator judges a GIF against its mask cut at the same value.
+ */
+export const GIF_ALPHA_THRESHOLD = 128;
+
 export const clampCrf = (crf: number, max: number) => Math.min(max, Math.max(0, Math.round(crf)));
 
 /**

@@ -1,5 +1,5 @@
 import { safeImageInputArgs } from '../media/input';
-import { clearTransparent } from './codecs';
+import { clearTransparent, GIF_ALPHA_THRESHOLD } from './codecs';
 import type { OutputFormat } from './types';
 
 /**
@@ -43,7 +43,7 @@ export const gif = {
         [
           ...c.graph,
           ...clearTransparent('t', 'k', 'rgba'),
-          `[k][${paletteInput}:v]paletteuse=dither=bayer:bayer_scale=3:diff_mode=rectangle:alpha_threshold=128[v]`,
+          `[k][${paletteInput}:v]paletteuse=dither=bayer:bayer_scale=3:diff_mode=rectangle:alpha_threshold=${GIF_ALPHA_THRESHOLD}[v]`,
         ].join(';'),
         '-map', '[v]', '-c:v', 'gif', '-loop', '0', '-f', 'gif', ...c.outputArgs, c.output,
       ];

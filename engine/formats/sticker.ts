@@ -1,6 +1,6 @@
 import type { AlphaKind, ValidationProfile } from '../media/output-metadata';
 import { parseRational } from '../media/geometry';
-import { clearTransparent } from './codecs';
+import { clearTransparent, GIF_ALPHA_THRESHOLD } from './codecs';
 import type { OutputFormat } from './types';
 
 /**
@@ -312,7 +312,7 @@ export const gifSticker: StickerCodec = {
         [
           ...io.input,
           '-f', 'png_pipe', '-protocol_whitelist', 'file', '-i', palette,
-          '-filter_complex', `[0:v]${picture}[p];[p][1:v]paletteuse=dither=bayer:bayer_scale=${q.bayer}:diff_mode=rectangle:alpha_threshold=128[v]`,
+          '-filter_complex', `[0:v]${picture}[p];[p][1:v]paletteuse=dither=bayer:bayer_scale=${q.bayer}:diff_mode=rectangle:alpha_threshold=${GIF_ALPHA_THRESHOLD}[v]`,
           '-map', '[v]', '-frames:v', String(io.frames), '-c:v', 'gif', '-loop', '0', '-f', 'gif', ...io.outputArgs, io.output,
         ],
       ],

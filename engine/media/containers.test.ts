@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readApng, readGifHeader, readWebp, stillWebp } from './containers';
+import { asAnimatedWebp, readApng, readGifHeader, readWebp, stillWebp } from './containers';
 
 const le = (n: number, bytes: number) => Array.from({ length: bytes }, (_, i) => (n >> (8 * i)) & 0xff);
 const be32 = (n: number) => [(n >>> 24) & 0xff, (n >>> 16) & 0xff, (n >>> 8) & 0xff, n & 0xff];
@@ -34,6 +34,23 @@ describe('readWebp', () => {
     expect(text.slice(8, 16)).toBe('WEBPVP8X');
     expect(still[20]).toBe(0x10);
     expect(text.indexOf('ALPH')).toBeLessThan(text.indexOf('VP8 '));
+  });
+
+  it('refuses a still WebP as no animation, and asAnimatedWebp makes it a looping animation of its one frame', () => {
+    const w = readWebp(animatedWebp());
+    // What libwebp writes for an animation whose frames are all the same: one still image.
+    const still = stillWebp({ width: 100, height: 50 }, w.frameChunks[0]!);
+    expect(() => readWebp(still)).toThrow(/a still WebP, not an animation/);
+    const animated = asAnimatedWebp(still, 3000)!;
+    expect(readWebp(animated)).toMatchObject({
+      width: 100,
+      height: 50,
+      loopCount: 0,
+      hasAlpha: true,
+      frames: [{ x: 0, y: 0, width: 100, height: 50, duration: 3000, hasAlpha: true }],
+    });
+    expect(readWebp(animated).frameChunks[0]).toEqual(w.frameChunks[0]);
+    expect(asAnimatedWebp(animatedWebp(), 3000)).toBeNull();
   });
 
   it('rejects what is not a WebP', () => {

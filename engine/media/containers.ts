@@ -58,6 +58,7 @@ export function readWebp(b: Uint8Array): AnimationInfo & { frameChunks: Uint8Arr
   const vp8x = chunks.find((c) => c.type === 'VP8X');
   if (!vp8x) throw new ContainerError('not an extended (animated) WebP');
   const flags = vp8x.data[0]!;
+  if (!(flags & ANIMATION_FLAG)) throw new ContainerError('a still WebP, not an animation');
   const anim = chunks.find((c) => c.type === 'ANIM');
   const frames: AnimationFrame[] = [];
   const frameChunks: Uint8Array[][] = [];
@@ -82,6 +83,83 @@ export function readWebp(b: Uint8Array): AnimationInfo & { frameChunks: Uint8Arr
     frames,
     frameChunks,
   };
+}
+
+const ANIMATION_FLAG = 0x02;
+const ALPHA_FLAG = 0x10;
+/** The chunks of a WebP image: its alpha and its VP8 (lossy) or VP8L (lossless) picture. */
+const IMAGE_CHUNKS = ['ALPH', 'VP8 ', 'VP8L'];
+
+const u24 = (v: number) => [v & 0xff, (v >> 8) & 0xff, (v >> 16) & 0xff];
+const u32 = (v: number) => [v & 0xff, (v >> 8) & 0xff, (v >> 16) & 0xff, (v >>> 24) & 0xff];
+
+/** A RIFF chunk with its header and padding. */
+function riffChunk(type: string, data: Uint8Array): Uint8Array {
+  const out = new Uint8Array(8 + data.length + (data.length & 1));
+  out.set([...type].map((c) => c.charCodeAt(0)));
+  out.set(u32(data.length), 4);
+  out.set(data, 8);
+  return out;
+}
+
+const concat = (parts: Uint8Array[]) => {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+};
+
+/**
+ * An animated WebP as it was asked for, from what libwebp wrote; null when it needs nothing.
+ * libwebp writes an animation of one frame (all frames identical: a still with no camera move)
+ * as a still image when that is smaller: it is wrapped back into an animation of that frame,
+ * lasting `durationMs` and looping forever. And it crops each frame to what changed, so a frame
+ * of an opaque subject has no alpha and the file no alpha flag, although the canvas around the
+ * frame is transparent: the flag is set.
+ */
+export function asAnimatedWebp(b: Uint8Array, durationMs: number): Uint8Array | null {
+  if (b.length < 12 || ascii(b, 0, 4) !== 'RIFF' || ascii(b, 8, 4) !== 'WEBP') throw new ContainerError('not a WebP file');
+  const chunks = riffChunks(b, 12, Math.min(b.length, 8 + u32le(b, 4)));
+  const vp8x = chunks.find((c) => c.type === 'VP8X');
+  if (vp8x && vp8x.data[0]! & ANIMATION_FLAG) return withCanvasAlpha(b, vp8x);
+  const image = chunks.filter((c) => IMAGE_CHUNKS.includes(c.type));
+  const picture = image.find((c) => c.type !== 'ALPH');
+  if (!picture) throw new ContainerError('a WebP with no picture');
+  const size = vp8x ? { width: u24le(vp8x.data, 4) + 1, height: u24le(vp8x.data, 7) + 1 } : webpPictureSize(picture);
+  const hasAlpha = image.some((c) => c.type === 'ALPH') || (picture.type === 'VP8L' && vp8lHasAlpha(picture.data));
+  const header = new Uint8Array(10);
+  header.set([ANIMATION_FLAG | (hasAlpha ? ALPHA_FLAG : 0)]);
+  header.set([...u24(size.width - 1), ...u24(size.height - 1)], 4);
+  // Background colour 0 (transparent), loop count 0 (forever).
+  const anim = new Uint8Array(6);
+  // Offset 0,0, the canvas's size, the whole duration; no blending over the (empty) canvas.
+  const frameHeader = new Uint8Array([...u24(0), ...u24(0), ...u24(size.width - 1), ...u24(size.height - 1), ...u24(durationMs), 0x02]);
+  const frame = concat([frameHeader, ...image.map((c) => riffChunk(c.type, c.data))]);
+  const body = concat([riffChunk('VP8X', header), riffChunk('ANIM', anim), riffChunk('ANMF', frame)]);
+  return concat([new Uint8Array([0x52, 0x49, 0x46, 0x46, ...u32(4 + body.length), 0x57, 0x45, 0x42, 0x50]), body]);
+}
+
+/** An animation with the alpha flag set where a frame leaves part of the canvas uncovered (transparent); null when it is right already. */
+function withCanvasAlpha(b: Uint8Array, vp8x: Chunk): Uint8Array | null {
+  if (vp8x.data[0]! & ALPHA_FLAG) return null;
+  const info = readWebp(b);
+  if (info.frames.every((f) => f.x === 0 && f.y === 0 && f.width === info.width && f.height === info.height)) return null;
+  const out = b.slice();
+  out[vp8x.start + 8] = vp8x.data[0]! | ALPHA_FLAG;
+  return out;
+}
+
+/** A simple-format WebP's size, from its VP8 or VP8L picture header. */
+function webpPictureSize(c: Chunk): { width: number; height: number } {
+  const d = c.data;
+  if (c.type === 'VP8L') {
+    const bits = u32le(d, 1);
+    return { width: (bits & 0x3fff) + 1, height: ((bits >> 14) & 0x3fff) + 1 };
+  }
+  return { width: u16le(d, 6) & 0x3fff, height: u16le(d, 8) & 0x3fff };
 }
 
 function vp8lHasAlpha(d: Uint8Array): boolean {

@@ -56,10 +56,12 @@ export async function readJson(req: Request): Promise<unknown> {
 /**
  * Reads and drops what is left of a body the answer does not need (an error answered before the
  * body was read), up to `maxBytes`: a client still sending it then reads the answer instead of
- * a reset connection. Beyond that the connection may be cut.
+ * a reset connection. Beyond that the connection may be cut. A body another reader has taken
+ * (an upload refused part-way) is that reader's: the answer then closes the connection
+ * (node-edge.ts) instead of reading on.
  */
 export async function discardBody(req: Request, maxBytes = 1024 * 1024): Promise<void> {
-  if (!req.body || req.bodyUsed) return;
+  if (!req.body || req.bodyUsed || req.body.locked) return;
   const reader = req.body.getReader();
   let seen = 0;
   try {

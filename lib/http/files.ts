@@ -6,7 +6,7 @@ import { verifySignature } from '../storage/signing';
 import { uploadSource } from '../services/upload-source';
 import { discardBody } from './body';
 import { toHttpError } from './errors';
-import { API_VERSION } from './version';
+import { apiHeaders } from './headers';
 
 /**
  * Signed-URL file access for local storage (app/files/[...key]): GET/HEAD with Range support
@@ -16,7 +16,7 @@ import { API_VERSION } from './version';
 function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
   return new Response(JSON.stringify(body), {
     status,
-    headers: { 'Content-Type': 'application/json; charset=utf-8', 'X-Content-Type-Options': 'nosniff', 'X-API-Version': API_VERSION, ...headers },
+    headers: { 'Content-Type': 'application/json; charset=utf-8', 'X-Content-Type-Options': 'nosniff', ...apiHeaders(), ...headers },
   });
 }
 
@@ -70,7 +70,7 @@ export async function serveFile(req: Request, key: string, headOnly = false): Pr
       'Cache-Control': 'private, max-age=3600',
       // A stored file is served as its extension says, never sniffed into HTML or script.
       'X-Content-Type-Options': 'nosniff',
-      'X-API-Version': API_VERSION,
+      ...apiHeaders(),
     };
     const filename = new URL(req.url).searchParams.get('filename');
     if (filename) headers['Content-Disposition'] = contentDisposition(filename);
@@ -104,16 +104,23 @@ async function receive(req: Request, key: string): Promise<Response> {
     if (!jobId) return json(403, { error: 'Invalid signature', details: 'Only job uploads may be PUT.' });
     if (!req.body) return json(400, { error: 'The upload is empty' });
     const length = req.headers.get('content-length');
-    const body = Readable.fromWeb(req.body as NodeWebStream<Uint8Array>);
-    const result = await uploadSource(jobId, body, { contentLength: length ? Number(length) : undefined });
+    const body = req.body as NodeWebStream<Uint8Array>;
+    const result = await uploadSource(jobId, () => Readable.fromWeb(body), { contentLength: length ? Number(length) : undefined });
     return json(200, result);
   } catch (e) {
     return fail(e);
   }
 }
 
+const FILE_METHODS = ['GET', 'HEAD', 'PUT', 'OPTIONS'];
+
 /** The methods a signed file URL does not have: the spec's JSON 405, not Next's empty one. */
 export async function otherFileMethod(req: Request): Promise<Response> {
   await discardBody(req);
-  return json(405, { error: 'Method not allowed', details: 'Signed file URLs accept GET, HEAD and (for uploads) PUT.' }, { Allow: 'GET, HEAD, PUT' });
+  return json(405, { error: 'Method not allowed', details: 'Signed file URLs accept GET, HEAD and (for uploads) PUT.' }, { Allow: FILE_METHODS.join(', ') });
+}
+
+/** OPTIONS on a signed file URL: its methods, in a JSON body like every answer (Next's is an empty 204). */
+export function fileOptions(): Response {
+  return json(200, { allow: FILE_METHODS }, { Allow: FILE_METHODS.join(', ') });
 }

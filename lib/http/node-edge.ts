@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { Socket } from 'node:net';
 import { arrivalWarning } from './public-origin';
-import { API_VERSION } from './version';
+import { apiHeaders } from './headers';
 
 /**
  * What Next.js gives no hook for, done on Node's own HTTP server before Next sees a request
@@ -33,7 +33,7 @@ const KEEP_ALIVE_MS = 60_000;
 const ROUTABLE = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
 
 function jsonHead(status: number, extra: Record<string, string> = {}): Record<string, string> {
-  return { 'Content-Type': 'application/json; charset=utf-8', 'X-API-Version': API_VERSION, 'X-Content-Type-Options': 'nosniff', ...extra };
+  return { 'Content-Type': 'application/json; charset=utf-8', ...apiHeaders(), 'X-Content-Type-Options': 'nosniff', ...extra };
 }
 
 /** Answers once the request's body is in (a client still sending would see a reset), or after 1 s. */

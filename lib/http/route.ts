@@ -2,21 +2,27 @@ import { findActiveApiKey, touchApiKey } from '../auth/api-keys';
 import { env } from '../env';
 import { discardBody } from './body';
 import { HttpError, toHttpError, type ErrorBody } from './errors';
+import { apiHeaders } from './headers';
 import { PEER_HEADER } from './node-edge';
-import { hit, peek, stateOf, unhit, type WindowState } from './rate-limit';
-import { API_VERSION } from './version';
+import { hit, unhit, type WindowState } from './rate-limit';
 
 /**
- * The one wrapper every /v1 route goes through: throttle addresses that keep sending bad keys →
- * authenticate X-Api-Key → rate-limit → run the handler (parse + one service call) → map errors
- * to the spec's error body. Every response, errors and 401s included, carries the version and
- * rate-limit headers.
+ * The one wrapper every /v1 route goes through: authenticate X-Api-Key (an address that keeps
+ * sending wrong keys is throttled) → rate-limit → run the handler (parse + one service call) →
+ * map errors to the spec's error body. Every response, errors and 401s included, carries the
+ * version and rate-limit headers.
  */
 export interface ApiContext<P> {
   req: Request;
   userId: string;
   keyId: string;
   params: P;
+  /**
+   * Counts a new start against STARTS_PER_MINUTE and throws 429 past it. A route that starts
+   * processing calls it once it knows the request starts something: a replay of a start that
+   * already happened changes nothing and costs nothing. A start that then fails is taken back.
+   */
+  admitStart: () => void;
 }
 
 export interface ApiReply {
@@ -25,37 +31,30 @@ export interface ApiReply {
   headers?: Record<string, string>;
 }
 
-export interface RouteOptions {
-  /** The route starts processing: also limited to STARTS_PER_MINUTE accepted starts per key. */
-  countsAsStart?: boolean;
-}
-
 type Handler<P> = (ctx: ApiContext<P>) => Promise<ApiReply>;
 type RouteContext<P> = { params: Promise<P> };
 
-function rateHeaders(w: WindowState): Record<string, string> {
-  return {
-    'X-RateLimit-Limit': String(w.limit),
-    'X-RateLimit-Remaining': String(w.remaining),
-    'X-RateLimit-Reset': String(w.resetAt),
-  };
-}
-
 function respond(status: number, body: unknown, headers: Record<string, string>): Response {
-  return new Response(JSON.stringify(body), {
-    status,
-    headers: { 'Content-Type': 'application/json; charset=utf-8', 'X-API-Version': API_VERSION, ...headers },
-  });
+  return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json; charset=utf-8', ...headers } });
 }
 
 function errorResponse(status: number, body: ErrorBody, headers: Record<string, string>): Response {
   return respond(status, body.details ? body : { error: body.error }, headers);
 }
 
-/** A key sent under another header name (e.g. Authorization) is a wrong key, not a missing one. */
+/** Headers whose names say "key" for reasons of their own: never an attempt at the API key. */
+const NOT_THE_KEY = new Set(['idempotency-key', PEER_HEADER]);
+
+/**
+ * A key sent under another header name is a wrong key, not a missing one: any header plainly
+ * meant as the key (a name with "key" or "auth" in it: Api-Key, Authorization, X-Auth-Token),
+ * or any value that looks like one of our keys.
+ */
 function keyUnderWrongHeader(req: Request): boolean {
-  if (req.headers.has('authorization')) return true;
-  for (const [, value] of req.headers) if (/\bko_[A-Za-z0-9]{8,}/.test(value)) return true;
+  for (const [name, value] of req.headers) {
+    if (/key|auth/i.test(name) && !NOT_THE_KEY.has(name)) return true;
+    if (/\bko_[A-Za-z0-9]{8,}/.test(value)) return true;
+  }
   return false;
 }
 
@@ -75,8 +74,8 @@ export function clientAddress(req: Request): string {
 
 const retryIn = (w: WindowState) => String(Math.max(1, w.resetAt - Math.floor(Date.now() / 1000)));
 
-export function apiRoute<P = Record<string, never>>(handler: Handler<P>, opts: RouteOptions = {}) {
-  const answer = answerer(handler, opts);
+export function apiRoute<P = Record<string, never>>(handler: Handler<P>) {
+  const answer = answerer(handler);
   return async (req: Request, route: RouteContext<P>): Promise<Response> => {
     const res = await answer(req, route);
     if (res.status >= 400) await discardBody(req);
@@ -84,36 +83,40 @@ export function apiRoute<P = Record<string, never>>(handler: Handler<P>, opts: R
   };
 }
 
-function answerer<P>(handler: Handler<P>, opts: RouteOptions) {
+/**
+ * The answer to a request without a valid key: 401, or 429 once its address has sent
+ * AUTH_FAILURES_PER_MINUTE of them this minute. Only such requests are counted and refused, so
+ * a good key is never locked out by wrong ones from the same address (behind a reverse proxy
+ * every client may share one).
+ */
+function refuseKey(req: Request, presented: string | undefined, headers: Record<string, string>): Response {
+  const { AUTH_FAILURES_PER_MINUTE } = env();
+  const failed = hit(`auth-fail:${clientAddress(req)}`, AUTH_FAILURES_PER_MINUTE);
+  if (failed.count > AUTH_FAILURES_PER_MINUTE) {
+    return errorResponse(
+      429,
+      {
+        error: 'Rate limit exceeded',
+        details: `Too many requests without a valid API key from this address (at most ${AUTH_FAILURES_PER_MINUTE} a minute); retry in ${retryIn(failed)} s.`,
+      },
+      { ...headers, 'Retry-After': retryIn(failed) },
+    );
+  }
+  return errorResponse(401, { error: presented || keyUnderWrongHeader(req) ? 'Invalid API key' : 'API key required' }, headers);
+}
+
+function answerer<P>(handler: Handler<P>) {
   return async (req: Request, route: RouteContext<P>): Promise<Response> => {
-    const { RATE_LIMIT_PER_MINUTE, STARTS_PER_MINUTE, AUTH_FAILURES_PER_MINUTE } = env();
-    let headers = rateHeaders(stateOf(0, RATE_LIMIT_PER_MINUTE));
+    const { RATE_LIMIT_PER_MINUTE, STARTS_PER_MINUTE } = env();
+    let headers = apiHeaders();
     let startBucket: string | null = null;
     try {
-      // An address that keeps sending missing or wrong keys is refused before its key is looked
-      // at: a guess then costs nothing and tells nothing.
-      const failures = `auth-fail:${clientAddress(req)}`;
-      const failed = peek(failures, AUTH_FAILURES_PER_MINUTE);
-      if (failed.count >= AUTH_FAILURES_PER_MINUTE) {
-        return errorResponse(
-          429,
-          {
-            error: 'Rate limit exceeded',
-            details: `Too many requests without a valid API key from this address (at most ${AUTH_FAILURES_PER_MINUTE} a minute); retry in ${retryIn(failed)} s.`,
-          },
-          { ...headers, 'Retry-After': retryIn(failed) },
-        );
-      }
       const presented = req.headers.get('x-api-key')?.trim();
       const key = presented ? await findActiveApiKey(presented) : null;
-      if (!key) {
-        hit(failures, AUTH_FAILURES_PER_MINUTE);
-        const error = presented || keyUnderWrongHeader(req) ? 'Invalid API key' : 'API key required';
-        return errorResponse(401, { error }, headers);
-      }
+      if (!key) return refuseKey(req, presented, headers);
 
       const window = hit(`req:${key.keyId}`, RATE_LIMIT_PER_MINUTE);
-      headers = rateHeaders(window);
+      headers = apiHeaders(window);
       if (window.count > RATE_LIMIT_PER_MINUTE) {
         return errorResponse(
           429,
@@ -123,22 +126,20 @@ function answerer<P>(handler: Handler<P>, opts: RouteOptions) {
       }
       await touchApiKey(key.keyId);
 
-      if (opts.countsAsStart) {
-        const starts = hit(`start:${key.keyId}`, STARTS_PER_MINUTE);
+      const admitStart = () => {
+        if (startBucket) return;
         startBucket = `start:${key.keyId}`;
+        const starts = hit(startBucket, STARTS_PER_MINUTE);
         if (starts.count > STARTS_PER_MINUTE) {
-          return errorResponse(
+          throw new HttpError(
             429,
-            {
-              error: 'Rate limit exceeded',
-              details: `At most ${STARTS_PER_MINUTE} video processing jobs per minute per API key; retry in ${retryIn(starts)} s.`,
-            },
-            { ...headers, 'Retry-After': retryIn(starts) },
+            'Rate limit exceeded',
+            `At most ${STARTS_PER_MINUTE} video processing jobs per minute per API key; retry in ${retryIn(starts)} s.`,
+            { 'Retry-After': retryIn(starts) },
           );
         }
-      }
-
-      const reply = await handler({ req, userId: key.userId, keyId: key.keyId, params: await route.params });
+      };
+      const reply = await handler({ req, userId: key.userId, keyId: key.keyId, params: await route.params, admitStart });
       startBucket = null; // an accepted start keeps its place in the window
       return respond(reply.status ?? 200, reply.body, { ...headers, ...reply.headers });
     } catch (e) {
@@ -151,15 +152,15 @@ function answerer<P>(handler: Handler<P>, opts: RouteOptions) {
   };
 }
 
-/** A /v1 route that needs no key (e.g. the OpenAPI document): the same headers and error body, no rate window. */
+/** A /v1 route that needs no key (e.g. the OpenAPI document): the same headers and error body, no key's window used. */
 export function publicRoute(handler: (req: Request) => ApiReply) {
   return (req: Request): Response => {
     try {
       const reply = handler(req);
-      return respond(reply.status ?? 200, reply.body, reply.headers ?? {});
+      return respond(reply.status ?? 200, reply.body, { ...apiHeaders(), ...reply.headers });
     } catch (e) {
       const err = toHttpError(e);
-      return errorResponse(err.status, { error: err.message, details: err.details }, err.headers);
+      return errorResponse(err.status, { error: err.message, details: err.details }, { ...apiHeaders(), ...err.headers });
     }
   };
 }
@@ -169,29 +170,35 @@ type Method = (typeof METHODS)[number];
 /** Mounted on routes with and without params, so it takes any. */
 type PlainHandler = ReturnType<typeof apiRoute<unknown>>;
 
-const notAllowed = (req: Request, allow: string) =>
-  new HttpError(405, 'Method not allowed', `${new URL(req.url).pathname} accepts ${allow}.`, { Allow: allow });
+/** 405: `details` names the endpoint's own methods; `Allow` every method the path answers. */
+const notAllowed = (req: Request, methods: string[], allow: string) =>
+  new HttpError(405, 'Method not allowed', `${new URL(req.url).pathname} accepts ${methods.join(', ')}.`, { Allow: allow });
 
 /**
  * Handlers for the methods a /v1 path does not have: like any endpoint they check the key and
  * count against the rate limit first, then answer 405 with the spec's JSON body (Next.js would
  * answer an empty 405). A public path (`{ public: true }`, the OpenAPI document) has no key to
- * check and answers 405 at once. Usage in a route file:
- * `export const { GET, PUT, PATCH, DELETE } = otherMethods('POST');`
+ * check and answers 405 at once. OPTIONS needs no key either: it answers 200 with the methods
+ * in `Allow` and a JSON body (Next.js answered an empty 204, which the SDKs take for an error).
+ * Usage in a route file: `export const { GET, PUT, PATCH, DELETE, OPTIONS } = otherMethods('POST');`
  */
-export function otherMethods(...allowed: (Method | { public: true })[]): Record<Method, PlainHandler> {
+export function otherMethods(...allowed: (Method | { public: true })[]): Record<Method | 'OPTIONS', PlainHandler> {
   const methods = allowed.filter((m): m is Method => typeof m === 'string');
-  const allow = methods.join(', ');
+  // Next.js answers HEAD wherever there is a GET.
+  const allowList = [...methods.flatMap((m) => (m === 'GET' ? ['GET', 'HEAD'] : [m])), 'OPTIONS'];
+  const allow = allowList.join(', ');
   const unkeyed = publicRoute((req) => {
-    throw notAllowed(req, allow);
+    throw notAllowed(req, methods, allow);
   });
   const refuse: PlainHandler =
     methods.length < allowed.length
       ? (req) => Promise.resolve(unkeyed(req))
       : apiRoute<unknown>(({ req }) => {
-          throw notAllowed(req, allow);
+          throw notAllowed(req, methods, allow);
         });
-  return Object.fromEntries(METHODS.map((m) => [m, refuse])) as Record<Method, PlainHandler>;
+  const options = publicRoute(() => ({ body: { allow: allowList }, headers: { Allow: allow } }));
+  const answerOptions: PlainHandler = (req) => Promise.resolve(options(req));
+  return { ...(Object.fromEntries(METHODS.map((m) => [m, refuse])) as Record<Method, PlainHandler>), OPTIONS: answerOptions };
 }
 
 /** Every method of a path under /v1 that is not an endpoint: after the key check, the spec's 404 body. */

@@ -23,6 +23,7 @@ import { countFrames, probeFile } from './frames';
 import { encodeHevcAlpha } from './hevc-alpha';
 import { runEncode } from './run-ffmpeg';
 import { encodeSticker } from './sticker';
+import { keepWebpAnimated } from './webp-animation';
 import { validateOutput } from './validate';
 import { stickerMetadata } from './validate/sticker';
 import { writeZip } from './zip';
@@ -92,7 +93,10 @@ async function runSteps(p: RenderPlan, file: string, label: string, signal?: Abo
  */
 async function finishAndValidate(p: RenderPlan, file: string, source: { info: MediaInfo; mask: string; maskFrames: number }, signal?: AbortSignal): Promise<OutputMetadata> {
   if (p.finish?.kind === 'hevc-alpha') await encodeHevcAlpha(p.finish, signal);
-  if (p.finish?.kind !== 'sticker') return validateOutput({ file, plan: p, mask: source.mask, signal });
+  if (p.finish?.kind !== 'sticker') {
+    await keepWebpAnimated(file, p.promise);
+    return validateOutput({ file, plan: p, mask: source.mask, signal });
+  }
   const sticker = await encodeSticker(p, p.finish.sticker, signal);
   const metadata = await validateOutput({ file, plan: sticker.plan, mask: source.mask, signal });
   return stickerMetadata(p.format, sticker.plan, metadata, sticker.attempts, source.maskFrames / parseRational(source.info.fpsRational));

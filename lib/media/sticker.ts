@@ -5,6 +5,7 @@ import type { RenderPlan } from '../../engine/media/render-plan';
 import { fitSticker, StickerBudgetError, type AttemptResult, type PlannedAttempt, type StickerPlan } from '../../engine/media/sticker-plan';
 import { MediaError } from './ffmpeg';
 import { runEncode } from './run-ffmpeg';
+import { keepWebpAnimated } from './webp-animation';
 
 export interface EncodedSticker {
   /** The render plan as the winning attempt made the file (its rate, frames and duration). */
@@ -23,6 +24,7 @@ async function runAttempt(a: PlannedAttempt, output: string, label: string, sign
   try {
     for (const args of a.steps) await runEncode(args, { what: `the ${label} sticker`, signal });
     if (a.frames) await runFramesJob(a.frames);
+    await keepWebpAnimated(output, a.promise);
   } finally {
     await fs.rm(a.workDir, { recursive: true, force: true });
   }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { BAD_COLOUR, Background, StoredBackground, classicBackground, ExportItem, LOTTIE_UNSUPPORTED, outputFormatOf, planExports, toRecipe } from './background';
-import { CreateExportRequest } from './exports';
+import { CreateBatchRequest, CreateExportRequest } from './exports';
+import { ImageToVideoRequest } from './image-to-video';
 import { StartJobRequest } from './jobs';
 
 const issues = (r: { success: boolean; error?: { issues: { message: string }[] } }) => r.error?.issues.map((i) => i.message) ?? [];
@@ -69,6 +70,16 @@ describe('exports', () => {
     expect(planExports(many)).toHaveLength(50);
   });
 
+  it('counts the 50 unique outputs after identical items are merged, wherever exports are given', () => {
+    const identical = Array.from({ length: 51 }, () => ({ format: 'gif' as const, sizes: Array.from({ length: 101 }, () => 'native' as const) }));
+    const background = { type: 'transparent', transparent_format: 'webm_vp9' };
+    const start = StartJobRequest.safeParse({ background, exports: identical });
+    expect(issues(start)).toEqual([]);
+    expect(planExports(start.data!.exports!, { format: 'webm_vp9', transform: undefined })).toEqual([{ format: 'gif', transform: undefined }]);
+    expect(issues(CreateBatchRequest.safeParse({ exports: identical }))).toEqual([]);
+    expect(issues(ImageToVideoRequest.safeParse({ filename: 'a.png', content_type: 'image/png', background, exports: identical }))).toEqual([]);
+  });
+
   it('requires a background when exports are given', () => {
     expect(StartJobRequest.safeParse({ exports: [{ format: 'gif' }] }).success).toBe(false);
   });
@@ -125,6 +136,32 @@ describe('sticker exports', () => {
     ]);
     // A sticker is not a start's transparent_format.
     expect(Background.safeParse({ type: 'transparent', transparent_format: 'telegram_video_v1' }).success).toBe(false);
+  });
+
+  it('refuse sizes on a single sticker export with 400, as every field a sticker format refuses', () => {
+    for (const body of [{ format: 'slack_gif_v1', sizes: ['native'] }, { sticker_profile: 'telegram_video_v1', sizes: [256] }]) {
+      expect(issues(CreateExportRequest.safeParse(body))).toEqual([expect.stringMatching(/^sizes are not supported for sticker formats/)]);
+    }
+    expect(CreateExportRequest.safeParse({ format: 'slack_gif_v1', sizes: null }).success).toBe(true);
+  });
+
+  it('refuse an unknown format with 400, sizes or not, never a crash', () => {
+    for (const body of [{ format: 'lottie' }, { format: 'lottie', sizes: [320] }]) {
+      expect(CreateExportRequest.safeParse(body).success).toBe(false);
+      expect(ExportItem.safeParse(body).success).toBe(false);
+    }
+  });
+
+  it('take one size on a single export of another format, and refuse what a single file cannot be', () => {
+    expect(CreateExportRequest.parse({ format: 'webm_vp9', sizes: [640] })).toMatchObject({ format: 'webm_vp9', transform: { max_width: 640 } });
+    expect(CreateExportRequest.parse({ format: 'webm_vp9', sizes: ['native'], transform: { fps: 12 } }).transform).toEqual({ fps: 12 });
+    expect(issues(CreateExportRequest.safeParse({ format: 'webm_vp9', sizes: [640, 320] }))).toEqual([
+      'a single export makes one file: give one size, or use batch-exports for several',
+    ]);
+    expect(issues(CreateExportRequest.safeParse({ format: 'webm_vp9', sizes: [640], transform: { max_width: 320 } }))).toEqual([
+      'give the width once: in sizes or in transform.max_width',
+    ]);
+    expect(issues(CreateExportRequest.safeParse({ format: 'webp', sizes: [320] }))).toEqual(['numeric sizes are not supported for webp; use "native"']);
   });
 
   it('accept sticker_profile as the older name of format', () => {

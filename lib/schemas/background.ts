@@ -1,6 +1,7 @@
 import {
   EXPORT_FORMATS,
   isStickerFormat,
+  isTransparentFormat,
   OPAQUE_CONTAINERS,
   outputFormat,
   STICKER_MAX_FPS,
@@ -132,7 +133,7 @@ type TransformInput = z.infer<typeof Transform> | null | undefined;
  * A sticker's canvas, loop and rate are its policy's: its transform takes `crop`, `fps` (12 to 30)
  * and `reverse` only, and it has no sizes (spec, "Sticker format rules").
  */
-export function stickerIssues(format: string, transform: TransformInput, sizes: unknown): { path: string[]; message: string }[] {
+function stickerIssues(format: string, transform: TransformInput, sizes: unknown): { path: string[]; message: string }[] {
   if (!isStickerFormat(format)) return [];
   const issues: { path: string[]; message: string }[] = [];
   if (sizes != null) issues.push({ path: ['sizes'], message: userMessage(`sizes are not supported for sticker formats (${format} has a fixed canvas)`) });
@@ -146,25 +147,39 @@ export function stickerIssues(format: string, transform: TransformInput, sizes: 
   return issues;
 }
 
+/** Export sizes: `native` keeps the source size, a number is a maximum width. */
+export const ExportSizes = z.array(z.union([z.literal('native'), z.number().int().min(16).max(8192)])).min(1);
+type Sizes = z.infer<typeof ExportSizes> | null | undefined;
+
+/** What an export's format refuses of its sizes and transform (a sticker's fixed canvas, a fixed layout's size). */
+export function exportIssues(format: ExportFormatId, transform: TransformInput, sizes: Sizes): { path: string[]; message: string }[] {
+  if (isStickerFormat(format)) return stickerIssues(format, transform, sizes);
+  // Refinements run on a format the enum refused too (`lottie`): it has nothing more to check.
+  if (!isTransparentFormat(format)) return [];
+  // Formats whose fixed layouts cannot be resized: only `native` is accepted in their sizes.
+  if (outputFormat(format).nativeOnly && sizes?.some((s) => s !== 'native')) {
+    return [{ path: ['sizes'], message: userMessage(`numeric sizes are not supported for ${format}; use "native"`) }];
+  }
+  return [];
+}
+
 export const ExportItem = z
   .object({
     format: ExportFormat,
-    sizes: z.array(z.union([z.literal('native'), z.number().int().min(16).max(8192)])).min(1).max(100).nullish(),
+    sizes: ExportSizes.nullish(),
     transform: Transform.nullish(),
   })
   .superRefine((item, ctx) => {
-    for (const issue of stickerIssues(item.format, item.transform, item.sizes)) ctx.addIssue({ code: 'custom', ...issue });
-    // Formats whose fixed layouts cannot be resized: only `native` is accepted in their sizes.
-    if (!isStickerFormat(item.format) && outputFormat(item.format).nativeOnly && item.sizes?.some((s) => s !== 'native')) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['sizes'],
-        message: userMessage(`numeric sizes are not supported for ${item.format}; use "native"`),
-      });
-    }
+    for (const issue of exportIssues(item.format, item.transform, item.sizes)) ctx.addIssue({ code: 'custom', ...issue });
   })
   .openapi('ExportRequest');
 export type ExportItem = z.infer<typeof ExportItem>;
+
+/**
+ * A list of export items. Its length is not the limit: identical items make one output, and
+ * planExports counts the 50 unique outputs once they are merged (the JSON body cap bounds the list).
+ */
+export const ExportList = z.array(ExportItem).openapi({ description: `At most ${MAX_UNIQUE_OUTPUTS} unique outputs once identical ones are merged` });
 
 export interface PlannedOutput<F extends string = string> {
   format: F;

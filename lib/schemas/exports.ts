@@ -1,4 +1,5 @@
-import { ExportFormat, ExportItem, stickerIssues, Transform } from './background';
+import { isStickerFormat } from '../../engine/formats';
+import { exportIssues, ExportFormat, ExportList, ExportSizes, Transform } from './background';
 import { userMessage } from './messages';
 import { z } from './zod';
 
@@ -23,6 +24,9 @@ export const CreateExportRequest = z
     /** The earlier input name for a sticker format (spec); `format` is preferred. */
     sticker_profile: ExportFormat.nullish().openapi({ description: 'Earlier input name of `format` for sticker formats; `format` is preferred' }),
     transform: Transform.nullish(),
+    sizes: ExportSizes.nullish().openapi({
+      description: 'One size, as in batch-exports (`native` or a maximum width); several sizes need batch-exports. Not for sticker formats.',
+    }),
     mask_version: MaskVersionInput,
   })
   .refine((b) => Boolean(b.format ?? b.sticker_profile), { error: userMessage('format is required'), path: ['format'] })
@@ -32,17 +36,29 @@ export const CreateExportRequest = z
   })
   .superRefine((b, ctx) => {
     const format = b.format ?? b.sticker_profile;
-    if (format) for (const issue of stickerIssues(format, b.transform, undefined)) ctx.addIssue({ code: 'custom', ...issue });
+    if (format) for (const issue of exportIssues(format, b.transform, b.sizes)) ctx.addIssue({ code: 'custom', ...issue });
+    if (format && !isStickerFormat(format) && b.sizes) {
+      if (b.sizes.length > 1) {
+        ctx.addIssue({ code: 'custom', path: ['sizes'], message: userMessage('a single export makes one file: give one size, or use batch-exports for several') });
+      } else if (typeof b.sizes[0] === 'number' && b.transform?.max_width != null) {
+        ctx.addIssue({ code: 'custom', path: ['sizes'], message: userMessage('give the width once: in sizes or in transform.max_width') });
+      }
+    }
   })
-  .transform(({ sticker_profile, ...b }) => ({ ...b, format: b.format ?? sticker_profile }))
+  // A numeric size is the export's maximum width, as in batch-exports.
+  .transform(({ sticker_profile, sizes, ...b }) => ({
+    ...b,
+    format: b.format ?? sticker_profile,
+    transform: typeof sizes?.[0] === 'number' ? { ...b.transform, max_width: sizes[0] } : b.transform,
+  }))
   .openapi('CreateExportRequest');
 export type CreateExportRequest = z.infer<typeof CreateExportRequest>;
 
 export const CreateBatchRequest = z
   .object({
-    exports: z.array(ExportItem).min(1).max(50).nullish(),
+    exports: ExportList.min(1).nullish(),
     /** The name some clients use for the list. */
-    profiles: z.array(ExportItem).min(1).max(50).nullish(),
+    profiles: ExportList.min(1).nullish(),
     use_gpu: z.boolean().nullish(),
     mask_version: MaskVersionInput,
   })

@@ -1,6 +1,6 @@
 import { MOTIONS, STILL_DEFAULTS, STILL_LIMITS, type Motion } from '../../engine/media/still';
 import type { ApiModel } from '../../engine/api-models';
-import { Background, ExportItem } from './background';
+import { Background, ExportItem, ExportList } from './background';
 import { JobReceipt, ModelInput, StartJobRequest, UploadedJob } from './jobs';
 import { userMessage } from './messages';
 import { z } from './zod';
@@ -31,7 +31,7 @@ export const ImageToVideoOptionsSchema = z.object({
   motion: z.enum(MOTIONS).nullish().openapi({ description: `The camera move (default ${STILL_DEFAULTS.motion})` }),
   model: ModelInput,
   background: Background.nullish(),
-  exports: z.array(ExportItem).max(50).nullish().openapi({ description: 'Rendered at start like start `exports`; sticker formats allowed' }),
+  exports: ExportList.nullish().openapi({ description: 'Rendered at start like start `exports`; sticker formats allowed' }),
 });
 
 export type ImageToVideoOptions = z.infer<typeof ImageToVideoOptionsSchema>;

@@ -1,5 +1,5 @@
 import { API_MODEL_ROWS, DEFAULT_MODEL, resolveApiModel, type ApiModel } from '../../engine/api-models';
-import { Background, ExportItem, StoredBackground } from './background';
+import { Background, ExportList, StoredBackground } from './background';
 import { userMessage } from './messages';
 import { z } from './zod';
 
@@ -67,7 +67,7 @@ export const ModelInput = z
 const startFields = {
   format: z.enum(['mp4', 'webm', 'mov']).nullish(),
   model: ModelInput,
-  exports: z.array(ExportItem).max(50).nullish(),
+  exports: ExportList.nullish(),
   webhook_url: z.url({ protocol: /^https?$/, error: userMessage('webhook_url must be an http(s) URL') }).nullish(),
 };
 

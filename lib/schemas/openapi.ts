@@ -16,7 +16,7 @@ const ERRORS: Record<number, string> = {
   402: 'Insufficient credits',
   404: 'Not found, or not the caller\'s (`Job not found or does not belong to user`)',
   405: 'Method not allowed on this path (`Allow` lists those it has)',
-  409: 'Conflict: the job was already started or processed by another request; for refinements, another refinement of the job is running, the active mask changed (from_version), or the Idempotency-Key was used with a different request',
+  409: 'Conflict: for start, another request started the job or replaced its upload at the same moment; for refinements, another refinement of the job is running, the active mask changed (from_version), or the Idempotency-Key was used with a different request',
   413: 'File exceeds the size limit',
   429: 'Rate limit exceeded (100 requests per minute per key; 3 processing starts per minute per key); `Retry-After` says when to retry',
   500: 'Internal server error',

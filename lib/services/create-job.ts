@@ -124,7 +124,7 @@ export async function createJobWithFile(
   return withNewJob(
     { userId, filename: cleanFilename(file.filename), contentType: file.contentType || 'application/octet-stream' },
     async (jobId) => {
-      await uploadSource(jobId, file.body);
+      await uploadSource(jobId, () => file.body);
     },
   );
 }
@@ -171,7 +171,7 @@ export async function createStillJobWithFile(
   const job = await withNewJob(
     { userId, filename: cleanFilename(file.filename, 'image'), contentType: file.contentType || 'application/octet-stream', stillJson: JSON.stringify(options) },
     async (jobId) => {
-      await uploadSource(jobId, file.body);
+      await uploadSource(jobId, () => file.body);
     },
   );
   return { ...job, image_to_video: echoOf(options) };

@@ -81,12 +81,11 @@ export async function getJobStatus(userId: string, jobId: string): Promise<JobSt
   const { background } = request;
   const completed = status === 'completed';
   // Polling is the hot path: the output and mask rows are read only when the answer needs them.
-  const [primary, mask] = await Promise.all([
-    background || completed ? db().output.findFirst({ where: { jobId, role: 'primary' }, orderBy: { createdAt: 'asc' } }) : null,
-    completed && job.activeMaskVersion !== null
-      ? db().maskVersion.findFirst({ where: { jobId, version: job.activeMaskVersion, status: 'completed' } })
-      : null,
-  ]);
+  const primary = background || completed ? await db().output.findFirst({ where: { jobId, role: 'primary' }, orderBy: { createdAt: 'asc' } }) : null;
+  // One story: the mask is the version processed_video_url was rendered from, also after a
+  // refinement made another active (the refined one is exported, docs/api.md).
+  const maskVersion = primary?.maskVersion ?? job.activeMaskVersion;
+  const mask = completed && maskVersion !== null ? await db().maskVersion.findFirst({ where: { jobId, version: maskVersion, status: 'completed' } }) : null;
   const sign = async (key: string | null | undefined, suffix?: string) =>
     key ? storage().signedUrl(key, { method: 'GET', ...(suffix ? { filename: downloadName(job.filename, key, suffix) } : {}) }) : null;
   const progress = status === 'processing' ? parseProgress(job.progressJson) : null;

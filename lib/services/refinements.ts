@@ -137,8 +137,11 @@ export async function refineMask(userId: string, jobId: string, req: RefineMaskR
       if (key && (await tx.refinement.findUnique({ where: { userId_jobId_idempotencyKey: { userId, jobId, idempotencyKey: key } } }))) return null;
       const active = current.activeMaskVersion;
       if (active === null || !(await completedMaskVersion(current, null))) throw new ServiceError('invalid', 'This job has no mask to refine');
-      if (request.from_version !== null && request.from_version !== active) {
-        throw conflict(`The active mask changed: it is version ${active}, not ${request.from_version}`, 'List the versions (GET /v1/jobs/{id}/mask-versions) and refine from the active one.');
+      // A refinement refines the version the client saw: `from_version` where it says so, else
+      // the one active when its request arrived. Another activated since is a 409 (spec rule 6).
+      const seen = request.from_version ?? job.activeMaskVersion;
+      if (seen !== active) {
+        throw conflict(`The active mask changed: it is version ${active}, not ${seen}`, 'List the versions (GET /v1/jobs/{id}/mask-versions) and refine from the active one.');
       }
       const running = await tx.refinement.findFirst({ where: { jobId, status: { in: RUNNING } }, select: { id: true } });
       if (running) throw conflict('Another refinement of this job is running', `Refinement ${running.id} must finish first (GET /v1/refinements/${running.id}).`);

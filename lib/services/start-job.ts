@@ -89,6 +89,18 @@ function responseOf(job: Job, outputs: Output[]): Started {
   };
 }
 
+/**
+ * A job runs once. Starting one that has finished is a 400, a status the spec lists for start
+ * (409 is its refinement conflict), with what the client can do instead.
+ */
+function alreadyProcessed(job: Job): ServiceError {
+  const next =
+    job.status === 'completed'
+      ? `Make more outputs from it with POST /v1/jobs/${job.id}/exports or batch-exports, or refine its mask with POST /v1/jobs/${job.id}/refine-mask; to process a video again, create a new job.`
+      : 'A job runs once; to try again, create a new job and upload the video to it.';
+  return new ServiceError('invalid', `The job has already been processed (status ${job.status})`, next);
+}
+
 const startOutputsOf = (jobId: string) =>
   db().output.findMany({ where: { jobId, role: { in: ['primary', 'additional'] } }, orderBy: { createdAt: 'asc' } });
 
@@ -102,20 +114,23 @@ const startOutputsOf = (jobId: string) =>
  * Insufficient credits roll all of it back. Starting a job that is already processing answers
  * the original start again, without a second charge. The request is the public one (/v1), or
  * the dashboard's, whose composition may name the image uploaded into this job's own storage.
+ * `given` names the fields the client sent (default: those of `request`); `admitStart` runs
+ * once the request is known to start something new (not for a replay), and may refuse it.
  */
 export async function startJob(
   userId: string,
   jobId: string,
   request: StartJobRequest,
-  given: ReadonlySet<keyof StartJobRequest> = new Set(Object.keys(request) as (keyof StartJobRequest)[]),
+  opts: { given?: ReadonlySet<keyof StartJobRequest>; admitStart?: () => void } = {},
 ): Promise<Started> {
+  const given = opts.given ?? new Set(Object.keys(request) as (keyof StartJobRequest)[]);
   let job = await db().job.findFirst({ where: { id: jobId, userId } });
   if (!job) throw jobNotFound();
   if (job.status === 'created' && (await settleDirectUpload(job.id))) job = await db().job.findUniqueOrThrow({ where: { id: job.id } });
   const req = withStillOptions(job, request, given);
   if (job.status === 'processing') return responseOf(job, await startOutputsOf(job.id));
   if (job.status === 'created') throw new ServiceError('invalid', 'Upload the video before starting the job', 'PUT the file to the upload_url from job creation first.');
-  if (job.status !== 'uploaded') throw new ServiceError('conflict', `The job has already been processed (status ${job.status})`);
+  if (job.status !== 'uploaded') throw alreadyProcessed(job);
 
   const background = req.background ?? null;
   if (req.webhook_url) await checkUrl(req.webhook_url, 'webhook_url', assertWebhookUrl);
@@ -133,6 +148,7 @@ export async function startJob(
   await assertFormatsAvailable([primaryRecipe, ...additional].map(formatOf));
   assertTransformsFit(primaryRecipe.transform, additional, sourceBounds(job));
 
+  opts.admitStart?.();
   await transact(async (tx) => {
     // The write comes first, so SQLite holds the write lock while the balance is read.
     const moved = await tx.job.updateMany({

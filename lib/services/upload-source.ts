@@ -184,19 +184,20 @@ export interface UploadResult {
 /**
  * The body of a signed upload PUT becomes the job's source. Streamed to disk (never held in
  * memory), capped at MAX_UPLOAD_BYTES, and the job is `uploaded` before this returns, so a
- * client may start it as soon as its PUT is answered.
+ * client may start it as soon as its PUT is answered. The body is opened only once the upload
+ * is accepted: a refusal before that leaves it untouched for the caller to discard.
  */
-export async function uploadSource(jobId: string, body: Readable, opts: { contentLength?: number } = {}): Promise<UploadResult> {
+export async function uploadSource(jobId: string, openBody: () => Readable, opts: { contentLength?: number } = {}): Promise<UploadResult> {
   const { MAX_UPLOAD_BYTES } = env();
   const job = await db().job.findUnique({ where: { id: jobId }, select: { status: true, stillJson: true } });
   if (!job) throw new ServiceError('not_found', 'Job not found');
   if (job.status !== 'created' && job.status !== 'uploaded') throw new ServiceError('conflict', alreadyStarted(job.stillJson ? 'image' : 'video'));
   if (opts.contentLength !== undefined && opts.contentLength > MAX_UPLOAD_BYTES) {
-    await drainRefused(body, opts.contentLength, MAX_UPLOAD_BYTES);
+    await drainRefused(openBody(), opts.contentLength, MAX_UPLOAD_BYTES);
     throw tooLarge(MAX_UPLOAD_BYTES, opts.contentLength);
   }
   const file = await incomingFile(jobId);
-  const bytes = await writeLimited(body, file, MAX_UPLOAD_BYTES);
+  const bytes = await writeLimited(openBody(), file, MAX_UPLOAD_BYTES);
   if (bytes === 0) {
     await fs.rm(file, { force: true });
     throw new ServiceError('invalid', 'The upload is empty');

@@ -68,15 +68,15 @@ describe('paths and methods that are not endpoints', () => {
     for (const prefix of ['/v1', '/api/v1']) {
       const wrongMethod = await api(stack, 'GET', `${prefix}/jobs/00000000-0000-4000-8000-000000000000`, { key: account.key });
       expect(wrongMethod.status).toBe(405);
-      expect(wrongMethod.headers.get('allow')).toBe('DELETE');
+      expect(wrongMethod.headers.get('allow')).toBe('DELETE, OPTIONS');
       expect(wrongMethod.body).toEqual({
         error: 'Method not allowed',
         details: `${prefix}/jobs/00000000-0000-4000-8000-000000000000 accepts DELETE.`,
       });
       const listJobs = await api(stack, 'GET', `${prefix}/jobs`, { key: account.key });
-      expect([listJobs.status, listJobs.headers.get('allow')]).toEqual([405, 'POST']);
+      expect([listJobs.status, listJobs.headers.get('allow')]).toEqual([405, 'POST, OPTIONS']);
       const putCredits = await api(stack, 'PUT', `${prefix}/credits`, { key: account.key, body: {} });
-      expect([putCredits.status, putCredits.headers.get('allow')]).toEqual([405, 'GET']);
+      expect([putCredits.status, putCredits.headers.get('allow')]).toEqual([405, 'GET, HEAD, OPTIONS']);
 
       const unknown = await api(stack, 'POST', `${prefix}/jobs/x/nothing`, { key: account.key, body: {} });
       expect(unknown.status).toBe(404);

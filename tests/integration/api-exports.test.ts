@@ -275,7 +275,7 @@ describe.skipIf(!hasTestdata)('exports and batches (needs ../shared/testdata)', 
     }
     const wrongMethod = await api(stack, 'GET', `/v1/jobs/${jobId}/exports`, { key: owner.key });
     expect(wrongMethod.status).toBe(405);
-    expect(wrongMethod.headers.get('allow')).toBe('POST');
+    expect(wrongMethod.headers.get('allow')).toBe('POST, OPTIONS');
     expect(await prisma.output.count({ where: { jobId } })).toBe(outputsBefore);
   });
 

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -52,6 +53,53 @@ describe('upload size limit', () => {
     expect(((await streamed.json()) as { error: string }).error).toBe('File too large');
 
     expect(fs.readdirSync(path.join(stack.dataDir, 'tmp'))).toEqual([]);
+    const status = await api(stack, 'GET', `/v1/jobs/${receipt.id}/status`, { key: account.key });
+    expect(status.body.status).toBe('created');
+  });
+
+  /**
+   * A PUT as curl sends a large file: the body streams until the server answers, declared
+   * (`declared` bytes of Content-Length) or chunked. Resolves with the answer and how much was sent.
+   */
+  function streamingPut(url: string, declared: number | null): Promise<{ status: number; body: string; sent: number }> {
+    return new Promise((resolve, reject) => {
+      const req = http.request(url, { method: 'PUT', headers: { 'Content-Type': 'video/mp4', ...(declared === null ? {} : { 'Content-Length': String(declared) }) } });
+      const chunk = Buffer.alloc(64 * 1024, 1);
+      let sent = 0;
+      let answered = false;
+      const pump = () => {
+        while (!answered && (declared === null || sent + chunk.length <= declared)) {
+          sent += chunk.length;
+          if (!req.write(chunk)) return void req.once('drain', pump);
+        }
+      };
+      req.on('response', (res) => {
+        answered = true;
+        let body = '';
+        res.on('data', (d: Buffer) => (body += d.toString()));
+        res.on('end', () => {
+          req.destroy();
+          resolve({ status: res.statusCode ?? 0, body, sent });
+        });
+      });
+      req.on('error', (e) => (answered ? undefined : reject(e)));
+      pump();
+    });
+  }
+
+  it.skipIf(onS3)('answers 413 in the error body to a PUT far over the limit, declared or chunked, reading little and storing nothing', async () => {
+    const receipt = await createJob(stack, account.key);
+    // Declared: refused before the body is read (it was a 500 "ReadableStream is locked").
+    const declared = await streamingPut(receipt.upload_url, 2 * 1024 ** 3);
+    expect(declared.status).toBe(413);
+    expect(JSON.parse(declared.body)).toEqual({ error: 'File too large', details: `The file is ${2 * 1024 ** 3} bytes; the limit is ${LIMIT} bytes.` });
+    expect(declared.sent).toBeLessThan(64 * 1024 ** 2);
+    // Chunked: cut off by the byte counter once the limit (and the drain allowance) is passed.
+    const chunked = await streamingPut(receipt.upload_url, null);
+    expect(chunked.status).toBe(413);
+    expect(JSON.parse(chunked.body)).toEqual({ error: 'File too large', details: `The file exceeds the limit of ${LIMIT} bytes.` });
+    expect(fs.readdirSync(path.join(stack.dataDir, 'tmp'))).toEqual([]);
+    expect(await storedKeys(stack, receipt.id)).toEqual([]);
     const status = await api(stack, 'GET', `/v1/jobs/${receipt.id}/status`, { key: account.key });
     expect(status.body.status).toBe('created');
   });

@@ -220,7 +220,7 @@ describe('uploads are immutable once a job starts', () => {
     // A second start answers the first one again: same price, one debit.
     const again = await api<{ creditsUsed: number }>(stack, 'POST', `/v1/jobs/${receipt.id}/start`, { key, body: { model: 'service-human' } });
     if (again.status === 200) expect(again.body.creditsUsed).toBe(1);
-    else expect(again.status).toBe(409); // already completed
+    else expect(again.status).toBe(400); // already completed: a job runs once
     expect((await entries(receipt.id)).map((e) => e.amount)).toEqual([-1]);
     expect((await waitForJob(stack, key, receipt.id)).status).toBe('completed');
     expect(await prisma.job.findUniqueOrThrow({ where: { id: receipt.id } })).toMatchObject({ sourceKey: before.sourceKey, lengthSeconds: before.lengthSeconds });

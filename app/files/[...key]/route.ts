@@ -1,4 +1,4 @@
-import { otherFileMethod, receiveUpload, serveFile } from '@/lib/http/files';
+import { fileOptions, otherFileMethod, receiveUpload, serveFile } from '@/lib/http/files';
 
 type Ctx = { params: Promise<{ key: string[] }> };
 
@@ -14,6 +14,10 @@ export async function HEAD(req: Request, ctx: Ctx) {
 
 export async function PUT(req: Request, ctx: Ctx) {
   return receiveUpload(req, await keyOf(ctx));
+}
+
+export function OPTIONS() {
+  return fileOptions();
 }
 
 export { otherFileMethod as POST, otherFileMethod as PATCH, otherFileMethod as DELETE };

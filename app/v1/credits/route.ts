@@ -4,4 +4,4 @@ import { getCredits } from '@/lib/services/get-credits';
 
 export const GET = apiRoute(async ({ userId }) => ({ body: CreditBalance.parse(await getCredits(userId)) }));
 
-export const { POST, PUT, PATCH, DELETE } = otherMethods('GET');
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods('GET');

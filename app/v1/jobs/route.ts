@@ -12,4 +12,4 @@ export const POST = apiRoute(async ({ req, userId }) => {
   return { body: job.status === 'created' ? JobReceipt.parse(job) : UploadedJob.parse(job) };
 });
 
-export const { GET, PUT, PATCH, DELETE } = otherMethods('POST');
+export const { GET, PUT, PATCH, DELETE, OPTIONS } = otherMethods('POST');

@@ -7,4 +7,4 @@ import { openApiYaml } from '@/lib/schemas/openapi';
  */
 export const GET = publicRoute(() => ({ body: openApiYaml(), headers: { 'Cache-Control': 'public, max-age=300' } }));
 
-export const { POST, PUT, PATCH, DELETE } = otherMethods('GET', { public: true });
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods('GET', { public: true });

@@ -89,19 +89,26 @@ async function gifInfo(c: Check, bytes: Uint8Array): Promise<AnimationInfo> {
  * those. Frames smaller than the canvas leave the rest transparent (dispose to background).
  */
 async function webpAlpha(c: Check, webp: ReturnType<typeof readWebp>): Promise<PlaneStats[]> {
-  if (webp.frames.some((f) => !f.hasAlpha)) fail('a WebP frame has no alpha.');
+  const covers = (f: { width: number; height: number }) => f.width === webp.width && f.height === webp.height;
+  // A frame with no alpha of its own is opaque: fine as a rectangle on the transparent canvas
+  // (libwebp crops a frame to its subject), not when it covers the whole canvas.
+  if (webp.frames.some((f) => !f.hasAlpha && covers(f))) fail('a WebP frame has no alpha.');
   const dir = await fs.mkdtemp(path.join(path.dirname(c.file), '.webp-check-'));
   try {
     const out: PlaneStats[] = [];
     for (const i of sampleIndices(webp.frames.length)) {
       const frame = webp.frames[i]!;
+      if (!frame.hasAlpha) {
+        const opaque = (frame.width * frame.height) / (webp.width * webp.height);
+        out.push({ min: 0, max: 255, mean: 255 * opaque, partial: 0 });
+        continue;
+      }
       const still = path.join(dir, `frame${i}.webp`);
       await fs.writeFile(still, stillWebp(frame, webp.frameChunks[i]!));
       const [plane] = await decodePlanes(['-f', 'webp_pipe', '-protocol_whitelist', 'file', '-i', still], 'alphaextract', null, frame.width, frame.height, c.signal);
       if (!plane) fail(`WebP frame ${i} could not be decoded.`);
       const s = planeStats(plane!);
-      const covers = frame.width === webp.width && frame.height === webp.height;
-      out.push(covers ? s : { ...s, min: 0, partial: s.partial });
+      out.push(covers(frame) ? s : { ...s, min: 0, partial: s.partial });
     }
     return out;
   } finally {

@@ -1,3 +1,4 @@
+import { GIF_ALPHA_THRESHOLD } from '../../../engine/formats/codecs';
 import type { OutputMetadata, OutputPromise } from '../../../engine/media/output-metadata';
 import type { RenderPlan } from '../../../engine/media/render-plan';
 import { MediaError } from '../ffmpeg';
@@ -126,7 +127,11 @@ export class Check {
     return !g.crop && !g.retimed && !g.reverse;
   }
 
-  /** Mean of the mask (inverted when the output promises so) at the given normalized frames. */
+  /**
+   * Mean of the mask (inverted when the output promises so) at the given normalized frames. For
+   * on/off alpha (GIF) the mask is cut where the encoder cuts it: a mask too faint to show in a
+   * GIF has a wholly transparent GIF, which is right, not "the alpha was lost".
+   */
   private async maskMeans(indices: number[]): Promise<number[]> {
     const planes = await decodePlanes(
       ['-f', 'matroska', '-protocol_whitelist', 'file', '-i', this.mask],
@@ -137,8 +142,9 @@ export class Check {
       this.signal,
       this.plan.geometry.fps,
     );
+    const cut = (pl: Uint8Array) => (this.p.alpha === 'binary' ? pl.map((v) => (v < GIF_ALPHA_THRESHOLD ? 0 : 255)) : pl);
     return planes.map((pl) => {
-      const m = planeStats(pl).mean;
+      const m = planeStats(cut(pl)).mean;
       return this.p.inverted ? 255 - m : m;
     });
   }

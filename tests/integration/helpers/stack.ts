@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { buildIsCurrent } from '../../../scripts/bootstrap.mjs';
 import { freePorts } from '../../../scripts/lib-stack/ports';
 
 export { freePort } from '../../../scripts/lib-stack/ports';
@@ -66,23 +67,11 @@ export interface StackOptions {
 export const stackKind = (opts: Pick<StackOptions, 'scale'> = {}): StackKind =>
   opts.scale || process.env.KEYOUT_TEST_STACK === 'scale' ? 'scale' : 'embedded';
 
-function newestMtime(p: string): number {
-  if (!fs.existsSync(p)) return 0;
-  const st = fs.statSync(p);
-  if (!st.isDirectory()) return st.mtimeMs;
-  if (['node_modules', '.next', 'generated'].includes(path.basename(p))) return 0;
-  return Math.max(0, ...fs.readdirSync(p).map((e) => newestMtime(path.join(p, e))));
-}
-
 function serverMode(): 'dev' | 'start' {
   if (process.env.KEYOUT_TEST_DIST_DIR) return 'start';
   const forced = process.env.KEYOUT_TEST_SERVER;
   if (forced === 'dev' || forced === 'start') return forced;
-  const id = path.join(ROOT, '.next', 'BUILD_ID');
-  if (!fs.existsSync(id)) return 'dev';
-  const sources = ['app', 'components', 'lib', 'engine', 'workers', 'public', 'next.config.ts', 'package-lock.json'];
-  const newest = Math.max(...sources.map((s) => newestMtime(path.join(ROOT, s))));
-  return fs.statSync(id).mtimeMs >= newest ? 'start' : 'dev';
+  return buildIsCurrent(ROOT) ? 'start' : 'dev';
 }
 
 class Tail {

@@ -1,1 +1,1 @@
-export { GET, POST, PUT, PATCH, DELETE } from '@/app/v1/[...path]/route';
+export { GET, POST, PUT, PATCH, DELETE, OPTIONS } from '@/app/v1/[...path]/route';

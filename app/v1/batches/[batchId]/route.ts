@@ -6,4 +6,4 @@ export const GET = apiRoute<{ batchId: string }>(async ({ userId, params }) => (
   body: BatchRecord.parse(await getBatch(userId, params.batchId)),
 }));
 
-export const { POST, PUT, PATCH, DELETE } = otherMethods('GET');
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods('GET');

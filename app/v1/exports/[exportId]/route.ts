@@ -6,4 +6,4 @@ export const GET = apiRoute<{ exportId: string }>(async ({ userId, params }) => 
   body: ExportRecord.parse(await getExport(userId, params.exportId)),
 }));
 
-export const { POST, PUT, PATCH, DELETE } = otherMethods('GET');
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods('GET');

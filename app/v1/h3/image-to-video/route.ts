@@ -20,4 +20,4 @@ export const POST = apiRoute(async ({ req, userId }) => {
   return { body: job.status === 'created' ? ImageToVideoReceipt.parse(job) : ImageToVideoUploaded.parse(job) };
 });
 
-export const { GET, PUT, PATCH, DELETE } = otherMethods('POST');
+export const { GET, PUT, PATCH, DELETE, OPTIONS } = otherMethods('POST');

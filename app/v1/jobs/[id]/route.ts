@@ -6,4 +6,4 @@ export const DELETE = apiRoute<{ id: string }>(async ({ userId, params }) => ({
   body: DeleteJobResponse.parse(await deleteJob(userId, params.id)),
 }));
 
-export const { GET, POST, PUT, PATCH } = otherMethods('DELETE');
+export const { GET, POST, PUT, PATCH, OPTIONS } = otherMethods('DELETE');

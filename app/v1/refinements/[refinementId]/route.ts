@@ -6,4 +6,4 @@ export const GET = apiRoute<{ refinementId: string }>(async ({ userId, params })
   body: RefinementRecord.parse(await getRefinement(userId, params.refinementId)),
 }));
 
-export const { POST, PUT, PATCH, DELETE } = otherMethods('GET');
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods('GET');

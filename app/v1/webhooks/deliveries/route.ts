@@ -8,4 +8,4 @@ export const GET = apiRoute(async ({ req, userId }) => {
   return { body: DeliveryHistory.parse(await listWebhookDeliveries(userId, video_id)) };
 });
 
-export const { POST, PUT, PATCH, DELETE } = otherMethods('GET');
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods('GET');

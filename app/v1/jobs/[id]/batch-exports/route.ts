@@ -9,4 +9,4 @@ export const POST = apiRoute<{ id: string }>(async ({ req, userId, params }) => 
   ),
 }));
 
-export const { GET, PUT, PATCH, DELETE } = otherMethods('POST');
+export const { GET, PUT, PATCH, DELETE, OPTIONS } = otherMethods('POST');

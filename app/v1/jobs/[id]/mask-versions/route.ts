@@ -6,4 +6,4 @@ export const GET = apiRoute<{ id: string }>(async ({ userId, params }) => ({
   body: MaskVersionList.parse(await listMaskVersions(userId, params.id)),
 }));
 
-export const { POST, PUT, PATCH, DELETE } = otherMethods('GET');
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods('GET');

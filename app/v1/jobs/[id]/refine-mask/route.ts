@@ -9,4 +9,4 @@ export const POST = apiRoute<{ id: string }>(async ({ req, userId, params }) => 
   return { body: RefinementRecord.parse(await refineMask(userId, params.id, body, key === null ? null : IdempotencyKey.parse(key))) };
 });
 
-export const { GET, PUT, PATCH, DELETE } = otherMethods('POST');
+export const { GET, PUT, PATCH, DELETE, OPTIONS } = otherMethods('POST');

@@ -6,4 +6,4 @@ export const GET = apiRoute<{ id: string }>(async ({ userId, params }) => ({
   body: JobStatusRecord.parse(await getJobStatus(userId, params.id)),
 }));
 
-export const { POST, PUT, PATCH, DELETE } = otherMethods('GET');
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods('GET');

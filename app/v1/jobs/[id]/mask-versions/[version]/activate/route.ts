@@ -9,4 +9,4 @@ export const POST = apiRoute<{ id: string; version: string }>(async ({ userId, p
   return { body: MaskVersionList.parse(await activateVersion(userId, params.id, version)) };
 });
 
-export const { GET, PUT, PATCH, DELETE } = otherMethods('POST');
+export const { GET, PUT, PATCH, DELETE, OPTIONS } = otherMethods('POST');
