@@ -84,8 +84,11 @@ export function chooseSubject(candidates: readonly Candidate[], o: ChooseOptions
     .map((c) => ({ c, score: scoreOf(c, o) }))
     .sort((a, b) => b.score - a.score);
   // The core must stand out by itself: salient, or moving. An object neither marks (a faint
-  // detection in an empty street) joins a subject only as its companion.
-  const best = scored.find(({ c }) => c.saliency >= CORE_SALIENCY || c.motion >= CORE_MOTION);
+  // detection in an empty street) joins a subject only as its companion, unless it is the
+  // subject of the key before, continuing.
+  const best = scored.find(
+    ({ c }) => c.saliency >= CORE_SALIENCY || c.motion >= CORE_MOTION || continues(c, o.previous),
+  );
   if (!best || best.score < MIN_SCORE) return null;
   const members = [best.c];
   for (let grew = true; grew;) {
@@ -97,6 +100,11 @@ export function chooseSubject(candidates: readonly Candidate[], o: ChooseOptions
     }
   }
   return { members, box: unionBox(members.map((m) => m.box)), score: best.score };
+}
+
+/** The subject of the key before, still there and still marked a little (a duck on water the saliency model half loses). */
+function continues(c: Candidate, previous: Box | null): boolean {
+  return previous !== null && c.saliency > 0.05 && boxIou(c.box, previous) >= 0.5;
 }
 
 /** Whether `c` joins the subject through member `m`: it touches it and rides, is held or moves with it. */
