@@ -220,9 +220,6 @@ function keyAnalyser(s: Sessions, base: ModelIo, stats: SubjectStats) {
     const previous = remembered.shot === k.frame.shot ? remembered.box : null;
     const subject = chooseSubject(candidates, { width: gw, height: gh, previous });
     remembered = { shot: k.frame.shot, box: subject?.box ?? null };
-    console.error(
-      `key ${k.frame.index}: ${candidates.map((c) => `${c.classIndex}@${c.box.map(Math.round).join(',')} s${c.saliency.toFixed(2)} m${c.motion.toFixed(2)} d${c.detScore.toFixed(2)}`).join(' | ')} => ${subject ? subject.members.map((m) => m.classIndex).join('+') + ' ' + subject.score.toFixed(2) : 'none'}`,
-    );
     if (!subject) {
       stats.empty++;
       return { data: new Float32Array(ow * oh), width: ow, height: oh };
@@ -231,9 +228,6 @@ function keyAnalyser(s: Sessions, base: ModelIo, stats: SubjectStats) {
     const inside = regions.regions.map((r) => insideShare(regions, r, zone));
     const verdicts = inside.map((x) => verdictOf(x, subject, motion, Boolean(s.encoder)));
     const missed = subject.members.some(isMissed);
-    console.error(
-      `   inside ${inside.map((x) => x.toFixed(2)).join(',')} ${verdicts.join(',')} missed ${missed}`,
-    );
     const sam =
       s.encoder && s.decoder && (verdicts.includes('sam') || missed)
         ? await samMasks(s as Required<Sessions>, k, subject, gw, ow, oh)
