@@ -11,6 +11,7 @@ import {
 import { CENTERNET } from '../prompts/models';
 import type { InferenceRuntime, InferenceSession, TensorData } from '../runtime';
 import { chooseSubject, type Candidate } from './choose';
+import { serialSession } from './serial-session';
 import { candidateCues, motionOf, readKey, subjectModelIo, type KeyInput } from './subject-model';
 
 /**
@@ -60,23 +61,9 @@ export function peopleRuntime(
         runtime.load(base),
         runtime.load(CENTERNET),
       ]);
+      // Frames run in order: each crop follows the answer on the frame before.
       const framer = peopleFramer(segmenter, detector, base, stage);
-      let queue: Promise<unknown> = Promise.resolve();
-      return {
-        inFlight: 1,
-        run(feeds) {
-          // Frames run in order: each crop follows the answer on the frame before.
-          const result = queue.then(() => framer(feeds));
-          queue = result.catch(() => undefined);
-          return result.then((p) => ({
-            [io.output.name]: { data: p.data, dims: [1, 1, p.height, p.width] },
-          }));
-        },
-        async release() {
-          await queue;
-          await Promise.all([segmenter.release(), detector.release()]);
-        },
-      };
+      return serialSession(framer, io.output.name, [segmenter, detector]);
     },
   };
   return { runtime: composite, manifest: io };

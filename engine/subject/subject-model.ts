@@ -18,6 +18,7 @@ import {
   type Subject,
 } from './choose';
 import { fitCameraMotion, median, ownMotion } from './motion';
+import { serialSession } from './serial-session';
 
 /**
  * The subject stage, packaged as a model so the video matter (engine/video-matter.ts) runs it on
@@ -65,22 +66,6 @@ const MISSED = 0.2;
  */
 const MOVING_PER_FRAME = 1;
 
-/** Seconds per stage, and how often each path was taken. */
-export interface SubjectStats {
-  keys: number;
-  empty: number;
-  samKeys: number;
-  seconds: {
-    segment: number;
-    detect: number;
-    motion: number;
-    samEncode: number;
-    samDecode: number;
-  };
-}
-
-const now = () => performance.now() / 1000;
-
 /** The stage's I/O as the matter sees it: raw RGB at the segmentation model's size, and the frame's context. */
 export function subjectModelIo(base: ModelIo, motionGap: number): ModelIo {
   return {
@@ -100,7 +85,12 @@ export function subjectModelIo(base: ModelIo, motionGap: number): ModelIo {
       channels: 1,
       decode: { kind: 'probability', channel: 0 },
     },
-    frameContext: { info: 'frame_info', luma: 'luma', previousLuma: 'previous_luma', gap: motionGap },
+    frameContext: {
+      info: 'frame_info',
+      luma: 'luma',
+      previousLuma: 'previous_luma',
+      gap: motionGap,
+    },
   };
 }
 
@@ -109,13 +99,7 @@ export function subjectRuntime(
   runtime: InferenceRuntime,
   base: ModelIo,
   stage: GeneralStage,
-): { runtime: InferenceRuntime; manifest: ModelIo; stats: SubjectStats } {
-  const stats: SubjectStats = {
-    keys: 0,
-    empty: 0,
-    samKeys: 0,
-    seconds: { segment: 0, detect: 0, motion: 0, samEncode: 0, samDecode: 0 },
-  };
+): { runtime: InferenceRuntime; manifest: ModelIo } {
   const io = subjectModelIo(base, stage.motionGap);
   const composite: InferenceRuntime = {
     name: `subject over ${runtime.name}`,
@@ -126,28 +110,12 @@ export function subjectRuntime(
         stage.sam ? runtime.load(SAM_ENCODER) : undefined,
         stage.sam ? runtime.load(SAM_DECODER) : undefined,
       ]);
-      const analyser = keyAnalyser({ segmenter, detector, encoder, decoder }, base, stats);
-      let queue: Promise<unknown> = Promise.resolve();
-      return {
-        inFlight: 1,
-        run(feeds) {
-          // Keys are analysed one at a time: each starts from the subject the one before chose.
-          const result = queue.then(() => analyser(feeds));
-          queue = result.catch(() => undefined);
-          return result.then((p) => ({
-            [io.output.name]: { data: p.data, dims: [1, 1, p.height, p.width] },
-          }));
-        },
-        async release() {
-          await queue;
-          await Promise.all(
-            [segmenter, detector, encoder, decoder].map((s) => s?.release() ?? Promise.resolve()),
-          );
-        },
-      };
+      // Keys are analysed one at a time: each starts from the subject the one before chose.
+      const analyser = keyAnalyser({ segmenter, detector, encoder, decoder }, base);
+      return serialSession(analyser, io.output.name, [segmenter, detector, encoder, decoder]);
     },
   };
-  return { runtime: composite, manifest: io, stats };
+  return { runtime: composite, manifest: io };
 }
 
 interface Sessions {
@@ -167,41 +135,23 @@ export interface KeyInput {
   previousLuma: FloatMap | null;
 }
 
-function keyAnalyser(s: Sessions, base: ModelIo, stats: SubjectStats) {
+function keyAnalyser(s: Sessions, base: ModelIo) {
   let remembered: { shot: number; box: Box | null } = { shot: -1, box: null };
   const allClasses = new Set(COCO_CLASSES.map((_, i) => i));
 
-  async function timed<T>(
-    stage: keyof SubjectStats['seconds'],
-    work: Promise<T> | (() => T),
-  ): Promise<T> {
-    const t0 = now();
-    try {
-      return typeof work === 'function' ? work() : await work;
-    } finally {
-      stats.seconds[stage] += now() - t0;
-    }
-  }
-
   return async (feeds: Record<string, TensorData>): Promise<FloatMap> => {
     const k = readKey(feeds);
-    stats.keys++;
     const [gw, gh] = fitLongSide(k.frame.width, k.frame.height, GRID_SIDE);
     const [ow, oh] = fitLongSide(k.frame.width, k.frame.height, OUTPUT_SIDE);
-    const seg = await timed(
-      'segment',
-      s.segmenter.run({ [base.input.name]: toInputTensor(k.planes, k.width, k.height, base) }, [
-        base.output.name,
-      ]),
+    const seg = await s.segmenter.run(
+      { [base.input.name]: toInputTensor(k.planes, k.width, k.height, base) },
+      [base.output.name],
     );
     const prob = decodeOutput(seg[base.output.name]!, base);
     const saliency = resizeMap(prob, gw, gh);
-    const det = await timed(
-      'detect',
-      s.detector.run({ [DETECTOR_IO.input]: detectorInput(k.planes, k.width, k.height) }, [
-        DETECTOR_IO.heatmap,
-        DETECTOR_IO.sides,
-      ]),
+    const det = await s.detector.run(
+      { [DETECTOR_IO.input]: detectorInput(k.planes, k.width, k.height) },
+      [DETECTOR_IO.heatmap, DETECTOR_IO.sides],
     );
     const detections = decodeDetections(det[DETECTOR_IO.heatmap]!, det[DETECTOR_IO.sides]!, {
       classes: allClasses,
@@ -211,9 +161,7 @@ function keyAnalyser(s: Sessions, base: ModelIo, stats: SubjectStats) {
       height: gh,
     });
     const motion = k.previousLuma
-      ? await timed('motion', () =>
-          motionOf(k.previousLuma!, k.luma, gw, gh, k.frame.index - k.frame.previousIndex),
-        )
+      ? motionOf(k.previousLuma, k.luma, gw, gh, k.frame.index - k.frame.previousIndex)
       : null;
     const regions = labelRegions(saliency);
     const candidates = candidatesOf(saliency, regions, detections, motion);
@@ -221,7 +169,6 @@ function keyAnalyser(s: Sessions, base: ModelIo, stats: SubjectStats) {
     const subject = chooseSubject(candidates, { width: gw, height: gh, previous });
     remembered = { shot: k.frame.shot, box: subject?.box ?? null };
     if (!subject) {
-      stats.empty++;
       return { data: new Float32Array(ow * oh), width: ow, height: oh };
     }
     const zone = grow(subject.box, 0.1, gw, gh);
@@ -249,16 +196,12 @@ function keyAnalyser(s: Sessions, base: ModelIo, stats: SubjectStats) {
     ow: number,
     oh: number,
   ): Promise<FloatMap[]> {
-    stats.samKeys++;
     const picture = k.planes.map(
       (p) => resizeMap({ data: p, width: k.width, height: k.height }, ow, oh).data,
     );
-    const enc = await timed(
-      'samEncode',
-      ss.encoder.run({ [SAM_IO.encoderInput]: samEncoderInput(picture, ow, oh) }, [
-        SAM_IO.embedding,
-      ]),
-    );
+    const enc = await ss.encoder.run({ [SAM_IO.encoderInput]: samEncoderInput(picture, ow, oh) }, [
+      SAM_IO.embedding,
+    ]);
     const embedding = enc[SAM_IO.embedding]!;
     const scale = ow / gw;
     const masks: FloatMap[] = [];
@@ -268,7 +211,7 @@ function keyAnalyser(s: Sessions, base: ModelIo, stats: SubjectStats) {
         image_embeddings: { data: embedding.data.slice(), dims: embedding.dims },
         ...samDecoderFeeds({ box }, ow, oh),
       };
-      const res = await timed('samDecode', ss.decoder.run(feeds, SAM_IO.decoderOutputs));
+      const res = await ss.decoder.run(feeds, SAM_IO.decoderOutputs);
       masks.push(samMask(res.low_res_masks!, ow, oh));
     }
     return masks;
