@@ -13,13 +13,18 @@ export function createOrtWebGpuRuntime(opts: { modelBaseUrl: string; wasmPaths: 
   ort.env.wasm.wasmPaths = opts.wasmPaths;
   ort.env.wasm.numThreads = 1;
   ort.env.logLevel = 'error';
+  // The WebGPU provider creates one session at a time ("another WebGPU EP inference session is
+  // being created"), and stages load their models together (engine/subject): creations queue.
+  let creating: Promise<unknown> = Promise.resolve();
   return {
     name: 'onnxruntime-web (webgpu)',
     async load(manifest: ModelManifest): Promise<InferenceSession> {
-      const session = await ort.InferenceSession.create(await fetchModel(opts.modelBaseUrl, manifest), {
-        executionProviders: ['webgpu'],
-        graphOptimizationLevel: 'all',
-      });
+      const bytes = await fetchModel(opts.modelBaseUrl, manifest);
+      const created = creating.then(() =>
+        ort.InferenceSession.create(bytes, { executionProviders: ['webgpu'], graphOptimizationLevel: 'all' }),
+      );
+      creating = created.catch(() => undefined);
+      const session = await created;
       return {
         run: (feeds, outputs) => runFloat32(ort.Tensor, session, feeds, outputs),
         release: () => session.release(),
