@@ -1,17 +1,40 @@
-import { defineConfig } from 'vitest/config';
+import path from 'node:path';
+import { configDefaults, defineConfig } from 'vitest/config';
+
+const root = import.meta.dirname;
+/** Tests beside the code: unit tests, except those that start a process or open a port. */
+const BESIDE_CODE = '{engine,lib,workers,components,bin,scripts}/**/*.test.{ts,tsx}';
+const SERVICE_BESIDE_CODE = '{engine,lib,workers,components,bin,scripts}/**/*.service.test.{ts,tsx}';
 
 export default defineConfig({
+  // The app's own imports (`@/lib/...`), for the route handlers the service tier serves.
+  resolve: { alias: [{ find: /^@\//, replacement: `${root}/` }] },
   test: {
     projects: [
       {
+        extends: true,
         test: {
           name: 'unit',
-          include: ['{engine,lib,workers,components,bin,scripts}/**/*.test.{ts,tsx}'],
+          include: [BESIDE_CODE],
+          exclude: [...configDefaults.exclude, SERVICE_BESIDE_CODE],
+          setupFiles: [path.join(root, 'tests/unit/no-processes.ts')],
           environment: 'node',
           testTimeout: 60_000,
         },
       },
       {
+        extends: true,
+        test: {
+          name: 'service',
+          include: ['tests/service/**/*.test.ts', SERVICE_BESIDE_CODE],
+          setupFiles: [path.join(root, 'tests/service/setup.ts')],
+          environment: 'node',
+          testTimeout: 300_000,
+          hookTimeout: 600_000,
+        },
+      },
+      {
+        extends: true,
         test: {
           name: 'integration',
           include: ['tests/integration/**/*.test.ts'],

@@ -37,7 +37,8 @@ export interface Stack {
   dataDir: string;
   /** The environment every process runs with (for the CLI and direct db() access). */
   env: Record<string, string>;
-  mode: 'dev' | 'start';
+  /** `in-process`: the service tier's stack (tests/service/helpers/stack.ts). */
+  mode: 'dev' | 'start' | 'in-process';
   /** The last lines the servers and workers printed, for failure messages. */
   logs(): string;
   /** Process-group ids of the first web server and the first worker (for RSS sampling). */
@@ -127,7 +128,7 @@ async function waitUntilServing(baseUrl: string, child: ChildProcess, tail: Tail
 }
 
 /** Environment and clean-up for a scale-out stack: its own database, Redis database and bucket. */
-async function scaleServices(): Promise<{ env: Record<string, string>; stop(): Promise<void> }> {
+export async function scaleServices(): Promise<{ env: Record<string, string>; stop(): Promise<void> }> {
   const [{ testPostgres }, { testRedis }, { testS3 }] = await Promise.all([
     import('../../../scripts/lib-stack/test-postgres'),
     import('../../../scripts/lib-stack/test-redis'),

@@ -53,7 +53,8 @@ interface BatchRecord {
   exports: ExportRecord[];
 }
 
-// Exports and batches from a completed job, as a client uses them: real server, worker, ffmpeg.
+// Exports and batches from a completed job, as a client uses them: the API and the worker in
+// process (the service tier: stand-in models), real ffmpeg.
 describe.skipIf(!hasTestdata)('exports and batches (needs ../shared/testdata)', () => {
   let stack: Stack;
   let owner: TestAccount;

@@ -13,9 +13,10 @@ import {
 } from './helpers';
 
 /**
- * Real server, real worker, a real receiver (node:http on loopback; the stack runs with
- * KEYOUT_ALLOW_PRIVATE_URLS=1 as client test suites do). /flaky answers 500 to the first two
- * job.started deliveries; /ok always answers 200. Retries use the real 10 s spacing.
+ * The API and the worker in process (the service tier), a real receiver (node:http on loopback;
+ * the stack runs with KEYOUT_ALLOW_PRIVATE_URLS=1 as client test suites do). /flaky answers 500
+ * to the first two job.started deliveries; /ok always answers 200. Retries use the real 10 s
+ * spacing.
  */
 const RECEIVER_PORT = 3220;
 // A 1 s clip took 141 s at load 16 (model load, two 10 s retries) and over 240 s at load 22.
