@@ -1,5 +1,5 @@
 /**
- * `npm run test:scale [-- <test files>]`: the API integration suite again, on the scale-out
+ * `npm run test:scale [-- <test files>]`: the API files again, on the scale-out
  * stack: PostgreSQL, BullMQ on Redis and S3 (OpenStack Swift + s3api), started here once from
  * the distribution's packages and shared by every test stack (each gets its own database,
  * Redis database and bucket). It uses the production build (`npx next build` first). `npm test`
@@ -17,23 +17,16 @@ import { s3Unavailable } from './lib-stack/test-swift';
 import { startScaleServices } from './lib-stack/scale-services';
 
 /**
- * What runs on the second stack, beside the embedded files in `npm test`: the scale-out
- * scenarios (two web processes, two workers, PostgreSQL's row locks, a SIGKILLed worker, S3
- * deletes and direct uploads), then the API files that exercise what differs between the stacks
- * without long worker runs: presigned PUTs into S3 and their checks, charges under PostgreSQL's
- * locks, BullMQ enqueues, keys and rate limits as PostgreSQL rows, URL checks. The other API
- * files pass on this stack too (api-money, api-lifecycle, api-exports, webhooks-delivery; 26 Nov
- * 2026) but each needs a worker's runs: beside them the embedded files took 1,967 s instead of
- * 1,685 s, which takes CI to its hour. `npm run test:scale -- <files>` runs them. Media and engine
- * tests are the same code on both stacks and run once, on the embedded stack.
+ * What runs on the second stack: the scale-out scenarios (two web processes, two workers,
+ * PostgreSQL's row locks, a SIGKILLed worker, S3 deletes and direct uploads) on real servers and
+ * workers, and the API files of the service tier (tests/service: money, jobs, exports and
+ * batches, webhooks, keys, limits, URL checks), whose rules meet PostgreSQL's locks, BullMQ and
+ * S3 there. Not api-stickers: its sticker ladders are ffmpeg work the same on both stacks (their
+ * queueing and storage are api-exports' batches here), and they would double the longest file of
+ * `npm test`. Media and engine tests are the same code on both stacks and run once, embedded.
  */
-const SCALE_SUITE = [
-  'tests/integration/scale-out.test.ts',
-  'tests/integration/api-jobs.test.ts',
-  'tests/integration/api-auth.test.ts',
-  'tests/integration/api-limits.test.ts',
-  'tests/integration/ssrf-api.test.ts',
-];
+const SCALE_SUITE = ['tests/integration/scale-out.test.ts', 'tests/service/'];
+const NOT_ON_SCALE = ['tests/service/api-stickers.test.ts'];
 
 const root = path.resolve(import.meta.dirname, '..');
 const files = process.argv.slice(2).length ? process.argv.slice(2) : SCALE_SUITE;
@@ -51,7 +44,7 @@ async function main(): Promise<number> {
   const services = await startScaleServices();
   try {
     console.log(`› Scale-out services: ${services.describe}`);
-    const vitest = spawn('npx', ['vitest', 'run', '--project', 'integration', ...files], {
+    const vitest = spawn('npx', ['vitest', 'run', '--project', 'integration', '--project', 'service', ...NOT_ON_SCALE.flatMap((f) => ['--exclude', f]), ...files], {
       cwd: root,
       stdio: 'inherit',
       env: { ...process.env, KEYOUT_TEST_STACK: 'scale', ...services.env },

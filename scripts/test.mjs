@@ -1,6 +1,6 @@
-// `npm test`: the whole suite — types, lint, unit, integration (real server, worker, SQLite,
-// ffmpeg, models; and the API again on PostgreSQL + BullMQ + S3) and Playwright e2e in Chromium —
-// after the same preparation as `npm start`.
+// `npm test`: every tier, after the same preparation as `npm start`, each timed:
+//   types and lint → test:unit → test:service → build → test:integration beside test:scale → test:e2e
+// Each tier is also its own npm script (README "Tests").
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -11,47 +11,58 @@ prepare();
 // containers) must not turn the suite into a production run. The build and the e2e run stay
 // production builds either way (next build and next start set it themselves).
 const asTests = { env: { NODE_ENV: 'test' } };
+const npm = (script, opts) => () => sh('npm', ['run', '--silent', script], opts);
 
 /**
- * The embedded integration files run one at a time and keep two cores only ~60 % busy (servers
- * starting, leases lapsing, clients polling), so the scale-out stack's files (scripts/test-scale.ts)
- * run beside them, on their own port range; their output is kept in a file and printed when they
- * end, so the two runs do not interleave. Sequentially they would take CI past its 60 minutes.
+ * The integration tier runs its files one at a time and keeps two cores only ~60 % busy
+ * (servers starting, clients polling), so the scale-out tier (scripts/test-scale.ts) runs beside
+ * it on its own port range; its output is kept in a file and printed when it ends, so the two
+ * runs do not interleave.
  */
-async function integration() {
-  const log = path.join(root, 'test-results', 'integration-scale-out.log');
+async function integrationBesideScale() {
+  const log = path.join(root, 'test-results', 'test-scale.log');
   fs.mkdirSync(path.dirname(log), { recursive: true });
   const out = fs.openSync(log, 'w');
-  const run = (args, env, stdio) =>
+  const run = (script, env, stdio) =>
     new Promise((resolve) => {
-      const child = spawn('npx', args, { cwd: root, stdio, env: { ...process.env, NODE_ENV: 'test', ...env } });
-      child.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
+      const t0 = Date.now();
+      const child = spawn('npm', ['run', '--silent', script], { cwd: root, stdio, env: { ...process.env, NODE_ENV: 'test', ...env } });
+      child.on('exit', (code, signal) => resolve({ code: code ?? (signal ? 1 : 0), seconds: (Date.now() - t0) / 1000 }));
     });
-  const [embedded, scale] = await Promise.all([
-    run(['vitest', 'run', '--project', 'integration'], {}, 'inherit'),
-    run(['tsx', 'scripts/test-scale.ts'], { KEYOUT_TEST_PORTS: '3200-3299' }, ['ignore', out, out]),
+  const [integration, scale] = await Promise.all([
+    run('test:integration', {}, 'inherit'),
+    run('test:scale', { KEYOUT_TEST_PORTS: '3200-3299' }, ['ignore', out, out]),
   ]);
   fs.closeSync(out);
-  console.log(`\n━━ integration tests, scale-out stack (${path.relative(root, log)}) ━━`);
+  console.log(`\n━━ test:scale (${path.relative(root, log)}) ━━`);
   process.stdout.write(fs.readFileSync(log));
-  if (embedded !== 0 || scale !== 0) {
-    console.error(`\n✖ integration tests failed (embedded stack: exit ${embedded}, scale-out stack: exit ${scale}).`);
+  if (integration.code !== 0 || scale.code !== 0) {
+    console.error(`\n✖ test:integration exit ${integration.code}, test:scale exit ${scale.code}.`);
     process.exit(1);
   }
+  return [['  test:integration', integration.seconds], ['  test:scale', scale.seconds]];
 }
 
 const steps = [
   ['typecheck', () => sh('npx', ['tsc', '--noEmit'])],
   ['lint', () => sh('npx', ['eslint', '.', '--max-warnings=0'])],
-  ['unit tests', () => sh('npx', ['vitest', 'run', '--project', 'unit'], asTests)],
+  ['test:unit', npm('test:unit', asTests)],
+  ['test:service', npm('test:service', asTests)],
   ['build', buildIfStale],
-  ['integration tests, embedded and scale-out stacks', integration],
+  ['test:integration beside test:scale', integrationBesideScale],
   // The production build made above serves the e2e run (next start), as users get it.
-  ['e2e tests', () => sh('npx', ['playwright', 'test'], { env: { E2E_PROD: '1' } })],
+  ['test:e2e', npm('test:e2e', { env: { E2E_PROD: '1' } })],
 ];
+const times = [];
+const started = Date.now();
 for (const [name, step] of steps) {
   console.log(`\n━━ ${name} ━━`);
   const t0 = Date.now();
-  await step();
-  console.log(`✔ ${name} (${((Date.now() - t0) / 1000).toFixed(0)} s)`);
+  const parts = await step();
+  const seconds = (Date.now() - t0) / 1000;
+  times.push([name, seconds], ...(parts ?? []));
+  console.log(`✔ ${name} (${seconds.toFixed(0)} s)`);
 }
+times.push(['npm test', (Date.now() - started) / 1000]);
+console.log('\n━━ times ━━');
+for (const [name, seconds] of times) console.log(`${name.padEnd(38)} ${(seconds / 60).toFixed(1).padStart(5)} min`);
