@@ -106,41 +106,7 @@ export function NewStillJob() {
   return (
     <div className="grid grid-cols-1 gap-6 lg:grid-cols-[minmax(0,1fr)_320px]">
       <div className="space-y-6">
-        <Card>
-          <CardTitle description="Length, frame rate and camera move are set when the image is uploaded.">1. The clip</CardTitle>
-          <div className="grid gap-4 sm:grid-cols-3">
-            <Field id="still-duration" label={`Length: ${duration} s`}>
-              <input
-                id="still-duration"
-                type="range"
-                min={STILL_LIMITS.minSeconds}
-                max={STILL_LIMITS.maxSeconds}
-                value={duration}
-                disabled={locked}
-                onChange={(e) => setDuration(Number(e.target.value))}
-                className="w-full accent-indigo-600"
-              />
-            </Field>
-            <Field id="still-fps" label="Frame rate">
-              <select id="still-fps" className={inputClass} value={fps} disabled={locked} onChange={(e) => setFps(Number(e.target.value))}>
-                {[12, 15, 24, 30].map((f) => (
-                  <option key={f} value={f}>
-                    {f} fps
-                  </option>
-                ))}
-              </select>
-            </Field>
-            <Field id="still-motion" label="Camera move">
-              <select id="still-motion" className={inputClass} value={motion} disabled={locked} onChange={(e) => setMotion(e.target.value as (typeof MOTIONS)[number])}>
-                {MOTIONS.map((m) => (
-                  <option key={m} value={m}>
-                    {MOTION_LABELS[m]}
-                  </option>
-                ))}
-              </select>
-            </Field>
-          </div>
-        </Card>
+        <ClipCard duration={duration} fps={fps} motion={motion} locked={locked} onDuration={setDuration} onFps={setFps} onMotion={setMotion} />
 
         <Card>
           <CardTitle>2. Model and stickers</CardTitle>
@@ -199,5 +165,62 @@ export function NewStillJob() {
         </Card>
       </aside>
     </div>
+  );
+}
+
+/** The clip's length, frame rate and camera move, fixed once the image is uploaded. */
+function ClipCard({
+  duration,
+  fps,
+  motion,
+  locked,
+  onDuration,
+  onFps,
+  onMotion,
+}: {
+  duration: number;
+  fps: number;
+  motion: (typeof MOTIONS)[number];
+  locked: boolean;
+  onDuration: (seconds: number) => void;
+  onFps: (fps: number) => void;
+  onMotion: (motion: (typeof MOTIONS)[number]) => void;
+}) {
+  return (
+    <Card>
+      <CardTitle description="Length, frame rate and camera move are set when the image is uploaded.">1. The clip</CardTitle>
+      <div className="grid gap-4 sm:grid-cols-3">
+        <Field id="still-duration" label={`Length: ${duration} s`}>
+          <input
+            id="still-duration"
+            type="range"
+            min={STILL_LIMITS.minSeconds}
+            max={STILL_LIMITS.maxSeconds}
+            value={duration}
+            disabled={locked}
+            onChange={(e) => onDuration(Number(e.target.value))}
+            className="w-full accent-indigo-600"
+          />
+        </Field>
+        <Field id="still-fps" label="Frame rate">
+          <select id="still-fps" className={inputClass} value={fps} disabled={locked} onChange={(e) => onFps(Number(e.target.value))}>
+            {[12, 15, 24, 30].map((f) => (
+              <option key={f} value={f}>
+                {f} fps
+              </option>
+            ))}
+          </select>
+        </Field>
+        <Field id="still-motion" label="Camera move">
+          <select id="still-motion" className={inputClass} value={motion} disabled={locked} onChange={(e) => onMotion(e.target.value as (typeof MOTIONS)[number])}>
+            {MOTIONS.map((m) => (
+              <option key={m} value={m}>
+                {MOTION_LABELS[m]}
+              </option>
+            ))}
+          </select>
+        </Field>
+      </div>
+    </Card>
   );
 }
