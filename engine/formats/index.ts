@@ -20,8 +20,8 @@ import { webp } from './webp';
 import { whatsappWebpV1 } from './whatsapp-webp-v1';
 
 export type { EncodeBranch, EncodeContext, EncodeSteps, FinishKind, FormatEncoding, OutputFormat, StepsContext, ZipPlan } from './types';
-export type { AttemptEncode, AttemptIO, FramesJob, StickerPolicy, StickerQuality } from './sticker';
-export { STICKER_MAX_FPS, STICKER_MAX_INPUT_SECONDS, STICKER_MIN_FPS } from './sticker';
+export type { AttemptEncode, AttemptIO, FramesJob, StickerPolicy, StickerQuality } from './sticker-policy';
+export { STICKER_MAX_FPS, STICKER_MAX_INPUT_SECONDS, STICKER_MIN_FPS } from './sticker-policy';
 
 /**
  * The one catalogue of output formats, in the order the dashboard offers them. Adding a format

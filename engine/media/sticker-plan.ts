@@ -1,5 +1,5 @@
 import type { OutputFormat } from '../formats';
-import type { AttemptEncode, StickerPolicy, StickerQuality } from '../formats/sticker';
+import type { AttemptEncode, StickerPolicy, StickerQuality } from '../formats/sticker-policy';
 import { parseRational, stickerRate, type OutputGeometry } from './geometry';
 import type { OutputPromise } from './output-metadata';
 import type { FfmpegRunner } from './render-plan';
