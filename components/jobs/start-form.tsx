@@ -8,6 +8,8 @@ import { Button } from '@/components/ui/button';
 import { Alert, Card, CardTitle } from '@/components/ui/card';
 import { Field, inputClass, TextInput } from '@/components/ui/field';
 import { formatCredits, formatPrice, formatSeconds } from '@/components/format';
+import { DEFAULT_MODEL } from '@/engine/api-models';
+import { DEFAULT_FORMAT } from '@/engine/formats';
 import type { JobQuote } from '@/lib/services/dashboard/quote-job';
 import type { StartField } from '@/lib/services/dashboard/start-errors';
 import {
@@ -46,8 +48,8 @@ const OUTPUT_KINDS = [
  */
 export function StartForm({
   targets,
-  initialModel = 'service-original',
-  initialChoice = { kind: 'transparent', format: 'webm_vp9' },
+  initialModel = DEFAULT_MODEL,
+  initialChoice = { kind: 'transparent', format: DEFAULT_FORMAT },
   initialWebhook = '',
   step = 2,
   disabled = false,
@@ -62,11 +64,11 @@ export function StartForm({
 }) {
   const router = useRouter();
   const [model, setModel] = useState<string>(
-    MODELS.some((m) => m.id === initialModel) ? initialModel : 'service-original',
+    MODELS.some((m) => m.id === initialModel) ? initialModel : DEFAULT_MODEL,
   );
   const [outKind, setOutKind] = useState<BackgroundChoice['kind']>(initialChoice.kind);
   const [format, setFormat] = useState(
-    initialChoice.kind === 'transparent' ? initialChoice.format : 'webm_vp9',
+    initialChoice.kind === 'transparent' ? initialChoice.format : DEFAULT_FORMAT,
   );
   const [color, setColor] = useState(
     initialChoice.kind === 'color' ? initialChoice.color : '#22c55e',

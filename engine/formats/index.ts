@@ -79,6 +79,8 @@ export const STICKER_FORMATS = ids((f): f is Extract<AnyFormat, { family: 'stick
   ...StickerFormat[],
 ];
 export const EXPORT_FORMATS: [ExportFormat, ...ExportFormat[]] = [...TRANSPARENT_FORMATS, ...STICKER_FORMATS];
+/** The format a transparent output gets when the request names none. */
+export const DEFAULT_FORMAT: TransparentFormat = 'webm_vp9';
 
 export function outputFormat(id: FormatId): OutputFormat {
   return OUTPUT_FORMATS.find((f) => f.id === id)!;
