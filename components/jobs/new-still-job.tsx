@@ -9,6 +9,7 @@ import { Alert, Card, CardTitle } from '@/components/ui/card';
 import { Dropzone } from '@/components/ui/dropzone';
 import { Field, inputClass } from '@/components/ui/field';
 import { formatCredits } from '@/components/format';
+import { DEFAULT_MODEL } from '@/engine/api-models';
 import { OUTPUT_FORMATS } from '@/engine/formats';
 import { MOTIONS, STILL_DEFAULTS, STILL_LIMITS } from '@/engine/media/still';
 import type { JobQuote } from '@/lib/services/dashboard/quote-job';
@@ -41,7 +42,7 @@ export function NewStillJob() {
   const [duration, setDuration] = useState(STILL_DEFAULTS.durationSeconds);
   const [fps, setFps] = useState(STILL_DEFAULTS.fps);
   const [motion, setMotion] = useState<(typeof MOTIONS)[number]>('bounce');
-  const [model, setModel] = useState('service-original');
+  const [model, setModel] = useState<string>(DEFAULT_MODEL);
   const [stickers, setStickers] = useState<string[]>(['telegram_video_v1', 'whatsapp_webp_v1']);
   const [jobId, setJobId] = useState<string | null>(null);
   const [busy, setBusy] = useState<'uploading' | 'starting' | null>(null);

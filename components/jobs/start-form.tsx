@@ -1,6 +1,8 @@
 'use client';
 
 import { useId } from 'react';
+import { DEFAULT_MODEL } from '@/engine/api-models';
+import { DEFAULT_FORMAT } from '@/engine/formats';
 import { type BackgroundChoice, MODELS } from './job-options';
 import { ModelCard } from './start/model-card';
 import { OutputCard } from './start/output-card';
@@ -21,8 +23,8 @@ export interface StartJobTarget {
  */
 export function StartForm({
   targets,
-  initialModel = 'service-original',
-  initialChoice = { kind: 'transparent', format: 'webm_vp9' },
+  initialModel = DEFAULT_MODEL,
+  initialChoice = { kind: 'transparent', format: DEFAULT_FORMAT },
   initialWebhook = '',
   step = 2,
   disabled = false,

@@ -1,4 +1,5 @@
 import {
+  DEFAULT_FORMAT,
   EXPORT_FORMATS,
   isStickerFormat,
   isTransparentFormat,
@@ -243,12 +244,12 @@ const exportContainer = (b: Background) => b.composition?.export_format ?? 'mp4'
  * SSRF guard) when the output renders, or, uploaded from the dashboard, read from storage.
  */
 export function toRecipe(background: Background | null | undefined): Recipe {
-  if (!background) return { kind: 'transparent', format: 'webm_vp9' };
+  if (!background) return { kind: 'transparent', format: DEFAULT_FORMAT };
   const transform = cleanTransform(background.transform);
   const withTransform = <R extends Recipe>(r: R): R => (transform ? { ...r, transform } : r);
   switch (background.type) {
     case 'transparent':
-      return withTransform({ kind: 'transparent', format: background.transparent_format ?? 'webm_vp9' });
+      return withTransform({ kind: 'transparent', format: background.transparent_format ?? DEFAULT_FORMAT });
     case 'color':
       if (!background.color) throw new Error('A colour background needs a colour');
       return withTransform({ kind: 'color', color: background.color, exportFormat: exportContainer(background) });
@@ -301,7 +302,7 @@ export function classicBackground(background: Background | null | undefined): Cl
   if (!background) return null;
   if (background.type === 'color' && background.color) return { type: 'color', color: background.color };
   if (background.type === 'transparent') {
-    const format = background.transparent_format ?? 'webm_vp9';
+    const format = background.transparent_format ?? DEFAULT_FORMAT;
     return outputFormat(format).classicStatus ? { type: 'transparent', transparent_format: format } : { type: 'transparent' };
   }
   return null;

@@ -1,4 +1,6 @@
 import { useState } from 'react';
+import { DEFAULT_MODEL } from '@/engine/api-models';
+import { DEFAULT_FORMAT } from '@/engine/formats';
 import { type BackgroundChoice, MODELS } from '../job-options';
 
 /** The options every target job starts with: model, output (kind and its settings) and webhook. */
@@ -12,11 +14,11 @@ export function useStartOptions({
   initialWebhook: string;
 }) {
   const [model, setModel] = useState<string>(
-    MODELS.some((m) => m.id === initialModel) ? initialModel : 'service-original',
+    MODELS.some((m) => m.id === initialModel) ? initialModel : DEFAULT_MODEL,
   );
   const [outKind, setOutKind] = useState<BackgroundChoice['kind']>(initialChoice.kind);
   const [format, setFormat] = useState(
-    initialChoice.kind === 'transparent' ? initialChoice.format : 'webm_vp9',
+    initialChoice.kind === 'transparent' ? initialChoice.format : DEFAULT_FORMAT,
   );
   const [color, setColor] = useState(
     initialChoice.kind === 'color' ? initialChoice.color : '#22c55e',
