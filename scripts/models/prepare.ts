@@ -5,8 +5,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import type { ModelManifest, ModelSourceNpmChunks, ModelSourceNpmTfjs, ModelSourceUrl } from '../../engine/models/manifest';
-import { env } from '../env';
-import { allManifests } from './manifests';
+import { env } from '../../lib/env';
+import { allManifests } from '../../lib/models/manifests';
 import { makeResizeDynamic } from './onnx-dynamic-resize';
 import { convertTfjsGraph, type TfjsModelJson } from './tfjs-graph-to-onnx';
 

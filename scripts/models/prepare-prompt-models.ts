@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { PROMPT_MODELS, preparedSha256, type NpmFile, type PromptModelManifest } from '../../engine/prompts/models';
-import { env } from '../env';
+import { env } from '../../lib/env';
 import { centernetToOnnx } from './centernet-onnx';
 import { readCache, sha256, verified, writeAtomic, writeCache, type Cache } from './prepare';
 
