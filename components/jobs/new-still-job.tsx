@@ -11,7 +11,7 @@ import { Field, inputClass } from '@/components/ui/field';
 import { formatCredits } from '@/components/format';
 import { OUTPUT_FORMATS } from '@/engine/formats';
 import { MOTIONS, STILL_DEFAULTS, STILL_LIMITS } from '@/engine/media/still';
-import type { JobQuote } from '@/lib/services/dashboard/quote-job';
+import type { JobQuote } from '@/lib/services/credits/quote-job';
 import { MODELS } from './job-options';
 import { uploadWithProgress } from './upload';
 

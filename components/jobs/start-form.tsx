@@ -8,8 +8,8 @@ import { Button } from '@/components/ui/button';
 import { Alert, Card, CardTitle } from '@/components/ui/card';
 import { Field, inputClass, TextInput } from '@/components/ui/field';
 import { formatCredits, formatPrice, formatSeconds } from '@/components/format';
-import type { JobQuote } from '@/lib/services/dashboard/quote-job';
-import type { StartField } from '@/lib/services/dashboard/start-errors';
+import type { JobQuote } from '@/lib/services/credits/quote-job';
+import type { StartField } from '@/lib/services/jobs/start-errors';
 import {
   type BackgroundChoice,
   CONTAINERS,

@@ -76,7 +76,7 @@ export const Composition = z.object(compositionFields).openapi('Composition');
 
 /**
  * The dashboard's composition may instead name an image the user uploaded into the job's own
- * storage (`jobs/<id>/background.<ext>`, see lib/services/dashboard/upload-background.ts). Not
+ * storage (`jobs/<id>/background.<ext>`, see lib/services/uploads/upload-background.ts). Not
  * part of the public API: /v1 parses with `Composition`, which drops the field.
  */
 const UploadedComposition = z.object({ ...compositionFields, background_key: z.string().max(512).nullish() });

@@ -16,9 +16,9 @@ import { stillFrames, storedStillOptions, type StillOptions } from '../../schema
 import { startedRequest } from '../../schemas/stored-request';
 import { segmentVideo } from '../../segment/segment-video';
 import { storage, storageKeys } from '../../storage';
-import { completedMaskVersion, storeSegmentationMask } from '../masks';
+import { completedMaskVersion, storeSegmentationMask } from '../masks/mask-versions';
 import { enqueueRender, START_ROLES } from '../outputs/create';
-import { withScratch } from '../scratch';
+import { withScratch } from '../../storage/scratch';
 import { announceStart, finishJobIfReady } from './finish-job';
 import { ProgressWriter } from './progress';
 

@@ -1,0 +1,109 @@
+import path from 'node:path';
+import type { z } from 'zod';
+import { db } from '../../db/client';
+import { classicBackground } from '../../schemas/background';
+import { exportIdOf, startedRequest } from '../../schemas/stored-request';
+import { JOB_STATUSES, type JobStatusRecord } from '../../schemas/jobs';
+import { storage } from '../../storage';
+import { ServiceError } from '../../errors';
+import { settleDirectUpload } from '../uploads/direct-upload';
+import { jobNotFound } from './job-not-found';
+
+type Progress = NonNullable<z.infer<typeof JobStatusRecord>['progress']>;
+
+interface WorkerProgress {
+  framesDone?: number;
+  framesTotal?: number;
+  fps?: number | null;
+  etaSeconds?: number | null;
+  stage?: string;
+}
+
+function parseProgress(json: string | null): (Progress & { stage: string | null }) | null {
+  if (!json) return null;
+  try {
+    const p = JSON.parse(json) as WorkerProgress;
+    if (typeof p.framesDone !== 'number' || typeof p.framesTotal !== 'number') return null;
+    return {
+      frames_done: Math.round(p.framesDone),
+      frames_total: Math.round(p.framesTotal),
+      fps: typeof p.fps === 'number' ? Math.round(p.fps * 10) / 10 : null,
+      eta_seconds: typeof p.etaSeconds === 'number' ? Math.round(p.etaSeconds) : null,
+      stage: p.stage ?? null,
+    };
+  } catch {
+    return null;
+  }
+}
+
+const STAGE_TEXT: Record<string, string> = {
+  probe: 'Checking the video',
+  'fetch-background': 'Fetching the background',
+  segment: 'Removing the background',
+  render: 'Encoding the output',
+  exports: 'Encoding the additional exports',
+  thumbnails: 'Making thumbnails',
+  finishing: 'Finishing',
+};
+
+/** e.g. "Removing the background: frame 120 of 250 (48%), about 9 s left". */
+function progressText(p: Progress & { stage: string | null }): string {
+  const label = (p.stage && STAGE_TEXT[p.stage]) ?? 'Processing';
+  if (p.frames_total <= 0) return label;
+  const pct = Math.floor((100 * Math.min(p.frames_done, p.frames_total)) / p.frames_total);
+  const eta = p.eta_seconds !== null ? `, about ${p.eta_seconds} s left` : '';
+  return `${label}: frame ${p.frames_done} of ${p.frames_total} (${pct}%)${eta}`;
+}
+
+/** "talk.mov" + ".webm" → "talk-keyout.webm": the download name of a result. */
+function downloadName(filename: string, key: string, suffix: string): string {
+  const stem = path.parse(filename).name || 'video';
+  return `${stem}-${suffix}${path.extname(key)}`;
+}
+
+/**
+ * The status record of one of the caller's jobs: every field of the spec, signed URLs (1 h)
+ * for results, progress in `message` and the extra `progress` object; `status` only ever holds
+ * one of the five states.
+ */
+export async function getJobStatus(userId: string, jobId: string): Promise<JobStatusRecord> {
+  let job = await db().job.findFirst({ where: { id: jobId, userId } });
+  if (!job) throw jobNotFound();
+  if (job.status === 'created') {
+    // An upload straight into S3 becomes `uploaded` once checked; a refused one leaves its reason in `message`.
+    await settleDirectUpload(job.id).catch((e: unknown) => {
+      if (!(e instanceof ServiceError)) throw e;
+    });
+    job = (await db().job.findUnique({ where: { id: jobId } })) ?? job;
+  }
+  const status = (JOB_STATUSES as readonly string[]).includes(job.status) ? (job.status as JobStatusRecord['status']) : 'processing';
+  const request = startedRequest(job);
+  const { background } = request;
+  const completed = status === 'completed';
+  // Polling is the hot path: the output and mask rows are read only when the answer needs them.
+  const primary = background || completed ? await db().output.findFirst({ where: { jobId, role: 'primary' }, orderBy: { createdAt: 'asc' } }) : null;
+  // One story: the mask is the version processed_video_url was rendered from, also after a
+  // refinement made another active (the refined one is exported, docs/api.md).
+  const maskVersion = primary?.maskVersion ?? job.activeMaskVersion;
+  const mask = completed && maskVersion !== null ? await db().maskVersion.findFirst({ where: { jobId, version: maskVersion, status: 'completed' } }) : null;
+  const sign = async (key: string | null | undefined, suffix?: string) =>
+    key ? storage().signedUrl(key, { method: 'GET', ...(suffix ? { filename: downloadName(job.filename, key, suffix) } : {}) }) : null;
+  const progress = status === 'processing' ? parseProgress(job.progressJson) : null;
+
+  return {
+    id: job.id,
+    status,
+    filename: job.filename,
+    created_at: job.createdAt.toISOString(),
+    export_id: exportIdOf(request, primary?.id),
+    length_seconds: job.lengthSeconds,
+    thumbnail_url: await sign(job.thumbnailKey),
+    transparent_thumbnail_url: await sign(job.transparentThumbKey),
+    processed_video_url: completed && primary?.status === 'completed' ? await sign(primary.storageKey, 'keyout') : null,
+    processed_mask_url: completed ? await sign(mask?.storageKey, 'mask') : null,
+    message: progress ? progressText(progress) : job.message,
+    background: classicBackground(background),
+    output_format: background ? job.outputFormat : null,
+    progress: progress ? { frames_done: progress.frames_done, frames_total: progress.frames_total, fps: progress.fps, eta_seconds: progress.eta_seconds } : null,
+  };
+}
