@@ -1,5 +1,5 @@
 import type { Job } from '../db/generated/client';
-import { classicBackground } from '../schemas/background';
+import { classicBackground } from '../services/outputs/recipes';
 import { exportIdOf, startedRequest } from '../schemas/stored-request';
 
 export const WEBHOOK_EVENTS = ['job.started', 'job.completed', 'job.failed'] as const;

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { z } from 'zod';
 import { db } from '../../db/client';
-import { classicBackground } from '../../schemas/background';
+import { classicBackground } from '../outputs/recipes';
 import { exportIdOf, startedRequest } from '../../schemas/stored-request';
 import { JOB_STATUSES, type JobStatusRecord } from '../../schemas/jobs';
 import { storage } from '../../storage';

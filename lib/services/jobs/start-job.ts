@@ -8,7 +8,7 @@ import { ServiceError } from '../../errors';
 import { checkMediaUrl } from '../../net/check-media-url';
 import { FetchError } from '../../net/safe-fetch';
 import { enqueue, transact } from '../../queue';
-import { exportRecipe, outputFormatOf, planExports, toRecipe, usesBlur, cleanTransform } from '../../schemas/background';
+import { exportRecipe, outputFormatOf, planExports, toRecipe, usesBlur, cleanTransform } from '../outputs/recipes';
 import { storedStillOptions } from '../../schemas/image-to-video';
 import { DashboardStartRequest as DashboardStartRequestSchema, type StartResponse } from '../../schemas/jobs';
 import { exportIdOf, startedRequest } from '../../schemas/stored-request';

@@ -5,7 +5,7 @@ import type { Job, Output } from '../../db/generated/client';
 import { ServiceError } from '../../errors';
 import { unavailableReason } from '../../media/capabilities';
 import { enqueue, type Tx } from '../../queue';
-import { exportRecipe, toRecipe } from '../../schemas/background';
+import { exportRecipe, toRecipe } from './recipes';
 import { startedRequest } from '../../schemas/stored-request';
 
 /**

@@ -7,7 +7,7 @@ import { db } from '../../db/client';
 import type { Job } from '../../db/generated/client';
 import { ServiceError } from '../../errors';
 import { enqueue, transact } from '../../queue';
-import { cleanTransform, exportRecipe, planExports } from '../../schemas/background';
+import { cleanTransform, exportRecipe, planExports } from './recipes';
 import type {
   BatchRecord,
   CreateBatchRequest,
