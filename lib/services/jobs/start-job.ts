@@ -1,5 +1,4 @@
 import type { z } from 'zod';
-import { formatOf } from '../../../engine/media/recipe';
 import { debitForJob } from '../../billing/ledger';
 import { priceJob } from '../../billing/pricing';
 import { db } from '../../db/client';
@@ -18,8 +17,8 @@ import { assertWebhookUrl } from '../../webhooks/url';
 import { scheduleWebhook } from '../../webhooks/schedule';
 import { settleDirectUpload } from '../uploads/direct-upload';
 import { jobNotFound } from './job-not-found';
-import { assertFormatsAvailable, assertStickerSource, createOutput } from '../outputs/create';
-import { assertTransformsFit, sourceBounds } from '../outputs/transform-bounds';
+import { createOutput } from '../outputs/create';
+import { assertRenderable } from '../outputs/renderable';
 
 type Started = z.infer<typeof StartResponse>;
 /** The public start request (/v1), or the dashboard's, whose composition may name an uploaded image. */
@@ -144,9 +143,10 @@ export async function startJob(
   const primaryRecipe = toRecipe(background);
   // The spec's rules: one output per size, duplicates of the primary removed, ≤ 50 unique.
   const additional = planExports(req.exports ?? [], { format: outputFormat, transform: cleanTransform(background?.transform) }).map(exportRecipe);
-  assertStickerSource(additional.map(formatOf), job.lengthSeconds);
-  await assertFormatsAvailable([primaryRecipe, ...additional].map(formatOf));
-  assertTransformsFit(primaryRecipe.transform, additional, sourceBounds(job));
+  await assertRenderable(job, [
+    { recipe: primaryRecipe, transformField: 'background.transform' },
+    ...additional.map((recipe) => ({ recipe, transformField: 'exports.transform' })),
+  ]);
 
   opts.admitStart?.();
   await transact(async (tx) => {

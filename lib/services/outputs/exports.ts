@@ -2,7 +2,6 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import yazl from 'yazl';
 import { isStickerFormat, outputFormat, type StickerFormat } from '../../../engine/formats';
-import { formatOf } from '../../../engine/media/recipe';
 import { db } from '../../db/client';
 import type { Job } from '../../db/generated/client';
 import { ServiceError } from '../../errors';
@@ -16,8 +15,8 @@ import type {
 } from '../../schemas/exports';
 import { jobNotFound } from '../jobs/job-not-found';
 import { completedMaskVersion } from '../masks/mask-versions';
-import { assertFormatsAvailable, assertStickerSource, createOutput, enqueueRender } from './create';
-import { assertTransformFits, sourceBounds } from './transform-bounds';
+import { createOutput, enqueueRender } from './create';
+import { assertRenderable } from './renderable';
 import { batchRecord, exportRecord } from './records';
 import { storage } from '../../storage';
 
@@ -70,9 +69,7 @@ export async function createExport(
 ): Promise<ExportRecord> {
   const { job, version } = await exportableJob(userId, jobId, req.mask_version);
   const recipe = exportRecipe({ format: req.format!, transform: cleanTransform(req.transform) });
-  assertStickerSource([formatOf(recipe)], job.lengthSeconds);
-  await assertFormatsAvailable([formatOf(recipe)]);
-  assertTransformFits(recipe.transform, sourceBounds(job), 'transform');
+  await assertRenderable(job, [{ recipe, transformField: 'transform' }]);
   const output = await transact(async (tx) => {
     const created = await createOutput(tx, {
       jobId: job.id,
@@ -111,9 +108,7 @@ export async function createBatchExport(
 ): Promise<BatchRecord> {
   const { job, version } = await exportableJob(userId, jobId, req.mask_version);
   const recipes = planExports(req.exports ?? req.profiles ?? []).map(exportRecipe);
-  assertStickerSource(recipes.map(formatOf), job.lengthSeconds);
-  await assertFormatsAvailable(recipes.map(formatOf));
-  for (const recipe of recipes) assertTransformFits(recipe.transform, sourceBounds(job), 'exports.transform');
+  await assertRenderable(job, recipes.map((recipe) => ({ recipe, transformField: 'exports.transform' })));
   const useGpu = req.use_gpu ?? false;
   // The rows as created (queued), not read back: a worker may already have claimed the first.
   const { batch, outputs } = await transact(async (tx) => {

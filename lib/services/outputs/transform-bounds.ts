@@ -45,9 +45,3 @@ export function assertTransformFits(transform: Transform | undefined, source: So
 export function sourceBounds(job: { width: number | null; height: number | null; lengthSeconds: number | null }): SourceBounds {
   return { width: job.width ?? 0, height: job.height ?? 0, duration: job.lengthSeconds ?? 0 };
 }
-
-/** The primary output's transform and those of the additional exports, as start plans them. */
-export function assertTransformsFit(primary: Transform | undefined, additional: { transform?: Transform }[], source: SourceBounds): void {
-  assertTransformFits(primary, source, 'background.transform');
-  for (const output of additional) assertTransformFits(output.transform, source, 'exports.transform');
-}
