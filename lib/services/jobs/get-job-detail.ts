@@ -1,8 +1,9 @@
 import path from 'node:path';
 import { db } from '../../db/client';
-import { StoredBackground, type Background } from '../../schemas/background';
+import type { Background } from '../../schemas/background';
 import type { JobStatusRecord } from '../../schemas/jobs';
 import { getJobStatus } from './get-job-status';
+import { startedRequest } from './started-request';
 import { storage } from '../../storage';
 
 export interface DownloadItem {
@@ -62,8 +63,6 @@ export async function getJobDetail(userId: string, jobId: string): Promise<JobDe
     const active = m.version === job.activeMaskVersion;
     downloads.push(await signed(m.storageKey, active ? 'Mask' : `Mask version ${m.version}`, 'mask (FFV1, greyscale)', `mask-v${m.version}`));
   }
-  let background: Background | null = null;
-  if (job.backgroundJson) background = StoredBackground.safeParse(JSON.parse(job.backgroundJson)).data ?? null;
   return {
     status,
     model: job.model,
@@ -75,7 +74,7 @@ export async function getJobDetail(userId: string, jobId: string): Promise<JobDe
     creditsUsed: job.creditsUsed,
     startedAt: job.startedAt,
     completedAt: job.completedAt,
-    background,
+    background: startedRequest(job).background,
     sourceUrl: job.sourceKey ? await storage().signedUrl(job.sourceKey, { method: 'GET' }) : null,
     downloads,
   };

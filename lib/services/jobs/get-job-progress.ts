@@ -1,10 +1,11 @@
 import { db } from '../../db/client';
 import type { JobStatusRecord } from '../../schemas/jobs';
 import { getJobStatus } from './get-job-status';
+import { readProgress, type Stage, type StoredProgress } from './progress';
 import { storage, storageKeys } from '../../storage';
 
-/** Where a running job is, in the words of the worker (workers/server/progress.ts). */
-export type JobStage = 'queued' | 'probe' | 'fetch-background' | 'segment' | 'render' | 'exports' | 'thumbnails' | 'finishing';
+/** Where a running job is, in the words of the worker (ProgressWriter, ./progress.ts). */
+export type JobStage = 'queued' | Stage;
 
 export interface JobProgress {
   stage: JobStage;
@@ -19,25 +20,16 @@ export interface JobProgress {
   previewFrame: number | null;
 }
 
-const STAGES = new Set<string>(['probe', 'fetch-background', 'segment', 'render', 'exports', 'thumbnails', 'finishing']);
-
-function parse(json: string | null): Omit<JobProgress, 'previewUrl'> {
-  const empty = { stage: 'queued' as const, framesDone: 0, framesTotal: 0, fps: null, etaSeconds: null, previewFrame: null };
-  if (!json) return empty;
-  try {
-    const p = JSON.parse(json) as Record<string, unknown>;
-    const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : null);
-    return {
-      stage: typeof p.stage === 'string' && STAGES.has(p.stage) ? (p.stage as JobStage) : 'queued',
-      framesDone: Math.round(num(p.framesDone) ?? 0),
-      framesTotal: Math.round(num(p.framesTotal) ?? 0),
-      fps: num(p.fps) || null,
-      etaSeconds: num(p.etaSeconds),
-      previewFrame: num(p.previewFrame),
-    };
-  } catch {
-    return empty;
-  }
+/** The dashboard's view of the stored progress: a job the worker has not reached yet reads as queued. */
+function dashboardProgress(p: StoredProgress | null): Omit<JobProgress, 'previewUrl'> {
+  return {
+    stage: p?.stage ?? 'queued',
+    framesDone: Math.round(p?.framesDone ?? 0),
+    framesTotal: Math.round(p?.framesTotal ?? 0),
+    fps: p?.fps || null,
+    etaSeconds: p?.etaSeconds ?? null,
+    previewFrame: p?.previewFrame ?? null,
+  };
 }
 
 /**
@@ -47,8 +39,8 @@ function parse(json: string | null): Omit<JobProgress, 'previewUrl'> {
 export async function getJobProgress(userId: string, jobId: string): Promise<{ status: JobStatusRecord; progress: JobProgress | null }> {
   const status = await getJobStatus(userId, jobId);
   if (status.status !== 'processing') return { status, progress: null };
-  const job = await db().job.findFirst({ where: { id: jobId, userId }, select: { progressJson: true } });
-  const p = parse(job?.progressJson ?? null);
+  const job = await db().job.findFirst({ where: { id: jobId, userId } });
+  const p = dashboardProgress(job && readProgress(job));
   // The frame number in the URL's name changes with each preview, so the browser never shows a stale one.
   const previewUrl =
     p.previewFrame !== null ? await storage().signedUrl(storageKeys.preview(jobId), { method: 'GET', filename: `preview-${p.previewFrame}.png` }) : null;

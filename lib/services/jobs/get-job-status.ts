@@ -2,41 +2,29 @@ import path from 'node:path';
 import type { z } from 'zod';
 import { db } from '../../db/client';
 import { classicBackground } from '../outputs/recipes';
-import { exportIdOf, startedRequest } from '../../schemas/stored-request';
+import { exportIdOf, startedRequest } from './started-request';
 import { JOB_STATUSES, type JobStatusRecord } from '../../schemas/jobs';
 import { storage } from '../../storage';
 import { ServiceError } from '../../errors';
 import { settleDirectUpload } from '../uploads/direct-upload';
 import { jobNotFound } from './job-not-found';
+import { readProgress, type Stage, type StoredProgress } from './progress';
 
 type Progress = NonNullable<z.infer<typeof JobStatusRecord>['progress']>;
 
-interface WorkerProgress {
-  framesDone?: number;
-  framesTotal?: number;
-  fps?: number | null;
-  etaSeconds?: number | null;
-  stage?: string;
+/** The status record's progress, once the worker has counted frames. */
+function statusProgress(stored: StoredProgress | null): (Progress & { stage: Stage | null }) | null {
+  if (!stored || stored.framesDone === null || stored.framesTotal === null) return null;
+  return {
+    frames_done: Math.round(stored.framesDone),
+    frames_total: Math.round(stored.framesTotal),
+    fps: stored.fps !== null ? Math.round(stored.fps * 10) / 10 : null,
+    eta_seconds: stored.etaSeconds !== null ? Math.round(stored.etaSeconds) : null,
+    stage: stored.stage,
+  };
 }
 
-function parseProgress(json: string | null): (Progress & { stage: string | null }) | null {
-  if (!json) return null;
-  try {
-    const p = JSON.parse(json) as WorkerProgress;
-    if (typeof p.framesDone !== 'number' || typeof p.framesTotal !== 'number') return null;
-    return {
-      frames_done: Math.round(p.framesDone),
-      frames_total: Math.round(p.framesTotal),
-      fps: typeof p.fps === 'number' ? Math.round(p.fps * 10) / 10 : null,
-      eta_seconds: typeof p.etaSeconds === 'number' ? Math.round(p.etaSeconds) : null,
-      stage: p.stage ?? null,
-    };
-  } catch {
-    return null;
-  }
-}
-
-const STAGE_TEXT: Record<string, string> = {
+const STAGE_TEXT: Record<Stage, string> = {
   probe: 'Checking the video',
   'fetch-background': 'Fetching the background',
   segment: 'Removing the background',
@@ -47,7 +35,7 @@ const STAGE_TEXT: Record<string, string> = {
 };
 
 /** e.g. "Removing the background: frame 120 of 250 (48%), about 9 s left". */
-function progressText(p: Progress & { stage: string | null }): string {
+function progressText(p: Progress & { stage: Stage | null }): string {
   const label = (p.stage && STAGE_TEXT[p.stage]) ?? 'Processing';
   if (p.frames_total <= 0) return label;
   const pct = Math.floor((100 * Math.min(p.frames_done, p.frames_total)) / p.frames_total);
@@ -88,7 +76,7 @@ export async function getJobStatus(userId: string, jobId: string): Promise<JobSt
   const mask = completed && maskVersion !== null ? await db().maskVersion.findFirst({ where: { jobId, version: maskVersion, status: 'completed' } }) : null;
   const sign = async (key: string | null | undefined, suffix?: string) =>
     key ? storage().signedUrl(key, { method: 'GET', ...(suffix ? { filename: downloadName(job.filename, key, suffix) } : {}) }) : null;
-  const progress = status === 'processing' ? parseProgress(job.progressJson) : null;
+  const progress = status === 'processing' ? statusProgress(readProgress(job)) : null;
 
   return {
     id: job.id,

@@ -1,6 +1,9 @@
 import { db, type Prisma } from '../../db/client';
+import type { Background } from '../../schemas/background';
 import { JOB_STATUSES } from '../../schemas/jobs';
 import { storage } from '../../storage';
+import { readProgress, type StoredProgress } from './progress';
+import { startedRequest } from './started-request';
 
 export type JobStatus = (typeof JOB_STATUSES)[number];
 
@@ -15,7 +18,7 @@ export interface JobListItem {
   model: string | null;
   outputFormat: string | null;
   /** The start's background options (type, colour, blur mode…), to describe the output. */
-  background: { type?: string; color?: string | null; blur_mode?: string | null; composition?: { background_type?: string | null } | null } | null;
+  background: Background | null;
   creditsUsed: number | null;
   message: string | null;
   /** 0..1 while processing, when the worker reported frames. */
@@ -38,27 +41,9 @@ export const JOBS_PAGE_SIZE = 24;
 /** The filter value for jobs that were created or uploaded but never started. */
 export const NOT_STARTED = 'not-started';
 
-function backgroundOf(json: string | null): JobListItem['background'] {
-  if (!json) return null;
-  try {
-    return JSON.parse(json) as JobListItem['background'];
-  } catch {
-    return null;
-  }
-}
-
-function progressOf(json: string | null): number | null {
-  if (!json) return null;
-  try {
-    const p = JSON.parse(json) as { framesDone?: unknown; framesTotal?: unknown };
-    return typeof p.framesDone === 'number' &&
-      typeof p.framesTotal === 'number' &&
-      p.framesTotal > 0
-      ? Math.min(1, p.framesDone / p.framesTotal)
-      : null;
-  } catch {
-    return null;
-  }
+/** How far a running job is, 0..1, once the worker has counted frames. */
+function fractionDone(p: StoredProgress | null): number | null {
+  return p && p.framesDone !== null && p.framesTotal !== null && p.framesTotal > 0 ? Math.min(1, p.framesDone / p.framesTotal) : null;
 }
 
 /** The account's jobs for the dashboard list, newest first, filtered by status and filename. */
@@ -94,10 +79,10 @@ export async function listJobs(
       height: j.height,
       model: j.model,
       outputFormat: j.outputFormat,
-      background: backgroundOf(j.backgroundJson),
+      background: startedRequest(j).background,
       creditsUsed: j.creditsUsed,
       message: j.message,
-      progress: j.status === 'processing' ? progressOf(j.progressJson) : null,
+      progress: j.status === 'processing' ? fractionDone(readProgress(j)) : null,
       thumbnailUrl: await sign(j.thumbnailKey),
       transparentThumbnailUrl: await sign(j.transparentThumbKey),
       posterUrl: await sign(j.outputs[0]?.posterKey ?? null),

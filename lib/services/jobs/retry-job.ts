@@ -4,7 +4,9 @@ import { db } from '../../db/client';
 import { ServiceError } from '../../errors';
 import { jobNotFound } from './job-not-found';
 import { withScratch } from '../../storage/scratch';
+import type { Background } from '../../schemas/background';
 import { storage, storageKeys } from '../../storage';
+import { startedRequest } from './started-request';
 
 /**
  * "Try again" for a failed job: a new job, ready to start, with a copy of the same upload and
@@ -47,15 +49,8 @@ export async function retryJob(userId: string, jobId: string): Promise<{ jobId: 
 }
 
 /** The start options of one of the account's jobs, to offer them again (e.g. after "Try again"). */
-export async function startOptionsOf(userId: string, jobId: string): Promise<{ model: string | null; background: unknown; webhookUrl: string | null } | null> {
-  const job = await db().job.findFirst({ where: { id: jobId, userId }, select: { model: true, backgroundJson: true, webhookUrl: true } });
+export async function startOptionsOf(userId: string, jobId: string): Promise<{ model: string | null; background: Background | null; webhookUrl: string | null } | null> {
+  const job = await db().job.findFirst({ where: { id: jobId, userId } });
   if (!job) return null;
-  const parse = (json: string | null): unknown => {
-    try {
-      return json ? JSON.parse(json) : null;
-    } catch {
-      return null;
-    }
-  };
-  return { model: job.model, background: parse(job.backgroundJson), webhookUrl: job.webhookUrl };
+  return { model: job.model, background: startedRequest(job).background, webhookUrl: job.webhookUrl };
 }

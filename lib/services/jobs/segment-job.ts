@@ -13,7 +13,7 @@ import { runEncode } from '../../media/run-ffmpeg';
 import { renderThumbnails } from '../../media/thumbnails';
 import { PermanentJobError, transact } from '../../queue';
 import { stillFrames, storedStillOptions, type StillOptions } from '../../schemas/image-to-video';
-import { startedRequest } from '../../schemas/stored-request';
+import { startedRequest } from './started-request';
 import { segmentVideo } from '../../segment/segment-video';
 import { storage, storageKeys } from '../../storage';
 import { completedMaskVersion, storeSegmentationMask } from '../masks/mask-versions';

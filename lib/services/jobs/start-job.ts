@@ -10,7 +10,8 @@ import { enqueue, transact } from '../../queue';
 import { exportRecipe, outputFormatOf, planExports, toRecipe, usesBlur, cleanTransform } from '../outputs/recipes';
 import { storedStillOptions } from '../../schemas/image-to-video';
 import { DashboardStartRequest as DashboardStartRequestSchema, type StartResponse } from '../../schemas/jobs';
-import { exportIdOf, startedRequest } from '../../schemas/stored-request';
+import { NO_PROGRESS } from './progress';
+import { exportIdOf, startedRequest, startedRequestColumns } from './started-request';
 import { storage } from '../../storage';
 import { isBackgroundKeyOf } from '../../storage/keys';
 import { assertWebhookUrl } from '../../webhooks/url';
@@ -156,14 +157,13 @@ export async function startJob(
       where: { id: job.id, userId, status: 'uploaded', sourceKey: job.sourceKey, stillKey: job.stillKey },
       data: {
         status: 'processing',
-        model: req.model,
+        ...startedRequestColumns(req.model, background),
         format: req.format ?? null,
-        backgroundJson: background ? JSON.stringify(background) : null,
         outputFormat,
         webhookUrl: req.webhook_url ?? null,
         creditsUsed: credits,
         message: 'Queued for processing',
-        progressJson: null,
+        ...NO_PROGRESS,
         startedAt: new Date(),
       },
     });

@@ -3,7 +3,7 @@ import { formatIdOf } from '../../../engine/media/recipe';
 import type { Job, Output } from '../../db/generated/client';
 import { enqueue, type Tx } from '../../queue';
 import { exportRecipe, toRecipe } from './recipes';
-import { startedRequest } from '../../schemas/stored-request';
+import { startedRequest } from '../jobs/started-request';
 
 /**
  * The Output lifecycle, first part: an output is planned as a row holding its format,

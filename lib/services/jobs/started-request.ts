@@ -1,6 +1,6 @@
-import { DEFAULT_MODEL, isApiModel, type ApiModel } from '../../engine/api-models';
-import type { Job } from '../db/generated/client';
-import { StoredBackground, type Background } from './background';
+import { DEFAULT_MODEL, isApiModel, type ApiModel } from '../../../engine/api-models';
+import type { Job } from '../../db/generated/client';
+import { StoredBackground, type Background } from '../../schemas/background';
 
 /** A job's start parameters as stored at start (Job.model, Job.backgroundJson). */
 export interface StartedRequest {
@@ -8,6 +8,11 @@ export interface StartedRequest {
   background: Background | null;
   /** False when something was stored that no longer parses (the job cannot be rendered as asked). */
   readable: boolean;
+}
+
+/** The one writer: the columns a start stores its request in. */
+export function startedRequestColumns(model: ApiModel, background: Background | null): Pick<Job, 'model' | 'backgroundJson'> {
+  return { model, backgroundJson: background ? JSON.stringify(background) : null };
 }
 
 /** The one reader of a job's stored start request. */
