@@ -1,8 +1,7 @@
-import path from 'node:path';
 import { db } from '../../db/client';
 import type { Background } from '../../schemas/background';
 import type { JobStatusRecord } from '../../schemas/jobs';
-import { getJobStatus } from './get-job-status';
+import { downloadName, getJobStatus } from './get-job-status';
 import { startedRequest } from './started-request';
 import { storage } from '../../storage';
 
@@ -41,9 +40,8 @@ export async function getJobDetail(userId: string, jobId: string): Promise<JobDe
     where: { id: jobId, userId },
     include: { outputs: { orderBy: { createdAt: 'asc' } }, masks: { orderBy: { version: 'asc' } } },
   });
-  const stem = path.parse(job.filename).name || 'video';
   const signed = async (key: string, label: string, format: string, suffix: string): Promise<DownloadItem> => {
-    const filename = `${stem}-${suffix}${path.extname(key)}`;
+    const filename = downloadName(job.filename, key, suffix);
     return {
       label,
       format,

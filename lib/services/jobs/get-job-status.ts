@@ -44,9 +44,14 @@ function progressText(p: Progress & { stage: Stage | null }): string {
 }
 
 /** "talk.mov" + ".webm" → "talk-keyout.webm": the download name of a result. */
-function downloadName(filename: string, key: string, suffix: string): string {
+export function downloadName(filename: string, key: string, suffix: string): string {
   const stem = path.parse(filename).name || 'video';
   return `${stem}-${suffix}${path.extname(key)}`;
+}
+
+/** The job's status as clients see it: one of the five states (any other stored one reads as processing). */
+export function publicStatus(job: { status: string }): JobStatusRecord['status'] {
+  return (JOB_STATUSES as readonly string[]).includes(job.status) ? (job.status as JobStatusRecord['status']) : 'processing';
 }
 
 /**
@@ -64,7 +69,7 @@ export async function getJobStatus(userId: string, jobId: string): Promise<JobSt
     });
     job = (await db().job.findUnique({ where: { id: jobId } })) ?? job;
   }
-  const status = (JOB_STATUSES as readonly string[]).includes(job.status) ? (job.status as JobStatusRecord['status']) : 'processing';
+  const status = publicStatus(job);
   const request = startedRequest(job);
   const { background } = request;
   const completed = status === 'completed';

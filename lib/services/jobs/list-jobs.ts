@@ -2,6 +2,7 @@ import { db, type Prisma } from '../../db/client';
 import type { Background } from '../../schemas/background';
 import { JOB_STATUSES } from '../../schemas/jobs';
 import { storage } from '../../storage';
+import { publicStatus } from './get-job-status';
 import { readProgress, type StoredProgress } from './progress';
 import { startedRequest } from './started-request';
 
@@ -72,7 +73,7 @@ export async function listJobs(
       rows.slice(0, JOBS_PAGE_SIZE).map(async (j) => ({
       id: j.id,
       filename: j.filename,
-      status: ((JOB_STATUSES as readonly string[]).includes(j.status) ? j.status : 'processing') as JobStatus,
+      status: publicStatus(j),
       createdAt: j.createdAt,
       lengthSeconds: j.lengthSeconds,
       width: j.width,
