@@ -1,7 +1,8 @@
 import { db } from '../../db/client';
 import type { Background } from '../../schemas/background';
 import type { JobStatusRecord } from '../../schemas/jobs';
-import { downloadName, getJobStatus } from './get-job-status';
+import { downloadName } from '../outputs/records';
+import { getJobStatus } from './get-job-status';
 import { startedRequest } from './started-request';
 import { storage } from '../../storage';
 

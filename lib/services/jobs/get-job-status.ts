@@ -1,4 +1,3 @@
-import path from 'node:path';
 import type { z } from 'zod';
 import { db } from '../../db/client';
 import { classicBackground } from '../outputs/recipes';
@@ -7,6 +6,7 @@ import { JOB_STATUSES, type JobStatusRecord } from '../../schemas/jobs';
 import { storage } from '../../storage';
 import { ServiceError } from '../../errors';
 import { settleDirectUpload } from '../uploads/direct-upload';
+import { downloadName } from '../outputs/records';
 import { jobNotFound } from './job-not-found';
 import { readProgress, type Stage, type StoredProgress } from './progress';
 
@@ -41,12 +41,6 @@ function progressText(p: Progress & { stage: Stage | null }): string {
   const pct = Math.floor((100 * Math.min(p.frames_done, p.frames_total)) / p.frames_total);
   const eta = p.eta_seconds !== null ? `, about ${p.eta_seconds} s left` : '';
   return `${label}: frame ${p.frames_done} of ${p.frames_total} (${pct}%)${eta}`;
-}
-
-/** "talk.mov" + ".webm" → "talk-keyout.webm": the download name of a result. */
-export function downloadName(filename: string, key: string, suffix: string): string {
-  const stem = path.parse(filename).name || 'video';
-  return `${stem}-${suffix}${path.extname(key)}`;
 }
 
 /** The job's status as clients see it: one of the five states (any other stored one reads as processing). */
