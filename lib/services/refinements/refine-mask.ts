@@ -29,6 +29,9 @@ export type StoredPrompt =
   | { mode: 'text'; text: string; concepts: Concept[] }
   | { mode: 'points'; time: number; frame: number; points: { x: number; y: number; include: boolean }[] };
 
+/** The one reader of Refinement.promptJson (written by refineMask). */
+export const readPrompt = (r: Pick<Refinement, 'promptJson'>) => JSON.parse(r.promptJson) as StoredPrompt;
+
 const conflict = (message: string, details?: string) => new ServiceError('conflict', message, details);
 
 /** The request with its defaults filled in, as its fingerprint and the stored row see it. */
@@ -81,7 +84,7 @@ function conceptsOf(text: string): Concept[] {
 }
 
 export function refinementRecord(r: Refinement): RefinementRecord {
-  const prompt = JSON.parse(r.promptJson) as StoredPrompt;
+  const prompt = readPrompt(r);
   return {
     refinement_id: r.id,
     job_id: r.jobId,

@@ -7,7 +7,7 @@ import { refineVideo } from '../../refine/refine-video';
 import { storage } from '../../storage';
 import { mediaInfoOf, type WorkContext } from '../jobs/segment-job';
 import { completedMaskVersion, readMask, storeMaskVersion } from '../masks/mask-versions';
-import { RUNNING, type StoredPrompt } from './refine-mask';
+import { RUNNING, readPrompt } from './refine-mask';
 import { withScratch } from '../../storage/scratch';
 
 /**
@@ -31,7 +31,7 @@ export async function runRefinement(refinementId: string, ctx: WorkContext): Pro
   if (!from) throw new PermanentJobError(`Mask version ${r.fromVersion} of this job is not available.`);
   await db().refinement.update({ where: { id: r.id }, data: { status: 'processing', startedAt: r.startedAt ?? new Date() } });
   await db().maskVersion.updateMany({ where: { jobId: job.id, version: r.version, status: 'queued' }, data: { status: 'processing' } });
-  const prompt = JSON.parse(r.promptJson) as StoredPrompt;
+  const prompt = readPrompt(r);
   await withScratch(`refine-${r.id}`, async (dir) => {
     const out = path.join(dir, 'mask.mkv');
     const result = await refineVideo({
