@@ -9,7 +9,7 @@ import { storage, storageKeys } from '../../storage';
  * the status record, the dashboard's progress and its list (readProgress), here only.
  */
 
-export const STAGES = ['probe', 'fetch-background', 'segment', 'render', 'exports', 'thumbnails', 'finishing'] as const;
+const STAGES = ['probe', 'fetch-background', 'segment', 'render', 'exports', 'thumbnails', 'finishing'] as const;
 export type Stage = (typeof STAGES)[number];
 
 export interface Progress {
