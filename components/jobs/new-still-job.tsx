@@ -12,7 +12,7 @@ import { formatCredits } from '@/components/format';
 import { DEFAULT_MODEL } from '@/engine/api-models';
 import { OUTPUT_FORMATS } from '@/engine/formats';
 import { MOTIONS, STILL_DEFAULTS, STILL_LIMITS } from '@/engine/media/still';
-import type { JobQuote } from '@/lib/services/dashboard/quote-job';
+import type { JobQuote } from '@/lib/services/credits/quote-job';
 import { MODELS } from './job-options';
 import { uploadWithProgress } from './upload';
 

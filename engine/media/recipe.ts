@@ -3,7 +3,7 @@ import type { Transform } from './geometry';
 
 /**
  * What an encode step is asked to make: "original + a mask version + a recipe", never "the job".
- * Built from the API's background options and export requests by lib/schemas/background.ts,
+ * Built from the API's background options and export requests by lib/services/outputs/recipes.ts,
  * from CLI flags by the CLI, and stored with each Output row.
  */
 export type { ExportFormat, OpaqueContainer, StickerFormat, TransparentFormat } from '../formats';

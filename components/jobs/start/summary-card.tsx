@@ -2,7 +2,7 @@ import Link from 'next/link';
 import { Button } from '@/components/ui/button';
 import { Alert, Card, CardTitle } from '@/components/ui/card';
 import { formatCredits, formatPrice, formatSeconds } from '@/components/format';
-import type { JobQuote } from '@/lib/services/dashboard/quote-job';
+import type { JobQuote } from '@/lib/services/credits/quote-job';
 import type { StartJobs } from './use-start-jobs';
 
 /** The cost and its parts, what stands in the way of starting, and Start. */

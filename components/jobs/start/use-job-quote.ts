@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { quoteAction } from '@/app/(dashboard)/jobs/actions';
-import type { JobQuote } from '@/lib/services/dashboard/quote-job';
+import type { JobQuote } from '@/lib/services/credits/quote-job';
 
 /** The exact cost of starting these jobs with this model (and blur or not), fetched again on retry. */
 export function useJobQuote(jobIds: string[], model: string, blur: boolean) {

@@ -1,7 +1,7 @@
 import { useRouter } from 'next/navigation';
 import { useRef, useState } from 'react';
 import { startJobAction } from '@/app/(dashboard)/jobs/actions';
-import type { StartField } from '@/lib/services/dashboard/start-errors';
+import type { StartField } from '@/lib/services/jobs/start-errors';
 import { startRequest } from '../job-options';
 import type { StartOptions } from './use-start-options';
 
