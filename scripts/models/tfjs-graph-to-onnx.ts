@@ -110,17 +110,21 @@ function half(h: number): number {
   return s * 2 ** (e - 15) * (1 + f / 1024);
 }
 
-export function convertTfjsGraph(model: TfjsGraphModel, opts: ConvertOptions = {}): Uint8Array {
-  const { json } = model;
-  if (json.format !== 'graph-model') throw new Error(`not a TFJS graph model (format ${json.format})`);
-  const weights = readWeights(json, model.weights);
-  const fixed = opts.fixed ?? {};
+const ints = (c: Const) => Array.from(c.data as BigInt64Array, Number);
+const attrOf = (n: TfjsNode, k: string) => n.attr?.[k];
+const listOf = (n: TfjsNode, k: string) => (attrOf(n, k)?.list?.i ?? []).map(Number);
+const str = (n: TfjsNode, k: string) => Buffer.from(attrOf(n, k)?.s ?? '', 'base64').toString();
+
+/** The ONNX graph being built, and what each TF tensor has become so far. */
+function graphBuilder() {
   const values = new Map<string, Value>();
   const nodes: OnnxNode[] = [];
   const initializers = new Map<string, Const>();
   const graphInputs: string[] = [];
   const nchw = new Map<string, string>();
   let uid = 0;
+  /** Outputs of convolutions dilated by a SpaceToBatchND; the closing BatchToSpaceND passes them through. */
+  const dilatedOutputs = new Set<string>();
 
   const ref = (input: string) => (input.includes(':') ? input : `${input}:0`);
   /** Nodes on a branch a fixed Switch did not take: every output is dead. */
@@ -136,7 +140,6 @@ export function convertTfjsGraph(model: TfjsGraphModel, opts: ConvertOptions = {
     if (v.kind !== 'const') throw new Error(`${what} must be constant`);
     return v.c;
   };
-  const ints = (c: Const) => Array.from(c.data as BigInt64Array, Number);
   /** An ONNX value name for a tensor: constants become initializers. */
   const nameOf = (input: string): string => {
     const v = value(input);
@@ -166,162 +169,23 @@ export function convertTfjsGraph(model: TfjsGraphModel, opts: ConvertOptions = {
     return t;
   };
   const toNhwc = (x: string) => emit('Transpose', [x], { perm: [0, 2, 3, 1] })[0]!;
-  const attrOf = (n: TfjsNode, k: string) => n.attr?.[k];
-  const listOf = (n: TfjsNode, k: string) => (attrOf(n, k)?.list?.i ?? []).map(Number);
-  const str = (n: TfjsNode, k: string) => Buffer.from(attrOf(n, k)?.s ?? '', 'base64').toString();
+  return { values, nodes, initializers, graphInputs, dead, dilatedOutputs, value, constOf, nameOf, constant, int64, emit, toNchw, toNhwc };
+}
 
-  /** Conv2D and depthwise variants, fused bias and activation included; NHWC in and out. */
-  function conv(n: TfjsNode, data: string[], depthwise: boolean): string {
-    const src = value(data[0]!);
-    const dilated = src.kind === 'space-to-batch';
-    const x = dilated ? src.name : nameOf(data[0]!);
-    const w = constOf(data[1]!, `${n.name} weights`);
-    const [kh, kw, cin, cout] = w.shape as [number, number, number, number];
-    // TF HWIO (depthwise HW,C,multiplier) → ONNX OIHW (depthwise C·multiplier,1,H,W).
-    const oihw = new Float32Array(w.data.length);
-    const outs = depthwise ? cin * cout : cout;
-    const ins = depthwise ? 1 : cin;
-    for (let y = 0; y < kh; y++)
-      for (let xk = 0; xk < kw; xk++)
-        for (let i = 0; i < cin; i++)
-          for (let o = 0; o < cout; o++) {
-            const from = ((y * kw + xk) * cin + i) * cout + o;
-            const [oc, ic] = depthwise ? [i * cout + o, 0] : [o, i];
-            oihw[((oc * ins + ic) * kh + y) * kw + xk] = (w.data as Float32Array)[from]!;
-          }
-    const strides = listOf(n, 'strides');
-    const dilations = dilated ? src.block : listOf(n, 'dilations').slice(1, 3);
-    const attrs: Record<string, number | number[] | string> = { kernel_shape: [kh, kw], strides: [strides[1] ?? 1, strides[2] ?? 1], dilations: dilations.length ? dilations : [1, 1], group: depthwise ? cin : 1 };
-    if (str(n, 'padding') === 'SAME') attrs.auto_pad = 'SAME_UPPER';
-    else if (str(n, 'padding') !== 'VALID') throw new Error(`${n.name}: padding ${str(n, 'padding')} is not supported`);
-    const fused = (attrOf(n, 'fused_ops')?.list?.s ?? []).map((s) => Buffer.from(s, 'base64').toString());
-    const inputs = [toNchw(x), constant({ type: 'float', shape: [outs, ins, kh, kw], data: oihw })];
-    if (fused[0] === 'BiasAdd') inputs.push(nameOf(data[2]!));
-    else if (fused.length) throw new Error(`${n.name}: fused ${fused.join('+')} is not supported`);
-    let y = emit('Conv', inputs, attrs)[0]!;
-    for (const act of fused.slice(1)) y = activation(act, y, n.name);
-    return toNhwc(y);
-  }
+type GraphBuilder = ReturnType<typeof graphBuilder>;
 
-  function activation(op: string, x: string, where: string): string {
-    if (op === 'Relu' || op === 'Sigmoid' || op === 'Tanh') return emit(op, [x])[0]!;
-    if (op === 'Relu6') return emit('Clip', [x, constant(scalar(0)), constant(scalar(6))])[0]!;
-    throw new Error(`${where}: activation ${op} is not supported`);
-  }
+export function convertTfjsGraph(model: TfjsGraphModel, opts: ConvertOptions = {}): Uint8Array {
+  const { json } = model;
+  if (json.format !== 'graph-model') throw new Error(`not a TFJS graph model (format ${json.format})`);
+  const weights = readWeights(json, model.weights);
+  const g = graphBuilder();
+  convertNodes(g, json, weights, opts.fixed ?? {});
+  return assembleModel(g, json, opts);
+}
 
-  const binary: Record<string, string> = { Mul: 'Mul', AddV2: 'Add', Add: 'Add', Sub: 'Sub', RealDiv: 'Div', Minimum: 'Min', Maximum: 'Max', FloorMod: 'Mod', Equal: 'Equal' };
-
-  /** The ONNX outputs of one live TF node (one name per TF output). */
-  function translate(n: TfjsNode, data: string[]): string[] {
-    const x = () => nameOf(data[0]!);
-    switch (n.op) {
-      case '_FusedConv2D':
-      case 'Conv2D':
-        return [conv(n, data, false)];
-      case 'FusedDepthwiseConv2dNative':
-      case 'DepthwiseConv2dNative':
-        return [conv(n, data, true)];
-      case 'Relu':
-      case 'Relu6':
-      case 'Sigmoid':
-      case 'Tanh':
-        return [activation(n.op, x(), n.name)];
-      case 'Square':
-        return emit('Mul', [x(), x()]);
-      case 'Mean': {
-        const axes = ints(constOf(data[1]!, `${n.name} axes`));
-        return emit('ReduceMean', [x()], { axes, keepdims: attrOf(n, 'keep_dims')?.b ? 1 : 0 });
-      }
-      case 'ConcatV2': {
-        const axis = ints(constOf(data[data.length - 1]!, `${n.name} axis`))[0]!;
-        return emit('Concat', data.slice(0, -1).map(nameOf), { axis });
-      }
-      case 'Split': {
-        const k = Number(attrOf(n, 'num_split')?.i);
-        return emit('Split', [nameOf(data[1]!)], { axis: ints(constOf(data[0]!, `${n.name} axis`))[0]! }, k);
-      }
-      case 'SplitV': {
-        const sizes = ints(constOf(data[1]!, `${n.name} sizes`));
-        return emit('Split', [x(), int64(sizes)], { axis: ints(constOf(data[2]!, `${n.name} axis`))[0]! }, sizes.length);
-      }
-      case 'Pad': {
-        const p = ints(constOf(data[1]!, `${n.name} paddings`));
-        return emit('Pad', [x(), int64([...p.filter((_, i) => i % 2 === 0), ...p.filter((_, i) => i % 2 === 1)])]);
-      }
-      case 'AvgPool': {
-        const k = listOf(n, 'ksize');
-        const s = listOf(n, 'strides');
-        const attrs: Record<string, number | number[] | string> = { kernel_shape: [k[1]!, k[2]!], strides: [s[1]!, s[2]!], count_include_pad: 0 };
-        if (str(n, 'padding') === 'SAME') attrs.auto_pad = 'SAME_UPPER';
-        return [toNhwc(emit('AveragePool', [toNchw(x())], attrs)[0]!)];
-      }
-      case 'ResizeBilinear': {
-        const mode = attrOf(n, 'align_corners')?.b ? 'align_corners' : attrOf(n, 'half_pixel_centers')?.b ? 'half_pixel' : 'asymmetric';
-        const shape = emit('Shape', [x()])[0]!;
-        const nOf = emit('Slice', [shape, int64([0]), int64([1])])[0]!;
-        const cOf = emit('Slice', [shape, int64([3]), int64([4])])[0]!;
-        const sizes = emit('Concat', [nOf, nameOf(data[1]!), cOf], { axis: 0 })[0]!;
-        return emit('Resize', [x(), '', '', sizes], { mode: 'linear', coordinate_transformation_mode: mode });
-      }
-      case 'Slice': {
-        // TF: begin and size (-1 = to the end); ONNX: starts and ends.
-        const begin = nameOf(data[1]!);
-        const size = nameOf(data[2]!);
-        const sum = emit('Add', [begin, size])[0]!;
-        const toEnd = emit('Less', [size, int64([0])])[0]!;
-        const ends = emit('Where', [toEnd, int64([Number.MAX_SAFE_INTEGER]), sum])[0]!;
-        return emit('Slice', [x(), begin, ends]);
-      }
-      case 'StridedSlice':
-        return [stridedSlice(n, data)];
-      case 'Pack': {
-        const axis = Number(attrOf(n, 'axis')?.i ?? 0);
-        const parts = data.map((d) => emit('Unsqueeze', [nameOf(d), int64([axis])])[0]!);
-        return emit('Concat', parts, { axis });
-      }
-      case 'Shape':
-        return emit('Shape', [x()]);
-      case 'Cast': {
-        const to = attrOf(n, 'DstT')?.type;
-        const t = to === 'DT_FLOAT' ? DT.FLOAT : to === 'DT_INT32' || to === 'DT_INT64' ? DT.INT64 : to === 'DT_BOOL' ? DT.BOOL : null;
-        if (t === null) throw new Error(`${n.name}: cast to ${to} is not supported`);
-        return emit('Cast', [x()], { to: t });
-      }
-      case 'BroadcastTo':
-        return emit('Expand', [x(), nameOf(data[1]!)]);
-      case 'Squeeze': {
-        const axes = listOf(n, 'squeeze_dims');
-        return emit('Squeeze', axes.length ? [x(), int64(axes)] : [x()]);
-      }
-      case 'BatchToSpaceND': {
-        // Closes a dilated convolution opened by SpaceToBatchND: conv() already dilated it.
-        if (!dilatedOutputs.has(x())) throw new Error(`${n.name}: BatchToSpaceND outside a dilated convolution is not supported`);
-        return [x()];
-      }
-      default: {
-        const op = binary[n.op];
-        if (!op) throw new Error(`TF op ${n.op} (${n.name}) is not supported by the converter`);
-        return emit(op, [nameOf(data[0]!), nameOf(data[1]!)]);
-      }
-    }
-  }
-
-  function stridedSlice(n: TfjsNode, data: string[]): string {
-    for (const m of ['ellipsis_mask', 'new_axis_mask']) if (Number(attrOf(n, m)?.i ?? 0)) throw new Error(`${n.name}: ${m} is not supported`);
-    const begin = ints(constOf(data[1]!, `${n.name} begin`));
-    const end = ints(constOf(data[2]!, `${n.name} end`));
-    const steps = ints(constOf(data[3]!, `${n.name} strides`));
-    const bit = (m: string, i: number) => (Number(attrOf(n, m)?.i ?? 0) >> i) & 1;
-    const BIG = Number.MAX_SAFE_INTEGER;
-    const axes = begin.map((_, i) => i);
-    const starts = axes.map((i) => (bit('begin_mask', i) ? (steps[i]! > 0 ? 0 : BIG) : begin[i]!));
-    const shrink = axes.filter((i) => bit('shrink_axis_mask', i));
-    const ends = axes.map((i) => (bit('shrink_axis_mask', i) ? (begin[i] === -1 ? BIG : begin[i]! + 1) : bit('end_mask', i) ? (steps[i]! > 0 ? BIG : -BIG) : end[i]!));
-    const y = emit('Slice', [nameOf(data[0]!), int64(starts), int64(ends), int64(axes), int64(steps)])[0]!;
-    return shrink.length ? emit('Squeeze', [y, int64(shrink)])[0]! : y;
-  }
-
-  const dilatedOutputs = new Set<string>();
+/** Every TF node, in dependency order, into a value: constant, dead, or live ONNX output. */
+function convertNodes(g: GraphBuilder, json: TfjsModelJson, weights: Map<string, Const>, fixed: Record<string, number>): void {
+  const { values, graphInputs, dead, dilatedOutputs, value, constOf, nameOf } = g;
   for (const n of topological(json.modelTopology.node)) {
     const data = (n.input ?? []).filter((i) => !i.startsWith('^'));
     const set = (outs: Value[]) => outs.forEach((v, i) => values.set(`${n.name}:${i}`, v));
@@ -373,11 +237,15 @@ export function convertTfjsGraph(model: TfjsGraphModel, opts: ConvertOptions = {
       set([{ kind: 'const', c: folded }]);
       continue;
     }
-    const outs = translate(n, data);
+    const outs = translate(g, n, data);
     if (ins[0]?.kind === 'space-to-batch') dilatedOutputs.add(outs[0]!);
     set(outs.map((name) => ({ kind: 'live', name })));
   }
+}
 
+/** The kept signature outputs, the nodes they depend on, and the initializers those use, as an encoded ONNX model. */
+function assembleModel(g: GraphBuilder, json: TfjsModelJson, opts: ConvertOptions): Uint8Array {
+  const { nodes, initializers, graphInputs, nameOf } = g;
   const sig = json.signature?.outputs ?? {};
   const keep = opts.outputs ?? Object.keys(sig);
   const graphOutputs = keep.map((key) => {
@@ -399,6 +267,161 @@ export function convertTfjsGraph(model: TfjsGraphModel, opts: ConvertOptions = {
   });
   const m = onnx.ModelProto.create({ irVersion: 8, producerName: 'keyout tfjs-graph-to-onnx', opsetImport: [{ domain: '', version: 17 }], graph });
   return onnx.ModelProto.encode(m).finish();
+}
+
+/** Conv2D and depthwise variants, fused bias and activation included; NHWC in and out. */
+function conv(g: GraphBuilder, n: TfjsNode, data: string[], depthwise: boolean): string {
+  const { value, nameOf, constOf, constant, emit, toNchw, toNhwc } = g;
+  const src = value(data[0]!);
+  const dilated = src.kind === 'space-to-batch';
+  const x = dilated ? src.name : nameOf(data[0]!);
+  const w = constOf(data[1]!, `${n.name} weights`);
+  const [kh, kw, cin, cout] = w.shape as [number, number, number, number];
+  // TF HWIO (depthwise HW,C,multiplier) → ONNX OIHW (depthwise C·multiplier,1,H,W).
+  const oihw = new Float32Array(w.data.length);
+  const outs = depthwise ? cin * cout : cout;
+  const ins = depthwise ? 1 : cin;
+  for (let y = 0; y < kh; y++)
+    for (let xk = 0; xk < kw; xk++)
+      for (let i = 0; i < cin; i++)
+        for (let o = 0; o < cout; o++) {
+          const from = ((y * kw + xk) * cin + i) * cout + o;
+          const [oc, ic] = depthwise ? [i * cout + o, 0] : [o, i];
+          oihw[((oc * ins + ic) * kh + y) * kw + xk] = (w.data as Float32Array)[from]!;
+        }
+  const strides = listOf(n, 'strides');
+  const dilations = dilated ? src.block : listOf(n, 'dilations').slice(1, 3);
+  const attrs: Record<string, number | number[] | string> = { kernel_shape: [kh, kw], strides: [strides[1] ?? 1, strides[2] ?? 1], dilations: dilations.length ? dilations : [1, 1], group: depthwise ? cin : 1 };
+  if (str(n, 'padding') === 'SAME') attrs.auto_pad = 'SAME_UPPER';
+  else if (str(n, 'padding') !== 'VALID') throw new Error(`${n.name}: padding ${str(n, 'padding')} is not supported`);
+  const fused = (attrOf(n, 'fused_ops')?.list?.s ?? []).map((s) => Buffer.from(s, 'base64').toString());
+  const inputs = [toNchw(x), constant({ type: 'float', shape: [outs, ins, kh, kw], data: oihw })];
+  if (fused[0] === 'BiasAdd') inputs.push(nameOf(data[2]!));
+  else if (fused.length) throw new Error(`${n.name}: fused ${fused.join('+')} is not supported`);
+  let y = emit('Conv', inputs, attrs)[0]!;
+  for (const act of fused.slice(1)) y = activation(g, act, y, n.name);
+  return toNhwc(y);
+}
+
+function activation(g: GraphBuilder, op: string, x: string, where: string): string {
+  const { constant, emit } = g;
+  if (op === 'Relu' || op === 'Sigmoid' || op === 'Tanh') return emit(op, [x])[0]!;
+  if (op === 'Relu6') return emit('Clip', [x, constant(scalar(0)), constant(scalar(6))])[0]!;
+  throw new Error(`${where}: activation ${op} is not supported`);
+}
+
+const binary: Record<string, string> = { Mul: 'Mul', AddV2: 'Add', Add: 'Add', Sub: 'Sub', RealDiv: 'Div', Minimum: 'Min', Maximum: 'Max', FloorMod: 'Mod', Equal: 'Equal' };
+
+/** The ONNX outputs of one live TF node (one name per TF output). */
+function translate(g: GraphBuilder, n: TfjsNode, data: string[]): string[] {
+  const { dilatedOutputs, constOf, nameOf, int64, emit, toNchw, toNhwc } = g;
+  const x = () => nameOf(data[0]!);
+  switch (n.op) {
+    case '_FusedConv2D':
+    case 'Conv2D':
+      return [conv(g, n, data, false)];
+    case 'FusedDepthwiseConv2dNative':
+    case 'DepthwiseConv2dNative':
+      return [conv(g, n, data, true)];
+    case 'Relu':
+    case 'Relu6':
+    case 'Sigmoid':
+    case 'Tanh':
+      return [activation(g, n.op, x(), n.name)];
+    case 'Square':
+      return emit('Mul', [x(), x()]);
+    case 'Mean': {
+      const axes = ints(constOf(data[1]!, `${n.name} axes`));
+      return emit('ReduceMean', [x()], { axes, keepdims: attrOf(n, 'keep_dims')?.b ? 1 : 0 });
+    }
+    case 'ConcatV2': {
+      const axis = ints(constOf(data[data.length - 1]!, `${n.name} axis`))[0]!;
+      return emit('Concat', data.slice(0, -1).map(nameOf), { axis });
+    }
+    case 'Split': {
+      const k = Number(attrOf(n, 'num_split')?.i);
+      return emit('Split', [nameOf(data[1]!)], { axis: ints(constOf(data[0]!, `${n.name} axis`))[0]! }, k);
+    }
+    case 'SplitV': {
+      const sizes = ints(constOf(data[1]!, `${n.name} sizes`));
+      return emit('Split', [x(), int64(sizes)], { axis: ints(constOf(data[2]!, `${n.name} axis`))[0]! }, sizes.length);
+    }
+    case 'Pad': {
+      const p = ints(constOf(data[1]!, `${n.name} paddings`));
+      return emit('Pad', [x(), int64([...p.filter((_, i) => i % 2 === 0), ...p.filter((_, i) => i % 2 === 1)])]);
+    }
+    case 'AvgPool': {
+      const k = listOf(n, 'ksize');
+      const s = listOf(n, 'strides');
+      const attrs: Record<string, number | number[] | string> = { kernel_shape: [k[1]!, k[2]!], strides: [s[1]!, s[2]!], count_include_pad: 0 };
+      if (str(n, 'padding') === 'SAME') attrs.auto_pad = 'SAME_UPPER';
+      return [toNhwc(emit('AveragePool', [toNchw(x())], attrs)[0]!)];
+    }
+    case 'ResizeBilinear': {
+      const mode = attrOf(n, 'align_corners')?.b ? 'align_corners' : attrOf(n, 'half_pixel_centers')?.b ? 'half_pixel' : 'asymmetric';
+      const shape = emit('Shape', [x()])[0]!;
+      const nOf = emit('Slice', [shape, int64([0]), int64([1])])[0]!;
+      const cOf = emit('Slice', [shape, int64([3]), int64([4])])[0]!;
+      const sizes = emit('Concat', [nOf, nameOf(data[1]!), cOf], { axis: 0 })[0]!;
+      return emit('Resize', [x(), '', '', sizes], { mode: 'linear', coordinate_transformation_mode: mode });
+    }
+    case 'Slice': {
+      // TF: begin and size (-1 = to the end); ONNX: starts and ends.
+      const begin = nameOf(data[1]!);
+      const size = nameOf(data[2]!);
+      const sum = emit('Add', [begin, size])[0]!;
+      const toEnd = emit('Less', [size, int64([0])])[0]!;
+      const ends = emit('Where', [toEnd, int64([Number.MAX_SAFE_INTEGER]), sum])[0]!;
+      return emit('Slice', [x(), begin, ends]);
+    }
+    case 'StridedSlice':
+      return [stridedSlice(g, n, data)];
+    case 'Pack': {
+      const axis = Number(attrOf(n, 'axis')?.i ?? 0);
+      const parts = data.map((d) => emit('Unsqueeze', [nameOf(d), int64([axis])])[0]!);
+      return emit('Concat', parts, { axis });
+    }
+    case 'Shape':
+      return emit('Shape', [x()]);
+    case 'Cast': {
+      const to = attrOf(n, 'DstT')?.type;
+      const t = to === 'DT_FLOAT' ? DT.FLOAT : to === 'DT_INT32' || to === 'DT_INT64' ? DT.INT64 : to === 'DT_BOOL' ? DT.BOOL : null;
+      if (t === null) throw new Error(`${n.name}: cast to ${to} is not supported`);
+      return emit('Cast', [x()], { to: t });
+    }
+    case 'BroadcastTo':
+      return emit('Expand', [x(), nameOf(data[1]!)]);
+    case 'Squeeze': {
+      const axes = listOf(n, 'squeeze_dims');
+      return emit('Squeeze', axes.length ? [x(), int64(axes)] : [x()]);
+    }
+    case 'BatchToSpaceND': {
+      // Closes a dilated convolution opened by SpaceToBatchND: conv() already dilated it.
+      if (!dilatedOutputs.has(x())) throw new Error(`${n.name}: BatchToSpaceND outside a dilated convolution is not supported`);
+      return [x()];
+    }
+    default: {
+      const op = binary[n.op];
+      if (!op) throw new Error(`TF op ${n.op} (${n.name}) is not supported by the converter`);
+      return emit(op, [nameOf(data[0]!), nameOf(data[1]!)]);
+    }
+  }
+}
+
+function stridedSlice(g: GraphBuilder, n: TfjsNode, data: string[]): string {
+  const { constOf, nameOf, int64, emit } = g;
+  for (const m of ['ellipsis_mask', 'new_axis_mask']) if (Number(attrOf(n, m)?.i ?? 0)) throw new Error(`${n.name}: ${m} is not supported`);
+  const begin = ints(constOf(data[1]!, `${n.name} begin`));
+  const end = ints(constOf(data[2]!, `${n.name} end`));
+  const steps = ints(constOf(data[3]!, `${n.name} strides`));
+  const bit = (m: string, i: number) => (Number(attrOf(n, m)?.i ?? 0) >> i) & 1;
+  const BIG = Number.MAX_SAFE_INTEGER;
+  const axes = begin.map((_, i) => i);
+  const starts = axes.map((i) => (bit('begin_mask', i) ? (steps[i]! > 0 ? 0 : BIG) : begin[i]!));
+  const shrink = axes.filter((i) => bit('shrink_axis_mask', i));
+  const ends = axes.map((i) => (bit('shrink_axis_mask', i) ? (begin[i] === -1 ? BIG : begin[i]! + 1) : bit('end_mask', i) ? (steps[i]! > 0 ? BIG : -BIG) : end[i]!));
+  const y = emit('Slice', [nameOf(data[0]!), int64(starts), int64(ends), int64(axes), int64(steps)])[0]!;
+  return shrink.length ? emit('Squeeze', [y, int64(shrink)])[0]! : y;
 }
 
 /** Constant folding where a Switch predicate needs it: only on constant inputs. */
