@@ -5,7 +5,7 @@ import { formatPrice } from '@/components/format';
 import { MODELS } from '@/components/jobs/job-options';
 import { BeforeAfter } from '@/components/media/before-after';
 import { reflowTable } from '@/components/ui/table';
-import { CREDIT_PACKS } from '@/lib/services/dashboard/checkout';
+import { CREDIT_PACKS } from '@/lib/services/credits/checkout';
 import { currentUser } from '@/lib/auth/current-user';
 import { SAMPLE_CLIP } from '@/engine/media/sample-clip';
 import { sampleUrls } from '@/lib/media/sample-files';

@@ -2,8 +2,8 @@
 // manifests available (checksummed) under MODELS_DIR. Safe to run repeatedly.
 import { applyMigrations } from '../lib/db/migrate';
 import { env } from '../lib/env';
-import { prepareModels } from '../lib/models/prepare';
-import { preparePromptModels } from '../lib/models/prepare-prompt-models';
+import { prepareModels } from './models/prepare';
+import { preparePromptModels } from './models/prepare-prompt-models';
 import { ensureSecret } from '../lib/secret';
 
 const e = env();

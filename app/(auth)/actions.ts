@@ -4,9 +4,9 @@ import { redirect } from 'next/navigation';
 import { signOut } from '@/lib/auth/next-auth';
 import { textField } from '@/lib/auth/form-data';
 import { startSession } from '@/lib/auth/password-session';
-import { authenticateUser } from '@/lib/services/dashboard/authenticate-user';
-import { requestResetByEmail, resetPassword } from '@/lib/services/dashboard/password-reset';
-import { signUp } from '@/lib/services/dashboard/sign-up';
+import { authenticateUser } from '@/lib/services/accounts/authenticate-user';
+import { requestResetByEmail, resetPassword } from '@/lib/services/accounts/password-reset';
+import { signUp } from '@/lib/services/accounts/sign-up';
 
 export type AuthFormState = { error?: string; email?: string };
 

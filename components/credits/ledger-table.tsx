@@ -2,7 +2,7 @@ import Link from 'next/link';
 import { Badge, type BadgeTone } from '@/components/ui/badge';
 import { formatDate } from '@/components/format';
 import { reflowTable } from '@/components/ui/table';
-import type { LedgerRow } from '@/lib/services/dashboard/list-ledger';
+import type { LedgerRow } from '@/lib/services/credits/list-ledger';
 
 const KIND: Record<LedgerRow['kind'], { label: string; tone: BadgeTone }> = {
   grant: { label: 'Grant', tone: 'violet' },

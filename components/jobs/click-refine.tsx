@@ -25,6 +25,35 @@ const TINT: [number, number, number] = [124, 58, 237];
 
 type Status = { kind: 'idle' } | { kind: 'busy'; text: string } | { kind: 'ready'; text: string } | { kind: 'error'; text: string };
 
+/** Draws SAM's mask in violet and the points (green on the object, red off it) over the picture. */
+function drawOverlay(
+  canvas: HTMLCanvasElement,
+  { mask, points, cw, ch, width, height }: { mask: PreviewMask | null; points: SamPoint[]; cw: number; ch: number; width: number; height: number },
+) {
+  const ctx = canvas.getContext('2d');
+  if (!ctx) return;
+  ctx.clearRect(0, 0, cw, ch);
+  if (mask) {
+    const img = ctx.createImageData(mask.width, mask.height);
+    for (let i = 0; i < mask.alpha.length; i++) {
+      if (!mask.alpha[i]) continue;
+      img.data.set([...TINT, 130], i * 4);
+    }
+    ctx.putImageData(img, 0, 0);
+  }
+  // About 6 screen pixels whatever the picture's displayed size.
+  const r = (6 * cw) / Math.max(1, canvas.clientWidth);
+  for (const p of points) {
+    ctx.beginPath();
+    ctx.arc((p.x * cw) / width, (p.y * ch) / height, r, 0, 2 * Math.PI);
+    ctx.fillStyle = p.include ? '#059669' : '#e11d48';
+    ctx.fill();
+    ctx.lineWidth = 2;
+    ctx.strokeStyle = '#ffffff';
+    ctx.stroke();
+  }
+}
+
 /**
  * Refine by clicking: pick a frame, click on the object (include) or next to it (exclude), see
  * SAM's mask for that frame at once, computed in this browser (workers/browser/sam-preview.ts:
@@ -85,28 +114,8 @@ export function ClickRefine({
 
   // The preview and the points over the picture.
   useEffect(() => {
-    const ctx = overlayRef.current?.getContext('2d');
-    if (!ctx) return;
-    ctx.clearRect(0, 0, cw, ch);
-    if (mask) {
-      const img = ctx.createImageData(mask.width, mask.height);
-      for (let i = 0; i < mask.alpha.length; i++) {
-        if (!mask.alpha[i]) continue;
-        img.data.set([...TINT, 130], i * 4);
-      }
-      ctx.putImageData(img, 0, 0);
-    }
-    // About 6 screen pixels whatever the picture's displayed size.
-    const r = (6 * cw) / Math.max(1, overlayRef.current!.clientWidth);
-    for (const p of points) {
-      ctx.beginPath();
-      ctx.arc((p.x * cw) / source.width, (p.y * ch) / source.height, r, 0, 2 * Math.PI);
-      ctx.fillStyle = p.include ? '#059669' : '#e11d48';
-      ctx.fill();
-      ctx.lineWidth = 2;
-      ctx.strokeStyle = '#ffffff';
-      ctx.stroke();
-    }
+    const canvas = overlayRef.current;
+    if (canvas) drawOverlay(canvas, { mask, points, cw, ch, width: source.width, height: source.height });
   }, [mask, points, cw, ch, source.width, source.height]);
 
   /** SAM's mask for these points on the picked frame (the model loads, and the frame is encoded, on first use). */
@@ -170,15 +179,7 @@ export function ClickRefine({
           className="w-full accent-indigo-600"
         />
       </Field>
-      <fieldset className="flex flex-wrap gap-x-5 gap-y-2 text-sm text-slate-800">
-        <legend className="mb-1.5 w-full text-sm font-medium text-slate-800">A click marks</legend>
-        <label className="flex items-center gap-2">
-          <input type="radio" name="click-kind" checked={include} onChange={() => setInclude(true)} className="h-4 w-4" /> part of the object
-        </label>
-        <label className="flex items-center gap-2">
-          <input type="radio" name="click-kind" checked={!include} onChange={() => setInclude(false)} className="h-4 w-4" /> not part of it
-        </label>
-      </fieldset>
+      <ClickKindPicker include={include} onChange={setInclude} />
       {unplayable ? (
         <Alert tone="info">This browser cannot show the original&apos;s frames, so there is nothing to click on here. The API takes points all the same (prompt.mode &quot;points&quot;).</Alert>
       ) : null}
@@ -199,19 +200,7 @@ export function ClickRefine({
       <p role="status" aria-live="polite" className={`text-sm ${status.kind === 'error' ? 'text-rose-700' : 'text-slate-600'}`}>
         {status.kind === 'idle' ? 'Click on the object in the picture.' : status.text}
       </p>
-      {points.length ? (
-        <div className="flex flex-wrap items-center gap-2 text-sm">
-          <span className="text-slate-700">
-            {points.length} point{points.length === 1 ? '' : 's'} ({points.filter((p) => p.include).length} on the object)
-          </span>
-          <Button variant="secondary" size="sm" onClick={() => change(points.slice(0, -1))}>
-            Undo last point
-          </Button>
-          <Button variant="secondary" size="sm" onClick={() => change([])}>
-            Clear points
-          </Button>
-        </div>
-      ) : null}
+      {points.length ? <PointsBar points={points} onChange={change} /> : null}
       <form action={apply} aria-label="Refine by clicking" className="grid gap-4 sm:grid-cols-2">
         <input type="hidden" name="mode" value="points" />
         <input type="hidden" name="time" value={time.toFixed(4)} />
@@ -220,6 +209,38 @@ export function ClickRefine({
         <RefineOptions idPrefix="click" models={models} />
         <RefineSubmit label="Apply to the whole video" ready={hasInclude} pending={pending} running={running} result={result} />
       </form>
+    </div>
+  );
+}
+
+/** Whether the next click marks the object or what is not part of it. */
+function ClickKindPicker({ include, onChange }: { include: boolean; onChange: (include: boolean) => void }) {
+  return (
+    <fieldset className="flex flex-wrap gap-x-5 gap-y-2 text-sm text-slate-800">
+      <legend className="mb-1.5 w-full text-sm font-medium text-slate-800">A click marks</legend>
+      <label className="flex items-center gap-2">
+        <input type="radio" name="click-kind" checked={include} onChange={() => onChange(true)} className="h-4 w-4" /> part of the object
+      </label>
+      <label className="flex items-center gap-2">
+        <input type="radio" name="click-kind" checked={!include} onChange={() => onChange(false)} className="h-4 w-4" /> not part of it
+      </label>
+    </fieldset>
+  );
+}
+
+/** How many points there are, and undoing the last one or clearing them. */
+function PointsBar({ points, onChange }: { points: SamPoint[]; onChange: (points: SamPoint[]) => void }) {
+  return (
+    <div className="flex flex-wrap items-center gap-2 text-sm">
+      <span className="text-slate-700">
+        {points.length} point{points.length === 1 ? '' : 's'} ({points.filter((p) => p.include).length} on the object)
+      </span>
+      <Button variant="secondary" size="sm" onClick={() => onChange(points.slice(0, -1))}>
+        Undo last point
+      </Button>
+      <Button variant="secondary" size="sm" onClick={() => onChange([])}>
+        Clear points
+      </Button>
     </div>
   );
 }

@@ -1,3 +1,4 @@
+import { DEFAULT_FORMAT } from '../../engine/formats';
 import { CONTAINERS, MODELS, TRANSPARENT_FORMATS } from './job-options';
 
 /** The start options a job was given, as stored (the API's background object). */
@@ -23,7 +24,7 @@ export function describeOutput({ model, outputFormat, background }: StartedWith)
     case 'blur':
       return `Blurred ${background.blur_mode === 'subject' ? 'subject' : 'background'} · ${container}`;
     default: {
-      const format = outputFormat ?? 'webm_vp9';
+      const format = outputFormat ?? DEFAULT_FORMAT;
       const known = TRANSPARENT_FORMATS.find((f) => f.id === format);
       return known ? short(known.label) : format;
     }

@@ -10,7 +10,7 @@ import { Card, CardTitle } from '@/components/ui/card';
 import { Field, inputClass } from '@/components/ui/field';
 import { formatBytes } from '@/components/format';
 import type { ExportRecord } from '@/lib/schemas/exports';
-import { outputFormat, type FormatId } from '@/engine/formats';
+import { DEFAULT_FORMAT, outputFormat, type FormatId } from '@/engine/formats';
 import { TRANSPARENT_FORMATS } from './job-options';
 
 const label = (format: string) =>
@@ -46,7 +46,7 @@ export function ExportsPanel({
     null,
   );
   const unfinished = exports.some((e) => e.status === 'queued');
-  const [format, setFormat] = useState<FormatId>('webm_vp9');
+  const [format, setFormat] = useState<FormatId>(DEFAULT_FORMAT);
   // Fixed layouts (masks, bundles, WebP) come at the original size only (spec, start `exports` rule 4).
   const nativeOnly = outputFormat(format).nativeOnly;
   return (

@@ -5,7 +5,7 @@ import { useEffect, useRef, useState } from 'react';
 import { pollJobAction } from '@/app/(dashboard)/jobs/actions';
 import { Alert } from '@/components/ui/card';
 import { ProgressBar } from '@/components/ui/progress';
-import type { JobProgress } from '@/lib/services/dashboard/get-job-progress';
+import type { JobProgress } from '@/lib/services/jobs/get-job-progress';
 import { formatEta, formatSpeed, overallFraction, ProgressClock, stageLabel } from './progress-view';
 
 /**

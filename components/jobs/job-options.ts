@@ -1,5 +1,5 @@
 import { API_MODEL_ROWS } from '../../engine/api-models';
-import { OUTPUT_FORMATS } from '../../engine/formats';
+import { DEFAULT_FORMAT, OUTPUT_FORMATS } from '../../engine/formats';
 
 /** What the new-job form offers, and how its choices become a /v1 start request body. */
 
@@ -20,7 +20,7 @@ export function backgroundOf(choice: BackgroundChoice): Record<string, unknown> 
   switch (choice.kind) {
     case 'transparent':
       // The default output (no background) is the transparent WebM; other formats say so.
-      return choice.format === 'webm_vp9' ? undefined : { type: 'transparent', transparent_format: choice.format };
+      return choice.format === DEFAULT_FORMAT ? undefined : { type: 'transparent', transparent_format: choice.format };
     case 'color':
       return { type: 'color', color: choice.color, composition: { export_format: choice.container } };
     case 'media':
@@ -68,8 +68,8 @@ export function choiceOf(background: unknown): BackgroundChoice {
     case 'blur':
       return { kind: 'blur', mode: b.blur_mode === 'subject' ? 'subject' : 'background', intensity: b.blur_intensity ?? 50, container };
     case 'transparent':
-      return { kind: 'transparent', format: b.transparent_format ?? 'webm_vp9' };
+      return { kind: 'transparent', format: b.transparent_format ?? DEFAULT_FORMAT };
     default:
-      return { kind: 'transparent', format: 'webm_vp9' };
+      return { kind: 'transparent', format: DEFAULT_FORMAT };
   }
 }

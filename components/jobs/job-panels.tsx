@@ -2,9 +2,9 @@ import { BeforeAfter } from '@/components/media/before-after';
 import { buttonClass } from '@/components/ui/button';
 import { Alert, Card, CardTitle } from '@/components/ui/card';
 import { formatBytes, formatDate, formatSeconds } from '@/components/format';
-import { OUTPUT_FORMATS } from '@/engine/formats';
-import type { DownloadItem, JobDetail } from '@/lib/services/dashboard/get-job-detail';
-import type { listWebhookDeliveries } from '@/lib/services/list-webhook-deliveries';
+import { DEFAULT_FORMAT, OUTPUT_FORMATS } from '@/engine/formats';
+import type { DownloadItem, JobDetail } from '@/lib/services/jobs/get-job-detail';
+import type { listWebhookDeliveries } from '@/lib/services/webhooks/list-webhook-deliveries';
 import { describeOutput, modelName } from './describe-output';
 import { RetryJob } from './retry-job';
 import { WebhookHistory } from './webhook-history';
@@ -34,7 +34,7 @@ export function JobResultPreview({ detail }: { detail: JobDetail }) {
   const { status: s } = detail;
   const result = detail.downloads.find((d) => d.label === 'Result');
   if (!result) return null;
-  const format = s.output_format ?? 'webm_vp9';
+  const format = s.output_format ?? DEFAULT_FORMAT;
   return (
     <Card>
       <CardTitle>Preview</CardTitle>

@@ -1,4 +1,4 @@
-import type { JobListItem } from '@/lib/services/dashboard/list-jobs';
+import type { JobListItem } from '@/lib/services/jobs/list-jobs';
 
 /**
  * The result's own look: a frame of a colour, blur or composition result; the cut-out over a

@@ -9,9 +9,10 @@ import { Alert, Card, CardTitle } from '@/components/ui/card';
 import { Dropzone } from '@/components/ui/dropzone';
 import { Field, inputClass } from '@/components/ui/field';
 import { formatCredits } from '@/components/format';
+import { DEFAULT_MODEL } from '@/engine/api-models';
 import { OUTPUT_FORMATS } from '@/engine/formats';
 import { MOTIONS, STILL_DEFAULTS, STILL_LIMITS } from '@/engine/media/still';
-import type { JobQuote } from '@/lib/services/dashboard/quote-job';
+import type { JobQuote } from '@/lib/services/credits/quote-job';
 import { MODELS } from './job-options';
 import { uploadWithProgress } from './upload';
 
@@ -41,7 +42,7 @@ export function NewStillJob() {
   const [duration, setDuration] = useState(STILL_DEFAULTS.durationSeconds);
   const [fps, setFps] = useState(STILL_DEFAULTS.fps);
   const [motion, setMotion] = useState<(typeof MOTIONS)[number]>('bounce');
-  const [model, setModel] = useState('service-original');
+  const [model, setModel] = useState<string>(DEFAULT_MODEL);
   const [stickers, setStickers] = useState<string[]>(['telegram_video_v1', 'whatsapp_webp_v1']);
   const [jobId, setJobId] = useState<string | null>(null);
   const [busy, setBusy] = useState<'uploading' | 'starting' | null>(null);
@@ -106,41 +107,7 @@ export function NewStillJob() {
   return (
     <div className="grid grid-cols-1 gap-6 lg:grid-cols-[minmax(0,1fr)_320px]">
       <div className="space-y-6">
-        <Card>
-          <CardTitle description="Length, frame rate and camera move are set when the image is uploaded.">1. The clip</CardTitle>
-          <div className="grid gap-4 sm:grid-cols-3">
-            <Field id="still-duration" label={`Length: ${duration} s`}>
-              <input
-                id="still-duration"
-                type="range"
-                min={STILL_LIMITS.minSeconds}
-                max={STILL_LIMITS.maxSeconds}
-                value={duration}
-                disabled={locked}
-                onChange={(e) => setDuration(Number(e.target.value))}
-                className="w-full accent-indigo-600"
-              />
-            </Field>
-            <Field id="still-fps" label="Frame rate">
-              <select id="still-fps" className={inputClass} value={fps} disabled={locked} onChange={(e) => setFps(Number(e.target.value))}>
-                {[12, 15, 24, 30].map((f) => (
-                  <option key={f} value={f}>
-                    {f} fps
-                  </option>
-                ))}
-              </select>
-            </Field>
-            <Field id="still-motion" label="Camera move">
-              <select id="still-motion" className={inputClass} value={motion} disabled={locked} onChange={(e) => setMotion(e.target.value as (typeof MOTIONS)[number])}>
-                {MOTIONS.map((m) => (
-                  <option key={m} value={m}>
-                    {MOTION_LABELS[m]}
-                  </option>
-                ))}
-              </select>
-            </Field>
-          </div>
-        </Card>
+        <ClipCard duration={duration} fps={fps} motion={motion} locked={locked} onDuration={setDuration} onFps={setFps} onMotion={setMotion} />
 
         <Card>
           <CardTitle>2. Model and stickers</CardTitle>
@@ -199,5 +166,62 @@ export function NewStillJob() {
         </Card>
       </aside>
     </div>
+  );
+}
+
+/** The clip's length, frame rate and camera move, fixed once the image is uploaded. */
+function ClipCard({
+  duration,
+  fps,
+  motion,
+  locked,
+  onDuration,
+  onFps,
+  onMotion,
+}: {
+  duration: number;
+  fps: number;
+  motion: (typeof MOTIONS)[number];
+  locked: boolean;
+  onDuration: (seconds: number) => void;
+  onFps: (fps: number) => void;
+  onMotion: (motion: (typeof MOTIONS)[number]) => void;
+}) {
+  return (
+    <Card>
+      <CardTitle description="Length, frame rate and camera move are set when the image is uploaded.">1. The clip</CardTitle>
+      <div className="grid gap-4 sm:grid-cols-3">
+        <Field id="still-duration" label={`Length: ${duration} s`}>
+          <input
+            id="still-duration"
+            type="range"
+            min={STILL_LIMITS.minSeconds}
+            max={STILL_LIMITS.maxSeconds}
+            value={duration}
+            disabled={locked}
+            onChange={(e) => onDuration(Number(e.target.value))}
+            className="w-full accent-indigo-600"
+          />
+        </Field>
+        <Field id="still-fps" label="Frame rate">
+          <select id="still-fps" className={inputClass} value={fps} disabled={locked} onChange={(e) => onFps(Number(e.target.value))}>
+            {[12, 15, 24, 30].map((f) => (
+              <option key={f} value={f}>
+                {f} fps
+              </option>
+            ))}
+          </select>
+        </Field>
+        <Field id="still-motion" label="Camera move">
+          <select id="still-motion" className={inputClass} value={motion} disabled={locked} onChange={(e) => onMotion(e.target.value as (typeof MOTIONS)[number])}>
+            {MOTIONS.map((m) => (
+              <option key={m} value={m}>
+                {MOTION_LABELS[m]}
+              </option>
+            ))}
+          </select>
+        </Field>
+      </div>
+    </Card>
   );
 }

@@ -1,6 +1,6 @@
 /** How a running job's progress reads on the page: one stage line, one bar, one ETA in words. */
 
-import type { JobProgress } from '@/lib/services/dashboard/get-job-progress';
+import type { JobProgress } from '@/lib/services/jobs/get-job-progress';
 
 /** The bar's share of each stage, so it moves forward through the whole job and never back. */
 const SPANS: Record<JobProgress['stage'], [number, number]> = {

@@ -1,17 +1,9 @@
+import type { z } from 'zod';
 import { Badge } from '@/components/ui/badge';
 import { formatDate } from '@/components/format';
+import type { WebhookDelivery } from '@/lib/schemas/webhooks';
 
-type Delivery = {
-  event_type: string;
-  webhook_url: string;
-  attempt_number: number;
-  delivery_status: string;
-  http_status_code: number | null;
-  error_message: string | null;
-  scheduled_at: string;
-  delivered_at: string | null;
-  payload: Record<string, unknown>;
-};
+type Delivery = z.infer<typeof WebhookDelivery>;
 
 export function WebhookHistory({ deliveries }: { deliveries: Delivery[] }) {
   return (

@@ -1,6 +1,7 @@
 'use client';
 
 import { useEffect, useId, useRef, useState } from 'react';
+import { BackdropPicker, useBackdrop } from './backdrop';
 
 /**
  * The result over a checkerboard or a chosen colour, with the original on top clipped to the
@@ -21,8 +22,7 @@ export function BeforeAfter({
   height: number | null;
 }) {
   const [split, setSplit] = useState(50);
-  const [backdrop, setBackdrop] = useState<'checker' | 'color'>('checker');
-  const [color, setColor] = useState('#16a34a');
+  const backdrop = useBackdrop('#16a34a');
   const [playing, setPlaying] = useState(false);
   const [time, setTime] = useState(0);
   const [duration, setDuration] = useState(0);
@@ -71,10 +71,10 @@ export function BeforeAfter({
   return (
     <div>
       <div
-        className={`relative mx-auto max-h-[65vh] overflow-hidden rounded-lg ring-1 ring-slate-200 ${backdrop === 'checker' ? 'checkerboard' : ''}`}
+        className={`relative mx-auto max-h-[65vh] overflow-hidden rounded-lg ring-1 ring-slate-200 ${backdrop.className}`}
         style={{
           aspectRatio: width && height ? `${width} / ${height}` : '16 / 9',
-          ...(backdrop === 'color' ? { backgroundColor: color } : {}),
+          ...backdrop.style,
         }}
       >
         {kind === 'image' ? (
@@ -139,27 +139,7 @@ export function BeforeAfter({
             <input id={`${id}-split`} type="range" min={0} max={100} value={split} onChange={(e) => setSplit(Number(e.target.value))} className="w-full accent-indigo-600" />
           </div>
         ) : null}
-        <fieldset className="flex items-center gap-3">
-          <legend className="sr-only">Preview background</legend>
-          <label className="flex items-center gap-1.5 text-slate-700">
-            <input type="radio" name={`${id}-bg`} checked={backdrop === 'checker'} onChange={() => setBackdrop('checker')} className="accent-indigo-600" />
-            Checkerboard
-          </label>
-          <label className="flex items-center gap-1.5 text-slate-700">
-            <input type="radio" name={`${id}-bg`} checked={backdrop === 'color'} onChange={() => setBackdrop('color')} className="accent-indigo-600" />
-            Colour
-          </label>
-          <input
-            type="color"
-            aria-label="Preview colour"
-            value={color}
-            onChange={(e) => {
-              setColor(e.target.value);
-              setBackdrop('color');
-            }}
-            className="h-8 w-10 cursor-pointer rounded border border-slate-300 bg-white p-0.5"
-          />
-        </fieldset>
+        <BackdropPicker name={`${id}-bg`} backdrop={backdrop} className="flex items-center gap-3" />
       </div>
     </div>
   );

@@ -20,8 +20,8 @@ import { webp } from './webp';
 import { whatsappWebpV1 } from './whatsapp-webp-v1';
 
 export type { EncodeBranch, EncodeContext, EncodeSteps, FinishKind, FormatEncoding, OutputFormat, StepsContext, ZipPlan } from './types';
-export type { AttemptEncode, AttemptIO, FramesJob, StickerPolicy, StickerQuality } from './sticker';
-export { STICKER_MAX_FPS, STICKER_MAX_INPUT_SECONDS, STICKER_MIN_FPS } from './sticker';
+export type { AttemptEncode, AttemptIO, FramesJob, StickerPolicy, StickerQuality } from './sticker-policy';
+export { STICKER_MAX_FPS, STICKER_MAX_INPUT_SECONDS, STICKER_MIN_FPS } from './sticker-policy';
 
 /**
  * The one catalogue of output formats, in the order the dashboard offers them. Adding a format
@@ -79,6 +79,8 @@ export const STICKER_FORMATS = ids((f): f is Extract<AnyFormat, { family: 'stick
   ...StickerFormat[],
 ];
 export const EXPORT_FORMATS: [ExportFormat, ...ExportFormat[]] = [...TRANSPARENT_FORMATS, ...STICKER_FORMATS];
+/** The format a transparent output gets when the request names none. */
+export const DEFAULT_FORMAT: TransparentFormat = 'webm_vp9';
 
 export function outputFormat(id: FormatId): OutputFormat {
   return OUTPUT_FORMATS.find((f) => f.id === id)!;

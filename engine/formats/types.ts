@@ -1,7 +1,7 @@
 import type { OutputGeometry } from '../media/geometry';
 import type { AlphaKind, ValidationProfile } from '../media/output-metadata';
 import type { MediaInfo } from '../media/types';
-import type { StickerPolicy } from './sticker';
+import type { StickerPolicy } from './sticker-policy';
 
 /**
  * One output format: what its file is, the rules it follows and how it is encoded. Each format

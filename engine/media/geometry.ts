@@ -1,7 +1,13 @@
-import type { StickerPolicy } from '../formats/sticker';
-import { STICKER_MAX_FPS, STICKER_MIN_FPS } from '../formats/sticker';
+import { STICKER_MAX_FPS, STICKER_MIN_FPS, type StickerPolicy } from '../formats/sticker-policy';
 import type { MediaInfo } from './types';
-import type { Transform } from './recipe';
+
+/** What a recipe asks of the output's frames (the API's `transform`, in source display pixels). */
+export interface Transform {
+  crop?: { x: number; y: number; width: number; height: number };
+  max_width?: number;
+  fps?: number;
+  reverse?: boolean;
+}
 
 /** Size, rate and length of an output, computed before encoding so validation can check them. */
 export interface OutputGeometry {

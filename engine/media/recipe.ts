@@ -1,18 +1,13 @@
 import { outputFormat, type ExportFormat, type OpaqueContainer, type OutputFormat } from '../formats';
+import type { Transform } from './geometry';
 
 /**
  * What an encode step is asked to make: "original + a mask version + a recipe", never "the job".
- * Built from the API's background options and export requests by lib/schemas/background.ts,
+ * Built from the API's background options and export requests by lib/services/outputs/recipes.ts,
  * from CLI flags by the CLI, and stored with each Output row.
  */
 export type { ExportFormat, OpaqueContainer, StickerFormat, TransparentFormat } from '../formats';
-
-export interface Transform {
-  crop?: { x: number; y: number; width: number; height: number };
-  max_width?: number;
-  fps?: number;
-  reverse?: boolean;
-}
+export type { Transform } from './geometry';
 
 export type BlurMode = 'background' | 'subject';
 export type BlurType = 'gaussian' | 'box';

@@ -1,67 +1,34 @@
 import { type EncodeBranch, type OutputFormat, type StepsContext, type ZipPlan } from '../formats';
 import { clearTransparent } from '../formats/codecs';
-import {
-  cropFilters,
-  croppedSize,
-  evenDown,
-  finishFilters,
-  fitWidth,
-  outputGeometry,
-  parseRational,
-  stickerGeometry,
-  type OutputGeometry,
-} from './geometry';
-import { safeImageInputArgs, safeInputArgs, type ImageDemuxer } from './input';
-import { normalizeFilters, startFilters } from './normalize';
+import { audioGraph, backgroundAudio } from './audio-graph';
+import { compositionGeometry } from './composition-template';
+import { cropFilters, croppedSize, finishFilters, outputGeometry, parseRational, stickerGeometry, type OutputGeometry } from './geometry';
+import { safeInputArgs } from './input';
+import { opaqueGraph } from './opaque-graph';
 import type { OutputPromise } from './output-metadata';
-import { formatOf, type Blur, type CompositionTemplate, type Recipe } from './recipe';
+import { formatOf, type Recipe } from './recipe';
+import { MATTE, OUTPUT_ARGS, PICTURE, SRC, sourceInputs, timeline, withAlpha, workingFormat } from './render-graph';
+import { RenderPlanError, type RenderPlanInput, type RenderSource } from './render-input';
 import { planSticker, type StickerPlan } from './sticker-plan';
 import { thumbnailFrame } from './thumbnails';
-import type { MediaInfo } from './types';
 
 /**
  * Pure planning of renders: "original + a mask + a recipe" → the ffmpeg runs that make the file,
- * what to pack into a ZIP, and what the file promises. This module is the filter-graph
- * plumbing (inputs, timeline, merge, transform, composite, audio); each format's own encoding
- * comes from its catalogue module (engine/formats). lib/media/render.ts executes the plans.
+ * what to pack into a ZIP, and what the file promises. The graphs come from the modules beside
+ * it (render-graph: inputs and timeline; opaque-graph: composites; audio-graph: sound); each
+ * format's own encoding comes from its catalogue module (engine/formats).
+ * lib/media/render.ts executes the plans.
  */
 
 export type { ImageDemuxer } from './input';
 export type { ZipPlan } from '../formats';
-
-/** A background for compositions, already fetched and probed by the caller. */
-export type BackgroundInput =
-  | { kind: 'image'; file: string; demuxer: ImageDemuxer; width: number; height: number }
-  | { kind: 'video'; file: string; info: MediaInfo };
-
-/** The original and its mask, as every render of one job reads them. */
-export interface RenderSource {
-  info: MediaInfo;
-  source: string;
-  /**
-   * The matte: an FFV1 greyscale file (the server's mask versions), or null when the source's own
-   * alpha channel is the matte (the studio's cut-out, VP9 with alpha, which ffmpeg.wasm renders in
-   * the browser from the same plans).
-   */
-  mask: string | null;
-  /** The frame-pixel cap the source and a background video were probed under. */
-  maxPixels: number;
-  /** Frames in the mask = frames of the normalized source. */
-  maskFrames: number;
-  /** Whose ffmpeg runs the plan (native unless said): ffmpeg.wasm lacks some encoders (engine/formats/sticker.ts). */
-  runner?: FfmpegRunner;
-}
-
-export type FfmpegRunner = 'native' | 'wasm';
-
-export interface RenderPlanInput extends RenderSource {
-  recipe: Recipe;
-  background?: BackgroundInput;
-  /** The final file (for bundles: the ZIP). */
-  output: string;
-  /** A private scratch folder for intermediates (palettes, bundle members, PNG frames). */
-  workDir: string;
-}
+// What the builders export that callers read, under the plan's name.
+export type { BackgroundInput, FfmpegRunner, RenderPlanInput, RenderSource } from './render-input';
+export { RenderPlanError } from './render-input';
+export { workingFormat } from './render-graph';
+export { blurRadius } from './blur-graph';
+export { templateLayout } from './composition-template';
+export { parseColor } from './opaque-graph';
 
 export interface RenderPlan {
   format: OutputFormat;
@@ -89,25 +56,6 @@ export type PlannedFinish =
 
 /** `reverse` holds every frame in memory; refuse what would not fit rather than swap or crash. */
 export const MAX_REVERSE_BYTES = 3 * 1024 ** 3;
-
-const SRC = 'src';
-const MATTE = 'matte';
-/** The label of the finished picture each format encodes from. */
-const PICTURE = 't';
-const OUTPUT_ARGS = ['-map_metadata', '-1', '-map_chapters', '-1'];
-
-/**
- * The pixel format colour is merged and composited in: 4:2:0 where the file ends up 4:2:0
- * (about 30 % less CPU than 4:4:4), 4:4:4 for ProRes and the RGB image formats.
- */
-export function workingFormat(recipe: Recipe): 'yuv420p' | 'yuv444p' {
-  return formatOf(recipe).workingFormat;
-}
-const withAlpha = (fmt: string) => `format=${fmt.replace('yuv', 'yuva')}`;
-
-export class RenderPlanError extends Error {
-  override name = 'RenderPlanError';
-}
 
 /** Size, rate and length of the output a recipe makes from this source. */
 function geometryOf(p: RenderPlanInput, format: OutputFormat): { fg: OutputGeometry; out: OutputGeometry } {
@@ -144,30 +92,6 @@ function promiseOf(format: OutputFormat, g: OutputGeometry, hasAudio: boolean): 
     hasAudio,
     loop: format.loop,
   };
-}
-
-/** ffmpeg's own VP8/VP9 decoders drop the alpha side stream; libvpx reads it. */
-const ALPHA_DECODERS: Readonly<Record<string, string>> = { vp9: 'libvpx-vp9', vp8: 'libvpx' };
-
-const sourceInputs = (s: RenderSource) =>
-  s.mask === null
-    ? ['-c:v', ALPHA_DECODERS[s.info.videoCodec] ?? s.info.videoCodec, ...safeInputArgs(s.info, s.source, s.maxPixels)]
-    : [...safeInputArgs(s.info, s.source, s.maxPixels), ...safeInputArgs({ demuxer: 'matroska' }, s.mask, s.maxPixels)];
-
-/** The ffmpeg input index of a composition's background: after the source and its mask file. */
-const backgroundInput = (s: Pick<RenderSource, 'mask'>) => (s.mask === null ? 1 : 2);
-
-/** Source and matte on the shared timeline, as [src] (in `working`) and [matte]. */
-function timeline(s: Pick<RenderSource, 'info' | 'mask'>, working: string, extra: string[] = []): string[] {
-  const onTimeline = [...normalizeFilters(s.info), ...extra];
-  if (s.mask === null) {
-    return [
-      `[0:v]${[...onTimeline, 'format=yuva444p'].join(',')},split[${SRC}_c][${SRC}_a]`,
-      `[${SRC}_c]format=${working}[${SRC}]`,
-      `[${SRC}_a]alphaextract,format=gray[${MATTE}]`,
-    ];
-  }
-  return [`[0:v]${[...onTimeline, `format=${working}`].join(',')}[${SRC}]`, `[1:v]${[...onTimeline, 'format=gray'].join(',')}[${MATTE}]`];
 }
 
 interface Picture {
@@ -325,222 +249,4 @@ export function planPoster(p: RenderPlanInput, file: string): { args: string[]; 
     width: out.width,
     height: format.alpha === 'stacked' ? out.height * 2 : out.height,
   };
-}
-
-// ── Opaque recipes: colour, composition, blur ───────────────────────────────────────────────
-
-interface Composite {
-  inputs: string[];
-  filters: string[];
-}
-
-function opaqueGraph(p: RenderPlanInput, fg: OutputGeometry, out: OutputGeometry): Composite {
-  const recipe = p.recipe;
-  const work = workingFormat(recipe);
-  const ALPHA_FMT = withAlpha(work);
-  const blend = work === 'yuv420p' ? 'yuv420' : 'yuv444';
-  const cropped = croppedSize(fg, p.info);
-  const crop = cropFilters(fg);
-  const cropChain = crop.length ? ',' + crop.join(',') : '';
-  const merged = `[${SRC}][${MATTE}]alphamerge${cropChain},${ALPHA_FMT}[fg]`;
-  // The format's own conversion follows [t] (engine/formats).
-  const finish = (current: { width: number; height: number }) => [...finishFilters(out, current), `format=${work}`].join(',');
-  switch (recipe.kind) {
-    case 'color': {
-      const c = parseColor(recipe.color);
-      const size = `${cropped.width}x${cropped.height}`;
-      return {
-        inputs: [],
-        filters: [
-          merged,
-          `color=c=${c}:s=${size}:r=${p.info.fpsRational},format=${work}[bg]`,
-          `[bg][fg]overlay=shortest=1:format=${blend},${finish(cropped)}[${PICTURE}]`,
-        ],
-      };
-    }
-    case 'blur': {
-      const blur = blurFilter(recipe.blur, cropped);
-      // mode background: sharp subject over a blurred frame; mode subject: blurred subject over the sharp frame.
-      const subjectBlurred = recipe.blur.mode === 'subject';
-      const cropPrefix = crop.length ? crop.join(',') + ',' : '';
-      return {
-        inputs: [],
-        filters: [
-          `[${SRC}]${cropPrefix}split=3[sharp][toblur][plain]`,
-          `[${MATTE}]${cropPrefix}split[m][side]`,
-          ...ownSideBlur(blur, subjectBlurred, ALPHA_FMT, blend),
-          `[${subjectBlurred ? 'blurred' : 'sharp'}][m]alphamerge,${ALPHA_FMT}[fg]`,
-          `[${subjectBlurred ? 'sharp' : 'blurred'}][fg]overlay=shortest=1:format=${blend},${finish(cropped)}[${PICTURE}]`,
-        ],
-      };
-    }
-    case 'composition': {
-      const bg = p.background;
-      if (!bg) throw new RenderPlanError('A composition needs a background file.');
-      const layout = templateLayout(recipe.template, cropped, bg);
-      const canvas = layout.canvas;
-      const cover = `scale=${canvas.width}:${canvas.height}:force_original_aspect_ratio=increase,crop=${canvas.width}:${canvas.height},setsar=1,format=${work}`;
-      const bgChain =
-        bg.kind === 'image'
-          ? // One decoded picture, scaled once, then repeated on the output's clock.
-            `[${backgroundInput(p)}:v]${cover},loop=loop=-1:size=1,setpts=N/(${p.info.fpsRational})/TB,fps=${p.info.fpsRational}[bg]`
-          : `[${backgroundInput(p)}:v]${[...startFilters(bg.info), `fps=${p.info.fpsRational}`, cover].join(',')}[bg]`;
-      const fgChain = [
-        ...(layout.fg.width !== cropped.width || layout.fg.height !== cropped.height
-          ? [`scale=${layout.fg.width}:${layout.fg.height}:flags=bicubic`]
-          : []),
-        ...(layout.opacity < 1 ? [`lut=a='val*${layout.opacity}'`] : []),
-      ];
-      return {
-        inputs:
-          bg.kind === 'image'
-            ? safeImageInputArgs(bg.demuxer, bg.file)
-            : ['-stream_loop', '-1', ...safeInputArgs(bg.info, bg.file, p.maxPixels)],
-        filters: [
-          `[${SRC}][${MATTE}]alphamerge,${[...crop, ...fgChain, ALPHA_FMT].join(',')}[fg]`,
-          bgChain,
-          `[bg][fg]overlay=x=${layout.x}:y=${layout.y}:shortest=1:format=${blend},${finish(canvas)}[${PICTURE}]`,
-        ],
-      };
-    }
-    case 'transparent':
-      throw new Error('unreachable');
-  }
-}
-
-/**
- * Where the foreground goes on the canvas.
- * - `full`: the canvas is the foreground's frame; the background covers it.
- * - `centered`: the canvas is the background's frame (long side at most 1920); the foreground is
- *   fitted inside it and centred.
- * - `ai_ugc_ad`: the background's canvas; the foreground is 35 % of its width, at the bottom-right
- *   corner, at 95 % opacity.
- */
-export function templateLayout(
-  template: CompositionTemplate,
-  fg: { width: number; height: number },
-  bg: BackgroundInput,
-): { canvas: { width: number; height: number }; fg: { width: number; height: number }; x: number; y: number; opacity: number } {
-  if (template === 'full') return { canvas: fg, fg, x: 0, y: 0, opacity: 1 };
-  const bgSize = bg.kind === 'image' ? bg : bg.info;
-  const scale = Math.min(1, 1920 / Math.max(bgSize.width, bgSize.height));
-  const canvas = { width: evenDown(bgSize.width * scale), height: evenDown(bgSize.height * scale) };
-  if (template === 'centered') {
-    const s = Math.min(canvas.width / fg.width, canvas.height / fg.height);
-    const size = { width: evenDown(fg.width * s), height: evenDown(fg.height * s) };
-    return {
-      canvas,
-      fg: size,
-      x: Math.floor((canvas.width - size.width) / 2),
-      y: Math.floor((canvas.height - size.height) / 2),
-      opacity: 1,
-    };
-  }
-  const width = evenDown(canvas.width * 0.35);
-  const height = Math.min(evenDown((fg.height * width) / fg.width), canvas.height);
-  return { canvas, fg: { width, height }, x: canvas.width - width, y: canvas.height - height, opacity: 0.95 };
-}
-
-function compositionGeometry(
-  fg: OutputGeometry,
-  template: CompositionTemplate,
-  bg: BackgroundInput | undefined,
-  maxWidth: number | undefined,
-  source: { width: number; height: number },
-): OutputGeometry {
-  if (template === 'full') return fg;
-  if (!bg) throw new RenderPlanError('A composition needs a background file.');
-  const { canvas } = templateLayout(template, croppedSize(fg, source), bg);
-  return { ...fg, ...fitWidth(canvas.width, canvas.height, maxWidth) };
-}
-
-/**
- * `#RRGGBB` or `#RRGGBBAA` → an ffmpeg colour. The outputs that take a colour are opaque video,
- * so a colour with alpha is flattened over black: #FFFFFF80 becomes #808080.
- */
-export function parseColor(hex: string): string {
-  const m = /^#?([0-9a-f]{6})([0-9a-f]{2})?$/i.exec(hex.trim());
-  if (!m?.[1]) throw new RenderPlanError(`Invalid background colour "${hex}": use #RRGGBB or #RRGGBBAA.`);
-  const rgb = m[1];
-  const a = m[2] ? parseInt(m[2], 16) / 255 : 1;
-  const channels = [0, 2, 4].map((i) => Math.round(parseInt(rgb.slice(i, i + 2), 16) * a));
-  return '0x' + channels.map((c) => c.toString(16).padStart(2, '0')).join('').toUpperCase();
-}
-
-/**
- * Blur strength: intensity 0..100 maps linearly to a radius of 0..5 % of the frame's shorter
- * side (36 px at 720p). `gaussian` uses that radius as the Gaussian sigma; `box` uses it as the
- * radius of a box blur applied twice (close to a Gaussian, cheaper). Intensity 0 leaves the
- * region sharp.
- */
-export function blurRadius(intensity: number, size: { width: number; height: number }): number {
-  const i = Math.min(100, Math.max(0, intensity));
-  if (i === 0) return 0;
-  return Math.max(1, Math.round((i / 100) * 0.05 * Math.min(size.width, size.height)));
-}
-
-/**
- * `[toblur]` blurred from its own side of the matte only (`[side]`: the matte; the subject's side
- * when `subject`, else the background's), as `[blurred]`: blur(colour × weight) / blur(weight).
- * A plain blur of the whole frame makes a bright subject glow into the blurred background around
- * it (and the background bleed into a blurred subject). Where the weight's blur is under 1/8
- * (lut clips val*8 to 255) the division only amplifies rounding; that is deep inside the other
- * side, which covers it, so the frame as it is (`[plain]`) shows there: through a hole in the
- * subject's matte, the subject itself rather than a blur of it.
- */
-function ownSideBlur(blur: string, subject: boolean, alphaFmt: string, blend: string): string[] {
-  if (blur === 'null') return ['[toblur]null[blurred]', '[plain]nullsink', '[side]nullsink'];
-  return [
-    `[side]${subject ? 'null' : 'negate'}[weight]`,
-    `[toblur]${alphaFmt}[tw]`,
-    `[tw][weight]alphamerge,premultiply=inplace=1,${blur},unpremultiply=inplace=1,lut=a=val*8[own]`,
-    `[plain][own]overlay=format=${blend}[blurred]`,
-  ];
-}
-
-function blurFilter(blur: Blur, size: { width: number; height: number }): string {
-  const r = blurRadius(blur.intensity, size);
-  if (r === 0) return 'null';
-  return blur.type === 'box' ? `boxblur=luma_radius=${r}:luma_power=2` : `gblur=sigma=${r}`;
-}
-
-// ── Audio ───────────────────────────────────────────────────────────────────────────────────
-
-interface AudioGraph {
-  filters: string[];
-  label: string;
-}
-
-function backgroundAudio(p: RenderPlanInput): { volume: number } | null {
-  const r = p.recipe;
-  if (r.kind !== 'composition' || !r.backgroundAudio) return null;
-  if (p.background?.kind !== 'video' || !p.background.info.hasAudio) return null;
-  return { volume: Math.max(0, r.backgroundAudioVolume) };
-}
-
-/**
- * The source's first audio track (and, for compositions, the background's, at its volume),
- * trimmed to the video's length and reversed with it. Mixed without amix's level
- * normalisation so the source keeps its loudness.
- */
-function audioGraph(p: RenderPlanInput, duration: number, reverse: boolean): AudioGraph {
-  const d = duration.toFixed(6);
-  const rev = reverse ? ',areverse' : '';
-  const bg = backgroundAudio(p);
-  const parts: string[] = [];
-  const labels: string[] = [];
-  if (p.info.hasAudio) {
-    parts.push(`[0:a:0]atrim=duration=${d},aresample=48000[a_src]`);
-    labels.push('[a_src]');
-  }
-  if (bg) {
-    parts.push(`[${backgroundInput(p)}:a:0]aresample=48000,volume=${bg.volume},atrim=duration=${d}[a_bg]`);
-    labels.push('[a_bg]');
-  }
-  if (labels.length === 2) {
-    parts.push(`${labels.join('')}amix=inputs=2:duration=longest:normalize=0${rev}[aout]`);
-  } else {
-    parts.push(`${labels[0]}anull${rev}[aout]`);
-  }
-  return { filters: parts, label: '[aout]' };
 }

@@ -1,8 +1,8 @@
 import type { OutputFormat } from '../formats';
-import type { AttemptEncode, StickerPolicy, StickerQuality } from '../formats/sticker';
+import type { AttemptEncode, StickerPolicy, StickerQuality } from '../formats/sticker-policy';
 import { parseRational, stickerRate, type OutputGeometry } from './geometry';
 import type { OutputPromise } from './output-metadata';
-import type { FfmpegRunner } from './render-plan';
+import type { FfmpegRunner } from './render-input';
 
 /**
  * The adaptive sticker encoder's plan, pure so the server (lib/media/sticker.ts) and the browser

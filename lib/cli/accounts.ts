@@ -1,9 +1,9 @@
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { db } from '../db/client';
-import { createApiKey } from '../services/create-api-key';
-import { issueResetLink } from '../services/dashboard/password-reset';
-import { grantCredits } from '../services/grant-credits';
+import { createApiKey } from '../services/keys/create-api-key';
+import { issueResetLink } from '../services/accounts/password-reset';
+import { grantCredits } from '../services/credits/grant-credits';
 
 /**
  * `keyout keys create --email <e> --credits <n> [--name <label>]` and

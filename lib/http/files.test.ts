@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { db } from '../db/client';
 import { resetEnvForTests } from '../env';
-import { createJob } from '../services/create-job';
+import { createJob } from '../services/jobs/create-job';
 import { receiveUpload } from './files';
 
 // The signed upload PUT as the route handler gets it, against a real SQLite database and local

@@ -3,7 +3,7 @@ import type { ReadableStream as NodeWebStream } from 'node:stream/web';
 import { storage } from '../storage';
 import { contentDisposition, contentTypeOf, isSafeKey, jobIdOfUploadTarget } from '../storage/keys';
 import { verifySignature } from '../storage/signing';
-import { uploadSource } from '../services/upload-source';
+import { uploadSource } from '../services/uploads/upload-source';
 import { discardBody } from './body';
 import { toHttpError } from './errors';
 import { apiHeaders } from './headers';

@@ -1,5 +1,5 @@
 import { sniffImage } from '../media/background';
-import { sniffContainer } from '../services/upload-source';
+import { sniffContainer } from '../services/uploads/upload-source';
 import { FetchError, safeFetchHead } from './safe-fetch';
 
 /** What a composition background URL turned out to be. */

@@ -9,14 +9,14 @@ import {
   TRANSPARENT_FORMATS,
   type ExportFormat as ExportFormatId,
 } from '../../engine/formats';
-import { formatIdOf, type Recipe, type Transform as RecipeTransform } from '../../engine/media/recipe';
 import { userMessage } from './messages';
 import { z } from './zod';
 
 /**
- * The `background` options object of a start request (api-v1.md, "Background options object"),
- * the `exports` rules, and the mapping of both onto engine Recipes. Every optional field also
- * accepts an explicit null (the Python SDK sends null for everything it does not set).
+ * The `background` options object of a start request (api-v1.md, "Background options object")
+ * and the `exports` items (their mapping onto engine Recipes: lib/services/outputs/recipes.ts).
+ * Every optional field also accepts an explicit null (the Python SDK sends null for everything
+ * it does not set).
  */
 
 export const BAD_COLOUR = userMessage('invalid background colour format (must be a hex colour)');
@@ -76,7 +76,7 @@ export const Composition = z.object(compositionFields).openapi('Composition');
 
 /**
  * The dashboard's composition may instead name an image the user uploaded into the job's own
- * storage (`jobs/<id>/background.<ext>`, see lib/services/dashboard/upload-background.ts). Not
+ * storage (`jobs/<id>/background.<ext>`, see lib/services/uploads/upload-background.ts). Not
  * part of the public API: /v1 parses with `Composition`, which drops the field.
  */
 const UploadedComposition = z.object({ ...compositionFields, background_key: z.string().max(512).nullish() });
@@ -177,135 +177,6 @@ export type ExportItem = z.infer<typeof ExportItem>;
 
 /**
  * A list of export items. Its length is not the limit: identical items make one output, and
- * planExports counts the 50 unique outputs once they are merged (the JSON body cap bounds the list).
+ * planExports (lib/services/outputs/recipes.ts) counts the 50 unique outputs once they are merged (the JSON body cap bounds the list).
  */
 export const ExportList = z.array(ExportItem).openapi({ description: `At most ${MAX_UNIQUE_OUTPUTS} unique outputs once identical ones are merged` });
-
-export interface PlannedOutput<F extends string = string> {
-  format: F;
-  transform: RecipeTransform | undefined;
-}
-
-/** An export's recipe: its transparent or sticker format and transform, on the job's mask. */
-export function exportRecipe({ format, transform }: PlannedOutput<ExportFormatId>): Recipe {
-  return { kind: 'transparent', format, ...(transform ? { transform } : {}) };
-}
-
-/** A transform without nulls or empty parts, so equal requests compare equal. */
-export function cleanTransform(t: z.infer<typeof Transform> | null | undefined): RecipeTransform | undefined {
-  if (!t) return undefined;
-  const out: RecipeTransform = {};
-  if (t.crop) out.crop = t.crop;
-  if (t.max_width != null) out.max_width = t.max_width;
-  if (t.fps != null) out.fps = t.fps;
-  if (t.reverse) out.reverse = true;
-  return Object.keys(out).length ? out : undefined;
-}
-
-const outputKey = (o: PlannedOutput) => JSON.stringify([o.format, o.transform ?? null]);
-
-/**
- * One output per export size (`native` keeps the source size, a number is a maximum width),
- * with duplicates and those identical to the primary output removed; more than 50 unique outputs
- * in all (the primary counted) is an error. The spec's rules for start's `exports`, also
- * applied to batch-exports.
- */
-export function planExports(exports: ExportItem[], primary?: PlannedOutput): PlannedOutput<ExportFormatId>[] {
-  const seen = new Map<string, PlannedOutput<ExportFormatId> | null>(primary ? [[outputKey(primary), null]] : []);
-  for (const item of exports) {
-    const base = cleanTransform(item.transform);
-    for (const size of item.sizes ?? ['native']) {
-      const transform = size === 'native' ? base : { ...base, max_width: size };
-      const planned = { format: item.format, transform: transform && Object.keys(transform).length ? transform : undefined };
-      if (!seen.has(outputKey(planned))) seen.set(outputKey(planned), planned);
-    }
-  }
-  if (seen.size > MAX_UNIQUE_OUTPUTS) {
-    throw new z.ZodError([
-      {
-        code: 'custom',
-        path: ['exports'],
-        message: userMessage(`at most ${MAX_UNIQUE_OUTPUTS} unique outputs are allowed (requested ${seen.size})`),
-        input: exports,
-      },
-    ]);
-  }
-  return [...seen.values()].filter((p) => p !== null);
-}
-
-// ── mapping onto the engine and onto the status record ──────────────────────────
-
-const exportContainer = (b: Background) => b.composition?.export_format ?? 'mp4';
-
-/**
- * The Recipe of a job's primary output. No background means a transparent VP9 WebM (what the
- * SDKs read as `.webm` = VP9 with alpha). A composition's background is fetched (through the
- * SSRF guard) when the output renders, or, uploaded from the dashboard, read from storage.
- */
-export function toRecipe(background: Background | null | undefined): Recipe {
-  if (!background) return { kind: 'transparent', format: 'webm_vp9' };
-  const transform = cleanTransform(background.transform);
-  const withTransform = <R extends Recipe>(r: R): R => (transform ? { ...r, transform } : r);
-  switch (background.type) {
-    case 'transparent':
-      return withTransform({ kind: 'transparent', format: background.transparent_format ?? 'webm_vp9' });
-    case 'color':
-      if (!background.color) throw new Error('A colour background needs a colour');
-      return withTransform({ kind: 'color', color: background.color, exportFormat: exportContainer(background) });
-    case 'composition': {
-      const c = background.composition;
-      const source = c?.background_key ? { key: c.background_key } : c?.background_url ? { url: c.background_url } : null;
-      if (!c || !source) throw new Error('A composition needs its background URL or uploaded image');
-      return withTransform({
-        kind: 'composition',
-        background: source,
-        template: c.template ?? 'full',
-        backgroundAudio: c.background_audio_enabled ?? false,
-        backgroundAudioVolume: c.background_audio_volume ?? 1,
-        exportFormat: exportContainer(background),
-        ...(c.export_crf != null ? { crf: c.export_crf } : {}),
-      });
-    }
-    case 'blur':
-      return withTransform({
-        kind: 'blur',
-        blur: {
-          mode: background.blur_mode ?? 'background',
-          intensity: background.blur_intensity ?? 50,
-          type: background.blur_type ?? 'gaussian',
-        },
-        exportFormat: exportContainer(background),
-        ...(background.composition?.export_crf != null ? { crf: background.composition.export_crf } : {}),
-      });
-  }
-}
-
-/** The format name recorded as the job's `output_format`: the transparent format, or the container. */
-export function outputFormatOf(background: Background | null | undefined): string {
-  return formatIdOf(toRecipe(background));
-}
-
-export interface ClassicBackground {
-  type: 'color' | 'transparent';
-  color?: string;
-  transparent_format?: string;
-}
-
-/**
- * The status record's `background`, kept to the classic shape strict clients validate:
- * colour and transparent jobs only, and transparent_format only when the format is one of the
- * classic values (`classicStatus` in engine/formats) the Python SDK can read. Everything else
- * is reported through `output_format`.
- */
-export function classicBackground(background: Background | null | undefined): ClassicBackground | null {
-  if (!background) return null;
-  if (background.type === 'color' && background.color) return { type: 'color', color: background.color };
-  if (background.type === 'transparent') {
-    const format = background.transparent_format ?? 'webm_vp9';
-    return outputFormat(format).classicStatus ? { type: 'transparent', transparent_format: format } : { type: 'transparent' };
-  }
-  return null;
-}
-
-/** Whether the output needs the blur render (priced on top of the model, see lib/billing/pricing). */
-export const usesBlur = (background: Background | null | undefined) => background?.type === 'blur';

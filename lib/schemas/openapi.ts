@@ -50,11 +50,9 @@ function errors(...codes: number[]): RouteConfig['responses'] {
   );
 }
 
-function build(): string {
-  const registry = new OpenAPIRegistry();
-  const apiKey = registry.registerComponent('securitySchemes', 'ApiKey', { type: 'apiKey', in: 'header', name: 'X-Api-Key' });
-  const security = [{ [apiKey.name]: [] }];
-  const paths: RouteConfig[] = [
+/** Creating, starting, reading and deleting jobs. */
+function jobPaths(): RouteConfig[] {
+  return [
     {
       method: 'post',
       path: '/v1/jobs',
@@ -114,6 +112,12 @@ function build(): string {
       request: { params: JobIdParams },
       responses: { ...ok('Deleted', DeleteJobResponse), ...errors(401, 404, 429, 500) },
     },
+  ];
+}
+
+/** Re-exports of a completed job, one at a time or in batches. */
+function exportPaths(): RouteConfig[] {
+  return [
     {
       method: 'post',
       path: '/v1/jobs/{id}/exports',
@@ -142,6 +146,12 @@ function build(): string {
       request: { params: BatchIdParams },
       responses: { ...ok('Batch', BatchRecord), ...errors(401, 404, 429, 500) },
     },
+  ];
+}
+
+/** Mask refinements and the mask versions they produce. */
+function refinementPaths(): RouteConfig[] {
+  return [
     {
       method: 'post',
       path: '/v1/jobs/{id}/refine-mask',
@@ -180,6 +190,12 @@ function build(): string {
       request: { params: MaskVersionParams },
       responses: { ...ok('Mask versions', MaskVersionList), ...errors(400, 401, 404, 409, 429, 500) },
     },
+  ];
+}
+
+/** The account's credits, its webhook deliveries, and this document. */
+function accountPaths(): RouteConfig[] {
+  return [
     {
       method: 'get',
       path: '/v1/credits',
@@ -200,6 +216,13 @@ function build(): string {
       responses: { ...ok('OpenAPI YAML', z.string(), { 'X-API-Version': HEADERS['X-API-Version'] }), 500: { description: ERRORS[500]!, content: json(ErrorBody) } },
     },
   ];
+}
+
+function build(): string {
+  const registry = new OpenAPIRegistry();
+  const apiKey = registry.registerComponent('securitySchemes', 'ApiKey', { type: 'apiKey', in: 'header', name: 'X-Api-Key' });
+  const security = [{ [apiKey.name]: [] }];
+  const paths = [...jobPaths(), ...exportPaths(), ...refinementPaths(), ...accountPaths()];
   for (const p of paths) registry.registerPath({ ...p, security: p.path === '/v1/openapi' ? [] : security });
   const doc = new OpenApiGeneratorV3(registry.definitions).generateDocument({
     openapi: '3.0.3',

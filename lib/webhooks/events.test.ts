@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Job } from '../db/generated/client';
-import { startedRequest } from '../schemas/stored-request';
+import { startedRequest } from '../services/jobs/started-request';
 import { eventPayload } from './events';
 
 const job = {

@@ -1,6 +1,6 @@
 import type { Job } from '../db/generated/client';
-import { classicBackground } from '../schemas/background';
-import { exportIdOf, startedRequest } from '../schemas/stored-request';
+import { classicBackground } from '../services/outputs/recipes';
+import { exportIdOf, startedRequest } from '../services/jobs/started-request';
 
 export const WEBHOOK_EVENTS = ['job.started', 'job.completed', 'job.failed'] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];

@@ -84,7 +84,7 @@ describe('background image uploaded from the dashboard', () => {
     // What the dashboard's start action does with the form's request.
     Object.assign(process.env, stack.env);
     const { DashboardStartRequest } = await import('../../lib/schemas/jobs');
-    const { startJob } = await import('../../lib/services/start-job');
+    const { startJob } = await import('../../lib/services/jobs/start-job');
     const db = await stackDb(stack);
     const userId = (await db.job.findUniqueOrThrow({ where: { id } })).userId;
     const request = DashboardStartRequest.parse({

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ISNET, SELFIE } from '../../engine/models/catalog';
 import { modelFilePath } from '../../lib/models/resolve';
-import { prepareModels } from '../../lib/models/prepare';
+import { prepareModels } from '../../scripts/models/prepare';
 import { createOrtNodeRuntime } from '../../lib/inference/ort-node-runtime';
 
 // Real models: prepareModels is a no-op when `npm run setup` has already cached them.

@@ -45,7 +45,7 @@ afterAll(async () => {
 });
 
 const jobFiles = (id: string) => path.join(stack.dataDir, 'files', 'jobs', id);
-// The segmentation's scratch folder (lib/services/scratch.ts via segment-job).
+// The segmentation's scratch folder (lib/storage/scratch.ts via segment-job).
 const workDir = (id: string) => path.join(stack.dataDir, 'work', `segment-${id}`);
 
 describe('deleting a job while the worker processes it', () => {

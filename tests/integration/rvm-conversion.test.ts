@@ -11,9 +11,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { RVM } from '../../engine/models/catalog';
 import type { ModelSourceNpmTfjs } from '../../engine/models/manifest';
 import { env } from '../../lib/env';
-import { prepareModels } from '../../lib/models/prepare';
+import { prepareModels } from '../../scripts/models/prepare';
 import { modelFilePath } from '../../lib/models/resolve';
-import { convertTfjsGraph, type TfjsModelJson } from '../../lib/models/tfjs-graph-to-onnx';
+import { convertTfjsGraph, type TfjsModelJson } from '../../scripts/models/tfjs-graph-to-onnx';
 
 const run = promisify(execFile);
 const CLIP = path.resolve(import.meta.dirname, '../../../shared/testdata/videos/liveportrait_d10_long_black_hair_512.mp4');

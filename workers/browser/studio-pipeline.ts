@@ -121,28 +121,34 @@ async function toPng(frame: ImageData): Promise<Blob> {
   return canvas.convertToBlob({ type: 'image/png' });
 }
 
+/** The file's video track and its frame size and count, refused early when this browser cannot decode it or encode the chosen result. */
+async function openVideoTrack(run: StudioRun, input: Input) {
+  const track = await input.getPrimaryVideoTrack().catch(() => null);
+  if (!track) throw new StudioError('This file has no video this browser can read. Try an MP4 (H.264) or WebM file.', true);
+  if (!(await track.canDecode())) {
+    const codec = (await track.getCodecParameterString()) ?? 'this codec';
+    throw new StudioError(`This browser cannot decode ${codec} video (HEVC is a common case). The server can process it.`, true);
+  }
+  // VP9 wants even dimensions; a 1-pixel crop is invisible.
+  const width = (await track.getDisplayWidth()) & ~1;
+  const height = (await track.getDisplayHeight()) & ~1;
+  // Checked before the model loads: a browser built without the encoder says so at once.
+  if (run.opaque && !run.maxFrames && !(await canEncodeVideo(run.opaque.container === 'mp4' ? 'avc' : 'vp9', { width, height, quality: QUALITY_HIGH }))) {
+    const codec = run.opaque.container === 'mp4' ? 'H.264' : 'VP9';
+    throw new StudioError(`This browser cannot encode ${codec} video. Choose the transparent WebM here, or let the server make the ${run.opaque.container.toUpperCase()}.`, true);
+  }
+  const stats = await track.computePacketStats(100);
+  const duration = await track.computeDuration();
+  const framesTotal = Math.min(run.maxFrames ?? Infinity, Math.max(1, Math.round(stats.averagePacketRate * duration) || stats.packetCount));
+  return { track, width, height, stats, duration, framesTotal };
+}
+
 export async function runStudio(run: StudioRun): Promise<StudioResult> {
   const t0 = performance.now();
   const input = new Input({ source: new BlobSource(run.file), formats: ALL_FORMATS });
   let client: SegmentClient | null = null;
   try {
-    const track = await input.getPrimaryVideoTrack().catch(() => null);
-    if (!track) throw new StudioError('This file has no video this browser can read. Try an MP4 (H.264) or WebM file.', true);
-    if (!(await track.canDecode())) {
-      const codec = (await track.getCodecParameterString()) ?? 'this codec';
-      throw new StudioError(`This browser cannot decode ${codec} video (HEVC is a common case). The server can process it.`, true);
-    }
-    // VP9 wants even dimensions; a 1-pixel crop is invisible.
-    const width = (await track.getDisplayWidth()) & ~1;
-    const height = (await track.getDisplayHeight()) & ~1;
-    // Checked before the model loads: a browser built without the encoder says so at once.
-    if (run.opaque && !run.maxFrames && !(await canEncodeVideo(run.opaque.container === 'mp4' ? 'avc' : 'vp9', { width, height, quality: QUALITY_HIGH }))) {
-      const codec = run.opaque.container === 'mp4' ? 'H.264' : 'VP9';
-      throw new StudioError(`This browser cannot encode ${codec} video. Choose the transparent WebM here, or let the server make the ${run.opaque.container.toUpperCase()}.`, true);
-    }
-    const stats = await track.computePacketStats(100);
-    const duration = await track.computeDuration();
-    const framesTotal = Math.min(run.maxFrames ?? Infinity, Math.max(1, Math.round(stats.averagePacketRate * duration) || stats.packetCount));
+    const { track, width, height, stats, duration, framesTotal } = await openVideoTrack(run, input);
 
     client = await SegmentClient.start(run.model, run.backend, { people: run.people ?? null, frame: { width, height } }, run.onFallback);
     run.onStarted?.({ backend: client.backend, runtime: client.runtime, modelName: client.modelName, modelReason: client.modelReason });

@@ -6,7 +6,7 @@ import { describeChoice, isGpu, type DeviceChoice } from '../../lib/inference/de
 import { serverRuntime } from '../../lib/inference/server-runtime';
 import { queueProvider, relay } from '../../lib/queue';
 import { needsDevice, resolveLanes, type LaneSetting } from '../../lib/queue/lanes';
-import { expireAbandonedJobs } from '../../lib/services/expire-abandoned-jobs';
+import { expireAbandonedJobs } from '../../lib/services/jobs/expire-abandoned-jobs';
 import { handlers } from './handlers';
 import { assertHandlersMatchCatalogue, Runner } from './runner';
 
@@ -17,7 +17,7 @@ import { assertHandlersMatchCatalogue, Runner } from './runner';
  * is aborted and its queue rows released for another worker.
  */
 const DRAIN_GRACE_MS = 10_000;
-/** How often abandoned, never-started jobs are looked for (lib/services/expire-abandoned-jobs). */
+/** How often abandoned, never-started jobs are looked for (lib/services/jobs/expire-abandoned-jobs). */
 const EXPIRY_SWEEP_MS = 60 * 60 * 1000;
 
 function sweepAbandonedJobs(): void {

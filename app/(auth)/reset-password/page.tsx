@@ -2,7 +2,7 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { ResetForm } from '@/components/auth/reset-form';
 import { Alert, Card } from '@/components/ui/card';
-import { resetTokenValid } from '@/lib/services/dashboard/password-reset';
+import { resetTokenValid } from '@/lib/services/accounts/password-reset';
 import { resetPasswordAction } from '../actions';
 
 export const metadata: Metadata = { title: 'Set a new password — Keyout' };

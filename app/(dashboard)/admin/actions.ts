@@ -4,8 +4,8 @@ import { revalidatePath } from 'next/cache';
 import { requireAdmin } from '@/lib/auth/current-user';
 import { textField } from '@/lib/auth/form-data';
 import { ServiceError } from '@/lib/errors';
-import { issueResetLink } from '@/lib/services/dashboard/password-reset';
-import { grantCredits } from '@/lib/services/grant-credits';
+import { issueResetLink } from '@/lib/services/accounts/password-reset';
+import { grantCredits } from '@/lib/services/credits/grant-credits';
 
 export type GrantState = { error?: string; ok?: string };
 

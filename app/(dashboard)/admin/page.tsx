@@ -6,7 +6,7 @@ import { Badge } from '@/components/ui/badge';
 import { Card, CardTitle, PageHeader } from '@/components/ui/card';
 import { formatDate } from '@/components/format';
 import { requireAdmin } from '@/lib/auth/current-user';
-import { listUsers } from '@/lib/services/dashboard/list-users';
+import { listUsers } from '@/lib/services/accounts/list-users';
 import { grantCreditsAction, resetLinkAction } from './actions';
 
 export const metadata: Metadata = { title: 'Admin — Keyout' };

@@ -5,7 +5,7 @@ import { headers } from 'next/headers';
 import { redirect } from 'next/navigation';
 import { requireUser } from '@/lib/auth/current-user';
 import { textField } from '@/lib/auth/form-data';
-import { startCheckout } from '@/lib/services/dashboard/checkout';
+import { startCheckout } from '@/lib/services/credits/checkout';
 import { ServiceError } from '@/lib/errors';
 
 export type BuyState = { error?: string; bought?: number };

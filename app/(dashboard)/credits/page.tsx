@@ -4,10 +4,10 @@ import { BuyPacks } from '@/components/credits/buy-pack';
 import { LedgerTable } from '@/components/credits/ledger-table';
 import { Alert, Card, CardTitle, EmptyState, PageHeader } from '@/components/ui/card';
 import { requireUser } from '@/lib/auth/current-user';
-import { checkoutMode, confirmStripeCheckout, CREDIT_PACKS } from '@/lib/services/dashboard/checkout';
+import { checkoutMode, confirmStripeCheckout, CREDIT_PACKS } from '@/lib/services/credits/checkout';
 import { hasPurchasedCredits } from '@/lib/billing/ledger';
-import { listLedger } from '@/lib/services/dashboard/list-ledger';
-import { getCredits } from '@/lib/services/get-credits';
+import { listLedger } from '@/lib/services/credits/list-ledger';
+import { getCredits } from '@/lib/services/credits/get-credits';
 import { buyPackAction } from './actions';
 
 export const metadata: Metadata = { title: 'Credits — Keyout' };

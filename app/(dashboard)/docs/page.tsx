@@ -7,8 +7,8 @@ import { CopyButton } from '@/components/ui/copy-button';
 import { requireUser } from '@/lib/auth/current-user';
 import { env } from '@/lib/env';
 import { openApiYaml } from '@/lib/schemas/openapi';
-import { quickstartScript, quickstartSteps } from '@/lib/services/dashboard/quickstart-script';
-import { listApiKeys } from '@/lib/services/list-api-keys';
+import { quickstartScript, quickstartSteps } from '@/lib/services/keys/quickstart-script';
+import { listApiKeys } from '@/lib/services/keys/list-api-keys';
 
 export const metadata: Metadata = { title: 'API docs — Keyout' };
 

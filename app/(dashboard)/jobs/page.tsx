@@ -10,7 +10,7 @@ import { formatDate, formatSeconds } from '@/components/format';
 import { requireUser } from '@/lib/auth/current-user';
 import { describeOutput, modelName } from '@/components/jobs/describe-output';
 import { JobThumbnail } from '@/components/jobs/job-thumbnail';
-import { listJobs, NOT_STARTED } from '@/lib/services/dashboard/list-jobs';
+import { listJobs, NOT_STARTED } from '@/lib/services/jobs/list-jobs';
 
 export const metadata: Metadata = { title: 'Jobs — Keyout' };
 

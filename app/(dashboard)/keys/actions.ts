@@ -3,9 +3,9 @@
 import { revalidatePath } from 'next/cache';
 import { requireUser } from '@/lib/auth/current-user';
 import { textField } from '@/lib/auth/form-data';
-import { createApiKey } from '@/lib/services/create-api-key';
+import { createApiKey } from '@/lib/services/keys/create-api-key';
 import { ServiceError } from '@/lib/errors';
-import { revokeApiKey } from '@/lib/services/revoke-api-key';
+import { revokeApiKey } from '@/lib/services/keys/revoke-api-key';
 
 export type CreateKeyState = { error?: string; key?: string; prefix?: string };
 

@@ -9,7 +9,7 @@ import { formatDate } from '@/components/format';
 import { reflowTable } from '@/components/ui/table';
 import { requireUser } from '@/lib/auth/current-user';
 import { hasPurchasedCredits } from '@/lib/billing/ledger';
-import { listApiKeys } from '@/lib/services/list-api-keys';
+import { listApiKeys } from '@/lib/services/keys/list-api-keys';
 import { createKeyAction, revokeKeyAction } from './actions';
 
 export const metadata: Metadata = { title: 'API keys — Keyout' };

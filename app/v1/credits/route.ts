@@ -1,6 +1,6 @@
 import { apiRoute, otherMethods } from '@/lib/http/route';
 import { CreditBalance } from '@/lib/schemas/credits';
-import { getCredits } from '@/lib/services/get-credits';
+import { getCredits } from '@/lib/services/credits/get-credits';
 
 export const GET = apiRoute(async ({ userId }) => ({ body: CreditBalance.parse(await getCredits(userId)) }));
 

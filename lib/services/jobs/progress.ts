@@ -1,10 +1,16 @@
 import { Readable } from 'node:stream';
 import { db } from '../../db/client';
+import type { Job } from '../../db/generated/client';
 import { encodePng, type PreviewImage } from '../../segment/preview';
 import { storage, storageKeys } from '../../storage';
 
-export type Stage =
-  'probe' | 'fetch-background' | 'segment' | 'render' | 'exports' | 'thumbnails' | 'finishing';
+/**
+ * Job.progressJson, where a running job is: written by the worker (ProgressWriter) and read by
+ * the status record, the dashboard's progress and its list (readProgress), here only.
+ */
+
+const STAGES = ['probe', 'fetch-background', 'segment', 'render', 'exports', 'thumbnails', 'finishing'] as const;
+export type Stage = (typeof STAGES)[number];
 
 export interface Progress {
   framesDone: number;
@@ -15,6 +21,39 @@ export interface Progress {
   /** Frame index of the newest preview image stored under storageKeys.preview, if any. */
   previewFrame?: number;
 }
+
+/** What a reader finds stored: each field only when it holds what the writer puts there. */
+export interface StoredProgress {
+  stage: Stage | null;
+  framesDone: number | null;
+  framesTotal: number | null;
+  fps: number | null;
+  etaSeconds: number | null;
+  previewFrame: number | null;
+}
+
+const numberOrNull = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+
+/** The one reader of Job.progressJson: null when the job has none, or it cannot be read. */
+export function readProgress(job: Pick<Job, 'progressJson'>): StoredProgress | null {
+  if (!job.progressJson) return null;
+  try {
+    const p = JSON.parse(job.progressJson) as Record<string, unknown>;
+    return {
+      stage: (STAGES as readonly unknown[]).includes(p.stage) ? (p.stage as Stage) : null,
+      framesDone: numberOrNull(p.framesDone),
+      framesTotal: numberOrNull(p.framesTotal),
+      fps: numberOrNull(p.fps),
+      etaSeconds: numberOrNull(p.etaSeconds),
+      previewFrame: numberOrNull(p.previewFrame),
+    };
+  } catch {
+    return null;
+  }
+}
+
+/** What a start writes: no progress yet. */
+export const NO_PROGRESS = { progressJson: null } as const;
 
 /** A preview PNG is small (480 px long side); anything bigger is a bug, not a preview. */
 const MAX_PREVIEW_BYTES = 4 * 1024 * 1024;

@@ -13,12 +13,12 @@ import { runEncode } from '../../media/run-ffmpeg';
 import { renderThumbnails } from '../../media/thumbnails';
 import { PermanentJobError, transact } from '../../queue';
 import { stillFrames, storedStillOptions, type StillOptions } from '../../schemas/image-to-video';
-import { startedRequest } from '../../schemas/stored-request';
+import { startedRequest } from './started-request';
 import { segmentVideo } from '../../segment/segment-video';
 import { storage, storageKeys } from '../../storage';
-import { completedMaskVersion, storeSegmentationMask } from '../masks';
+import { completedMaskVersion, storeSegmentationMask } from '../masks/mask-versions';
 import { enqueueRender, START_ROLES } from '../outputs/create';
-import { withScratch } from '../scratch';
+import { withScratch } from '../../storage/scratch';
 import { announceStart, finishJobIfReady } from './finish-job';
 import { ProgressWriter } from './progress';
 

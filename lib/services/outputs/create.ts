@@ -1,12 +1,9 @@
-import { STICKER_MAX_INPUT_SECONDS, type OutputFormat } from '../../../engine/formats';
 import type { Recipe } from '../../../engine/media/recipe';
 import { formatIdOf } from '../../../engine/media/recipe';
 import type { Job, Output } from '../../db/generated/client';
-import { ServiceError } from '../../errors';
-import { unavailableReason } from '../../media/capabilities';
 import { enqueue, type Tx } from '../../queue';
-import { exportRecipe, toRecipe } from '../../schemas/background';
-import { startedRequest } from '../../schemas/stored-request';
+import { exportRecipe, toRecipe } from './recipes';
+import { startedRequest } from '../jobs/started-request';
 
 /**
  * The Output lifecycle, first part: an output is planned as a row holding its format,
@@ -18,25 +15,6 @@ import { startedRequest } from '../../schemas/stored-request';
  */
 export type OutputRole = 'primary' | 'additional' | 'export';
 export const START_ROLES: OutputRole[] = ['primary', 'additional'];
-
-/** Refuses, before anything is charged or queued, an output this host cannot make (e.g. hevc_alpha without a capable encoder). */
-export async function assertFormatsAvailable(formats: Iterable<OutputFormat>): Promise<void> {
-  for (const format of new Set(formats)) {
-    const reason = await unavailableReason(format);
-    if (reason) throw new ServiceError('invalid', `${format.id} is not available on this server`, reason);
-  }
-}
-
-/** Refuses sticker formats for a source over 30 s (spec, "Sticker input duration"), before anything is charged or queued. */
-export function assertStickerSource(formats: Iterable<OutputFormat>, lengthSeconds: number | null): void {
-  const stickers = [...new Set(formats)].filter((f) => f.sticker);
-  if (!stickers.length || lengthSeconds === null || lengthSeconds <= STICKER_MAX_INPUT_SECONDS) return;
-  throw new ServiceError(
-    'invalid',
-    `Sticker formats take videos up to ${STICKER_MAX_INPUT_SECONDS} seconds; this one is ${lengthSeconds.toFixed(1)} s`,
-    `Asked for: ${stickers.map((f) => f.id).join(', ')}. Trim the video to ${STICKER_MAX_INPUT_SECONDS} s or less and upload it as a new job.`,
-  );
-}
 
 export const renderOutputKey = (outputId: string) => `render-output:${outputId}`;
 

@@ -12,16 +12,15 @@ function metadataOf(json: string): ExportRecord['metadata'] {
   return { duration_seconds: duration, ...rest } as ExportRecord['metadata'];
 }
 
-/** "talk.mov" + an output → "talk-webm_vp9-1a2b3c4d.webm": what a download is saved as. */
-export function downloadName(
-  filename: string,
-  output: Pick<Output, 'id' | 'format' | 'role'>,
-  key: string,
-): string {
+/** "talk.mov" + "keyout" + a ".webm" key → "talk-keyout.webm": what a download is saved as. */
+export function downloadName(filename: string, key: string, suffix: string): string {
   const stem = path.parse(filename).name || 'video';
-  const suffix = output.role === 'primary' ? 'keyout' : `${output.format}-${output.id.slice(0, 8)}`;
   return `${stem}-${suffix}${path.extname(key)}`;
 }
+
+/** An output's part of its download name: "keyout" for the start's result, else e.g. "webm_vp9-1a2b3c4d". */
+const outputSuffix = (output: Pick<Output, 'id' | 'format' | 'role'>) =>
+  output.role === 'primary' ? 'keyout' : `${output.format}-${output.id.slice(0, 8)}`;
 
 /**
  * An output as the API serves it: its receipt; when completed, signed URLs (one hour) and the
@@ -49,7 +48,7 @@ export async function exportRecord(output: Output, filename: string): Promise<Ex
       ? {
           output_url: await storage().signedUrl(output.storageKey!, {
             method: 'GET',
-            filename: downloadName(filename, output, output.storageKey!),
+            filename: downloadName(filename, output.storageKey!, outputSuffix(output)),
           }),
           ...(output.posterKey
             ? { poster_url: await storage().signedUrl(output.posterKey, { method: 'GET' }) }

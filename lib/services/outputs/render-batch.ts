@@ -3,7 +3,7 @@ import { db } from '../../db/client';
 import { MediaError } from '../../media/ffmpeg';
 import { renderBatch } from '../../media/render';
 import type { WorkContext } from '../jobs/segment-job';
-import { withScratch } from '../scratch';
+import { withScratch } from '../../storage/scratch';
 import { recipeOf } from './create';
 import { completeOutput, renderInputs, startOutputs } from './render-output';
 

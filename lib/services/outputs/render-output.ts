@@ -7,8 +7,8 @@ import { storage, storageKeys } from '../../storage';
 import { failJob, finishJobIfReady } from '../jobs/finish-job';
 import { ProgressWriter } from '../jobs/progress';
 import { mediaInfoOf, type WorkContext } from '../jobs/segment-job';
-import { completedMaskVersion, readMask } from '../masks';
-import { withScratch } from '../scratch';
+import { completedMaskVersion, readMask } from '../masks/mask-versions';
+import { withScratch } from '../../storage/scratch';
 import { recipeOf, START_ROLES, type OutputRole } from './create';
 
 const isStartOutput = (o: Pick<Output, 'role'>) => START_ROLES.includes(o.role as OutputRole);

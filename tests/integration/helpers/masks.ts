@@ -17,7 +17,7 @@ export async function writeInvertedMaskVersion(
 ): Promise<void> {
   const prisma = await stackDb(stack);
   const { storage } = await import('../../../lib/storage');
-  const { storeMaskVersion, activateMaskVersion } = await import('../../../lib/services/masks');
+  const { storeMaskVersion, activateMaskVersion } = await import('../../../lib/services/masks/mask-versions');
   const first = await prisma.maskVersion.findFirstOrThrow({ where: { jobId, version: 1 } });
   const src = await storage().localFile(first.storageKey!, stack.dataDir);
   const out = path.join(stack.dataDir, `mask-v${version}-${jobId}.mkv`);

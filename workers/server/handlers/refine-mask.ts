@@ -1,4 +1,4 @@
-import { failRefinement, runRefinement } from '../../../lib/services/run-refinement';
+import { failRefinement, runRefinement } from '../../../lib/services/refinements/run-refinement';
 import type { KindHandler } from '../runner';
 
 export const refineMask: KindHandler<'refine-mask'> = {

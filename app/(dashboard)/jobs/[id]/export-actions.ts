@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { requireUser } from '@/lib/auth/current-user';
 import { ServiceError } from '@/lib/errors';
 import { CreateBatchRequest } from '@/lib/schemas/exports';
-import { createBatchExport } from '@/lib/services/exports';
+import { createBatchExport } from '@/lib/services/outputs/exports';
 
 export type AddExportsState = { ok: true; added: number } | { ok: false; error: string } | null;
 

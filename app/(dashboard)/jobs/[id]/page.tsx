@@ -16,14 +16,14 @@ import { formatDate } from '@/components/format';
 import { isStickerFormat } from '@/engine/formats';
 import { API_MODEL_ROWS } from '@/engine/api-models';
 import { requireUser } from '@/lib/auth/current-user';
-import { getJobDetail } from '@/lib/services/dashboard/get-job-detail';
-import { getJobProgress } from '@/lib/services/dashboard/get-job-progress';
-import { startOptionsOf } from '@/lib/services/dashboard/retry-job';
+import { getJobDetail } from '@/lib/services/jobs/get-job-detail';
+import { getJobProgress } from '@/lib/services/jobs/get-job-progress';
+import { startOptionsOf } from '@/lib/services/jobs/retry-job';
 import { ServiceError } from '@/lib/errors';
-import { listJobExports } from '@/lib/services/exports';
+import { listJobExports } from '@/lib/services/outputs/exports';
 import { priceJob } from '@/lib/billing/pricing';
-import { listMaskVersions, listRefinements } from '@/lib/services/refinements';
-import { listWebhookDeliveries } from '@/lib/services/list-webhook-deliveries';
+import { listMaskVersions, listRefinements } from '@/lib/services/refinements/refine-mask';
+import { listWebhookDeliveries } from '@/lib/services/webhooks/list-webhook-deliveries';
 
 export const metadata: Metadata = { title: 'Job — Keyout' };
 

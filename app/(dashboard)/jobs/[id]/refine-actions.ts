@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { requireUser } from '@/lib/auth/current-user';
 import { ServiceError } from '@/lib/errors';
 import { RefineMaskRequest } from '@/lib/schemas/refinements';
-import { activateVersion, refineMask } from '@/lib/services/refinements';
+import { activateVersion, refineMask } from '@/lib/services/refinements/refine-mask';
 
 export type RefineState = { ok: true; version: number } | { ok: false; error: string } | null;
 

@@ -4,7 +4,7 @@ import { LinkButton } from '@/components/ui/button';
 import { PageHeader } from '@/components/ui/card';
 import { requireUser } from '@/lib/auth/current-user';
 import { env } from '@/lib/env';
-import { getUploadedJob } from '@/lib/services/dashboard/get-uploaded-job';
+import { getUploadedJob } from '@/lib/services/jobs/get-uploaded-job';
 
 export const metadata: Metadata = { title: 'New job — Keyout' };
 

@@ -1,6 +1,6 @@
 import { apiRoute, otherMethods } from '@/lib/http/route';
 import { ExportRecord } from '@/lib/schemas/exports';
-import { getExport } from '@/lib/services/exports';
+import { getExport } from '@/lib/services/outputs/exports';
 
 export const GET = apiRoute<{ exportId: string }>(async ({ userId, params }) => ({
   body: ExportRecord.parse(await getExport(userId, params.exportId)),

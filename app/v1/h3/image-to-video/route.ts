@@ -2,7 +2,7 @@ import { readJson } from '@/lib/http/body';
 import { multipartFile } from '@/lib/http/multipart';
 import { apiRoute, otherMethods } from '@/lib/http/route';
 import { ImageToVideoReceipt, ImageToVideoRequest, ImageToVideoUploaded, multipartOptions } from '@/lib/schemas/image-to-video';
-import { createStillJob, createStillJobWithFile } from '@/lib/services/create-job';
+import { createStillJob, createStillJobWithFile } from '@/lib/services/jobs/create-job';
 
 export const POST = apiRoute(async ({ req, userId }) => {
   if (req.headers.get('content-type')?.toLowerCase().startsWith('multipart/form-data')) {

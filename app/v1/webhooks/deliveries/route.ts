@@ -1,7 +1,7 @@
 import { queryOf } from '@/lib/http/body';
 import { apiRoute, otherMethods } from '@/lib/http/route';
 import { DeliveriesQuery, DeliveryHistory } from '@/lib/schemas/webhooks';
-import { listWebhookDeliveries } from '@/lib/services/list-webhook-deliveries';
+import { listWebhookDeliveries } from '@/lib/services/webhooks/list-webhook-deliveries';
 
 export const GET = apiRoute(async ({ req, userId }) => {
   const { video_id } = DeliveriesQuery.parse(queryOf(req));

@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import type { ReadableStream as NodeWebStream } from 'node:stream/web';
 import { currentUser } from '@/lib/auth/current-user';
 import { toHttpError } from '@/lib/http/errors';
-import { uploadBackground } from '@/lib/services/dashboard/upload-background';
+import { uploadBackground } from '@/lib/services/uploads/upload-background';
 
 type Ctx = { params: Promise<{ id: string }> };
 

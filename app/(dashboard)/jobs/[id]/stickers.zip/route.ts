@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import { notFound } from 'next/navigation';
 import { requireUser } from '@/lib/auth/current-user';
 import { ServiceError } from '@/lib/errors';
-import { stickersZip } from '@/lib/services/exports';
+import { stickersZip } from '@/lib/services/outputs/exports';
 
 /** The Stickers panel's "Download all": every finished sticker of the job in one ZIP. */
 export async function GET(_req: Request, { params }: { params: Promise<{ id: string }> }) {

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { requireUser } from '@/lib/auth/current-user';
 import { ServiceError } from '@/lib/errors';
 import { ImageToVideoRequest } from '@/lib/schemas/image-to-video';
-import { createStillJob } from '@/lib/services/create-job';
+import { createStillJob } from '@/lib/services/jobs/create-job';
 
 /** The image-to-video page: a job for a still (POST /v1/h3/image-to-video's service and rules), with its signed upload URL. */
 export async function createStillUploadAction(

@@ -1,7 +1,7 @@
 import { readJson } from '@/lib/http/body';
 import { apiRoute, otherMethods } from '@/lib/http/route';
 import { BatchRecord, CreateBatchRequest } from '@/lib/schemas/exports';
-import { createBatchExport } from '@/lib/services/exports';
+import { createBatchExport } from '@/lib/services/outputs/exports';
 
 export const POST = apiRoute<{ id: string }>(async ({ req, userId, params }) => ({
   body: BatchRecord.parse(

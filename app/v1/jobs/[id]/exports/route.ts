@@ -1,7 +1,7 @@
 import { readJson } from '@/lib/http/body';
 import { apiRoute, otherMethods } from '@/lib/http/route';
 import { CreateExportRequest, ExportRecord } from '@/lib/schemas/exports';
-import { createExport } from '@/lib/services/exports';
+import { createExport } from '@/lib/services/outputs/exports';
 
 export const POST = apiRoute<{ id: string }>(async ({ req, userId, params }) => ({
   body: ExportRecord.parse(

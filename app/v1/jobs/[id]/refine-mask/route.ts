@@ -1,7 +1,7 @@
 import { readJson } from '@/lib/http/body';
 import { apiRoute, otherMethods } from '@/lib/http/route';
 import { IdempotencyKey, RefinementRecord, RefineMaskRequest } from '@/lib/schemas/refinements';
-import { refineMask } from '@/lib/services/refinements';
+import { refineMask } from '@/lib/services/refinements/refine-mask';
 
 export const POST = apiRoute<{ id: string }>(async ({ req, userId, params }) => {
   const key = req.headers.get('idempotency-key');

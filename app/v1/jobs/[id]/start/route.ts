@@ -1,7 +1,7 @@
 import { readJson } from '@/lib/http/body';
 import { apiRoute, otherMethods } from '@/lib/http/route';
 import { givenStartFields, StartJobRequest, StartResponse } from '@/lib/schemas/jobs';
-import { startJob } from '@/lib/services/start-job';
+import { startJob } from '@/lib/services/jobs/start-job';
 
 // A new start counts against the key's starts a minute; a replay of one does not.
 export const POST = apiRoute<{ id: string }>(async ({ req, userId, params, admitStart }) => {

@@ -1,6 +1,6 @@
 import { apiRoute, otherMethods } from '@/lib/http/route';
 import { JobStatusRecord } from '@/lib/schemas/jobs';
-import { getJobStatus } from '@/lib/services/get-job-status';
+import { getJobStatus } from '@/lib/services/jobs/get-job-status';
 
 export const GET = apiRoute<{ id: string }>(async ({ userId, params }) => ({
   body: JobStatusRecord.parse(await getJobStatus(userId, params.id)),

@@ -1,0 +1,186 @@
+import { Field, inputClass, TextInput } from '@/components/ui/field';
+import { CONTAINERS, TRANSPARENT_FORMATS } from '../job-options';
+import type { StartJobs } from './use-start-jobs';
+import type { StartOptions } from './use-start-options';
+
+interface FieldsProps {
+  disabled: boolean;
+  options: StartOptions;
+  jobs: StartJobs;
+}
+
+/** The settings of the chosen output kind, and the file type of every kind but transparent. */
+export function OutputFields({ disabled, options, jobs }: FieldsProps) {
+  const { outKind } = options;
+  return (
+    <div className="mt-5 grid gap-4 sm:grid-cols-2">
+      {outKind === 'transparent' ? <FormatField disabled={disabled} options={options} /> : null}
+      {outKind === 'color' ? <ColourField disabled={disabled} options={options} jobs={jobs} /> : null}
+      {outKind === 'media' ? <MediaFields disabled={disabled} options={options} jobs={jobs} /> : null}
+      {outKind === 'blur' ? <BlurFields disabled={disabled} options={options} /> : null}
+      {outKind !== 'transparent' ? <ContainerField disabled={disabled} options={options} /> : null}
+    </div>
+  );
+}
+
+function FormatField({ disabled, options }: Omit<FieldsProps, 'jobs'>) {
+  return (
+    <div className="sm:col-span-2">
+      <Field id="format" label="Format">
+        <select
+          id="format"
+          className={inputClass}
+          value={options.format}
+          onChange={(e) => options.setFormat(e.target.value)}
+          disabled={disabled}
+        >
+          {TRANSPARENT_FORMATS.map((f) => (
+            <option key={f.id} value={f.id}>
+              {f.label}
+            </option>
+          ))}
+        </select>
+      </Field>
+    </div>
+  );
+}
+
+function ColourField({ disabled, options, jobs }: FieldsProps) {
+  const { color, setColor } = options;
+  const error = jobs.fieldError('color');
+  return (
+    <Field id="color" label="Background colour" error={error}>
+      <div className="flex gap-2">
+        <input
+          id="color"
+          type="color"
+          value={color}
+          onChange={(e) => setColor(e.target.value)}
+          className="h-10 w-14 cursor-pointer rounded-lg border border-slate-300 bg-white p-1"
+          disabled={disabled}
+        />
+        <TextInput
+          ref={jobs.fieldRef('color')}
+          aria-label="Colour as hex"
+          value={color}
+          onChange={(e) => setColor(e.target.value)}
+          pattern="#[0-9a-fA-F]{6}"
+          className="font-mono"
+          disabled={disabled}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? 'color-error' : undefined}
+        />
+      </div>
+    </Field>
+  );
+}
+
+function MediaFields({ disabled, options, jobs }: FieldsProps) {
+  const { mediaFile } = options;
+  return (
+    <>
+      <Field
+        id="bg-url"
+        label="Background URL"
+        hint={
+          mediaFile
+            ? 'Not used: the uploaded image is the background.'
+            : 'A public http(s) address of an image or video. It is checked before anything is charged.'
+        }
+        error={jobs.fieldError('bg-url')}
+      >
+        <TextInput
+          ref={jobs.fieldRef('bg-url')}
+          id="bg-url"
+          type="url"
+          value={options.mediaUrl}
+          onChange={(e) => options.setMediaUrl(e.target.value)}
+          placeholder="https://example.com/beach.jpg"
+          disabled={disabled || Boolean(mediaFile)}
+        />
+      </Field>
+      <Field
+        id="bg-file"
+        label="Or upload an image"
+        hint="PNG, JPEG or WebP, up to 20 MB. It is kept with the job and deleted with it."
+        error={jobs.fieldError('bg-file')}
+      >
+        <input
+          ref={jobs.fieldRef('bg-file')}
+          id="bg-file"
+          type="file"
+          accept="image/png,image/jpeg,image/webp"
+          onChange={(e) => {
+            options.setMediaFile(e.target.files?.[0] ?? null);
+            jobs.clearBackgroundError();
+          }}
+          className="block w-full text-sm text-slate-700 file:mr-3 file:rounded-lg file:border-0 file:bg-indigo-50 file:px-3 file:py-2 file:text-sm file:font-medium file:text-indigo-700 hover:file:bg-indigo-100"
+          disabled={disabled}
+        />
+      </Field>
+      <Field id="bg-type" label="Background is a">
+        <select
+          id="bg-type"
+          className={inputClass}
+          value={mediaFile ? 'image' : options.mediaType}
+          onChange={(e) => options.setMediaType(e.target.value as 'image' | 'video')}
+          disabled={disabled || Boolean(mediaFile)}
+        >
+          <option value="image">Image</option>
+          <option value="video">Video (loops)</option>
+        </select>
+      </Field>
+    </>
+  );
+}
+
+function BlurFields({ disabled, options }: Omit<FieldsProps, 'jobs'>) {
+  return (
+    <>
+      <Field id="blur-mode" label="Blur">
+        <select
+          id="blur-mode"
+          className={inputClass}
+          value={options.blurMode}
+          onChange={(e) => options.setBlurMode(e.target.value as 'background' | 'subject')}
+          disabled={disabled}
+        >
+          <option value="background">The background (keep the subject sharp)</option>
+          <option value="subject">The subject (e.g. to anonymise)</option>
+        </select>
+      </Field>
+      <Field id="blur-intensity" label={`Strength: ${options.blurIntensity}`}>
+        <input
+          id="blur-intensity"
+          type="range"
+          min={5}
+          max={100}
+          value={options.blurIntensity}
+          onChange={(e) => options.setBlurIntensity(Number(e.target.value))}
+          className="w-full accent-indigo-600"
+          disabled={disabled}
+        />
+      </Field>
+    </>
+  );
+}
+
+function ContainerField({ disabled, options }: Omit<FieldsProps, 'jobs'>) {
+  return (
+    <Field id="container" label="File type">
+      <select
+        id="container"
+        className={inputClass}
+        value={options.container}
+        onChange={(e) => options.setContainer(e.target.value)}
+        disabled={disabled}
+      >
+        {CONTAINERS.map((c) => (
+          <option key={c.id} value={c.id}>
+            {c.label}
+          </option>
+        ))}
+      </select>
+    </Field>
+  );
+}

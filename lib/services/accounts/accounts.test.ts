@@ -1,0 +1,71 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { db } from '../../db/client';
+import { sqlitePath } from '../../db/migrate';
+import { env, resetEnvForTests } from '../../env';
+import { authenticateUser } from './authenticate-user';
+import { signUp } from './sign-up';
+
+// A real SQLite database in a temp DATA_DIR, as the web process uses it.
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'keyout-accounts-'));
+
+beforeAll(() => {
+  process.env.DATA_DIR = dataDir;
+  delete process.env.STRIPE_SECRET_KEY;
+  resetEnvForTests();
+});
+afterAll(async () => {
+  await db().$disconnect();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe('accounts', () => {
+  it('makes only the first account an administrator', async () => {
+    const first = await signUp({ email: 'Owner@Example.com', password: 'long enough password' });
+    const second = await signUp({ email: 'member@example.com', password: 'long enough password' });
+    expect(first).toMatchObject({ ok: true, isAdmin: true });
+    expect(second).toMatchObject({ ok: true, isAdmin: false });
+  });
+
+  it('explains bad input and duplicate emails in words', async () => {
+    expect(await signUp({ email: 'not-an-email', password: 'long enough password' })).toEqual({ ok: false, error: 'Enter a valid email address.' });
+    const short = await signUp({ email: 'x@example.com', password: 'short' });
+    expect(!short.ok && short.error).toContain('10 characters');
+    const duplicate = await signUp({ email: 'owner@example.com', password: 'long enough password' });
+    expect(!duplicate.ok && duplicate.error).toContain('already exists');
+  });
+
+  it('signs up while another process keeps writing to the database', async () => {
+    db(); // creates the file
+    // A worker or a second web process committing in a loop, as under load.
+    const writer = new Worker(
+      `const Database = require(${JSON.stringify(require.resolve('better-sqlite3'))});
+       const { parentPort } = require('node:worker_threads');
+       const db = new Database(${JSON.stringify(sqlitePath(env().databaseUrl))}, { timeout: 10000 });
+       const insert = db.prepare("INSERT INTO RateLimitCounter (key, count, windowStart, expiresAt) VALUES (?, 1, 0, 0)");
+       let stop = false, n = 0;
+       parentPort.on('message', () => { stop = true; });
+       (function loop() { for (let i = 0; i < 50; i++) insert.run('load-' + n++); if (stop) { db.close(); parentPort.postMessage(n); } else setImmediate(loop); })();`,
+      { eval: true },
+    );
+    const results = [];
+    for (let i = 0; i < 12; i++) {
+      results.push(await signUp({ email: `busy-${i}@example.com`, password: 'long enough password' }));
+    }
+    writer.postMessage('stop');
+    const written = await new Promise<number>((resolve) => writer.once('message', resolve));
+    await writer.terminate();
+    expect(written).toBeGreaterThan(0);
+    expect(results.filter((r) => !r.ok)).toEqual([]);
+    expect(results.every((r) => r.ok && !r.isAdmin)).toBe(true);
+  });
+
+  it('authenticates with the right password only (email case-insensitive)', async () => {
+    expect(typeof (await authenticateUser('OWNER@example.com', 'long enough password'))).toBe('string');
+    expect(await authenticateUser('owner@example.com', 'wrong password!!')).toBeNull();
+    expect(await authenticateUser('nobody@example.com', 'long enough password')).toBeNull();
+  });
+});

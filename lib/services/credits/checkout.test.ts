@@ -1,0 +1,70 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { db } from '../../db/client';
+import { resetEnvForTests } from '../../env';
+import { checkoutMode, startCheckout } from './checkout';
+import { signUp } from '../accounts/sign-up';
+
+// A real SQLite database in a temp DATA_DIR, as the web process uses it.
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'keyout-checkout-'));
+const ids = { admin: '', member: '' };
+const configure = (vars: Record<string, string | undefined>) => {
+  for (const k of ['PUBLIC_URL', 'TEST_CHECKOUT', 'STRIPE_SECRET_KEY']) delete process.env[k];
+  for (const [k, v] of Object.entries(vars)) if (v !== undefined) process.env[k] = v;
+  resetEnvForTests();
+};
+
+beforeAll(async () => {
+  process.env.DATA_DIR = dataDir;
+  configure({});
+  const admin = await signUp({ email: 'owner@example.com', password: 'long enough password' });
+  const member = await signUp({ email: 'member@example.com', password: 'long enough password' });
+  if (!admin.ok || !member.ok) throw new Error('sign-up failed');
+  [ids.admin, ids.member] = [admin.userId, member.userId];
+});
+beforeEach(() => configure({}));
+afterAll(async () => {
+  configure({});
+  delete process.env.DATA_DIR;
+  await db().$disconnect();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+const purchases = (userId: string) => db().creditEntry.count({ where: { userId, kind: 'purchase' } });
+
+describe('the test-mode checkout is an explicit setting', () => {
+  it('is on for everyone in the embedded set-up (PUBLIC_URL on this machine)', async () => {
+    for (const url of [undefined, 'http://localhost:3917', 'http://127.0.0.1:4000', 'http://[::1]:3000']) {
+      configure({ PUBLIC_URL: url });
+      expect(await checkoutMode(ids.member)).toBe('test');
+    }
+  });
+
+  it('on an instance with a public address, only the first administrator gets it', async () => {
+    configure({ PUBLIC_URL: 'https://keyout.example.com' });
+    expect(await checkoutMode(ids.admin)).toBe('test');
+    expect(await checkoutMode(ids.member)).toBe('unavailable');
+    await expect(startCheckout(ids.member, 'starter', 'https://keyout.example.com')).rejects.toMatchObject({
+      kind: 'forbidden',
+      message: 'Buying credits is not available on this instance',
+    });
+    expect(await purchases(ids.member)).toBe(0);
+    expect(await startCheckout(ids.admin, 'starter', 'https://keyout.example.com')).toEqual({ mode: 'test', credits: 100 });
+  });
+
+  it('TEST_CHECKOUT=off, on and admin say so whatever the address', async () => {
+    configure({ TEST_CHECKOUT: 'off' });
+    expect([await checkoutMode(ids.admin), await checkoutMode(ids.member)]).toEqual(['unavailable', 'unavailable']);
+    configure({ TEST_CHECKOUT: 'on', PUBLIC_URL: 'https://keyout.example.com' });
+    expect(await checkoutMode(ids.member)).toBe('test');
+    configure({ TEST_CHECKOUT: 'admin' });
+    expect([await checkoutMode(ids.admin), await checkoutMode(ids.member)]).toEqual(['test', 'unavailable']);
+  });
+
+  it('Stripe, when configured, is the checkout for everyone', async () => {
+    configure({ STRIPE_SECRET_KEY: 'sk_test_x', TEST_CHECKOUT: 'off' });
+    expect(await checkoutMode(ids.member)).toBe('stripe');
+  });
+});

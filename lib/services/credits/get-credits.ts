@@ -1,0 +1,13 @@
+import { getBalance } from '../../billing/ledger';
+
+export interface CreditBalance {
+  user_id: string;
+  total_credits: number;
+  remaining_credits: number;
+  used_credits: number;
+}
+
+export async function getCredits(userId: string): Promise<CreditBalance> {
+  const b = await getBalance(userId);
+  return { user_id: userId, total_credits: b.total, remaining_credits: b.remaining, used_credits: b.used };
+}

@@ -1,0 +1,178 @@
+import path from 'node:path';
+import type { Readable } from 'node:stream';
+import type { z } from 'zod';
+import { db } from '../../db/client';
+import { env } from '../../env';
+import { FetchError, safeFetchToFile, UnsafeUrlError } from '../../net/safe-fetch';
+import { echoOf, stillOptions, type ImageToVideoOptions, type ImageToVideoRequest, type StillOptions } from '../../schemas/image-to-video';
+import type { CreateJobRequest, JobReceipt, UploadedJob } from '../../schemas/jobs';
+import { storage, storageKeys } from '../../storage';
+import { ServiceError } from '../../errors';
+import { incomingFile } from '../../storage/incoming';
+import { acceptSource, acceptStill, uploadSource } from '../uploads/upload-source';
+
+const UPLOAD_URL_SECONDS = 3600;
+
+/** A display name: the last path segment, without control characters, never empty. */
+export function cleanFilename(name: string | null | undefined, fallback = 'video.mp4'): string {
+  const base = path.posix.basename((name ?? '').replaceAll('\\', '/')).replace(/\p{Cc}/gu, '').trim();
+  return base.slice(0, 255) || fallback;
+}
+
+function filenameFromUrl(url: string): string {
+  try {
+    return cleanFilename(decodeURIComponent(new URL(url).pathname));
+  } catch {
+    return 'video.mp4';
+  }
+}
+
+type Receipt = z.infer<typeof JobReceipt>;
+type Uploaded = z.infer<typeof UploadedJob>;
+
+/**
+ * Creates a job. With filename + content_type: a receipt with a signed PUT URL (1 h). With
+ * video_url: the server downloads it now (address rules, size cap), probes it, and the job is
+ * already `uploaded`.
+ */
+export async function createJob(userId: string, req: CreateJobRequest): Promise<Receipt | Uploaded> {
+  if (req.video_url) return createJobFromUrl(userId, req.video_url, req.filename);
+  if (!req.filename || !req.content_type) throw new ServiceError('invalid', 'One of (filename with content_type) or video_url is required');
+  return receiptFor(await db().job.create({ data: { userId, filename: cleanFilename(req.filename), contentType: req.content_type } }));
+}
+
+/** A job waiting for its file: the signed PUT URL (1 h) and how to use it. */
+async function receiptFor(job: { id: string; filename: string; contentType: string; createdAt: Date }): Promise<Receipt> {
+  const expiresAt = new Date(Date.now() + UPLOAD_URL_SECONDS * 1000);
+  return {
+    id: job.id,
+    status: 'created',
+    filename: job.filename,
+    content_type: job.contentType,
+    upload_url: await storage().signedUrl(storageKeys.uploadTarget(job.id), { method: 'PUT', expiresIn: UPLOAD_URL_SECONDS, contentType: job.contentType }),
+    expires_at: expiresAt.toISOString(),
+    created_at: job.createdAt.toISOString(),
+    instructions: {
+      method: 'PUT',
+      headers: { 'Content-Type': job.contentType },
+      note: `Upload the whole ${job.contentType.startsWith('image/') ? 'image' : 'video'} in one PUT request to upload_url with this Content-Type before expires_at (no API key needed; at most ${env().MAX_UPLOAD_BYTES} bytes), then call POST /v1/jobs/${job.id}/start.`,
+    },
+  };
+}
+
+async function uploadedView(jobId: string): Promise<Uploaded> {
+  const job = await db().job.findUniqueOrThrow({ where: { id: jobId } });
+  return {
+    id: job.id,
+    status: 'uploaded',
+    filename: job.filename,
+    content_type: job.contentType,
+    video_url: job.sourceUrl,
+    length_seconds: job.lengthSeconds,
+    created_at: job.createdAt.toISOString(),
+  };
+}
+
+/** Runs `fill` for a fresh job row; a failure removes the job again so no orphan is left. */
+async function withNewJob(
+  data: { userId: string; filename: string; contentType: string; sourceUrl?: string; stillJson?: string },
+  fill: (jobId: string) => Promise<void>,
+): Promise<Uploaded> {
+  const job = await db().job.create({ data });
+  try {
+    await fill(job.id);
+  } catch (e) {
+    await db().job.delete({ where: { id: job.id } }).catch(() => undefined);
+    await storage().delete(storageKeys.jobPrefix(job.id));
+    throw e;
+  }
+  return uploadedView(job.id);
+}
+
+/** Downloads `url` (address rules, size cap) into the job's incoming file. */
+async function fetchSource(jobId: string, url: string, what: 'video_url' | 'image_url'): Promise<{ file: string; bytes: number; contentType: string | null }> {
+  const file = await incomingFile(jobId);
+  try {
+    return { file, ...(await safeFetchToFile(url, file, { maxBytes: env().MAX_UPLOAD_BYTES, timeoutMs: 10 * 60_000 })) };
+  } catch (e) {
+    if (e instanceof UnsafeUrlError) throw new ServiceError('invalid', `${what} is not allowed: ${e.message}`, e.message);
+    if (e instanceof FetchError) {
+      const tooBig = /larger than the limit/i.test(e.message);
+      const thing = what === 'video_url' ? 'video' : 'image';
+      throw new ServiceError(tooBig ? 'too_large' : 'invalid', tooBig ? 'File too large' : `The ${thing} could not be downloaded from ${what}`, e.message);
+    }
+    throw e;
+  }
+}
+
+async function createJobFromUrl(userId: string, url: string, filename: string | null | undefined): Promise<Uploaded> {
+  return withNewJob(
+    { userId, filename: cleanFilename(filename, filenameFromUrl(url)), contentType: '', sourceUrl: url },
+    async (jobId) => {
+      const fetched = await fetchSource(jobId, url, 'video_url');
+      await db().job.update({ where: { id: jobId }, data: { contentType: fetched.contentType?.split(';')[0]?.trim() || 'video/mp4' } });
+      await acceptSource(jobId, fetched.file, fetched.bytes);
+    },
+  );
+}
+
+/** The multipart variant: the form's `file` is streamed straight into the job's source. */
+export async function createJobWithFile(
+  userId: string,
+  file: { filename: string; contentType: string; body: Readable },
+): Promise<Uploaded> {
+  return withNewJob(
+    { userId, filename: cleanFilename(file.filename), contentType: file.contentType || 'application/octet-stream' },
+    async (jobId) => {
+      await uploadSource(jobId, () => file.body);
+    },
+  );
+}
+
+// ── image-to-video (POST /v1/h3/image-to-video) ────────────────────────────────────────────
+
+type StillReceipt = Receipt & { image_to_video: ReturnType<typeof echoOf> };
+type StillUploaded = Uploaded & { image_to_video: ReturnType<typeof echoOf> };
+
+/**
+ * Creates an image-to-video job: the same lifecycle as a video job (PUT or fetch, start,
+ * status, exports), its options stored with it. With filename + content_type: a receipt with a
+ * signed PUT URL for the image; with image_url: fetched now through the SSRF guard.
+ */
+export async function createStillJob(userId: string, req: ImageToVideoRequest): Promise<StillReceipt | StillUploaded> {
+  const options = stillOptions(req);
+  const echo = { image_to_video: echoOf(options) };
+  if (req.image_url) {
+    const url = req.image_url;
+    const job = await withNewJob(
+      { userId, filename: cleanFilename(req.filename, cleanFilename(filenameFromUrl(url), 'image')), contentType: '', sourceUrl: url, stillJson: JSON.stringify(options) },
+      async (jobId) => {
+        const fetched = await fetchSource(jobId, url, 'image_url');
+        await db().job.update({ where: { id: jobId }, data: { contentType: fetched.contentType?.split(';')[0]?.trim() || 'image/png' } });
+        await acceptStill(jobId, fetched.file, fetched.bytes);
+      },
+    );
+    return { ...job, ...echo };
+  }
+  if (!req.filename || !req.content_type) throw new ServiceError('invalid', 'One of (filename with content_type) or image_url is required');
+  const job = await db().job.create({
+    data: { userId, filename: cleanFilename(req.filename, 'image'), contentType: req.content_type, stillJson: JSON.stringify(options) },
+  });
+  return { ...(await receiptFor(job)), ...echo };
+}
+
+/** The multipart variant: the form's `file` is streamed into the job's still. */
+export async function createStillJobWithFile(
+  userId: string,
+  file: { filename: string; contentType: string; body: Readable },
+  opts: ImageToVideoOptions,
+): Promise<StillUploaded> {
+  const options: StillOptions = stillOptions(opts);
+  const job = await withNewJob(
+    { userId, filename: cleanFilename(file.filename, 'image'), contentType: file.contentType || 'application/octet-stream', stillJson: JSON.stringify(options) },
+    async (jobId) => {
+      await uploadSource(jobId, () => file.body);
+    },
+  );
+  return { ...job, image_to_video: echoOf(options) };
+}

@@ -1,0 +1,46 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { db } from '../../db/client';
+import { resetEnvForTests } from '../../env';
+import { storage, storageKeys } from '../../storage';
+import { expireAbandonedJobs } from './expire-abandoned-jobs';
+
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'keyout-expire-'));
+beforeAll(() => {
+  process.env.DATA_DIR = dataDir;
+  resetEnvForTests();
+});
+afterAll(async () => {
+  await db().$disconnect();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe('expireAbandonedJobs', () => {
+  it('deletes jobs never started after their time, files included, and nothing else', async () => {
+    const user = await db().user.create({ data: { email: 'a@example.com' } });
+    const hour = 3600_000;
+    const now = new Date('2026-11-25T12:00:00Z');
+    const at = (h: number) => new Date(now.getTime() - h * hour);
+    const make = (filename: string, status: string, createdHoursAgo: number, uploadedHoursAgo?: number) =>
+      db().job.create({ data: { userId: user.id, filename, status, createdAt: at(createdHoursAgo), uploadedAt: uploadedHoursAgo === undefined ? null : at(uploadedHoursAgo) } });
+    const jobs = {
+      createdOld: await make('created-old', 'created', 25),
+      createdNew: await make('created-new', 'created', 23),
+      uploadedOld: await make('uploaded-old', 'uploaded', 24 * 8, 24 * 8),
+      uploadedRecently: await make('uploaded-recently', 'uploaded', 24 * 8, 24 * 6),
+      failedOld: await make('failed-old', 'failed', 24 * 30),
+      completedOld: await make('completed-old', 'completed', 24 * 30),
+    };
+    const src = path.join(dataDir, 'x.mp4');
+    fs.writeFileSync(src, 'bytes');
+    await storage().putFile(storageKeys.source(jobs.uploadedOld.id, 'test', 'mp4'), src);
+
+    expect(await expireAbandonedJobs(now)).toBe(2);
+    const left = (await db().job.findMany({ select: { filename: true } })).map((j) => j.filename).sort();
+    expect(left).toEqual(['completed-old', 'created-new', 'failed-old', 'uploaded-recently']);
+    expect(await storage().stat(storageKeys.source(jobs.uploadedOld.id, 'test', 'mp4'))).toBeNull();
+    expect(await expireAbandonedJobs(now)).toBe(0);
+  });
+});

@@ -1,0 +1,39 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { db } from '../../db/client';
+import { resetEnvForTests } from '../../env';
+import { getJobStatus } from './get-job-status';
+
+// A real SQLite database in a temp DATA_DIR; signed URLs name the stored key they point at.
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'keyout-status-'));
+let owner: string;
+
+beforeAll(async () => {
+  process.env.DATA_DIR = dataDir;
+  resetEnvForTests();
+  owner = (await db().user.create({ data: { email: 'owner@example.com' } })).id;
+});
+afterAll(async () => {
+  await db().$disconnect();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+const keyOf = (url: string | null) => (url ? decodeURIComponent(new URL(url).pathname).replace(/^\/files\//, '') : null);
+
+describe('the status record after a refinement', () => {
+  it('tells one story: processed_mask_url is the mask processed_video_url was rendered from, not the refined one', async () => {
+    const job = await db().job.create({ data: { userId: owner, filename: 'clip.mp4', status: 'completed', activeMaskVersion: 2, lengthSeconds: 2, fps: 25 } });
+    await db().maskVersion.createMany({
+      data: [
+        { jobId: job.id, version: 1, storageKey: `jobs/${job.id}/mask-v1.mkv` },
+        { jobId: job.id, version: 2, storageKey: `jobs/${job.id}/mask-v2.mkv`, source: 'refinement' },
+      ],
+    });
+    await db().output.create({ data: { jobId: job.id, role: 'primary', format: 'webm_vp9', maskVersion: 1, status: 'completed', storageKey: `jobs/${job.id}/primary.webm` } });
+    const record = await getJobStatus(owner, job.id);
+    expect(keyOf(record.processed_video_url)).toBe(`jobs/${job.id}/primary.webm`);
+    expect(keyOf(record.processed_mask_url)).toBe(`jobs/${job.id}/mask-v1.mkv`);
+  });
+});

@@ -1,0 +1,81 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { grantCredits } from '../../billing/ledger';
+import { db } from '../../db/client';
+import { resetEnvForTests } from '../../env';
+import { ServiceError } from '../../errors';
+import { StartJobRequest } from '../../schemas/jobs';
+import { startJob } from './start-job';
+
+// A real SQLite database in a temp DATA_DIR; the jobs are rows in the states the tests need.
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'keyout-start-'));
+let owner: string;
+
+beforeAll(async () => {
+  process.env.DATA_DIR = dataDir;
+  resetEnvForTests();
+  owner = (await db().user.create({ data: { email: 'owner@example.com' } })).id;
+});
+afterAll(async () => {
+  await db().$disconnect();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+const jobIn = (status: string) =>
+  db().job.create({ data: { userId: owner, filename: 'clip.mp4', status, sourceKey: 'jobs/x/source.mp4', lengthSeconds: 2, fps: 25, frameCount: 50, width: 64, height: 48 } });
+
+async function refusal(p: Promise<unknown>): Promise<ServiceError> {
+  const e = await p.then(() => null, (err: unknown) => err);
+  expect(e).toBeInstanceOf(ServiceError);
+  return e as ServiceError;
+}
+
+describe('startJob on a job that has already run', () => {
+  it('refuses a completed job with 400 (a status the spec lists for start) saying how to get more from it', async () => {
+    const job = await jobIn('completed');
+    const e = await refusal(startJob(owner, job.id, StartJobRequest.parse({})));
+    expect(e.kind).toBe('invalid');
+    expect(e.message).toBe('The job has already been processed (status completed)');
+    expect(e.details).toBe(
+      `Make more outputs from it with POST /v1/jobs/${job.id}/exports or batch-exports, or refine its mask with POST /v1/jobs/${job.id}/refine-mask; to process a video again, create a new job.`,
+    );
+    expect((await db().job.findUniqueOrThrow({ where: { id: job.id } })).status).toBe('completed');
+  });
+
+  it('refuses a failed job with 400 saying to create a new job', async () => {
+    const job = await jobIn('failed');
+    const e = await refusal(startJob(owner, job.id, StartJobRequest.parse({})));
+    expect(e.kind).toBe('invalid');
+    expect(e.message).toBe('The job has already been processed (status failed)');
+    expect(e.details).toBe('A job runs once; to try again, create a new job and upload the video to it.');
+  });
+});
+
+describe('startJob and the starts a minute', () => {
+  it('admits a new start once, and a replay of it not at all', async () => {
+    await grantCredits(owner, 100, 'grant', 'test');
+    const job = await jobIn('uploaded');
+    const admitted: string[] = [];
+    const admitStart = () => void admitted.push(job.id);
+    const first = await startJob(owner, job.id, StartJobRequest.parse({ model: 'service-light' }), { admitStart });
+    const replay = await startJob(owner, job.id, StartJobRequest.parse({ model: 'service-light' }), { admitStart });
+    expect(replay).toEqual(first);
+    expect(admitted).toEqual([job.id]);
+  });
+
+  it('starts nothing when the start is not admitted', async () => {
+    const job = await jobIn('uploaded');
+    const refused = new ServiceError('rate_limited', 'Rate limit exceeded');
+    const e = await refusal(
+      startJob(owner, job.id, StartJobRequest.parse({}), {
+        admitStart: () => {
+          throw refused;
+        },
+      }),
+    );
+    expect(e).toBe(refused);
+    expect((await db().job.findUniqueOrThrow({ where: { id: job.id } })).status).toBe('uploaded');
+  });
+});

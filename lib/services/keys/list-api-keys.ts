@@ -1,0 +1,19 @@
+import { db } from '../../db/client';
+
+export interface ApiKeySummary {
+  id: string;
+  name: string;
+  prefix: string;
+  createdAt: Date;
+  lastUsedAt: Date | null;
+  revokedAt: Date | null;
+}
+
+/** The account's keys, newest first; only display prefixes, never secrets. */
+export async function listApiKeys(userId: string): Promise<ApiKeySummary[]> {
+  return db().apiKey.findMany({
+    where: { userId },
+    orderBy: { createdAt: 'desc' },
+    select: { id: true, name: true, prefix: true, createdAt: true, lastUsedAt: true, revokedAt: true },
+  });
+}
