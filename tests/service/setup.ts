@@ -4,5 +4,5 @@ import { vi } from 'vitest';
 vi.mock('../../lib/inference/server-runtime', async () => {
   const { standInRuntime } = await import('./stand-in-runtime');
   const runtime = standInRuntime();
-  return { serverRuntime: async () => runtime };
+  return { serverRuntime: () => Promise.resolve(runtime) };
 });

@@ -28,15 +28,15 @@ const SURE = 1;
 export function standInRuntime(): ServedRuntime {
   return {
     name: STAND_IN_RUNTIME_NAME,
-    device: async () => ({ device: 'cpu', adapter: STAND_IN_RUNTIME_NAME, notChosen: {} }),
-    load: async (model: ModelFile) => session(answerFor(model)),
+    device: () => Promise.resolve({ device: 'cpu', adapter: STAND_IN_RUNTIME_NAME, notChosen: {} }),
+    load: (model: ModelFile) => Promise.resolve(session(answerFor(model))),
   };
 }
 
 type Answer = (feeds: Record<string, TensorData>) => Record<string, TensorData>;
 
 function session(answer: Answer): InferenceSession {
-  return { run: async (feeds) => answer(feeds), release: async () => undefined };
+  return { run: (feeds) => Promise.resolve(answer(feeds)), release: () => Promise.resolve() };
 }
 
 function answerFor(model: ModelFile): Answer {
