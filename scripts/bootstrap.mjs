@@ -21,6 +21,7 @@ function checkNode() {
     console.error(`Keyout needs Node.js 20.19 or newer (found ${process.versions.node}).`);
     process.exit(1);
   }
+  if (maj < 22) console.warn(`› Node.js ${process.versions.node} is out of support (Node 20 ended in April 2026); Keyout is tested on 24.`);
 }
 
 function checkFfmpeg() {
@@ -48,14 +49,17 @@ function installComplete() {
 
 /**
  * Installs dependencies when node_modules is missing, incomplete, or was installed from another
- * lockfile. The marker is written only once the install is complete, so an interrupted or
+ * lockfile, and rebuilds the native modules (better-sqlite3) when it was installed by a Node with
+ * another ABI. The marker is written only once the install is complete, so an interrupted or
  * partial one is repaired by the next run instead of failing on every run after it.
  */
 function installIfNeeded() {
   const lockHash = () =>
     createHash('sha256').update(fs.readFileSync(path.join(root, 'package-lock.json'))).digest('hex');
   const marker = path.join(root, 'node_modules', '.keyout-lock-hash');
-  if (fs.existsSync(marker) && fs.readFileSync(marker, 'utf8') === lockHash() && installComplete()) return;
+  const wanted = `${lockHash()} node-abi-${process.versions.modules}`;
+  const [installed, abi] = fs.existsSync(marker) ? fs.readFileSync(marker, 'utf8').split(' ') : [];
+  if (`${installed} ${abi}` === wanted && installComplete()) return;
   fs.rmSync(marker, { force: true });
   console.log('› Installing dependencies (npm install)…');
   // `npm install` rather than `npm ci`: npm 11 omits other platforms' optional binaries
@@ -64,18 +68,21 @@ function installIfNeeded() {
   // leave out tsx, TypeScript and Tailwind, which setup and the build need.
   // CUDA extras of onnxruntime-node download from outside the npm registry: opt in with
   // ONNXRUNTIME_NODE_INSTALL=... on a GPU machine; the CPU build ships inside the package.
-  sh('npm', ['install', '--include=dev', '--no-audit', '--no-fund'], {
+  const npmEnv = {
     env: {
       ONNXRUNTIME_NODE_INSTALL: process.env.ONNXRUNTIME_NODE_INSTALL ?? 'skip',
       PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1',
       PRISMA_SKIP_POSTINSTALL_GENERATE: '1',
     },
-  });
+  };
+  sh('npm', ['install', '--include=dev', '--no-audit', '--no-fund'], npmEnv);
+  // npm install leaves modules it already has as they are, built for the Node that installed them.
+  if (installed && abi !== `node-abi-${process.versions.modules}`) sh('npm', ['rebuild'], npmEnv);
   if (!installComplete()) {
     console.error(`\n✖ npm install finished without ${REQUIRED_BINS.filter((b) => !fs.existsSync(path.join(root, 'node_modules', '.bin', b))).join(', ')}; run it again.`);
     process.exit(1);
   }
-  fs.writeFileSync(marker, lockHash());
+  fs.writeFileSync(marker, wanted);
 }
 
 /**
