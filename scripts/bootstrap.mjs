@@ -16,12 +16,12 @@ export function sh(cmd, args, opts = {}) {
 }
 
 function checkNode() {
-  const [maj, min] = process.versions.node.split('.').map(Number);
-  if (maj < 20 || (maj === 20 && min < 19)) {
-    console.error(`Keyout needs Node.js 20.19 or newer (found ${process.versions.node}).`);
+  // better-sqlite3 13 (the SQLite driver; 12 aborts at exit on Node 24) is built on Node-API for 22+.
+  const [maj] = process.versions.node.split('.').map(Number);
+  if (maj < 22) {
+    console.error(`Keyout needs Node.js 22 or newer; 24, the current LTS, is what CI runs (found ${process.versions.node}).`);
     process.exit(1);
   }
-  if (maj < 22) console.warn(`› Node.js ${process.versions.node} is out of support (Node 20 ended in April 2026); Keyout is tested on 24.`);
 }
 
 function checkFfmpeg() {

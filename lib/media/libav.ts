@@ -11,17 +11,6 @@ let loaded: Promise<Libav | null> | undefined;
 
 export function libav(): Promise<Libav | null> {
   loaded ??= (async () => {
-    // node-av 6 uses Promise.withResolvers (ES2024), which Node 20 lacks.
-    const P = Promise as PromiseConstructor & { withResolvers?: unknown };
-    P.withResolvers ??= function withResolvers<T>() {
-      let resolve!: (value: T | PromiseLike<T>) => void;
-      let reject!: (reason?: unknown) => void;
-      const promise = new Promise<T>((res, rej) => {
-        resolve = res;
-        reject = rej;
-      });
-      return { promise, resolve, reject };
-    };
     try {
       const [api, constants, lib] = await Promise.all([import('node-av/api'), import('node-av/constants'), import('node-av/lib')]);
       // Failures come back as return codes (thrown errors); FFmpeg's own log would only add noise
