@@ -21,12 +21,9 @@ import { startScaleServices } from './lib-stack/scale-services';
  * PostgreSQL's row locks, a SIGKILLed worker, S3 deletes and direct uploads) on real servers and
  * workers, and the API files of the service tier (tests/service: money, jobs, exports and
  * batches, webhooks, keys, limits, URL checks), whose rules meet PostgreSQL's locks, BullMQ and
- * S3 there. Not api-stickers: its sticker ladders are ffmpeg work the same on both stacks (their
- * queueing and storage are api-exports' batches here), and they would double the longest file of
- * `npm test`. Media and engine tests are the same code on both stacks and run once, embedded.
+ * S3 there. Media and engine tests are the same code on both stacks and run once, embedded.
  */
 const SCALE_SUITE = ['tests/integration/scale-out.test.ts', 'tests/service/'];
-const NOT_ON_SCALE = ['tests/service/api-stickers.test.ts'];
 
 const root = path.resolve(import.meta.dirname, '..');
 const files = process.argv.slice(2).length ? process.argv.slice(2) : SCALE_SUITE;
@@ -44,7 +41,7 @@ async function main(): Promise<number> {
   const services = await startScaleServices();
   try {
     console.log(`› Scale-out services: ${services.describe}`);
-    const vitest = spawn('npx', ['vitest', 'run', '--project', 'integration', '--project', 'service', ...NOT_ON_SCALE.flatMap((f) => ['--exclude', f]), ...files], {
+    const vitest = spawn('npx', ['vitest', 'run', '--project', 'integration', '--project', 'service', ...files], {
       cwd: root,
       stdio: 'inherit',
       env: { ...process.env, KEYOUT_TEST_STACK: 'scale', ...services.env },
