@@ -1,26 +1,13 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { tempDatabase } from '../../../tests/support/temp-database';
 import { db } from '../../db/client';
 import { sqlitePath } from '../../db/migrate';
-import { env, resetEnvForTests } from '../../env';
+import { env } from '../../env';
 import { authenticateUser } from './authenticate-user';
 import { signUp } from './sign-up';
 
-// A real SQLite database in a temp DATA_DIR, as the web process uses it.
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'keyout-accounts-'));
-
-beforeAll(() => {
-  process.env.DATA_DIR = dataDir;
-  delete process.env.STRIPE_SECRET_KEY;
-  resetEnvForTests();
-});
-afterAll(async () => {
-  await db().$disconnect();
-  fs.rmSync(dataDir, { recursive: true, force: true });
-});
+tempDatabase('accounts');
 
 describe('accounts', () => {
   it('makes only the first account an administrator', async () => {

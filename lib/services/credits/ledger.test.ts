@@ -1,26 +1,12 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { tempDatabase } from '../../../tests/support/temp-database';
 import { grantCredits, hasPurchasedCredits } from '../../billing/ledger';
 import { db } from '../../db/client';
-import { resetEnvForTests } from '../../env';
 import { signUp } from '../accounts/sign-up';
 import { startCheckout } from './checkout';
 import { listLedger } from './list-ledger';
 
-// A real SQLite database in a temp DATA_DIR, as the web process uses it.
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'keyout-credits-'));
-
-beforeAll(() => {
-  process.env.DATA_DIR = dataDir;
-  delete process.env.STRIPE_SECRET_KEY;
-  resetEnvForTests();
-});
-afterAll(async () => {
-  await db().$disconnect();
-  fs.rmSync(dataDir, { recursive: true, force: true });
-});
+tempDatabase('credits');
 
 describe('credits', () => {
   beforeAll(async () => {

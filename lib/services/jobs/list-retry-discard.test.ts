@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { tempDatabase } from '../../../tests/support/temp-database';
 import { db } from '../../db/client';
-import { resetEnvForTests } from '../../env';
 import { storage, storageKeys } from '../../storage';
 import { signUp } from '../accounts/sign-up';
 import { quoteJobs } from '../credits/quote-job';
@@ -11,18 +11,7 @@ import { discardUnstartedJob } from './discard-job';
 import { listJobs } from './list-jobs';
 import { retryJob, startOptionsOf } from './retry-job';
 
-// A real SQLite database in a temp DATA_DIR, as the web process uses it.
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'keyout-jobs-'));
-
-beforeAll(() => {
-  process.env.DATA_DIR = dataDir;
-  delete process.env.STRIPE_SECRET_KEY;
-  resetEnvForTests();
-});
-afterAll(async () => {
-  await db().$disconnect();
-  fs.rmSync(dataDir, { recursive: true, force: true });
-});
+const dataDir = tempDatabase('jobs');
 
 describe('jobs', () => {
   beforeAll(async () => {

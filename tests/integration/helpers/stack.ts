@@ -165,6 +165,19 @@ export async function scaleServices(): Promise<{ env: Record<string, string>; st
   };
 }
 
+/** The environment of a stack's processes: its DATA_DIR and port, a fresh secret, then `extra`s. */
+export function stackEnv(dataDir: string, port: number, ...extra: (Record<string, string> | undefined)[]): Record<string, string> {
+  return {
+    DATA_DIR: dataDir,
+    PUBLIC_URL: `http://127.0.0.1:${port}`,
+    PORT: String(port),
+    KEYOUT_SECRET: randomBytes(32).toString('hex'),
+    KEYOUT_ALLOW_PRIVATE_URLS: '1',
+    NEXT_TELEMETRY_DISABLED: '1',
+    ...(Object.assign({}, ...extra) as Record<string, string>),
+  };
+}
+
 export async function startStack(opts: StackOptions = {}): Promise<Stack> {
   const kind = stackKind(opts);
   const webs = opts.webs ?? 1;
@@ -174,16 +187,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
   const baseUrl = baseUrls[0]!;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'keyout-it-'));
   const services = kind === 'scale' ? await scaleServices() : null;
-  const env: Record<string, string> = {
-    DATA_DIR: dataDir,
-    PUBLIC_URL: baseUrl,
-    PORT: String(port),
-    KEYOUT_SECRET: randomBytes(32).toString('hex'),
-    KEYOUT_ALLOW_PRIVATE_URLS: '1',
-    NEXT_TELEMETRY_DISABLED: '1',
-    ...services?.env,
-    ...opts.env,
-  };
+  const env = stackEnv(dataDir, port, services?.env, opts.env);
   const tail = new Tail(path.join(dataDir, 'stack.log'));
   const mode = serverMode();
   const nextBin = path.join(ROOT, 'node_modules/next/dist/bin/next');

@@ -1,9 +1,8 @@
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import type http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { scaleServices, stackKind, type Stack, type StackOptions } from '../../integration/helpers/stack';
+import { scaleServices, stackEnv, stackKind, type Stack, type StackOptions } from '../../integration/helpers/stack';
 import { freePorts } from '../../../scripts/lib-stack/ports';
 import { serveRoutes } from './routes';
 
@@ -22,15 +21,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
   const baseUrl = `http://127.0.0.1:${port}`;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'keyout-svc-'));
   const services = kind === 'scale' ? await scaleServices() : null;
-  const env: Record<string, string> = {
-    DATA_DIR: dataDir,
-    PUBLIC_URL: baseUrl,
-    PORT: String(port),
-    KEYOUT_SECRET: randomBytes(32).toString('hex'),
-    KEYOUT_ALLOW_PRIVATE_URLS: '1',
-    ...services?.env,
-    ...opts.env,
-  };
+  const env = stackEnv(dataDir, port, services?.env, opts.env);
   Object.assign(process.env, env);
   const { resetEnvForTests } = await import('../../../lib/env');
   resetEnvForTests();
