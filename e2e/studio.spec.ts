@@ -114,15 +114,22 @@ test.describe('in-browser Studio', () => {
   });
 
   test('WebGPU smoke test: one frame through the webgpu provider', async ({ stack }) => {
-    const browser = await launchBrowser({ baseURL: stack.url, args: ['--enable-unsafe-webgpu'] });
+    test.setTimeout(540_000);
+    // SwiftShader compiles every shader of both models on the CPU: the first frame took 3–4 min
+    // here (the selfie model and CenterNet); Dawn's validation and robustness checks only add to it.
+    const browser = await launchBrowser({
+      baseURL: stack.url,
+      args: ['--enable-unsafe-webgpu', '--enable-dawn-features=skip_validation,disable_robustness'],
+    });
     try {
       const page = await browser.context.newPage();
-      // The smoke test is about the provider: the selfie model, as before (timing RVM on a software adapter takes minutes).
+      // The smoke test is about the provider: the people stage's two models (the selfie model and
+      // CenterNet, created together), not RVM, whose first frame here took longer still.
       await page.goto('/studio?backend=webgpu&people=selfie');
       await expect(page.getByTestId('studio-backend')).toContainText('WebGPU');
       await page.locator('input[type=file]').setInputFiles(CLIP);
       await page.getByRole('button', { name: 'Preview the first frame' }).click();
-      await expect(page.getByTestId('studio-first-frame-info')).toContainText('webgpu', { timeout: 180_000 });
+      await expect(page.getByTestId('studio-first-frame-info')).toContainText('webgpu', { timeout: 480_000 });
       await expect(page.getByTestId('studio-first-frame')).toBeVisible();
       await page.screenshot({ path: screenshotPath('24-studio-webgpu-first-frame'), fullPage: true });
     } finally {

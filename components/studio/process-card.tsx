@@ -69,7 +69,7 @@ export function ProcessCard({
         {phase.kind === 'done' && !phase.firstFrameOnly ? <RunResult result={phase.result} url={phase.url} cutoutUrl={run.cutoutUrl} baseName={baseName} /> : null}
         {phase.kind === 'done' && phase.firstFrameOnly ? (
           <p className="text-sm text-slate-600" data-testid="studio-first-frame-info">
-            First frame done in {phase.result.meanFrameMs < 1000 ? `${phase.result.meanFrameMs.toFixed(0)} ms` : formatSeconds(phase.result.meanFrameMs / 1000)} on {phase.result.runtime}.
+            First frame done in {formatSeconds(phase.result.totalMs / 1000)} on {phase.result.runtime}, {formatSeconds(phase.result.modelLoadMs / 1000)} of it loading the models.
           </p>
         ) : null}
         {phase.kind === 'failed' ? <Alert tone="error">{phase.message}</Alert> : null}
