@@ -4,23 +4,54 @@ import { parseRational } from './geometry';
 /**
  * A lossy APNG: the frames quantized to one palette with partial alpha (PLTE + tRNS, about a
  * quarter of RGBA's bytes), then written with upng-js, which stores each frame as the rectangle
- * that changed. upng-js averages colours premultiplied by alpha; its palette is turned back into
- * straight colour here (the alpha-weighted mean of each cluster), else half-transparent edges
- * would come out darker. Pure, so the server's stickers and the studio's share it.
+ * that changed. Fully transparent pixels get one entry, and the opaque inside and the soft edge
+ * are clustered apart: clustered together, with few colours, every cluster's alpha is a mean of
+ * both, and no pixel of a small subject stays fully opaque. upng-js averages colours
+ * premultiplied by alpha; the edge's palette is turned back into straight colour (the
+ * alpha-weighted mean of each cluster), else half-transparent edges would come out darker.
+ * Pure, so the server's stickers and the studio's share it.
  */
 export function quantizedApng(raw: Uint8Array, job: { width: number; height: number; colours: number; fpsRational: string }): Uint8Array {
   const frameBytes = job.width * job.height * 4;
   const count = Math.floor(raw.length / frameBytes);
   if (count === 0) throw new Error('no frames to write');
-  const frames = Array.from({ length: count }, (_, i) => raw.buffer.slice(raw.byteOffset + i * frameBytes, raw.byteOffset + (i + 1) * frameBytes) as ArrayBuffer);
-  // upng-js adds a fully transparent entry of its own: one fewer for the clusters.
-  const q = UPNG.quantize(frames, job.colours - 1);
-  const straight = new Map(q.plte.map((leaf) => [leaf.est.rgba >>> 0, unpremultiply(leaf.est.rgba >>> 0)]));
-  for (const buf of q.bufs) {
-    const px = new Uint32Array(buf);
-    for (let i = 0; i < px.length; i++) px[i] = straight.get(px[i]!) ?? px[i]!;
+  const px = new Uint32Array(raw.slice(0, count * frameBytes).buffer);
+  const { opaque, edge } = alphaClasses(px);
+  // One entry is the fully transparent one.
+  const edgeColours = edge.length ? Math.min(Math.max(1, Math.round(((job.colours - 1) * edge.length) / (opaque.length + edge.length))), Math.floor((job.colours - 1) / 2)) : 0;
+  quantizeInto(px, opaque, job.colours - 1 - edgeColours);
+  quantizeInto(px, edge, opaque.length ? edgeColours : job.colours - 1);
+  const frames = Array.from({ length: count }, (_, i) => px.buffer.slice(i * frameBytes, (i + 1) * frameBytes));
+  return new Uint8Array(UPNG.encode(frames, job.width, job.height, 0, frameDelays(count, parseRational(job.fpsRational))));
+}
+
+/** Indices of the opaque and the partly transparent pixels; fully transparent ones are set to 0. */
+function alphaClasses(px: Uint32Array): { opaque: Uint32Array; edge: Uint32Array } {
+  let opaqueCount = 0;
+  let edgeCount = 0;
+  for (let i = 0; i < px.length; i++) {
+    const a = px[i]! >>> 24;
+    if (a === 255) opaqueCount++;
+    else if (a > 0) edgeCount++;
+    else px[i] = 0;
   }
-  return new Uint8Array(UPNG.encode(q.bufs, job.width, job.height, 0, frameDelays(count, parseRational(job.fpsRational))));
+  const opaque = new Uint32Array(opaqueCount);
+  const edge = new Uint32Array(edgeCount);
+  for (let i = 0, o = 0, e = 0; i < px.length; i++) {
+    const a = px[i]! >>> 24;
+    if (a === 255) opaque[o++] = i;
+    else if (a > 0) edge[e++] = i;
+  }
+  return { opaque, edge };
+}
+
+/** Clusters the pixels at `at` into `colours` entries (upng-js), written back in straight colour. */
+function quantizeInto(px: Uint32Array, at: Uint32Array, colours: number): void {
+  if (!at.length) return;
+  const group = new Uint32Array(at.length);
+  for (let k = 0; k < at.length; k++) group[k] = px[at[k]!]!;
+  const mapped = new Uint32Array(UPNG.quantize([group.buffer], Math.max(1, colours)).bufs[0]!);
+  for (let k = 0; k < at.length; k++) px[at[k]!] = unpremultiply(mapped[k]!);
 }
 
 /** 0xAABBGGRR premultiplied → straight; fully transparent → 0. */
