@@ -132,7 +132,7 @@ for (const source of values.sources.split(',').map((s) => path.resolve(s))) {
       };
       const pct = Math.round((o.metadata.bytes / s.budget_bytes) * 100);
       console.log(
-        `| ${format} | ${o.metadata.bytes.toLocaleString('en-US')} / ${s.budget_bytes.toLocaleString('en-US')} (${pct} %) | ${s.final_fps} | ${s.attempts.length} (${s.attempts.map((a) => `${Object.values(a.quality).join('/')}@${a.fps}${a.scale < 1 ? `×${a.scale}` : ''}: ${Math.round(a.bytes / 1000)} kB`).join('; ')}) | ${wall.toFixed(1)} | ${cpuSeconds === null ? '-' : cpuSeconds.toFixed(1)} | ${ratio(wall, base.wall)} | ${ratio(cpuSeconds, base.cpuSeconds)} | ${policy.platform} |`,
+        `| ${format} | ${o.metadata.bytes.toLocaleString('en-US')} / ${s.budget_bytes.toLocaleString('en-US')} (${pct} %) | ${s.final_fps} | ${s.attempts.length} (${s.attempts.map((a) => `${Object.values(a.quality).join('/')}@${a.fps}: ${Math.round(a.bytes / 1000)} kB`).join('; ')}) | ${wall.toFixed(1)} | ${cpuSeconds === null ? '-' : cpuSeconds.toFixed(1)} | ${ratio(wall, base.wall)} | ${ratio(cpuSeconds, base.cpuSeconds)} | ${policy.platform} |`,
       );
       await fs.rm(o.file, { force: true });
     } catch (e) {

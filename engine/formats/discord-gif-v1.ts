@@ -16,5 +16,4 @@ export const discordGifV1 = stickerFormat('discord_gif_v1', {
     { colours: 64, bayer: 5 },
   ],
   fpsSteps: [20, 100 / 6, 12.5],
-  scaleSteps: [0.85, 0.7, 0.5],
 });

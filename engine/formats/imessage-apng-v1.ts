@@ -13,7 +13,6 @@ export const imessageApngV1 = stickerFormat('imessage_apng_v1', {
   limitBytes: 500_000,
   limitLabel: '500 KB',
   codec: apngSticker,
-  quality: [{ colours: 256 }, { colours: 128 }, { colours: 64 }],
+  quality: [{ colours: 256 }, { colours: 128 }, { colours: 64 }, { colours: 32 }],
   fpsSteps: [20, 15, 12],
-  scaleSteps: [0.85, 0.7, 0.5],
 });

@@ -19,5 +19,4 @@ export const slackGifV1 = stickerFormat('slack_gif_v1', {
     { colours: 64, bayer: 5 },
   ],
   fpsSteps: [20, 100 / 6, 12.5],
-  scaleSteps: [0.85, 0.7, 0.5],
 });

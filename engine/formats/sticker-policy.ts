@@ -20,8 +20,6 @@ export interface AttemptIO {
   /** Frames to write (the loop length at this rate, rounded down so the cap holds). */
   frames: number;
   fpsRational: string;
-  /** Content scale within the canvas (1 = as fitted). */
-  scale: number;
   /** `-map_metadata -1 …`: nothing of the source's metadata leaks into the file. */
   outputArgs: string[];
   /** The policy's byte budget (a browser VP9 attempt aims at a share of it). */
@@ -91,8 +89,6 @@ export interface StickerPolicy {
   quality: readonly StickerQuality[];
   /** Frame rates tried at the quality floor, falling; the last is the floor (never below 12). */
   fpsSteps: readonly number[];
-  /** Content scales within the canvas tried at both floors, falling. */
-  scaleSteps: readonly number[];
 }
 
 /** Frame rates a sticker may have (spec: a frame-rate override must be 12 to 30). */

@@ -30,7 +30,6 @@ export interface StickerDefinition {
   codec: StickerCodec;
   quality: readonly StickerQuality[];
   fpsSteps: readonly number[];
-  scaleSteps: readonly number[];
 }
 
 export function stickerFormat<Id extends string>(
@@ -72,7 +71,6 @@ export function stickerFormat<Id extends string>(
       codec,
       quality: d.quality,
       fpsSteps: d.fpsSteps,
-      scaleSteps: d.scaleSteps,
     },
     encoding: {
       kind: 'branch',
@@ -84,14 +82,13 @@ export function stickerFormat<Id extends string>(
 
 // ── The codecs ───────────────────────────────────────────────────────────────────────────
 
-/** The master at this attempt's rate and content scale, still on the full canvas. */
+/**
+ * The master at this attempt's rate. The picture keeps the canvas size at every attempt: the
+ * spec's ladder is quality and frame rate only, and a sticker that does not fit at their floors
+ * fails rather than shrinking its subject inside the canvas.
+ */
 export function attemptFilters(io: AttemptIO): string[] {
-  const f = [`fps=${io.fpsRational}`];
-  if (io.scale < 1) {
-    const even = (n: number) => Math.max(2, Math.floor((n * io.scale) / 2) * 2);
-    f.push(`scale=${even(io.width)}:${even(io.height)}:flags=bicubic`, `pad=${io.width}:${io.height}:(ow-iw)/2:(oh-ih)/2:color=black@0`);
-  }
-  return f;
+  return [`fps=${io.fpsRational}`];
 }
 
 /** The attempt's frames as raw RGBA, for a `FramesJob`. */

@@ -17,5 +17,4 @@ export const telegramEmojiV1 = stickerFormat('telegram_emoji_v1', {
     { crf: 48, budgetShare: 0.55 },
   ],
   fpsSteps: [24, 20, 15, 12],
-  scaleSteps: [0.85, 0.7, 0.5],
 });

@@ -17,5 +17,4 @@ export const whatsappWebpV1 = stickerFormat('whatsapp_webp_v1', {
     { quality: 30, alphaLevels: 4 },
   ],
   fpsSteps: [20, 15, 12],
-  scaleSteps: [0.85, 0.7, 0.5],
 });

@@ -69,7 +69,7 @@ export interface StickerMetadata {
   speed_up: number;
   final_fps: number;
   /** Every attempt made, in order; the last one fits. */
-  attempts: { quality: Record<string, number>; fps: number; scale: number; bytes: number; fits: boolean }[];
+  attempts: { quality: Record<string, number>; fps: number; bytes: number; fits: boolean }[];
 }
 
 /** Validated facts about a served file (API: export `metadata`). */

@@ -92,36 +92,34 @@ describe('stickerGeometry', () => {
 });
 
 describe('the adaptive ladder', () => {
-  it('tries quality first, then the frame rate at the quality floor, then the scale at both floors', () => {
+  it('tries quality first, then the frame rate at the quality floor, and never shrinks the subject inside its canvas', () => {
     const a = stickerAttempts(policy('telegram_video_v1'), 24);
-    expect(a.map((x) => [x.quality.crf, x.fps, x.scale])).toEqual([
-      [32, 24, 1],
-      [40, 24, 1],
-      [48, 24, 1],
-      [48, 20, 1],
-      [48, 15, 1],
-      [48, 12, 1],
-      [48, 12, 0.85],
-      [48, 12, 0.7],
-      [48, 12, 0.5],
+    expect(a.map((x) => [x.quality.crf, x.fps])).toEqual([
+      [32, 24],
+      [40, 24],
+      [48, 24],
+      [48, 20],
+      [48, 15],
+      [48, 12],
     ]);
+    expect(a.every((x) => !('scale' in x))).toBe(true);
     // A start rate below a step skips it; no attempt is ever under 12 fps.
-    expect(stickerAttempts(policy('signal_apng_v1'), 15).map((x) => x.fps)).toEqual([15, 15, 15, 12, 12, 12, 12]);
+    expect(stickerAttempts(policy('signal_apng_v1'), 15).map((x) => x.fps)).toEqual([15, 15, 15, 15, 12]);
     for (const f of STICKER_FORMATS) {
       for (const x of stickerAttempts(policy(f), 30)) expect(x.fps).toBeGreaterThanOrEqual(12);
     }
     const gif = stickerAttempts(policy('discord_gif_v1'), 25);
-    expect(gif.map((x) => x.fpsRational)).toEqual(['100/4', '100/4', '100/4', '100/5', '100/6', '100/8', '100/8', '100/8', '100/8']);
+    expect(gif.map((x) => x.fpsRational)).toEqual(['100/4', '100/4', '100/4', '100/5', '100/6', '100/8']);
   });
 
   it('says by how much the smallest attempt missed', () => {
     const format = outputFormat('slack_gif_v1');
     const msg = budgetMissMessage(format, [
-      { quality: { colours: 256, bayer: 3 }, fps: 25, scale: 1, bytes: 300_000, fits: false },
-      { quality: { colours: 64, bayer: 5 }, fps: 12.5, scale: 0.5, bytes: 125_200, fits: false },
+      { quality: { colours: 256, bayer: 3 }, fps: 25, bytes: 300_000, fits: false },
+      { quality: { colours: 64, bayer: 5 }, fps: 12.5, bytes: 125_200, fits: false },
     ]);
     expect(msg).toContain('slack_gif_v1 could not fit its budget of 115,200 bytes');
-    expect(msg).toContain('the smallest of 2 attempts (64 colours, bayer scale 5, 12.5 fps, 50 % of the canvas) made 125,200 bytes, 10,000 bytes (8.7 %) over');
+    expect(msg).toContain('the smallest of 2 attempts (64 colours, bayer scale 5, 12.5 fps) made 125,200 bytes, 10,000 bytes (8.7 %) over');
   });
 });
 
@@ -143,7 +141,8 @@ describe('planRender: stickers', () => {
     expect(first.promise).toMatchObject({ codec: 'vp9', width: 512, height: 512, fps: 24, frames: 72, duration: 3, hasAudio: false });
     const last = sticker!.attempts.at(-1)!;
     expect(last.promise).toMatchObject({ fps: 12, frames: 36 });
-    expect(last.steps[0]![last.steps[0]!.indexOf('-vf') + 1]).toBe('fps=12/1,scale=256:256:flags=bicubic,pad=512:512:(ow-iw)/2:(oh-ih)/2:color=black@0,format=yuva420p');
+    // The floors keep the picture at the canvas size.
+    expect(last.steps[0]![last.steps[0]!.indexOf('-vf') + 1]).toBe('fps=12/1,format=yuva420p');
   });
 
   it('APNG attempts write raw frames for the palette encoder; GIF ones two passes; WebP levels its alpha', () => {

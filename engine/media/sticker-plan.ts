@@ -10,17 +10,15 @@ import type { FfmpegRunner } from './render-input';
  * fits the byte budget (the first that fits wins):
  *   1. every quality step, at the start frame rate and full size;
  *   2. at the quality floor, every frame rate in the policy's steps below the start rate
- *      (never below 12 fps);
- *   3. at the quality floor and the lowest frame rate, every content scale within the canvas.
- * Nothing fits: the export fails and says how far the smallest attempt missed.
+ *      (never below 12 fps).
+ * The picture stays at the canvas size throughout. Nothing fits: the export fails and says how
+ * far the smallest attempt missed.
  */
 
 export interface StickerAttempt {
   quality: StickerQuality;
   fps: number;
   fpsRational: string;
-  /** Content scale within the canvas. */
-  scale: number;
 }
 
 /** One attempt as the executor runs it: its ffmpeg steps, and what its file promises. */
@@ -41,26 +39,24 @@ export interface StickerPlan {
 }
 
 /** The ladder for a policy, from the master's (start) frame rate. */
-export function stickerAttempts(policy: Pick<StickerPolicy, 'quality' | 'fpsSteps' | 'scaleSteps' | 'codec'>, startFps: number): StickerAttempt[] {
+export function stickerAttempts(policy: Pick<StickerPolicy, 'quality' | 'fpsSteps' | 'codec'>, startFps: number): StickerAttempt[] {
   const rate = (fps: number) => stickerRate(fps, policy.codec.gifRates);
   const start = { fps: startFps, fpsRational: rate(startFps) };
   const floor = policy.quality[policy.quality.length - 1]!;
-  const attempts: StickerAttempt[] = policy.quality.map((quality) => ({ quality, ...start, scale: 1 }));
+  const attempts: StickerAttempt[] = policy.quality.map((quality) => ({ quality, ...start }));
   let last = start;
   for (const fps of policy.fpsSteps) {
     const r = { fps: parseRational(rate(fps)), fpsRational: rate(fps) };
     if (r.fps >= last.fps - 1e-6) continue;
-    attempts.push({ quality: floor, ...r, scale: 1 });
+    attempts.push({ quality: floor, ...r });
     last = r;
   }
-  for (const scale of policy.scaleSteps) attempts.push({ quality: floor, ...last, scale });
   return attempts;
 }
 
-/** "crf 40, 20 fps, 70 % of the canvas" */
-export function describeAttempt(policy: Pick<StickerPolicy, 'codec'>, a: StickerAttempt): string {
-  const fps = Math.round(a.fps * 100) / 100;
-  return `${policy.codec.describe(a.quality)}, ${fps} fps${a.scale < 1 ? `, ${Math.round(a.scale * 100)} % of the canvas` : ''}`;
+/** "crf 40, 20 fps" */
+export function describeAttempt(policy: Pick<StickerPolicy, 'codec'>, a: Pick<StickerAttempt, 'quality' | 'fps'>): string {
+  return `${policy.codec.describe(a.quality)}, ${Math.round(a.fps * 100) / 100} fps`;
 }
 
 export interface StickerPlanInput {
@@ -95,7 +91,6 @@ export function planSticker(p: StickerPlanInput): StickerPlan {
       height: p.geometry.height,
       frames,
       fpsRational: attempt.fpsRational,
-      scale: attempt.scale,
       outputArgs: p.outputArgs,
       budgetBytes: policy.budgetBytes,
     });
@@ -108,7 +103,6 @@ export function planSticker(p: StickerPlanInput): StickerPlan {
 export interface AttemptResult {
   quality: StickerQuality;
   fps: number;
-  scale: number;
   bytes: number;
   fits: boolean;
 }
@@ -116,7 +110,6 @@ export interface AttemptResult {
 export const attemptResult = (a: StickerAttempt, bytes: number, budget: number): AttemptResult => ({
   quality: a.quality,
   fps: Math.round(a.fps * 1000) / 1000,
-  scale: a.scale,
   bytes,
   fits: bytes <= budget,
 });
@@ -128,7 +121,7 @@ export function budgetMissMessage(format: OutputFormat, results: AttemptResult[]
   const over = best.bytes - policy.budgetBytes;
   return (
     `${format.id} could not fit its budget of ${policy.budgetBytes.toLocaleString('en-US')} bytes (90 % of ${policy.platform}'s ${policy.limitLabel}) ` +
-    `within its quality floors: the smallest of ${results.length} attempts (${describeAttempt(policy, { ...best, fpsRational: '' })}) ` +
+    `within its quality floors: the smallest of ${results.length} attempts (${describeAttempt(policy, best)}) ` +
     `made ${best.bytes.toLocaleString('en-US')} bytes, ${over.toLocaleString('en-US')} bytes (${((over / policy.budgetBytes) * 100).toFixed(1)} %) over. ` +
     'Crop to the subject, use a shorter clip, or pick a platform with a larger limit.'
   );

@@ -92,7 +92,6 @@ const StickerMetadata = z
         z.object({
           quality: z.record(z.string(), z.number()),
           fps: z.number(),
-          scale: z.number(),
           bytes: z.number().int(),
           fits: z.boolean(),
         }),
