@@ -3,9 +3,10 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { resetEnvForTests } from '../../lib/env';
 import { FetchError, fetchToFile, safeFetchToFile, UnsafeUrlError, type NetPolicy } from '../../lib/net/safe-fetch';
+import { listenOnFreePort } from '../support/listen';
 
 /**
  * Real sockets on loopback. The "internal" server on 127.0.0.1 stands for anything private; it
@@ -14,8 +15,6 @@ import { FetchError, fetchToFile, safeFetchToFile, UnsafeUrlError, type NetPolic
  * the tests call fetchToFile with a policy that treats exactly 127.0.0.2 as public (the
  * `treatAsPublic` option exists for this and nothing reads it from the environment).
  */
-const INTERNAL_PORT = 3210;
-const PUBLIC_PORT = 3211;
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'keyout-ssrf-'));
 const dest = path.join(dir, 'out');
 let internalHits = 0;
@@ -40,14 +39,10 @@ const publicish = http.createServer((req, res) => {
   res.end(Buffer.alloc(1000, 7));
 });
 
-const testPolicy: NetPolicy = { allowPrivate: false, requireHttps: false, treatAsPublic: ['127.0.0.2'] };
-const listen = (s: http.Server, port: number, host: string) =>
-  new Promise<void>((resolve) => s.listen(port, host, resolve));
+const INTERNAL_PORT = await listenOnFreePort(internal, '127.0.0.1');
+const PUBLIC_PORT = await listenOnFreePort(publicish, '127.0.0.2');
 
-beforeAll(async () => {
-  await listen(internal, INTERNAL_PORT, '127.0.0.1');
-  await listen(publicish, PUBLIC_PORT, '127.0.0.2');
-});
+const testPolicy: NetPolicy = { allowPrivate: false, requireHttps: false, treatAsPublic: ['127.0.0.2'] };
 afterAll(async () => {
   publicish.closeAllConnections();
   await Promise.all([new Promise((r) => internal.close(r)), new Promise((r) => publicish.close(r))]);
@@ -130,7 +125,7 @@ describe('redirects are checked on every hop', () => {
   });
 
   it('refuses a redirect to plain http when HTTPS is required', async () => {
-    const url = `http://127.0.0.2:${PUBLIC_PORT}/redirect?to=${encodeURIComponent('http://127.0.0.2:3211/x')}`;
+    const url = `http://127.0.0.2:${PUBLIC_PORT}/redirect?to=${encodeURIComponent(`http://127.0.0.2:${PUBLIC_PORT}/x`)}`;
     await expect(fetchToFile(url, dest, { maxBytes: 1e6 }, { ...testPolicy, requireHttps: true })).rejects.toThrow(
       /HTTPS/,
     );

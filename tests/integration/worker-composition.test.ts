@@ -12,13 +12,13 @@ import {
   uploadedJob,
   waitForJob,
 } from './helpers';
+import { listenOnFreePort } from '../support/listen';
 
 /**
  * The worker fetches a composition's background_url itself (safeFetchToFile into the job's own
  * folder) before rendering. The stack allows private URLs, as LAN self-hosting would, so a
  * loopback server can play the image host; one URL answers 404 to show a clear failure + refund.
  */
-const HOST_PORT = 3222;
 let png: Buffer;
 const requests: string[] = [];
 const host = http.createServer((req, res) => {
@@ -34,6 +34,7 @@ const host = http.createServer((req, res) => {
   }
   res.writeHead(404).end('gone');
 });
+const HOST_PORT = await listenOnFreePort(host, '127.0.0.1');
 
 let stack: Stack;
 let key: string;
@@ -44,7 +45,6 @@ beforeAll(async () => {
   const file = path.join(stack.dataDir, 'bg.png');
   execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'color=c=red:s=160x120', '-frames:v', '1', file]);
   png = fs.readFileSync(file);
-  await new Promise<void>((r) => host.listen(HOST_PORT, '127.0.0.1', r));
   key = (await createAccount(stack, 100)).key;
   clip = await syntheticClip(path.join(stack.dataDir, 'clip.mp4'), { seconds: 1, size: '160x120' });
 });

@@ -10,6 +10,7 @@ import { enqueue, transact } from '../../lib/queue';
 import { createOutput } from '../../lib/services/outputs/create';
 import { storage, storageKeys } from '../../lib/storage';
 import { startStack, syntheticClip, waitFor, type Stack } from './helpers';
+import { listenOnFreePort } from '../support/listen';
 
 /**
  * Hostile uploads reach the real worker as job sources (planted straight into storage and the
@@ -20,7 +21,6 @@ import { startStack, syntheticClip, waitFor, type Stack } from './helpers';
 let stack: Stack;
 let dir: string;
 let userId: string;
-const RECEIVER_PORT = 3221;
 const hooks: Record<string, unknown>[] = [];
 const receiver = http.createServer((req, res) => {
   const chunks: Buffer[] = [];
@@ -30,9 +30,9 @@ const receiver = http.createServer((req, res) => {
     res.writeHead(200).end('{}');
   });
 });
+const RECEIVER_PORT = await listenOnFreePort(receiver, '127.0.0.1');
 
 beforeAll(async () => {
-  await new Promise<void>((r) => receiver.listen(RECEIVER_PORT, '127.0.0.1', r));
   stack = await startStack({ worker: true });
   Object.assign(process.env, stack.env);
   resetEnvForTests();

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listenOnFreePort } from '../support/listen';
 import { api, createAccount, startStack, syntheticClip, type Stack } from './helpers';
 
 /**
@@ -9,19 +10,18 @@ import { api, createAccount, startStack, syntheticClip, type Stack } from './hel
  * webhook_url or composition background_url reaches loopback in any spelling is refused, and the
  * internal server behind them never sees a request.
  */
-const INTERNAL_PORT = 3212;
 let hits = 0;
 const internal = http.createServer((_req, res) => {
   hits++;
   res.end('secret');
 });
+const INTERNAL_PORT = await listenOnFreePort(internal, '127.0.0.1');
 
 let stack: Stack;
 let key: string;
 let jobId: string;
 
 beforeAll(async () => {
-  await new Promise<void>((r) => internal.listen(INTERNAL_PORT, '127.0.0.1', r));
   stack = await startStack({ env: { KEYOUT_ALLOW_PRIVATE_URLS: '0' } });
   key = (await createAccount(stack, 100)).key;
   const clip = await syntheticClip(path.join(stack.dataDir, 'clip.mp4'), { seconds: 1, size: '160x120' });

@@ -11,6 +11,7 @@ import {
   waitFor,
   waitForJob,
 } from './helpers';
+import { listenOnFreePort } from '../support/listen';
 
 /**
  * The API and the worker in process (the service tier), a real receiver (node:http on loopback;
@@ -18,7 +19,6 @@ import {
  * to the first two job.started deliveries; /ok always answers 200. Retries use the real 10 s
  * spacing.
  */
-const RECEIVER_PORT = 3220;
 // A 1 s clip took 141 s at load 16 (model load, two 10 s retries) and over 240 s at load 22.
 const LOADED_HOST_MS = 480_000;
 
@@ -44,13 +44,13 @@ const receiver = http.createServer((req, res) => {
     res.writeHead(200, { 'Content-Type': 'application/json' }).end('{"ok":true}');
   });
 });
+const RECEIVER_PORT = await listenOnFreePort(receiver, '127.0.0.1');
 
 let stack: Stack;
 let key: string;
 let clip: string;
 
 beforeAll(async () => {
-  await new Promise<void>((r) => receiver.listen(RECEIVER_PORT, '127.0.0.1', r));
   stack = await startStack({ worker: true });
   key = (await createAccount(stack, 100)).key;
   clip = await syntheticClip(path.join(stack.dataDir, 'clip.mp4'), { seconds: 1, size: '160x120' });
