@@ -17,10 +17,9 @@ export function quantizedApng(raw: Uint8Array, job: { width: number; height: num
   if (count === 0) throw new Error('no frames to write');
   const px = new Uint32Array(raw.slice(0, count * frameBytes).buffer);
   const { opaque, edge } = alphaClasses(px);
-  // One entry is the fully transparent one.
-  const edgeColours = edge.length ? Math.min(Math.max(1, Math.round(((job.colours - 1) * edge.length) / (opaque.length + edge.length))), Math.floor((job.colours - 1) / 2)) : 0;
-  quantizeInto(px, opaque, job.colours - 1 - edgeColours);
-  quantizeInto(px, edge, opaque.length ? edgeColours : job.colours - 1);
+  const share = paletteShares(job.colours, opaque.length, edge.length);
+  quantizeInto(px, opaque, share.opaque);
+  quantizeInto(px, edge, share.edge);
   const frames = Array.from({ length: count }, (_, i) => px.buffer.slice(i * frameBytes, (i + 1) * frameBytes));
   return new Uint8Array(UPNG.encode(frames, job.width, job.height, 0, frameDelays(count, parseRational(job.fpsRational))));
 }
@@ -43,6 +42,17 @@ function alphaClasses(px: Uint32Array): { opaque: Uint32Array; edge: Uint32Array
     else if (a > 0) edge[e++] = i;
   }
   return { opaque, edge };
+}
+
+/**
+ * Entries for the opaque inside and the soft edge: one is the fully transparent one, the edge gets
+ * its share by pixel count (at least one, at most half), and a class that is alone gets them all.
+ */
+function paletteShares(colours: number, opaque: number, edge: number): { opaque: number; edge: number } {
+  const entries = colours - 1;
+  if (!edge || !opaque) return { opaque: edge ? 0 : entries, edge: edge ? entries : 0 };
+  const forEdge = Math.min(Math.max(1, Math.round((entries * edge) / (opaque + edge))), Math.floor(entries / 2));
+  return { opaque: entries - forEdge, edge: forEdge };
 }
 
 /** Clusters the pixels at `at` into `colours` entries (upng-js), written back in straight colour. */
