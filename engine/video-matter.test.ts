@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ISNET } from './models/catalog';
+import { DETECTOR_IO } from './prompts/detector';
+import { CENTERNET } from './prompts/models';
 import type { InferenceRuntime, TensorData } from './runtime';
 import { TIERS, type TierConfig } from './tiers';
 import { createVideoMatter } from './video-matter';
@@ -392,6 +394,21 @@ describe('recurrent models', () => {
     for (let i = 0; i < 2; i++) await matter.push(frame(10));
     await matter.flush();
     expect(seen.slice(7)).toEqual([0, 1]);
+  });
+
+  it('carries the state through the people stage: on the frame it mattes, not on the whole-picture look the detector frames add', async () => {
+    const seen: number[] = [];
+    const counting = countingModel(seen, false);
+    // A detector that finds nobody: the person model sees the whole picture on every frame.
+    const nobody = { run: () => Promise.resolve({ [DETECTOR_IO.heatmap]: { data: new Float32Array(80), dims: [1, 80, 1, 1] }, [DETECTOR_IO.sides]: { data: new Float32Array(4), dims: [1, 4, 1, 1] } }), release: () => Promise.resolve() };
+    const runtime: InferenceRuntime = { name: 'counting + detector', load: (m) => (m.id === CENTERNET.id ? Promise.resolve(nobody) : counting.load(m)) };
+    const people: TierConfig = { ...tier, subject: { kind: 'people', detectEvery: 3, motionGap: 2, margin: 0.15, cropSide: 32 } };
+    const matter = await createVideoMatter({ runtime, manifest: { ...manifest, input: { ...manifest.input, size: 'multiple-of-32' } }, tier: people });
+    for (let i = 0; i < 4; i++) await matter.push(frame(10));
+    for (let i = 0; i < 2; i++) await matter.push(frame(40, 200)); // a cut
+    await matter.flush();
+    // Frames 0 and 3 and the cut's first frame look at the whole picture from zeros first.
+    expect(seen).toEqual([0, 0, 1, 2, 0, 3, 0, 0, 1]);
   });
 
   it('refuses a tier that would run it on keyframes only', async () => {

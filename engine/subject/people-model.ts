@@ -30,6 +30,8 @@ export interface PeopleStage {
   motionGap: number;
   /** Margin around the subject's box, as a share of its longer side, on every side. */
   margin: number;
+  /** Side of the square the person model sees the crop at, where its input size is flexible (RVM); a fixed-size model sees it at its own size. */
+  cropSide: number;
 }
 
 /** Detections below this are not candidates. */
@@ -37,6 +39,8 @@ const MIN_DETECTION = 0.3;
 const PERSON = 0;
 /** The model's answer moves the crop only while it still overlaps the person this much. */
 const FOLLOW_IOU = 0.3;
+/** A recurrent model keeps its state across a new detection's crop that overlaps the last one this much; else it starts again. */
+const KEEP_STATE_IOU = 0.5;
 
 interface CropState {
   shot: number;
@@ -76,17 +80,23 @@ function peopleFramer(
   stage: PeopleStage,
 ) {
   let state: CropState = { shot: -1, detectedAt: -Infinity, crop: null, subject: null };
-  const [sw, sh] = base.input.size === 'multiple-of-32' ? [256, 256] : base.input.size;
+  const [sw, sh] = base.input.size === 'multiple-of-32' ? [stage.cropSide, stage.cropSide] : base.input.size;
+  const recurrent = recurrentState(base);
 
-  /** The person model on a box of the planes (the whole picture when null), answered at the box's size in the picture. */
-  async function segment(k: KeyInput, box: Box | null): Promise<FloatMap> {
+  /**
+   * The person model on a box of the planes (the whole picture when null), answered at the box's
+   * size in the picture. `carry`: the run that makes the frame's matte, which carries a
+   * recurrent model's state from the frame before; the detector's look at the whole picture
+   * starts from none.
+   */
+  async function segment(k: KeyInput, box: Box | null, carry: boolean): Promise<FloatMap> {
     const b = box ?? ([0, 0, k.width, k.height] as const);
     const planes = k.planes.map(
       (p) => cropResize({ data: p, width: k.width, height: k.height }, b, sw, sh).data,
     );
-    const out = await segmenter.run({ [base.input.name]: toInputTensor(planes, sw, sh, base) }, [
-      base.output.name,
-    ]);
+    const feeds = { [base.input.name]: toInputTensor(planes, sw, sh, base), ...recurrent.feeds(carry) };
+    const out = await segmenter.run(feeds, [base.output.name, ...recurrent.outputs]);
+    if (carry) recurrent.keep(out);
     return decodeOutput(out[base.output.name]!, base);
   }
 
@@ -103,7 +113,7 @@ function peopleFramer(
       width: k.width,
       height: k.height,
     });
-    const whole = resizeMap(await segment(k, null), k.width, k.height);
+    const whole = resizeMap(await segment(k, null, false), k.width, k.height);
     const motion = k.previousLuma
       ? motionOf(k.previousLuma, k.luma, k.width, k.height, k.frame.index - k.frame.previousIndex)
       : null;
@@ -116,12 +126,10 @@ function peopleFramer(
     }));
     const previous = state.shot === k.frame.shot ? state.subject : null;
     const subject = chooseSubject(candidates, { width: k.width, height: k.height, previous });
-    state = {
-      shot: k.frame.shot,
-      detectedAt: index,
-      subject: subject?.box ?? null,
-      crop: subject ? squareAround(subject.box, stage.margin, k.width, k.height) : null,
-    };
+    const crop = subject ? squareAround(subject.box, stage.margin, k.width, k.height) : null;
+    const sameView = state.shot === k.frame.shot && (crop === state.crop || (crop && state.crop && boxIou(crop, state.crop) >= KEEP_STATE_IOU));
+    if (!sameView) recurrent.reset();
+    state = { shot: k.frame.shot, detectedAt: index, subject: subject?.box ?? null, crop };
   }
 
   return async (feeds: Record<string, TensorData>): Promise<FloatMap> => {
@@ -129,7 +137,7 @@ function peopleFramer(
     if (state.shot !== k.frame.shot || k.frame.index - state.detectedAt >= stage.detectEvery)
       await choose(k, k.frame.index);
     const crop = state.crop;
-    const answer = await segment(k, crop);
+    const answer = await segment(k, crop, true);
     const out = new Float32Array(k.width * k.height);
     const b = crop ?? ([0, 0, k.width, k.height] as const);
     const [x0, y0] = [Math.round(b[0]), Math.round(b[1])];
@@ -155,6 +163,30 @@ function peopleFramer(
       );
     }
     return map;
+  };
+}
+
+/**
+ * A recurrent person model's state (RVM), carried from each frame's run to the next while the
+ * view stays the same; none (zeros) on the first frame and after the view changes. A model
+ * without state gets no extra feeds.
+ */
+function recurrentState(base: ModelIo) {
+  const pairs = base.recurrent?.state ?? [];
+  let carried: Record<string, TensorData> | null = null;
+  // A tensor of its own for each feed: feeds are transferred to the inference thread.
+  const none = () => ({ data: new Float32Array(1), dims: [1, 1, 1, 1] });
+  return {
+    outputs: pairs.map((p) => p.output),
+    feeds(carry: boolean): Record<string, TensorData> {
+      return Object.fromEntries(pairs.map((p) => [p.input, (carry && carried?.[p.input]) || none()]));
+    },
+    keep(out: Record<string, TensorData>) {
+      carried = Object.fromEntries(pairs.map((p) => [p.input, out[p.output]!]));
+    },
+    reset() {
+      carried = null;
+    },
   };
 }
 
