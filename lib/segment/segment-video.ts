@@ -11,6 +11,7 @@ import { allManifests } from '../models/manifests';
 import { readFrames } from './frame-reader';
 import { openMaskWriter } from './mask-writer';
 import { type PreviewImage, PreviewSampler } from './preview';
+import { isGpu } from '../inference/device';
 import { serverRuntime } from '../inference/server-runtime';
 
 export type { ApiModel } from '../../engine/api-models';
@@ -52,8 +53,11 @@ const PROGRESS_EVERY_S = 0.5;
  * inference and memory stays flat however long the video is.
  */
 export async function segmentVideo(opts: SegmentOptions): Promise<SegmentResult> {
-  const { tier, manifest } = tierFor(opts.model, allManifests());
-  return segmentVideoWith({ ...opts, tier, manifest });
+  const runtime = await serverRuntime();
+  // A GPU worker runs the GPU's configuration of the tier where there is one (engine/tiers.ts).
+  const { device } = await runtime.device();
+  const { tier, manifest } = tierFor(opts.model, allManifests(), isGpu(device) ? 'gpu' : 'cpu');
+  return segmentVideoWith({ ...opts, tier, manifest, runtime });
 }
 
 export interface SegmentResult {

@@ -29,7 +29,7 @@ import { readSequence, resizeRgba, type Sequence } from './frames';
 const args = parseArgs(process.argv.slice(2));
 const data = path.resolve(args.get('data') ?? 'data');
 const devices = (args.get('devices') ?? 'webgpu,cpu').split(',') as InferenceDevice[];
-const configs = benchConfigs((args.get('configs') ?? 'service-light,service-human,service-original,service-pro,people-rvm').split(','), args);
+const configs = benchConfigs((args.get('configs') ?? 'service-light,service-human,service-human@gpu,service-original,service-pro').split(','), args);
 const resolutions = (args.get('resolutions') ?? '480,720,1080').split(',').map(Number);
 const speedFrames = Number(args.get('frames') ?? 30);
 const qualityFrames = Number(args.get('quality-frames') ?? 0) || Infinity;

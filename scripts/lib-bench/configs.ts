@@ -1,7 +1,7 @@
 import { ISNET } from '../../engine/models/catalog';
 import type { ModelManifest } from '../../engine/models/manifest';
 import { tierFor, withManifest } from '../../engine/models/registry';
-import { API_MODELS, DEFAULT_MODEL, isApiModel } from '../../engine/api-models';
+import { API_MODELS, DEFAULT_MODEL, isApiModel, type ApiModel } from '../../engine/api-models';
 import { PEOPLE_TIERS, type TierConfig } from '../../engine/tiers';
 import { allManifests } from '../../lib/models/manifests';
 
@@ -31,7 +31,8 @@ export const BASELINE: BenchConfig = {
 };
 
 /**
- * Configs by name: API model names, "<API model>:no-subject" (the tier as it was before the
+ * Configs by name: API model names, "<API model>@gpu" (what a GPU worker runs for it,
+ * engine/tiers.ts GPU_TIERS), "<API model>:no-subject" (the tier as it was before the
  * subject stage), "baseline", "people-selfie", "people-rvm", or "custom" (a tier
  * named by --base with the JSON in --custom merged over it, for tuning; a JSON array gives one
  * config per element).
@@ -55,12 +56,15 @@ export function benchConfigs(names: string[], args: Map<string, string>): BenchC
         return { name: all.length > 1 ? `custom${i + 1}(${base})` : `custom(${base})`, tier, manifest, threshold: null };
       });
     }
+    if (name.endsWith('@gpu') && isApiModel(name.slice(0, -4))) {
+      return [{ name, ...tierFor(name.slice(0, -4) as ApiModel, manifests, 'gpu'), threshold: null }];
+    }
     const [api, variant] = name.split(':');
     if (variant === 'no-subject' && api && isApiModel(api)) {
       const { tier, manifest } = tierFor(api, manifests);
       return [{ name, tier: { ...tier, subject: null }, manifest, threshold: null }];
     }
-    if (!isApiModel(name)) throw new Error(`unknown config ${name}; use ${API_MODELS.join(', ')} (optionally with :no-subject), baseline, ${PEOPLE.map((p) => p.name).join(', ')} or custom`);
+    if (!isApiModel(name)) throw new Error(`unknown config ${name}; use ${API_MODELS.join(', ')} (optionally with @gpu or :no-subject), baseline, ${PEOPLE.map((p) => p.name).join(', ')} or custom`);
     const { tier, manifest } = tierFor(name, manifests);
     return [{ name, tier, manifest, threshold: null }];
   });
