@@ -17,6 +17,28 @@ export type ModelIo = Pick<ModelManifest, 'id' | 'file' | 'input' | 'output' | '
   frameContext?: { info: string; luma: string; previousLuma: string; gap: number };
 };
 
+type Recurrent = NonNullable<ModelIo['recurrent']>;
+
+/**
+ * A recurrent model's state before its first frame (a shot's, or after the view changes): a
+ * zero the model broadcasts, a tensor of its own for each input, since feeds are transferred to
+ * the inference thread.
+ */
+export function initialState(r: Recurrent): Record<string, TensorData> {
+  return Object.fromEntries(r.state.map((s) => [s.input, { data: new Float32Array(1), dims: [1, 1, 1, 1] }]));
+}
+
+/** The state a recurrent model's run returned, as the feeds of its next run. */
+export function nextState(m: ModelIo, r: Recurrent, out: Record<string, TensorData>): Record<string, TensorData> {
+  return Object.fromEntries(
+    r.state.map((s) => {
+      const t = out[s.output];
+      if (!t) throw new Error(`Model ${m.id} returned no state "${s.output}"`);
+      return [s.input, t];
+    }),
+  );
+}
+
 /**
  * The input size to feed a model: its fixed size, or, for flexible models, `side` on the long
  * edge and the frame's aspect ratio on the short one (both multiples of 32), or a square.

@@ -1,5 +1,5 @@
 import { cropResize, resizeMap, type FloatMap } from '../matte/image';
-import { decodeOutput, toInputTensor, type ModelIo } from '../models/io';
+import { decodeOutput, initialState, nextState, toInputTensor, type ModelIo } from '../models/io';
 import {
   boxIou,
   boxOf,
@@ -172,17 +172,13 @@ function peopleFramer(
  * without state gets no extra feeds.
  */
 function recurrentState(base: ModelIo) {
-  const pairs = base.recurrent?.state ?? [];
+  const r = base.recurrent ?? { state: [] };
   let carried: Record<string, TensorData> | null = null;
-  // A tensor of its own for each feed: feeds are transferred to the inference thread.
-  const none = () => ({ data: new Float32Array(1), dims: [1, 1, 1, 1] });
   return {
-    outputs: pairs.map((p) => p.output),
-    feeds(carry: boolean): Record<string, TensorData> {
-      return Object.fromEntries(pairs.map((p) => [p.input, (carry && carried?.[p.input]) || none()]));
-    },
+    outputs: r.state.map((s) => s.output),
+    feeds: (carry: boolean) => (carry && carried) || initialState(r),
     keep(out: Record<string, TensorData>) {
-      carried = Object.fromEntries(pairs.map((p) => [p.input, out[p.output]!]));
+      carried = nextState(base, r, out);
     },
     reset() {
       carried = null;

@@ -1,5 +1,5 @@
 import { resampleRgb, resizeMap, type FloatMap, type RgbaFrame } from '../matte/image';
-import { modelInputSize, toInputTensor, type ModelIo } from '../models/io';
+import { initialState, modelInputSize, nextState, toInputTensor, type ModelIo } from '../models/io';
 import type { InferenceSession, TensorData } from '../runtime';
 import type { TierConfig } from '../tiers';
 import type { Slot } from './frames';
@@ -90,26 +90,11 @@ export function keyModel(
    * before it, while the engine goes on preparing and finishing other frames.
    */
   function runRecurrent(r: NonNullable<ModelIo['recurrent']>, shotOf: number, feeds: Outputs) {
-    const before =
-      carried?.shot === shotOf
-        ? carried.state
-        : Promise.resolve(
-            Object.fromEntries(
-              r.state.map((s) => [s.input, { data: new Float32Array(1), dims: [1, 1, 1, 1] }]),
-            ),
-          );
+    const before = carried?.shot === shotOf ? carried.state : Promise.resolve(initialState(r));
     const running = before.then((state) =>
       session.run({ ...feeds, ...state }, [m.output.name, ...r.state.map((s) => s.output)]),
     );
-    const state = running.then((out) =>
-      Object.fromEntries(
-        r.state.map((s) => {
-          const t = out[s.output];
-          if (!t) throw new Error(`Model ${m.id} returned no state "${s.output}"`);
-          return [s.input, t];
-        }),
-      ),
-    );
+    const state = running.then((out) => nextState(m, r, out));
     state.catch(() => undefined); // the run's own promise reports a failure
     carried = { shot: shotOf, state };
     return running;

@@ -1,7 +1,7 @@
 import { ISNET } from '../../engine/models/catalog';
 import type { ModelManifest } from '../../engine/models/manifest';
 import { tierFor, withManifest } from '../../engine/models/registry';
-import { API_MODELS, DEFAULT_MODEL, isApiModel, type ApiModel } from '../../engine/api-models';
+import { API_MODELS, DEFAULT_MODEL, isApiModel } from '../../engine/api-models';
 import { PEOPLE_TIERS, type TierConfig } from '../../engine/tiers';
 import { allManifests } from '../../lib/models/manifests';
 
@@ -56,9 +56,8 @@ export function benchConfigs(names: string[], args: Map<string, string>): BenchC
         return { name: all.length > 1 ? `custom${i + 1}(${base})` : `custom(${base})`, tier, manifest, threshold: null };
       });
     }
-    if (name.endsWith('@gpu') && isApiModel(name.slice(0, -4))) {
-      return [{ name, ...tierFor(name.slice(0, -4) as ApiModel, manifests, 'gpu'), threshold: null }];
-    }
+    const onGpu = name.endsWith('@gpu') ? name.slice(0, -'@gpu'.length) : null;
+    if (onGpu && isApiModel(onGpu)) return [{ name, ...tierFor(onGpu, manifests, 'gpu'), threshold: null }];
     const [api, variant] = name.split(':');
     if (variant === 'no-subject' && api && isApiModel(api)) {
       const { tier, manifest } = tierFor(api, manifests);
