@@ -1,11 +1,12 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { generateApiKey, hashApiKey } from '../auth/api-keys';
 import { db } from '../db/client';
 import { resetEnvForTests } from '../env';
 import { PEER_HEADER } from './node-edge';
+import { currentWindow } from './rate-limit';
 import { apiRoute, otherMethods, publicRoute } from './route';
 
 // The /v1 wrapper as the route handlers use it, with a real SQLite database in a temp DATA_DIR.
@@ -13,6 +14,9 @@ const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'keyout-route-'));
 let goodKey: string;
 
 beforeAll(async () => {
+  // The clock stands still one second into a minute an hour ahead: the throttling tests count
+  // requests in one rate-limit window, and a minute's end in the middle of them would reset it.
+  vi.useFakeTimers({ toFake: ['Date'], now: currentWindow(Date.now() + 3_600_000).start + 1_000 });
   process.env.DATA_DIR = dataDir;
   resetEnvForTests();
   const user = await db().user.create({ data: { email: 'owner@example.com' } });
@@ -20,6 +24,7 @@ beforeAll(async () => {
   await db().apiKey.create({ data: { userId: user.id, prefix: goodKey.slice(0, 9), hash: hashApiKey(goodKey) } });
 });
 afterAll(async () => {
+  vi.useRealTimers();
   await db().$disconnect();
   delete process.env.DATA_DIR;
   resetEnvForTests();
