@@ -21,9 +21,10 @@ const npm = (script, opts) => () => sh('npm', ['run', '--silent', script], opts)
  * interleave. `npm run test:integration` alone still runs every integration file.
  */
 const BESIDE_FILES = [
-  // 10 of the tier's 25 min in CI (the sticker ladders' encodes), about what test:scale leaves
-  // of the first lane's time.
+  // After test:scale (7.3 min here), these two (8.9 and 1.7 min) leave the lanes about even:
+  // 18 min each on this 2-core host, where the first lane alone took 20.
   'tests/integration/api-stickers.test.ts',
+  'tests/integration/api-refine-points.test.ts',
 ];
 
 async function integrationBesideScale() {
