@@ -160,6 +160,6 @@ export const GPU_TIERS: Partial<Record<TierName, TierConfig>> = {
   human: {
     ...PEOPLE_TIERS.rvm,
     inputSide: 768,
-    subject: { kind: 'people', detectEvery: 8, motionGap: 2, margin: 0.15, cropSide: 384 },
+    subject: { ...PEOPLE_TIERS.selfie.subject, cropSide: 384 },
   },
 };
