@@ -31,20 +31,20 @@ async function integrationBesideScale() {
   const log = path.join(root, 'test-results', 'test-scale.log');
   fs.mkdirSync(path.dirname(log), { recursive: true });
   const out = fs.openSync(log, 'w');
-  const run = (command, args, env, stdio) =>
+  const run = (script, args, env, stdio) =>
     new Promise((resolve) => {
       const t0 = Date.now();
-      const child = spawn(command, args, { cwd: root, stdio, env: { ...process.env, NODE_ENV: 'test', ...env } });
+      const child = spawn('npm', ['run', '--silent', script, '--', ...args], { cwd: root, stdio, env: { ...process.env, NODE_ENV: 'test', ...env } });
       child.on('exit', (code, signal) => resolve({ code: code ?? (signal ? 1 : 0), seconds: (Date.now() - t0) / 1000 }));
     });
   const exclude = BESIDE_FILES.flatMap((f) => ['--exclude', f]);
   const secondLane = async () => {
-    const scale = await run('npm', ['run', '--silent', 'test:scale'], { KEYOUT_TEST_PORTS: '3200-3299' }, ['ignore', out, out]);
-    const beside = await run('npx', ['vitest', 'run', '--project', 'integration', ...BESIDE_FILES], { KEYOUT_TEST_PORTS: '3300-3399' }, ['ignore', out, out]);
+    const scale = await run('test:scale', [], { KEYOUT_TEST_PORTS: '3200-3299' }, ['ignore', out, out]);
+    const beside = await run('test:integration', BESIDE_FILES, { KEYOUT_TEST_PORTS: '3300-3399' }, ['ignore', out, out]);
     return { scale, beside };
   };
   const [integration, { scale, beside }] = await Promise.all([
-    run('npx', ['vitest', 'run', '--project', 'integration', ...exclude], {}, 'inherit'),
+    run('test:integration', exclude, {}, 'inherit'),
     secondLane(),
   ]);
   fs.closeSync(out);
