@@ -114,9 +114,10 @@ test.describe('in-browser Studio', () => {
   });
 
   test('WebGPU smoke test: one frame through the webgpu provider', async ({ stack }) => {
-    test.setTimeout(540_000);
+    test.setTimeout(900_000);
     // SwiftShader compiles every shader of both models on the CPU: the first frame took 3–4 min
-    // here (the selfie model and CenterNet); Dawn's validation and robustness checks only add to it.
+    // here (the selfie model and CenterNet), and 8.1 min of a 9-min limit on a host shared with
+    // other work (27 Nov 2026); Dawn's validation and robustness checks only add to it.
     const browser = await launchBrowser({
       baseURL: stack.url,
       args: ['--enable-unsafe-webgpu', '--enable-dawn-features=skip_validation,disable_robustness'],
@@ -129,7 +130,7 @@ test.describe('in-browser Studio', () => {
       await expect(page.getByTestId('studio-backend')).toContainText('WebGPU');
       await page.locator('input[type=file]').setInputFiles(CLIP);
       await page.getByRole('button', { name: 'Preview the first frame' }).click();
-      await expect(page.getByTestId('studio-first-frame-info')).toContainText('webgpu', { timeout: 480_000 });
+      await expect(page.getByTestId('studio-first-frame-info')).toContainText('webgpu', { timeout: 840_000 });
       await expect(page.getByTestId('studio-first-frame')).toBeVisible();
       await page.screenshot({ path: screenshotPath('24-studio-webgpu-first-frame'), fullPage: true });
     } finally {
