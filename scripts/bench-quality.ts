@@ -4,13 +4,19 @@
  * ground truth did not change), per tier and for the naive baseline. Runs the real server
  * pipeline (ffmpeg decode → engine → FFV1 mask) and scores the decoded mask file.
  *
- *   npm run bench:quality -- [--configs service-original,baseline] [--sequences blackswan]
+ *   npm run bench:quality -- [--configs service-original,baseline] [--sequences blackswan | --fold 2]
+ *                            [--tuned-on 1] [--no-ceilings] [--ceiling-every 5]
  *                            [--frames 20] [--json out.json] [--base service-light --custom '{"inputSide":320}']
  *                            [--cache] [--masks <dir>]
  *
- * Every sequence under --davis and --davis-train runs unless --sequences names some. The default
+ * Sequences run at full length (--frames N cuts them, for quick tuning only: figures to report
+ * are full length). Every sequence under --davis and --davis-train runs unless --sequences or
+ * --fold names some. Means are given per fold (scripts/lib-bench/folds.ts) and over all clips;
+ * --tuned-on names the fold tuning looked at, and the other is reported as held out. The default
  * configs are today's tiers, the same tiers without the subject stage (":no-subject") and the
- * naive baseline. --cache keeps model answers in .bench/model-cache between runs (tuning; fps
+ * naive baseline. Two ceiling rows per clip (scripts/lib-bench/ceilings.ts: ISNet inside the
+ * ground truth's box, SAM from it, on every --ceiling-every'th frame) split each tier's loss
+ * into choice and segmentation in the last table. --cache keeps model answers in .bench/model-cache between runs (tuning; fps
  * is then meaningless). --masks keeps each predicted mask video there (<sequence>-<config>.mkv)
  * for scripts/look-mattes.ts.
  *
@@ -24,9 +30,12 @@ import { probeVideo } from '../lib/media/probe';
 import { serverRuntime } from '../lib/inference/server-runtime';
 import { segmentVideoWith } from '../lib/segment/segment-video';
 import { cachedRuntime } from './lib-bench/cached-runtime';
-import { benchConfigs } from './lib-bench/configs';
+import { BASELINE, benchConfigs } from './lib-bench/configs';
 import { parseArgs, readGrayFrames, table } from './lib-bench/frames';
+import { ceilingScores } from './lib-bench/ceilings';
+import { foldClips, isFold } from './lib-bench/folds';
 import { boundaryF, flickerSum, groundTruthReferences, iou } from './lib-bench/metrics';
+import { foldSummary, lossSplit, type QualityRow } from './lib-bench/quality-report';
 
 const args = parseArgs(process.argv.slice(2));
 const roots = [args.get('davis') ?? '../shared/testdata/davis', args.get('davis-train') ?? '../shared/testdata/davis-train'].map((d) => path.resolve(d));
@@ -36,7 +45,14 @@ if (!folders.size) {
   console.error(`DAVIS test data not found at ${roots.join(' or ')} (pass --davis <dir>).`);
   process.exit(2);
 }
-const sequences = args.get('sequences')?.split(',') ?? [...folders.keys()].sort();
+const fold = args.get('fold');
+const tunedOn = args.get('tuned-on') ?? '1';
+if ((fold !== undefined && !isFold(fold)) || !isFold(tunedOn)) {
+  console.error('--fold and --tuned-on take 1 or 2 (scripts/lib-bench/folds.ts).');
+  process.exit(2);
+}
+const sequences = args.get('sequences')?.split(',') ?? (fold ? foldClips(fold) : [...folders.keys()].sort());
+const ceilingEvery = args.has('no-ceilings') ? 0 : Number(args.get('ceiling-every') ?? 5);
 const DEFAULT_CONFIGS = 'service-light:no-subject,service-light,service-human,service-original:no-subject,service-original,service-pro:no-subject,service-pro,baseline';
 const configs = benchConfigs((args.get('configs') ?? DEFAULT_CONFIGS).split(','), args);
 const runtime = args.has('cache') ? cachedRuntime(await serverRuntime(), path.resolve('.bench/model-cache')) : undefined;
@@ -44,17 +60,7 @@ const maxFrames = args.has('frames') ? Number(args.get('frames')) : undefined;
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'keyout-bench-q-'));
 if (args.has('masks')) fs.mkdirSync(args.get('masks')!, { recursive: true });
 
-interface Row {
-  config: string;
-  sequence: string;
-  frames: number;
-  keys: number;
-  J: number;
-  F: number;
-  flicker: number;
-  fps: number;
-}
-const rows: Row[] = [];
+const rows: QualityRow[] = [];
 
 /** J, F and flicker of a predicted mask sequence against the ground truth. */
 function score(pred: Uint8Array[], gt: Uint8Array[], w: number, h: number) {
@@ -91,18 +97,23 @@ try {
       console.error(`${seq} ${cfg.name}: ${row.keys} keys, J ${row.J.toFixed(3)} F ${row.F.toFixed(3)} flicker ${row.flicker.toFixed(4)} (${row.fps.toFixed(2)} fps)`);
     }
     for (const ref of groundTruthReferences(gt, info.width, info.height)) rows.push({ config: ref.name, sequence: seq, frames: gt.length, keys: 0, ...score(ref.frames, gt, info.width, info.height), fps: 0 });
+    if (ceilingEvery > 0) {
+      for (const c of await ceilingScores(runtime ?? (await serverRuntime()), video, gt, info.width, info.height, ceilingEvery)) {
+        rows.push({ ...c, sequence: seq, keys: c.frames, flicker: 0, fps: 0 });
+        console.error(`${seq} ${c.config}: J ${c.J.toFixed(3)} F ${c.F.toFixed(3)} (every ${ceilingEvery}th frame)`);
+      }
+    }
   }
 } finally {
   fs.rmSync(tmp, { recursive: true, force: true });
 }
 
-const summary = [...new Set(rows.map((r) => r.config))].map((config) => {
-  const mine = rows.filter((r) => r.config === config);
-  const mean = (k: 'J' | 'F' | 'flicker' | 'fps') => mine.reduce((s, r) => s + r[k], 0) / Math.max(1, mine.length);
-  return { config, sequence: 'mean', frames: mine.reduce((s, r) => s + r.frames, 0), keys: mine.reduce((s, r) => s + r.keys, 0), J: mean('J'), F: mean('F'), flicker: mean('flicker'), fps: mean('fps') };
-});
+const summary = foldSummary(rows, tunedOn);
+const losses = lossSplit(rows, configs.find((c) => c.name === BASELINE.name)?.name ?? '');
 console.log(table([...rows, ...summary].map((r) => ({ ...r, flicker: Number(r.flicker.toFixed(4)) }))));
+console.log(`\nPer clip: each tier against the naive baseline, and its loss split at the better ceiling${ceilingEvery ? ` (ceilings on every ${ceilingEvery}th frame)` : ' (ceilings not run)'}.\n`);
+console.log(table(losses));
 if (args.has('json')) {
-  fs.writeFileSync(args.get('json')!, JSON.stringify({ date: new Date().toISOString(), maxFrames: maxFrames ?? null, rows, summary }, null, 2));
+  fs.writeFileSync(args.get('json')!, JSON.stringify({ date: new Date().toISOString(), maxFrames: maxFrames ?? null, tunedOn, ceilingEvery, rows, summary, losses }, null, 2));
 }
 process.exit(0);
