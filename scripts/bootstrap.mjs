@@ -7,6 +7,10 @@ import path from 'node:path';
 
 export const root = path.resolve(import.meta.dirname, '..');
 
+// Next's telemetry off for every process the start, test and stack scripts run, before Next
+// reads its config (next.config.ts turns it off again for Next commands started elsewhere).
+process.env.NEXT_TELEMETRY_DISABLED = '1';
+
 export function sh(cmd, args, opts = {}) {
   const r = spawnSync(cmd, args, { stdio: 'inherit', cwd: root, ...opts, env: { ...process.env, ...opts.env } });
   if (r.status !== 0) {
