@@ -9,6 +9,7 @@ import {
   TRANSPARENT_FORMATS,
   type ExportFormat as ExportFormatId,
 } from '../../engine/formats';
+import { ENGINE_PRESET_NAMES, ENGINE_PRESETS } from '../../engine/presets';
 import { userMessage } from './messages';
 import { z } from './zod';
 
@@ -56,8 +57,14 @@ export const Transform = z
   })
   .openapi('Transform');
 
+const BAD_PRESET = userMessage(`background.options.preset must be one of: ${ENGINE_PRESET_NAMES.join(', ')}`);
+
+export const EnginePreset = z.enum(ENGINE_PRESET_NAMES, { error: BAD_PRESET }).openapi({
+  description: `Engine preset, within the model's price (\`balanced\` when absent): ${ENGINE_PRESET_NAMES.map((n) => `\`${n}\`: ${ENGINE_PRESETS[n].summary}`).join(' ')}`,
+});
+
 const ProcessingOptions = z.object({
-  preset: z.string().max(64).nullish(),
+  preset: EnginePreset.nullish(),
   smart_sampling: z.boolean().nullish(),
   threshold: z.number().min(0).max(1).nullish(),
 });
