@@ -184,6 +184,8 @@ export type ExportItem = z.infer<typeof ExportItem>;
 
 /**
  * A list of export items. Its length is not the limit: identical items make one output, and
- * planExports (lib/services/outputs/recipes.ts) counts the 50 unique outputs once they are merged (the JSON body cap bounds the list).
+ * planExports (lib/services/outputs/recipes.ts) counts the 50 unique outputs besides the primary once they are merged (the JSON body cap bounds the list).
  */
-export const ExportList = z.array(ExportItem).openapi({ description: `At most ${MAX_UNIQUE_OUTPUTS} unique outputs once identical ones are merged` });
+export const ExportList = z
+  .array(ExportItem)
+  .openapi({ description: `At most ${MAX_UNIQUE_OUTPUTS} unique outputs once identical ones are merged, besides a start's primary output` });

@@ -254,6 +254,25 @@ describe('POST /v1/jobs/{id}/start', () => {
     expect((await api(stack, 'GET', `/v1/jobs/${id}/status`, { key: alice.key })).body.status).toBe('uploaded');
   });
 
+  it('takes 50 unique exports besides a distinct primary output, and refuses 51 before any charge', async () => {
+    const account = await createAccount(stack, 50);
+    const exports = (n: number) => [{ format: 'webm_vp9', sizes: Array.from({ length: n }, (_, i) => 100 + i) }];
+    const background = { type: 'transparent', transparent_format: 'webm_vp9' };
+    const refused = await uploadedJob(stack, account.key, clip25);
+    const tooMany = await api(stack, 'POST', `/v1/jobs/${refused}/start`, { key: account.key, body: { background, exports: exports(51) } });
+    expect(tooMany.status).toBe(400);
+    expect(tooMany.body.error).toBe('at most 50 unique outputs are allowed (requested 51)');
+    expect((await credits(account.key)).remaining_credits).toBe(50);
+    expect((await api(stack, 'GET', `/v1/jobs/${refused}/status`, { key: account.key })).body.status).toBe('uploaded');
+
+    const id = await uploadedJob(stack, account.key, clip25);
+    const r = await api<{ total_exports: number; exports: unknown[] }>(stack, 'POST', `/v1/jobs/${id}/start`, { key: account.key, body: { background, exports: exports(50) } });
+    expect(r.status, r.text).toBe(200);
+    expect(r.body.total_exports).toBe(51);
+    expect(r.body.exports).toHaveLength(50);
+    expect(await prisma.output.count({ where: { jobId: id } })).toBe(51);
+  });
+
   it('refuses to start a job whose video was not uploaded', async () => {
     const receipt = await createJob(stack, alice.key);
     const r = await api(stack, 'POST', `/v1/jobs/${receipt.id}/start`, { key: alice.key, body: {} });
