@@ -7,9 +7,12 @@ import path from 'node:path';
 
 export const root = path.resolve(import.meta.dirname, '..');
 
-// Next's telemetry off for every process the start, test and stack scripts run, before Next
-// reads its config (next.config.ts turns it off again for Next commands started elsewhere).
+// Nothing phones home (docs/operations.md), for every process the start, test and stack scripts
+// run: Next's telemetry (next.config.ts turns it off again for Next commands started elsewhere),
+// and the Prisma CLI's usage and update check (checkpoint.prisma.io), which `prisma generate`
+// sends at every start otherwise.
 process.env.NEXT_TELEMETRY_DISABLED = '1';
+process.env.CHECKPOINT_DISABLE = '1';
 
 export function sh(cmd, args, opts = {}) {
   const r = spawnSync(cmd, args, { stdio: 'inherit', cwd: root, ...opts, env: { ...process.env, ...opts.env } });
