@@ -273,6 +273,19 @@ describe('POST /v1/jobs/{id}/start', () => {
     expect(await prisma.output.count({ where: { jobId: id } })).toBe(51);
   });
 
+  it('answers two starts of one job racing both with 200 and the same body, and charges once', async () => {
+    const account = await createAccount(stack, 50);
+    const id = await uploadedJob(stack, account.key, clip25);
+    const body = { model: 'service-light', background: { type: 'color', color: '#00FF00' } };
+    const [a, b] = await Promise.all([1, 2].map(() => api(stack, 'POST', `/v1/jobs/${id}/start`, { key: account.key, body })));
+    expect([a!.status, b!.status]).toEqual([200, 200]);
+    expect(b!.body).toEqual(a!.body);
+    expect(a!.body).toMatchObject({ id, status: 'processing', creditsUsed: 2 });
+    expect((await credits(account.key)).remaining_credits).toBe(48);
+    expect((await prisma.creditEntry.findMany({ where: { jobId: id } })).map((e) => [e.kind, e.amount])).toEqual([['debit', -2]]);
+    expect(await enqueued(stack, 'segment-video', id)).toBe(1);
+  });
+
   it('refuses to start a job whose video was not uploaded', async () => {
     const receipt = await createJob(stack, alice.key);
     const r = await api(stack, 'POST', `/v1/jobs/${receipt.id}/start`, { key: alice.key, body: {} });
@@ -354,6 +367,11 @@ describe('GET /v1/webhooks/deliveries and /v1/openapi', () => {
       const r = await api<string>(stack, 'GET', path);
       expect(r.status, path).toBe(200);
       expect(r.headers.get('x-api-version')).toBe('1.6.0');
+      // What its own entry in the document says it sends.
+      expect(r.headers.get('x-ratelimit-limit')).toBe('100');
+      expect(r.headers.get('x-ratelimit-remaining')).toBe('100');
+      expect(Number(r.headers.get('x-ratelimit-reset'))).toBeGreaterThan(0);
+      expect(r.headers.get('cache-control')).toBe('public, max-age=300');
       expect(r.body).toMatch(/^openapi: 3\.0\.3/);
     }
     expect((await api(stack, 'POST', '/v1/openapi')).status).toBe(405);
