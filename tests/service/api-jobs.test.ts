@@ -70,6 +70,18 @@ describe('POST /v1/jobs', () => {
     expect(await res.json()).toEqual({ error: 'Invalid JSON body', details: 'The request body is not valid JSON.' });
   });
 
+  it('takes a video content_type or application/octet-stream, and answers 400 for any other', async () => {
+    for (const type of ['text/html', 'image/svg+xml', 'application/json']) {
+      const r = await api(stack, 'POST', '/v1/jobs', { key: alice.key, body: { filename: 'page.mp4', content_type: type } });
+      expect(r.status, type).toBe(400);
+      expect(r.body.error).toBe(`Invalid content_type: must be a video type such as video/mp4 (or application/octet-stream), not ${type}`);
+    }
+    for (const type of ['video/quicktime', 'video/x-matroska', 'application/octet-stream', 'VIDEO/MP4; codecs="avc1"']) {
+      const r = await api(stack, 'POST', '/v1/jobs', { key: alice.key, body: { filename: 'clip.mkv', content_type: type } });
+      expect(r.status, type).toBe(200);
+    }
+  });
+
   it('returns a receipt with an absolute signed PUT URL valid for one hour', async () => {
     const receipt = await createJob(stack, alice.key, 'talk.mov', 'video/mp4');
     expect(receipt).toMatchObject({
