@@ -40,7 +40,8 @@ describe('media too small to matte', () => {
     ] as const) {
       const receipt = await createJob(stack, account.key);
       const refused = await refusedUpload(stack, account.key, receipt, await clip(w, h));
-      expect(refused.reason).toBe(`The video frame is ${w}x${h}; Keyout needs at least 32 pixels on each side.`);
+      // On S3 the status call's reason adds what to do ("Upload the video again.").
+      expect(refused.reason).toMatch(new RegExp(`^The video frame is ${w}x${h}; Keyout needs at least 32 pixels on each side\\.`));
       if (stack.kind === 'embedded') expect(refused.status).toBe(400);
       expect(await storedKeys(stack, receipt.id)).toEqual([]);
       const start = await api(stack, 'POST', `/v1/jobs/${receipt.id}/start`, { key: account.key, body: {} });
