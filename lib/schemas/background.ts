@@ -69,6 +69,12 @@ const ProcessingOptions = z.object({
   threshold: z.number().min(0).max(1).nullish(),
 });
 
+/**
+ * Stored starts (and the dashboard's) read a preset this version does not know as none: before
+ * presets existed any string was accepted and ignored, and such a job must stay readable.
+ */
+const StoredProcessingOptions = ProcessingOptions.extend({ preset: EnginePreset.nullish().catch(null) });
+
 const compositionFields = {
   template: z.enum(['full', 'centered', 'ai_ugc_ad']).nullish(),
   background_url: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).nullish(),
@@ -127,7 +133,9 @@ export const Background = z
   .openapi('Background');
 
 /** A background as the dashboard sends it and as a job stores it: the public one, or a composition on an uploaded image. */
-export const StoredBackground = z.object({ ...backgroundFields, composition: UploadedComposition.nullish() }).superRefine(checkBackground);
+export const StoredBackground = z
+  .object({ ...backgroundFields, options: StoredProcessingOptions.nullish(), lottie_options: StoredProcessingOptions.nullish(), composition: UploadedComposition.nullish() })
+  .superRefine(checkBackground);
 export type Background = z.infer<typeof StoredBackground>;
 
 // ── exports ───────────────────────────────────────────────────────────────────

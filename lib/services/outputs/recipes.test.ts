@@ -40,6 +40,14 @@ describe('planExports', () => {
   });
 });
 
+describe('background.options.preset', () => {
+  it('is one of the engine presets in a request, and a stored start with another reads as none', () => {
+    expect(issues(Background.safeParse({ type: 'transparent', options: { preset: 'ultra' } }))).toEqual(['background.options.preset must be one of: balanced, fast, fine-edges']);
+    expect(Background.parse({ type: 'transparent', options: { preset: 'fast' } }).options?.preset).toBe('fast');
+    expect(StoredBackground.parse({ type: 'transparent', options: { preset: 'ultra', threshold: 0.5 } }).options).toEqual({ preset: null, threshold: 0.5 });
+  });
+});
+
 describe('toRecipe and the status echo', () => {
   it('defaults to a transparent VP9 WebM', () => {
     expect(toRecipe(null)).toEqual({ kind: 'transparent', format: 'webm_vp9' });
