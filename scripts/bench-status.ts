@@ -27,7 +27,7 @@ import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import type * as Helpers from '../tests/integration/helpers';
-import { buildIsCurrent } from './bootstrap.mjs';
+import { build, buildIsCurrent } from './bootstrap.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -62,12 +62,12 @@ function prepareBaseline(ref: string): { dir: string; label: string } {
     fs.symlinkSync(path.join(ROOT, 'models-cache'), path.join(dir, 'models-cache'));
     sh('npx', ['prisma', 'generate'], dir, { PRISMA_SCHEMA_ENGINE_BINARY: process.execPath });
   }
-  if (!buildIsCurrent(dir)) sh('npx', ['next', 'build'], dir);
+  if (!buildIsCurrent(dir)) build(dir);
   return { dir, label: `baseline ${sha}` };
 }
 
 function prepareCurrent(): { dir: string; label: string } {
-  if (!buildIsCurrent(ROOT)) sh('npx', ['next', 'build'], ROOT);
+  if (!buildIsCurrent(ROOT)) build(ROOT);
   const sha = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).trim();
   const dirty = execFileSync('git', ['status', '--porcelain'], { cwd: ROOT, encoding: 'utf8' }).trim() ? '+changes' : '';
   return { dir: ROOT, label: `this checkout ${sha}${dirty}` };

@@ -1,6 +1,8 @@
 export const root: string;
 export function sh(cmd: string, args: string[], opts?: object): void;
+export function sourcesHash(dir?: string): string;
 export function buildIsCurrent(dir?: string): boolean;
+export function build(dir?: string): void;
 export function buildBlocker(dir?: string): string | null;
 export function markServing(): void;
 export function buildIfStale(): void;

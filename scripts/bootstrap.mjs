@@ -7,6 +7,13 @@ import path from 'node:path';
 
 export const root = path.resolve(import.meta.dirname, '..');
 
+// Nothing phones home (docs/operations.md), for every process the start, test and stack scripts
+// run: Next's telemetry (next.config.ts turns it off again for Next commands started elsewhere),
+// and the Prisma CLI's usage and update check (checkpoint.prisma.io), which `prisma generate`
+// sends at every start otherwise.
+process.env.NEXT_TELEMETRY_DISABLED = '1';
+process.env.CHECKPOINT_DISABLE = '1';
+
 export function sh(cmd, args, opts = {}) {
   const r = spawnSync(cmd, args, { stdio: 'inherit', cwd: root, ...opts, env: { ...process.env, ...opts.env } });
   if (r.status !== 0) {
@@ -57,9 +64,9 @@ function installIfNeeded() {
   const lockHash = () =>
     createHash('sha256').update(fs.readFileSync(path.join(root, 'package-lock.json'))).digest('hex');
   const marker = path.join(root, 'node_modules', '.keyout-lock-hash');
-  const wanted = `${lockHash()} node-abi-${process.versions.modules}`;
+  const abiTag = `node-abi-${process.versions.modules}`;
   const [installed, abi] = fs.existsSync(marker) ? fs.readFileSync(marker, 'utf8').split(' ') : [];
-  if (`${installed} ${abi}` === wanted && installComplete()) return;
+  if (installed === lockHash() && abi === abiTag && installComplete()) return;
   fs.rmSync(marker, { force: true });
   console.log('› Installing dependencies (npm install)…');
   // `npm install` rather than `npm ci`: npm 11 omits other platforms' optional binaries
@@ -77,12 +84,14 @@ function installIfNeeded() {
   };
   sh('npm', ['install', '--include=dev', '--no-audit', '--no-fund'], npmEnv);
   // npm install leaves modules it already has as they are, built for the Node that installed them.
-  if (installed && abi !== `node-abi-${process.versions.modules}`) sh('npm', ['rebuild'], npmEnv);
+  if (installed && abi !== abiTag) sh('npm', ['rebuild'], npmEnv);
   if (!installComplete()) {
     console.error(`\n✖ npm install finished without ${REQUIRED_BINS.filter((b) => !fs.existsSync(path.join(root, 'node_modules', '.bin', b))).join(', ')}; run it again.`);
     process.exit(1);
   }
-  fs.writeFileSync(marker, wanted);
+  // The lockfile as the install left it: npm may rewrite it (an older npm's lockfile), and the
+  // marker must match what the next start reads, or every start installs again.
+  fs.writeFileSync(marker, `${lockHash()} ${abiTag}`);
 }
 
 /**
@@ -96,47 +105,72 @@ const BUILD_SOURCES = [
 ];
 const NOT_SOURCES = new Set(['node_modules', '.next', 'generated', 'generated-postgres']);
 
-/** Newest modification time of the build's sources under `dir`. */
-function newestSourceMtime(dir) {
-  let newest = 0;
-  const walk = (p) => {
-    const st = fs.statSync(p);
-    if (st.isDirectory()) {
+/**
+ * A content hash of the build's sources under `dir` (paths and bytes, in a fixed order).
+ * Contents, not modification times: a checkout, `npm install` or a copy touches files without
+ * changing them, and that must not cost a rebuild.
+ */
+export function sourcesHash(dir = root) {
+  const hash = createHash('sha256');
+  const walk = (rel) => {
+    const p = path.join(dir, rel);
+    if (fs.statSync(p).isDirectory()) {
       if (NOT_SOURCES.has(path.basename(p))) return;
-      for (const e of fs.readdirSync(p)) walk(path.join(p, e));
-    } else newest = Math.max(newest, st.mtimeMs);
+      for (const e of fs.readdirSync(p).sort()) walk(path.join(rel, e));
+    } else hash.update(`${rel}\0${fs.statSync(p).size}\0`).update(fs.readFileSync(p));
   };
-  for (const s of BUILD_SOURCES) if (fs.existsSync(path.join(dir, s))) walk(path.join(dir, s));
-  return newest;
+  for (const s of BUILD_SOURCES) if (fs.existsSync(path.join(dir, s))) walk(s);
+  return hash.digest('hex');
 }
 
-/** Whether the checkout at `dir` has a web build at least as new as its sources. */
+/** Where a build records the sources hash it was made from (inside .next, so it goes with it). */
+const stampFile = (dir) => path.join(dir, '.next', 'keyout-build-sources');
+
+/** Whether the checkout at `dir` has a web build made from its current sources. */
 export function buildIsCurrent(dir = root) {
-  const id = path.join(dir, '.next', 'BUILD_ID');
-  return fs.existsSync(id) && fs.statSync(id).mtimeMs >= newestSourceMtime(dir);
+  if (!fs.existsSync(path.join(dir, '.next', 'BUILD_ID')) || !fs.existsSync(stampFile(dir))) return false;
+  return fs.readFileSync(stampFile(dir), 'utf8') === sourcesHash(dir);
 }
 
-/** Where a running `npm start` of the checkout says it serves the build in .next. */
-const servingFile = (dir) => path.join(dir, '.next', 'keyout-serving.pid');
+/**
+ * `next build` of the checkout at `dir`, stamped with the hash of the sources as they were when
+ * it began: a source edited during the build leaves it stale.
+ */
+export function build(dir = root) {
+  const hash = sourcesHash(dir);
+  sh('npx', ['next', 'build'], { cwd: dir });
+  fs.writeFileSync(stampFile(dir), hash);
+}
+
+/** Where each running `npm start` of the checkout says it serves the build in .next: one file per process. */
+const servingDir = (dir) => path.join(dir, '.next', 'keyout-serving');
 
 /** Marks this process as serving the checkout's build until it exits (`npm start`). */
 export function markServing() {
-  fs.writeFileSync(servingFile(root), String(process.pid));
-  process.on('exit', () => fs.rmSync(servingFile(root), { force: true }));
+  const file = path.join(servingDir(root), String(process.pid));
+  fs.mkdirSync(servingDir(root), { recursive: true });
+  fs.writeFileSync(file, '');
+  process.on('exit', () => fs.rmSync(file, { force: true }));
 }
+
+const isAlive = (pid) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return e?.code === 'EPERM';
+  }
+};
 
 /**
  * Why the checkout at `dir` must not be rebuilt now, or null: `next build` empties .next, and a
  * Keyout started from the same folder that serves it then fails to load its pages' scripts.
+ * Markers left by killed processes block nothing.
  */
 export function buildBlocker(dir = root) {
-  let pid;
-  try {
-    pid = Number(fs.readFileSync(servingFile(dir), 'utf8'));
-    process.kill(pid, 0);
-  } catch (e) {
-    if (e?.code !== 'EPERM') return null; // no marker, or its process is gone
-  }
+  const pids = fs.existsSync(servingDir(dir)) ? fs.readdirSync(servingDir(dir)).map(Number) : [];
+  const pid = pids.find((p) => Number.isInteger(p) && p > 0 && isAlive(p));
+  if (pid === undefined) return null;
   return `Keyout started from this folder (pid ${pid}) is serving the current build, and a rebuild would delete it under it. Stop it first, or start this one from another checkout.`;
 }
 
@@ -148,7 +182,7 @@ export function buildIfStale() {
     process.exit(1);
   }
   console.log('› Building the web app (next build)…');
-  sh('npx', ['next', 'build']);
+  build();
 }
 
 /**

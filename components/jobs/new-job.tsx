@@ -53,7 +53,7 @@ export function NewJob({
     if (file.size > maxUploadBytes) {
       return update(key, { state: 'failed', file, error: `It is ${formatBytes(file.size)}; the limit is ${formatBytes(maxUploadBytes)}.` });
     }
-    const created = await createUploadAction(file.name, file.type || 'video/mp4').catch(() => null);
+    const created = await createUploadAction(file.name, file.type || 'video/mp4', file.size).catch(() => null);
     if (!created || !created.ok) return update(key, { state: 'failed', file, error: created?.error ?? 'The server could not be reached.' });
     update(key, { jobId: created.jobId });
     try {

@@ -11,7 +11,7 @@ export function useServerUpload(file: File | null) {
   async function sendToServer() {
     if (!file) return;
     setServerUpload({ loaded: 0, total: file.size });
-    const created = await createUploadAction(file.name, file.type || 'video/mp4');
+    const created = await createUploadAction(file.name, file.type || 'video/mp4', file.size);
     if (!created.ok) return setServerUpload({ error: created.error });
     try {
       await uploadWithProgress(created.uploadUrl, file, created.headers, (loaded, total) => setServerUpload({ loaded, total }));

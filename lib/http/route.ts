@@ -22,7 +22,7 @@ export interface ApiContext<P> {
    * processing calls it once it knows the request starts something: a replay of a start that
    * already happened changes nothing and costs nothing. A start that then fails is taken back.
    */
-  admitStart: () => void;
+  admitStart: () => () => void;
 }
 
 export interface ApiReply {
@@ -126,8 +126,12 @@ function answerer<P>(handler: Handler<P>) {
       }
       await touchApiKey(key.keyId);
 
+      const giveBack = () => {
+        if (startBucket) unhit(startBucket);
+        startBucket = null;
+      };
       const admitStart = () => {
-        if (startBucket) return;
+        if (startBucket) return giveBack;
         startBucket = `start:${key.keyId}`;
         const starts = hit(startBucket, STARTS_PER_MINUTE);
         if (starts.count > STARTS_PER_MINUTE) {
@@ -138,6 +142,7 @@ function answerer<P>(handler: Handler<P>) {
             { 'Retry-After': retryIn(starts) },
           );
         }
+        return giveBack;
       };
       const reply = await handler({ req, userId: key.userId, keyId: key.keyId, params: await route.params, admitStart });
       startBucket = null; // an accepted start keeps its place in the window

@@ -201,6 +201,13 @@ async function decodeFirstFrame(demuxer: Demuxer, file: string, signal?: AbortSi
 export type ProbeSource = string | { url: string; bytes: number };
 
 /**
+ * The smallest frame side Keyout mattes. Below it the models see next to nothing, and the
+ * encoders refuse the frame: a 1x1 video was charged, then failed in the worker. Refused at
+ * upload, before any charge (docs/api.md, "Limits").
+ */
+export const MIN_FRAME_SIDE = 32;
+
+/**
  * Probes an untrusted upload under the container allow-list and the pixel and duration caps.
  * Throws MediaError with a message fit for the job's failure reason. `metadataOnly` skips the
  * one-frame decode: the web process reads headers (ffprobe) to price a job at start, while
@@ -231,6 +238,9 @@ export async function probeVideo(
   const video = json.streams?.find((s) => s.codec_type === 'video' && !s.disposition?.attached_pic);
   if (!video?.width || !video.height || !video.codec_name) {
     throw new MediaError('The file has no video stream.');
+  }
+  if (Math.min(video.width, video.height) < MIN_FRAME_SIDE) {
+    throw new MediaError(`The video frame is ${video.width}x${video.height}; Keyout needs at least ${MIN_FRAME_SIDE} pixels on each side.`);
   }
   const pixels = video.width * video.height;
   if (pixels > MAX_FRAME_PIXELS) {

@@ -9,6 +9,7 @@ import {
   TRANSPARENT_FORMATS,
   type ExportFormat as ExportFormatId,
 } from '../../engine/formats';
+import { ENGINE_PRESET_NAMES, ENGINE_PRESETS } from '../../engine/presets';
 import { userMessage } from './messages';
 import { z } from './zod';
 
@@ -56,11 +57,23 @@ export const Transform = z
   })
   .openapi('Transform');
 
+const BAD_PRESET = userMessage(`background.options.preset must be one of: ${ENGINE_PRESET_NAMES.join(', ')}`);
+
+export const EnginePreset = z.enum(ENGINE_PRESET_NAMES, { error: BAD_PRESET }).openapi({
+  description: `Engine preset, within the model's price (\`balanced\` when absent): ${ENGINE_PRESET_NAMES.map((n) => `\`${n}\`: ${ENGINE_PRESETS[n].summary}`).join(' ')}`,
+});
+
 const ProcessingOptions = z.object({
-  preset: z.string().max(64).nullish(),
+  preset: EnginePreset.nullish(),
   smart_sampling: z.boolean().nullish(),
   threshold: z.number().min(0).max(1).nullish(),
 });
+
+/**
+ * Stored starts (and the dashboard's) read a preset this version does not know as none: before
+ * presets existed any string was accepted and ignored, and such a job must stay readable.
+ */
+const StoredProcessingOptions = ProcessingOptions.extend({ preset: EnginePreset.nullish().catch(null) });
 
 const compositionFields = {
   template: z.enum(['full', 'centered', 'ai_ugc_ad']).nullish(),
@@ -120,7 +133,9 @@ export const Background = z
   .openapi('Background');
 
 /** A background as the dashboard sends it and as a job stores it: the public one, or a composition on an uploaded image. */
-export const StoredBackground = z.object({ ...backgroundFields, composition: UploadedComposition.nullish() }).superRefine(checkBackground);
+export const StoredBackground = z
+  .object({ ...backgroundFields, options: StoredProcessingOptions.nullish(), lottie_options: StoredProcessingOptions.nullish(), composition: UploadedComposition.nullish() })
+  .superRefine(checkBackground);
 export type Background = z.infer<typeof StoredBackground>;
 
 // ── exports ───────────────────────────────────────────────────────────────────
@@ -177,6 +192,8 @@ export type ExportItem = z.infer<typeof ExportItem>;
 
 /**
  * A list of export items. Its length is not the limit: identical items make one output, and
- * planExports (lib/services/outputs/recipes.ts) counts the 50 unique outputs once they are merged (the JSON body cap bounds the list).
+ * planExports (lib/services/outputs/recipes.ts) counts the 50 unique outputs besides the primary once they are merged (the JSON body cap bounds the list).
  */
-export const ExportList = z.array(ExportItem).openapi({ description: `At most ${MAX_UNIQUE_OUTPUTS} unique outputs once identical ones are merged` });
+export const ExportList = z
+  .array(ExportItem)
+  .openapi({ description: `At most ${MAX_UNIQUE_OUTPUTS} unique outputs once identical ones are merged, besides a start's primary output` });

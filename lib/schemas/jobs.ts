@@ -7,6 +7,15 @@ import { z } from './zod';
 
 export const SOURCE_REQUIRED = userMessage('One of (filename with content_type) or video_url is required');
 
+/**
+ * What an upload may be declared as: a video type, or application/octet-stream (a file whose
+ * type the client does not know). Which container it really is, the bytes say at upload.
+ */
+function takesContentType(type: string): boolean {
+  const base = type.split(';')[0]!.trim().toLowerCase();
+  return base.startsWith('video/') || base === 'application/octet-stream';
+}
+
 export const CreateJobRequest = z
   .object({
     filename: z.string().trim().min(1).max(255).nullish(),
@@ -14,8 +23,13 @@ export const CreateJobRequest = z
       .string()
       .trim()
       .regex(/^[\w.+-]+\/[\w.+-]+(;.*)?$/, { error: 'must be a MIME type such as video/mp4' })
+      .refine(takesContentType, { error: (iss) => `must be a video type such as video/mp4 (or application/octet-stream), not ${String(iss.input)}` })
       .nullish(),
     video_url: z.url({ protocol: /^https?$/, error: userMessage('video_url must be an http(s) URL') }).nullish(),
+    content_length: z.number().int().positive().nullish().openapi({
+      description:
+        'Extension: the file\'s exact size in bytes. Over the upload limit → 413 at once. Given, the upload_url is signed for that size: where uploads go straight into S3, the store itself refuses a body of any other size.',
+    }),
   })
   .refine((b) => Boolean(b.video_url) || Boolean(b.filename && b.content_type), { error: SOURCE_REQUIRED })
   .openapi('CreateJobRequest');
@@ -32,7 +46,7 @@ export const JobReceipt = z
     created_at: z.iso.datetime(),
     instructions: z.object({
       method: z.literal('PUT'),
-      headers: z.object({ 'Content-Type': z.string() }),
+      headers: z.object({ 'Content-Type': z.string(), 'Content-Length': z.string().optional().openapi({ description: 'When content_length was given: the PUT must carry exactly this size' }) }),
       note: z.string(),
     }),
   })

@@ -16,7 +16,6 @@ const ERRORS: Record<number, string> = {
   402: 'Insufficient credits',
   404: 'Not found, or not the caller\'s (`Job not found or does not belong to user`)',
   405: 'Method not allowed on this path (`Allow` lists those it has)',
-  409: 'Conflict: for start, another request started the job or replaced its upload at the same moment; for refinements, another refinement of the job is running, the active mask changed (from_version), or the Idempotency-Key was used with a different request',
   413: 'File exceeds the size limit',
   429: 'Rate limit exceeded (100 requests per minute per key; 3 processing starts per minute per key); `Retry-After` says when to retry',
   500: 'Internal server error',
@@ -33,22 +32,35 @@ const HEADERS = {
   'X-RateLimit-Reset': header('Unix time (seconds) when the minute resets'),
 };
 
-function ok(description: string, schema: z.ZodType, headers: Partial<typeof HEADERS> = HEADERS): RouteConfig['responses'] {
+function ok(description: string, schema: z.ZodType, headers: Record<string, ReturnType<typeof header>> = HEADERS): RouteConfig['responses'] {
   return { 200: { description, headers, content: json(schema) } };
 }
 
-function errors(...codes: number[]): RouteConfig['responses'] {
+/** Error answers: a code with the description ERRORS gives it, or a code with one of its own. */
+function errors(...codes: (number | [number, string])[]): RouteConfig['responses'] {
   return Object.fromEntries(
-    codes.map((c) => [
-      c,
-      {
-        description: ERRORS[c] ?? 'Error',
-        headers: c === 429 ? { ...HEADERS, 'Retry-After': header('Seconds until a retry can succeed') } : HEADERS,
-        content: json(ErrorBody),
-      },
-    ]),
+    codes.map((c) => {
+      const [code, description] = typeof c === 'number' ? [c, ERRORS[c] ?? 'Error'] : c;
+      return [
+        code,
+        {
+          description,
+          headers: code === 429 ? { ...HEADERS, 'Retry-After': header('Seconds until a retry can succeed') } : HEADERS,
+          content: json(ErrorBody),
+        },
+      ];
+    }),
   );
 }
+
+/** The refinement's conflicts (spec: "Refinement conflict"), each with its `error`. */
+const REFINEMENT_CONFLICT: [number, string] = [
+  409,
+  'Refinement conflict: another refinement of the job is running (`Another refinement of this job is running`), ' +
+    'the active mask is no longer `from_version` (`The active mask changed: it is version N, not M`), ' +
+    'or the Idempotency-Key was used with a different request (`Idempotency-Key was already used with a different request`). ' +
+    'Nothing is charged.',
+];
 
 /** Creating, starting, reading and deleting jobs. */
 function jobPaths(): RouteConfig[] {
@@ -96,7 +108,7 @@ function jobPaths(): RouteConfig[] {
       path: '/v1/jobs/{id}/start',
       summary: 'Start processing; creditsUsed is the exact charge',
       request: { params: JobIdParams, body: { content: json(StartJobRequest) } },
-      responses: { ...ok('Processing started', StartResponse), ...errors(400, 401, 402, 404, 409, 413, 429, 500) },
+      responses: { ...ok('Processing started', StartResponse), ...errors(400, 401, 402, 404, 413, 429, 500) },
     },
     {
       method: 'get',
@@ -167,7 +179,7 @@ function refinementPaths(): RouteConfig[] {
         }),
         body: { content: json(RefineMaskRequest) },
       },
-      responses: { ...ok('Mask refinement record (status queued when new)', RefinementRecord), ...errors(400, 401, 402, 404, 409, 429, 500) },
+      responses: { ...ok('Mask refinement record (status queued when new)', RefinementRecord), ...errors(400, 401, 402, 404, REFINEMENT_CONFLICT, 429, 500) },
     },
     {
       method: 'get',
@@ -188,7 +200,7 @@ function refinementPaths(): RouteConfig[] {
       path: '/v1/jobs/{id}/mask-versions/{version}/activate',
       summary: 'Extension: make a completed mask version the active one (409 while a refinement runs)',
       request: { params: MaskVersionParams },
-      responses: { ...ok('Mask versions', MaskVersionList), ...errors(400, 401, 404, 409, 429, 500) },
+      responses: { ...ok('Mask versions', MaskVersionList), ...errors(400, 401, 404, [409, 'A refinement of the job is running (`A refinement of this job is running`)'], 429, 500) },
     },
   ];
 }
@@ -213,7 +225,13 @@ function accountPaths(): RouteConfig[] {
       method: 'get',
       path: '/v1/openapi',
       summary: 'This document, as a YAML string (public: no API key needed)',
-      responses: { ...ok('OpenAPI YAML', z.string(), { 'X-API-Version': HEADERS['X-API-Version'] }), 500: { description: ERRORS[500]!, content: json(ErrorBody) } },
+      responses: {
+        ...ok('OpenAPI YAML in a JSON string. Its X-RateLimit-* headers show a full window: the document counts against no key.', z.string(), {
+          ...HEADERS,
+          'Cache-Control': header('`public, max-age=300`', 'string'),
+        }),
+        ...errors(405, 500),
+      },
     },
   ];
 }

@@ -2,6 +2,7 @@ import type { MediaInfo } from '../../engine/media/types';
 import { tierFor } from '../../engine/models/registry';
 import type { ModelManifest } from '../../engine/models/manifest';
 import type { ApiModel } from '../../engine/api-models';
+import { withPreset, type EnginePreset } from '../../engine/presets';
 import type { InferenceRuntime } from '../../engine/runtime';
 import type { TierConfig } from '../../engine/tiers';
 import { createVideoMatter, workSize } from '../../engine/video-matter';
@@ -28,6 +29,8 @@ export interface SegmentOptions {
   info: MediaInfo;
   maskOut: string;
   model: ApiModel;
+  /** The start's `background.options.preset` (engine/presets.ts); none is `balanced`. */
+  preset?: EnginePreset | null;
   threshold?: number | null;
   smartSampling?: boolean;
   signal?: AbortSignal;
@@ -57,7 +60,7 @@ export async function segmentVideo(opts: SegmentOptions): Promise<SegmentResult>
   // A GPU worker runs the GPU's configuration of the tier where there is one (engine/tiers.ts).
   const { device } = await runtime.device();
   const { tier, manifest } = tierFor(opts.model, allManifests(), isGpu(device) ? 'gpu' : 'cpu');
-  return segmentVideoWith({ ...opts, tier, manifest, runtime });
+  return segmentVideoWith({ ...opts, tier: withPreset(tier, opts.preset), manifest, runtime });
 }
 
 export interface SegmentResult {
@@ -73,7 +76,7 @@ export interface SegmentResult {
  * and may wrap the runtime: scripts/lib-bench/cached-runtime.ts).
  */
 export async function segmentVideoWith(
-  opts: Omit<SegmentOptions, 'model'> & { tier: TierConfig; manifest: ModelManifest; runtime?: InferenceRuntime },
+  opts: Omit<SegmentOptions, 'model' | 'preset'> & { tier: TierConfig; manifest: ModelManifest; runtime?: InferenceRuntime },
 ): Promise<SegmentResult> {
   const { info, tier, manifest } = opts;
   const started = performance.now();

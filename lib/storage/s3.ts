@@ -196,13 +196,20 @@ export class S3Storage implements Storage {
     }
   }
 
-  signedUrl(key: string, { method, expiresIn = 3600, filename, contentType }: SignedUrlOptions): Promise<string> {
+  signedUrl(key: string, { method, expiresIn = 3600, filename, contentType, contentLength }: SignedUrlOptions): Promise<string> {
     const Key = this.key(key);
     const command =
       method === 'PUT'
-        ? new PutObjectCommand({ Bucket: this.opts.bucket, Key, ...(contentType ? { ContentType: contentType } : {}) })
+        ? new PutObjectCommand({
+            Bucket: this.opts.bucket,
+            Key,
+            ...(contentType ? { ContentType: contentType } : {}),
+            ...(contentLength !== undefined ? { ContentLength: contentLength } : {}),
+          })
         : new GetObjectCommand({ Bucket: this.opts.bucket, Key, ...(filename ? { ResponseContentDisposition: contentDisposition(filename) } : {}) });
-    // The Content-Type is signed: the one PUT must carry the type given at creation.
-    return getSignedUrl(this.presigner, command, { expiresIn, ...(contentType ? { signableHeaders: new Set(['content-type']) } : {}) });
+    // The Content-Type is signed: the one PUT must carry the type given at creation. A stated
+    // length is signed too, so the store itself refuses a body of any other size.
+    const signed = [...(contentType ? ['content-type'] : []), ...(contentLength !== undefined ? ['content-length'] : [])];
+    return getSignedUrl(this.presigner, command, { expiresIn, ...(signed.length ? { signableHeaders: new Set(signed) } : {}) });
   }
 }

@@ -40,6 +40,8 @@ export interface SignedUrlOptions {
   filename?: string;
   /** PUT only: the Content-Type the upload must carry (signed where the store checks it). */
   contentType?: string;
+  /** PUT only: the upload's exact size in bytes, signed where the store checks it (S3). */
+  contentLength?: number;
 }
 
 /** The object was replaced since it was looked at (move with ifVersion). */

@@ -70,6 +70,18 @@ describe('POST /v1/jobs', () => {
     expect(await res.json()).toEqual({ error: 'Invalid JSON body', details: 'The request body is not valid JSON.' });
   });
 
+  it('takes a video content_type or application/octet-stream, and answers 400 for any other', async () => {
+    for (const type of ['text/html', 'image/svg+xml', 'application/json']) {
+      const r = await api(stack, 'POST', '/v1/jobs', { key: alice.key, body: { filename: 'page.mp4', content_type: type } });
+      expect(r.status, type).toBe(400);
+      expect(r.body.error).toBe(`Invalid content_type: must be a video type such as video/mp4 (or application/octet-stream), not ${type}`);
+    }
+    for (const type of ['video/quicktime', 'video/x-matroska', 'application/octet-stream', 'VIDEO/MP4; codecs="avc1"']) {
+      const r = await api(stack, 'POST', '/v1/jobs', { key: alice.key, body: { filename: 'clip.mkv', content_type: type } });
+      expect(r.status, type).toBe(200);
+    }
+  });
+
   it('returns a receipt with an absolute signed PUT URL valid for one hour', async () => {
     const receipt = await createJob(stack, alice.key, 'talk.mov', 'video/mp4');
     expect(receipt).toMatchObject({
@@ -254,6 +266,38 @@ describe('POST /v1/jobs/{id}/start', () => {
     expect((await api(stack, 'GET', `/v1/jobs/${id}/status`, { key: alice.key })).body.status).toBe('uploaded');
   });
 
+  it('takes 50 unique exports besides a distinct primary output, and refuses 51 before any charge', async () => {
+    const account = await createAccount(stack, 50);
+    const exports = (n: number) => [{ format: 'webm_vp9', sizes: Array.from({ length: n }, (_, i) => 100 + i) }];
+    const background = { type: 'transparent', transparent_format: 'webm_vp9' };
+    const refused = await uploadedJob(stack, account.key, clip25);
+    const tooMany = await api(stack, 'POST', `/v1/jobs/${refused}/start`, { key: account.key, body: { background, exports: exports(51) } });
+    expect(tooMany.status).toBe(400);
+    expect(tooMany.body.error).toBe('at most 50 unique outputs are allowed (requested 51)');
+    expect((await credits(account.key)).remaining_credits).toBe(50);
+    expect((await api(stack, 'GET', `/v1/jobs/${refused}/status`, { key: account.key })).body.status).toBe('uploaded');
+
+    const id = await uploadedJob(stack, account.key, clip25);
+    const r = await api<{ total_exports: number; exports: unknown[] }>(stack, 'POST', `/v1/jobs/${id}/start`, { key: account.key, body: { background, exports: exports(50) } });
+    expect(r.status, r.text).toBe(200);
+    expect(r.body.total_exports).toBe(51);
+    expect(r.body.exports).toHaveLength(50);
+    expect(await prisma.output.count({ where: { jobId: id } })).toBe(51);
+  });
+
+  it('answers two starts of one job racing both with 200 and the same body, and charges once', async () => {
+    const account = await createAccount(stack, 50);
+    const id = await uploadedJob(stack, account.key, clip25);
+    const body = { model: 'service-light', background: { type: 'color', color: '#00FF00' } };
+    const [a, b] = await Promise.all([1, 2].map(() => api(stack, 'POST', `/v1/jobs/${id}/start`, { key: account.key, body })));
+    expect([a!.status, b!.status]).toEqual([200, 200]);
+    expect(b!.body).toEqual(a!.body);
+    expect(a!.body).toMatchObject({ id, status: 'processing', creditsUsed: 2 });
+    expect((await credits(account.key)).remaining_credits).toBe(48);
+    expect((await prisma.creditEntry.findMany({ where: { jobId: id } })).map((e) => [e.kind, e.amount])).toEqual([['debit', -2]]);
+    expect(await enqueued(stack, 'segment-video', id)).toBe(1);
+  });
+
   it('refuses to start a job whose video was not uploaded', async () => {
     const receipt = await createJob(stack, alice.key);
     const r = await api(stack, 'POST', `/v1/jobs/${receipt.id}/start`, { key: alice.key, body: {} });
@@ -335,6 +379,11 @@ describe('GET /v1/webhooks/deliveries and /v1/openapi', () => {
       const r = await api<string>(stack, 'GET', path);
       expect(r.status, path).toBe(200);
       expect(r.headers.get('x-api-version')).toBe('1.6.0');
+      // What its own entry in the document says it sends.
+      expect(r.headers.get('x-ratelimit-limit')).toBe('100');
+      expect(r.headers.get('x-ratelimit-remaining')).toBe('100');
+      expect(Number(r.headers.get('x-ratelimit-reset'))).toBeGreaterThan(0);
+      expect(r.headers.get('cache-control')).toBe('public, max-age=300');
       expect(r.body).toMatch(/^openapi: 3\.0\.3/);
     }
     expect((await api(stack, 'POST', '/v1/openapi')).status).toBe(405);

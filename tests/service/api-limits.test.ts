@@ -3,7 +3,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, createAccount, createJob, refusedUpload, stackKind, startStack, storedKeys, syntheticClip, type Stack, type TestAccount } from './helpers';
+import { api, createAccount, createJob, refusedUpload, stackKind, startStack, storedKeys, syntheticClip, type Receipt, type Stack, type TestAccount } from './helpers';
 
 // The upload size limit, lowered so the test needs no gigabyte: 413 with the error body, the
 // partial file removed and the job left waiting for a proper upload. Where uploads go straight
@@ -30,6 +30,24 @@ describe('upload size limit', () => {
     const refused = await refusedUpload(stack, account.key, receipt, new Uint8Array(LIMIT + 1).fill(1));
     expect(refused.reason).toBe(`File too large. The file is ${LIMIT + 1} bytes; the limit is ${LIMIT} bytes. Upload the video again.`);
     expect(await storedKeys(stack, receipt.id)).toEqual([]);
+  });
+
+  it('signs a stated length into the upload URL: over the limit is a 413 at creation, a body 1 byte over it is refused at the source', async () => {
+    const tooBig = await api(stack, 'POST', '/v1/jobs', { key: account.key, body: { filename: 'big.mp4', content_type: 'video/mp4', content_length: LIMIT + 1 } });
+    expect(tooBig.status).toBe(413);
+    expect(tooBig.body).toEqual({ error: 'File too large', details: `The file is ${LIMIT + 1} bytes; the limit is ${LIMIT} bytes.` });
+
+    const created = await api<Receipt>(stack, 'POST', '/v1/jobs', { key: account.key, body: { filename: 'clip.mp4', content_type: 'video/mp4', content_length: LIMIT } });
+    expect(created.status).toBe(200);
+    const receipt = created.body;
+    expect(receipt.instructions.headers).toEqual({ 'Content-Type': 'video/mp4', 'Content-Length': String(LIMIT) });
+    // On S3 the store itself refuses it (the length is signed); the embedded route counts the bytes.
+    const over = await fetch(receipt.upload_url, { method: 'PUT', headers: { 'Content-Type': 'video/mp4' }, body: new Uint8Array(LIMIT + 1).fill(1) });
+    expect(over.status).toBe(onS3 ? 403 : 413);
+    if (onS3) expect(await over.text()).toContain('SignatureDoesNotMatch');
+    expect(await storedKeys(stack, receipt.id)).toEqual([]);
+    const status = await api(stack, 'GET', `/v1/jobs/${receipt.id}/status`, { key: account.key });
+    expect(status.body).toMatchObject({ status: 'created', message: null });
   });
 
   it.skipIf(onS3)('answers 413 for an upload over the limit, declared or streamed, and keeps nothing', async () => {

@@ -32,13 +32,15 @@ function sameOriginPath(url: string): string {
   return url.startsWith(`${base}/`) ? url.slice(base.length) : url;
 }
 
+/** A job for a file the browser will PUT; its size is signed into the URL (S3 refuses any other). */
 export async function createUploadAction(
   filename: string,
   contentType: string,
+  size: number,
 ): Promise<Result<{ jobId: string; uploadUrl: string; headers: Record<string, string> }>> {
   const user = await requireUser('/jobs/new');
   try {
-    const receipt = await createJob(user.id, { filename, content_type: contentType || 'application/octet-stream' });
+    const receipt = await createJob(user.id, { filename, content_type: contentType || 'application/octet-stream', content_length: size > 0 ? size : null });
     if (!('upload_url' in receipt)) return { ok: false, error: 'The server did not issue an upload URL.' };
     return { ok: true, jobId: receipt.id, uploadUrl: sameOriginPath(receipt.upload_url), headers: receipt.instructions.headers };
   } catch (err) {

@@ -9,6 +9,7 @@ import type { CreateJobRequest, JobReceipt, UploadedJob } from '../../schemas/jo
 import { storage, storageKeys } from '../../storage';
 import { ServiceError } from '../../errors';
 import { incomingFile } from '../../storage/incoming';
+import { tooLarge } from '../../storage/limited-write';
 import { acceptSource, acceptStill, uploadSource } from '../uploads/upload-source';
 
 const UPLOAD_URL_SECONDS = 3600;
@@ -38,23 +39,30 @@ type Uploaded = z.infer<typeof UploadedJob>;
 export async function createJob(userId: string, req: CreateJobRequest): Promise<Receipt | Uploaded> {
   if (req.video_url) return createJobFromUrl(userId, req.video_url, req.filename);
   if (!req.filename || !req.content_type) throw new ServiceError('invalid', 'One of (filename with content_type) or video_url is required');
-  return receiptFor(await db().job.create({ data: { userId, filename: cleanFilename(req.filename), contentType: req.content_type } }));
+  const length = req.content_length ?? undefined;
+  if (length !== undefined && length > env().MAX_UPLOAD_BYTES) throw tooLarge(env().MAX_UPLOAD_BYTES, length);
+  return receiptFor(await db().job.create({ data: { userId, filename: cleanFilename(req.filename), contentType: req.content_type } }), length);
 }
 
-/** A job waiting for its file: the signed PUT URL (1 h) and how to use it. */
-async function receiptFor(job: { id: string; filename: string; contentType: string; createdAt: Date }): Promise<Receipt> {
+/**
+ * A job waiting for its file: the signed PUT URL (1 h) and how to use it. A stated length is
+ * signed into the URL: S3 then refuses a body of any other size, so nothing over the limit
+ * reaches the bucket (the embedded upload route counts the bytes as they arrive either way).
+ */
+async function receiptFor(job: { id: string; filename: string; contentType: string; createdAt: Date }, contentLength?: number): Promise<Receipt> {
   const expiresAt = new Date(Date.now() + UPLOAD_URL_SECONDS * 1000);
+  const target = storageKeys.uploadTarget(job.id);
   return {
     id: job.id,
     status: 'created',
     filename: job.filename,
     content_type: job.contentType,
-    upload_url: await storage().signedUrl(storageKeys.uploadTarget(job.id), { method: 'PUT', expiresIn: UPLOAD_URL_SECONDS, contentType: job.contentType }),
+    upload_url: await storage().signedUrl(target, { method: 'PUT', expiresIn: UPLOAD_URL_SECONDS, contentType: job.contentType, contentLength }),
     expires_at: expiresAt.toISOString(),
     created_at: job.createdAt.toISOString(),
     instructions: {
       method: 'PUT',
-      headers: { 'Content-Type': job.contentType },
+      headers: { 'Content-Type': job.contentType, ...(contentLength !== undefined ? { 'Content-Length': String(contentLength) } : {}) },
       note: `Upload the whole ${job.contentType.startsWith('image/') ? 'image' : 'video'} in one PUT request to upload_url with this Content-Type before expires_at (no API key needed; at most ${env().MAX_UPLOAD_BYTES} bytes), then call POST /v1/jobs/${job.id}/start.`,
     },
   };

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { ApiModel } from '../../../engine/api-models';
+import type { EnginePreset } from '../../../engine/presets';
 import { safeImageInputArgs, safeInputArgs } from '../../../engine/media/input';
 import { stillAnimationArgs, stillFrame } from '../../../engine/media/still';
 import type { MediaInfo } from '../../../engine/media/types';
@@ -61,9 +62,10 @@ export async function segmentJob(jobId: string, ctx: WorkContext): Promise<void>
     const progress = new ProgressWriter(jobId, job.frameCount ?? 0, logProgressError(jobId));
     try {
       await withScratch(`segment-${jobId}`, async (dir) => {
-        const work = { job, model: request.model, threshold: request.background?.options?.threshold ?? null, dir, ctx, progress };
+        const options = request.background?.options;
+        const work = { job, model: request.model, preset: options?.preset ?? null, threshold: options?.threshold ?? null, dir, ctx, progress };
         // A still is segmented once and animated with its mask; a video is segmented frame by frame.
-        const { source, info, mask } = still ? await animateStill(work, still) : await segmentUpload(work, request.background?.options?.smart_sampling ?? undefined);
+        const { source, info, mask } = still ? await animateStill(work, still) : await segmentUpload(work, options?.smart_sampling ?? undefined);
         progress.stage('thumbnails');
         const thumbs = await renderThumbnails({ source, info, mask, outDir: dir });
         const thumbnailKey = storageKeys.thumbnail(jobId);
@@ -102,6 +104,7 @@ export async function segmentJob(jobId: string, ctx: WorkContext): Promise<void>
 interface SegmentWork {
   job: Job;
   model: ApiModel;
+  preset: EnginePreset | null;
   threshold: number | null;
   dir: string;
   ctx: WorkContext;
@@ -141,6 +144,7 @@ async function segmentUpload(w: SegmentWork, smartSampling: boolean | undefined)
     info,
     maskOut: mask,
     model: w.model,
+    preset: w.preset,
     threshold: w.threshold,
     smartSampling,
     signal: ctx.signal,
@@ -174,7 +178,7 @@ async function animateStill(w: SegmentWork, still: StillOptions): Promise<Segmen
   const frameInfo = await probeVideo(frame1, { signal: ctx.signal });
   progress.stage('segment');
   const stillMask = path.join(dir, 'still-mask.mkv');
-  await segmentVideo({ input: frame1, info: frameInfo, maskOut: stillMask, model: w.model, threshold: w.threshold, signal: ctx.signal });
+  await segmentVideo({ input: frame1, info: frameInfo, maskOut: stillMask, model: w.model, preset: w.preset, threshold: w.threshold, signal: ctx.signal });
   const clip = path.join(dir, 'clip.mkv');
   const mask = path.join(dir, 'mask.mkv');
   const safe = (f: string) => safeInputArgs({ demuxer: 'matroska' }, f, env().MAX_FRAME_PIXELS);

@@ -58,11 +58,34 @@ describe('startJob and the starts a minute', () => {
     await grantCredits(owner, 100, 'grant', 'test');
     const job = await jobIn('uploaded');
     const admitted: string[] = [];
-    const admitStart = () => void admitted.push(job.id);
+    const admitStart = () => {
+      admitted.push(job.id);
+      return () => void admitted.pop();
+    };
     const first = await startJob(owner, job.id, StartJobRequest.parse({ model: 'service-light' }), { admitStart });
     const replay = await startJob(owner, job.id, StartJobRequest.parse({ model: 'service-light' }), { admitStart });
     expect(replay).toEqual(first);
     expect(admitted).toEqual([job.id]);
+  });
+
+  it('answers a start that lost the race to another start of the job as that one was answered: one charge, its place given back', async () => {
+    await grantCredits(owner, 100, 'grant', 'test');
+    const job = await jobIn('uploaded');
+    let admits = 0;
+    let givenBack = 0;
+    const admitStart = () => {
+      admits++;
+      return () => void givenBack++;
+    };
+    const request = StartJobRequest.parse({ model: 'service-light' });
+    // Both read the job `uploaded` before either writes: both are admitted, one commits.
+    const [a, b] = await Promise.all([startJob(owner, job.id, request, { admitStart }), startJob(owner, job.id, request, { admitStart })]);
+    expect([admits, givenBack]).toEqual([2, 1]);
+    expect(b).toEqual(a);
+    expect(a).toMatchObject({ id: job.id, status: 'processing', creditsUsed: 2 });
+    const debits = await db().creditEntry.findMany({ where: { jobId: job.id, kind: 'debit' } });
+    expect(debits.map((d) => d.amount)).toEqual([-2]);
+    expect(await db().output.count({ where: { jobId: job.id } })).toBe(1);
   });
 
   it('starts nothing when the start is not admitted', async () => {

@@ -114,15 +114,29 @@ const startOutputsOf = (jobId: string) =>
  * Insufficient credits roll all of it back. Starting a job that is already processing answers
  * the original start again, without a second charge. The request is the public one (/v1), or
  * the dashboard's, whose composition may name the image uploaded into this job's own storage.
+ * A start that loses a race with another start of the same job (both read it `uploaded`) is
+ * answered as that one was: a replay, with no second charge, never a conflict.
  * `given` names the fields the client sent (default: those of `request`); `admitStart` runs
- * once the request is known to start something new (not for a replay), and may refuse it.
+ * once the request is known to start something new (not for a replay), may refuse it, and
+ * returns how to give its place back (a start that turns out to be a replay).
  */
-export async function startJob(
-  userId: string,
-  jobId: string,
-  request: StartJobRequest,
-  opts: { given?: ReadonlySet<keyof StartJobRequest>; admitStart?: () => void } = {},
-): Promise<Started> {
+export async function startJob(userId: string, jobId: string, request: StartJobRequest, opts: StartOptions = {}): Promise<Started> {
+  // A lost race re-reads the job: started by the other request, it is a replay; with a new
+  // upload committed meanwhile, the new video is priced and started.
+  for (let attempt = 1; ; attempt++) {
+    const started = await startOnce(userId, jobId, request, opts);
+    if (started) return started;
+    if (attempt === 3) throw new ServiceError('invalid', 'The video was replaced while the job was being started', 'Start the job again once its upload has finished.');
+  }
+}
+
+interface StartOptions {
+  given?: ReadonlySet<keyof StartJobRequest>;
+  admitStart?: () => () => void;
+}
+
+/** One try of startJob: its answer, or null when another request changed the job first. */
+async function startOnce(userId: string, jobId: string, request: StartJobRequest, opts: StartOptions): Promise<Started | null> {
   const given = opts.given ?? new Set(Object.keys(request) as (keyof StartJobRequest)[]);
   let job = await db().job.findFirst({ where: { id: jobId, userId } });
   if (!job) throw jobNotFound();
@@ -149,8 +163,8 @@ export async function startJob(
     ...additional.map((recipe) => ({ recipe, transformField: 'exports.transform' })),
   ]);
 
-  opts.admitStart?.();
-  await transact(async (tx) => {
+  const giveBack = opts.admitStart?.();
+  const won = await transact(async (tx) => {
     // The write comes first, so SQLite holds the write lock while the balance is read.
     const moved = await tx.job.updateMany({
       // The upload it was priced from: a new one committed since is refused below.
@@ -167,7 +181,9 @@ export async function startJob(
         startedAt: new Date(),
       },
     });
-    if (moved.count !== 1) throw new ServiceError('conflict', 'The job was started by another request, or its upload replaced meanwhile');
+    // Another start (or a new upload) committed first: nothing is written, and startJob answers
+    // from what it committed.
+    if (moved.count !== 1) return false;
     const batchId = additional.length ? (await tx.batch.create({ data: { jobId: job.id } })).id : null;
     await createOutput(tx, { jobId: job.id, role: 'primary', recipe: primaryRecipe, batchId });
     for (const recipe of additional) await createOutput(tx, { jobId: job.id, role: 'additional', recipe, batchId });
@@ -177,7 +193,12 @@ export async function startJob(
     // start of the same account then waits for until this one commits; the shorter it is held,
     // the sooner 50 concurrent starts are through.
     if (!(await debitForJob(tx, { userId, jobId: job.id, amount: credits }))) throw new ServiceError('conflict', 'The job has already been charged');
+    return true;
   });
+  if (!won) {
+    giveBack?.();
+    return null;
+  }
   const started = await db().job.findUniqueOrThrow({ where: { id: job.id } });
   return responseOf(started, await startOutputsOf(job.id));
 }

@@ -8,7 +8,7 @@ import { classicBackground, outputFormatOf, planExports, toRecipe } from './reci
 const issues = (r: { success: boolean; error?: { issues: { message: string }[] } }) => r.error?.issues.map((i) => i.message) ?? [];
 
 describe('planExports', () => {
-  it('dedupes against the primary output and caps unique outputs at 50', () => {
+  it('dedupes against the primary output and caps the unique outputs besides it at 50', () => {
     const items = [
       { format: 'webm_vp9' as const, sizes: ['native' as const, 640, 640] },
       { format: 'gif' as const, sizes: null },
@@ -19,9 +19,14 @@ describe('planExports', () => {
     ]);
     // Without a primary (batch-exports) the native WebM is an export of its own.
     expect(planExports(items)).toHaveLength(3);
-    const many = [{ format: 'webm_vp9' as const, sizes: Array.from({ length: 50 }, (_, i) => 100 + i) }];
-    expect(() => planExports(many, { format: 'webm_vp9', transform: undefined })).toThrow(/at most 50/);
-    expect(planExports(many)).toHaveLength(50);
+    // 50 unique exports besides a distinct primary: accepted; 51: refused, with or without a primary.
+    const sizes = (n: number) => [{ format: 'webm_vp9' as const, sizes: Array.from({ length: n }, (_, i) => 100 + i) }];
+    expect(planExports(sizes(50), { format: 'webm_vp9', transform: undefined })).toHaveLength(50);
+    expect(planExports(sizes(50))).toHaveLength(50);
+    expect(() => planExports(sizes(51), { format: 'webm_vp9', transform: undefined })).toThrow('at most 50 unique outputs are allowed (requested 51)');
+    expect(() => planExports(sizes(51))).toThrow(/at most 50/);
+    // One of them the same as the primary: merged into it, so 50 remain.
+    expect(planExports([...sizes(50), { format: 'webm_vp9', sizes: ['native'] }], { format: 'webm_vp9', transform: undefined })).toHaveLength(50);
   });
 
   it('counts the 50 unique outputs after identical items are merged, wherever exports are given', () => {
@@ -32,6 +37,14 @@ describe('planExports', () => {
     expect(planExports(start.data!.exports!, { format: 'webm_vp9', transform: undefined })).toEqual([{ format: 'gif', transform: undefined }]);
     expect(issues(CreateBatchRequest.safeParse({ exports: identical }))).toEqual([]);
     expect(issues(ImageToVideoRequest.safeParse({ filename: 'a.png', content_type: 'image/png', background, exports: identical }))).toEqual([]);
+  });
+});
+
+describe('background.options.preset', () => {
+  it('is one of the engine presets in a request, and a stored start with another reads as none', () => {
+    expect(issues(Background.safeParse({ type: 'transparent', options: { preset: 'ultra' } }))).toEqual(['background.options.preset must be one of: balanced, fast, fine-edges']);
+    expect(Background.parse({ type: 'transparent', options: { preset: 'fast' } }).options?.preset).toBe('fast');
+    expect(StoredBackground.parse({ type: 'transparent', options: { preset: 'ultra', threshold: 0.5 } }).options).toEqual({ preset: null, threshold: 0.5 });
   });
 });
 

@@ -34,9 +34,10 @@ const outputKey = (o: PlannedOutput) => JSON.stringify([o.format, o.transform ??
 
 /**
  * One output per export size (`native` keeps the source size, a number is a maximum width),
- * with duplicates and those identical to the primary output removed; more than 50 unique outputs
- * in all (the primary counted) is an error. The spec's rules for start's `exports`, also
- * applied to batch-exports.
+ * with duplicates and those identical to the primary output removed; more than 50 unique
+ * outputs besides the primary is an error (spec: "additional outputs per start: at most 50
+ * unique"; a batch, which has no primary, has at most 50). The spec's rules for start's
+ * `exports`, also applied to batch-exports.
  */
 export function planExports(exports: ExportItem[], primary?: PlannedOutput): PlannedOutput<ExportFormatId>[] {
   const seen = new Map<string, PlannedOutput<ExportFormatId> | null>(primary ? [[outputKey(primary), null]] : []);
@@ -48,17 +49,18 @@ export function planExports(exports: ExportItem[], primary?: PlannedOutput): Pla
       if (!seen.has(outputKey(planned))) seen.set(outputKey(planned), planned);
     }
   }
-  if (seen.size > MAX_UNIQUE_OUTPUTS) {
+  const additional = [...seen.values()].filter((p) => p !== null);
+  if (additional.length > MAX_UNIQUE_OUTPUTS) {
     throw new z.ZodError([
       {
         code: 'custom',
         path: ['exports'],
-        message: userMessage(`at most ${MAX_UNIQUE_OUTPUTS} unique outputs are allowed (requested ${seen.size})`),
+        message: userMessage(`at most ${MAX_UNIQUE_OUTPUTS} unique outputs are allowed (requested ${additional.length})`),
         input: exports,
       },
     ]);
   }
-  return [...seen.values()].filter((p) => p !== null);
+  return additional;
 }
 
 const exportContainer = (b: Background) => b.composition?.export_format ?? 'mp4';

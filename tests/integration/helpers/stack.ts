@@ -17,7 +17,7 @@ export { freePort } from '../../../scripts/lib-stack/ports';
  * BullMQ on Redis and a fresh S3 bucket, from KEYOUT_TEST_POSTGRES_URL, KEYOUT_TEST_REDIS_URL and
  * KEYOUT_TEST_S3 (`npm run test:scale` starts those once), or throwaway servers of its own.
  *
- * Server mode: `next start` when .next/BUILD_ID is newer than the sources (npm test builds
+ * Server mode: `next start` when .next holds a build of the current sources (npm test builds
  * first), otherwise `next dev` with a private build folder (next-server.mjs). Force one with
  * KEYOUT_TEST_SERVER=dev|start. KEYOUT_TEST_DIST_DIR=<dir> serves a private production build
  * made with `node tests/integration/helpers/next-server.mjs build` instead of .next.

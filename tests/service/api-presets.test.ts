@@ -1,0 +1,74 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { VideoMatterOptions } from '../../engine/video-matter';
+import { api, createAccount, startStack, syntheticClip, uploadedJob, waitForJob, type Stack, type TestAccount } from './helpers';
+
+// The engine the worker runs is the real one; this only records the options each matter is
+// created with, so the test reads the settings a preset made the engine use.
+const used = vi.hoisted(() => [] as VideoMatterOptions[]);
+vi.mock('../../engine/video-matter', async (importOriginal) => {
+  const engine = await importOriginal<typeof import('../../engine/video-matter')>();
+  return {
+    ...engine,
+    createVideoMatter: (opts: VideoMatterOptions) => {
+      used.push(opts);
+      return engine.createVideoMatter(opts);
+    },
+  };
+});
+
+let stack: Stack;
+let account: TestAccount;
+let tmp: string;
+let clip: string;
+
+beforeAll(async () => {
+  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'keyout-presets-'));
+  [stack, clip] = await Promise.all([startStack({ worker: true }), syntheticClip(path.join(tmp, 'clip.mp4'), { seconds: 1 })]);
+  account = await createAccount(stack, 100);
+});
+afterAll(async () => {
+  await stack?.stop();
+  fs.rmSync(tmp, { recursive: true, force: true });
+});
+
+const credits = async () => (await api<{ remaining_credits: number }>(stack, 'GET', '/v1/credits', { key: account.key })).body.remaining_credits;
+
+/** Starts a job on service-light with `preset` and returns the engine settings its segmentation ran with. */
+async function settingsFor(preset: string | null) {
+  const id = await uploadedJob(stack, account.key, clip);
+  const before = await credits();
+  const start = await api(stack, 'POST', `/v1/jobs/${id}/start`, { key: account.key, body: { model: 'service-light', background: { type: 'transparent', options: { preset } } } });
+  expect(start.status, start.text).toBe(200);
+  const done = await waitForJob(stack, account.key, id);
+  expect(done.status, done.message ?? '').toBe('completed');
+  const opts = used.at(-1)!;
+  return { charged: before - (await credits()), workSide: opts.tier.workSide, interval: opts.tier.keyframes.interval, guided: opts.tier.guided };
+}
+
+describe('background.options.preset', () => {
+  it('refuses an unknown preset with 400 naming the valid ones, before any charge', async () => {
+    const id = await uploadedJob(stack, account.key, clip);
+    const before = await credits();
+    const r = await api(stack, 'POST', `/v1/jobs/${id}/start`, { key: account.key, body: { background: { type: 'transparent', options: { preset: 'ultra' } } } });
+    expect(r.status).toBe(400);
+    expect(r.body.error).toBe('background.options.preset must be one of: balanced, fast, fine-edges');
+    expect(await credits()).toBe(before);
+    expect((await api(stack, 'GET', `/v1/jobs/${id}/status`, { key: account.key })).body.status).toBe('uploaded');
+  });
+
+  it('changes what the engine runs, at the model’s price', async () => {
+    const none = await settingsFor(null);
+    const balanced = await settingsFor('balanced');
+    const fast = await settingsFor('fast');
+    const fine = await settingsFor('fine-edges');
+    // service-light: the engine's light tier (engine/tiers.ts), 0.75 credits a second.
+    expect(none).toMatchObject({ workSide: 320, interval: 32, guided: { radius: 2 } });
+    expect(balanced).toEqual(none);
+    expect(fast).toMatchObject({ workSide: 240, interval: 64 });
+    expect(fine).toMatchObject({ workSide: 480, interval: 32, guided: { subsample: 1 } });
+    for (const run of [balanced, fast, fine]) expect(run.charged).toBe(none.charged);
+  });
+});
