@@ -47,11 +47,11 @@ describe('probeVideo on generated files', () => {
   });
 
   it('accepts a video of exactly the 600 s limit whose audio runs a little longer, refuses 601 s', async () => {
-    const tiny = ['-f', 'lavfi', '-i', 'color=s=16x16:r=1:d=600', '-f', 'lavfi', '-i', 'anullsrc=r=8000:cl=mono', '-c:v', 'libx264', '-c:a', 'aac'];
+    const tiny = ['-f', 'lavfi', '-i', 'color=s=32x32:r=1:d=600', '-f', 'lavfi', '-i', 'anullsrc=r=8000:cl=mono', '-c:v', 'libx264', '-c:a', 'aac'];
     const info = await probeVideo(make('ten-minutes.mp4', [...tiny, '-t', '600.3']));
     // The video stream's length, not the container's (which the audio makes 600.3 s).
     expect(info.duration).toBeCloseTo(600, 1);
-    const over = make('over.mp4', ['-f', 'lavfi', '-i', 'color=s=16x16:r=1:d=601', '-c:v', 'libx264']);
+    const over = make('over.mp4', ['-f', 'lavfi', '-i', 'color=s=32x32:r=1:d=601', '-c:v', 'libx264']);
     await expect(probeVideo(over)).rejects.toThrow('The video is 601.0 s long; the limit is 600 s.');
   });
 

@@ -137,7 +137,7 @@ export async function generateCorpus(dir: string): Promise<HostileFile[]> {
   await ffmpeg(['-f', 'lavfi', '-i', 'color=s=8192x8192:r=1:d=1', '-c:v', 'mjpeg', '-q:v', '31', huge]);
   add('huge-frame.mp4', huge, 'an 8192x8192 frame (67 M pixels)');
   const long = path.join(dir, 'over-the-cap.mp4');
-  await ffmpeg(['-f', 'lavfi', '-i', 'color=s=16x16:r=1:d=601', '-c:v', 'libx264', long]);
+  await ffmpeg(['-f', 'lavfi', '-i', 'color=s=32x32:r=1:d=601', '-c:v', 'libx264', long]);
   add('over-the-cap.mp4', long, '601 s, over the 600 s limit');
   const fast = path.join(dir, 'thousand-fps.mkv');
   await ffmpeg(['-f', 'lavfi', '-i', 'testsrc2=size=64x64:rate=1000:duration=0.5', '-c:v', 'ffv1', fast]);

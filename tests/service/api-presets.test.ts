@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { VideoMatterOptions } from '../../engine/video-matter';
-import { api, createAccount, startStack, syntheticClip, uploadedJob, waitForJob, type Stack, type TestAccount } from './helpers';
+import { api, createAccount, createKey, startStack, syntheticClip, uploadedJob, waitForJob, type Stack, type TestAccount } from './helpers';
 
 // The engine the worker runs is the real one; this only records the options each matter is
 // created with, so the test reads the settings a preset made the engine use.
@@ -36,13 +36,17 @@ afterAll(async () => {
 
 const credits = async () => (await api<{ remaining_credits: number }>(stack, 'GET', '/v1/credits', { key: account.key })).body.remaining_credits;
 
-/** Starts a job on service-light with `preset` and returns the engine settings its segmentation ran with. */
+/**
+ * Starts a job on service-light with `preset` and returns the engine settings its segmentation
+ * ran with. Each start goes through a key of its own: a key may start 3 jobs a minute.
+ */
 async function settingsFor(preset: string | null) {
-  const id = await uploadedJob(stack, account.key, clip);
+  const key = await createKey(stack, account.email);
+  const id = await uploadedJob(stack, key, clip);
   const before = await credits();
-  const start = await api(stack, 'POST', `/v1/jobs/${id}/start`, { key: account.key, body: { model: 'service-light', background: { type: 'transparent', options: { preset } } } });
+  const start = await api(stack, 'POST', `/v1/jobs/${id}/start`, { key, body: { model: 'service-light', background: { type: 'transparent', options: { preset } } } });
   expect(start.status, start.text).toBe(200);
-  const done = await waitForJob(stack, account.key, id);
+  const done = await waitForJob(stack, key, id);
   expect(done.status, done.message ?? '').toBe('completed');
   const opts = used.at(-1)!;
   return { charged: before - (await credits()), workSide: opts.tier.workSide, interval: opts.tier.keyframes.interval, guided: opts.tier.guided };
