@@ -29,7 +29,9 @@ export function clearTransparent(input: string, output: string, pixFmt: string):
   return [
     `[${input}]format=gbrap,split[${id}x][${id}y]`,
     `[${id}y]alphaextract,split[${id}m][${id}m2]`,
-    `[${id}m2]lut=c0='if(gt(val,0),255,0)',format=gbrp[${id}k]`,
+    // The lut runs on the grey matte itself: left to negotiation it ran on gbrp and cut only one
+    // of the three planes, so the other two were multiplied by alpha (premultiplied colour).
+    `[${id}m2]format=gray,lut=c0='if(gt(val,0),255,0)',format=gbrp[${id}k]`,
     `[${id}x]format=gbrp[${id}c]`,
     `[${id}c][${id}k]blend=all_mode=multiply[${id}cc]`,
     `[${id}cc][${id}m]alphamerge,format=${pixFmt}[${output}]`,

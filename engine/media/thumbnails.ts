@@ -35,7 +35,7 @@ export function thumbnailArgs(p: {
     `[0:v]${[...normalizeFilters(p.info), pick, scale, 'format=yuv444p'].join(',')},split[s1][s2]`,
     `[1:v]${[...normalizeFilters(p.info), pick, scale, 'format=gray'].join(',')},split[m1][m2]`,
     `[s1]format=yuvj420p[jpeg]`,
-    `[m2]lut=c0='if(gt(val,0),255,0)',format=gbrp[keep]`,
+    `[m2]format=gray,lut=c0='if(gt(val,0),255,0)',format=gbrp[keep]`,
     `[s2]format=gbrp[c]`,
     `[c][keep]blend=all_mode=multiply[cc]`,
     `[cc][m1]alphamerge,format=rgba[png]`,
