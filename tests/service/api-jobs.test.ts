@@ -237,17 +237,17 @@ describe('POST /v1/jobs/{id}/start', () => {
     expect(await prisma.output.count({ where: { jobId: id } })).toBe(0);
   });
 
-  it('answers 400 with the spec message for a bad colour, and for lottie', async () => {
+  it('answers 400 with the spec message for a bad colour, and for an unknown Lottie preset', async () => {
     const id = await uploadedJob(stack, alice.key, clip25);
     const bad = await api(stack, 'POST', `/v1/jobs/${id}/start`, { key: alice.key, body: { background: { type: 'color', color: 'green' } } });
     expect(bad.status).toBe(400);
     expect(bad.body.error).toBe('invalid background colour format (must be a hex colour)');
     const lottie = await api(stack, 'POST', `/v1/jobs/${id}/start`, {
       key: alice.key,
-      body: { background: { type: 'transparent', transparent_format: 'lottie' } },
+      body: { background: { type: 'transparent', transparent_format: 'lottie', lottie_options: { preset: 'ultra' } } },
     });
     expect(lottie.status).toBe(400);
-    expect(lottie.body.error).toMatch(/lottie.*not supported/);
+    expect(lottie.body.error).toMatch(/lottie_options\.preset must be one of balanced, small, quality, png/);
     const model = await api(stack, 'POST', `/v1/jobs/${id}/start`, { key: alice.key, body: { model: 'service-mega' } });
     expect(model.status).toBe(400);
     expect(model.body.error).toMatch(/^Invalid model/);
