@@ -47,7 +47,8 @@ export const lottie = {
   alpha: 'straight',
   inverted: false,
   keepsAudio: false,
-  loop: true,
+  // Lottie has no loop count: the player decides (lottie-web's `loop`, the mobile views' loopMode).
+  loop: false,
   workingFormat: 'yuv444p',
   nativeOnly: false,
   studio: false,

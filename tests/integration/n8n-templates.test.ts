@@ -24,6 +24,8 @@ const FG_TONE = 440;
 const BG_TONE = 2000;
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'keyout-n8n-'));
+/** The frames the placement checks read, kept to look at. */
+const FRAMES = path.resolve(import.meta.dirname, '../../test-results/n8n-templates');
 const files: Record<string, { file: string; type: string }> = {};
 const host = http.createServer((req, res) => {
   const served = files[req.url ?? ''];
@@ -97,6 +99,7 @@ async function download(status: JobStatus, name: string): Promise<{ file: string
 
 /** The box (and count) of the pixels that are not the blue background, in the frame at 0.5 s (also written as a PNG to look at). */
 async function subjectBox(video: string, png: string): Promise<{ x0: number; y0: number; x1: number; y1: number; count: number; minBlue: number }> {
+  fs.mkdirSync(FRAMES, { recursive: true });
   await ffmpeg(['-ss', '0.5', '-i', video, '-frames:v', '1', png]);
   const { stdout } = await run('ffmpeg', ['-v', 'error', '-i', png, '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-'], { encoding: 'buffer', maxBuffer: 64 << 20 });
   const box = { x0: Infinity, y0: Infinity, x1: -1, y1: -1, count: 0, minBlue: 255 };
@@ -156,7 +159,7 @@ describe('the official n8n templates, sent as n8n sends them', () => {
     }
     // 01, 02 — ai_ugc_ad: the foreground 35 % of the width (224 px), at the bottom right, 95 % opaque.
     for (const i of [0, 1]) {
-      const box = await subjectBox(outputs[i]!.file, path.join(tmp, `${ids[i]}.png`));
+      const box = await subjectBox(outputs[i]!.file, path.join(FRAMES, `${ids[i]}.png`));
       expect(box.count).toBeGreaterThan(2000);
       expect(box.x0).toBeGreaterThanOrEqual(BG.width - 224 - 2);
       expect(box.y0).toBeGreaterThanOrEqual(BG.height - 224 - 2);
@@ -172,7 +175,7 @@ describe('the official n8n templates, sent as n8n sends them', () => {
     }
     // 03, 04 — centered: the 256² foreground fitted to the 360 px height, centred (x 140–500).
     for (const i of [2, 3]) {
-      const box = await subjectBox(outputs[i]!.file, path.join(tmp, `${ids[i]}.png`));
+      const box = await subjectBox(outputs[i]!.file, path.join(FRAMES, `${ids[i]}.png`));
       expect(box.count).toBeGreaterThan(5000);
       expect(box.x0).toBeGreaterThanOrEqual(140 - 2);
       expect(box.x1).toBeLessThanOrEqual(500 + 2);
