@@ -15,7 +15,9 @@ function lottieSteps(c: StepsContext): { steps: string[][]; lottie: LottiePlan }
   const [num, den] = c.geometry.fpsRational.split('/');
   const timeBase = `${den ?? 1}/${num}`;
   // Each frame is named by its index (its pts at 1/fps); mpdecimate drops those barely different from the last one kept.
-  const index = [`setpts=N`, `settb=${timeBase}`, 'format=yuva420p', ...alphaCut(o.threshold), ...(o.smartSampling ? ['mpdecimate'] : [])];
+  // It runs on yuva444p, pinned: left to negotiation next to libwebp (FFmpeg 5.1) it dropped nothing.
+  const sampled = [...alphaCut(o.threshold), ...(o.smartSampling ? ['mpdecimate'] : [])];
+  const index = [`settb=${timeBase}`, 'setpts=N', 'format=yuva444p', ...sampled, 'format=yuva420p'];
   const graph = [...c.graph, `[t]${index.join(',')}[i]`];
   const encoder =
     preset.image === 'webp'

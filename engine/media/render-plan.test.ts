@@ -116,12 +116,12 @@ describe('planRender: transparent formats', () => {
 
   it('lottie: frames named by index, held by mpdecimate with smart sampling, cut by a threshold, WebP or PNG by preset', () => {
     const d = plan({ kind: 'transparent', format: 'lottie' });
-    expect(graphOf(d.steps[0]!)).toContain('[t]setpts=N,settb=1/24,format=yuva420p,mpdecimate[i]');
+    expect(graphOf(d.steps[0]!)).toContain('[t]settb=1/24,setpts=N,format=yuva444p,mpdecimate,format=yuva420p[i]');
     expect(d.steps[0]).toEqual(expect.arrayContaining(['libwebp', '-quality', '75', '-frame_pts', '1', '/w/frames/frame_%06d.webp']));
     expect(d.lottie).toEqual({ directory: '/w/frames', image: 'webp', width: 1280, height: 720, fps: 24, frames: 247 });
     expect(d.promise).toMatchObject({ profile: 'lottie-alpha', codec: 'lottie', alpha: 'straight', hasAudio: false });
     const png = plan({ kind: 'transparent', format: 'lottie', lottie: { preset: 'png', smartSampling: false, threshold: 0.5 }, transform: { max_width: 640 } });
-    expect(graphOf(png.steps[0]!)).toContain("[t]setpts=N,settb=1/24,format=yuva420p,lut=a='if(gte(val,128),255,0)'[i]");
+    expect(graphOf(png.steps[0]!)).toContain("[t]settb=1/24,setpts=N,format=yuva444p,lut=a='if(gte(val,128),255,0)',format=yuva420p[i]");
     expect(png.steps[0]).toEqual(expect.arrayContaining(['png', '/w/frames/frame_%06d.png']));
     expect(png.lottie).toMatchObject({ image: 'png', width: 640, height: 360 });
   });
