@@ -56,5 +56,7 @@ export const lottie = {
   studio: false,
   classicStatus: false,
   cliDefault: false,
+  // Every frame is an embedded image: a minute of 720p is already tens of megabytes of JSON for a player to hold.
+  maxSeconds: 60,
   encoding: { kind: 'steps', steps: lottieSteps },
 } as const satisfies OutputFormat<'lottie'>;

@@ -54,6 +54,8 @@ export interface OutputFormat<Id extends string = string> {
   cliDefault: boolean;
   /** Other names clients ask for it by (an opaque container's `export_format`: the n8n templates send `h264`). */
   aliases?: readonly string[];
+  /** The longest source it takes, in seconds (refused at start beyond it). */
+  maxSeconds?: number;
   /** A capability of the host it needs (detected at run time, lib/media/capabilities.ts). */
   requires?: 'hevc-alpha';
   /** GIF frame delays are whole centiseconds: the frame rate is snapped to one that fits. */

@@ -254,6 +254,17 @@ describe('POST /v1/jobs/{id}/start', () => {
     expect((await api(stack, 'GET', `/v1/jobs/${id}/status`, { key: alice.key })).body.status).toBe('uploaded');
   });
 
+  it('refuses a Lottie of a source over 60 s at start, before charging', async () => {
+    const long = await syntheticClip(path.join(tmp, 'long.mp4'), { seconds: 61, size: '64x64', fps: 12 });
+    const id = await uploadedJob(stack, bob.key, long);
+    const before = (await api(stack, 'GET', '/v1/credits', { key: bob.key })).body.remaining_credits;
+    const r = await api(stack, 'POST', `/v1/jobs/${id}/start`, { key: bob.key, body: { background: { type: 'transparent', transparent_format: 'lottie' } } });
+    expect(r.status, r.text).toBe(400);
+    expect(r.body.error).toBe('lottie takes videos up to 60 seconds; this one is 61.0 s');
+    expect((await api(stack, 'GET', '/v1/credits', { key: bob.key })).body.remaining_credits).toBe(before);
+    expect((await api(stack, 'GET', `/v1/jobs/${id}/status`, { key: bob.key })).body.status).toBe('uploaded');
+  });
+
   it('refuses to start a job whose video was not uploaded', async () => {
     const receipt = await createJob(stack, alice.key);
     const r = await api(stack, 'POST', `/v1/jobs/${receipt.id}/start`, { key: alice.key, body: {} });
