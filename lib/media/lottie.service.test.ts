@@ -39,11 +39,11 @@ beforeAll(async () => {
 });
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
-async function render(name: string, lottie?: Partial<LottieOptions>, maxWidth?: number) {
+async function render(name: string, lottie?: Partial<LottieOptions>, maxWidth?: number, matte = mask) {
   const out = await renderOutput({
     source,
     info,
-    mask,
+    mask: matte,
     recipe: { kind: 'transparent', format: 'lottie', ...(lottie ? { lottie: { ...DEFAULT_LOTTIE_OPTIONS, ...lottie } } : {}), ...(maxWidth ? { transform: { max_width: maxWidth } } : {}) },
     outDir: path.join(tmp, name),
   });
@@ -86,5 +86,12 @@ describe('Lottie output', () => {
     expect(doc.assets.every((a) => a.p.startsWith('data:image/png;base64,'))).toBe(true);
     expect([...(await alphaOf(doc.assets[0]!.p, path.join(tmp, 'a.png')))].sort((a, b) => a - b)).toEqual([0, 255]);
     expect(out.metadata).toMatchObject({ width: 80, height: 60, pixel_format: 'rgba', lottie: { image_format: 'png' } });
+  });
+
+  it('passes frames a subject fills wholly (libwebp then writes them without alpha)', async () => {
+    const full = path.join(tmp, 'full.mkv');
+    await ffmpeg(['-v', 'error', '-f', 'lavfi', '-i', 'color=c=black:s=160x120:r=25:d=2,format=gray,lut=c0=255', '-c:v', 'ffv1', full]);
+    const { out } = await render('opaque', { smartSampling: false }, undefined, full);
+    expect(out.metadata).toMatchObject({ validated: true, alpha_range: [255, 255], lottie: { images: 50, image_format: 'webp' } });
   });
 });

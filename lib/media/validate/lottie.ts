@@ -55,10 +55,12 @@ async function assetAlpha(c: Check, asset: LottieAsset): Promise<{ stats: PlaneS
   await fs.writeFile(tmp, Buffer.from(asset.p.slice(asset.p.indexOf(',') + 1), 'base64'));
   try {
     const v = (await c.probe(tmp, demuxer)).video;
-    if (!v || !/^(yuva420p|rgba|argb|bgra)$/.test(v.pixFmt)) fail(`asset ${asset.id} has no alpha channel.`);
+    if (!v || v.width !== c.p.width || v.height !== c.p.height) return fail(`asset ${asset.id} is not a ${c.p.width}x${c.p.height} image.`);
+    // libwebp leaves the alpha out of a wholly opaque frame (a subject filling the picture).
+    if (!/^(yuva420p|rgba)$/.test(v.pixFmt)) return { stats: { min: 255, max: 255, mean: 255, partial: 0 }, pixFmt: v.pixFmt };
     const [plane] = await decodePlanes(['-f', demuxer, '-protocol_whitelist', 'file', '-i', tmp], 'alphaextract', null, c.p.width, c.p.height, c.signal);
     if (!plane) return fail(`asset ${asset.id} could not be decoded.`);
-    return { stats: planeStats(plane), pixFmt: v!.pixFmt };
+    return { stats: planeStats(plane), pixFmt: v.pixFmt };
   } finally {
     await fs.rm(tmp, { force: true });
   }
@@ -79,7 +81,7 @@ export async function lottieAlpha(c: Check): Promise<Facts> {
     const layer = layers.find((l) => l.ip <= i && i < l.op)!;
     const decoded = await assetAlpha(c, assets.get(layer.refId)!);
     stats.push(decoded.stats);
-    pixFmt = decoded.pixFmt;
+    if (decoded.pixFmt === 'yuva420p' || decoded.pixFmt === 'rgba') pixFmt = decoded.pixFmt;
   }
   const range = await c.judgePlanes(stats, indices);
   return {
@@ -88,11 +90,11 @@ export async function lottieAlpha(c: Check): Promise<Facts> {
     duration_seconds: round(op / (doc.fr as number)),
     fps: round(doc.fr as number),
     frame_count: op,
-    pixel_format: pixFmt,
+    pixel_format: pixFmt || 'yuv420p',
     loop: false,
     loop_count: null,
     alpha_range: range,
     has_audio: false,
-    lottie: { images: assets.size, image_format: pixFmt === 'rgba' ? 'png' : 'webp' },
+    lottie: { images: assets.size, image_format: DATA_URI.exec(assets.values().next().value!.p)![1] as 'webp' | 'png' },
   };
 }
