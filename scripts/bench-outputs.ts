@@ -16,7 +16,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { TRANSPARENT_FORMATS } from '../engine/formats';
+import { DEFAULT_LOTTIE_OPTIONS, TRANSPARENT_FORMATS } from '../engine/formats';
 import { formatOf, recipeLabel, type Recipe } from '../engine/media/recipe';
 import { planRender } from '../engine/media/render-plan';
 import { env } from '../lib/env';
@@ -25,6 +25,7 @@ import { ffmpeg } from '../lib/media/ffmpeg';
 import { encodeHevcAlpha } from '../lib/media/hevc-alpha';
 import { makeTestMask } from '../lib/media/fixtures';
 import { countFrames } from '../lib/media/frames';
+import { writeLottie } from '../lib/media/lottie';
 import { probeBackground } from '../lib/media/background';
 import { probeVideo } from '../lib/media/probe';
 import { runEncode } from '../lib/media/run-ffmpeg';
@@ -66,6 +67,8 @@ const background = await probeBackground(image);
 
 const recipes: Recipe[] = [
   ...TRANSPARENT_FORMATS.map((format) => ({ kind: 'transparent' as const, format })),
+  // A Lottie without smart sampling: every frame embedded (the default holds frames that barely change).
+  { kind: 'transparent', format: 'lottie', lottie: { ...DEFAULT_LOTTIE_OPTIONS, smartSampling: false } },
   { kind: 'color', color: '#00B140', exportFormat: 'mp4' },
   { kind: 'blur', blur: { mode: 'background', intensity: 50, type: 'gaussian' }, exportFormat: 'mp4' },
   { kind: 'composition', background: { file: image }, template: 'full', backgroundAudio: false, backgroundAudioVolume: 1, exportFormat: 'mp4' },
@@ -76,8 +79,8 @@ console.log(`source ${path.basename(source)}: ${info.width}x${info.height} ${inf
 console.log(`${'format'.padEnd(28)} ${'bytes'.padStart(11)} ${'enc s'.padStart(7)} ${'enc fps'.padStart(8)} ${'cpu s'.padStart(7)} ${'val s'.padStart(6)}  validation`);
 
 for (const recipe of recipes) {
-  const label = recipeLabel(recipe);
-  if (wanted && !wanted.includes(label)) continue;
+  const label = recipe.kind === 'transparent' && recipe.lottie ? `${recipeLabel(recipe)}_every_frame` : recipeLabel(recipe);
+  if (wanted && !wanted.includes(recipeLabel(recipe))) continue;
   const kind = formatOf(recipe);
   const row: Row = {
     format: label,
@@ -100,12 +103,13 @@ for (const recipe of recipes) {
   const output = path.join(dir, `${label}.${kind.extension}`);
   try {
     const plan = planRender({ recipe, info, source, mask, maskFrames, maxPixels: env().MAX_FRAME_PIXELS, background, output, workDir: dir });
-    if (plan.zip?.directory) await fs.mkdir(plan.zip.directory, { recursive: true });
+    for (const d of [plan.zip?.directory, plan.lottie?.directory]) if (d) await fs.mkdir(d, { recursive: true });
     let t = performance.now();
     const cpu = await childCpuSeconds();
     const own = process.cpuUsage();
     for (const args of plan.steps) await runEncode(args, { what: label });
     if (plan.zip) await writeZip(output, plan.zip);
+    if (plan.lottie) await writeLottie(output, plan.lottie);
     // hevc_alpha's last step runs in this process (FFmpeg 8 through node-av).
     if (plan.finish?.kind === 'hevc-alpha') await encodeHevcAlpha(plan.finish);
     row.encodeSeconds = (performance.now() - t) / 1000;

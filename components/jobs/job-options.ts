@@ -1,5 +1,5 @@
 import { API_MODEL_ROWS } from '../../engine/api-models';
-import { DEFAULT_FORMAT, OUTPUT_FORMATS } from '../../engine/formats';
+import { containerNamed, DEFAULT_FORMAT, OUTPUT_FORMATS } from '../../engine/formats';
 
 /** What the new-job form offers, and how its choices become a /v1 start request body. */
 
@@ -59,7 +59,7 @@ export function choiceOf(background: unknown): BackgroundChoice {
     blur_intensity?: number;
     composition?: { background_url?: string; background_type?: string; export_format?: string };
   };
-  const container = b.composition?.export_format ?? 'mp4';
+  const container = containerNamed(b.composition?.export_format ?? 'mp4');
   switch (b.type) {
     case 'color':
       return { kind: 'color', color: b.color?.slice(0, 7) ?? '#22c55e', container };

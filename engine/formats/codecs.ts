@@ -3,7 +3,25 @@
  * CPU servers (measured with scripts/bench-outputs.ts; figures in docs/outputs.md).
  */
 export const VP9_REALTIME = ['-deadline', 'realtime', '-cpu-used', '8', '-row-mt', '1'];
-export const x264 = (crf: number) => ['-c:v', 'libx264', '-preset', 'veryfast', '-crf', String(crf), '-pix_fmt', 'yuv420p'];
+/**
+ * x264's speed presets a client may ask for (`composition.export_preset`), fastest first.
+ * `placebo` is left out: several times slower than `veryslow` for no visible gain.
+ */
+export const X264_PRESETS = ['ultrafast', 'superfast', 'veryfast', 'faster', 'fast', 'medium', 'slow', 'slower', 'veryslow'] as const;
+export type X264Preset = (typeof X264_PRESETS)[number];
+/**
+ * How a Lottie's frames are embedded (`lottie_options.preset`): lossy WebP with lossless alpha
+ * at three qualities, or PNG for a player that cannot decode WebP.
+ */
+export const LOTTIE_PRESETS = {
+  balanced: { image: 'webp', quality: 75 },
+  small: { image: 'webp', quality: 50 },
+  quality: { image: 'webp', quality: 90 },
+  png: { image: 'png', quality: 100 },
+} as const;
+export type LottiePreset = keyof typeof LOTTIE_PRESETS;
+
+export const x264 = (crf: number, preset: X264Preset = 'veryfast') => ['-c:v', 'libx264', '-preset', preset, '-crf', String(crf), '-pix_fmt', 'yuv420p'];
 export const MP4_MUXER = ['-movflags', '+faststart', '-f', 'mp4'];
 export const AAC = ['-c:a', 'aac', '-b:a', '128k'];
 export const OPUS = ['-c:a', 'libopus', '-b:a', '96k'];

@@ -4,6 +4,7 @@ import { discordGifV1 } from './discord-gif-v1';
 import { gif } from './gif';
 import { hevcAlpha } from './hevc-alpha';
 import { imessageApngV1 } from './imessage-apng-v1';
+import { lottie } from './lottie';
 import { maskVideoFormat, maskVideoInverted } from './mask-video';
 import { movProres } from './mov-prores';
 import { mov, mp4, webm } from './opaque';
@@ -19,8 +20,10 @@ import { webmVp9 } from './webm-vp9';
 import { webp } from './webp';
 import { whatsappWebpV1 } from './whatsapp-webp-v1';
 
-export type { EncodeBranch, EncodeContext, EncodeSteps, FinishKind, FormatEncoding, OutputFormat, StepsContext, ZipPlan } from './types';
+export type { EncodeBranch, EncodeContext, EncodeSteps, FinishKind, FormatEncoding, LottieOptions, LottiePlan, OutputFormat, StepsContext, ZipPlan } from './types';
+export { DEFAULT_LOTTIE_OPTIONS } from './lottie';
 export type { AttemptEncode, AttemptIO, FramesJob, StickerPolicy, StickerQuality } from './sticker-policy';
+export { LOTTIE_PRESETS, X264_PRESETS, type LottiePreset, type X264Preset } from './codecs';
 export { STICKER_MAX_FPS, STICKER_MAX_INPUT_SECONDS, STICKER_MIN_FPS } from './sticker-policy';
 
 /**
@@ -40,6 +43,7 @@ export const OUTPUT_FORMATS = [
   webp,
   gif,
   apng,
+  lottie,
   mp4,
   webm,
   mov,
@@ -73,6 +77,19 @@ export const OPAQUE_CONTAINERS = ids((f): f is Extract<AnyFormat, { family: 'opa
   OpaqueContainer,
   ...OpaqueContainer[],
 ];
+
+/** What a composition's `export_format` may name: the opaque containers and their aliases (`h264`). */
+export const CONTAINER_NAMES = OUTPUT_FORMATS.flatMap((f) => (f.family === 'opaque' ? [f.id, ...(('aliases' in f && f.aliases) || [])] : [])) as [
+  string,
+  ...string[],
+];
+
+/** The opaque container a name (or alias) stands for. */
+export function containerNamed(name: string): OpaqueContainer {
+  const f = OUTPUT_FORMATS.find((o) => o.family === 'opaque' && (o.id === name || ('aliases' in o && (o.aliases as readonly string[]).includes(name))));
+  if (!f) throw new Error(`Unknown container ${name}`);
+  return f.id as OpaqueContainer;
+}
 
 export const STICKER_FORMATS = ids((f): f is Extract<AnyFormat, { family: 'sticker' }> => f.family === 'sticker') as [
   StickerFormat,

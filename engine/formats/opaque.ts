@@ -18,6 +18,7 @@ const opaque = {
 export const mp4 = {
   ...opaque,
   id: 'mp4',
+  aliases: ['h264'],
   label: 'MP4 (H.264)',
   extension: 'mp4',
   contentType: 'video/mp4',
@@ -26,9 +27,9 @@ export const mp4 = {
   workingFormat: 'yuv420p',
   encoding: {
     kind: 'branch',
-    branch: ({ audio, crf }) => ({
+    branch: ({ audio, crf, preset }) => ({
       tail: (i, o) => [`[${i}]format=yuv420p[${o}]`],
-      encoder: [...x264(clampCrf(crf ?? 20, 51)), ...(audio ? AAC : []), ...MP4_MUXER],
+      encoder: [...x264(clampCrf(crf ?? 20, 51), preset), ...(audio ? AAC : []), ...MP4_MUXER],
     }),
   },
 } as const satisfies OutputFormat<'mp4'>;

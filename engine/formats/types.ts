@@ -1,6 +1,7 @@
 import type { OutputGeometry } from '../media/geometry';
 import type { AlphaKind, ValidationProfile } from '../media/output-metadata';
 import type { MediaInfo } from '../media/types';
+import type { LottiePreset, X264Preset } from './codecs';
 import type { StickerPolicy } from './sticker-policy';
 
 /**
@@ -51,6 +52,10 @@ export interface OutputFormat<Id extends string = string> {
   classicStatus: boolean;
   /** The CLI picks this format for an output name with its extension (one per extension). */
   cliDefault: boolean;
+  /** Other names clients ask for it by (an opaque container's `export_format`: the n8n templates send `h264`). */
+  aliases?: readonly string[];
+  /** The longest source it takes, in seconds (refused at start beyond it). */
+  maxSeconds?: number;
   /** A capability of the host it needs (detected at run time, lib/media/capabilities.ts). */
   requires?: 'hevc-alpha';
   /** GIF frame delays are whole centiseconds: the frame rate is snapped to one that fits. */
@@ -85,6 +90,30 @@ export interface EncodeContext {
   audio: boolean;
   /** Opaque outputs: the constant rate factor asked for, if any. */
   crf?: number;
+  /** Opaque H.264 outputs: the x264 speed preset asked for, if any. */
+  preset?: X264Preset;
+  /** Lottie outputs: `lottie_options`, if given. */
+  lottie?: LottieOptions;
+}
+
+/** `lottie_options`, resolved: the three fields of `options`, applied to the Lottie file. */
+export interface LottieOptions {
+  preset: LottiePreset;
+  /** Hold a frame that barely changes instead of embedding it again. */
+  smartSampling: boolean;
+  /** null: soft alpha; 0..1: alpha at or above it is opaque, the rest transparent. */
+  threshold: number | null;
+}
+
+/** What assembles a Lottie JSON from the frames its steps wrote (lib/media/lottie.ts). */
+export interface LottiePlan {
+  /** Frame images named by their frame index (`frame_000000.webp`, …); a held frame has none. */
+  directory: string;
+  image: 'webp' | 'png';
+  width: number;
+  height: number;
+  fps: number;
+  frames: number;
 }
 
 export interface EncodeBranch {
@@ -123,4 +152,5 @@ export interface EncodeSteps {
   zip?: ZipPlan;
   /** Bundle members, for validation. */
   members?: { color: string; alpha: string; audio: string | null };
+  lottie?: LottiePlan;
 }

@@ -31,7 +31,8 @@ export type ValidationProfile =
   | 'bundle-color-alpha'
   | 'image-sequence-alpha'
   | 'animation-alpha'
-  | 'animation-binary-alpha';
+  | 'animation-binary-alpha'
+  | 'lottie-alpha';
 
 /** What the renderer promises about a file before it exists; validation checks the file against it. */
 export interface OutputPromise {
@@ -98,4 +99,6 @@ export interface OutputMetadata {
   bytes: number;
   sha256: string;
   sticker?: StickerMetadata;
+  /** A Lottie's embedded images: fewer than its frames where smart sampling held a frame. */
+  lottie?: { images: number; image_format: 'webp' | 'png' };
 }

@@ -1,4 +1,4 @@
-import { outputFormat, type ExportFormat, type OpaqueContainer, type OutputFormat } from '../formats';
+import { outputFormat, type ExportFormat, type LottieOptions, type OpaqueContainer, type OutputFormat, type X264Preset } from '../formats';
 import type { Transform } from './geometry';
 
 /**
@@ -29,7 +29,7 @@ export type BackgroundSource = { url: string } | { key: string } | { file: strin
 
 export type Recipe =
   /** The cut-out with its alpha, in a transparent or a sticker format. */
-  | { kind: 'transparent'; format: ExportFormat; transform?: Transform }
+  | { kind: 'transparent'; format: ExportFormat; transform?: Transform; lottie?: LottieOptions }
   | { kind: 'color'; color: string; exportFormat: OpaqueContainer; transform?: Transform }
   | {
       kind: 'composition';
@@ -40,9 +40,11 @@ export type Recipe =
       backgroundAudioVolume: number;
       exportFormat: OpaqueContainer;
       crf?: number;
+      /** x264's speed preset, for an H.264 MP4. */
+      preset?: X264Preset;
       transform?: Transform;
     }
-  | { kind: 'blur'; blur: Blur; exportFormat: OpaqueContainer; crf?: number; transform?: Transform };
+  | { kind: 'blur'; blur: Blur; exportFormat: OpaqueContainer; crf?: number; preset?: X264Preset; transform?: Transform };
 
 /** The catalogue entry of the file a recipe makes. */
 export function formatOf(recipe: Recipe): OutputFormat {

@@ -114,6 +114,18 @@ describe('planRender: transparent formats', () => {
     expect(p.promise.fps).toBe(25);
   });
 
+  it('lottie: frames named by index, held by mpdecimate with smart sampling, cut by a threshold, WebP or PNG by preset', () => {
+    const d = plan({ kind: 'transparent', format: 'lottie' });
+    expect(graphOf(d.steps[0]!)).toContain('[t]settb=1/24,setpts=N,format=yuva444p,mpdecimate,format=yuva420p[i]');
+    expect(d.steps[0]).toEqual(expect.arrayContaining(['libwebp', '-quality', '75', '-frame_pts', '1', '/w/frames/frame_%06d.webp']));
+    expect(d.lottie).toEqual({ directory: '/w/frames', image: 'webp', width: 1280, height: 720, fps: 24, frames: 247 });
+    expect(d.promise).toMatchObject({ profile: 'lottie-alpha', codec: 'lottie', alpha: 'straight', hasAudio: false });
+    const png = plan({ kind: 'transparent', format: 'lottie', lottie: { preset: 'png', smartSampling: false, threshold: 0.5 }, transform: { max_width: 640 } });
+    expect(graphOf(png.steps[0]!)).toContain("[t]settb=1/24,setpts=N,format=yuva444p,lut=a='if(gte(val,128),255,0)',format=yuva420p[i]");
+    expect(png.steps[0]).toEqual(expect.arrayContaining(['png', '/w/frames/frame_%06d.png']));
+    expect(png.lottie).toMatchObject({ image: 'png', width: 640, height: 360 });
+  });
+
   it('webp, apng, png_sequence: alpha kept, loop forever for animations', () => {
     expect(plan({ kind: 'transparent', format: 'webp' }).steps[0]).toEqual(expect.arrayContaining(['libwebp_anim', '-loop', '0']));
     expect(plan({ kind: 'transparent', format: 'apng' }).steps[0]).toEqual(expect.arrayContaining(['apng', '-plays', '0']));
@@ -151,6 +163,14 @@ describe('planRender: opaque recipes', () => {
     const mov = plan({ kind: 'blur', blur: { mode: 'subject', intensity: 50, type: 'box' }, exportFormat: 'mov' });
     expect(mov.steps[0]).toEqual(expect.arrayContaining(['prores_ks', '-profile:v', '3', 'yuv422p10le', 'pcm_s16le']));
     expect(mov.promise.codec).toBe('prores');
+  });
+
+  it('mp4: x264 at the preset asked for (veryfast when none), crf honoured', () => {
+    const blur = { mode: 'background', intensity: 50, type: 'gaussian' } as const;
+    expect(plan({ kind: 'blur', blur, exportFormat: 'mp4', crf: 23, preset: 'medium' }).steps[0]).toEqual(
+      expect.arrayContaining(['libx264', '-preset', 'medium', '-crf', '23']),
+    );
+    expect(plan({ kind: 'blur', blur, exportFormat: 'mp4' }).steps[0]).toEqual(expect.arrayContaining(['-preset', 'veryfast', '-crf', '20']));
   });
 
   it('blur: background mode keeps the subject sharp, subject mode blurs it', () => {

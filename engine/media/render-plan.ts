@@ -1,4 +1,4 @@
-import { type EncodeBranch, type OutputFormat, type StepsContext, type ZipPlan } from '../formats';
+import { type EncodeBranch, type LottiePlan, type OutputFormat, type StepsContext, type ZipPlan } from '../formats';
 import { clearTransparent } from '../formats/codecs';
 import { audioGraph, backgroundAudio } from './audio-graph';
 import { compositionGeometry } from './composition-template';
@@ -38,6 +38,7 @@ export interface RenderPlan {
   zip?: ZipPlan;
   /** Bundle members, for validation. */
   members?: { color: string; alpha: string; audio: string | null };
+  lottie?: LottiePlan;
   geometry: OutputGeometry;
   /** After the steps: what turns the branch's intermediate into the file (engine/formats FinishKind). */
   finish?: PlannedFinish;
@@ -148,7 +149,8 @@ export function planRender(p: RenderPlanInput): RenderPlan {
   const hasAudio = format.keepsAudio && (p.info.hasAudio || backgroundAudio(p) !== null);
   const audio = hasAudio ? audioGraph(p, sourceDuration, out.reverse) : null;
   const pic = picture(p, fg, out);
-  const ctx = { audio: Boolean(audio), crf: p.recipe.kind === 'blur' || p.recipe.kind === 'composition' ? p.recipe.crf : undefined };
+  const opaque = p.recipe.kind === 'blur' || p.recipe.kind === 'composition' ? p.recipe : undefined;
+  const ctx = { audio: Boolean(audio), crf: opaque?.crf, preset: opaque?.preset, lottie: p.recipe.kind === 'transparent' ? p.recipe.lottie : undefined };
   const promise = promiseOf(format, out, hasAudio);
   const common = { format, promise, geometry: out };
   if (format.encoding.kind === 'branch') {

@@ -23,6 +23,7 @@ import { countFrames, probeFile } from './frames';
 import { encodeHevcAlpha } from './hevc-alpha';
 import { runEncode } from './run-ffmpeg';
 import { encodeSticker } from './sticker';
+import { writeLottie } from './lottie';
 import { keepWebpAnimated } from './webp-animation';
 import { validateOutput } from './validate';
 import { stickerMetadata } from './validate/sticker';
@@ -79,12 +80,13 @@ function plan<T>(make: () => T): T {
 }
 
 async function runSteps(p: RenderPlan, file: string, label: string, signal?: AbortSignal, onProgress?: (frames: number) => void) {
-  if (p.zip?.directory) await fs.mkdir(p.zip.directory, { recursive: true });
+  for (const dir of [p.zip?.directory, p.lottie?.directory]) if (dir) await fs.mkdir(dir, { recursive: true });
   const last = p.steps.length - 1;
   for (const [i, args] of p.steps.entries()) {
     await runEncode(args, { what: `the ${label} output`, signal, onProgress: i === last ? onProgress : undefined });
   }
   if (p.zip) await writeZip(file, p.zip);
+  if (p.lottie) await writeLottie(file, p.lottie);
 }
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BAD_COLOUR, Background, ExportItem, LOTTIE_UNSUPPORTED } from './background';
+import { BAD_COLOUR, Background, ExportItem } from './background';
 import { CreateExportRequest } from './exports';
 import { StartJobRequest } from './jobs';
 
@@ -32,11 +32,25 @@ describe('Background', () => {
     expect(start.success && start.data.model).toBe('service-original');
   });
 
-  it('takes the client transparent formats and refuses lottie clearly', () => {
-    for (const f of ['webm_vp9', 'mov_prores', 'png_sequence', 'pro_bundle', 'stacked_video', 'gif', 'webp', 'mask_video_inverted', 'hevc_alpha', 'apng']) {
+  it('takes the client transparent formats, lottie among them, with lottie_options', () => {
+    for (const f of ['webm_vp9', 'mov_prores', 'png_sequence', 'pro_bundle', 'stacked_video', 'gif', 'webp', 'lottie', 'mask_video_inverted', 'hevc_alpha', 'apng']) {
       expect(Background.safeParse({ type: 'transparent', transparent_format: f }).success).toBe(true);
     }
-    expect(issues(Background.safeParse({ type: 'transparent', transparent_format: 'lottie' }))).toContain(LOTTIE_UNSUPPORTED);
+    const lottie = (lottie_options: unknown) => Background.safeParse({ type: 'transparent', transparent_format: 'lottie', lottie_options });
+    expect(lottie({ preset: 'png', smart_sampling: false, threshold: 0.5 }).success).toBe(true);
+    expect(lottie({ preset: null, smart_sampling: null, threshold: null }).success).toBe(true);
+    expect(issues(lottie({ preset: 'ultra' }))).toEqual(['lottie_options.preset must be one of balanced, small, quality, png']);
+    expect(lottie({ threshold: 2 }).success).toBe(false);
+  });
+
+  it("takes the n8n templates' composition values and names the valid ones when refusing", () => {
+    const composition = (c: Record<string, unknown>) => Background.safeParse({ type: 'composition', composition: { background_url: 'https://x.test/bg.jpg', ...c } });
+    expect(composition({ export_format: 'h264', export_preset: 'medium', export_crf: 18 }).success).toBe(true);
+    for (const preset of ['ultrafast', 'veryfast', 'veryslow']) expect(composition({ export_preset: preset }).success).toBe(true);
+    expect(issues(composition({ export_preset: 'placebo' }))).toEqual([
+      'export_preset must be one of ultrafast, superfast, veryfast, faster, fast, medium, slow, slower, veryslow',
+    ]);
+    expect(issues(composition({ export_format: 'avi' }))).toEqual(['export_format must be one of mp4, h264, webm, mov']);
   });
 
   it('maps model aliases', () => {
@@ -81,7 +95,7 @@ describe('sticker exports', () => {
   });
 
   it('refuse an unknown format with 400, sizes or not, never a crash', () => {
-    for (const body of [{ format: 'lottie' }, { format: 'lottie', sizes: [320] }]) {
+    for (const body of [{ format: 'flash' }, { format: 'flash', sizes: [320] }]) {
       expect(CreateExportRequest.safeParse(body).success).toBe(false);
       expect(ExportItem.safeParse(body).success).toBe(false);
     }

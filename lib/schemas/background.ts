@@ -1,13 +1,16 @@
 import {
+  CONTAINER_NAMES,
   EXPORT_FORMATS,
   isStickerFormat,
   isTransparentFormat,
-  OPAQUE_CONTAINERS,
+  LOTTIE_PRESETS,
   outputFormat,
   STICKER_MAX_FPS,
   STICKER_MIN_FPS,
   TRANSPARENT_FORMATS,
+  X264_PRESETS,
   type ExportFormat as ExportFormatId,
+  type LottiePreset,
 } from '../../engine/formats';
 import { ENGINE_PRESET_NAMES, ENGINE_PRESETS } from '../../engine/presets';
 import { userMessage } from './messages';
@@ -21,25 +24,17 @@ import { z } from './zod';
  */
 
 export const BAD_COLOUR = userMessage('invalid background colour format (must be a hex colour)');
-export const LOTTIE_UNSUPPORTED = userMessage(
-  'transparent_format "lottie" is not supported; use webm_vp9, webp, gif or apng for animations',
-);
-
 export const HexColour = z
   .string({ error: BAD_COLOUR })
   .regex(/^#(?:[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$/, { error: BAD_COLOUR })
   .openapi({ description: '`#RRGGBB` or `#RRGGBBAA`', example: '#00FF00' });
 
-export const TransparentFormat = z
-  .enum([...TRANSPARENT_FORMATS, 'lottie'])
-  .refine((f) => f !== 'lottie', { error: LOTTIE_UNSUPPORTED })
-  .openapi({ description: 'Transparent output format (`lottie` is refused)' });
+export const TransparentFormat = z.enum(TRANSPARENT_FORMATS).openapi({ description: 'Transparent output format' });
 
 /** What an export may be: a transparent format or a versioned sticker format (docs/outputs.md, "Stickers"). */
 export const ExportFormat = z
-  .enum([...EXPORT_FORMATS, 'lottie'])
-  .refine((f) => f !== 'lottie', { error: LOTTIE_UNSUPPORTED })
-  .openapi({ description: 'A transparent format or a versioned sticker format such as `telegram_video_v1` (`lottie` is refused)' });
+  .enum(EXPORT_FORMATS)
+  .openapi({ description: 'A transparent format or a versioned sticker format such as `telegram_video_v1`' });
 
 export const Transform = z
   .object({
@@ -75,14 +70,35 @@ const ProcessingOptions = z.object({
  */
 const StoredProcessingOptions = ProcessingOptions.extend({ preset: EnginePreset.nullish().catch(null) });
 
+const LOTTIE_PRESET_NAMES = Object.keys(LOTTIE_PRESETS) as [LottiePreset, ...LottiePreset[]];
+
+/** `options`' three fields, applied to a Lottie file (docs/api.md, "Lottie"). */
+const LottieOptions = z
+  .object({
+    preset: z
+      .enum(LOTTIE_PRESET_NAMES, { error: userMessage(`lottie_options.preset must be one of ${LOTTIE_PRESET_NAMES.join(', ')}`) })
+      .nullish()
+      .openapi({ description: 'How frames are embedded: `balanced` (default, WebP quality 75), `small` (50), `quality` (90), `png` (lossless PNG)' }),
+    smart_sampling: z.boolean().nullish().openapi({ description: 'Hold a frame that barely changes instead of embedding it again (default true)' }),
+    threshold: z.number().min(0).max(1).nullish().openapi({ description: 'Hard alpha: opaque at or above this, transparent below; null keeps soft alpha' }),
+  })
+  .openapi('LottieOptions');
+
 const compositionFields = {
   template: z.enum(['full', 'centered', 'ai_ugc_ad']).nullish(),
   background_url: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).nullish(),
   background_type: z.enum(['image', 'video']).nullish(),
   background_audio_enabled: z.boolean().nullish(),
   background_audio_volume: z.number().min(0).max(1).nullish(),
-  export_format: z.enum(OPAQUE_CONTAINERS).nullish(),
+  export_format: z
+    .enum(CONTAINER_NAMES, { error: userMessage(`export_format must be one of ${CONTAINER_NAMES.join(', ')}`) })
+    .nullish()
+    .openapi({ description: 'Container of the result; `h264` is an H.264 MP4, as `mp4`' }),
   export_crf: z.number().int().min(0).max(51).nullish(),
+  export_preset: z
+    .enum(X264_PRESETS, { error: userMessage(`export_preset must be one of ${X264_PRESETS.join(', ')}`) })
+    .nullish()
+    .openapi({ description: "x264's speed preset for an H.264 MP4 (default `veryfast`); other containers ignore it" }),
 };
 
 export const Composition = z.object(compositionFields).openapi('Composition');
@@ -107,7 +123,7 @@ const backgroundFields = {
   transparent_format: TransparentFormat.nullish(),
   transform: Transform.nullish(),
   options: ProcessingOptions.nullish(),
-  lottie_options: ProcessingOptions.nullish(),
+  lottie_options: LottieOptions.nullish(),
   blur_mode: z.enum(['background', 'subject']).nullish(),
   blur_intensity: z.number().min(0).max(100).nullish(),
   blur_type: z.enum(['gaussian', 'box']).nullish(),
@@ -169,7 +185,7 @@ type Sizes = z.infer<typeof ExportSizes> | null | undefined;
 /** What an export's format refuses of its sizes and transform (a sticker's fixed canvas, a fixed layout's size). */
 export function exportIssues(format: ExportFormatId, transform: TransformInput, sizes: Sizes): { path: string[]; message: string }[] {
   if (isStickerFormat(format)) return stickerIssues(format, transform, sizes);
-  // Refinements run on a format the enum refused too (`lottie`): it has nothing more to check.
+  // Refinements also run on a format the enum refused: it has nothing more to check.
   if (!isTransparentFormat(format)) return [];
   // Formats whose fixed layouts cannot be resized: only `native` is accepted in their sizes.
   if (outputFormat(format).nativeOnly && sizes?.some((s) => s !== 'native')) {

@@ -106,7 +106,7 @@ export const ExportMetadata = z
     format: z
       .string()
       .openapi({
-        description: 'The encoded codec (vp9, prores, hevc, h264, webp, gif, apng, png)',
+        description: 'The encoded codec (vp9, prores, hevc, h264, webp, gif, apng, png; `lottie` for a Lottie JSON)',
       }),
     profile: z.string().openapi({ description: 'The validation policy the file passed; for a sticker, its versioned sticker policy (the format id)' }),
     container: z.string(),
@@ -126,6 +126,10 @@ export const ExportMetadata = z
     pixel_format: z.string(),
     sha256: z.string(),
     sticker: StickerMetadata.optional(),
+    lottie: z
+      .object({ images: z.number().int(), image_format: z.enum(['webp', 'png']) })
+      .optional()
+      .openapi({ description: 'A Lottie: its embedded images (fewer than its frames where smart sampling held a frame) and their format' }),
   })
   .openapi('ExportMetadata', { description: 'Facts checked on the file before it was served' });
 

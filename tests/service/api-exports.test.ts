@@ -242,7 +242,7 @@ describe.skipIf(!hasTestdata)('exports and batches (needs ../shared/testdata)', 
     for (const [body, pattern] of [
       [{}, /format is required/],
       [{ format: 'mpeg1' }, /format/],
-      [{ format: 'lottie' }, /lottie/],
+      [{ format: 'flash' }, /format/],
       [{ format: 'webm_vp9', transform: { crop: { x: -1, y: 0, width: 10, height: 10 } } }, /crop/],
       [{ format: 'webm_vp9', mask_version: 7 }, /mask_version 7 does not exist/],
       [{ format: 'webm_vp9', mask_version: 'one' }, /mask_version/],

@@ -249,17 +249,17 @@ describe('POST /v1/jobs/{id}/start', () => {
     expect(await prisma.output.count({ where: { jobId: id } })).toBe(0);
   });
 
-  it('answers 400 with the spec message for a bad colour, and for lottie', async () => {
+  it('answers 400 with the spec message for a bad colour, and for an unknown Lottie preset', async () => {
     const id = await uploadedJob(stack, alice.key, clip25);
     const bad = await api(stack, 'POST', `/v1/jobs/${id}/start`, { key: alice.key, body: { background: { type: 'color', color: 'green' } } });
     expect(bad.status).toBe(400);
     expect(bad.body.error).toBe('invalid background colour format (must be a hex colour)');
     const lottie = await api(stack, 'POST', `/v1/jobs/${id}/start`, {
       key: alice.key,
-      body: { background: { type: 'transparent', transparent_format: 'lottie' } },
+      body: { background: { type: 'transparent', transparent_format: 'lottie', lottie_options: { preset: 'ultra' } } },
     });
     expect(lottie.status).toBe(400);
-    expect(lottie.body.error).toMatch(/lottie.*not supported/);
+    expect(lottie.body.error).toMatch(/lottie_options\.preset must be one of balanced, small, quality, png/);
     const model = await api(stack, 'POST', `/v1/jobs/${id}/start`, { key: alice.key, body: { model: 'service-mega' } });
     expect(model.status).toBe(400);
     expect(model.body.error).toMatch(/^Invalid model/);
@@ -296,6 +296,17 @@ describe('POST /v1/jobs/{id}/start', () => {
     expect((await credits(account.key)).remaining_credits).toBe(48);
     expect((await prisma.creditEntry.findMany({ where: { jobId: id } })).map((e) => [e.kind, e.amount])).toEqual([['debit', -2]]);
     expect(await enqueued(stack, 'segment-video', id)).toBe(1);
+  });
+
+  it('refuses a Lottie of a source over 60 s at start, before charging', async () => {
+    const long = await syntheticClip(path.join(tmp, 'long.mp4'), { seconds: 61, size: '64x64', fps: 12 });
+    const id = await uploadedJob(stack, bob.key, long);
+    const before = (await api(stack, 'GET', '/v1/credits', { key: bob.key })).body.remaining_credits;
+    const r = await api(stack, 'POST', `/v1/jobs/${id}/start`, { key: bob.key, body: { background: { type: 'transparent', transparent_format: 'lottie' } } });
+    expect(r.status, r.text).toBe(400);
+    expect(r.body.error).toBe('lottie takes videos up to 60 seconds; this one is 61.0 s');
+    expect((await api(stack, 'GET', '/v1/credits', { key: bob.key })).body.remaining_credits).toBe(before);
+    expect((await api(stack, 'GET', `/v1/jobs/${id}/status`, { key: bob.key })).body.status).toBe('uploaded');
   });
 
   it('refuses to start a job whose video was not uploaded', async () => {

@@ -9,7 +9,7 @@ import { decodePlanes, planeStats, sampleIndices, type PlaneStats } from './plan
 /** What a profile's checks find out about the file (the rest of the metadata is common). */
 export type Facts = Pick<
   OutputMetadata,
-  'width' | 'height' | 'duration_seconds' | 'fps' | 'frame_count' | 'pixel_format' | 'loop' | 'loop_count' | 'alpha_range' | 'has_audio'
+  'width' | 'height' | 'duration_seconds' | 'fps' | 'frame_count' | 'pixel_format' | 'loop' | 'loop_count' | 'alpha_range' | 'has_audio' | 'lottie'
 >;
 
 export const fail = (what: string): never => {

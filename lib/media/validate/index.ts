@@ -6,6 +6,7 @@ import type { RenderPlan } from '../../../engine/media/render-plan';
 import { animation } from './animation';
 import { bundleColorAlpha } from './bundle';
 import { Check, type Facts } from './check';
+import { lottieAlpha } from './lottie';
 import { imageSequenceAlpha } from './sequence';
 import { videoAlpha, videoAlphaLayer, videoMatte, videoOpaque, videoStackedAlpha } from './video';
 
@@ -22,6 +23,7 @@ const PROFILES: Record<ValidationProfile, (c: Check) => Promise<Facts>> = {
   'image-sequence-alpha': imageSequenceAlpha,
   'animation-alpha': animation,
   'animation-binary-alpha': animation,
+  'lottie-alpha': lottieAlpha,
 };
 
 /**

@@ -66,6 +66,13 @@ describe('toRecipe and the status echo', () => {
     expect(toRecipe(Background.parse({ type: 'blur', blur_intensity: 30 }))).toMatchObject({ kind: 'blur', blur: { mode: 'background', intensity: 30, type: 'gaussian' } });
   });
 
+  it("maps the n8n templates' h264 container to an H.264 MP4 with its x264 preset and crf", () => {
+    const composition = { template: 'centered', background_url: 'https://x.test/bg.jpg', export_format: 'h264', export_preset: 'medium', export_crf: 23 };
+    expect(toRecipe(Background.parse({ type: 'composition', composition }))).toMatchObject({ exportFormat: 'mp4', preset: 'medium', crf: 23 });
+    expect(outputFormatOf(Background.parse({ type: 'composition', composition }))).toBe('mp4');
+    expect(toRecipe(Background.parse({ type: 'blur', composition: { export_preset: 'slow' } }))).toMatchObject({ exportFormat: 'mp4', preset: 'slow' });
+  });
+
   it('maps a dashboard upload to a storage key, which the public schema drops', () => {
     const uploaded = { type: 'composition', composition: { background_key: 'jobs/j/background.png', export_format: 'mov' } };
     expect(toRecipe(StoredBackground.parse(uploaded))).toMatchObject({ kind: 'composition', background: { key: 'jobs/j/background.png' }, exportFormat: 'mov' });

@@ -1,4 +1,12 @@
-import { DEFAULT_FORMAT, outputFormat, type ExportFormat as ExportFormatId } from '../../../engine/formats';
+import {
+  containerNamed,
+  DEFAULT_FORMAT,
+  DEFAULT_LOTTIE_OPTIONS,
+  outputFormat,
+  type ExportFormat as ExportFormatId,
+  type LottieOptions,
+  type X264Preset,
+} from '../../../engine/formats';
 import { formatIdOf, type Recipe, type Transform as RecipeTransform } from '../../../engine/media/recipe';
 import { MAX_UNIQUE_OUTPUTS, type Background, type ExportItem, type Transform } from '../../schemas/background';
 import { userMessage } from '../../schemas/messages';
@@ -63,7 +71,19 @@ export function planExports(exports: ExportItem[], primary?: PlannedOutput): Pla
   return additional;
 }
 
-const exportContainer = (b: Background) => b.composition?.export_format ?? 'mp4';
+const exportContainer = (b: Background) => containerNamed(b.composition?.export_format ?? 'mp4');
+
+/** `lottie_options` with the format's defaults for what it leaves unset; undefined when it sets nothing. */
+function lottieOptions(o: Background['lottie_options']): LottieOptions | undefined {
+  if (!o || (o.preset == null && o.smart_sampling == null && o.threshold == null)) return undefined;
+  const d = DEFAULT_LOTTIE_OPTIONS;
+  return { preset: o.preset ?? d.preset, smartSampling: o.smart_sampling ?? d.smartSampling, threshold: o.threshold ?? d.threshold };
+}
+
+/** A composition's or blur's encoder settings (`export_crf`, `export_preset`), without the unset ones. */
+function encoderSettings(c: Background['composition']): { crf?: number; preset?: X264Preset } {
+  return { ...(c?.export_crf != null ? { crf: c.export_crf } : {}), ...(c?.export_preset ? { preset: c.export_preset } : {}) };
+}
 
 /**
  * The Recipe of a job's primary output. No background means a transparent VP9 WebM (what the
@@ -75,8 +95,11 @@ export function toRecipe(background: Background | null | undefined): Recipe {
   const transform = cleanTransform(background.transform);
   const withTransform = <R extends Recipe>(r: R): R => (transform ? { ...r, transform } : r);
   switch (background.type) {
-    case 'transparent':
-      return withTransform({ kind: 'transparent', format: background.transparent_format ?? DEFAULT_FORMAT });
+    case 'transparent': {
+      const format = background.transparent_format ?? DEFAULT_FORMAT;
+      const lottie = format === 'lottie' ? lottieOptions(background.lottie_options) : undefined;
+      return withTransform({ kind: 'transparent', format, ...(lottie ? { lottie } : {}) });
+    }
     case 'color':
       if (!background.color) throw new Error('A colour background needs a colour');
       return withTransform({ kind: 'color', color: background.color, exportFormat: exportContainer(background) });
@@ -91,7 +114,7 @@ export function toRecipe(background: Background | null | undefined): Recipe {
         backgroundAudio: c.background_audio_enabled ?? false,
         backgroundAudioVolume: c.background_audio_volume ?? 1,
         exportFormat: exportContainer(background),
-        ...(c.export_crf != null ? { crf: c.export_crf } : {}),
+        ...encoderSettings(c),
       });
     }
     case 'blur':
@@ -103,7 +126,7 @@ export function toRecipe(background: Background | null | undefined): Recipe {
           type: background.blur_type ?? 'gaussian',
         },
         exportFormat: exportContainer(background),
-        ...(background.composition?.export_crf != null ? { crf: background.composition.export_crf } : {}),
+        ...encoderSettings(background.composition),
       });
   }
 }

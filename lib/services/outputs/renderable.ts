@@ -22,6 +22,7 @@ export async function assertRenderable(
 ): Promise<void> {
   const formats = outputs.map((o) => formatOf(o.recipe));
   assertStickerSource(formats, job.lengthSeconds);
+  assertSourceLength(formats, job.lengthSeconds);
   await assertFormatsAvailable(formats);
   for (const o of outputs) assertTransformFits(o.recipe.transform, sourceBounds(job), o.transformField);
 }
@@ -43,4 +44,17 @@ function assertStickerSource(formats: Iterable<OutputFormat>, lengthSeconds: num
     `Sticker formats take videos up to ${STICKER_MAX_INPUT_SECONDS} seconds; this one is ${lengthSeconds.toFixed(1)} s`,
     `Asked for: ${stickers.map((f) => f.id).join(', ')}. Trim the video to ${STICKER_MAX_INPUT_SECONDS} s or less and upload it as a new job.`,
   );
+}
+
+/** Refuses a format with a length cap (a Lottie embeds every frame) for a longer source, before anything is charged or queued. */
+function assertSourceLength(formats: Iterable<OutputFormat>, lengthSeconds: number | null): void {
+  if (lengthSeconds === null) return;
+  for (const f of new Set(formats)) {
+    if (f.maxSeconds === undefined || lengthSeconds <= f.maxSeconds) continue;
+    throw new ServiceError(
+      'invalid',
+      `${f.id} takes videos up to ${f.maxSeconds} seconds; this one is ${lengthSeconds.toFixed(1)} s`,
+      `${f.label} embeds every frame as an image. Trim the video to ${f.maxSeconds} s or less and upload it as a new job, or choose webm_vp9.`,
+    );
+  }
 }
