@@ -21,10 +21,11 @@ const npm = (script, opts) => () => sh('npm', ['run', '--silent', script], opts)
  * interleave. `npm run test:integration` alone still runs every integration file.
  */
 const BESIDE_FILES = [
-  // After test:scale (7.3 min here), these two (8.9 and 1.7 min) leave the lanes about even:
-  // 18 min each on this 2-core host, where the first lane alone took 20.
+  // After test:scale (7.3 min here), these (8.9, 1.7 and about 4 min: six service-original jobs)
+  // leave the lanes about even: the first lane alone took 20 min on this 2-core host.
   'tests/integration/api-stickers.test.ts',
   'tests/integration/api-refine-points.test.ts',
+  'tests/integration/n8n-templates.test.ts',
 ];
 
 async function integrationBesideScale() {

@@ -83,6 +83,8 @@ const LottieOptions = z
     threshold: z.number().min(0).max(1).nullish().openapi({ description: 'Hard alpha: opaque at or above this, transparent below; null keeps soft alpha' }),
   })
   .openapi('LottieOptions');
+/** As StoredProcessingOptions: a Lottie preset stored before presets were checked reads as none. */
+const StoredLottieOptions = LottieOptions.extend({ preset: LottieOptions.shape.preset.catch(null) });
 
 const compositionFields = {
   template: z.enum(['full', 'centered', 'ai_ugc_ad']).nullish(),
@@ -150,7 +152,7 @@ export const Background = z
 
 /** A background as the dashboard sends it and as a job stores it: the public one, or a composition on an uploaded image. */
 export const StoredBackground = z
-  .object({ ...backgroundFields, options: StoredProcessingOptions.nullish(), lottie_options: StoredProcessingOptions.nullish(), composition: UploadedComposition.nullish() })
+  .object({ ...backgroundFields, options: StoredProcessingOptions.nullish(), lottie_options: StoredLottieOptions.nullish(), composition: UploadedComposition.nullish() })
   .superRefine(checkBackground);
 export type Background = z.infer<typeof StoredBackground>;
 
