@@ -98,7 +98,7 @@ try {
     }
     for (const ref of groundTruthReferences(gt, info.width, info.height)) rows.push({ config: ref.name, sequence: seq, frames: gt.length, keys: 0, ...score(ref.frames, gt, info.width, info.height), fps: 0 });
     if (ceilingEvery > 0) {
-      for (const c of await ceilingScores(runtime ?? (await serverRuntime()), video, gt, info.width, info.height, ceilingEvery)) {
+      for (const c of await ceilingScores(runtime ?? (await serverRuntime()), video, info, gt, ceilingEvery)) {
         rows.push({ ...c, sequence: seq, keys: c.frames, flicker: 0, fps: 0 });
         console.error(`${seq} ${c.config}: J ${c.J.toFixed(3)} F ${c.F.toFixed(3)} (every ${ceilingEvery}th frame)`);
       }

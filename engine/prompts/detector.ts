@@ -94,7 +94,7 @@ function isPeak(hm: Float32Array, plane: number, W: number, H: number, x: number
 }
 
 /** The box around a map's pixels at or above `cut`, or null when there are none. */
-export function boxOf(map: FloatMap, cut = 0.5): Box | null {
+export function boxOf(map: Pick<FloatMap, 'width' | 'height'> & { data: ArrayLike<number> }, cut = 0.5): Box | null {
   let x0 = Infinity;
   let y0 = Infinity;
   let x1 = -Infinity;

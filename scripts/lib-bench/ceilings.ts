@@ -1,11 +1,12 @@
-import { cropResize, resizeMap, type FloatMap } from '../../engine/matte/image';
+import { cropResize, resampleRgb, resizeMap, type FloatMap } from '../../engine/matte/image';
 import { ISNET } from '../../engine/models/catalog';
 import { decodeOutput, modelInputSize, toInputTensor } from '../../engine/models/io';
-import type { Box } from '../../engine/prompts/detector';
+import { boxOf, type Box } from '../../engine/prompts/detector';
 import { SAM_DECODER, SAM_ENCODER } from '../../engine/prompts/models';
 import { SAM_IO, samDecoderFeeds, samEncoderInput, samMask } from '../../engine/prompts/sam';
+import type { MediaInfo } from '../../engine/media/types';
 import type { InferenceRuntime } from '../../engine/runtime';
-import { ffmpeg } from '../../lib/media/ffmpeg';
+import { readFrames } from '../../lib/segment/frame-reader';
 import { boundaryF, iou } from './metrics';
 
 /**
@@ -30,13 +31,17 @@ export interface CeilingScore {
 }
 
 /** Both ceilings of one clip, on every `every`th frame of its ground truth. */
-export async function ceilingScores(runtime: InferenceRuntime, video: string, gt: Uint8Array[], width: number, height: number, every: number): Promise<CeilingScore[]> {
+export async function ceilingScores(runtime: InferenceRuntime, video: string, info: MediaInfo, gt: Uint8Array[], every: number): Promise<CeilingScore[]> {
+  const { width, height } = info;
   const [isnet, encoder, decoder] = await Promise.all([runtime.load(ISNET), runtime.load(SAM_ENCODER), runtime.load(SAM_DECODER)]);
   const sums = { isnet: { J: 0, F: 0 }, sam: { J: 0, F: 0 } };
   let frames = 0;
-  for await (const { index, planes } of rgbFrames(video, width, height, every, gt.length)) {
+  let index = -1;
+  for await (const frame of readFrames(info, video, { maxFrames: gt.length })) {
+    if (++index % every !== 0) continue;
+    const planes = resampleRgb(frame, width, height);
     const truth = gt[index]!;
-    const box = boxOfMask(truth, width, height);
+    const box = boxOf({ data: truth, width, height }, 128);
     const answers = box
       ? {
           isnet: await isnetInBox(isnet, planes, width, height, box),
@@ -54,24 +59,6 @@ export async function ceilingScores(runtime: InferenceRuntime, video: string, gt
     { config: 'ceiling-isnet-box', frames, J: sums.isnet.J / n, F: sums.isnet.F / n },
     { config: 'ceiling-sam-box', frames, J: sums.sam.J / n, F: sums.sam.F / n },
   ];
-}
-
-/** The tight box [x0, y0, x1, y1) around a mask's subject pixels, or null when it has none. */
-export function boxOfMask(mask: Uint8Array, width: number, height: number): Box | null {
-  let x0 = width;
-  let y0 = height;
-  let x1 = -1;
-  let y1 = -1;
-  for (let y = 0; y < height; y++) {
-    for (let x = 0; x < width; x++) {
-      if (mask[y * width + x]! < 128) continue;
-      if (x < x0) x0 = x;
-      if (x > x1) x1 = x;
-      if (y < y0) y0 = y;
-      if (y > y1) y1 = y;
-    }
-  }
-  return x1 < 0 ? null : [x0, y0, x1 + 1, y1 + 1];
 }
 
 type Session = Awaited<ReturnType<InferenceRuntime['load']>>;
@@ -101,15 +88,4 @@ function binary(map: FloatMap): Uint8Array {
   const out = new Uint8Array(map.data.length);
   for (let i = 0; i < out.length; i++) out[i] = map.data[i]! >= 0.5 ? 255 : 0;
   return out;
-}
-
-/** Every `every`th frame of the video (up to `limit` frames in), as R, G, B planes (0..255). */
-async function* rgbFrames(video: string, width: number, height: number, every: number, limit: number) {
-  const { stdout } = await ffmpeg(['-v', 'error', '-i', video, '-vf', `select=not(mod(n\\,${every}))`, '-fps_mode', 'passthrough', '-frames:v', String(Math.ceil(limit / every)), '-f', 'rawvideo', '-pix_fmt', 'rgb24', 'pipe:1'], { timeoutMs: 600_000 });
-  const n = width * height;
-  for (let off = 0, k = 0; off + 3 * n <= stdout.length; off += 3 * n, k++) {
-    const planes = [new Float32Array(n), new Float32Array(n), new Float32Array(n)];
-    for (let i = 0; i < n; i++) for (let c = 0; c < 3; c++) planes[c]![i] = stdout[off + 3 * i + c]!;
-    yield { index: k * every, planes };
-  }
 }

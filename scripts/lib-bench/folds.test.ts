@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { boxOfMask } from './ceilings';
 import { FOLDS, foldClips, foldOf } from './folds';
 import { foldSummary, lossSplit, type QualityRow } from './quality-report';
 
@@ -51,13 +50,5 @@ describe('the quality report', () => {
     expect(bear['choice loss']).toBeCloseTo(0.15);
     expect(bear['segmentation loss']).toBeCloseTo(0.05);
     expect(lossSplit(rows, 'base').map((r) => r.config)).not.toContain('ceiling-sam-box');
-  });
-
-  it('boxes a mask’s subject pixels, and finds none in an empty mask', () => {
-    const mask = new Uint8Array(6 * 4);
-    mask[1 * 6 + 2] = 255;
-    mask[2 * 6 + 4] = 200;
-    expect(boxOfMask(mask, 6, 4)).toEqual([2, 1, 5, 3]);
-    expect(boxOfMask(new Uint8Array(24), 6, 4)).toBeNull();
   });
 });
