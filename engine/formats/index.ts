@@ -78,17 +78,19 @@ export const OPAQUE_CONTAINERS = ids((f): f is Extract<AnyFormat, { family: 'opa
   ...OpaqueContainer[],
 ];
 
-/** What a composition's `export_format` may name: the opaque containers and their aliases (`h264`). */
-export const CONTAINER_NAMES = OUTPUT_FORMATS.flatMap((f) => (f.family === 'opaque' ? [f.id, ...(('aliases' in f && f.aliases) || [])] : [])) as [
-  string,
-  ...string[],
-];
+/** Each name a composition's `export_format` may use (an opaque container or an alias, `h264`) → that container. */
+const CONTAINER_BY_NAME = new Map<string, OpaqueContainer>(
+  OUTPUT_FORMATS.flatMap((f) => (f.family === 'opaque' ? [f.id, ...('aliases' in f ? f.aliases : [])].map((name) => [name, f.id] as const) : [])),
+);
+
+/** What a composition's `export_format` may name: the opaque containers and their aliases. */
+export const CONTAINER_NAMES = [...CONTAINER_BY_NAME.keys()] as [string, ...string[]];
 
 /** The opaque container a name (or alias) stands for. */
 export function containerNamed(name: string): OpaqueContainer {
-  const f = OUTPUT_FORMATS.find((o) => o.family === 'opaque' && (o.id === name || ('aliases' in o && (o.aliases as readonly string[]).includes(name))));
-  if (!f) throw new Error(`Unknown container ${name}`);
-  return f.id as OpaqueContainer;
+  const id = CONTAINER_BY_NAME.get(name);
+  if (!id) throw new Error(`Unknown container ${name}`);
+  return id;
 }
 
 export const STICKER_FORMATS = ids((f): f is Extract<AnyFormat, { family: 'sticker' }> => f.family === 'sticker') as [
