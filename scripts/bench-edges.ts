@@ -22,7 +22,7 @@ import { ffmpeg } from '../lib/media/ffmpeg';
 import { probeVideo } from '../lib/media/probe';
 import { segmentVideoWith } from '../lib/segment/segment-video';
 import { benchConfigs } from './lib-bench/configs';
-import { parseArgs, readGrayFrames, table } from './lib-bench/frames';
+import { parseArgs, readGrayFrames, readRgbaFrames, table } from './lib-bench/frames';
 
 const args = parseArgs(process.argv.slice(2));
 const ROOTS = [args.get('davis') ?? '../shared/testdata/davis', args.get('davis-train') ?? '../shared/testdata/davis-train'].map((d) => path.resolve(d));
@@ -48,11 +48,6 @@ interface Row {
   share: string;
 }
 const rows: Row[] = [];
-
-async function readRgba(input: string[], w: number, h: number, vf: string, n: number): Promise<Uint8Array[]> {
-  const { stdout } = await ffmpeg(['-v', 'error', ...input, '-vf', `${vf},format=rgba`, '-frames:v', String(n), '-f', 'rawvideo', '-pix_fmt', 'rgba', 'pipe:1'], { timeoutMs: 600_000 });
-  return Array.from({ length: Math.floor(stdout.length / (w * h * 4)) }, (_, i) => new Uint8Array(stdout.subarray(i * w * h * 4, (i + 1) * w * h * 4)));
-}
 
 /** I = αF + (1 − α)B as RGBA with α in the fourth channel. */
 function composite(fg: Uint8Array, alpha: Uint8Array, bg: (p: number, c: number) => number): Uint8Array {
@@ -113,7 +108,7 @@ async function runTiers(seq: string, height: number, background: string, comps: 
   const clip = path.join(tmp, `${seq}-${height}-${background}.mp4`);
   await writeClip(comps, w, h, clip);
   const info = await probeVideo(clip);
-  const decoded = await readRgba(['-i', clip], w, h, 'null', comps.length);
+  const decoded = await readRgbaFrames(['-i', clip], w, h, comps.length);
   for (const cfg of tiers) {
     const maskOut = path.join(tmp, `${seq}-${height}-${background}-${cfg.name}.mkv`);
     const res = await segmentVideoWith({ input: clip, info, maskOut, tier: cfg.tier, manifest: cfg.manifest, threshold: cfg.threshold, maxFrames: comps.length });
@@ -131,13 +126,13 @@ async function benchSequence(seq: string, height: number) {
   const src = await probeVideo(path.join(folder, 'video.mp4'));
   const w = Math.round((src.width * height) / src.height / 2) * 2;
   const scale = `scale=${w}:${height}:flags=bicubic`;
-  const fgs = await readRgba(['-i', path.join(folder, 'video.mp4')], w, height, scale, frames);
+  const fgs = await readRgbaFrames(['-i', path.join(folder, 'video.mp4'), '-vf', scale], w, height, frames);
   // The mask softened as a matting model's edge is (about 2 px of Gaussian at 480p), after
   // shrinking it by twice that: the soft band then lies on the subject, whose colour is known.
   const sigma = (2 * height) / 480;
   const erode = Array.from({ length: Math.round(2 * sigma) }, () => 'erosion').join(',');
   const alphas = await readGrayFrames(['-i', path.join(folder, 'masks', '%05d.png'), '-vf', `${scale},format=gray,${erode},gblur=sigma=${sigma}`], w, height, frames);
-  const real = (await readRgba(['-i', REAL_BG], w, height, `${scale}:force_original_aspect_ratio=increase,crop=${w}:${height}`, 1))[0]!;
+  const real = (await readRgbaFrames(['-i', REAL_BG, '-vf', `${scale}:force_original_aspect_ratio=increase,crop=${w}:${height}`], w, height, 1))[0]!;
   const backgrounds: [string, (p: number, c: number) => number][] = [
     ...Object.entries(COLOURS).map(([name, rgb]): [string, (p: number, c: number) => number] => [name, (_p, c) => rgb[c]!]),
     ['real frame', (p, c) => real[p * 4 + c]!],

@@ -1,15 +1,20 @@
 import { ffmpeg } from '../../lib/media/ffmpeg';
 
-/** Decodes a greyscale video or image sequence (masks) to one byte per pixel per frame. */
-export async function readGrayFrames(args: string[], width: number, height: number, maxFrames?: number): Promise<Uint8Array[]> {
-  const { stdout } = await ffmpeg(['-v', 'error', ...args, ...(maxFrames ? ['-frames:v', String(maxFrames)] : []), '-f', 'rawvideo', '-pix_fmt', 'gray', 'pipe:1'], {
+/** Decodes a video or image sequence to raw frames of `pixFmt`, `bytes` each (up to `maxFrames`). */
+async function readRawFrames(args: string[], pixFmt: 'gray' | 'rgba', bytes: number, maxFrames?: number): Promise<Uint8Array[]> {
+  const { stdout } = await ffmpeg(['-v', 'error', ...args, ...(maxFrames ? ['-frames:v', String(maxFrames)] : []), '-f', 'rawvideo', '-pix_fmt', pixFmt, 'pipe:1'], {
     timeoutMs: 600_000,
   });
-  const size = width * height;
   const frames: Uint8Array[] = [];
-  for (let off = 0; off + size <= stdout.length; off += size) frames.push(new Uint8Array(stdout.subarray(off, off + size)));
+  for (let off = 0; off + bytes <= stdout.length; off += bytes) frames.push(new Uint8Array(stdout.subarray(off, off + bytes)));
   return frames;
 }
+
+/** Decodes a greyscale video or image sequence (masks) to one byte per pixel per frame. */
+export const readGrayFrames = (args: string[], width: number, height: number, maxFrames?: number) => readRawFrames(args, 'gray', width * height, maxFrames);
+
+/** Decodes a video or image to RGBA, four bytes per pixel per frame. */
+export const readRgbaFrames = (args: string[], width: number, height: number, maxFrames?: number) => readRawFrames(args, 'rgba', width * height * 4, maxFrames);
 
 export function parseArgs(argv: string[]): Map<string, string> {
   const out = new Map<string, string>();
