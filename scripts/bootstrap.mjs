@@ -114,10 +114,11 @@ export function sourcesHash(dir = root) {
   const hash = createHash('sha256');
   const walk = (rel) => {
     const p = path.join(dir, rel);
-    if (fs.statSync(p).isDirectory()) {
+    const st = fs.statSync(p);
+    if (st.isDirectory()) {
       if (NOT_SOURCES.has(path.basename(p))) return;
       for (const e of fs.readdirSync(p).sort()) walk(path.join(rel, e));
-    } else hash.update(`${rel}\0${fs.statSync(p).size}\0`).update(fs.readFileSync(p));
+    } else hash.update(`${rel}\0${st.size}\0`).update(fs.readFileSync(p));
   };
   for (const s of BUILD_SOURCES) if (fs.existsSync(path.join(dir, s))) walk(s);
   return hash.digest('hex');
