@@ -1,15 +1,21 @@
+import type { Writable } from 'node:stream';
 import type { MediaInfo } from '../../engine/media/types';
 import { spawnFfmpeg, toolFailure } from '../media/ffmpeg';
 
-/** ffmpeg arguments for the mask file: raw gray8 in, FFV1 gray8 in Matroska out, one frame each. */
-export function maskEncodeArgs(info: Pick<MediaInfo, 'width' | 'height' | 'fpsRational'>, out: string): string[] {
+/**
+ * ffmpeg arguments for the mask file: raw gray8 in, FFV1 gray8 in Matroska out, one frame each.
+ * `tee`: the same stream also goes to stdout as it is made (a render reading it meanwhile); the
+ * file is written the same, and a reader that goes away stops nothing.
+ */
+export function maskEncodeArgs(info: Pick<MediaInfo, 'width' | 'height' | 'fpsRational'>, out: string, tee = false): string[] {
+  const output = tee ? ['-map', '0:v', '-f', 'tee', `[f=matroska]${out.replaceAll('\\', '\\\\').replace(/[|:[\]]/g, '\\$&')}|[f=matroska:onfail=ignore]pipe\\:1`] : ['-f', 'matroska', out];
   return [
     '-v', 'error',
     '-f', 'rawvideo', '-pix_fmt', 'gray', '-s', `${info.width}x${info.height}`, '-framerate', info.fpsRational,
     '-i', 'pipe:0',
     '-c:v', 'ffv1', '-level', '3', '-pix_fmt', 'gray', '-g', '1', '-slices', '4', '-slicecrc', '1',
     '-fps_mode', 'passthrough',
-    '-f', 'matroska', out,
+    ...output,
   ];
 }
 
@@ -21,8 +27,19 @@ export interface MaskWriter {
   abort(): void;
 }
 
-export function openMaskWriter(info: Pick<MediaInfo, 'width' | 'height' | 'fpsRational'>, out: string): MaskWriter {
-  const child = spawnFfmpeg(maskEncodeArgs(info, out));
+/** `alsoTo` gets the mask's Matroska stream as it is written (render-while-segmenting.ts). */
+export function openMaskWriter(info: Pick<MediaInfo, 'width' | 'height' | 'fpsRational'>, out: string, alsoTo?: Writable): MaskWriter {
+  const child = spawnFfmpeg(maskEncodeArgs(info, out, Boolean(alsoTo)));
+  // A reader that fails or goes away is let go and the rest of the stream drained, so the file completes.
+  const letGo = () => {
+    if (alsoTo) child.stdout.unpipe(alsoTo);
+    child.stdout.resume();
+  };
+  if (alsoTo && !alsoTo.destroyed && alsoTo.writable) {
+    alsoTo.on('error', letGo);
+    alsoTo.on('close', letGo);
+    child.stdout.pipe(alsoTo);
+  } else letGo();
   let stderr = '';
   let failed: Error | null = null;
   child.stderr.on('data', (d: Buffer) => {

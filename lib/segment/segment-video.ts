@@ -7,10 +7,12 @@ import type { InferenceRuntime } from '../../engine/runtime';
 import type { TierConfig } from '../../engine/tiers';
 import { createVideoMatter, workSize } from '../../engine/video-matter';
 import { MediaError } from '../media/ffmpeg';
+import type { RenderedOutput } from '../media/render';
 import { durationTolerance } from '../media/probe';
 import { allManifests } from '../models/manifests';
 import { readFrames } from './frame-reader';
 import { openMaskWriter } from './mask-writer';
+import { startStreamedRender, type RenderWhileSegmenting } from './render-while-segmenting';
 import { type PreviewImage, PreviewSampler } from './preview';
 import { isGpu } from '../inference/device';
 import { serverRuntime } from '../inference/server-runtime';
@@ -44,6 +46,11 @@ export interface SegmentOptions {
   previewEveryMs?: number;
   /** Benchmarks only: stop after this many frames. */
   maxFrames?: number;
+  /**
+   * An output (the job's primary) to render while segmenting, from the mask as it is written;
+   * `SegmentResult.rendered` has it, or null where it must render afterwards.
+   */
+  render?: RenderWhileSegmenting;
 }
 
 const PROGRESS_EVERY_S = 0.5;
@@ -69,6 +76,8 @@ export interface SegmentResult {
   inferences: number;
   seconds: number;
   stageSeconds: Record<string, number>;
+  /** The output asked for in `render`, validated; null when none was asked or it could not be made meanwhile. */
+  rendered: RenderedOutput | null;
 }
 
 /**
@@ -88,7 +97,8 @@ export async function segmentVideoWith(
     threshold: opts.threshold ?? null,
     smartSampling: opts.smartSampling ?? true,
   });
-  const writer = openMaskWriter(info, opts.maskOut);
+  const streamed = opts.render ? await startStreamedRender(opts.input, info, opts.render, opts.signal) : null;
+  const writer = openMaskWriter(info, opts.maskOut, streamed?.maskIn);
   const stage = { decode: 0, encode: 0 };
   const total = opts.maxFrames ? Math.min(opts.maxFrames, info.frameCount) : info.frameCount;
   let framesWritten = 0;
@@ -122,12 +132,19 @@ export async function segmentVideoWith(
     await writer.finish();
   } catch (e) {
     writer.abort();
+    streamed?.abort();
     throw e;
   } finally {
     await matter.release();
   }
-  if (framesWritten === 0) throw new MediaError('The video has no decodable frames.');
-  if (!opts.maxFrames) assertDecodedWhole(info, framesWritten);
+  try {
+    if (framesWritten === 0) throw new MediaError('The video has no decodable frames.');
+    if (!opts.maxFrames) assertDecodedWhole(info, framesWritten);
+  } catch (e) {
+    streamed?.abort();
+    throw e;
+  }
+  const rendered = streamed ? await streamed.finish(opts.maskOut, framesWritten) : null;
   const seconds = (performance.now() - started) / 1000;
   opts.onProgress?.(progress(framesWritten, framesWritten, seconds));
   return {
@@ -135,6 +152,7 @@ export async function segmentVideoWith(
     inferences: matter.stats.inferences,
     seconds,
     stageSeconds: { decode: stage.decode, infer: matter.stats.stageSeconds.infer, refine: matter.stats.stageSeconds.refine, encode: stage.encode },
+    rendered,
   };
 }
 

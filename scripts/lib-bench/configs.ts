@@ -10,7 +10,15 @@ export interface BenchConfig {
   tier: TierConfig;
   manifest: ModelManifest;
   threshold: number | null;
+  /** `<API model>@before`: the configuration issue 47's speed work started from (`STARTED_FROM`). */
+  before?: boolean;
 }
+
+/**
+ * `<API model>@before`: the tier as engine/tiers.ts gives it, run the way jobs ran before issue
+ * 47: the default output rendered only once the mask is whole (bench:jobs).
+ */
+export const STARTED_FROM = { renderWhileSegmenting: false } as const;
 
 /** The naive baseline: ISNet at 1024² on every frame, thresholded, no refinement. */
 export const BASELINE: BenchConfig = {
@@ -32,7 +40,7 @@ export const BASELINE: BenchConfig = {
 
 /**
  * Configs by name: API model names, "<API model>@gpu" (what a GPU worker runs for it,
- * engine/tiers.ts GPU_TIERS), "<API model>:no-subject" (the tier as it was before the
+ * engine/tiers.ts GPU_TIERS), "<API model>@before" (STARTED_FROM), "<API model>:no-subject" (the tier as it was before the
  * subject stage), "baseline", "people-selfie", "people-rvm", or "custom" (a tier
  * named by --base with the JSON in --custom merged over it, for tuning; a JSON array gives one
  * config per element).
@@ -56,6 +64,8 @@ export function benchConfigs(names: string[], args: Map<string, string>): BenchC
         return { name: all.length > 1 ? `custom${i + 1}(${base})` : `custom(${base})`, tier, manifest, threshold: null };
       });
     }
+    const before = name.endsWith('@before') ? name.slice(0, -'@before'.length) : null;
+    if (before && isApiModel(before)) return [{ name, ...tierFor(before, manifests), threshold: null, before: true }];
     const onGpu = name.endsWith('@gpu') ? name.slice(0, -'@gpu'.length) : null;
     if (onGpu && isApiModel(onGpu)) return [{ name, ...tierFor(onGpu, manifests, 'gpu'), threshold: null }];
     const [api, variant] = name.split(':');
@@ -63,7 +73,7 @@ export function benchConfigs(names: string[], args: Map<string, string>): BenchC
       const { tier, manifest } = tierFor(api, manifests);
       return [{ name, tier: { ...tier, subject: null }, manifest, threshold: null }];
     }
-    if (!isApiModel(name)) throw new Error(`unknown config ${name}; use ${API_MODELS.join(', ')} (optionally with @gpu or :no-subject), baseline, ${PEOPLE.map((p) => p.name).join(', ')} or custom`);
+    if (!isApiModel(name)) throw new Error(`unknown config ${name}; use ${API_MODELS.join(', ')} (optionally with @gpu, @before or :no-subject), baseline, ${PEOPLE.map((p) => p.name).join(', ')} or custom`);
     const { tier, manifest } = tierFor(name, manifests);
     return [{ name, tier, manifest, threshold: null }];
   });

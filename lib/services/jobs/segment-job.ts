@@ -5,11 +5,12 @@ import { safeImageInputArgs, safeInputArgs } from '../../../engine/media/input';
 import { stillAnimationArgs, stillFrame } from '../../../engine/media/still';
 import type { MediaInfo } from '../../../engine/media/types';
 import { db } from '../../db/client';
-import type { Job } from '../../db/generated/client';
+import type { Job, Output } from '../../db/generated/client';
 import { env } from '../../env';
 import { fileHead, imageSize, sniffImage } from '../../media/background';
 import { ffmpeg, MediaError } from '../../media/ffmpeg';
 import { probeVideo } from '../../media/probe';
+import type { RenderedOutput } from '../../media/render';
 import { runEncode } from '../../media/run-ffmpeg';
 import { renderThumbnails } from '../../media/thumbnails';
 import { PermanentJobError, transact } from '../../queue';
@@ -17,8 +18,9 @@ import { stillFrames, storedStillOptions, type StillOptions } from '../../schema
 import { startedRequest } from './started-request';
 import { segmentVideo } from '../../segment/segment-video';
 import { storage, storageKeys } from '../../storage';
-import { completedMaskVersion, storeSegmentationMask } from '../masks/mask-versions';
-import { enqueueRender, START_ROLES } from '../outputs/create';
+import { completedMaskVersion, SEGMENTATION_VERSION, storeSegmentationMask } from '../masks/mask-versions';
+import { completeOutput, startOutputs } from '../outputs/complete';
+import { enqueueRender, recipeOf, START_ROLES } from '../outputs/create';
 import { withScratch } from '../../storage/scratch';
 import { announceStart, finishJobIfReady } from './finish-job';
 import { ProgressWriter } from './progress';
@@ -65,7 +67,7 @@ export async function segmentJob(jobId: string, ctx: WorkContext): Promise<void>
         const options = request.background?.options;
         const work = { job, model: request.model, preset: options?.preset ?? null, threshold: options?.threshold ?? null, dir, ctx, progress };
         // A still is segmented once and animated with its mask; a video is segmented frame by frame.
-        const { source, info, mask } = still ? await animateStill(work, still) : await segmentUpload(work, options?.smart_sampling ?? undefined);
+        const { source, info, mask, primary } = still ? await animateStill(work, still) : await segmentUpload(work, options?.smart_sampling ?? undefined);
         progress.stage('thumbnails');
         const thumbs = await renderThumbnails({ source, info, mask, outDir: dir });
         const thumbnailKey = storageKeys.thumbnail(jobId);
@@ -77,6 +79,10 @@ export async function segmentJob(jobId: string, ctx: WorkContext): Promise<void>
           data: { thumbnailKey, transparentThumbKey },
         });
         await storeSegmentationMask(jobId, mask);
+        if (primary) {
+          await startOutputs([primary.output.id], SEGMENTATION_VERSION);
+          await completeOutput(primary.output, primary.rendered);
+        }
       });
     } finally {
       await progress.flush();
@@ -111,11 +117,15 @@ interface SegmentWork {
   progress: ProgressWriter;
 }
 
-/** What segmentation leaves for the thumbnails and the mask store: the original as a video, its facts, its mask. */
+/**
+ * What segmentation leaves for the thumbnails and the mask store: the original as a video, its
+ * facts, its mask, and the primary output where it was rendered meanwhile (it then skips the queue).
+ */
 interface Segmented {
   source: string;
   info: MediaInfo;
   mask: string;
+  primary?: { output: Output; rendered: RenderedOutput } | null;
 }
 
 /** A video upload: probed in full (the facts every render reads), then segmented frame by frame. */
@@ -139,7 +149,9 @@ async function segmentUpload(w: SegmentWork, smartSampling: boolean | undefined)
   });
   progress.stage('segment');
   const mask = path.join(dir, 'mask.mkv');
-  await segmentVideo({
+  // The primary output renders while segmenting, from the mask as it is written.
+  const primary = await db().output.findFirst({ where: { jobId: job.id, role: 'primary', status: { not: 'completed' } } });
+  const seg = await segmentVideo({
     input: source,
     info,
     maskOut: mask,
@@ -150,8 +162,9 @@ async function segmentUpload(w: SegmentWork, smartSampling: boolean | undefined)
     signal: ctx.signal,
     onProgress: (p) => progress.frames(p),
     onPreview: (image) => progress.preview(image),
+    render: primary ? { recipe: recipeOf(primary, job), outDir: path.join(dir, 'primary'), basename: 'output', poster: true } : undefined,
   });
-  return { source, info, mask };
+  return { source, info, mask, primary: primary && seg.rendered ? { output: primary, rendered: seg.rendered } : null };
 }
 
 /**

@@ -5,7 +5,8 @@ import { renderBatch } from '../../media/render';
 import type { WorkContext } from '../jobs/segment-job';
 import { withScratch } from '../../storage/scratch';
 import { recipeOf } from './create';
-import { completeOutput, renderInputs, startOutputs } from './render-output';
+import { completeOutput, startOutputs } from './complete';
+import { renderInputs } from './render-output';
 
 type Transparent = Recipe & { kind: 'transparent' };
 

@@ -1,14 +1,14 @@
 import { db } from '../../db/client';
 import type { Job, Output } from '../../db/generated/client';
-import type { RenderedOutput } from '../../media/render';
 import { renderOutput } from '../../media/render';
 import { PermanentJobError } from '../../queue';
-import { storage, storageKeys } from '../../storage';
+import { storage } from '../../storage';
 import { failJob, finishJobIfReady } from '../jobs/finish-job';
 import { ProgressWriter } from '../jobs/progress';
 import { mediaInfoOf, type WorkContext } from '../jobs/segment-job';
 import { completedMaskVersion, readMask } from '../masks/mask-versions';
 import { withScratch } from '../../storage/scratch';
+import { completeOutput, startOutputs } from './complete';
 import { recipeOf, START_ROLES, type OutputRole } from './create';
 
 const isStartOutput = (o: Pick<Output, 'role'>) => START_ROLES.includes(o.role as OutputRole);
@@ -27,36 +27,6 @@ export async function renderInputs(job: Job, maskVersion: number | null, dir: st
     source: await storage().localFile(job.sourceKey, dir),
     mask: await readMask(mask, dir),
   };
-}
-
-/** Stores a rendered, validated file and its poster, and marks the output completed. */
-export async function completeOutput(output: Output, rendered: RenderedOutput): Promise<void> {
-  const storageKey = storageKeys.output(output.jobId, output.id, rendered.extension);
-  await storage().putFile(storageKey, rendered.file, { move: true });
-  let posterKey: string | null = null;
-  if (rendered.poster) {
-    posterKey = storageKeys.poster(output.jobId, output.id);
-    await storage().putFile(posterKey, rendered.poster, { move: true });
-  }
-  await db().output.updateMany({
-    where: { id: output.id, status: 'processing' },
-    data: {
-      status: 'completed',
-      storageKey,
-      posterKey,
-      metadataJson: JSON.stringify(rendered.metadata),
-      error: null,
-      completedAt: new Date(),
-    },
-  });
-}
-
-/** Marks outputs taken by a worker, pinning the mask version they render from. */
-export async function startOutputs(ids: string[], maskVersion: number): Promise<void> {
-  await db().output.updateMany({
-    where: { id: { in: ids }, status: { in: ['queued', 'processing'] } },
-    data: { status: 'processing', startedAt: new Date(), maskVersion },
-  });
 }
 
 /**
