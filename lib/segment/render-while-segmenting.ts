@@ -1,4 +1,5 @@
 import fs from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import type { Writable } from 'node:stream';
 import { formatOf, type Recipe } from '../../engine/media/recipe';
@@ -38,6 +39,9 @@ export interface StreamedRender {
   abort(): void;
 }
 
+/** Niceness of the render beside segmentation (0 normal, 19 least). */
+const RENDER_NICENESS = 10;
+
 /** The mask as the render reads it: its stdin (a socket under Node, so not `/dev/stdin`). */
 const MASK_ON_STDIN = 'pipe:0';
 
@@ -64,6 +68,12 @@ export async function startStreamedRender(source: string, info: MediaInfo, out: 
   const step = plan.steps.length === 1 && !plan.finish && !plan.zip && !plan.lottie ? withMaskOnStdin(plan.steps[0]!) : null;
   if (!step) return null;
   const child = spawnFfmpeg(['-loglevel', 'error', '-nostats', ...step]);
+  // Segmentation is the job's longer path: the render takes the cores only where it leaves them idle.
+  try {
+    os.setPriority(child.pid!, RENDER_NICENESS);
+  } catch {
+    // Already gone: finish() reports why.
+  }
   let stderr = '';
   child.stderr.on('data', (d: Buffer) => {
     stderr = (stderr + d.toString()).slice(-16_384);

@@ -74,6 +74,8 @@ export interface SegmentResult {
   framesWritten: number;
   /** Frames the model ran on. */
   inferences: number;
+  /** Most frames decoded and not yet written at any time: bounded by the engine's latency, whatever the video's length. */
+  mostFramesHeld: number;
   seconds: number;
   stageSeconds: Record<string, number>;
   /** The output asked for in `render`, validated; null when none was asked or it could not be made meanwhile. */
@@ -102,6 +104,8 @@ export async function segmentVideoWith(
   const stage = { decode: 0, encode: 0 };
   const total = opts.maxFrames ? Math.min(opts.maxFrames, info.frameCount) : info.frameCount;
   let framesWritten = 0;
+  let framesRead = 0;
+  let mostFramesHeld = 0;
   let lastReport = 0;
   const preview = opts.onPreview ? new PreviewSampler(info.width, info.height, opts.previewEveryMs ?? 3000, opts.onPreview) : null;
   try {
@@ -126,6 +130,7 @@ export async function segmentVideoWith(
       if (next.done) break;
       if (opts.signal?.aborted) throw new MediaError('Segmentation was cancelled');
       preview?.pushed(next.value.data);
+      mostFramesHeld = Math.max(mostFramesHeld, ++framesRead - framesWritten);
       await write(await matter.push(next.value, next.value.work));
     }
     await write(await matter.flush());
@@ -150,6 +155,7 @@ export async function segmentVideoWith(
   return {
     framesWritten,
     inferences: matter.stats.inferences,
+    mostFramesHeld,
     seconds,
     stageSeconds: { decode: stage.decode, infer: matter.stats.stageSeconds.infer, refine: matter.stats.stageSeconds.refine, encode: stage.encode },
     rendered,
