@@ -1,14 +1,18 @@
 /**
  * Job-time benchmark: what a self-hoster waits for. Each row is one job as the worker runs it,
- * end to end: probe, decode → engine → FFV1 mask (segmentVideoWith, what segment-video runs),
- * then the default output, VP9 WebM with alpha, rendered and validated by the worker's renderer
- * (renderOutput). Each row runs in a process of its own, so its peak RSS (the whole process
- * tree: node, onnxruntime, the ffmpeg decoders and encoders) is its own.
+ * end to end: probe, decode → engine → FFV1 mask (segmentVideoWith, what segment-video runs)
+ * with the default output, VP9 WebM with alpha, rendered meanwhile from the mask as it is
+ * written, then validated (`<tier>@before`: rendered after the mask, by renderOutput, as jobs
+ * ran before). Each row runs in a process of its own, so its peak RSS (the whole process tree:
+ * node, onnxruntime, the ffmpeg decoders and encoders) is its own.
  *
- *   npm run bench:jobs -- [--configs service-light,service-human,service-original,baseline]
- *                         [--clips juggle-1080p,talking-head] [--seconds 2] [--json out.json]
+ *   npm run bench:jobs -- [--configs service-light@before,service-light,…,baseline]
+ *                         [--clips juggle-1080p,talking-head] [--seconds 2] [--no-references]
+ *                         [--json out.json]
  *
  * --seconds cuts every clip to its first N seconds: a quick check of the script, not a figure.
+ * --no-references leaves out the reference rows (the 4K clip, `--clips phone-4k`, for its peak RSS).
+ * `<tier>@before` runs a tier as jobs ran before the speed work (scripts/lib-bench/configs.ts).
  *
  * Reference rows in the same run: "render only" (the same output from a ready mask, so the
  * segmentation's share shows) and the naive baseline (ISNet 1024² on every frame). Models are
@@ -20,12 +24,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs, table } from './lib-bench/frames';
-import { JOB_CLIPS, prepareJobClip, RENDER_ONLY } from './lib-bench/job-clips';
+import { DEFAULT_JOB_CLIPS, prepareJobClip, RENDER_ONLY } from './lib-bench/job-clips';
 import { peakTreeRss } from './lib-bench/tree-rss';
 
 const args = parseArgs(process.argv.slice(2));
-const configs = (args.get('configs') ?? 'service-light,service-human,service-original,baseline').split(',');
-const clipNames = (args.get('clips') ?? Object.keys(JOB_CLIPS).join(',')).split(',');
+const configs = (args.get('configs') ?? 'service-light@before,service-light,service-human@before,service-human,service-original@before,service-original,baseline').split(',');
+const clipNames = args.get('clips')?.split(',') ?? DEFAULT_JOB_CLIPS;
+const references = !args.has('no-references');
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'keyout-bench-j-'));
 
 interface JobRow {
@@ -60,8 +65,8 @@ try {
     const clip = await prepareJobClip(name, tmp, args.has('seconds') ? Number(args.get('seconds')) : undefined);
     const mask = path.join(tmp, `${name}-ready-mask.mkv`);
     // The render-only row renders from this mask; making it is not timed.
-    await runJob(clip.file, `prepare-mask:${RENDER_ONLY.maskFrom}`, mask, path.join(tmp, 'unused.webm'));
-    for (const config of [RENDER_ONLY.name, ...configs]) {
+    if (references) await runJob(clip.file, `prepare-mask:${RENDER_ONLY.maskFrom}`, mask, path.join(tmp, 'unused.webm'));
+    for (const config of references ? [RENDER_ONLY.name, ...configs] : configs) {
       const out = path.join(tmp, `${name}-${config}.webm`);
       const job = await runJob(clip.file, config, mask, out);
       const row: JobRow = {

@@ -10,15 +10,12 @@ export interface BenchConfig {
   tier: TierConfig;
   manifest: ModelManifest;
   threshold: number | null;
-  /** `<API model>@before`: the configuration issue 47's speed work started from (`STARTED_FROM`). */
+  /**
+   * `<API model>@before`: the tier as engine/tiers.ts gives it, run the way jobs ran before the
+   * speed work of issue 47: the default output rendered only once the mask is whole (bench:jobs).
+   */
   before?: boolean;
 }
-
-/**
- * `<API model>@before`: the tier as engine/tiers.ts gives it, run the way jobs ran before issue
- * 47: the default output rendered only once the mask is whole (bench:jobs).
- */
-export const STARTED_FROM = { renderWhileSegmenting: false } as const;
 
 /** The naive baseline: ISNet at 1024² on every frame, thresholded, no refinement. */
 export const BASELINE: BenchConfig = {
@@ -40,7 +37,7 @@ export const BASELINE: BenchConfig = {
 
 /**
  * Configs by name: API model names, "<API model>@gpu" (what a GPU worker runs for it,
- * engine/tiers.ts GPU_TIERS), "<API model>@before" (STARTED_FROM), "<API model>:no-subject" (the tier as it was before the
+ * engine/tiers.ts GPU_TIERS), "<API model>@before" (`before`), "<API model>:no-subject" (the tier as it was before the
  * subject stage), "baseline", "people-selfie", "people-rvm", or "custom" (a tier
  * named by --base with the JSON in --custom merged over it, for tuning; a JSON array gives one
  * config per element).
