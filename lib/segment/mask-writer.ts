@@ -1,4 +1,4 @@
-import type { Writable } from 'node:stream';
+import { PassThrough, type Writable } from 'node:stream';
 import type { MediaInfo } from '../../engine/media/types';
 import { spawnFfmpeg, toolFailure } from '../media/ffmpeg';
 
@@ -19,6 +19,12 @@ export function maskEncodeArgs(info: Pick<MediaInfo, 'width' | 'height' | 'fpsRa
   ];
 }
 
+/**
+ * How far a reader of the teed stream may lag. A mask compresses to a few tens of KB a 1080p
+ * frame, so this holds hundreds of frames: a render that falls behind does not pace segmentation.
+ */
+const TEE_BUFFER_BYTES = 64 * 2 ** 20;
+
 export interface MaskWriter {
   /** Resolves once ffmpeg has accepted the frame (back-pressure). */
   write(alpha: Uint8Array): Promise<void>;
@@ -30,16 +36,19 @@ export interface MaskWriter {
 /** `alsoTo` gets the mask's Matroska stream as it is written (render-while-segmenting.ts). */
 export function openMaskWriter(info: Pick<MediaInfo, 'width' | 'height' | 'fpsRational'>, out: string, alsoTo?: Writable): MaskWriter {
   const child = spawnFfmpeg(maskEncodeArgs(info, out, Boolean(alsoTo)));
-  // A reader that fails or goes away is let go and the rest of the stream drained, so the file completes.
+  // The reader may fall behind by up to TEE_BUFFER_BYTES before it holds the writer (and so
+  // segmentation) back. One that fails or goes away is let go and the rest of the stream
+  // drained, so the file completes.
+  const buffer = new PassThrough({ highWaterMark: TEE_BUFFER_BYTES });
   const letGo = () => {
-    if (alsoTo) child.stdout.unpipe(alsoTo);
-    child.stdout.resume();
+    buffer.unpipe();
+    buffer.resume();
   };
   if (alsoTo && !alsoTo.destroyed && alsoTo.writable) {
     alsoTo.on('error', letGo);
     alsoTo.on('close', letGo);
-    child.stdout.pipe(alsoTo);
-  } else letGo();
+    child.stdout.pipe(buffer).pipe(alsoTo);
+  } else child.stdout.resume();
   let stderr = '';
   let failed: Error | null = null;
   child.stderr.on('data', (d: Buffer) => {

@@ -1,5 +1,4 @@
 import fs from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import type { Writable } from 'node:stream';
 import { formatOf, type Recipe } from '../../engine/media/recipe';
@@ -39,8 +38,12 @@ export interface StreamedRender {
   abort(): void;
 }
 
-/** Niceness of the render beside segmentation (0 normal, 19 least). */
-const RENDER_NICENESS = 10;
+/**
+ * Largest frame rendered beside segmentation. The two add up in memory: at 3840x2160 the VP9
+ * render alone holds 2.2 GiB and the FFV1 mask writer 1.3 GiB (FFmpeg 5.1), so larger inputs
+ * render after, as before, and the job's peak stays the larger of the two instead of their sum.
+ */
+const MAX_STREAMED_PIXELS = 1920 * 1080;
 
 /** The mask as the render reads it: its stdin (a socket under Node, so not `/dev/stdin`). */
 const MASK_ON_STDIN = 'pipe:0';
@@ -56,10 +59,11 @@ function withMaskOnStdin(step: string[]): string[] | null {
 /**
  * Starts rendering `out` from the source and the mask to come, planned for the probed frame
  * count. null when the output is not one ffmpeg run over the two (bundles, stickers, HEVC with
- * alpha, compositions, Lottie): those render after segmentation.
+ * alpha, compositions, Lottie) or the frame is larger than 1080p: those render after segmentation.
  */
 export async function startStreamedRender(source: string, info: MediaInfo, out: RenderWhileSegmenting, signal?: AbortSignal): Promise<StreamedRender | null> {
   const format = formatOf(out.recipe);
+  if (info.width * info.height > MAX_STREAMED_PIXELS) return null;
   if (out.recipe.kind !== 'transparent' || format.encoding.kind !== 'branch' || (await unavailableReason(format))) return null;
   await fs.mkdir(out.outDir, { recursive: true });
   const file = path.join(out.outDir, `${out.basename}.${format.extension}`);
@@ -68,12 +72,6 @@ export async function startStreamedRender(source: string, info: MediaInfo, out: 
   const step = plan.steps.length === 1 && !plan.finish && !plan.zip && !plan.lottie ? withMaskOnStdin(plan.steps[0]!) : null;
   if (!step) return null;
   const child = spawnFfmpeg(['-loglevel', 'error', '-nostats', ...step]);
-  // Segmentation is the job's longer path: the render takes the cores only where it leaves them idle.
-  try {
-    os.setPriority(child.pid!, RENDER_NICENESS);
-  } catch {
-    // Already gone: finish() reports why.
-  }
   let stderr = '';
   child.stderr.on('data', (d: Buffer) => {
     stderr = (stderr + d.toString()).slice(-16_384);
