@@ -20,11 +20,11 @@ const hasTestdata = fs.existsSync(path.join(TESTDATA, 'davis-train'));
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'keyout-subject-it-'));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
-/** The first `frames` frames of a clip (or the given file) through service-light: its mask frames and size. */
-async function segment(input: string, frames: number) {
+/** The first `frames` frames of a clip (or the given file) through a tier (service-light unless said): its mask frames and size. */
+async function segment(input: string, frames: number, model: 'service-light' | 'service-original' = 'service-light') {
   const info = await probeVideo(input);
-  const maskOut = path.join(tmp, `${path.basename(path.dirname(input))}-${path.basename(input)}.mkv`);
-  await segmentVideo({ input, info, maskOut, model: 'service-light', maxFrames: frames });
+  const maskOut = path.join(tmp, `${path.basename(path.dirname(input))}-${path.basename(input)}-${model}.mkv`);
+  await segmentVideo({ input, info, maskOut, model, maxFrames: frames });
   return { masks: await readGrayFrames(['-i', maskOut], info.width, info.height), width: info.width, height: info.height };
 }
 
@@ -61,6 +61,13 @@ describe.skipIf(!hasTestdata)('the subject stage on real footage (needs ../share
     const outside = masks.map((m, i) => m.reduce((n, v, j) => n + (v >= 128 && gt[i]![j]! < 128 ? 1 : 0), 0) / m.length);
     expect(Math.max(...outside)).toBeLessThan(0.01);
     expect(mean(masks.map((m, i) => recall(m, gt[i]!)))).toBeGreaterThan(0.8);
+  });
+
+  it('joins the pushed stroller, no COCO class, to the woman pushing it', async () => {
+    const { masks, width, height } = await segment(path.join(davis('stroller'), 'video.mp4'), 16, 'service-original');
+    const gt = await truth('stroller', width, height, 16);
+    expect(mean(masks.map((m, i) => recall(m, gt[i]!)))).toBeGreaterThan(0.85);
+    expect(mean(masks.map((m, i) => iou(m, gt[i]!)))).toBeGreaterThan(0.8);
   });
 
   it('chooses the subject again after a cut: the swan, then the car', async () => {
