@@ -20,11 +20,11 @@ const hasTestdata = fs.existsSync(path.join(TESTDATA, 'davis-train'));
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'keyout-subject-it-'));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
-/** The first `frames` frames of a clip (or the given file) through a tier (service-light unless said): its mask frames and size. */
-async function segment(input: string, frames: number, model: 'service-light' | 'service-original' = 'service-light') {
+/** The first `frames` frames of a clip (or the given file) through service-light: its mask frames and size. */
+async function segment(input: string, frames: number) {
   const info = await probeVideo(input);
-  const maskOut = path.join(tmp, `${path.basename(path.dirname(input))}-${path.basename(input)}-${model}.mkv`);
-  await segmentVideo({ input, info, maskOut, model, maxFrames: frames });
+  const maskOut = path.join(tmp, `${path.basename(path.dirname(input))}-${path.basename(input)}.mkv`);
+  await segmentVideo({ input, info, maskOut, model: 'service-light', maxFrames: frames });
   return { masks: await readGrayFrames(['-i', maskOut], info.width, info.height), width: info.width, height: info.height };
 }
 
@@ -64,7 +64,7 @@ describe.skipIf(!hasTestdata)('the subject stage on real footage (needs ../share
   });
 
   it('joins the pushed stroller, no COCO class, to the woman pushing it', async () => {
-    const { masks, width, height } = await segment(path.join(davis('stroller'), 'video.mp4'), 16, 'service-original');
+    const { masks, width, height } = await segment(path.join(davis('stroller'), 'video.mp4'), 16);
     const gt = await truth('stroller', width, height, 16);
     expect(mean(masks.map((m, i) => recall(m, gt[i]!)))).toBeGreaterThan(0.85);
     expect(mean(masks.map((m, i) => iou(m, gt[i]!)))).toBeGreaterThan(0.8);
