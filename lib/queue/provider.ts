@@ -9,7 +9,7 @@ export interface QueueMessage extends EnqueueOptions {
   /** The outbox message's id: sending the same message twice adds it once. */
   id: string;
   kind: string;
-  payload: object;
+  payload: Record<string, unknown>;
   maxAttempts: number;
 }
 

@@ -1,7 +1,10 @@
+import { z } from 'zod';
+import { EXPORT_FORMATS } from '../../../engine/formats';
 import type { Recipe } from '../../../engine/media/recipe';
 import { formatIdOf } from '../../../engine/media/recipe';
 import type { Job, Output } from '../../db/generated/client';
 import { enqueue, type Tx } from '../../queue';
+import { recipeColumn, storedTransform, transformColumn } from './columns';
 import { exportRecipe, toRecipe } from './recipes';
 import { startedRequest } from '../jobs/started-request';
 
@@ -34,8 +37,8 @@ export async function createOutput(
       role: o.role,
       batchId: o.batchId ?? null,
       format: formatIdOf(o.recipe),
-      transformJson: o.recipe.transform ? JSON.stringify(o.recipe.transform) : null,
-      recipeJson: JSON.stringify(o.recipe),
+      transformJson: o.recipe.transform ? transformColumn.write(o.recipe.transform) : null,
+      recipeJson: recipeColumn.write(o.recipe),
       maskVersion: o.maskVersion ?? null,
       status: 'queued',
     },
@@ -52,13 +55,7 @@ export async function enqueueRender(tx: Tx, outputId: string): Promise<void> {
  * were stored get theirs from the job's start request (primary) or their format and transform.
  */
 export function recipeOf(output: Output, job: Job): Recipe {
-  if (output.recipeJson) return JSON.parse(output.recipeJson) as Recipe;
+  if (output.recipeJson) return recipeColumn.read(output.recipeJson);
   if (output.role === 'primary') return toRecipe(startedRequest(job).background);
-  const transform = output.transformJson
-    ? (JSON.parse(output.transformJson) as Recipe['transform'])
-    : undefined;
-  return exportRecipe({
-    format: output.format as Extract<Recipe, { kind: 'transparent' }>['format'],
-    transform,
-  });
+  return exportRecipe({ format: z.enum(EXPORT_FORMATS).parse(output.format), transform: storedTransform(output) ?? undefined });
 }

@@ -9,6 +9,7 @@ import { ProgressWriter } from '../jobs/progress';
 import { mediaInfoOf, type WorkContext } from '../jobs/segment-job';
 import { completedMaskVersion, readMask } from '../masks/mask-versions';
 import { withScratch } from '../../storage/scratch';
+import { metadataColumn } from './columns';
 import { recipeOf, START_ROLES, type OutputRole } from './create';
 
 const isStartOutput = (o: Pick<Output, 'role'>) => START_ROLES.includes(o.role as OutputRole);
@@ -44,7 +45,7 @@ export async function completeOutput(output: Output, rendered: RenderedOutput): 
       status: 'completed',
       storageKey,
       posterKey,
-      metadataJson: JSON.stringify(rendered.metadata),
+      metadataJson: metadataColumn.write(rendered.metadata),
       error: null,
       completedAt: new Date(),
     },

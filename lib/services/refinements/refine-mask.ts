@@ -11,6 +11,7 @@ import { enqueue, transact } from '../../queue';
 import type { MaskVersionList, RefineMaskRequest, RefinementRecord } from '../../schemas/refinements';
 import { jobNotFound } from '../jobs/job-not-found';
 import { completedMaskVersion } from '../masks/mask-versions';
+import { promptColumn, type StoredPrompt } from './columns';
 
 /**
  * The Refinement lifecycle. `POST /v1/jobs/{id}/refine-mask` charges the model's rate for the
@@ -24,13 +25,6 @@ import { completedMaskVersion } from '../masks/mask-versions';
 export const REFINEMENT_NOT_FOUND = 'Refinement not found or does not belong to user';
 const DEFAULT_EDGE_SIZE = 512;
 
-/** The prompt as stored with the refinement, with what the worker needs: the concepts named, or the clicked frame. */
-export type StoredPrompt =
-  | { mode: 'text'; text: string; concepts: Concept[] }
-  | { mode: 'points'; time: number; frame: number; points: { x: number; y: number; include: boolean }[] };
-
-/** The one reader of Refinement.promptJson (written by refineMask). */
-export const readPrompt = (r: Pick<Refinement, 'promptJson'>) => JSON.parse(r.promptJson) as StoredPrompt;
 
 const conflict = (message: string, details?: string) => new ServiceError('conflict', message, details);
 
@@ -84,7 +78,7 @@ function conceptsOf(text: string): Concept[] {
 }
 
 export function refinementRecord(r: Refinement): RefinementRecord {
-  const prompt = readPrompt(r);
+  const prompt = promptColumn.read(r.promptJson);
   return {
     refinement_id: r.id,
     job_id: r.jobId,
@@ -157,7 +151,7 @@ export async function refineMask(userId: string, jobId: string, req: RefineMaskR
           userId,
           op: request.op,
           model: request.model,
-          promptJson: JSON.stringify(stored),
+          promptJson: promptColumn.write(stored),
           edgeCleanupSize: request.edge_cleanup.enabled ? request.edge_cleanup.size : null,
           fromVersion: active,
           version,

@@ -1,0 +1,70 @@
+import { z } from 'zod';
+import { API_MODELS } from '../../../engine/api-models';
+import { MOTIONS } from '../../../engine/media/still';
+import { ALLOWED_DEMUXERS, type MediaInfo } from '../../../engine/media/types';
+import { jsonColumn } from '../../db/json-column';
+import { Background, ExportItem, StoredBackground } from '../../schemas/background';
+import type { StillOptions } from '../../schemas/image-to-video';
+
+/**
+ * The Job's JSON columns, one codec each: what each holds, parsed on every read and written
+ * through the same codec (lib/db/json-column.ts).
+ */
+
+/** Job.mediaJson: the worker's full probe of the original (engine MediaInfo), read by every render. */
+export const mediaColumn = jsonColumn(
+  'Job.mediaJson',
+  z.object({
+    demuxer: z.enum(ALLOWED_DEMUXERS),
+    container: z.enum(['mp4', 'mov', 'm4v', 'webm', 'mkv', 'avi']),
+    width: z.number(),
+    height: z.number(),
+    codedWidth: z.number(),
+    codedHeight: z.number(),
+    rotation: z.union([z.literal(0), z.literal(90), z.literal(180), z.literal(270)]),
+    fps: z.number(),
+    fpsRational: z.string(),
+    variableFrameRate: z.boolean(),
+    duration: z.number(),
+    frameCount: z.number(),
+    videoCodec: z.string(),
+    pixFmt: z.string(),
+    hasAudio: z.boolean(),
+    audioCodec: z.string().nullable(),
+    sizeBytes: z.number(),
+  }) satisfies z.ZodType<MediaInfo>,
+);
+
+/** Job.stillJson: an image-to-video job's options, every default applied; null for a video job. */
+export const stillColumn = jsonColumn(
+  'Job.stillJson',
+  z.object({
+    durationSeconds: z.number(),
+    fps: z.number(),
+    motion: z.enum(MOTIONS),
+    model: z.enum(API_MODELS),
+    background: Background.nullable(),
+    exports: z.array(ExportItem).nullable(),
+  }) satisfies z.ZodType<StillOptions>,
+);
+
+/** Job.backgroundJson: the start's background (with Job.model, the started request: started-request.ts). */
+export const backgroundColumn = jsonColumn('Job.backgroundJson', StoredBackground);
+
+export const PROGRESS_STAGES = ['probe', 'fetch-background', 'segment', 'render', 'exports', 'thumbnails', 'finishing'] as const;
+
+/** A progress field reads as null unless it holds what the writer puts there. */
+const number = z.number().nullable().catch(null);
+
+/** Job.progressJson: where a running job is (written by ProgressWriter, progress.ts). */
+export const progressColumn = jsonColumn(
+  'Job.progressJson',
+  z.object({
+    stage: z.enum(PROGRESS_STAGES).nullable().catch(null),
+    framesDone: number,
+    framesTotal: number,
+    fps: number,
+    etaSeconds: number,
+    previewFrame: number,
+  }),
+);
