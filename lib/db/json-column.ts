@@ -10,7 +10,7 @@ export class StoredShapeError extends Error {
 
 /**
  * A JSON column's codec: its zod schema is the stored shape. Every read parses the text through
- * it, and every write goes through it too, so what is written is what a reader will accept.
+ * it, and every write is checked by it too, so what is written is what a reader will accept.
  * The wing that stores the column owns its codec (lib/services/<domain>/columns.ts).
  */
 export interface JsonColumn<T, In = T> {
@@ -48,9 +48,10 @@ export function jsonColumn<S extends z.ZodType>(column: string, schema: S): Json
       }
     },
     write(value) {
+      // Checked, then stored as given: the stored text stays exactly what the caller built.
       const parsed = schema.safeParse(value);
       if (!parsed.success) throw new StoredShapeError(column, parsed.error);
-      return JSON.stringify(parsed.data);
+      return JSON.stringify(value);
     },
   };
 }

@@ -65,6 +65,7 @@ export const progressColumn = jsonColumn(
     framesTotal: number,
     fps: number,
     etaSeconds: number,
-    previewFrame: number,
+    // Absent until the first preview is stored.
+    previewFrame: z.number().nullish().transform((v) => v ?? null).catch(null),
   }),
 );

@@ -115,7 +115,7 @@ export class ProgressWriter {
       try {
         await db().job.updateMany({
           where: { id: this.jobId, status: 'processing' },
-          data: { progressJson: progressColumn.write({ previewFrame: null, ...this.current }) },
+          data: { progressJson: progressColumn.write(this.current) },
         });
       } catch (e) {
         this.onError(e);
