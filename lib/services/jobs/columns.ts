@@ -1,13 +1,10 @@
 import { z } from 'zod';
-import { API_MODELS } from '../../../engine/api-models';
-import { MOTIONS } from '../../../engine/media/still';
 import { ALLOWED_DEMUXERS, type MediaInfo } from '../../../engine/media/types';
 import { jsonColumn } from '../../db/json-column';
-import { Background, ExportItem, StoredBackground } from '../../schemas/background';
-import type { StillOptions } from '../../schemas/image-to-video';
+import { StoredBackground } from '../../schemas/background';
 
 /**
- * The Job's JSON columns, one codec each: what each holds, parsed on every read and written
+ * The Job's JSON columns, one codec each (Job.stillJson's is the uploads wing's): what each holds, parsed on every read and written
  * through the same codec (lib/db/json-column.ts).
  */
 
@@ -33,19 +30,6 @@ export const mediaColumn = jsonColumn(
     audioCodec: z.string().nullable(),
     sizeBytes: z.number(),
   }) satisfies z.ZodType<MediaInfo>,
-);
-
-/** Job.stillJson: an image-to-video job's options, every default applied; null for a video job. */
-export const stillColumn = jsonColumn(
-  'Job.stillJson',
-  z.object({
-    durationSeconds: z.number(),
-    fps: z.number(),
-    motion: z.enum(MOTIONS),
-    model: z.enum(API_MODELS),
-    background: Background.nullable(),
-    exports: z.array(ExportItem).nullable(),
-  }) satisfies z.ZodType<StillOptions>,
 );
 
 /** Job.backgroundJson: the start's background (with Job.model, the started request: started-request.ts). */

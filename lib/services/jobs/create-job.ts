@@ -11,7 +11,7 @@ import { ServiceError } from '../../errors';
 import { incomingFile } from '../../storage/incoming';
 import { tooLarge } from '../../storage/limited-write';
 import { acceptSource, acceptStill, uploadSource } from '../uploads/upload-source';
-import { stillColumn } from './columns';
+import { stillColumn } from '../uploads/columns';
 
 const UPLOAD_URL_SECONDS = 3600;
 

@@ -20,7 +20,7 @@ import { jobNotFound } from './job-not-found';
 import { createOutput } from '../outputs/create';
 import { assertRenderable } from '../outputs/renderable';
 import { storedTransform } from '../outputs/columns';
-import { stillColumn } from './columns';
+import { stillColumn } from '../uploads/columns';
 
 type Started = z.infer<typeof StartResponse>;
 /** The public start request (/v1), or the dashboard's, whose composition may name an uploaded image. */

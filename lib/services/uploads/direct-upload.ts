@@ -6,7 +6,7 @@ import { MediaError } from '../../media/ffmpeg';
 import { imageSize, sniffImage } from '../../media/background';
 import { probeVideo } from '../../media/probe';
 import type { StillOptions } from '../../schemas/image-to-video';
-import { stillColumn } from '../jobs/columns';
+import { stillColumn } from './columns';
 import { ObjectChanged, storage, storageKeys } from '../../storage';
 import { tooLarge } from '../../storage/limited-write';
 import { mediaRefusal, NOT_A_STILL, NOT_A_VIDEO, sniffContainer, stillExtension, stillFacts, uploadedFacts } from './upload-source';

@@ -12,7 +12,7 @@ import { MediaError, MediaTimeout } from '../../media/ffmpeg';
 import { probeVideo } from '../../media/probe';
 import type { ImageDemuxer } from '../../../engine/media/input';
 import { stillFrames, type StillOptions } from '../../schemas/image-to-video';
-import { stillColumn } from '../jobs/columns';
+import { stillColumn } from './columns';
 import { storage, storageKeys } from '../../storage';
 import { incomingFile } from '../../storage/incoming';
 import { drainRefused, tooLarge, writeLimited } from '../../storage/limited-write';
