@@ -6,10 +6,9 @@ import { priceJob } from '../../billing/pricing';
 import { db } from '../../db/client';
 import { openVocabularyModel } from '../../models/open-vocabulary';
 import type { Refinement } from '../../db/generated/client';
-import { ServiceError } from '../../errors';
+import { jobNotFound, ServiceError } from '../../errors';
 import { enqueue, transact } from '../../queue';
 import type { MaskVersionList, RefineMaskRequest, RefinementRecord } from '../../schemas/refinements';
-import { jobNotFound } from '../jobs/job-not-found';
 import { completedMaskVersion } from '../masks/mask-versions';
 import { promptColumn, type StoredPrompt } from './columns';
 

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { db } from '../../db/client';
 import type { DeliveryHistory } from '../../schemas/webhooks';
-import { jobNotFound } from '../jobs/job-not-found';
+import { jobNotFound } from '../../errors';
 import { payloadColumn } from './columns';
 
 type History = z.infer<typeof DeliveryHistory>;
