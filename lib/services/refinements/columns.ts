@@ -16,7 +16,7 @@ const StoredConcept = z.discriminatedUnion('kind', [
 ]) satisfies z.ZodType<Concept>;
 
 /**
- * Refinement.promptJson: the prompt as stored with the refinement (written by refineMask), with
+ * Refinement.promptJson: the prompt as stored with the refinement (written by requestRefinement), with
  * what the worker needs: the concepts a text names, or the clicked frame.
  */
 export const promptColumn = jsonColumn(

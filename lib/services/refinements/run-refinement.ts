@@ -6,13 +6,12 @@ import { PermanentJobError, transact } from '../../queue';
 import { refineVideo } from '../../refine/refine-video';
 import { storage } from '../../storage';
 import { mediaInfoOf, type WorkContext } from '../jobs/segment-job';
-import { completedMaskVersion, readMask, storeMaskVersion } from '../masks/mask-versions';
+import { completedMaskVersion, readMask, storeMaskVersion, RUNNING } from '../masks/mask-versions';
 import { promptColumn, statsColumn } from './columns';
-import { RUNNING } from './refine-mask';
 import { withScratch } from '../../storage/scratch';
 
 /**
- * The worker side of the Refinement lifecycle (lib/services/refinements/refine-mask.ts has the API side):
+ * The worker side of the Refinement lifecycle (request-refinement.ts has the API side):
  * apart, so the web process never loads the engine's inference code.
  */
 

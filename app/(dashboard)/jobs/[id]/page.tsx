@@ -22,7 +22,8 @@ import { startOptionsOf } from '@/lib/services/jobs/retry-job';
 import { ServiceError } from '@/lib/errors';
 import { listJobExports } from '@/lib/services/outputs/exports';
 import { priceJob } from '@/lib/billing/pricing';
-import { listMaskVersions, listRefinements } from '@/lib/services/refinements/refine-mask';
+import { listMaskVersions } from '@/lib/services/masks/list-mask-versions';
+import { listRefinements } from '@/lib/services/refinements/request-refinement';
 import { listWebhookDeliveries } from '@/lib/services/webhooks/list-webhook-deliveries';
 
 export const metadata: Metadata = { title: 'Job — Keyout' };

@@ -7,7 +7,7 @@ import { db } from '../../db/client';
 import { resetEnvForTests } from '../../env';
 import { ServiceError } from '../../errors';
 import { RefineMaskRequest } from '../../schemas/refinements';
-import { refineMask } from './refine-mask';
+import { requestRefinement } from './request-refinement';
 
 // A real SQLite database in a temp DATA_DIR; the job is a completed one with two mask versions.
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'keyout-refine-'));
@@ -34,7 +34,7 @@ async function completedJob() {
   return job;
 }
 
-describe('refineMask with only the spec fields', () => {
+describe('requestRefinement with only the spec fields', () => {
   it('answers 409 when another mask version was activated between the request and the refinement', async () => {
     const job = await completedJob();
     // The request reads the job as it arrives; the version is switched before the refinement is created.
@@ -45,7 +45,7 @@ describe('refineMask with only the spec fields', () => {
       return seen;
     };
     const spy = vi.spyOn(db().job, 'findFirst').mockImplementationOnce(readThenSwitch as unknown as typeof read);
-    const e = await refineMask(owner, job.id, RefineMaskRequest.parse({ prompt: { text: 'person' } }), null).catch((err: unknown) => err);
+    const e = await requestRefinement(owner, job.id, RefineMaskRequest.parse({ prompt: { text: 'person' } }), null).catch((err: unknown) => err);
     spy.mockRestore();
     expect(e).toBeInstanceOf(ServiceError);
     expect(e).toMatchObject({ kind: 'conflict', message: 'The active mask changed: it is version 2, not 1' });
@@ -54,7 +54,7 @@ describe('refineMask with only the spec fields', () => {
 
   it('refines the version active when the request arrived', async () => {
     const job = await completedJob();
-    const r = await refineMask(owner, job.id, RefineMaskRequest.parse({ prompt: { text: 'person' } }), null);
+    const r = await requestRefinement(owner, job.id, RefineMaskRequest.parse({ prompt: { text: 'person' } }), null);
     expect(r).toMatchObject({ status: 'queued', from_version: 1, version: 3 });
   });
 });
