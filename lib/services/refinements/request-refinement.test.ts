@@ -1,29 +1,20 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { tempDatabase } from '../../../tests/support/temp-database';
 import { grantCredits } from '../../billing/ledger';
 import { db } from '../../db/client';
-import { resetEnvForTests } from '../../env';
 import { ServiceError } from '../../errors';
 import { RefineMaskRequest } from '../../schemas/refinements';
 import { requestRefinement } from './request-refinement';
 
 // A real SQLite database in a temp DATA_DIR; the job is a completed one with two mask versions.
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'keyout-refine-'));
+tempDatabase('refine');
+
 let owner: string;
 
 beforeAll(async () => {
-  process.env.DATA_DIR = dataDir;
-  resetEnvForTests();
   owner = (await db().user.create({ data: { email: 'owner@example.com' } })).id;
   await grantCredits(owner, 100, 'grant', 'test');
 });
-afterAll(async () => {
-  await db().$disconnect();
-  fs.rmSync(dataDir, { recursive: true, force: true });
-});
-
 async function completedJob() {
   const job = await db().job.create({
     data: { userId: owner, filename: 'clip.mp4', status: 'completed', activeMaskVersion: 1, lengthSeconds: 2, fps: 25, frameCount: 50, width: 64, height: 48 },
