@@ -3,7 +3,7 @@ import { jsonColumn } from '../db/json-column';
 
 /**
  * The queue's JSON columns: a unit of work's payload, an object whose shape its kind declares
- * (catalogue.ts; checked when it is enqueued and again when it runs).
+ * (job-kinds.ts; checked when it is enqueued and again when it runs).
  */
 const Payload = z.record(z.string(), z.unknown());
 

@@ -1,5 +1,5 @@
 import { db, type Prisma } from '../db/client';
-import { catalogue, type JobKind, type PayloadOf } from './catalogue';
+import { catalogue, type JobKind, type PayloadOf } from './job-kinds';
 import { outboxPayloadColumn } from './columns';
 import type { EnqueueOptions, QueueProvider } from './provider';
 

@@ -7,7 +7,7 @@ import { choiceOf } from '@/components/jobs/job-options';
 import { JobDetails, JobDownloads, JobFailed, JobResultPreview, JobWebhooks } from '@/components/jobs/job-panels';
 import { JobLive } from '@/components/jobs/job-live';
 import { MaskVersionsPanel } from '@/components/jobs/mask-versions-panel';
-import { StartForm } from '@/components/jobs/start-form';
+import { StartForm } from '@/components/jobs/start/start-form';
 import { StickersPanel } from '@/components/jobs/stickers-panel';
 import { JobStatusBadge } from '@/components/jobs/status-badge';
 import { LinkButton } from '@/components/ui/button';
