@@ -2,16 +2,15 @@
 
 import { useActionState, useState } from 'react';
 import { addExportsAction, type AddExportsState } from '@/app/(dashboard)/jobs/[id]/export-actions';
-import { AutoRefresh } from '@/components/jobs/auto-refresh';
 import { Badge, type BadgeTone } from '@/components/ui/badge';
 import { Button, buttonClass } from '@/components/ui/button';
 import { ActionOutcome } from '@/components/ui/action-outcome';
-import { Card, CardTitle } from '@/components/ui/card';
 import { Field, inputClass } from '@/components/ui/field';
 import { formatBytes } from '@/components/format';
 import type { ExportRecord } from '@/lib/schemas/exports';
 import { DEFAULT_FORMAT, outputFormat, type FormatId } from '@/engine/formats';
 import { TRANSPARENT_FORMATS } from './job-options';
+import { OutputsPanel } from './outputs-panel';
 
 const label = (format: string) =>
   TRANSPARENT_FORMATS.find((f) => f.id === format)?.label.split(' — ')[0] ?? format;
@@ -45,16 +44,15 @@ export function ExportsPanel({
     addExportsAction.bind(null, jobId),
     null,
   );
-  const unfinished = exports.some((e) => e.status === 'queued');
   const [format, setFormat] = useState<FormatId>(DEFAULT_FORMAT);
   // Fixed layouts (masks, bundles, WebP) come at the original size only (spec, start `exports` rule 4).
   const nativeOnly = outputFormat(format).nativeOnly;
   return (
-    <Card>
-      <CardTitle description="Other formats and sizes from this job's original and mask. Exports are free: the segmentation was paid when the job started.">
-        Exports
-      </CardTitle>
-      <AutoRefresh active={unfinished} />
+    <OutputsPanel
+      title="Exports"
+      description="Other formats and sizes from this job's original and mask. Exports are free: the segmentation was paid when the job started."
+      outputs={exports}
+    >
       {exports.length ? (
         <ul className="mb-5 divide-y divide-slate-100" aria-label="Exports">
           {exports.map((e) => {
@@ -170,6 +168,6 @@ export function ExportsPanel({
           }
         />
       </form>
-    </Card>
+    </OutputsPanel>
   );
 }
