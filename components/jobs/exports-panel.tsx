@@ -5,7 +5,7 @@ import { addExportsAction, type AddExportsState } from '@/app/(dashboard)/jobs/[
 import { Badge, type BadgeTone } from '@/components/ui/badge';
 import { Button, buttonClass } from '@/components/ui/button';
 import { ActionOutcome } from '@/components/ui/action-outcome';
-import { Field, inputClass } from '@/components/ui/field';
+import { ChoiceSelect, Field, inputClass } from '@/components/ui/field';
 import { formatBytes } from '@/components/format';
 import type { ExportRecord } from '@/lib/schemas/exports';
 import { DEFAULT_FORMAT, outputFormat, type FormatId } from '@/engine/formats';
@@ -89,19 +89,7 @@ export function ExportsPanel({
       ) : null}
       <form action={add} className="grid gap-4 sm:grid-cols-2">
         <Field id="export-format" label="Format">
-          <select
-            id="export-format"
-            name="format"
-            className={inputClass}
-            value={format}
-            onChange={(e) => setFormat(e.target.value as FormatId)}
-          >
-            {TRANSPARENT_FORMATS.map((f) => (
-              <option key={f.id} value={f.id}>
-                {f.label}
-              </option>
-            ))}
-          </select>
+          <ChoiceSelect id="export-format" name="format" value={format} onChange={(e) => setFormat(e.target.value as FormatId)} choices={TRANSPARENT_FORMATS} />
         </Field>
         <Field
           id="export-widths"

@@ -1,4 +1,4 @@
-import { Field, inputClass, TextInput } from '@/components/ui/field';
+import { ChoiceSelect, Field, inputClass, TextInput } from '@/components/ui/field';
 import { CONTAINERS, TRANSPARENT_FORMATS } from '../job-options';
 import type { StartJobs } from './use-start-jobs';
 import type { StartOptions } from './use-start-options';
@@ -27,19 +27,7 @@ function FormatField({ disabled, options }: Omit<FieldsProps, 'jobs'>) {
   return (
     <div className="sm:col-span-2">
       <Field id="format" label="Format">
-        <select
-          id="format"
-          className={inputClass}
-          value={options.format}
-          onChange={(e) => options.setFormat(e.target.value)}
-          disabled={disabled}
-        >
-          {TRANSPARENT_FORMATS.map((f) => (
-            <option key={f.id} value={f.id}>
-              {f.label}
-            </option>
-          ))}
-        </select>
+        <ChoiceSelect id="format" value={options.format} onChange={(e) => options.setFormat(e.target.value)} disabled={disabled} choices={TRANSPARENT_FORMATS} />
       </Field>
     </div>
   );
@@ -168,19 +156,7 @@ function BlurFields({ disabled, options }: Omit<FieldsProps, 'jobs'>) {
 function ContainerField({ disabled, options }: Omit<FieldsProps, 'jobs'>) {
   return (
     <Field id="container" label="File type">
-      <select
-        id="container"
-        className={inputClass}
-        value={options.container}
-        onChange={(e) => options.setContainer(e.target.value)}
-        disabled={disabled}
-      >
-        {CONTAINERS.map((c) => (
-          <option key={c.id} value={c.id}>
-            {c.label}
-          </option>
-        ))}
-      </select>
+      <ChoiceSelect id="container" value={options.container} onChange={(e) => options.setContainer(e.target.value)} disabled={disabled} choices={CONTAINERS} />
     </Field>
   );
 }
