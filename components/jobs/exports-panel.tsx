@@ -3,14 +3,13 @@
 import { useActionState, useState } from 'react';
 import { addExportsAction, type AddExportsState } from '@/app/(dashboard)/jobs/[id]/export-actions';
 import { Badge, type BadgeTone } from '@/components/ui/badge';
-import { Button, buttonClass } from '@/components/ui/button';
-import { ActionOutcome } from '@/components/ui/action-outcome';
+import { buttonClass } from '@/components/ui/button';
 import { ChoiceSelect, Field, inputClass } from '@/components/ui/field';
 import { formatBytes } from '@/components/format';
 import type { ExportRecord } from '@/lib/schemas/exports';
 import { DEFAULT_FORMAT, outputFormat, type FormatId } from '@/engine/formats';
 import { TRANSPARENT_FORMATS } from './job-options';
-import { OutputsPanel } from './outputs-panel';
+import { AddOutputs, OutputsPanel } from './outputs-panel';
 
 const label = (format: string) =>
   TRANSPARENT_FORMATS.find((f) => f.id === format)?.label.split(' — ')[0] ?? format;
@@ -143,17 +142,12 @@ export function ExportsPanel({
             </select>
           </Field>
         ) : null}
-        <div className="sm:col-span-2">
-          <Button type="submit" disabled={pending}>
-            {pending ? 'Adding…' : 'Add export'}
-          </Button>
-        </div>
-        <ActionOutcome
+        <AddOutputs
+          label="Add export"
+          pending={pending}
           result={result}
-          className="sm:col-span-2"
-          success={(r) =>
-            `${r.added === 1 ? 'One export added.' : `${r.added} exports added.`} They appear above as they render.`
-          }
+          className={{ button: 'sm:col-span-2', outcome: 'sm:col-span-2' }}
+          added={(n) => `${n === 1 ? 'One export added.' : `${n} exports added.`} They appear above as they render.`}
         />
       </form>
     </OutputsPanel>

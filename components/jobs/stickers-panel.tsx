@@ -3,11 +3,10 @@
 import { useActionState } from 'react';
 import { addStickersAction, type AddStickersState } from '@/app/(dashboard)/jobs/[id]/sticker-actions';
 import { Badge } from '@/components/ui/badge';
-import { Button, buttonClass } from '@/components/ui/button';
-import { ActionOutcome } from '@/components/ui/action-outcome';
+import { buttonClass } from '@/components/ui/button';
 import { BudgetMeter, StickerChatPreview, StickerChoices, stickerOf } from '@/components/media/sticker-view';
 import type { ExportRecord } from '@/lib/schemas/exports';
-import { OutputsPanel } from './outputs-panel';
+import { AddOutputs, OutputsPanel } from './outputs-panel';
 
 function StickerCard({ e }: { e: ExportRecord }) {
   const f = stickerOf(e.format)!;
@@ -69,15 +68,12 @@ export function StickersPanel({ jobId, stickers }: { jobId: string; stickers: Ex
       ) : null}
       <form action={add}>
         <StickerChoices />
-        <div className="mt-4">
-          <Button type="submit" disabled={pending}>
-            {pending ? 'Adding…' : 'Make stickers'}
-          </Button>
-        </div>
-        <ActionOutcome
+        <AddOutputs
+          label="Make stickers"
+          pending={pending}
           result={result}
-          className="mt-3"
-          success={(r) => `${r.added === 1 ? 'One sticker is being made.' : `${r.added} stickers are being made.`} They appear above when they fit.`}
+          className={{ button: 'mt-4', outcome: 'mt-3' }}
+          added={(n) => `${n === 1 ? 'One sticker is being made.' : `${n} stickers are being made.`} They appear above when they fit.`}
         />
       </form>
     </OutputsPanel>
