@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { MediaInfo } from '../../../engine/media/types';
 import { backgroundColumn, mediaColumn, progressColumn } from './columns';
+import { readProgress } from './progress';
 
 const info: MediaInfo = {
   demuxer: 'mov', container: 'mp4', width: 640, height: 360, codedWidth: 640, codedHeight: 360, rotation: 0, fps: 30,
@@ -20,8 +21,26 @@ describe("the Job's JSON columns", () => {
     expect(backgroundColumn.readOrNull('{"type":"sepia"}')).toBeNull();
   });
 
+  it('read the progress the writer stores', () => {
+    const written = progressColumn.write({ stage: 'segment', framesDone: 12, framesTotal: 50, fps: 9.5, etaSeconds: 4, previewFrame: 11 });
+    expect(progressColumn.read(written)).toEqual({ stage: 'segment', framesDone: 12, framesTotal: 50, fps: 9.5, etaSeconds: 4, previewFrame: 11 });
+    expect(progressColumn.read(progressColumn.write({ stage: 'probe', framesDone: 0, framesTotal: 9, fps: 0, etaSeconds: null }))).toMatchObject({ previewFrame: null });
+  });
+
   it('read progress field by field, each null unless it holds what the writer puts there', () => {
-    const written = progressColumn.write({ stage: 'segment', framesDone: 3, framesTotal: 9, fps: 1.5, etaSeconds: 4 });
-    expect(progressColumn.read(written)).toEqual({ stage: 'segment', framesDone: 3, framesTotal: 9, fps: 1.5, etaSeconds: 4, previewFrame: null });
+    expect(readProgress({ progressJson: JSON.stringify({ framesDone: '3', stage: 'dancing', etaSeconds: null }) })).toEqual({
+      stage: null,
+      framesDone: null,
+      framesTotal: null,
+      fps: null,
+      etaSeconds: null,
+      previewFrame: null,
+    });
+  });
+
+  it('read no progress, or none that can be read, as null', () => {
+    expect(readProgress({ progressJson: null })).toBeNull();
+    expect(readProgress({ progressJson: '{not json' })).toBeNull();
+    expect(readProgress({ progressJson: 'null' })).toBeNull();
   });
 });

@@ -39,6 +39,8 @@ export const PROGRESS_STAGES = ['probe', 'fetch-background', 'segment', 'render'
 
 /** A progress field reads as null unless it holds what the writer puts there. */
 const number = z.number().nullable().catch(null);
+/** The same for a field the writer may leave out (and rows written before it existed): absent reads as null. */
+const optionalNumber = z.number().nullish().transform((v) => v ?? null).catch(null);
 
 /** Job.progressJson: where a running job is (written by ProgressWriter, progress.ts). */
 export const progressColumn = jsonColumn(
@@ -50,6 +52,6 @@ export const progressColumn = jsonColumn(
     fps: number,
     etaSeconds: number,
     // Absent until the first preview is stored.
-    previewFrame: z.number().nullish().transform((v) => v ?? null).catch(null),
+    previewFrame: optionalNumber,
   }),
 );
