@@ -13,7 +13,9 @@ import { probeVideo } from '../../media/probe';
 import { runEncode } from '../../media/run-ffmpeg';
 import { renderThumbnails } from '../../media/thumbnails';
 import { PermanentJobError, transact } from '../../queue';
-import { stillFrames, storedStillOptions, type StillOptions } from '../../schemas/image-to-video';
+import { stillFrames, type StillOptions } from '../../schemas/image-to-video';
+import { stillColumn } from '../uploads/columns';
+import { mediaColumn } from './columns';
 import { startedRequest } from './started-request';
 import { segmentVideo } from '../../segment/segment-video';
 import { storage, storageKeys } from '../../storage';
@@ -37,7 +39,7 @@ const logProgressError = (jobId: string) => (e: unknown) =>
 export function mediaInfoOf(job: Pick<Job, 'id' | 'mediaJson'>): MediaInfo {
   if (!job.mediaJson)
     throw new PermanentJobError('The video of this job has not been examined yet.');
-  return JSON.parse(job.mediaJson) as MediaInfo;
+  return mediaColumn.read(job.mediaJson);
 }
 
 /**
@@ -50,7 +52,7 @@ export async function segmentJob(jobId: string, ctx: WorkContext): Promise<void>
   const job = await db().job.findUnique({ where: { id: jobId } });
   // Deleted, or finished by an earlier attempt whose worker died before acknowledging: done.
   if (!job || job.status !== 'processing') return;
-  const still = storedStillOptions(job);
+  const still = stillColumn.readNullable(job.stillJson);
   if (!(still ? job.stillKey : job.sourceKey)) throw new PermanentJobError(`The job has no uploaded ${still ? 'image' : 'video'}.`);
   const request = startedRequest(job);
   if (!request.readable)
@@ -127,7 +129,7 @@ async function segmentUpload(w: SegmentWork, smartSampling: boolean | undefined)
   await db().job.update({
     where: { id: job.id },
     data: {
-      mediaJson: JSON.stringify(info),
+      mediaJson: mediaColumn.write(info),
       lengthSeconds: job.lengthSeconds ?? info.duration,
       fps: job.fps ?? info.fps,
       width: job.width ?? info.width,
@@ -191,7 +193,7 @@ async function animateStill(w: SegmentWork, still: StillOptions): Promise<Segmen
   await storage().putFile(sourceKey, clip, { move: false });
   await db().job.update({
     where: { id: job.id },
-    data: { sourceKey, mediaJson: JSON.stringify(info), frameCount: info.frameCount, width: info.width, height: info.height },
+    data: { sourceKey, mediaJson: mediaColumn.write(info), frameCount: info.frameCount, width: info.width, height: info.height },
   });
   return { source: clip, info, mask };
 }

@@ -4,12 +4,18 @@ import type { RenderedOutput } from '../../media/render';
 import { renderOutput } from '../../media/render';
 import { PermanentJobError } from '../../queue';
 import { storage, storageKeys } from '../../storage';
+import { EXPORT_FORMATS } from '../../../engine/formats';
+import type { Recipe } from '../../../engine/media/recipe';
+import { z } from 'zod';
 import { failJob, finishJobIfReady } from '../jobs/finish-job';
 import { ProgressWriter } from '../jobs/progress';
+import { startedRequest } from '../jobs/started-request';
 import { mediaInfoOf, type WorkContext } from '../jobs/segment-job';
 import { completedMaskVersion, readMask } from '../masks/mask-versions';
 import { withScratch } from '../../storage/scratch';
-import { recipeOf, START_ROLES, type OutputRole } from './create';
+import { metadataColumn, recipeColumn, storedTransform } from '../outputs/columns';
+import { START_ROLES, type OutputRole } from '../outputs/create';
+import { exportRecipe, toRecipe } from '../outputs/recipes';
 
 const isStartOutput = (o: Pick<Output, 'role'>) => START_ROLES.includes(o.role as OutputRole);
 
@@ -44,7 +50,7 @@ export async function completeOutput(output: Output, rendered: RenderedOutput): 
       status: 'completed',
       storageKey,
       posterKey,
-      metadataJson: JSON.stringify(rendered.metadata),
+      metadataJson: metadataColumn.write(rendered.metadata),
       error: null,
       completedAt: new Date(),
     },
@@ -114,4 +120,14 @@ export async function failStoredOutput(outputId: string, message: string): Promi
     where: { id: outputId, status: { in: ['queued', 'processing'] } },
     data: { status: 'failed', error: message, completedAt: new Date() },
   });
+}
+
+/**
+ * The recipe an output renders by: the one stored when it was created. Rows from before recipes
+ * were stored get theirs from the job's start request (primary) or their format and transform.
+ */
+export function recipeOf(output: Output, job: Job): Recipe {
+  if (output.recipeJson) return recipeColumn.read(output.recipeJson);
+  if (output.role === 'primary') return toRecipe(startedRequest(job).background);
+  return exportRecipe({ format: z.enum(EXPORT_FORMATS).parse(output.format), transform: storedTransform(output) ?? undefined });
 }
