@@ -33,3 +33,8 @@ export const sentence = (s: string) => (s ? s[0]!.toUpperCase() + s.slice(1) : s
 
 /** A ServiceError for people: its message, then its details, each a sentence. */
 export const inWords = (e: ServiceError) => [e.message, e.details].flatMap((part) => (part ? [sentence(part)] : [])).join(' ');
+
+export const JOB_NOT_FOUND = 'Job not found or does not belong to user';
+
+/** What every use case answers for a job id that is not the caller's (or not there). */
+export const jobNotFound = () => new ServiceError('not_found', JOB_NOT_FOUND);

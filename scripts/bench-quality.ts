@@ -5,7 +5,7 @@
  * pipeline (ffmpeg decode → engine → FFV1 mask) and scores the decoded mask file.
  *
  *   npm run bench:quality -- [--configs service-original,baseline] [--sequences blackswan | --fold 2]
- *                            [--tuned-on 1] [--no-ceilings] [--ceiling-every 5]
+ *                            [--tuned-on 1] [--no-ceilings] [--ceiling-every 5] [--sampled-baseline]
  *                            [--frames 20] [--json out.json] [--base service-light --custom '{"inputSide":320}']
  *                            [--cache] [--masks <dir>]
  *
@@ -16,7 +16,9 @@
  * configs are today's tiers, the same tiers without the subject stage (":no-subject") and the
  * naive baseline. Two ceiling rows per clip (scripts/lib-bench/ceilings.ts: ISNet inside the
  * ground truth's box, SAM from it, on every --ceiling-every'th frame) split each tier's loss
- * into choice and segmentation in the last table. --cache keeps model answers in .bench/model-cache between runs (tuning; fps
+ * into choice and segmentation in the last table; --sampled-baseline adds the naive baseline on
+ * the same frames (per frame by definition, so sampling adds only noise; leave "baseline" out of
+ * --configs then, to spare its ISNet run on every frame). --cache keeps model answers in .bench/model-cache between runs (tuning; fps
  * is then meaningless). --masks keeps each predicted mask video there (<sequence>-<config>.mkv)
  * for scripts/look-mattes.ts.
  *
@@ -32,7 +34,7 @@ import { segmentVideoWith } from '../lib/segment/segment-video';
 import { cachedRuntime } from './lib-bench/cached-runtime';
 import { BASELINE, benchConfigs } from './lib-bench/configs';
 import { parseArgs, readGrayFrames, table } from './lib-bench/frames';
-import { ceilingScores } from './lib-bench/ceilings';
+import { ceilingScores, SAMPLED_BASELINE } from './lib-bench/ceilings';
 import { foldClips, isFold } from './lib-bench/folds';
 import { boundaryF, flickerSum, groundTruthReferences, iou } from './lib-bench/metrics';
 import { foldSummary, lossSplit, type QualityRow } from './lib-bench/quality-report';
@@ -98,7 +100,7 @@ try {
     }
     for (const ref of groundTruthReferences(gt, info.width, info.height)) rows.push({ config: ref.name, sequence: seq, frames: gt.length, keys: 0, ...score(ref.frames, gt, info.width, info.height), fps: 0 });
     if (ceilingEvery > 0) {
-      for (const c of await ceilingScores(runtime ?? (await serverRuntime()), video, info, gt, ceilingEvery)) {
+      for (const c of await ceilingScores(runtime ?? (await serverRuntime()), video, info, gt, ceilingEvery, args.has('sampled-baseline'))) {
         rows.push({ ...c, sequence: seq, keys: c.frames, flicker: 0, fps: 0 });
         console.error(`${seq} ${c.config}: J ${c.J.toFixed(3)} F ${c.F.toFixed(3)} (every ${ceilingEvery}th frame)`);
       }
@@ -109,7 +111,7 @@ try {
 }
 
 const summary = foldSummary(rows, tunedOn);
-const losses = lossSplit(rows, configs.find((c) => c.name === BASELINE.name)?.name ?? '');
+const losses = lossSplit(rows, configs.some((c) => c.name === BASELINE.name) ? BASELINE.name : SAMPLED_BASELINE);
 console.log(table([...rows, ...summary].map((r) => ({ ...r, flicker: Number(r.flicker.toFixed(4)) }))));
 console.log(`\nPer clip: each tier against the naive baseline, and its loss split at the better ceiling${ceilingEvery ? ` (ceilings on every ${ceilingEvery}th frame)` : ' (ceilings not run)'}.\n`);
 console.log(table(losses));

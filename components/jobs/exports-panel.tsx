@@ -2,16 +2,14 @@
 
 import { useActionState, useState } from 'react';
 import { addExportsAction, type AddExportsState } from '@/app/(dashboard)/jobs/[id]/export-actions';
-import { AutoRefresh } from '@/components/jobs/auto-refresh';
 import { Badge, type BadgeTone } from '@/components/ui/badge';
-import { Button, buttonClass } from '@/components/ui/button';
-import { ActionOutcome } from '@/components/ui/action-outcome';
-import { Card, CardTitle } from '@/components/ui/card';
-import { Field, inputClass } from '@/components/ui/field';
+import { buttonClass } from '@/components/ui/button';
+import { ChoiceSelect, Field, inputClass } from '@/components/ui/field';
 import { formatBytes } from '@/components/format';
 import type { ExportRecord } from '@/lib/schemas/exports';
 import { DEFAULT_FORMAT, outputFormat, type FormatId } from '@/engine/formats';
 import { TRANSPARENT_FORMATS } from './job-options';
+import { AddOutputs, OutputsPanel } from './outputs-panel';
 
 const label = (format: string) =>
   TRANSPARENT_FORMATS.find((f) => f.id === format)?.label.split(' — ')[0] ?? format;
@@ -45,16 +43,15 @@ export function ExportsPanel({
     addExportsAction.bind(null, jobId),
     null,
   );
-  const unfinished = exports.some((e) => e.status === 'queued');
   const [format, setFormat] = useState<FormatId>(DEFAULT_FORMAT);
   // Fixed layouts (masks, bundles, WebP) come at the original size only (spec, start `exports` rule 4).
   const nativeOnly = outputFormat(format).nativeOnly;
   return (
-    <Card>
-      <CardTitle description="Other formats and sizes from this job's original and mask. Exports are free: the segmentation was paid when the job started.">
-        Exports
-      </CardTitle>
-      <AutoRefresh active={unfinished} />
+    <OutputsPanel
+      title="Exports"
+      description="Other formats and sizes from this job's original and mask. Exports are free: the segmentation was paid when the job started."
+      outputs={exports}
+    >
       {exports.length ? (
         <ul className="mb-5 divide-y divide-slate-100" aria-label="Exports">
           {exports.map((e) => {
@@ -91,19 +88,7 @@ export function ExportsPanel({
       ) : null}
       <form action={add} className="grid gap-4 sm:grid-cols-2">
         <Field id="export-format" label="Format">
-          <select
-            id="export-format"
-            name="format"
-            className={inputClass}
-            value={format}
-            onChange={(e) => setFormat(e.target.value as FormatId)}
-          >
-            {TRANSPARENT_FORMATS.map((f) => (
-              <option key={f.id} value={f.id}>
-                {f.label}
-              </option>
-            ))}
-          </select>
+          <ChoiceSelect id="export-format" name="format" value={format} onChange={(e) => setFormat(e.target.value as FormatId)} choices={TRANSPARENT_FORMATS} />
         </Field>
         <Field
           id="export-widths"
@@ -157,19 +142,14 @@ export function ExportsPanel({
             </select>
           </Field>
         ) : null}
-        <div className="sm:col-span-2">
-          <Button type="submit" disabled={pending}>
-            {pending ? 'Adding…' : 'Add export'}
-          </Button>
-        </div>
-        <ActionOutcome
+        <AddOutputs
+          label="Add export"
+          pending={pending}
           result={result}
-          className="sm:col-span-2"
-          success={(r) =>
-            `${r.added === 1 ? 'One export added.' : `${r.added} exports added.`} They appear above as they render.`
-          }
+          className={{ button: 'sm:col-span-2', outcome: 'sm:col-span-2' }}
+          added={(n) => `${n === 1 ? 'One export added.' : `${n} exports added.`} They appear above as they render.`}
         />
       </form>
-    </Card>
+    </OutputsPanel>
   );
 }

@@ -7,7 +7,7 @@ import { Alert, Card, CardTitle } from '@/components/ui/card';
 import { Dropzone } from '@/components/ui/dropzone';
 import { ProgressBar } from '@/components/ui/progress';
 import { formatBytes } from '@/components/format';
-import { StartForm } from './start-form';
+import { StartForm } from './start/start-form';
 import { uploadWithProgress } from './upload';
 
 type Upload = { key: number; name: string; size: number; jobId: string | null } & (

@@ -2,13 +2,11 @@
 
 import { useActionState } from 'react';
 import { addStickersAction, type AddStickersState } from '@/app/(dashboard)/jobs/[id]/sticker-actions';
-import { AutoRefresh } from '@/components/jobs/auto-refresh';
 import { Badge } from '@/components/ui/badge';
-import { Button, buttonClass } from '@/components/ui/button';
-import { ActionOutcome } from '@/components/ui/action-outcome';
-import { Card, CardTitle } from '@/components/ui/card';
+import { buttonClass } from '@/components/ui/button';
 import { BudgetMeter, StickerChatPreview, StickerChoices, stickerOf } from '@/components/media/sticker-view';
 import type { ExportRecord } from '@/lib/schemas/exports';
+import { AddOutputs, OutputsPanel } from './outputs-panel';
 
 function StickerCard({ e }: { e: ExportRecord }) {
   const f = stickerOf(e.format)!;
@@ -49,14 +47,13 @@ function StickerCard({ e }: { e: ExportRecord }) {
  */
 export function StickersPanel({ jobId, stickers }: { jobId: string; stickers: ExportRecord[] }) {
   const [result, add, pending] = useActionState<AddStickersState, FormData>(addStickersAction.bind(null, jobId), null);
-  const unfinished = stickers.some((e) => e.status === 'queued');
   const ready = stickers.some((e) => e.status === 'completed');
   return (
-    <Card>
-      <CardTitle description="Animated stickers sized for each chat app: every file fits the platform's limit with 10 % to spare. Free, like every export.">
-        Stickers
-      </CardTitle>
-      <AutoRefresh active={unfinished} />
+    <OutputsPanel
+      title="Stickers"
+      description="Animated stickers sized for each chat app: every file fits the platform's limit with 10 % to spare. Free, like every export."
+      outputs={stickers}
+    >
       {stickers.length ? (
         <ul className="mb-5 grid gap-4 sm:grid-cols-2" aria-label="Stickers">
           {stickers.map((e) => (
@@ -71,17 +68,14 @@ export function StickersPanel({ jobId, stickers }: { jobId: string; stickers: Ex
       ) : null}
       <form action={add}>
         <StickerChoices />
-        <div className="mt-4">
-          <Button type="submit" disabled={pending}>
-            {pending ? 'Adding…' : 'Make stickers'}
-          </Button>
-        </div>
-        <ActionOutcome
+        <AddOutputs
+          label="Make stickers"
+          pending={pending}
           result={result}
-          className="mt-3"
-          success={(r) => `${r.added === 1 ? 'One sticker is being made.' : `${r.added} stickers are being made.`} They appear above when they fit.`}
+          className={{ button: 'mt-4', outcome: 'mt-3' }}
+          added={(n) => `${n === 1 ? 'One sticker is being made.' : `${n} stickers are being made.`} They appear above when they fit.`}
         />
       </form>
-    </Card>
+    </OutputsPanel>
   );
 }

@@ -1,6 +1,6 @@
 import { Button } from '@/components/ui/button';
 import { Alert, Card, CardTitle } from '@/components/ui/card';
-import { Field, inputClass } from '@/components/ui/field';
+import { ChoiceSelect, Field } from '@/components/ui/field';
 import { formatSeconds } from '@/components/format';
 import { API_MODEL_ROWS, type ApiModel } from '@/engine/api-models';
 import { OutputBackground } from './output-background';
@@ -36,22 +36,10 @@ export function ProcessCard({
       <CardTitle>Process</CardTitle>
       <div className="space-y-4">
         <Field id="studio-model" label="Model">
-          <select id="studio-model" className={inputClass} value={model} onChange={(e) => onModel(e.target.value as ApiModel)} disabled={running}>
-            {MODELS.map((m) => (
-              <option key={m.id} value={m.id}>
-                {m.label}
-              </option>
-            ))}
-          </select>
+          <ChoiceSelect id="studio-model" value={model} onChange={(e) => onModel(e.target.value as ApiModel)} disabled={running} choices={MODELS} />
         </Field>
         <Field id="studio-output" label="Result">
-          <select id="studio-output" className={inputClass} value={output.output} onChange={(e) => output.setOutput(e.target.value as StudioOutput)} disabled={running}>
-            {OUTPUTS.map((o) => (
-              <option key={o.id} value={o.id}>
-                {o.label}
-              </option>
-            ))}
-          </select>
+          <ChoiceSelect id="studio-output" value={output.output} onChange={(e) => output.setOutput(e.target.value as StudioOutput)} disabled={running} choices={OUTPUTS} />
         </Field>
         {output.output !== 'cutout' ? <OutputBackground output={output} disabled={running} /> : null}
         {phase.kind === 'running' ? (

@@ -44,3 +44,16 @@ export function Field({
 export function TextInput({ className = '', ...props }: ComponentProps<'input'>) {
   return <input className={`${inputClass} ${className}`} {...props} />;
 }
+
+/** A select over choices that each have an id and a label. */
+export function ChoiceSelect({ choices, ...props }: Omit<ComponentProps<'select'>, 'children' | 'className'> & { choices: readonly { id: string; label: string }[] }) {
+  return (
+    <select className={inputClass} {...props}>
+      {choices.map((c) => (
+        <option key={c.id} value={c.id}>
+          {c.label}
+        </option>
+      ))}
+    </select>
+  );
+}

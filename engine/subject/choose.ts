@@ -48,41 +48,44 @@ const WEIGHTS = {
   detector: 0.3,
 };
 /** Below this no candidate is a subject and the key comes out empty. */
-const MIN_SCORE = 0.45;
+export const MIN_SCORE = 0.45;
 /** What the core of a subject needs: this much saliency, or this much motion of its own. */
-const CORE_SALIENCY = 0.15;
-const CORE_MOTION = 0.5;
+export const CORE_SALIENCY = 0.15;
+export const CORE_MOTION = 0.5;
 /** A region of no class less salient than this is a motion candidate only. */
 const MOTION_ONLY = 0.15;
 /** Overlap (intersection over the smaller box) from which two boxes touch. */
-const TOUCH = 0.2;
+export const TOUCH = 0.2;
 /** What a person rides, holds or wears that DAVIS-style annotation counts with them. */
-const PERSON = 0;
+export const PERSON = 0;
 const COMPANIONS = new Set([1, 3, 17, 24, 25, 26, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38]);
 
 export function scoreOf(c: Candidate, o: ChooseOptions): number {
-  const area = boxArea(c.box) / (o.width * o.height);
-  const cx = (c.box[0] + c.box[2]) / 2 / o.width - 0.5;
-  const cy = (c.box[1] + c.box[3]) / 2 / o.height - 0.5;
+  return weighted(c, { saliency: c.saliency, motion: c.motion, persistence: o.previous ? boxIou(c.box, o.previous) : 0 }, o);
+}
+
+/** The weighted cues of a candidate; saliency, motion and persistence as the caller measures them (one key, or a shot). */
+export function weighted(c: Candidate, cues: { saliency: number; motion: number; persistence: number }, grid: { width: number; height: number }): number {
+  const area = boxArea(c.box) / (grid.width * grid.height);
+  const cx = (c.box[0] + c.box[2]) / 2 / grid.width - 0.5;
+  const cy = (c.box[1] + c.box[3]) / 2 / grid.height - 0.5;
   // A region only moving (no object, hardly salient) is the subject only when nothing else is:
   // flow alone also moves on water, smoke and the blur around a fast subject.
   const onlyMoving = c.classIndex === REGION && c.saliency < MOTION_ONLY ? 0.5 : 1;
   return (
     onlyMoving *
-    (WEIGHTS.saliency * c.saliency +
-      WEIGHTS.motion * c.motion +
+    (WEIGHTS.saliency * cues.saliency +
+      WEIGHTS.motion * cues.motion +
       WEIGHTS.size * Math.min(1, Math.sqrt(area) / 0.4) +
       WEIGHTS.centre * (1 - Math.min(1, Math.hypot(cx, cy) / 0.7)) +
-      WEIGHTS.persistence * (o.previous ? boxIou(c.box, o.previous) : 0) +
+      WEIGHTS.persistence * cues.persistence +
       WEIGHTS.detector * c.detScore)
   );
 }
 
 /** The subject among the candidates, or null when none stands out enough to be one. */
 export function chooseSubject(candidates: readonly Candidate[], o: ChooseOptions): Subject | null {
-  const scored = candidates
-    .map((c) => ({ c, score: scoreOf(c, o) }))
-    .sort((a, b) => b.score - a.score);
+  const scored = rank(candidates, (c) => scoreOf(c, o));
   // The core must stand out by itself: salient, or moving. An object neither marks (a faint
   // detection in an empty street) joins a subject only as its companion, unless it is the
   // subject of the key before, continuing.
@@ -90,11 +93,25 @@ export function chooseSubject(candidates: readonly Candidate[], o: ChooseOptions
     ({ c }) => c.saliency >= CORE_SALIENCY || c.motion >= CORE_MOTION || continues(c, o.previous),
   );
   if (!best || best.score < MIN_SCORE) return null;
+  return grownFrom(best, scored, belongsWith);
+}
+
+/** Candidates with their scores, best first. */
+export function rank<C extends Candidate>(candidates: readonly C[], score: (c: C) => number): { c: C; score: number }[] {
+  return candidates.map((c) => ({ c, score: score(c) })).sort((a, b) => b.score - a.score);
+}
+
+/** The subject grown from its core: every candidate that belongs with a member joins, until none does. */
+export function grownFrom<C extends Candidate>(
+  best: { c: C; score: number },
+  scored: readonly { c: C }[],
+  belongs: (c: C, m: C) => boolean,
+): Subject {
   const members = [best.c];
   for (let grew = true; grew;) {
     grew = false;
     for (const { c } of scored) {
-      if (members.includes(c) || !members.some((m) => belongsWith(c, m))) continue;
+      if (members.includes(c) || !members.some((m) => belongs(c, m))) continue;
       members.push(c);
       grew = true;
     }
@@ -110,22 +127,27 @@ function continues(c: Candidate, previous: Box | null): boolean {
 /** Whether `c` joins the subject through member `m`: it touches it and rides, is held or moves with it. */
 export function belongsWith(c: Candidate, m: Candidate): boolean {
   if (touch(c.box, m.box) < TOUCH) return false;
-  const companion =
-    (c.classIndex === PERSON && COMPANIONS.has(m.classIndex)) ||
-    (m.classIndex === PERSON && COMPANIONS.has(c.classIndex));
-  if (companion) return true;
   // Moving with it, and marked by the saliency model too: flow noise on water, leaves or a
   // shaking camera moves as well.
-  if (c.motion >= 0.3 && c.saliency >= 0.3 && movesWith(c.flow, m.flow)) return true;
-  // A salient region of no class lying mostly on the member: something it holds or carries.
-  return (
-    c.classIndex === REGION &&
-    c.saliency >= 0.4 &&
-    intersection(c.box, m.box) >= 0.6 * boxArea(c.box)
-  );
+  return isCompanion(c, m) || (c.motion >= 0.3 && c.saliency >= 0.3 && movesWith(c.flow, m.flow)) || isHeld(c, m);
 }
 
-function movesWith(a: readonly [number, number], b: readonly [number, number]): boolean {
+/** What a person rides, holds or wears, by COCO class. */
+export function isCompanion(c: Candidate, m: Candidate): boolean {
+  return (c.classIndex === PERSON && COMPANIONS.has(m.classIndex)) || (m.classIndex === PERSON && COMPANIONS.has(c.classIndex));
+}
+
+/** A salient region of no class lying mostly on the member: something it holds or carries. */
+export function isHeld(c: Candidate, m: Candidate): boolean {
+  return c.classIndex === REGION && c.saliency >= 0.4 && intersection(c.box, m.box) >= 0.6 * boxArea(c.box);
+}
+
+/** Both move by themselves, the same way, on this key. */
+export function coMoving(c: Candidate, m: Candidate): boolean {
+  return c.motion >= 0.3 && m.motion >= 0.3 && movesWith(c.flow, m.flow);
+}
+
+export function movesWith(a: readonly [number, number], b: readonly [number, number]): boolean {
   return (
     Math.hypot(a[0] - b[0], a[1] - b[1]) <= 0.5 + 0.4 * Math.max(Math.hypot(...a), Math.hypot(...b))
   );
@@ -143,7 +165,7 @@ export function intersection(a: Box, b: Box): number {
 }
 
 /** Intersection over the smaller box: 1 when one lies inside the other. */
-function touch(a: Box, b: Box): number {
+export function touch(a: Box, b: Box): number {
   const s = Math.min(boxArea(a), boxArea(b));
   return s > 0 ? intersection(a, b) / s : 0;
 }

@@ -8,6 +8,8 @@ import { decodeDetections, DETECTOR_IO, detectorInput, type Box } from '../promp
 import { CENTERNET, SAM_DECODER, SAM_ENCODER } from '../prompts/models';
 import { SAM_IO, samDecoderFeeds, samEncoderInput, samMask } from '../prompts/sam';
 import type { InferenceRuntime, InferenceSession, TensorData } from '../runtime';
+import { chooseInShotKey } from './choose-in-shot';
+import { ShotTracks } from './tracks';
 import {
   boxArea,
   chooseSubject,
@@ -39,6 +41,12 @@ import { serialSession } from './serial-session';
 
 export interface GeneralStage {
   kind: 'general';
+  /**
+   * 'shot': the subject is chosen from its candidates' tracks over the shot so far
+   * (engine/subject/choose-in-shot.ts); 'key': from the key's candidates alone, with the key
+   * before's box as persistence (engine/subject/choose.ts), as before the tracks.
+   */
+  choice: 'shot' | 'key';
   /** Whether SAM may run where the saliency and the chosen objects disagree (costs a SAM encode on those keys). */
   sam: boolean;
   /** Frames back to the frame the motion cue compares a key with. */
@@ -111,7 +119,7 @@ export function subjectRuntime(
         stage.sam ? runtime.load(SAM_DECODER) : undefined,
       ]);
       // Keys are analysed one at a time: each starts from the subject the one before chose.
-      const analyser = keyAnalyser({ segmenter, detector, encoder, decoder }, base);
+      const analyser = keyAnalyser({ segmenter, detector, encoder, decoder }, base, stage);
       return serialSession(analyser, io.output.name, [segmenter, detector, encoder, decoder]);
     },
   };
@@ -135,9 +143,9 @@ export interface KeyInput {
   previousLuma: FloatMap | null;
 }
 
-function keyAnalyser(s: Sessions, base: ModelIo) {
-  let remembered: { shot: number; box: Box | null } = { shot: -1, box: null };
+function keyAnalyser(s: Sessions, base: ModelIo, stage: GeneralStage) {
   const allClasses = new Set(COCO_CLASSES.map((_, i) => i));
+  const choose = stage.choice === 'shot' ? shotChooser() : keyChooser();
 
   return async (feeds: Record<string, TensorData>): Promise<FloatMap> => {
     const k = readKey(feeds);
@@ -165,9 +173,7 @@ function keyAnalyser(s: Sessions, base: ModelIo) {
       : null;
     const regions = labelRegions(saliency);
     const candidates = candidatesOf(saliency, regions, detections, motion);
-    const previous = remembered.shot === k.frame.shot ? remembered.box : null;
-    const subject = chooseSubject(candidates, { width: gw, height: gh, previous });
-    remembered = { shot: k.frame.shot, box: subject?.box ?? null };
+    const subject = choose(candidates, { frame: k.frame, width: gw, height: gh, motionTrusted: motion !== null });
     if (!subject) {
       return { data: new Float32Array(ow * oh), width: ow, height: oh };
     }
@@ -216,6 +222,33 @@ function keyAnalyser(s: Sessions, base: ModelIo) {
     }
     return masks;
   }
+}
+
+interface ChoiceContext {
+  frame: KeyInput['frame'];
+  width: number;
+  height: number;
+  motionTrusted: boolean;
+}
+
+/** Key by key: the key before's subject box is the only memory. */
+function keyChooser() {
+  let remembered: { shot: number; box: Box | null } = { shot: -1, box: null };
+  return (candidates: Candidate[], k: ChoiceContext): Subject | null => {
+    const previous = remembered.shot === k.frame.shot ? remembered.box : null;
+    const subject = chooseSubject(candidates, { width: k.width, height: k.height, previous });
+    remembered = { shot: k.frame.shot, box: subject?.box ?? null };
+    return subject;
+  };
+}
+
+/** Over the shot: candidates linked into tracks, the choice made from what each track did. */
+function shotChooser() {
+  const tracks = new ShotTracks();
+  return (candidates: Candidate[], k: ChoiceContext): Subject | null => {
+    const gap = k.frame.index - k.frame.previousIndex;
+    return chooseInShotKey(tracks, candidates, { index: k.frame.index, shot: k.frame.shot, gap, motionTrusted: k.motionTrusted }, k);
+  };
 }
 
 export function readKey(feeds: Record<string, TensorData>): KeyInput {

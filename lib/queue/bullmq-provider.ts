@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Queue, UnrecoverableError, Worker, type Job, type MinimalJob } from 'bullmq';
 import { Redis } from 'ioredis';
-import { catalogue, isJobKind, JOB_KINDS } from './catalogue';
+import { catalogue, isJobKind, JOB_KINDS } from './job-kinds';
 import type { ClaimedJob, QueueMessage, QueueProvider } from './provider';
 
 /**

@@ -6,6 +6,7 @@ import { PrismaBetterSqlite3 } from '@prisma/adapter-better-sqlite3';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { applyMigrations } from '../db/migrate';
 import { PrismaClient } from '../db/generated/client';
+import { queuePayloadColumn } from './columns';
 import { DbQueueProvider } from './db-provider';
 import { queueProviderContract } from './provider-contract';
 
@@ -44,7 +45,7 @@ describe('DbQueueProvider (real SQLite file)', () => {
     const running = await q.claim(['segment-video'], 'w1', 30_000);
     expect(JSON.parse(running!.payloadJson)).toEqual({ jobId: job });
     expect(await q.cancel([job, delivery])).toBe(2);
-    expect((await prisma.queueJob.findMany()).map((r) => JSON.parse(r.payloadJson) as object)).toEqual([{ jobId: other }]);
+    expect((await prisma.queueJob.findMany()).map((r) => queuePayloadColumn.read(r.payloadJson))).toEqual([{ jobId: other }]);
     // Its worker can no longer renew or finish it.
     expect(await q.heartbeat(running!.id, 'w1', 30_000)).toBe(false);
     expect(await q.cancel([])).toBe(0);

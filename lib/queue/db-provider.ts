@@ -1,5 +1,6 @@
 import { db, type Db } from '../db/client';
 import type { QueueJob } from '../db/generated/client';
+import { queuePayloadColumn } from './columns';
 import type { ClaimedJob, QueueMessage, QueueProvider } from './provider';
 
 const CLAIM_TRIES = 8;
@@ -27,7 +28,7 @@ export class DbQueueProvider implements QueueProvider {
     const data = {
       id: m.id,
       queue: m.kind,
-      payloadJson: JSON.stringify(m.payload),
+      payloadJson: queuePayloadColumn.write(m.payload),
       maxAttempts: m.maxAttempts,
       runAt: m.runAt ?? new Date(),
       singletonKey: m.singletonKey ?? null,

@@ -6,7 +6,7 @@ import { DbQueueProvider } from './db-provider';
 import { relayOutbox } from './outbox';
 import type { QueueProvider } from './provider';
 
-export type { JobKind, Lane, PayloadOf } from './catalogue';
+export type { JobKind, Lane, PayloadOf } from './job-kinds';
 export type { ClaimedJob, EnqueueOptions, QueueMessage, QueueProvider } from './provider';
 export { dropOutbox, enqueue, type Tx } from './outbox';
 export { PermanentJobError } from './errors';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { kindsFor } from './catalogue';
+import { kindsFor } from './job-kinds';
 import { needsDevice, resolveLanes } from './lanes';
 
 describe('WORKER_LANES', () => {

@@ -1,4 +1,4 @@
-import type { Lane } from './catalogue';
+import type { Lane } from './job-kinds';
 
 /** WORKER_LANES: the lanes listed, or `auto`. */
 export type LaneSetting = 'auto' | readonly Lane[];

@@ -1,5 +1,6 @@
 import { db, type Prisma } from '../db/client';
-import { catalogue, type JobKind, type PayloadOf } from './catalogue';
+import { catalogue, type JobKind, type PayloadOf } from './job-kinds';
+import { outboxPayloadColumn } from './columns';
 import type { EnqueueOptions, QueueProvider } from './provider';
 
 /**
@@ -12,9 +13,9 @@ export type Tx = Prisma.TransactionClient;
 
 export async function enqueue<K extends JobKind>(tx: Tx, kind: K, payload: PayloadOf<K>, opts: EnqueueOptions = {}): Promise<void> {
   // Validated here as well as when it runs: a bad payload fails the caller, not a worker later.
-  const parsed = catalogue[kind].payload.parse(payload) as object;
+  const parsed = catalogue[kind].payload.parse(payload);
   await tx.outboxMessage.create({
-    data: { kind, payloadJson: JSON.stringify(parsed), singletonKey: opts.singletonKey ?? null, runAt: opts.runAt ?? new Date() },
+    data: { kind, payloadJson: outboxPayloadColumn.write(parsed), singletonKey: opts.singletonKey ?? null, runAt: opts.runAt ?? new Date() },
   });
 }
 
@@ -41,7 +42,7 @@ export async function relayOutbox(provider: QueueProvider): Promise<number> {
       await provider.send({
         id: row.id,
         kind,
-        payload: JSON.parse(row.payloadJson) as object,
+        payload: outboxPayloadColumn.read(row.payloadJson),
         maxAttempts: catalogue[kind].retries + 1,
         ...(row.singletonKey ? { singletonKey: row.singletonKey } : {}),
         runAt: row.runAt,

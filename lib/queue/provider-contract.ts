@@ -13,7 +13,7 @@ export type Workers = (n: number) => QueueProvider[];
 const KINDS = ['segment-video', 'deliver-webhook'];
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-function message(payload: object = { n: 1 }, opts: Partial<QueueMessage> = {}): QueueMessage {
+function message(payload: Record<string, unknown> = { n: 1 }, opts: Partial<QueueMessage> = {}): QueueMessage {
   return { id: randomUUID(), kind: 'segment-video', payload, maxAttempts: 3, ...opts };
 }
 

@@ -9,7 +9,7 @@ export interface QueueMessage extends EnqueueOptions {
   /** The outbox message's id: sending the same message twice adds it once. */
   id: string;
   kind: string;
-  payload: object;
+  payload: Record<string, unknown>;
   maxAttempts: number;
 }
 
@@ -27,7 +27,7 @@ export interface ClaimedJob {
  * database (db-provider.ts); at scale BullMQ on Redis (bullmq-provider.ts). Domain code never
  * sends directly: it writes the outbox in its own transaction. Claims are by kind only: queue
  * engines cannot hand out one particular job, so work that must also be done inline (a webhook
- * attempt before a job completes) is claimed on its own row instead (lib/webhooks/deliver.ts).
+ * attempt before a job completes) is claimed on its own row instead (lib/services/webhooks/deliver.ts).
  */
 export interface QueueProvider {
   /** Adds a message; idempotent by `id`, and a no-op while its singleton key is queued or running. */

@@ -14,3 +14,6 @@ export const JobIdParams = z.object({ id: z.string().openapi({ description: 'Job
 export const DateTime = z.iso.datetime();
 
 export const toIso = (d: Date) => d.toISOString();
+
+/** A mask version a request names (1 is the segmentation's), or null for the active one. */
+export const MaskVersionInput = (description: string) => z.number().int().min(1).nullish().openapi({ description });

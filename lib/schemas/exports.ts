@@ -1,5 +1,6 @@
 import { isStickerFormat } from '../../engine/formats';
 import { exportIssues, ExportFormat, ExportList, ExportSizes, Transform } from './background';
+import { MaskVersionInput } from './common';
 import { userMessage } from './messages';
 import { z } from './zod';
 
@@ -8,15 +9,7 @@ import { z } from './zod';
  * records. Every optional field also accepts an explicit null, as start's do.
  */
 
-const MaskVersionInput = z
-  .number()
-  .int()
-  .min(1)
-  .nullish()
-  .openapi({
-    description:
-      'A completed mask version of the job to render from (extension beyond the spec for single exports); the active version by default.',
-  });
+const MaskVersion = MaskVersionInput('A completed mask version of the job to render from (extension beyond the spec for single exports); the active version by default.');
 
 export const CreateExportRequest = z
   .object({
@@ -27,7 +20,7 @@ export const CreateExportRequest = z
     sizes: ExportSizes.nullish().openapi({
       description: 'One size, as in batch-exports (`native` or a maximum width); several sizes need batch-exports. Not for sticker formats.',
     }),
-    mask_version: MaskVersionInput,
+    mask_version: MaskVersion,
   })
   .refine((b) => Boolean(b.format ?? b.sticker_profile), { error: userMessage('format is required'), path: ['format'] })
   .refine((b) => !(b.format && b.sticker_profile && b.format !== b.sticker_profile), {
@@ -60,7 +53,7 @@ export const CreateBatchRequest = z
     /** The name some clients use for the list. */
     profiles: ExportList.min(1).nullish(),
     use_gpu: z.boolean().nullish(),
-    mask_version: MaskVersionInput,
+    mask_version: MaskVersion,
   })
   .refine((b) => Boolean(b.exports?.length ?? b.profiles?.length), {
     error: userMessage('exports (or profiles) is required: a list of {format, transform?, sizes?}'),

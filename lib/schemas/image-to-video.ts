@@ -76,7 +76,7 @@ export function multipartOptions(fields: Record<string, string>): ImageToVideoOp
   });
 }
 
-/** What an image-to-video job stores (`Job.stillJson`): every option with its default applied. */
+/** What an image-to-video job stores (`Job.stillJson`, lib/services/jobs/columns.ts): every option with its default applied. */
 export interface StillOptions {
   durationSeconds: number;
   fps: number;
@@ -99,11 +99,6 @@ export function stillOptions(o: ImageToVideoOptions): StillOptions {
 
 /** The frames of the clip. */
 export const stillFrames = (o: Pick<StillOptions, 'durationSeconds' | 'fps'>) => Math.max(1, Math.round(o.durationSeconds * o.fps));
-
-/** The one reader of `Job.stillJson`; null for a video job. */
-export function storedStillOptions(job: { stillJson: string | null }): StillOptions | null {
-  return job.stillJson ? (JSON.parse(job.stillJson) as StillOptions) : null;
-}
 
 export const ImageToVideoEcho = z
   .object({

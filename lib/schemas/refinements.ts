@@ -1,5 +1,6 @@
 import { API_MODEL_ROWS, resolveApiModel, type ApiModel } from '../../engine/api-models';
 import { MAX_CLICK_POINTS } from '../../engine/prompts/click-track';
+import { MaskVersionInput } from './common';
 import { userMessage } from './messages';
 import { z } from './zod';
 
@@ -87,15 +88,9 @@ export const RefineMaskRequest = z
     model: RefineModel,
     prompt: RefinePrompt.nullish(),
     edge_cleanup: EdgeCleanup.nullish(),
-    from_version: z
-      .number()
-      .int()
-      .min(1)
-      .nullish()
-      .openapi({
-        description:
-          'Extension: the mask version the client refines from. When given and it is no longer the active version, the request answers 409 instead of refining a mask the client has not seen.',
-      }),
+    from_version: MaskVersionInput(
+      'Extension: the mask version the client refines from. When given and it is no longer the active version, the request answers 409 instead of refining a mask the client has not seen.',
+    ),
   })
   .refine((b) => Boolean(b.prompt), { error: userMessage('prompt is required: {"text": "..."}'), path: ['prompt'] })
   .openapi('RefineMaskRequest');

@@ -18,7 +18,13 @@ import { boundaryF, iou } from './metrics';
  * empty answer both ways, so a ceiling never gains or loses on them.
  */
 export const CEILINGS = ['ceiling-isnet-box', 'ceiling-sam-box'] as const;
-export type CeilingName = (typeof CEILINGS)[number];
+/**
+ * The naive baseline (ISNet at 1024² on the whole frame, thresholded) on the same sampled
+ * frames. It is per frame by definition, so sampling it adds only sampling noise, and a
+ * full-length held-out fold costs a fifth of the ISNet runs (bench:quality --sampled-baseline).
+ */
+export const SAMPLED_BASELINE = 'baseline-isnet-1024/sampled';
+export type CeilingName = (typeof CEILINGS)[number] | typeof SAMPLED_BASELINE;
 const CONTEXT = 0.1;
 const ISNET_SIDE = 1024;
 
@@ -30,11 +36,11 @@ export interface CeilingScore {
   F: number;
 }
 
-/** Both ceilings of one clip, on every `every`th frame of its ground truth. */
-export async function ceilingScores(runtime: InferenceRuntime, video: string, info: MediaInfo, gt: Uint8Array[], every: number): Promise<CeilingScore[]> {
+/** Both ceilings of one clip (and, with `baseline`, the naive baseline), on every `every`th frame of its ground truth. */
+export async function ceilingScores(runtime: InferenceRuntime, video: string, info: MediaInfo, gt: Uint8Array[], every: number, baseline = false): Promise<CeilingScore[]> {
   const { width, height } = info;
   const [isnet, encoder, decoder] = await Promise.all([runtime.load(ISNET), runtime.load(SAM_ENCODER), runtime.load(SAM_DECODER)]);
-  const sums = { isnet: { J: 0, F: 0 }, sam: { J: 0, F: 0 } };
+  const sums = { isnet: { J: 0, F: 0 }, sam: { J: 0, F: 0 }, whole: { J: 0, F: 0 } };
   let frames = 0;
   let index = -1;
   for await (const frame of readFrames(info, video, { maxFrames: gt.length })) {
@@ -48,17 +54,26 @@ export async function ceilingScores(runtime: InferenceRuntime, video: string, in
           sam: await samFromBox(encoder, decoder, planes, width, height, box),
         }
       : { isnet: new Uint8Array(truth.length), sam: new Uint8Array(truth.length) };
-    for (const k of ['isnet', 'sam'] as const) {
-      sums[k].J += iou(answers[k], truth);
-      sums[k].F += boundaryF(answers[k], truth, width, height);
+    const scored = baseline ? { ...answers, whole: await isnetWhole(isnet, planes, width, height) } : answers;
+    for (const [k, answer] of Object.entries(scored) as [keyof typeof sums, Uint8Array][]) {
+      sums[k].J += iou(answer, truth);
+      sums[k].F += boundaryF(answer, truth, width, height);
     }
     frames++;
   }
   const n = Math.max(1, frames);
-  return [
+  const rows: CeilingScore[] = [
     { config: 'ceiling-isnet-box', frames, J: sums.isnet.J / n, F: sums.isnet.F / n },
     { config: 'ceiling-sam-box', frames, J: sums.sam.J / n, F: sums.sam.F / n },
   ];
+  return baseline ? [...rows, { config: SAMPLED_BASELINE, frames, J: sums.whole.J / n, F: sums.whole.F / n }] : rows;
+}
+
+/** ISNet on the whole frame squeezed to 1024², as the naive baseline runs it. */
+async function isnetWhole(isnet: Session, planes: Float32Array[], width: number, height: number): Promise<Uint8Array> {
+  const input = planes.map((p) => resizeMap({ data: p, width, height }, ISNET_SIDE, ISNET_SIDE).data);
+  const out = await isnet.run({ [ISNET.input.name]: toInputTensor(input, ISNET_SIDE, ISNET_SIDE, ISNET) }, [ISNET.output.name]);
+  return binary(resizeMap(decodeOutput(out[ISNET.output.name]!, ISNET), width, height));
 }
 
 type Session = Awaited<ReturnType<InferenceRuntime['load']>>;

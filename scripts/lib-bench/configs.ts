@@ -37,8 +37,9 @@ export const BASELINE: BenchConfig = {
 
 /**
  * Configs by name: API model names, "<API model>@gpu" (what a GPU worker runs for it,
- * engine/tiers.ts GPU_TIERS), "<API model>@before" (`before`), "<API model>:no-subject" (the tier as it was before the
- * subject stage), "baseline", "people-selfie", "people-rvm", or "custom" (a tier
+ * engine/tiers.ts GPU_TIERS), "<API model>@before" (`before`), "<API model>:no-subject" (the
+ * tier as it was before the subject stage), "<API model>:per-key" (its subject chosen key by key,
+ * as before the shot's tracks), "baseline", "people-selfie", "people-rvm", or "custom" (a tier
  * named by --base with the JSON in --custom merged over it, for tuning; a JSON array gives one
  * config per element).
  */
@@ -70,7 +71,12 @@ export function benchConfigs(names: string[], args: Map<string, string>): BenchC
       const { tier, manifest } = tierFor(api, manifests);
       return [{ name, tier: { ...tier, subject: null }, manifest, threshold: null }];
     }
-    if (!isApiModel(name)) throw new Error(`unknown config ${name}; use ${API_MODELS.join(', ')} (optionally with @gpu, @before or :no-subject), baseline, ${PEOPLE.map((p) => p.name).join(', ')} or custom`);
+    if (variant === 'per-key' && api && isApiModel(api)) {
+      const { tier, manifest } = tierFor(api, manifests);
+      if (tier.subject?.kind !== 'general') throw new Error(`${api} has no general subject stage to choose key by key`);
+      return [{ name, tier: { ...tier, subject: { ...tier.subject, choice: 'key' } }, manifest, threshold: null }];
+    }
+    if (!isApiModel(name)) throw new Error(`unknown config ${name}; use ${API_MODELS.join(', ')} (optionally with @gpu, @before, :no-subject or :per-key), baseline, ${PEOPLE.map((p) => p.name).join(', ')} or custom`);
     const { tier, manifest } = tierFor(name, manifests);
     return [{ name, tier, manifest, threshold: null }];
   });

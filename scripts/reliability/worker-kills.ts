@@ -1,5 +1,6 @@
 import { api, uploadedJob, waitFor, waitForJob } from '../../tests/integration/helpers';
 import { createAccount, reliabilityStack, testClip, type Part } from './common';
+import { readProgress } from '../../lib/services/jobs/progress';
 
 /**
  * SIGKILL of the worker (its whole process group, like a container kill or the OOM killer)
@@ -31,8 +32,8 @@ export function workerKills(kills: number): Part {
               if (job && job.status !== 'processing') return 'finished' as const;
               const row = await db.queueJob.findFirst({ where: { queue: 'segment-video', status: 'active', payloadJson: { contains: id } } });
               if (!row || row.attempts !== 1) return undefined;
-              const p = job?.progressJson ? (JSON.parse(job.progressJson) as { stage: string; framesDone: number }) : null;
-              return p?.stage === 'segment' && p.framesDone >= 1 ? ('segmenting' as const) : undefined;
+              const p = job && readProgress(job);
+              return p?.stage === 'segment' && (p.framesDone ?? 0) >= 1 ? ('segmenting' as const) : undefined;
             },
             { timeoutMs: 600_000, intervalMs: 50, what: `the worker to be segmenting job ${jobs.length}` },
           );

@@ -3,6 +3,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { metadataColumn } from '../../lib/services/outputs/columns';
 import {
   alphaStats,
   api,
@@ -144,7 +145,7 @@ describe.skipIf(!hasTestdata)('SDK-style lifecycle (needs ../shared/testdata)', 
       ['additional', 'mask_video', 'completed', start.body.batch_id],
       ['additional', 'webm_vp9', 'completed', start.body.batch_id],
     ]);
-    const small = JSON.parse(outputs[2]!.metadataJson!) as { width: number; validated: boolean };
+    const small = metadataColumn.read(outputs[2]!.metadataJson!);
     expect(small).toMatchObject({ width: 256, validated: true });
   });
 

@@ -63,6 +63,13 @@ describe.skipIf(!hasTestdata)('the subject stage on real footage (needs ../share
     expect(mean(masks.map((m, i) => recall(m, gt[i]!)))).toBeGreaterThan(0.8);
   });
 
+  it('joins the pushed stroller, no COCO class, to the woman pushing it', async () => {
+    const { masks, width, height } = await segment(path.join(davis('stroller'), 'video.mp4'), 16);
+    const gt = await truth('stroller', width, height, 16);
+    expect(mean(masks.map((m, i) => recall(m, gt[i]!)))).toBeGreaterThan(0.85);
+    expect(mean(masks.map((m, i) => iou(m, gt[i]!)))).toBeGreaterThan(0.8);
+  });
+
   it('chooses the subject again after a cut: the swan, then the car', async () => {
     const cut = path.join(tmp, 'cut.mp4');
     await run('ffmpeg', ['-v', 'error', '-y', '-i', path.join(davis('blackswan'), 'video.mp4'), '-i', path.join(davis('car-shadow'), 'video.mp4'),

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../lib/db/client';
 import { api, createAccount, createJob, cutClip, freePort, hasTestdata, stackDb, startStack, syntheticClip, testVideo, uploadedJob, waitFor, waitForJob, type Stack } from './helpers';
+import { readProgress } from '../../lib/services/jobs/progress';
 
 /**
  * Nothing of a job outlives it: deleting a job the worker is processing stops the worker and
@@ -56,8 +57,8 @@ describe('deleting a job while the worker processes it', () => {
     await waitFor(
       async () => {
         const job = await prisma.job.findUniqueOrThrow({ where: { id: jobId } });
-        const p = job.progressJson ? (JSON.parse(job.progressJson) as { stage: string; framesDone: number }) : null;
-        return p?.stage === 'segment' && p.framesDone >= 1 ? true : undefined;
+        const p = readProgress(job);
+        return p?.stage === 'segment' && (p.framesDone ?? 0) >= 1 ? true : undefined;
       },
       { timeoutMs: 180_000, intervalMs: 100, what: 'the worker to be segmenting' },
     );

@@ -25,6 +25,7 @@ import {
   type Stack,
   type TestAccount,
 } from './helpers';
+import { readProgress } from '../../lib/services/jobs/progress';
 
 const run = promisify(execFile);
 
@@ -100,8 +101,8 @@ describe.skipIf(unavailable)('scale-out: 2 web processes, 2 workers, PostgreSQL,
     const holder = await waitFor(
       async () => {
         const job = await prisma.job.findUniqueOrThrow({ where: { id: receipt.id } });
-        const progress = job.progressJson ? (JSON.parse(job.progressJson) as { stage: string; framesDone: number }) : null;
-        if (progress?.stage !== 'segment' || progress.framesDone < 1) return undefined;
+        const progress = readProgress(job);
+        if (progress?.stage !== 'segment' || (progress.framesDone ?? 0) < 1) return undefined;
         const line = startedBy(1).exec(stack.logs());
         return line ? Number(line[1]) - 1 : undefined;
       },

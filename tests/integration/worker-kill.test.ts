@@ -16,6 +16,7 @@ import {
   waitFor,
   waitForJob,
 } from './helpers';
+import { readProgress } from '../../lib/services/jobs/progress';
 
 /**
  * Crash safety with real processes: a worker killed with SIGKILL mid-segmentation leaves its
@@ -58,8 +59,8 @@ async function heldRow(jobId: string) {
   return waitFor(
     async () => {
       const job = await db().job.findUniqueOrThrow({ where: { id: jobId } });
-      const progress = job.progressJson ? (JSON.parse(job.progressJson) as { stage: string; framesDone: number }) : null;
-      if (progress?.stage !== 'segment' || progress.framesDone < 1) return undefined;
+      const progress = readProgress(job);
+      if (progress?.stage !== 'segment' || (progress.framesDone ?? 0) < 1) return undefined;
       const row = await db().queueJob.findFirst({ where: { queue: 'segment-video', payloadJson: { contains: jobId }, status: 'active' } });
       return row?.lockedBy ? { row, pid: Number(row.lockedBy.split(':')[1]) } : undefined;
     },

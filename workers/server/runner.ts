@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import { MediaError, ToolError } from '../../lib/media/ffmpeg';
 import { FetchError } from '../../lib/net/safe-fetch';
-import { catalogue, JOB_KINDS, kindsFor, type JobKind, type Lane, type PayloadOf } from '../../lib/queue/catalogue';
+import { catalogue, JOB_KINDS, kindsFor, type JobKind, type Lane, type PayloadOf } from '../../lib/queue/job-kinds';
 import { PermanentJobError } from '../../lib/queue/errors';
 import type { ClaimedJob, QueueProvider } from '../../lib/queue/provider';
 import { ServiceError } from '../../lib/errors';

@@ -1,7 +1,6 @@
 import { Card, CardTitle } from '@/components/ui/card';
-import { Field, TextInput } from '@/components/ui/field';
 import type { BackgroundChoice } from '../job-options';
-import { OutputFields } from './output-fields';
+import { OutputFields, UrlField } from './output-fields';
 import type { StartJobs } from './use-start-jobs';
 import type { StartOptions } from './use-start-options';
 
@@ -43,22 +42,16 @@ export function OutputCard({
           Webhook (optional)
         </summary>
         <div className="mt-3">
-          <Field
+          <UrlField
             id="webhook"
             label="Notify this URL when the job completes or fails"
             hint="We POST job.started, job.completed and job.failed as JSON."
-            error={jobs.fieldError('webhook')}
-          >
-            <TextInput
-              ref={jobs.fieldRef('webhook')}
-              id="webhook"
-              type="url"
-              value={options.webhookUrl}
-              onChange={(e) => options.setWebhookUrl(e.target.value)}
-              placeholder="https://example.com/hooks/keyout"
-              disabled={disabled}
-            />
-          </Field>
+            jobs={jobs}
+            value={options.webhookUrl}
+            onChange={options.setWebhookUrl}
+            placeholder="https://example.com/hooks/keyout"
+            disabled={disabled}
+          />
         </div>
       </details>
     </Card>

@@ -1,5 +1,6 @@
-import { Field, inputClass, TextInput } from '@/components/ui/field';
+import { ChoiceSelect, Field, inputClass, TextInput } from '@/components/ui/field';
 import { CONTAINERS, TRANSPARENT_FORMATS } from '../job-options';
+import type { StartField } from '@/lib/services/jobs/start-errors';
 import type { StartJobs } from './use-start-jobs';
 import type { StartOptions } from './use-start-options';
 
@@ -7,6 +8,33 @@ interface FieldsProps {
   disabled: boolean;
   options: StartOptions;
   jobs: StartJobs;
+}
+
+/** A URL the start checks: its refusal shown under it, and the focus brought to it. */
+export function UrlField({
+  id,
+  label,
+  hint,
+  jobs,
+  value,
+  onChange,
+  placeholder,
+  disabled,
+}: {
+  id: StartField;
+  label: string;
+  hint: string;
+  jobs: StartJobs;
+  value: string;
+  onChange: (value: string) => void;
+  placeholder: string;
+  disabled: boolean;
+}) {
+  return (
+    <Field id={id} label={label} hint={hint} error={jobs.fieldError(id)}>
+      <TextInput ref={jobs.fieldRef(id)} id={id} type="url" value={value} onChange={(e) => onChange(e.target.value)} placeholder={placeholder} disabled={disabled} />
+    </Field>
+  );
 }
 
 /** The settings of the chosen output kind, and the file type of every kind but transparent. */
@@ -27,19 +55,7 @@ function FormatField({ disabled, options }: Omit<FieldsProps, 'jobs'>) {
   return (
     <div className="sm:col-span-2">
       <Field id="format" label="Format">
-        <select
-          id="format"
-          className={inputClass}
-          value={options.format}
-          onChange={(e) => options.setFormat(e.target.value)}
-          disabled={disabled}
-        >
-          {TRANSPARENT_FORMATS.map((f) => (
-            <option key={f.id} value={f.id}>
-              {f.label}
-            </option>
-          ))}
-        </select>
+        <ChoiceSelect id="format" value={options.format} onChange={(e) => options.setFormat(e.target.value)} disabled={disabled} choices={TRANSPARENT_FORMATS} />
       </Field>
     </div>
   );
@@ -79,7 +95,7 @@ function MediaFields({ disabled, options, jobs }: FieldsProps) {
   const { mediaFile } = options;
   return (
     <>
-      <Field
+      <UrlField
         id="bg-url"
         label="Background URL"
         hint={
@@ -87,18 +103,12 @@ function MediaFields({ disabled, options, jobs }: FieldsProps) {
             ? 'Not used: the uploaded image is the background.'
             : 'A public http(s) address of an image or video. It is checked before anything is charged.'
         }
-        error={jobs.fieldError('bg-url')}
-      >
-        <TextInput
-          ref={jobs.fieldRef('bg-url')}
-          id="bg-url"
-          type="url"
-          value={options.mediaUrl}
-          onChange={(e) => options.setMediaUrl(e.target.value)}
-          placeholder="https://example.com/beach.jpg"
-          disabled={disabled || Boolean(mediaFile)}
-        />
-      </Field>
+        jobs={jobs}
+        value={options.mediaUrl}
+        onChange={options.setMediaUrl}
+        placeholder="https://example.com/beach.jpg"
+        disabled={disabled || Boolean(mediaFile)}
+      />
       <Field
         id="bg-file"
         label="Or upload an image"
@@ -168,19 +178,7 @@ function BlurFields({ disabled, options }: Omit<FieldsProps, 'jobs'>) {
 function ContainerField({ disabled, options }: Omit<FieldsProps, 'jobs'>) {
   return (
     <Field id="container" label="File type">
-      <select
-        id="container"
-        className={inputClass}
-        value={options.container}
-        onChange={(e) => options.setContainer(e.target.value)}
-        disabled={disabled}
-      >
-        {CONTAINERS.map((c) => (
-          <option key={c.id} value={c.id}>
-            {c.label}
-          </option>
-        ))}
-      </select>
+      <ChoiceSelect id="container" value={options.container} onChange={(e) => options.setContainer(e.target.value)} disabled={disabled} choices={CONTAINERS} />
     </Field>
   );
 }

@@ -1,8 +1,6 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tempDatabase } from '../../../tests/support/temp-database';
 import { db } from '../../db/client';
 import { resetEnvForTests } from '../../env';
 import { authenticateUser } from './authenticate-user';
@@ -10,7 +8,7 @@ import { issueResetLink, requestResetByEmail, resetPassword, resetTokenValid, RE
 import { signUp } from './sign-up';
 
 // A real SQLite database and a real SMTP server on loopback that keeps what it receives.
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'keyout-reset-'));
+tempDatabase('reset');
 const received: string[] = [];
 const smtp = new SMTPServer({
   authOptional: true,
@@ -27,7 +25,6 @@ const smtp = new SMTPServer({
 let port = 0;
 
 beforeAll(async () => {
-  process.env.DATA_DIR = dataDir;
   process.env.PUBLIC_URL = 'https://keyout.example.com';
   delete process.env.SMTP_URL;
   resetEnvForTests();
@@ -35,12 +32,10 @@ beforeAll(async () => {
   port = (smtp.server.address() as { port: number }).port;
 });
 afterAll(async () => {
-  await db().$disconnect();
   await new Promise<void>((r) => smtp.close(() => r()));
   delete process.env.SMTP_URL;
   delete process.env.PUBLIC_URL;
   resetEnvForTests();
-  fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
 const tokenOf = (link: string) => new URL(link).searchParams.get('token')!;

@@ -1,14 +1,12 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { tempDatabase } from '../../../tests/support/temp-database';
 import { db } from '../../db/client';
 import { resetEnvForTests } from '../../env';
 import { checkoutMode, startCheckout } from './checkout';
 import { signUp } from '../accounts/sign-up';
 
 // A real SQLite database in a temp DATA_DIR, as the web process uses it.
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'keyout-checkout-'));
+tempDatabase('checkout');
 const ids = { admin: '', member: '' };
 const configure = (vars: Record<string, string | undefined>) => {
   for (const k of ['PUBLIC_URL', 'TEST_CHECKOUT', 'STRIPE_SECRET_KEY']) delete process.env[k];
@@ -17,7 +15,6 @@ const configure = (vars: Record<string, string | undefined>) => {
 };
 
 beforeAll(async () => {
-  process.env.DATA_DIR = dataDir;
   configure({});
   const admin = await signUp({ email: 'owner@example.com', password: 'long enough password' });
   const member = await signUp({ email: 'member@example.com', password: 'long enough password' });
@@ -25,12 +22,7 @@ beforeAll(async () => {
   [ids.admin, ids.member] = [admin.userId, member.userId];
 });
 beforeEach(() => configure({}));
-afterAll(async () => {
-  configure({});
-  delete process.env.DATA_DIR;
-  await db().$disconnect();
-  fs.rmSync(dataDir, { recursive: true, force: true });
-});
+afterAll(() => configure({}));
 
 const purchases = (userId: string) => db().creditEntry.count({ where: { userId, kind: 'purchase' } });
 

@@ -3,8 +3,7 @@ import { apiModel, isApiModel } from '../../../engine/api-models';
 import { BLUR_RATE, fpsMultiplier, priceJob } from '../../billing/pricing';
 import { db } from '../../db/client';
 import { settleDirectUpload } from '../uploads/direct-upload';
-import { ServiceError } from '../../errors';
-import { jobNotFound } from '../jobs/job-not-found';
+import { jobNotFound, ServiceError } from '../../errors';
 import { CREDIT_PACKS } from './checkout';
 
 export interface QuotedJob {

@@ -11,6 +11,7 @@ import { ServiceError } from '../../errors';
 import { incomingFile } from '../../storage/incoming';
 import { tooLarge } from '../../storage/limited-write';
 import { acceptSource, acceptStill, uploadSource } from '../uploads/upload-source';
+import { stillColumn } from '../uploads/columns';
 
 const UPLOAD_URL_SECONDS = 3600;
 
@@ -153,7 +154,7 @@ export async function createStillJob(userId: string, req: ImageToVideoRequest): 
   if (req.image_url) {
     const url = req.image_url;
     const job = await withNewJob(
-      { userId, filename: cleanFilename(req.filename, cleanFilename(filenameFromUrl(url), 'image')), contentType: '', sourceUrl: url, stillJson: JSON.stringify(options) },
+      { userId, filename: cleanFilename(req.filename, cleanFilename(filenameFromUrl(url), 'image')), contentType: '', sourceUrl: url, stillJson: stillColumn.write(options) },
       async (jobId) => {
         const fetched = await fetchSource(jobId, url, 'image_url');
         await db().job.update({ where: { id: jobId }, data: { contentType: fetched.contentType?.split(';')[0]?.trim() || 'image/png' } });
@@ -164,7 +165,7 @@ export async function createStillJob(userId: string, req: ImageToVideoRequest): 
   }
   if (!req.filename || !req.content_type) throw new ServiceError('invalid', 'One of (filename with content_type) or image_url is required');
   const job = await db().job.create({
-    data: { userId, filename: cleanFilename(req.filename, 'image'), contentType: req.content_type, stillJson: JSON.stringify(options) },
+    data: { userId, filename: cleanFilename(req.filename, 'image'), contentType: req.content_type, stillJson: stillColumn.write(options) },
   });
   return { ...(await receiptFor(job)), ...echo };
 }
@@ -177,7 +178,7 @@ export async function createStillJobWithFile(
 ): Promise<StillUploaded> {
   const options: StillOptions = stillOptions(opts);
   const job = await withNewJob(
-    { userId, filename: cleanFilename(file.filename, 'image'), contentType: file.contentType || 'application/octet-stream', stillJson: JSON.stringify(options) },
+    { userId, filename: cleanFilename(file.filename, 'image'), contentType: file.contentType || 'application/octet-stream', stillJson: stillColumn.write(options) },
     async (jobId) => {
       await uploadSource(jobId, () => file.body);
     },

@@ -1,7 +1,7 @@
 import { transaction } from '../../db/transaction';
 import { dropOutbox, queueProvider } from '../../queue';
 import { storage, storageKeys } from '../../storage';
-import { jobNotFound } from './job-not-found';
+import { jobNotFound } from '../../errors';
 
 /**
  * Deletes one of the caller's jobs permanently, running or not: in one transaction its unsent

@@ -1,21 +1,12 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { tempDatabase } from '../../../tests/support/temp-database';
 import { db } from '../../db/client';
-import { resetEnvForTests } from '../../env';
 import { storage, storageKeys } from '../../storage';
 import { expireAbandonedJobs } from './expire-abandoned-jobs';
 
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'keyout-expire-'));
-beforeAll(() => {
-  process.env.DATA_DIR = dataDir;
-  resetEnvForTests();
-});
-afterAll(async () => {
-  await db().$disconnect();
-  fs.rmSync(dataDir, { recursive: true, force: true });
-});
+const dataDir = tempDatabase('expire');
 
 describe('expireAbandonedJobs', () => {
   it('deletes jobs never started after their time, files included, and nothing else', async () => {

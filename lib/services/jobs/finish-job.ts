@@ -1,9 +1,11 @@
 import { refundJob } from '../../billing/ledger';
 import { db } from '../../db/client';
 import { transact } from '../../queue';
-import { deliverDueNow } from '../../webhooks/deliver';
-import { scheduleWebhook } from '../../webhooks/schedule';
 import { START_ROLES } from '../outputs/create';
+import { classicBackground } from '../outputs/recipes';
+import { deliverDueNow } from '../webhooks/deliver';
+import { scheduleWebhook } from '../webhooks/schedule';
+import { exportIdOf, startedRequest } from './started-request';
 
 /**
  * The Job lifecycle's ends. A job completes when its segmentation and every output its start
@@ -37,12 +39,12 @@ export async function finishJobIfReady(jobId: string): Promise<void> {
       where: { jobId, eventType: 'job.completed', attemptNumber: 1 },
       select: { id: true },
     });
-    if (!already)
-      await scheduleWebhook(
-        tx,
-        await tx.job.findUniqueOrThrow({ where: { id: jobId } }),
-        'job.completed',
-      );
+    if (!already) {
+      const job = await tx.job.findUniqueOrThrow({ where: { id: jobId } });
+      const primary = await tx.output.findFirst({ where: { jobId, role: 'primary' }, select: { id: true } });
+      const request = startedRequest(job);
+      await scheduleWebhook(tx, job, 'job.completed', { exportId: exportIdOf(request, primary?.id), background: classicBackground(request.background) });
+    }
     return true;
   });
   if (!ready) return;

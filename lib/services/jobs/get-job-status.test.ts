@@ -1,25 +1,16 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { tempDatabase } from '../../../tests/support/temp-database';
 import { db } from '../../db/client';
-import { resetEnvForTests } from '../../env';
 import { getJobStatus } from './get-job-status';
 
 // A real SQLite database in a temp DATA_DIR; signed URLs name the stored key they point at.
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'keyout-status-'));
+tempDatabase('status');
+
 let owner: string;
 
 beforeAll(async () => {
-  process.env.DATA_DIR = dataDir;
-  resetEnvForTests();
   owner = (await db().user.create({ data: { email: 'owner@example.com' } })).id;
 });
-afterAll(async () => {
-  await db().$disconnect();
-  fs.rmSync(dataDir, { recursive: true, force: true });
-});
-
 const keyOf = (url: string | null) => (url ? decodeURIComponent(new URL(url).pathname).replace(/^\/files\//, '') : null);
 
 describe('the status record after a refinement', () => {

@@ -4,10 +4,9 @@ import { classicBackground } from '../outputs/recipes';
 import { exportIdOf, startedRequest } from './started-request';
 import { JOB_STATUSES, type JobStatusRecord } from '../../schemas/jobs';
 import { storage } from '../../storage';
-import { ServiceError } from '../../errors';
+import { jobNotFound, ServiceError } from '../../errors';
 import { settleDirectUpload } from '../uploads/direct-upload';
 import { downloadName } from '../outputs/records';
-import { jobNotFound } from './job-not-found';
 import { readProgress, type Stage, type StoredProgress } from './progress';
 
 type Progress = NonNullable<z.infer<typeof JobStatusRecord>['progress']>;

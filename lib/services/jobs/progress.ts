@@ -3,14 +3,14 @@ import { db } from '../../db/client';
 import type { Job } from '../../db/generated/client';
 import { encodePng, type PreviewImage } from '../../segment/preview';
 import { storage, storageKeys } from '../../storage';
+import { PROGRESS_STAGES, progressColumn } from './columns';
 
 /**
  * Job.progressJson, where a running job is: written by the worker (ProgressWriter) and read by
  * the status record, the dashboard's progress and its list (readProgress), here only.
  */
 
-const STAGES = ['probe', 'fetch-background', 'segment', 'render', 'exports', 'thumbnails', 'finishing'] as const;
-export type Stage = (typeof STAGES)[number];
+export type Stage = (typeof PROGRESS_STAGES)[number];
 
 export interface Progress {
   framesDone: number;
@@ -23,34 +23,10 @@ export interface Progress {
 }
 
 /** What a reader finds stored: each field only when it holds what the writer puts there. */
-export interface StoredProgress {
-  stage: Stage | null;
-  framesDone: number | null;
-  framesTotal: number | null;
-  fps: number | null;
-  etaSeconds: number | null;
-  previewFrame: number | null;
-}
-
-const numberOrNull = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+export type StoredProgress = NonNullable<ReturnType<typeof progressColumn.readOrNull>>;
 
 /** The one reader of Job.progressJson: null when the job has none, or it cannot be read. */
-export function readProgress(job: Pick<Job, 'progressJson'>): StoredProgress | null {
-  if (!job.progressJson) return null;
-  try {
-    const p = JSON.parse(job.progressJson) as Record<string, unknown>;
-    return {
-      stage: (STAGES as readonly unknown[]).includes(p.stage) ? (p.stage as Stage) : null,
-      framesDone: numberOrNull(p.framesDone),
-      framesTotal: numberOrNull(p.framesTotal),
-      fps: numberOrNull(p.fps),
-      etaSeconds: numberOrNull(p.etaSeconds),
-      previewFrame: numberOrNull(p.previewFrame),
-    };
-  } catch {
-    return null;
-  }
-}
+export const readProgress = (job: Pick<Job, 'progressJson'>): StoredProgress | null => progressColumn.readOrNull(job.progressJson);
 
 /** What a start writes: no progress yet. */
 export const NO_PROGRESS = { progressJson: null } as const;
@@ -139,7 +115,7 @@ export class ProgressWriter {
       try {
         await db().job.updateMany({
           where: { id: this.jobId, status: 'processing' },
-          data: { progressJson: JSON.stringify(this.current) },
+          data: { progressJson: progressColumn.write(this.current) },
         });
       } catch (e) {
         this.onError(e);

@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { db } from '../../db/client';
-import { ServiceError } from '../../errors';
-import { jobNotFound } from './job-not-found';
+import { jobNotFound, ServiceError } from '../../errors';
 import { withScratch } from '../../storage/scratch';
 import type { Background } from '../../schemas/background';
 import { storage, storageKeys } from '../../storage';

@@ -11,16 +11,18 @@ import { fileHead, imageSize, sniffImage } from '../../media/background';
 import { ffmpeg, MediaError } from '../../media/ffmpeg';
 import { probeVideo } from '../../media/probe';
 import type { RenderedOutput } from '../../media/render';
+import type { Recipe } from '../../../engine/media/recipe';
 import { runEncode } from '../../media/run-ffmpeg';
 import { renderThumbnails } from '../../media/thumbnails';
 import { PermanentJobError, transact } from '../../queue';
-import { stillFrames, storedStillOptions, type StillOptions } from '../../schemas/image-to-video';
+import { stillFrames, type StillOptions } from '../../schemas/image-to-video';
+import { stillColumn } from '../uploads/columns';
+import { mediaColumn } from './columns';
 import { startedRequest } from './started-request';
 import { segmentVideo } from '../../segment/segment-video';
 import { storage, storageKeys } from '../../storage';
 import { completedMaskVersion, SEGMENTATION_VERSION, storeSegmentationMask } from '../masks/mask-versions';
-import { completeOutput, startOutputs } from '../outputs/complete';
-import { enqueueRender, recipeOf, START_ROLES } from '../outputs/create';
+import { enqueueRender, START_ROLES } from '../outputs/create';
 import { withScratch } from '../../storage/scratch';
 import { announceStart, finishJobIfReady } from './finish-job';
 import { ProgressWriter } from './progress';
@@ -39,7 +41,7 @@ const logProgressError = (jobId: string) => (e: unknown) =>
 export function mediaInfoOf(job: Pick<Job, 'id' | 'mediaJson'>): MediaInfo {
   if (!job.mediaJson)
     throw new PermanentJobError('The video of this job has not been examined yet.');
-  return JSON.parse(job.mediaJson) as MediaInfo;
+  return mediaColumn.read(job.mediaJson);
 }
 
 /**
@@ -48,11 +50,20 @@ export function mediaInfoOf(job: Pick<Job, 'id' | 'mediaJson'>): MediaInfo {
  * `render-output`. A job already past this step (a re-run after a crash) only re-queues them.
  * An image-to-video job differs only in how it gets its video and mask (`animateStill`).
  */
-export async function segmentJob(jobId: string, ctx: WorkContext): Promise<void> {
+/**
+ * What rendering the primary output while segmenting needs from the renders wing (which sits
+ * above jobs, so the worker hands it in): the output's recipe, and completing it once rendered.
+ */
+export interface PrimaryRender {
+  recipe(output: Output, job: Job): Recipe;
+  complete(output: Output, rendered: RenderedOutput, maskVersion: number): Promise<void>;
+}
+
+export async function segmentJob(jobId: string, ctx: WorkContext, primaryRender?: PrimaryRender): Promise<void> {
   const job = await db().job.findUnique({ where: { id: jobId } });
   // Deleted, or finished by an earlier attempt whose worker died before acknowledging: done.
   if (!job || job.status !== 'processing') return;
-  const still = storedStillOptions(job);
+  const still = stillColumn.readNullable(job.stillJson);
   if (!(still ? job.stillKey : job.sourceKey)) throw new PermanentJobError(`The job has no uploaded ${still ? 'image' : 'video'}.`);
   const request = startedRequest(job);
   if (!request.readable)
@@ -65,7 +76,7 @@ export async function segmentJob(jobId: string, ctx: WorkContext): Promise<void>
     try {
       await withScratch(`segment-${jobId}`, async (dir) => {
         const options = request.background?.options;
-        const work = { job, model: request.model, preset: options?.preset ?? null, threshold: options?.threshold ?? null, dir, ctx, progress };
+        const work = { job, model: request.model, preset: options?.preset ?? null, threshold: options?.threshold ?? null, dir, ctx, progress, primaryRender };
         // A still is segmented once and animated with its mask; a video is segmented frame by frame.
         const { source, info, mask, primary } = still ? await animateStill(work, still) : await segmentUpload(work, options?.smart_sampling ?? undefined);
         progress.stage('thumbnails');
@@ -79,10 +90,7 @@ export async function segmentJob(jobId: string, ctx: WorkContext): Promise<void>
           data: { thumbnailKey, transparentThumbKey },
         });
         await storeSegmentationMask(jobId, mask);
-        if (primary) {
-          await startOutputs([primary.output.id], SEGMENTATION_VERSION);
-          await completeOutput(primary.output, primary.rendered);
-        }
+        if (primary) await primaryRender!.complete(primary.output, primary.rendered, SEGMENTATION_VERSION);
       });
     } finally {
       await progress.flush();
@@ -115,6 +123,7 @@ interface SegmentWork {
   dir: string;
   ctx: WorkContext;
   progress: ProgressWriter;
+  primaryRender?: PrimaryRender;
 }
 
 /**
@@ -137,7 +146,7 @@ async function segmentUpload(w: SegmentWork, smartSampling: boolean | undefined)
   await db().job.update({
     where: { id: job.id },
     data: {
-      mediaJson: JSON.stringify(info),
+      mediaJson: mediaColumn.write(info),
       lengthSeconds: job.lengthSeconds ?? info.duration,
       fps: job.fps ?? info.fps,
       width: job.width ?? info.width,
@@ -150,7 +159,7 @@ async function segmentUpload(w: SegmentWork, smartSampling: boolean | undefined)
   progress.stage('segment');
   const mask = path.join(dir, 'mask.mkv');
   // The primary output renders while segmenting, from the mask as it is written.
-  const primary = await db().output.findFirst({ where: { jobId: job.id, role: 'primary', status: { not: 'completed' } } });
+  const primary = w.primaryRender ? await db().output.findFirst({ where: { jobId: job.id, role: 'primary', status: { not: 'completed' } } }) : null;
   const seg = await segmentVideo({
     input: source,
     info,
@@ -162,7 +171,7 @@ async function segmentUpload(w: SegmentWork, smartSampling: boolean | undefined)
     signal: ctx.signal,
     onProgress: (p) => progress.frames(p),
     onPreview: (image) => progress.preview(image),
-    render: primary ? { recipe: recipeOf(primary, job), outDir: path.join(dir, 'primary'), basename: 'output', poster: true } : undefined,
+    render: primary ? { recipe: w.primaryRender!.recipe(primary, job), outDir: path.join(dir, 'primary'), basename: 'output', poster: true } : undefined,
   });
   return { source, info, mask, primary: primary && seg.rendered ? { output: primary, rendered: seg.rendered } : null };
 }
@@ -204,7 +213,7 @@ async function animateStill(w: SegmentWork, still: StillOptions): Promise<Segmen
   await storage().putFile(sourceKey, clip, { move: false });
   await db().job.update({
     where: { id: job.id },
-    data: { sourceKey, mediaJson: JSON.stringify(info), frameCount: info.frameCount, width: info.width, height: info.height },
+    data: { sourceKey, mediaJson: mediaColumn.write(info), frameCount: info.frameCount, width: info.width, height: info.height },
   });
   return { source: clip, info, mask };
 }

@@ -1,28 +1,19 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { tempDatabase } from '../../../tests/support/temp-database';
 import { grantCredits } from '../../billing/ledger';
 import { db } from '../../db/client';
-import { resetEnvForTests } from '../../env';
 import { ServiceError } from '../../errors';
 import { StartJobRequest } from '../../schemas/jobs';
 import { startJob } from './start-job';
 
 // A real SQLite database in a temp DATA_DIR; the jobs are rows in the states the tests need.
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'keyout-start-'));
+tempDatabase('start');
+
 let owner: string;
 
 beforeAll(async () => {
-  process.env.DATA_DIR = dataDir;
-  resetEnvForTests();
   owner = (await db().user.create({ data: { email: 'owner@example.com' } })).id;
 });
-afterAll(async () => {
-  await db().$disconnect();
-  fs.rmSync(dataDir, { recursive: true, force: true });
-});
-
 const jobIn = (status: string) =>
   db().job.create({ data: { userId: owner, filename: 'clip.mp4', status, sourceKey: 'jobs/x/source.mp4', lengthSeconds: 2, fps: 25, frameCount: 50, width: 64, height: 48 } });
 

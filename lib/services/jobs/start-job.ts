@@ -3,23 +3,23 @@ import { debitForJob } from '../../billing/ledger';
 import { priceJob } from '../../billing/pricing';
 import { db } from '../../db/client';
 import type { Job, Output } from '../../db/generated/client';
-import { ServiceError } from '../../errors';
-import { checkMediaUrl } from '../../net/check-media-url';
+import { jobNotFound, ServiceError } from '../../errors';
+import { checkMediaUrl } from '../uploads/check-media-url';
 import { FetchError } from '../../net/safe-fetch';
 import { enqueue, transact } from '../../queue';
 import { exportRecipe, outputFormatOf, planExports, toRecipe, usesBlur, cleanTransform } from '../outputs/recipes';
-import { storedStillOptions } from '../../schemas/image-to-video';
 import { DashboardStartRequest as DashboardStartRequestSchema, type StartResponse } from '../../schemas/jobs';
 import { NO_PROGRESS } from './progress';
 import { exportIdOf, startedRequest, startedRequestColumns } from './started-request';
 import { storage } from '../../storage';
 import { isBackgroundKeyOf } from '../../storage/keys';
-import { assertWebhookUrl } from '../../webhooks/url';
-import { scheduleWebhook } from '../../webhooks/schedule';
+import { assertWebhookUrl } from '../webhooks/url';
+import { scheduleWebhook } from '../webhooks/schedule';
 import { settleDirectUpload } from '../uploads/direct-upload';
-import { jobNotFound } from './job-not-found';
 import { createOutput } from '../outputs/create';
 import { assertRenderable } from '../outputs/renderable';
+import { storedTransform } from '../outputs/columns';
+import { stillColumn } from '../uploads/columns';
 
 type Started = z.infer<typeof StartResponse>;
 /** The public start request (/v1), or the dashboard's, whose composition may name an uploaded image. */
@@ -30,7 +30,7 @@ type StartJobRequest = z.infer<typeof DashboardStartRequestSchema>;
  * those the start body gives itself replace them (checked again together).
  */
 function withStillOptions(job: Job, req: StartJobRequest, given: ReadonlySet<keyof StartJobRequest>): StartJobRequest {
-  const still = storedStillOptions(job);
+  const still = stillColumn.readNullable(job.stillJson);
   if (!still) return req;
   return DashboardStartRequestSchema.parse({
     ...req,
@@ -74,7 +74,7 @@ function responseOf(job: Job, outputs: Output[]): Started {
             export_id: o.id,
             format: o.format,
             status: o.status === 'processing' ? 'queued' : o.status,
-            transform: o.transformJson ? (JSON.parse(o.transformJson) as Record<string, unknown>) : null,
+            transform: storedTransform(o),
           })),
         }
       : {}),

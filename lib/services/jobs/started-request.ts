@@ -1,6 +1,7 @@
 import { DEFAULT_MODEL, isApiModel, type ApiModel } from '../../../engine/api-models';
 import type { Job } from '../../db/generated/client';
-import { StoredBackground, type Background } from '../../schemas/background';
+import type { Background } from '../../schemas/background';
+import { backgroundColumn } from './columns';
 
 /** A job's start parameters as stored at start (Job.model, Job.backgroundJson). */
 export interface StartedRequest {
@@ -12,7 +13,7 @@ export interface StartedRequest {
 
 /** The one writer: the columns a start stores its request in. */
 export function startedRequestColumns(model: ApiModel, background: Background | null): Pick<Job, 'model' | 'backgroundJson'> {
-  return { model, backgroundJson: background ? JSON.stringify(background) : null };
+  return { model, backgroundJson: background ? backgroundColumn.write(background) : null };
 }
 
 /** The one reader of a job's stored start request. */
@@ -20,13 +21,8 @@ export function startedRequest(job: Pick<Job, 'model' | 'backgroundJson'>): Star
   const model = job.model && isApiModel(job.model) ? job.model : DEFAULT_MODEL;
   const modelOk = !job.model || isApiModel(job.model);
   if (!job.backgroundJson) return { model, background: null, readable: modelOk };
-  let parsed: Background | undefined;
-  try {
-    parsed = StoredBackground.safeParse(JSON.parse(job.backgroundJson)).data;
-  } catch {
-    parsed = undefined;
-  }
-  return { model, background: parsed ?? null, readable: modelOk && parsed !== undefined };
+  const background = backgroundColumn.readOrNull(job.backgroundJson);
+  return { model, background, readable: modelOk && background !== null };
 }
 
 /**

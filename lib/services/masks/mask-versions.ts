@@ -10,6 +10,9 @@ import { storage, storageKeys } from '../../storage';
  * use unless they pin another. Versions are never overwritten, and may have gaps after failures.
  */
 
+/** The statuses of a refinement, and of the version it writes, until it has finished. */
+export const RUNNING = ['queued', 'processing'];
+
 /** The version a job's first segmentation writes. */
 export const SEGMENTATION_VERSION = 1;
 

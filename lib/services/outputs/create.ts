@@ -1,14 +1,13 @@
 import type { Recipe } from '../../../engine/media/recipe';
 import { formatIdOf } from '../../../engine/media/recipe';
-import type { Job, Output } from '../../db/generated/client';
+import type { Output } from '../../db/generated/client';
 import { enqueue, type Tx } from '../../queue';
-import { exportRecipe, toRecipe } from './recipes';
-import { startedRequest } from '../jobs/started-request';
+import { recipeColumn, transformColumn } from './columns';
 
 /**
  * The Output lifecycle, first part: an output is planned as a row holding its format,
  * transform, recipe and (when pinned) mask version, then rendered by a `render-output` (or
- * `render-batch`) unit of work, validated, and served from its own record.
+ * `render-batch`) unit of work (lib/services/renders/), validated, and served from its own record.
  *
  * role "primary" and "additional" are the start's outputs (the job completes only with them);
  * "export" outputs are made from a completed job and cost nothing (segmentation was paid).
@@ -34,8 +33,8 @@ export async function createOutput(
       role: o.role,
       batchId: o.batchId ?? null,
       format: formatIdOf(o.recipe),
-      transformJson: o.recipe.transform ? JSON.stringify(o.recipe.transform) : null,
-      recipeJson: JSON.stringify(o.recipe),
+      transformJson: o.recipe.transform ? transformColumn.write(o.recipe.transform) : null,
+      recipeJson: recipeColumn.write(o.recipe),
       maskVersion: o.maskVersion ?? null,
       status: 'queued',
     },
@@ -45,20 +44,4 @@ export async function createOutput(
 /** Queues an output's render as its own unit of work (any worker on the cpu lane takes it). */
 export async function enqueueRender(tx: Tx, outputId: string): Promise<void> {
   await enqueue(tx, 'render-output', { outputId }, { singletonKey: renderOutputKey(outputId) });
-}
-
-/**
- * The recipe an output renders by: the one stored when it was created. Rows from before recipes
- * were stored get theirs from the job's start request (primary) or their format and transform.
- */
-export function recipeOf(output: Output, job: Job): Recipe {
-  if (output.recipeJson) return JSON.parse(output.recipeJson) as Recipe;
-  if (output.role === 'primary') return toRecipe(startedRequest(job).background);
-  const transform = output.transformJson
-    ? (JSON.parse(output.transformJson) as Recipe['transform'])
-    : undefined;
-  return exportRecipe({
-    format: output.format as Extract<Recipe, { kind: 'transparent' }>['format'],
-    transform,
-  });
 }

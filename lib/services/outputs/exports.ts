@@ -4,7 +4,7 @@ import yazl from 'yazl';
 import { isStickerFormat, outputFormat, type StickerFormat } from '../../../engine/formats';
 import { db } from '../../db/client';
 import type { Job } from '../../db/generated/client';
-import { ServiceError } from '../../errors';
+import { jobNotFound, ServiceError } from '../../errors';
 import { enqueue, transact } from '../../queue';
 import { cleanTransform, exportRecipe, planExports } from './recipes';
 import type {
@@ -13,7 +13,6 @@ import type {
   CreateExportRequest,
   ExportRecord,
 } from '../../schemas/exports';
-import { jobNotFound } from '../jobs/job-not-found';
 import { completedMaskVersion } from '../masks/mask-versions';
 import { createOutput, enqueueRender } from './create';
 import { assertRenderable } from './renderable';

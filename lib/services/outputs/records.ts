@@ -2,15 +2,9 @@ import path from 'node:path';
 import type { Batch, Output } from '../../db/generated/client';
 import { BATCH_STATUSES, type BatchRecord, type ExportRecord } from '../../schemas/exports';
 import { storage } from '../../storage';
+import { metadataColumn, storedTransform } from './columns';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
-
-/** The served `metadata` of a completed output (rows validated before `duration_seconds` say `duration`). */
-function metadataOf(json: string): ExportRecord['metadata'] {
-  const m = JSON.parse(json) as Record<string, unknown>;
-  const { duration, ...rest } = m;
-  return { duration_seconds: duration, ...rest } as ExportRecord['metadata'];
-}
 
 /** "talk.mov" + "keyout" + a ".webm" key → "talk-keyout.webm": what a download is saved as. */
 export function downloadName(filename: string, key: string, suffix: string): string {
@@ -36,9 +30,7 @@ export async function exportRecord(output: Output, filename: string): Promise<Ex
     job_id: output.jobId,
     format: output.format,
     status,
-    transform: output.transformJson
-      ? (JSON.parse(output.transformJson) as Record<string, unknown>)
-      : null,
+    transform: storedTransform(output),
     mask_version: output.maskVersion,
     batch_id: output.batchId,
     created_at: output.createdAt.toISOString(),
@@ -53,7 +45,7 @@ export async function exportRecord(output: Output, filename: string): Promise<Ex
           ...(output.posterKey
             ? { poster_url: await storage().signedUrl(output.posterKey, { method: 'GET' }) }
             : {}),
-          metadata: metadataOf(output.metadataJson!),
+          metadata: metadataColumn.read(output.metadataJson!),
         }
       : {}),
     ...(output.status === 'failed' ? { error: output.error ?? 'The export failed.' } : {}),

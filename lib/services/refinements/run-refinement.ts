@@ -6,12 +6,12 @@ import { PermanentJobError, transact } from '../../queue';
 import { refineVideo } from '../../refine/refine-video';
 import { storage } from '../../storage';
 import { mediaInfoOf, type WorkContext } from '../jobs/segment-job';
-import { completedMaskVersion, readMask, storeMaskVersion } from '../masks/mask-versions';
-import { RUNNING, readPrompt } from './refine-mask';
+import { completedMaskVersion, readMask, storeMaskVersion, RUNNING } from '../masks/mask-versions';
+import { promptColumn, statsColumn } from './columns';
 import { withScratch } from '../../storage/scratch';
 
 /**
- * The worker side of the Refinement lifecycle (lib/services/refinements/refine-mask.ts has the API side):
+ * The worker side of the Refinement lifecycle (request-refinement.ts has the API side):
  * apart, so the web process never loads the engine's inference code.
  */
 
@@ -31,7 +31,7 @@ export async function runRefinement(refinementId: string, ctx: WorkContext): Pro
   if (!from) throw new PermanentJobError(`Mask version ${r.fromVersion} of this job is not available.`);
   await db().refinement.update({ where: { id: r.id }, data: { status: 'processing', startedAt: r.startedAt ?? new Date() } });
   await db().maskVersion.updateMany({ where: { jobId: job.id, version: r.version, status: 'queued' }, data: { status: 'processing' } });
-  const prompt = readPrompt(r);
+  const prompt = promptColumn.read(r.promptJson);
   await withScratch(`refine-${r.id}`, async (dir) => {
     const out = path.join(dir, 'mask.mkv');
     const result = await refineVideo({
@@ -52,7 +52,7 @@ export async function runRefinement(refinementId: string, ctx: WorkContext): Pro
       if (moved.count !== 1) throw new PermanentJobError(`The active mask changed while the refinement ran (it no longer is version ${r.fromVersion}).`);
       await tx.refinement.update({
         where: { id: r.id },
-        data: { status: 'completed', completedAt: new Date(), error: null, statsJson: JSON.stringify({ seconds: result.seconds, stages: result.stageSeconds, ...result.counts }) },
+        data: { status: 'completed', completedAt: new Date(), error: null, statsJson: statsColumn.write({ seconds: result.seconds, stages: result.stageSeconds, ...result.counts }) },
       });
     });
   });

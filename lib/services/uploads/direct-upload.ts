@@ -5,7 +5,8 @@ import { inWords, ServiceError } from '../../errors';
 import { MediaError } from '../../media/ffmpeg';
 import { imageSize, sniffImage } from '../../media/background';
 import { probeVideo } from '../../media/probe';
-import { storedStillOptions, type StillOptions } from '../../schemas/image-to-video';
+import type { StillOptions } from '../../schemas/image-to-video';
+import { stillColumn } from './columns';
 import { ObjectChanged, storage, storageKeys } from '../../storage';
 import { tooLarge } from '../../storage/limited-write';
 import { mediaRefusal, NOT_A_STILL, NOT_A_VIDEO, sniffContainer, stillExtension, stillFacts, uploadedFacts } from './upload-source';
@@ -78,7 +79,7 @@ export async function settleDirectUpload(jobId: string): Promise<boolean> {
     if (!stat) return isUploaded(jobId);
     const job = await db().job.findUnique({ where: { id: jobId }, select: { stillJson: true } });
     if (!job) return false;
-    const still = storedStillOptions(job);
+    const still = stillColumn.readNullable(job.stillJson);
     let checked: Checked;
     try {
       checked = still ? await checkStill(jobId, target, stat.bytes, still) : await checkVideo(jobId, target, stat.bytes);

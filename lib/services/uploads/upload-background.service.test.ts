@@ -1,11 +1,10 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { tempDatabase } from '../../../tests/support/temp-database';
 import { db } from '../../db/client';
-import { resetEnvForTests } from '../../env';
 import { ServiceError } from '../../errors';
 import { storage, storageKeys } from '../../storage';
 import { deleteJob } from '../jobs/delete-job';
@@ -14,7 +13,8 @@ import { grantCredits } from '../../billing/ledger';
 import { MAX_BACKGROUND_BYTES, NOT_AN_IMAGE, uploadBackground } from './upload-background';
 
 // A real SQLite database and local storage in a temp DATA_DIR, real ffprobe.
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'keyout-bg-upload-'));
+const dataDir = tempDatabase('bg-upload');
+
 const media = (name: string) => path.join(dataDir, name);
 const ffmpeg = (...args: string[]) => execFileSync('ffmpeg', ['-v', 'error', '-y', ...args]);
 
@@ -37,8 +37,6 @@ async function refusal(p: Promise<unknown>): Promise<ServiceError> {
 }
 
 beforeAll(async () => {
-  process.env.DATA_DIR = dataDir;
-  resetEnvForTests();
   owner = (await db().user.create({ data: { email: 'owner@example.com' } })).id;
   other = (await db().user.create({ data: { email: 'other@example.com' } })).id;
   ffmpeg('-f', 'lavfi', '-i', 'color=c=red:s=64x48', '-frames:v', '1', media('red.png'));
@@ -47,11 +45,6 @@ beforeAll(async () => {
   // A PNG signature followed by garbage: passes the sniff, fails ffprobe.
   fs.writeFileSync(media('fake.png'), Buffer.concat([fs.readFileSync(media('red.png')).subarray(0, 16), Buffer.alloc(4096, 7)]));
 });
-afterAll(async () => {
-  await db().$disconnect();
-  fs.rmSync(dataDir, { recursive: true, force: true });
-});
-
 describe('uploadBackground', () => {
   it('stores a PNG in the job’s folder, and a JPEG uploaded next replaces it', async () => {
     const job = await uploadedJob();

@@ -2,14 +2,13 @@ import fs from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import type { ImageDemuxer } from '../../../engine/media/render-plan';
 import { db } from '../../db/client';
-import { ServiceError } from '../../errors';
+import { jobNotFound, ServiceError } from '../../errors';
 import { probeBackground, sniffImage } from '../../media/background';
 import { MediaError } from '../../media/ffmpeg';
 import { storage, storageKeys } from '../../storage';
 import { BACKGROUND_EXTENSIONS, type BackgroundExtension } from '../../storage/keys';
 import { drainRefused, tooLarge, writeLimited } from '../../storage/limited-write';
 import { incomingFile } from '../../storage/incoming';
-import { jobNotFound } from '../jobs/job-not-found';
 
 /** A background image is a still; 20 MB is far more than any sensible PNG/JPEG/WebP of a frame. */
 export const MAX_BACKGROUND_BYTES = 20 * 1024 * 1024;

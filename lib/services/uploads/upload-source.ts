@@ -11,7 +11,8 @@ import { fileHead, imageSize, sniffImage } from '../../media/background';
 import { MediaError, MediaTimeout } from '../../media/ffmpeg';
 import { probeVideo } from '../../media/probe';
 import type { ImageDemuxer } from '../../../engine/media/input';
-import { stillFrames, storedStillOptions, type StillOptions } from '../../schemas/image-to-video';
+import { stillFrames, type StillOptions } from '../../schemas/image-to-video';
+import { stillColumn } from './columns';
 import { storage, storageKeys } from '../../storage';
 import { incomingFile } from '../../storage/incoming';
 import { drainRefused, tooLarge, writeLimited } from '../../storage/limited-write';
@@ -118,7 +119,7 @@ export async function acceptStill(jobId: string, file: string, bytes: number): P
     throw e instanceof MediaError ? mediaRefusal(e, 'The image ') : e;
   }
   const job = await db().job.findUnique({ where: { id: jobId }, select: { stillJson: true } });
-  const options = job && storedStillOptions(job);
+  const options = job && stillColumn.readNullable(job.stillJson);
   if (!options) {
     await fs.rm(file, { force: true });
     throw new ServiceError('not_found', 'Job not found');

@@ -1,7 +1,8 @@
 import type { z } from 'zod';
 import { db } from '../../db/client';
 import type { DeliveryHistory } from '../../schemas/webhooks';
-import { jobNotFound } from '../jobs/job-not-found';
+import { jobNotFound } from '../../errors';
+import { payloadColumn } from './columns';
 
 type History = z.infer<typeof DeliveryHistory>;
 type Delivery = History['deliveries'][number];
@@ -27,7 +28,7 @@ export async function listWebhookDeliveries(userId: string, jobId: string): Prom
         error_message: d.errorMessage,
         scheduled_at: d.scheduledAt.toISOString(),
         delivered_at: d.deliveredAt?.toISOString() ?? null,
-        payload: JSON.parse(d.payloadJson) as Record<string, unknown>,
+        payload: payloadColumn.read(d.payloadJson),
         created_at: d.createdAt.toISOString(),
       }),
     ),

@@ -1,4 +1,4 @@
-import { deliverAttempt } from '../../../lib/webhooks/deliver';
+import { deliverAttempt } from '../../../lib/services/webhooks/deliver';
 import type { KindHandler } from '../runner';
 
 /** Sends one webhook attempt; the attempt's row records the outcome and schedules any retry. */

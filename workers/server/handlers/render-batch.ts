@@ -1,4 +1,4 @@
-import { failStoredBatch, renderStoredBatch } from '../../../lib/services/outputs/render-batch';
+import { failStoredBatch, renderStoredBatch } from '../../../lib/services/renders/render-batch';
 import type { KindHandler } from '../runner';
 
 export const renderBatch: KindHandler<'render-batch'> = {

@@ -1,4 +1,4 @@
-import { failStoredOutput, renderStoredOutput } from '../../../lib/services/outputs/render-output';
+import { failStoredOutput, renderStoredOutput } from '../../../lib/services/renders/render-output';
 import type { KindHandler } from '../runner';
 
 export const renderOutput: KindHandler<'render-output'> = {

@@ -7,7 +7,7 @@ import { choiceOf } from '@/components/jobs/job-options';
 import { JobDetails, JobDownloads, JobFailed, JobResultPreview, JobWebhooks } from '@/components/jobs/job-panels';
 import { JobLive } from '@/components/jobs/job-live';
 import { MaskVersionsPanel } from '@/components/jobs/mask-versions-panel';
-import { StartForm } from '@/components/jobs/start-form';
+import { StartForm } from '@/components/jobs/start/start-form';
 import { StickersPanel } from '@/components/jobs/stickers-panel';
 import { JobStatusBadge } from '@/components/jobs/status-badge';
 import { LinkButton } from '@/components/ui/button';
@@ -22,7 +22,8 @@ import { startOptionsOf } from '@/lib/services/jobs/retry-job';
 import { ServiceError } from '@/lib/errors';
 import { listJobExports } from '@/lib/services/outputs/exports';
 import { priceJob } from '@/lib/billing/pricing';
-import { listMaskVersions, listRefinements } from '@/lib/services/refinements/refine-mask';
+import { listMaskVersions } from '@/lib/services/masks/list-mask-versions';
+import { listRefinements } from '@/lib/services/refinements/request-refinement';
 import { listWebhookDeliveries } from '@/lib/services/webhooks/list-webhook-deliveries';
 
 export const metadata: Metadata = { title: 'Job — Keyout' };

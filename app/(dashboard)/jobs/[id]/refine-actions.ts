@@ -5,7 +5,8 @@ import { z } from 'zod';
 import { requireUser } from '@/lib/auth/current-user';
 import { ServiceError } from '@/lib/errors';
 import { RefineMaskRequest } from '@/lib/schemas/refinements';
-import { activateVersion, refineMask } from '@/lib/services/refinements/refine-mask';
+import { activateVersion } from '@/lib/services/masks/activate-mask-version';
+import { requestRefinement } from '@/lib/services/refinements/request-refinement';
 
 export type RefineState = { ok: true; version: number } | { ok: false; error: string } | null;
 
@@ -36,7 +37,7 @@ export async function refineAction(jobId: string, _prev: RefineState, form: Form
       edge_cleanup: form.get('edge_cleanup') ? { enabled: true, size: 512 } : null,
       from_version: text('from_version') ? Number(text('from_version')) : null,
     });
-    const r = await refineMask(user.id, jobId, request, null);
+    const r = await requestRefinement(user.id, jobId, request, null);
     revalidatePath(`/jobs/${jobId}`);
     return { ok: true, version: r.version };
   } catch (err) {

@@ -1,6 +1,6 @@
 import { apiRoute, otherMethods } from '@/lib/http/route';
 import { RefinementRecord } from '@/lib/schemas/refinements';
-import { getRefinement } from '@/lib/services/refinements/refine-mask';
+import { getRefinement } from '@/lib/services/refinements/request-refinement';
 
 export const GET = apiRoute<{ refinementId: string }>(async ({ userId, params }) => ({
   body: RefinementRecord.parse(await getRefinement(userId, params.refinementId)),

@@ -1,6 +1,6 @@
 import { apiRoute, otherMethods } from '@/lib/http/route';
 import { MaskVersionList } from '@/lib/schemas/refinements';
-import { listMaskVersions } from '@/lib/services/refinements/refine-mask';
+import { listMaskVersions } from '@/lib/services/masks/list-mask-versions';
 
 export const GET = apiRoute<{ id: string }>(async ({ userId, params }) => ({
   body: MaskVersionList.parse(await listMaskVersions(userId, params.id)),

@@ -1,7 +1,7 @@
 import { apiRoute, otherMethods } from '@/lib/http/route';
 import { ServiceError } from '@/lib/errors';
 import { MaskVersionList } from '@/lib/schemas/refinements';
-import { activateVersion } from '@/lib/services/refinements/refine-mask';
+import { activateVersion } from '@/lib/services/masks/activate-mask-version';
 
 export const POST = apiRoute<{ id: string; version: string }>(async ({ userId, params }) => {
   const version = Number(params.version);

@@ -4,9 +4,7 @@ import { MediaError } from '../../media/ffmpeg';
 import { renderBatch } from '../../media/render';
 import type { WorkContext } from '../jobs/segment-job';
 import { withScratch } from '../../storage/scratch';
-import { recipeOf } from './create';
-import { completeOutput, startOutputs } from './complete';
-import { renderInputs } from './render-output';
+import { completeOutput, recipeOf, renderInputs, startOutputs } from './render-output';
 
 type Transparent = Recipe & { kind: 'transparent' };
 

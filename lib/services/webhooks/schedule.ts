@@ -1,6 +1,7 @@
-import type { Job } from '../db/generated/client';
-import { enqueue, type Tx } from '../queue';
-import { eventPayload, type WebhookEvent } from './events';
+import type { Job } from '../../db/generated/client';
+import { enqueue, type Tx } from '../../queue';
+import { payloadColumn, type WebhookEvent } from './columns';
+import { eventPayload, type Completion } from './events';
 
 export const deliveryQueueKey = (deliveryId: string) => `webhook:${deliveryId}`;
 
@@ -9,12 +10,8 @@ export const deliveryQueueKey = (deliveryId: string) => `webhook:${deliveryId}`;
  * in the same transaction. A no-op for jobs without a webhook URL. Never sends anything itself:
  * requests are never blocked by a receiver.
  */
-export async function scheduleWebhook(tx: Tx, job: Job, event: WebhookEvent): Promise<void> {
+export async function scheduleWebhook(tx: Tx, job: Job, event: WebhookEvent, completion?: Completion): Promise<void> {
   if (!job.webhookUrl) return;
-  const primaryOutputId =
-    event === 'job.completed'
-      ? ((await tx.output.findFirst({ where: { jobId: job.id, role: 'primary' }, select: { id: true } }))?.id ?? null)
-      : null;
   const now = new Date();
   const delivery = await tx.webhookDelivery.create({
     data: {
@@ -24,7 +21,7 @@ export async function scheduleWebhook(tx: Tx, job: Job, event: WebhookEvent): Pr
       webhookUrl: job.webhookUrl,
       attemptNumber: 1,
       deliveryStatus: 'pending',
-      payloadJson: JSON.stringify(eventPayload(job, event, { primaryOutputId, at: now })),
+      payloadJson: payloadColumn.write(eventPayload(job, event, { completion, at: now })),
       scheduledAt: now,
     },
   });

@@ -1,5 +1,5 @@
-import { env } from '../env';
-import { assertFetchableUrl, policyFromEnv, type NetPolicy } from '../net/safe-fetch';
+import { env } from '../../env';
+import { assertFetchableUrl, policyFromEnv, type NetPolicy } from '../../net/safe-fetch';
 
 /** HTTPS is required in production, unless private URLs are allowed (LAN self-hosting, tests). */
 function httpsRequired(): boolean {

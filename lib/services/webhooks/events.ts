@@ -1,9 +1,13 @@
-import type { Job } from '../db/generated/client';
-import { classicBackground } from '../services/outputs/recipes';
-import { exportIdOf, startedRequest } from '../services/jobs/started-request';
+import type { z } from 'zod';
+import type { Job } from '../../db/generated/client';
+import type { ClassicBackgroundSchema } from '../../schemas/jobs';
+import type { EventPayload, WebhookEvent } from './columns';
 
-export const WEBHOOK_EVENTS = ['job.started', 'job.completed', 'job.failed'] as const;
-export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
+/** What job.completed says beyond the job's row, as the status record says it: the start's export id and classic background. */
+export interface Completion {
+  exportId: string | null;
+  background: z.infer<typeof ClassicBackgroundSchema> | null;
+}
 
 /**
  * The spec's event payloads. `status` is the status the event announces (the row may still read
@@ -12,29 +16,26 @@ export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 export function eventPayload(
   job: Job,
   event: WebhookEvent,
-  extra: { primaryOutputId?: string | null; at?: Date } = {},
-): Record<string, unknown> {
+  extra: { completion?: Completion; at?: Date } = {},
+): EventPayload {
   const timestamp = (extra.at ?? new Date()).toISOString();
   const base = { id: job.id, filename: job.filename };
   switch (event) {
     case 'job.started':
       return { event, timestamp, job: { ...base, status: 'processing', created_at: job.createdAt.toISOString() } };
-    case 'job.completed': {
-      const request = startedRequest(job);
+    case 'job.completed':
       return {
         event,
         timestamp,
         job: {
           ...base,
-          export_id: exportIdOf(request, extra.primaryOutputId),
+          export_id: extra.completion?.exportId ?? null,
           status: 'completed',
           length_seconds: job.lengthSeconds,
           output_format: job.outputFormat,
-          // The same classic `{type, transparent_format}` shape the status record uses.
-          background: classicBackground(request.background),
+          background: extra.completion?.background ?? null,
         },
       };
-    }
     case 'job.failed':
       return { event, timestamp, job: { ...base, status: 'failed', message: job.message } };
   }

@@ -3,13 +3,13 @@
 import { useId } from 'react';
 import { DEFAULT_MODEL } from '@/engine/api-models';
 import { DEFAULT_FORMAT } from '@/engine/formats';
-import { type BackgroundChoice, MODELS } from './job-options';
-import { ModelCard } from './start/model-card';
-import { OutputCard } from './start/output-card';
-import { SummaryCard } from './start/summary-card';
-import { useJobQuote } from './start/use-job-quote';
-import { useStartJobs } from './start/use-start-jobs';
-import { useStartOptions } from './start/use-start-options';
+import { type BackgroundChoice, MODELS } from '../job-options';
+import { ModelCard } from './model-card';
+import { OutputCard } from './output-card';
+import { SummaryCard } from './summary-card';
+import { useJobQuote } from './use-job-quote';
+import { useStartJobs } from './use-start-jobs';
+import { useStartOptions } from './use-start-options';
 
 export interface StartJobTarget {
   jobId: string;

@@ -1,29 +1,20 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { tempDatabase } from '../../../tests/support/temp-database';
 import { grantCredits } from '../../billing/ledger';
 import { db } from '../../db/client';
-import { resetEnvForTests } from '../../env';
 import { ServiceError } from '../../errors';
 import { RefineMaskRequest } from '../../schemas/refinements';
-import { refineMask } from './refine-mask';
+import { requestRefinement } from './request-refinement';
 
 // A real SQLite database in a temp DATA_DIR; the job is a completed one with two mask versions.
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'keyout-refine-'));
+tempDatabase('refine');
+
 let owner: string;
 
 beforeAll(async () => {
-  process.env.DATA_DIR = dataDir;
-  resetEnvForTests();
   owner = (await db().user.create({ data: { email: 'owner@example.com' } })).id;
   await grantCredits(owner, 100, 'grant', 'test');
 });
-afterAll(async () => {
-  await db().$disconnect();
-  fs.rmSync(dataDir, { recursive: true, force: true });
-});
-
 async function completedJob() {
   const job = await db().job.create({
     data: { userId: owner, filename: 'clip.mp4', status: 'completed', activeMaskVersion: 1, lengthSeconds: 2, fps: 25, frameCount: 50, width: 64, height: 48 },
@@ -34,7 +25,7 @@ async function completedJob() {
   return job;
 }
 
-describe('refineMask with only the spec fields', () => {
+describe('requestRefinement with only the spec fields', () => {
   it('answers 409 when another mask version was activated between the request and the refinement', async () => {
     const job = await completedJob();
     // The request reads the job as it arrives; the version is switched before the refinement is created.
@@ -45,7 +36,7 @@ describe('refineMask with only the spec fields', () => {
       return seen;
     };
     const spy = vi.spyOn(db().job, 'findFirst').mockImplementationOnce(readThenSwitch as unknown as typeof read);
-    const e = await refineMask(owner, job.id, RefineMaskRequest.parse({ prompt: { text: 'person' } }), null).catch((err: unknown) => err);
+    const e = await requestRefinement(owner, job.id, RefineMaskRequest.parse({ prompt: { text: 'person' } }), null).catch((err: unknown) => err);
     spy.mockRestore();
     expect(e).toBeInstanceOf(ServiceError);
     expect(e).toMatchObject({ kind: 'conflict', message: 'The active mask changed: it is version 2, not 1' });
@@ -54,7 +45,7 @@ describe('refineMask with only the spec fields', () => {
 
   it('refines the version active when the request arrived', async () => {
     const job = await completedJob();
-    const r = await refineMask(owner, job.id, RefineMaskRequest.parse({ prompt: { text: 'person' } }), null);
+    const r = await requestRefinement(owner, job.id, RefineMaskRequest.parse({ prompt: { text: 'person' } }), null);
     expect(r).toMatchObject({ status: 'queued', from_version: 1, version: 3 });
   });
 });

@@ -1,7 +1,7 @@
-import { db } from '../db/client';
-import type { WebhookDelivery } from '../db/generated/client';
-import { FetchError, postJson } from '../net/safe-fetch';
-import { enqueue, transact } from '../queue';
+import { db } from '../../db/client';
+import type { WebhookDelivery } from '../../db/generated/client';
+import { FetchError, postJson } from '../../net/safe-fetch';
+import { enqueue, transact } from '../../queue';
 import { deliveryQueueKey } from './schedule';
 import { webhookPolicy } from './url';
 

@@ -1,6 +1,6 @@
-import { sniffImage } from '../media/background';
-import { sniffContainer } from '../services/uploads/upload-source';
-import { FetchError, safeFetchHead } from './safe-fetch';
+import { sniffImage } from '../../media/background';
+import { sniffContainer } from './upload-source';
+import { FetchError, safeFetchHead } from '../../net/safe-fetch';
 
 /** What a composition background URL turned out to be. */
 export type MediaKind = 'image' | 'video';

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Job } from '../db/generated/client';
-import { startedRequest } from '../services/jobs/started-request';
+import type { Job } from '../../db/generated/client';
 import { eventPayload } from './events';
 
 const job = {
@@ -9,7 +8,6 @@ const job = {
   createdAt: new Date('2026-01-02T03:04:05.000Z'),
   lengthSeconds: 7.5,
   outputFormat: 'webm_vp9',
-  backgroundJson: JSON.stringify({ type: 'transparent', transparent_format: 'webm_vp9' }),
   message: 'The file is not a supported video.',
 } as Job;
 const at = new Date('2026-01-02T03:05:00.000Z');
@@ -24,7 +22,7 @@ describe('webhook payloads (api-v1.md, Events)', () => {
   });
 
   it('job.completed, with the classic background shape', () => {
-    expect(eventPayload(job, 'job.completed', { at, primaryOutputId: 'e1' })).toEqual({
+    expect(eventPayload(job, 'job.completed', { at, completion: { exportId: 'e1', background: { type: 'transparent', transparent_format: 'webm_vp9' } } })).toEqual({
       event: 'job.completed',
       timestamp: '2026-01-02T03:05:00.000Z',
       job: {
@@ -45,19 +43,5 @@ describe('webhook payloads (api-v1.md, Events)', () => {
       timestamp: '2026-01-02T03:05:00.000Z',
       job: { id: job.id, status: 'failed', filename: 'clip.mp4', message: 'The file is not a supported video.' },
     });
-  });
-
-  it('names the primary output as export_id only for calls made with a background, as the status record does', () => {
-    const plain = { ...job, backgroundJson: null } as Job;
-    expect((eventPayload(plain, 'job.completed', { at, primaryOutputId: 'e1' }).job as { export_id: unknown }).export_id).toBeNull();
-  });
-
-  it('reads stored start requests defensively', () => {
-    const read = (backgroundJson: string | null, model: string | null = null) => startedRequest({ backgroundJson, model });
-    expect(read(null)).toEqual({ model: 'service-original', background: null, readable: true });
-    expect(read('not json')).toMatchObject({ background: null, readable: false });
-    expect(read('{"type":"nonsense"}')).toMatchObject({ background: null, readable: false });
-    expect(read('{"type":"color","color":"#00FF00"}', 'service-light')).toMatchObject({ model: 'service-light', background: { type: 'color', color: '#00FF00' }, readable: true });
-    expect(read(null, 'service-ultra')).toMatchObject({ readable: false });
   });
 });

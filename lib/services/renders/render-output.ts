@@ -1,15 +1,21 @@
 import { db } from '../../db/client';
 import type { Job, Output } from '../../db/generated/client';
+import type { RenderedOutput } from '../../media/render';
 import { renderOutput } from '../../media/render';
 import { PermanentJobError } from '../../queue';
-import { storage } from '../../storage';
+import { storage, storageKeys } from '../../storage';
+import { EXPORT_FORMATS } from '../../../engine/formats';
+import type { Recipe } from '../../../engine/media/recipe';
+import { z } from 'zod';
 import { failJob, finishJobIfReady } from '../jobs/finish-job';
 import { ProgressWriter } from '../jobs/progress';
-import { mediaInfoOf, type WorkContext } from '../jobs/segment-job';
+import { startedRequest } from '../jobs/started-request';
+import { mediaInfoOf, type PrimaryRender, type WorkContext } from '../jobs/segment-job';
 import { completedMaskVersion, readMask } from '../masks/mask-versions';
 import { withScratch } from '../../storage/scratch';
-import { completeOutput, startOutputs } from './complete';
-import { recipeOf, START_ROLES, type OutputRole } from './create';
+import { metadataColumn, recipeColumn, storedTransform } from '../outputs/columns';
+import { START_ROLES, type OutputRole } from '../outputs/create';
+import { exportRecipe, toRecipe } from '../outputs/recipes';
 
 const isStartOutput = (o: Pick<Output, 'role'>) => START_ROLES.includes(o.role as OutputRole);
 
@@ -27,6 +33,36 @@ export async function renderInputs(job: Job, maskVersion: number | null, dir: st
     source: await storage().localFile(job.sourceKey, dir),
     mask: await readMask(mask, dir),
   };
+}
+
+/** Stores a rendered, validated file and its poster, and marks the output completed. */
+export async function completeOutput(output: Output, rendered: RenderedOutput): Promise<void> {
+  const storageKey = storageKeys.output(output.jobId, output.id, rendered.extension);
+  await storage().putFile(storageKey, rendered.file, { move: true });
+  let posterKey: string | null = null;
+  if (rendered.poster) {
+    posterKey = storageKeys.poster(output.jobId, output.id);
+    await storage().putFile(posterKey, rendered.poster, { move: true });
+  }
+  await db().output.updateMany({
+    where: { id: output.id, status: 'processing' },
+    data: {
+      status: 'completed',
+      storageKey,
+      posterKey,
+      metadataJson: metadataColumn.write(rendered.metadata),
+      error: null,
+      completedAt: new Date(),
+    },
+  });
+}
+
+/** Marks outputs taken by a worker, pinning the mask version they render from. */
+export async function startOutputs(ids: string[], maskVersion: number): Promise<void> {
+  await db().output.updateMany({
+    where: { id: { in: ids }, status: { in: ['queued', 'processing'] } },
+    data: { status: 'processing', startedAt: new Date(), maskVersion },
+  });
 }
 
 /**
@@ -84,4 +120,23 @@ export async function failStoredOutput(outputId: string, message: string): Promi
     where: { id: outputId, status: { in: ['queued', 'processing'] } },
     data: { status: 'failed', error: message, completedAt: new Date() },
   });
+}
+
+/** The primary output rendered while segmenting (lib/segment/render-while-segmenting.ts) completes as any render does. */
+export const primaryRender: PrimaryRender = {
+  recipe: recipeOf,
+  async complete(output, rendered, maskVersion) {
+    await startOutputs([output.id], maskVersion);
+    await completeOutput(output, rendered);
+  },
+};
+
+/**
+ * The recipe an output renders by: the one stored when it was created. Rows from before recipes
+ * were stored get theirs from the job's start request (primary) or their format and transform.
+ */
+export function recipeOf(output: Output, job: Job): Recipe {
+  if (output.recipeJson) return recipeColumn.read(output.recipeJson);
+  if (output.role === 'primary') return toRecipe(startedRequest(job).background);
+  return exportRecipe({ format: z.enum(EXPORT_FORMATS).parse(output.format), transform: storedTransform(output) ?? undefined });
 }

@@ -6,11 +6,11 @@ import { priceJob } from '../../billing/pricing';
 import { db } from '../../db/client';
 import { openVocabularyModel } from '../../models/open-vocabulary';
 import type { Refinement } from '../../db/generated/client';
-import { ServiceError } from '../../errors';
+import { jobNotFound, ServiceError } from '../../errors';
 import { enqueue, transact } from '../../queue';
-import type { MaskVersionList, RefineMaskRequest, RefinementRecord } from '../../schemas/refinements';
-import { jobNotFound } from '../jobs/job-not-found';
-import { completedMaskVersion } from '../masks/mask-versions';
+import type { RefineMaskRequest, RefinementRecord } from '../../schemas/refinements';
+import { completedMaskVersion, RUNNING } from '../masks/mask-versions';
+import { promptColumn, type StoredPrompt } from './columns';
 
 /**
  * The Refinement lifecycle. `POST /v1/jobs/{id}/refine-mask` charges the model's rate for the
@@ -24,13 +24,6 @@ import { completedMaskVersion } from '../masks/mask-versions';
 export const REFINEMENT_NOT_FOUND = 'Refinement not found or does not belong to user';
 const DEFAULT_EDGE_SIZE = 512;
 
-/** The prompt as stored with the refinement, with what the worker needs: the concepts named, or the clicked frame. */
-export type StoredPrompt =
-  | { mode: 'text'; text: string; concepts: Concept[] }
-  | { mode: 'points'; time: number; frame: number; points: { x: number; y: number; include: boolean }[] };
-
-/** The one reader of Refinement.promptJson (written by refineMask). */
-export const readPrompt = (r: Pick<Refinement, 'promptJson'>) => JSON.parse(r.promptJson) as StoredPrompt;
 
 const conflict = (message: string, details?: string) => new ServiceError('conflict', message, details);
 
@@ -84,7 +77,7 @@ function conceptsOf(text: string): Concept[] {
 }
 
 export function refinementRecord(r: Refinement): RefinementRecord {
-  const prompt = readPrompt(r);
+  const prompt = promptColumn.read(r.promptJson);
   return {
     refinement_id: r.id,
     job_id: r.jobId,
@@ -112,10 +105,9 @@ function replayed(existing: Refinement, fingerprint: string): RefinementRecord {
   return refinementRecord(existing);
 }
 
-export const RUNNING = ['queued', 'processing'];
 
 /** `POST /v1/jobs/{id}/refine-mask`. */
-export async function refineMask(userId: string, jobId: string, req: RefineMaskRequest, key: string | null): Promise<RefinementRecord> {
+export async function requestRefinement(userId: string, jobId: string, req: RefineMaskRequest, key: string | null): Promise<RefinementRecord> {
   const job = await db().job.findFirst({ where: { id: jobId, userId } });
   if (!job) throw jobNotFound();
   const request = canonical(req);
@@ -157,7 +149,7 @@ export async function refineMask(userId: string, jobId: string, req: RefineMaskR
           userId,
           op: request.op,
           model: request.model,
-          promptJson: JSON.stringify(stored),
+          promptJson: promptColumn.write(stored),
           edgeCleanupSize: request.edge_cleanup.enabled ? request.edge_cleanup.size : null,
           fromVersion: active,
           version,
@@ -192,45 +184,4 @@ export async function listRefinements(userId: string, jobId: string): Promise<Re
   const job = await db().job.findFirst({ where: { id: jobId, userId }, include: { refinements: { orderBy: { createdAt: 'asc' } } } });
   if (!job) throw jobNotFound();
   return job.refinements.map(refinementRecord);
-}
-
-/** `GET /v1/jobs/{id}/mask-versions`: every version of the caller's job, oldest first. */
-export async function listMaskVersions(userId: string, jobId: string): Promise<MaskVersionList> {
-  const job = await db().job.findFirst({
-    where: { id: jobId, userId },
-    include: { masks: { orderBy: { version: 'asc' } }, refinements: { select: { id: true, version: true } } },
-  });
-  if (!job) throw jobNotFound();
-  return {
-    job_id: job.id,
-    active_version: job.activeMaskVersion,
-    versions: job.masks.map((m) => ({
-      version: m.version,
-      status: m.status as MaskVersionList['versions'][number]['status'],
-      source: m.source === 'refinement' ? 'refinement' : 'segmentation',
-      active: m.version === job.activeMaskVersion,
-      refinement_id: job.refinements.find((r) => r.version === m.version)?.id ?? null,
-      created_at: m.createdAt.toISOString(),
-    })),
-  };
-}
-
-/**
- * `POST /v1/jobs/{id}/mask-versions/{version}/activate`: makes a completed version the one
- * exports use. Refused (409) while a refinement runs, since it refines the active version.
- */
-export async function activateVersion(userId: string, jobId: string, version: number): Promise<MaskVersionList> {
-  const job = await db().job.findFirst({ where: { id: jobId, userId } });
-  if (!job) throw jobNotFound();
-  if (job.status !== 'completed') throw new ServiceError('invalid', `Mask versions can be switched on a completed job; this one is ${job.status}`);
-  await transact(async (tx) => {
-    await tx.job.update({ where: { id: jobId }, data: { updatedAt: new Date() } });
-    if (await tx.refinement.findFirst({ where: { jobId, status: { in: RUNNING } }, select: { id: true } })) {
-      throw conflict('A refinement of this job is running', 'Switch versions once it has finished.');
-    }
-    const mask = await tx.maskVersion.findFirst({ where: { jobId, version, status: 'completed' } });
-    if (!mask) throw new ServiceError('invalid', `Mask version ${version} is not a completed version of this job`);
-    await tx.job.update({ where: { id: jobId }, data: { activeMaskVersion: version } });
-  });
-  return listMaskVersions(userId, jobId);
 }
