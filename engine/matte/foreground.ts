@@ -205,6 +205,18 @@ export function estimateForeground(f: MattedFrame): void {
 /** One blur-fusion step: F = F̄ + α (I − α F̄ − (1 − α) B̄), clipped. */
 const blend = (fMean: number, bMean: number, v: number, a: number) => clip(fMean + a * (v - a * fMean - (1 - a) * bMean));
 
+/** The local side means of one band pixel, and its colour. */
+interface Pixel {
+  fm: number[];
+  bm: number[];
+  iv: number[];
+}
+
+/**
+ * The two passes' means meet in the band: each pixel's estimate is blended with its filmed colour
+ * by how far its matte can be trusted (`trustOf`, averaged over the neighbourhood), so a tier's
+ * alpha error leaves the filmed colour rather than a wrong estimate.
+ */
 function narrowPass(
   f: MattedFrame,
   acc: Access,
@@ -218,18 +230,87 @@ function narrowPass(
   const mAlpha = boxMean(maps.alpha, qw, qh, r);
   const mF = maps.fa.map((m) => boxMean(m, qw, qh, r));
   const mB = maps.ba.map((m) => boxMean(m, qw, qh, r));
-  for (let y = band.y0; y < band.y1; y++) {
-    for (let x = band.x0; x < band.x1; x++) {
-      const p = y * f.width + x;
-      const a8 = f.data[acc.base[3] + p * acc.step]!;
-      if (a8 < SOFT_BAND.min || a8 > SOFT_BAND.max) continue;
-      const k = (y - q.y0) * qw + (x - q.x0);
-      const a = a8 / 255;
-      const wf = mAlpha[k]!;
-      for (let c = 0; c < 3; c++) {
-        const i = acc.base[c]! + p * acc.step;
-        f.data[i] = Math.round(blend(mF[c]![k]! / (wf + EPS), mB[c]![k]! / (1 - wf + EPS), f.data[i]!, a));
+  const px: Pixel = { fm: [0, 0, 0], bm: [0, 0, 0], iv: [0, 0, 0] };
+  const load = (p: number, k: number) => {
+    const wf = mAlpha[k]!;
+    for (let c = 0; c < 3; c++) {
+      px.fm[c] = mF[c]![k]! / (wf + EPS);
+      px.bm[c] = mB[c]![k]! / (1 - wf + EPS);
+      px.iv[c] = f.data[acc.base[c]! + p * acc.step]!;
+    }
+  };
+  const trust = new Float32Array(qw * qh);
+  const inBand = new Float32Array(qw * qh);
+  const eachBandPixel = (visit: (p: number, k: number, a: number) => void) => {
+    for (let y = band.y0; y < band.y1; y++) {
+      for (let x = band.x0; x < band.x1; x++) {
+        const p = y * f.width + x;
+        const a8 = f.data[acc.base[3] + p * acc.step]!;
+        if (a8 < SOFT_BAND.min || a8 > SOFT_BAND.max) continue;
+        const k = (y - q.y0) * qw + (x - q.x0);
+        load(p, k);
+        visit(p, k, a8 / 255);
       }
     }
+  };
+  eachBandPixel((_p, k, a) => {
+    trust[k] = trustOf(px, a);
+    inBand[k] = 1;
+  });
+  const rr = TRUST.regionRadius * r;
+  const mTrust = boxMean(trust, qw, qh, rr);
+  const mBand = boxMean(inBand, qw, qh, rr);
+  eachBandPixel((p, k, a) => {
+    const region = ramp(mTrust[k]! / (mBand[k]! + EPS), TRUST.region[0], TRUST.region[1]);
+    const w = region * trust[k]!;
+    if (w <= 0) return;
+    for (let c = 0; c < 3; c++) {
+      const v = px.iv[c]!;
+      f.data[acc.base[c]! + p * acc.step] = Math.round(v + w * (blend(px.fm[c]!, px.bm[c]!, v, a) - v));
+    }
+  });
+}
+
+/** 0 at or below lo, 1 at or above hi, linear between. */
+const ramp = (v: number, lo: number, hi: number) => (v <= lo ? 0 : v >= hi ? 1 : (v - lo) / (hi - lo));
+
+/**
+ * How far a band pixel's estimate is trusted, from bench:edges with the tiers' own mattes
+ * (docs/outputs.md "Edge colours"): the side colours must differ (`contrast`, 8-bit distance;
+ * alike, there is little to take out and the line below is noise), the pixel must lie near the
+ * line between them (`offLine`, its distance from it over the line's length: a colour the two sides
+ * do not mix to is neither's), and the alpha its colour implies along that line must agree with
+ * the matte's (`disagree`: a too-wide matte puts the old background at high alpha, a too-low one
+ * makes the subject itself soft; the estimate there moves the filmed colour the wrong way).
+ * `region` then asks the same of the neighbourhood (`regionRadius` narrow radii): a matte wrong
+ * over an area agrees with the colour at some pixels only by chance.
+ */
+const TRUST = {
+  contrast: [16, 48],
+  offLine: [0.2, 0.5],
+  disagree: [0.15, 0.4],
+  region: [0.4, 0.8],
+  regionRadius: 3,
+} as const;
+
+function trustOf({ fm, bm, iv }: Pixel, a: number): number {
+  let dd = 0;
+  let t = 0;
+  for (let c = 0; c < 3; c++) {
+    const d = fm[c]! - bm[c]!;
+    dd += d * d;
+    t += (iv[c]! - bm[c]!) * d;
   }
+  const len = Math.sqrt(dd);
+  const contrast = ramp(len, TRUST.contrast[0], TRUST.contrast[1]);
+  if (contrast <= 0) return 0;
+  const implied = Math.min(1, Math.max(0, t / dd));
+  let off = 0;
+  for (let c = 0; c < 3; c++) {
+    const e = iv[c]! - bm[c]! - implied * (fm[c]! - bm[c]!);
+    off += e * e;
+  }
+  const onLine = 1 - ramp(Math.sqrt(off) / len, TRUST.offLine[0], TRUST.offLine[1]);
+  const agrees = 1 - ramp(Math.abs(implied - a), TRUST.disagree[0], TRUST.disagree[1]);
+  return contrast * onLine * agrees;
 }
