@@ -13,6 +13,9 @@ import { boxMean } from './box';
  * Unmixing outright, F = (I − (1 − α) B̄) / α, is exact with the true alpha (a third of blur
  * fusion's error in scripts/bench-edges.ts) but keeps the old background wherever a tier's alpha is
  * too high, which is where real mattes err; blur fusion's gain α pulls those pixels to F̄.
+ * A tier's matte is wrong in places (too wide, or soft over the subject itself), and there any
+ * estimate moves the colour the wrong way; so each pixel's estimate is weighed by how far its matte
+ * agrees with its colour (`trustOf`), and the filmed colour stays where it does not.
  *
  * Cost stays in the soft band: the wide pass runs on cells a few pixels across, the narrow pass on
  * the band's bounding box, and only the band's pixels are written.
@@ -228,6 +231,7 @@ function narrowPass(
   const qw = q.x1 - q.x0;
   const qh = q.y1 - q.y0;
   const mAlpha = boxMean(maps.alpha, qw, qh, r);
+  const mSq = boxMean(maps.alpha.map((a) => a * a), qw, qh, r);
   const mF = maps.fa.map((m) => boxMean(m, qw, qh, r));
   const mB = maps.ba.map((m) => boxMean(m, qw, qh, r));
   const px: Pixel = { fm: [0, 0, 0], bm: [0, 0, 0], iv: [0, 0, 0] };
@@ -254,7 +258,8 @@ function narrowPass(
     }
   };
   eachBandPixel((_p, k, a) => {
-    trust[k] = trustOf(px, a);
+    const spread = Math.sqrt(Math.max(0, mSq[k]! - mAlpha[k]! * mAlpha[k]!));
+    trust[k] = trustOf(px, a) * ramp(spread, TRUST.spread[0], TRUST.spread[1]);
     inBand[k] = 1;
   });
   const rr = TRUST.regionRadius * r;
@@ -289,6 +294,7 @@ const TRUST = {
   contrast: [16, 48],
   offLine: [0.2, 0.5],
   disagree: [0.15, 0.4],
+  spread: [0.05, 0.15],
   region: [0.4, 0.8],
   regionRadius: 3,
 } as const;
