@@ -64,23 +64,72 @@ interface Box {
   y1: number;
 }
 
-/** The bounding box of the band's pixels (x1, y1 exclusive), or null when there are none. */
-function bandBox(f: MattedFrame, acc: Access): Box | null {
+/** The side of the square tiles the narrow pass works in: only tiles near the band are filled. */
+const TILE = 32;
+
+/** Where the band is: its bounding box (x1, y1 exclusive) and which TILE-sized tiles hold band pixels. */
+interface Band extends Box {
+  tw: number;
+  tiles: Uint8Array;
+}
+
+function findBand(f: MattedFrame, acc: Access): Band | null {
   let x0 = f.width;
   let y0 = f.height;
   let x1 = -1;
   let y1 = -1;
+  const tw = Math.ceil(f.width / TILE);
+  const tiles = new Uint8Array(tw * Math.ceil(f.height / TILE));
   for (let y = 0; y < f.height; y++) {
+    const row = Math.floor(y / TILE) * tw;
     for (let x = 0; x < f.width; x++) {
       const a = f.data[acc.base[3] + (y * f.width + x) * acc.step]!;
       if (a < SOFT_BAND.min || a > SOFT_BAND.max) continue;
+      tiles[row + Math.floor(x / TILE)] = 1;
       if (x < x0) x0 = x;
       if (x > x1) x1 = x;
       if (y < y0) y0 = y;
       if (y > y1) y1 = y;
     }
   }
-  return x1 < 0 ? null : { x0, y0, x1: x1 + 1, y1: y1 + 1 };
+  return x1 < 0 ? null : { x0, y0, x1: x1 + 1, y1: y1 + 1, tw, tiles };
+}
+
+/** The band's tiles grown by `d` tiles each way. */
+function grow(band: Band, d: number): Uint8Array {
+  const th = band.tiles.length / band.tw;
+  const out = new Uint8Array(band.tiles.length);
+  for (let ty = 0; ty < th; ty++) {
+    for (let tx = 0; tx < band.tw; tx++) {
+      if (!band.tiles[ty * band.tw + tx]) continue;
+      for (let y = Math.max(0, ty - d); y <= Math.min(th - 1, ty + d); y++) {
+        for (let x = Math.max(0, tx - d); x <= Math.min(band.tw - 1, tx + d); x++) out[y * band.tw + x] = 1;
+      }
+    }
+  }
+  return out;
+}
+
+/** Calls `visit` with each pixel (x, y) of the marked tiles that lies inside `box`. */
+function eachTilePixel(tiles: Uint8Array, tw: number, box: Box, visit: (x: number, y: number) => void): void {
+  const th = tiles.length / tw;
+  for (let ty = 0; ty < th; ty++) {
+    for (let tx = 0; tx < tw; tx++) {
+      if (!tiles[ty * tw + tx]) continue;
+      const ys = Math.max(box.y0, ty * TILE);
+      const ye = Math.min(box.y1, (ty + 1) * TILE);
+      const xs = Math.max(box.x0, tx * TILE);
+      const xe = Math.min(box.x1, (tx + 1) * TILE);
+      for (let y = ys; y < ye; y++) for (let x = xs; x < xe; x++) visit(x, y);
+    }
+  }
+}
+
+/** Float scratch reused from frame to frame (a video's frames are one size): the narrow pass's maps. */
+const scratch: Float32Array[] = [];
+function maps(count: number, n: number): Float32Array[] {
+  for (let i = 0; i < count; i++) if (!scratch[i] || scratch[i]!.length < n) scratch[i] = new Float32Array(n);
+  return scratch.slice(0, count).map((m) => m.subarray(0, n));
 }
 
 /** The wide pass's side colours on a coarse grid: F̄ and B̄ per cell, three channels each. */
@@ -97,7 +146,7 @@ interface Coarse {
  * and column (the means over a wide window hardly change; the cost drops by stride²) and only
  * within reach of the band.
  */
-function coarsePass(f: MattedFrame, acc: Access, wide: number, band: Box): Coarse {
+function coarsePass(f: MattedFrame, acc: Access, wide: number, band: Band): Coarse {
   const cell = Math.max(1, Math.round(wide / 8));
   const gw = Math.ceil(f.width / cell);
   const gh = Math.ceil(f.height / cell);
@@ -180,7 +229,7 @@ const clip = (v: number) => (v < 0 ? 0 : v > 255 ? 255 : v);
  */
 export function estimateForeground(f: MattedFrame): void {
   const acc = access(f);
-  const band = bandBox(f, acc);
+  const band = findBand(f, acc);
   if (!band) return;
   const { wide, narrow } = foregroundRadii(f.width, f.height);
   const coarse = coarsePass(f, acc, wide, band);
@@ -192,31 +241,30 @@ export function estimateForeground(f: MattedFrame): void {
     y1: Math.min(f.height, band.y1 + narrow),
   };
   const qw = q.x1 - q.x0;
-  const qh = q.y1 - q.y0;
-  const qn = qw * qh;
-  const alpha = new Float32Array(qn);
-  const fa = [0, 1, 2].map(() => new Float32Array(qn));
-  const ba = [0, 1, 2].map(() => new Float32Array(qn));
-  for (let y = q.y0; y < q.y1; y++) {
-    for (let x = q.x0; x < q.x1; x++) {
-      const p = y * f.width + x;
-      const k = (y - q.y0) * qw + (x - q.x0);
-      const a = f.data[acc.base[3] + p * acc.step]! / 255;
-      alpha[k] = a;
-      for (let c = 0; c < 3; c++) {
-        const v = f.data[acc.base[c]! + p * acc.step]!;
-        // Opaque: the colour as it is, no background; transparent: no weight; between: the wide pass's estimate.
-        if (a >= 1) {
-          fa[c]![k] = v;
-          continue;
-        }
-        const b = sample(coarse, coarse.bg[c]!, x, y);
-        fa[c]![k] = a <= 0 ? 0 : blend(sample(coarse, coarse.fg[c]!, x, y), b, v, a) * a;
-        ba[c]![k] = b * (1 - a);
+  const [alpha, sq, fa0, fa1, fa2, ba0, ba1, ba2] = maps(8, qw * (q.y1 - q.y0));
+  const fa = [fa0!, fa1!, fa2!];
+  const ba = [ba0!, ba1!, ba2!];
+  // Only tiles within `narrow` of the band are read at band pixels; the rest may keep old values.
+  eachTilePixel(grow(band, Math.ceil(narrow / TILE)), band.tw, q, (x, y) => {
+    const p = y * f.width + x;
+    const k = (y - q.y0) * qw + (x - q.x0);
+    const a = f.data[acc.base[3] + p * acc.step]! / 255;
+    alpha![k] = a;
+    sq![k] = a * a;
+    for (let c = 0; c < 3; c++) {
+      const v = f.data[acc.base[c]! + p * acc.step]!;
+      // Opaque: the colour as it is, no background; transparent: no weight; between: the wide pass's estimate.
+      if (a >= 1) {
+        fa[c]![k] = v;
+        ba[c]![k] = 0;
+        continue;
       }
+      const b = sample(coarse, coarse.bg[c]!, x, y);
+      fa[c]![k] = a <= 0 ? 0 : blend(sample(coarse, coarse.fg[c]!, x, y), b, v, a) * a;
+      ba[c]![k] = b * (1 - a);
     }
-  }
-  narrowPass(f, acc, band, q, { alpha, fa, ba }, narrow);
+  });
+  narrowPass(f, acc, band, q, { alpha: alpha!, sq: sq!, fa, ba }, narrow);
 }
 
 /** The most an unmixing multiplies the filmed colour's difference from the background by. */
@@ -249,51 +297,49 @@ interface Pixel {
 function narrowPass(
   f: MattedFrame,
   acc: Access,
-  band: Box,
+  band: Band,
   q: Box,
-  maps: { alpha: Float32Array; fa: Float32Array[]; ba: Float32Array[] },
+  m: { alpha: Float32Array; sq: Float32Array; fa: Float32Array[]; ba: Float32Array[] },
   r: number,
 ): void {
   const qw = q.x1 - q.x0;
   const qh = q.y1 - q.y0;
-  const mAlpha = boxMean(maps.alpha, qw, qh, r);
-  const mSq = boxMean(maps.alpha.map((a) => a * a), qw, qh, r);
-  const mF = maps.fa.map((m) => boxMean(m, qw, qh, r));
-  const mB = maps.ba.map((m) => boxMean(m, qw, qh, r));
+  const n = qw * qh;
+  const [mAlpha, mSq, mF0, mF1, mF2, mB0, mB1, mB2, trust, inBand, mTrust, mBand] = maps(20, n).slice(8);
+  boxMean(m.alpha, qw, qh, r, mAlpha);
+  boxMean(m.sq, qw, qh, r, mSq);
+  const mF = [mF0!, mF1!, mF2!];
+  const mB = [mB0!, mB1!, mB2!];
+  m.fa.forEach((x, c) => boxMean(x, qw, qh, r, mF[c]));
+  m.ba.forEach((x, c) => boxMean(x, qw, qh, r, mB[c]));
   const px: Pixel = { fm: [0, 0, 0], bm: [0, 0, 0], iv: [0, 0, 0] };
-  const load = (p: number, k: number) => {
-    const wf = mAlpha[k]!;
-    for (let c = 0; c < 3; c++) {
-      px.fm[c] = mF[c]![k]! / (wf + EPS);
-      px.bm[c] = mB[c]![k]! / (1 - wf + EPS);
-      px.iv[c] = f.data[acc.base[c]! + p * acc.step]!;
-    }
-  };
-  const trust = new Float32Array(qw * qh);
-  const inBand = new Float32Array(qw * qh);
-  const eachBandPixel = (visit: (p: number, k: number, a: number) => void) => {
-    for (let y = band.y0; y < band.y1; y++) {
-      for (let x = band.x0; x < band.x1; x++) {
-        const p = y * f.width + x;
-        const a8 = f.data[acc.base[3] + p * acc.step]!;
-        if (a8 < SOFT_BAND.min || a8 > SOFT_BAND.max) continue;
-        const k = (y - q.y0) * qw + (x - q.x0);
-        load(p, k);
-        visit(p, k, a8 / 255);
+  const eachBandPixel = (visit: (p: number, k: number, a: number) => void) =>
+    eachTilePixel(band.tiles, band.tw, band, (x, y) => {
+      const p = y * f.width + x;
+      const a8 = f.data[acc.base[3] + p * acc.step]!;
+      if (a8 < SOFT_BAND.min || a8 > SOFT_BAND.max) return;
+      const k = (y - q.y0) * qw + (x - q.x0);
+      const wf = mAlpha![k]!;
+      for (let c = 0; c < 3; c++) {
+        px.fm[c] = mF[c]![k]! / (wf + EPS);
+        px.bm[c] = mB[c]![k]! / (1 - wf + EPS);
+        px.iv[c] = f.data[acc.base[c]! + p * acc.step]!;
       }
-    }
-  };
+      visit(p, k, a8 / 255);
+    });
+  trust!.fill(0);
+  inBand!.fill(0);
   eachBandPixel((_p, k, a) => {
-    const spread = Math.sqrt(Math.max(0, mSq[k]! - mAlpha[k]! * mAlpha[k]!));
-    trust[k] = trustOf(px, a) * ramp(spread, TRUST.spread[0], TRUST.spread[1]);
-    inBand[k] = 1;
+    const spread = Math.sqrt(Math.max(0, mSq![k]! - mAlpha![k]! * mAlpha![k]!));
+    trust![k] = trustOf(px, a) * ramp(spread, TRUST.spread[0], TRUST.spread[1]);
+    inBand![k] = 1;
   });
   const rr = TRUST.regionRadius * r;
-  const mTrust = boxMean(trust, qw, qh, rr);
-  const mBand = boxMean(inBand, qw, qh, rr);
+  boxMean(trust!, qw, qh, rr, mTrust);
+  boxMean(inBand!, qw, qh, rr, mBand);
   eachBandPixel((p, k, a) => {
-    const region = ramp(mTrust[k]! / (mBand[k]! + EPS), TRUST.region[0], TRUST.region[1]);
-    const w = region * trust[k]!;
+    const region = ramp(mTrust![k]! / (mBand![k]! + EPS), TRUST.region[0], TRUST.region[1]);
+    const w = region * trust![k]!;
     if (w <= 0) return;
     for (let c = 0; c < 3; c++) {
       const v = px.iv[c]!;
