@@ -13,21 +13,16 @@ export function maskEncodeArgs(info: Pick<MediaInfo, 'width' | 'height' | 'fpsRa
   ];
 }
 
-export interface FrameWriter {
+export interface MaskWriter {
   /** Resolves once ffmpeg has accepted the frame (back-pressure). */
-  write(frame: Uint8Array): Promise<void>;
+  write(alpha: Uint8Array): Promise<void>;
   /** Closes the stream and waits for ffmpeg to finish the file. */
   finish(): Promise<void>;
   abort(): void;
 }
 
-export function openMaskWriter(info: Pick<MediaInfo, 'width' | 'height' | 'fpsRational'>, out: string): FrameWriter {
-  return openFrameWriter(maskEncodeArgs(info, out), 'Writing the mask');
-}
-
-/** An ffmpeg that reads raw frames on stdin (`args` name `pipe:0` as the input), with back-pressure. */
-export function openFrameWriter(args: string[], what: string): FrameWriter {
-  const child = spawnFfmpeg(args);
+export function openMaskWriter(info: Pick<MediaInfo, 'width' | 'height' | 'fpsRational'>, out: string): MaskWriter {
+  const child = spawnFfmpeg(maskEncodeArgs(info, out));
   let stderr = '';
   let failed: Error | null = null;
   child.stderr.on('data', (d: Buffer) => {
@@ -37,11 +32,11 @@ export function openFrameWriter(args: string[], what: string): FrameWriter {
     failed ??= e;
   });
   const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
-  const fail = (why: string) => toolFailure(`${what} failed`, stderr || why);
+  const fail = (why: string) => toolFailure('Writing the mask failed', stderr || why);
   return {
-    async write(frame) {
+    async write(alpha) {
       if (failed || child.exitCode !== null) throw fail(failed?.message ?? 'encoder exited');
-      if (!child.stdin.write(frame)) {
+      if (!child.stdin.write(alpha)) {
         await new Promise<void>((resolve) => {
           const done = () => {
             child.stdin.off('drain', done);
