@@ -80,16 +80,18 @@ function findBand(f: MattedFrame, acc: Access): Band | null {
   let y1 = -1;
   const tw = Math.ceil(f.width / TILE);
   const tiles = new Uint8Array(tw * Math.ceil(f.height / TILE));
+  const data = f.data;
   for (let y = 0; y < f.height; y++) {
     const row = Math.floor(y / TILE) * tw;
-    for (let x = 0; x < f.width; x++) {
-      const a = f.data[acc.base[3] + (y * f.width + x) * acc.step]!;
+    let i = acc.base[3] + y * f.width * acc.step;
+    for (let x = 0; x < f.width; x++, i += acc.step) {
+      const a = data[i]!;
       if (a < SOFT_BAND.min || a > SOFT_BAND.max) continue;
-      tiles[row + Math.floor(x / TILE)] = 1;
+      tiles[row + ((x / TILE) | 0)] = 1;
       if (x < x0) x0 = x;
       if (x > x1) x1 = x;
       if (y < y0) y0 = y;
-      if (y > y1) y1 = y;
+      y1 = y;
     }
   }
   return x1 < 0 ? null : { x0, y0, x1: x1 + 1, y1: y1 + 1, tw, tiles };
@@ -110,20 +112,21 @@ function grow(band: Band, d: number): Uint8Array {
   return out;
 }
 
-/** Calls `visit` with each pixel (x, y) of the marked tiles that lies inside `box`. */
-function eachTilePixel(tiles: Uint8Array, tw: number, box: Box, visit: (x: number, y: number) => void): void {
+/** Calls `visit` with each row span [xs, xe) of row y of the marked tiles that lies inside `box`. */
+function eachTileSpan(tiles: Uint8Array, tw: number, box: Box, visit: (y: number, xs: number, xe: number) => void): void {
   const th = tiles.length / tw;
   for (let ty = 0; ty < th; ty++) {
     for (let tx = 0; tx < tw; tx++) {
       if (!tiles[ty * tw + tx]) continue;
-      const ys = Math.max(box.y0, ty * TILE);
-      const ye = Math.min(box.y1, (ty + 1) * TILE);
       const xs = Math.max(box.x0, tx * TILE);
       const xe = Math.min(box.x1, (tx + 1) * TILE);
-      for (let y = ys; y < ye; y++) for (let x = xs; x < xe; x++) visit(x, y);
+      for (let y = Math.max(box.y0, ty * TILE); y < Math.min(box.y1, (ty + 1) * TILE); y++) visit(y, xs, xe);
     }
   }
 }
+
+/** The band pixels' list, reused from frame to frame like `scratch`. */
+let bandScratch = { pixels: new Int32Array(0), cells: new Int32Array(0), trusts: new Float32Array(0), backs: new Float32Array(0) };
 
 /** Float scratch reused from frame to frame (a video's frames are one size): the narrow pass's maps. */
 const scratch: Float32Array[] = [];
@@ -233,38 +236,7 @@ export function estimateForeground(f: MattedFrame): void {
   if (!band) return;
   const { wide, narrow } = foregroundRadii(f.width, f.height);
   const coarse = coarsePass(f, acc, wide, band);
-  // The narrow pass reads the wide pass's estimates up to `narrow` pixels beyond the band.
-  const q = {
-    x0: Math.max(0, band.x0 - narrow),
-    y0: Math.max(0, band.y0 - narrow),
-    x1: Math.min(f.width, band.x1 + narrow),
-    y1: Math.min(f.height, band.y1 + narrow),
-  };
-  const qw = q.x1 - q.x0;
-  const [alpha, sq, fa0, fa1, fa2, ba0, ba1, ba2] = maps(8, qw * (q.y1 - q.y0));
-  const fa = [fa0!, fa1!, fa2!];
-  const ba = [ba0!, ba1!, ba2!];
-  // Only tiles within `narrow` of the band are read at band pixels; the rest may keep old values.
-  eachTilePixel(grow(band, Math.ceil(narrow / TILE)), band.tw, q, (x, y) => {
-    const p = y * f.width + x;
-    const k = (y - q.y0) * qw + (x - q.x0);
-    const a = f.data[acc.base[3] + p * acc.step]! / 255;
-    alpha![k] = a;
-    sq![k] = a * a;
-    for (let c = 0; c < 3; c++) {
-      const v = f.data[acc.base[c]! + p * acc.step]!;
-      // Opaque: the colour as it is, no background; transparent: no weight; between: the wide pass's estimate.
-      if (a >= 1) {
-        fa[c]![k] = v;
-        ba[c]![k] = 0;
-        continue;
-      }
-      const b = sample(coarse, coarse.bg[c]!, x, y);
-      fa[c]![k] = a <= 0 ? 0 : blend(sample(coarse, coarse.fg[c]!, x, y), b, v, a) * a;
-      ba[c]![k] = b * (1 - a);
-    }
-  });
-  narrowPass(f, acc, band, q, { alpha: alpha!, sq: sq!, fa, ba }, narrow);
+  narrowPass(f, acc, band, coarse, narrow);
 }
 
 /** The most an unmixing multiplies the filmed colour's difference from the background by. */
@@ -279,9 +251,6 @@ const unmix = (bMean: number, v: number, a: number) => {
   return clip((v - (1 - g) * bMean) / g);
 };
 
-/** One blur-fusion step: F = F̄ + α (I − α F̄ − (1 − α) B̄), clipped. */
-const blend = (fMean: number, bMean: number, v: number, a: number) => clip(fMean + a * (v - a * fMean - (1 - a) * bMean));
-
 /** The local side means of one band pixel, and its colour. */
 interface Pixel {
   fm: number[];
@@ -290,62 +259,168 @@ interface Pixel {
 }
 
 /**
- * The two passes' means meet in the band: each pixel's estimate is blended with its filmed colour
- * by how far its matte can be trusted (`trustOf`, averaged over the neighbourhood), so a tier's
- * alpha error leaves the filmed colour rather than a wrong estimate.
+ * The narrow pass's sums per cell of `s`² pixels, over the band's box grown by the radius: Σα,
+ * Σα², the pixel count, and the α-weighted sums of the wide pass's subject estimates and the
+ * (1 − α)-weighted background means. Per pixel α·F_w = α F̄ + α² I − α³ F̄ − α²(1 − α) B̄ with F̄
+ * and B̄ the wide pass's means, which hardly change within a cell: so the cell needs only Σα³
+ * and Σα²I besides, and F̄, B̄ once at its centre.
  */
-function narrowPass(
-  f: MattedFrame,
-  acc: Access,
-  band: Band,
-  q: Box,
-  m: { alpha: Float32Array; sq: Float32Array; fa: Float32Array[]; ba: Float32Array[] },
-  r: number,
-): void {
-  const qw = q.x1 - q.x0;
-  const qh = q.y1 - q.y0;
-  const n = qw * qh;
-  const [mAlpha, mSq, mF0, mF1, mF2, mB0, mB1, mB2, trust, inBand, mTrust, mBand] = maps(20, n).slice(8);
-  boxMean(m.alpha, qw, qh, r, mAlpha);
-  boxMean(m.sq, qw, qh, r, mSq);
-  const mF = [mF0!, mF1!, mF2!];
-  const mB = [mB0!, mB1!, mB2!];
-  m.fa.forEach((x, c) => boxMean(x, qw, qh, r, mF[c]));
-  m.ba.forEach((x, c) => boxMean(x, qw, qh, r, mB[c]));
-  const px: Pixel = { fm: [0, 0, 0], bm: [0, 0, 0], iv: [0, 0, 0] };
-  const eachBandPixel = (visit: (p: number, k: number, a: number) => void) =>
-    eachTilePixel(band.tiles, band.tw, band, (x, y) => {
-      const p = y * f.width + x;
-      const a8 = f.data[acc.base[3] + p * acc.step]!;
-      if (a8 < SOFT_BAND.min || a8 > SOFT_BAND.max) return;
-      const k = (y - q.y0) * qw + (x - q.x0);
-      const wf = mAlpha![k]!;
-      for (let c = 0; c < 3; c++) {
-        px.fm[c] = mF[c]![k]! / (wf + EPS);
-        px.bm[c] = mB[c]![k]! / (1 - wf + EPS);
-        px.iv[c] = f.data[acc.base[c]! + p * acc.step]!;
-      }
-      visit(p, k, a8 / 255);
-    });
-  trust!.fill(0);
-  inBand!.fill(0);
-  eachBandPixel((_p, k, a) => {
-    const spread = Math.sqrt(Math.max(0, mSq![k]! - mAlpha![k]! * mAlpha![k]!));
-    trust![k] = trustOf(px, a) * ramp(spread, TRUST.spread[0], TRUST.spread[1]);
-    inBand![k] = 1;
-  });
-  const rr = TRUST.regionRadius * r;
-  boxMean(trust!, qw, qh, rr, mTrust);
-  boxMean(inBand!, qw, qh, rr, mBand);
-  eachBandPixel((p, k, a) => {
-    const region = ramp(mTrust![k]! / (mBand![k]! + EPS), TRUST.region[0], TRUST.region[1]);
-    const w = region * trust![k]!;
-    if (w <= 0) return;
-    for (let c = 0; c < 3; c++) {
-      const v = px.iv[c]!;
-      f.data[acc.base[c]! + p * acc.step] = Math.round(v + w * (unmix(px.bm[c]!, v, a) - v));
+interface Cells {
+  s: number;
+  x0: number;
+  y0: number;
+  gw: number;
+  gh: number;
+  a1: Float32Array;
+  a2: Float32Array;
+  count: Float32Array;
+  fs: Float32Array[];
+  bs: Float32Array[];
+}
+
+function cellSums(f: MattedFrame, acc: Access, band: Band, coarse: Coarse, r: number, s: number): Cells {
+  const x0 = Math.max(0, band.x0 - r);
+  const y0 = Math.max(0, band.y0 - r);
+  const gw = Math.ceil((Math.min(f.width, band.x1 + r) - x0) / s);
+  const gh = Math.ceil((Math.min(f.height, band.y1 + r) - y0) / s);
+  const n = gw * gh;
+  const [a1, a2, a3, count, i0, i1, i2, f0, f1, f2, b0, b1, b2] = maps(13, n);
+  for (const m of [a1, a2, a3, count, i0, i1, i2]) m!.fill(0);
+  const ai = [i0!, i1!, i2!];
+  // Only tiles within `r` of the band are read at band pixels; cells elsewhere stay empty.
+  const box = { x0, y0, x1: Math.min(f.width, x0 + gw * s), y1: Math.min(f.height, y0 + gh * s) };
+  const [ab, c0, c1, c2] = [acc.base[3], ...acc.base];
+  const step = acc.step;
+  const data = f.data;
+  eachTileSpan(grow(band, Math.ceil(r / TILE)), band.tw, box, (y, xs, xe) => {
+    const row = Math.floor((y - y0) / s) * gw;
+    for (let x = xs; x < xe; x++) {
+      const p = (y * f.width + x) * step;
+      const g = row + Math.floor((x - x0) / s);
+      const a = data[ab + p]! / 255;
+      const aa = a * a;
+      a1![g] = a1![g]! + a;
+      a2![g] = a2![g]! + aa;
+      a3![g] = a3![g]! + aa * a;
+      count![g] = count![g]! + 1;
+      i0![g] = i0![g]! + aa * data[c0 + p]!;
+      i1![g] = i1![g]! + aa * data[c1 + p]!;
+      i2![g] = i2![g]! + aa * data[c2 + p]!;
     }
   });
+  const fs = [f0!, f1!, f2!];
+  const bs = [b0!, b1!, b2!];
+  for (let gy = 0; gy < gh; gy++) {
+    for (let gx = 0; gx < gw; gx++) {
+      const g = gy * gw + gx;
+      const x = Math.min(f.width - 1, x0 + gx * s + (s >> 1));
+      const y = Math.min(f.height - 1, y0 + gy * s + (s >> 1));
+      for (let c = 0; c < 3; c++) {
+        const fm = count![g] ? sample(coarse, coarse.fg[c]!, x, y) : 0;
+        const bm = count![g] ? sample(coarse, coarse.bg[c]!, x, y) : 0;
+        fs[c]![g] = fm * (a1![g]! - a3![g]!) + ai[c]![g]! - bm * (a2![g]! - a3![g]!);
+        bs[c]![g] = bm * (count![g]! - a1![g]!);
+      }
+    }
+  }
+  return { s, x0, y0, gw, gh, a1: a1!, a2: a2!, count: count!, fs, bs };
+}
+
+/**
+ * The narrow pass, on cells of about a third of its radius (one pixel at 480p, three at 1080p:
+ * the means over the radius hardly change, the cost drops by the cell's area). The means meet in
+ * the band: each pixel is unmixed and blended with its filmed colour by how far its matte can
+ * be trusted (`trustOf`, averaged over the neighbourhood), so a tier's alpha error leaves the
+ * filmed colour rather than a wrong estimate.
+ */
+function narrowPass(f: MattedFrame, acc: Access, band: Band, coarse: Coarse, r: number): void {
+  const s = Math.max(1, Math.floor(r / 2));
+  const cs = cellSums(f, acc, band, coarse, r, s);
+  const { gw, gh } = cs;
+  const n = gw * gh;
+  const rc = Math.max(1, Math.round(r / s));
+  const [mA1, mA2, mC, mf0, mf1, mf2, mb0, mb1, mb2, trustSum, bandCount, mT, mN] = maps(26, n).slice(13);
+  boxMean(cs.a1, gw, gh, rc, mA1);
+  boxMean(cs.a2, gw, gh, rc, mA2);
+  boxMean(cs.count, gw, gh, rc, mC);
+  const mF = [mf0!, mf1!, mf2!];
+  const mB = [mb0!, mb1!, mb2!];
+  cs.fs.forEach((m, c) => boxMean(m, gw, gh, rc, mF[c]));
+  cs.bs.forEach((m, c) => boxMean(m, gw, gh, rc, mB[c]));
+  // Per cell: the side means, the mean alpha and its spread.
+  for (let g = 0; g < n; g++) {
+    const cnt = mC![g]! + EPS;
+    const wf = mA1![g]!;
+    for (let c = 0; c < 3; c++) {
+      mF[c]![g] = mF[c]![g]! / (wf + EPS);
+      mB[c]![g] = mB[c]![g]! / (cnt - wf + EPS);
+    }
+    const mean = wf / cnt;
+    mA2![g] = Math.sqrt(Math.max(0, mA2![g]! / cnt - mean * mean));
+  }
+  // The band's pixels with their estimate's trust; the trust summed per cell for the region.
+  const px: Pixel = { fm: [0, 0, 0], bm: [0, 0, 0], iv: [0, 0, 0] };
+  const at = (m: Float32Array, x: number, y: number) => cellSample(cs, m, x, y);
+  const load = (x: number, y: number, p: number) => {
+    for (let c = 0; c < 3; c++) {
+      px.fm[c] = at(mF[c]!, x, y);
+      px.bm[c] = at(mB[c]!, x, y);
+      px.iv[c] = f.data[acc.base[c]! + p * acc.step]!;
+    }
+  };
+  // Each band pixel once: its trust, and what the final step needs (index, cell, background mean).
+  const most = band.tiles.reduce((t, v) => t + v, 0) * TILE * TILE;
+  if (bandScratch.pixels.length < most) bandScratch = { pixels: new Int32Array(most), cells: new Int32Array(most), trusts: new Float32Array(most), backs: new Float32Array(3 * most) };
+  const { pixels, cells, trusts, backs } = bandScratch;
+  let count = 0;
+  trustSum!.fill(0);
+  bandCount!.fill(0);
+  eachTileSpan(band.tiles, band.tw, band, (y, xs, xe) => {
+    for (let x = xs; x < xe; x++) {
+      const p = y * f.width + x;
+      const a8 = f.data[acc.base[3] + p * acc.step]!;
+      if (a8 < SOFT_BAND.min || a8 > SOFT_BAND.max) continue;
+      load(x, y, p);
+      const t = trustOf(px, a8 / 255) * ramp(at(mA2!, x, y), TRUST.spread[0], TRUST.spread[1]);
+      const g = Math.floor((y - cs.y0) / s) * gw + Math.floor((x - cs.x0) / s);
+      trustSum![g] = trustSum![g]! + t;
+      bandCount![g] = bandCount![g]! + 1;
+      pixels[count] = p;
+      cells[count] = g;
+      trusts[count] = t;
+      for (let c = 0; c < 3; c++) backs[3 * count + c] = px.bm[c]!;
+      count++;
+    }
+  });
+  const rr = TRUST.regionRadius * rc;
+  boxMean(trustSum!, gw, gh, rr, mT);
+  boxMean(bandCount!, gw, gh, rr, mN);
+  for (let i = 0; i < count; i++) {
+    const p = pixels[i]!;
+    const g = cells[i]!;
+    const w = ramp(mT![g]! / (mN![g]! + EPS), TRUST.region[0], TRUST.region[1]) * trusts[i]!;
+    if (w <= 0) continue;
+    const a = f.data[acc.base[3] + p * acc.step]! / 255;
+    for (let c = 0; c < 3; c++) {
+      const at = acc.base[c]! + p * acc.step;
+      const v = f.data[at]!;
+      f.data[at] = Math.round(v + w * (unmix(backs[3 * i + c]!, v, a) - v));
+    }
+  }
+}
+
+/** A cell map at pixel (x, y): the cell itself for one-pixel cells, else bilinear between centres. */
+function cellSample(cs: Cells, m: Float32Array, x: number, y: number): number {
+  if (cs.s === 1) return m[(y - cs.y0) * cs.gw + (x - cs.x0)]!;
+  const gx = Math.min(cs.gw - 1, Math.max(0, (x - cs.x0 + 0.5) / cs.s - 0.5));
+  const gy = Math.min(cs.gh - 1, Math.max(0, (y - cs.y0 + 0.5) / cs.s - 0.5));
+  const i = Math.min(cs.gw - 2, Math.floor(gx));
+  const j = Math.min(cs.gh - 2, Math.floor(gy));
+  if (i < 0 || j < 0) return m[Math.round(gy) * cs.gw + Math.round(gx)]!;
+  const tx = gx - i;
+  const ty = gy - j;
+  const o = j * cs.gw + i;
+  return (m[o]! * (1 - tx) + m[o + 1]! * tx) * (1 - ty) + (m[o + cs.gw]! * (1 - tx) + m[o + cs.gw + 1]! * tx) * ty;
 }
 
 /** 0 at or below lo, 1 at or above hi, linear between. */
