@@ -3,8 +3,8 @@
  * subject's colour, its ground-truth mask softened by a Gaussian is the alpha) are laid over known
  * backgrounds (saturated colours and a real frame of another clip), I = αF + (1 − α)B, so the true
  * foreground F of every soft pixel is known. Scores, in the soft band, the colour a cut-out shows
- * against F: passed through as filmed (what outputs do today) and after foreground estimation
- * (engine/matte/foreground.ts, measured here before the renders take it: docs/outputs.md), at 480p and 1080p (the frames upscaled), with the known alpha and,
+ * against F: passed through as filmed (what outputs carried before) and after foreground estimation
+ * (engine/matte/foreground.ts, what the renders now lay over anything new: docs/outputs.md), at 480p and 1080p (the frames upscaled), with the known alpha and,
  * per tier, with the matte the tier itself makes of the composite (its own band). Also the time the
  * estimation adds per frame and as a share of the tier's.
  *
