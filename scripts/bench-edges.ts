@@ -3,13 +3,16 @@
  * subject's colour, its ground-truth mask softened by a Gaussian is the alpha) are laid over known
  * backgrounds (saturated colours and a real frame of another clip), I = αF + (1 − α)B, so the true
  * foreground F of every soft pixel is known. Scores, in the soft band, the colour a cut-out shows
- * against F: passed through as filmed (what outputs do today) and after foreground estimation
- * (engine/matte/foreground.ts, measured here before the renders take it: docs/outputs.md), at 480p and 1080p (the frames upscaled), with the known alpha and,
+ * against F: passed through as filmed (what outputs carried before) and after foreground estimation
+ * (engine/matte/foreground.ts, what the renders now lay over anything new: docs/outputs.md), at 480p and 1080p (the frames upscaled), with the known alpha and,
  * per tier, with the matte the tier itself makes of the composite (its own band). Also the time the
  * estimation adds per frame and as a share of the tier's.
  *
  *   npm run bench:edges -- [--sequences dance-twirl,lucia] [--frames 3] [--tiers service-human,service-original]
- *                          [--resolutions 480,1080] [--json out.json]
+ *                          [--resolutions 480,1080] [--json out.json] [--cache dir]
+ *
+ * --cache keeps each tier's masks of the composites (and its time a frame) in a folder and reads
+ * them back on the next run, so estimator changes are scored without running the tiers again.
  *
  * Error: mean absolute difference per 8-bit channel, weighted by alpha (what a composite shows of
  * it), over pixels with SOFT_BAND.min ≤ α ≤ SOFT_BAND.max.
@@ -104,17 +107,28 @@ async function writeClip(frames: Uint8Array[], w: number, h: number, file: strin
   await ffmpeg(['-v', 'error', '-f', 'rawvideo', '-pix_fmt', 'rgba', '-s', `${w}x${h}`, '-r', '25', '-i', raw, '-vf', 'format=yuv444p', '-c:v', 'libx264', '-crf', '8', '-preset', 'veryfast', file]);
 }
 
+/** A tier's mask of the clip and its time a frame: made now, or read from --cache. */
+async function tierMask(cfg: (typeof tiers)[number], clip: string, info: Awaited<ReturnType<typeof probeVideo>>, frames: number, name: string) {
+  const dir = args.get('cache') ?? tmp;
+  fs.mkdirSync(dir, { recursive: true });
+  const maskOut = path.join(dir, `${name}.mkv`);
+  const timing = path.join(dir, `${name}.json`);
+  if (args.has('cache') && fs.existsSync(maskOut) && fs.existsSync(timing)) return { maskOut, tierMs: (JSON.parse(fs.readFileSync(timing, 'utf8')) as { tierMs: number }).tierMs };
+  const res = await segmentVideoWith({ input: clip, info, maskOut, tier: cfg.tier, manifest: cfg.manifest, threshold: cfg.threshold, maxFrames: frames });
+  const tierMs = (1000 * res.seconds) / res.framesWritten;
+  fs.writeFileSync(timing, JSON.stringify({ tierMs }));
+  return { maskOut, tierMs };
+}
+
 async function runTiers(seq: string, height: number, background: string, comps: Uint8Array[], truth: { fgs: Uint8Array[]; alphas: Uint8Array[] }, w: number, h: number, knownMs: number) {
   const clip = path.join(tmp, `${seq}-${height}-${background}.mp4`);
   await writeClip(comps, w, h, clip);
   const info = await probeVideo(clip);
   const decoded = await readRgbaFrames(['-i', clip], w, h, comps.length);
   for (const cfg of tiers) {
-    const maskOut = path.join(tmp, `${seq}-${height}-${background}-${cfg.name}.mkv`);
-    const res = await segmentVideoWith({ input: clip, info, maskOut, tier: cfg.tier, manifest: cfg.manifest, threshold: cfg.threshold, maxFrames: comps.length });
+    const { maskOut, tierMs } = await tierMask(cfg, clip, info, comps.length, `${seq}-${height}-${background}-${cfg.name}-${comps.length}`);
     const alphas = await readGrayFrames(['-i', maskOut], w, h);
     const s = score(decoded, truth.fgs, alphas, truth.alphas, w, h);
-    const tierMs = (1000 * res.seconds) / res.framesWritten;
     rows.push({ sequence: seq, height, background, alpha: cfg.name, passthrough: s.passthrough, estimated: s.estimated, ratio: s.estimated / s.passthrough, estimateMs: s.ms, tierMs, share: `${((100 * Math.max(s.ms, knownMs)) / tierMs).toFixed(1)} %` });
     console.error(`${seq} ${height}p ${background} ${cfg.name}: ${s.passthrough.toFixed(1)} → ${s.estimated.toFixed(1)} (tier ${tierMs.toFixed(0)} ms/frame)`);
   }

@@ -48,6 +48,33 @@ describe('planRender: inputs and timeline', () => {
   });
 });
 
+describe('planRender: a piped source (the colour with its edges estimated, on stdin)', () => {
+  it('reads the source for its sound and the raw frames from stdin, already on the timeline', () => {
+    const [args] = plan({ kind: 'transparent', format: 'webm_vp9' }, { piped: true }).steps;
+    expect(args!.slice(10, 23)).toEqual(['-i', '/in/src.mp4', '-f', 'rawvideo', '-pix_fmt', 'yuva444p', '-s', '1280x720', '-framerate', '24/1', '-i', 'pipe:0', '-filter_complex']);
+    const g = graphOf(args!);
+    expect(g).toContain('[1:v]format=yuva444p,split[src_c][src_a]');
+    expect(g).toContain('[src_a]alphaextract,format=gray[matte]');
+    expect(g).toContain('[0:a:0]atrim');
+    expect(g).not.toContain('fps=24/1');
+  });
+
+  it('blur behind the subject blurs the filmed frame, decoded again from the source', () => {
+    const g = graphOf(plan({ kind: 'blur', blur: { mode: 'background', type: 'gaussian', intensity: 50 }, exportFormat: 'mp4' }, { piped: true }).steps[0]!);
+    expect(g).toContain('[0:v]scale=1280:720,setpts=PTS-STARTPTS,fps=24/1,trim=end_frame=271,format=yuv420p[filmed]');
+    expect(g).toContain('[src]null[sharp]');
+    expect(g).toContain('[filmed]split[toblur][plain]');
+  });
+
+  it('a composition still finds its background at input 2', () => {
+    const p = plan({ kind: 'composition', background: { file: '/in/bg.png' }, template: 'full', backgroundAudio: false, backgroundAudioVolume: 1, exportFormat: 'mp4' }, {
+      piped: true,
+      background: { kind: 'image', file: '/in/bg.png', demuxer: 'png_pipe', width: 1280, height: 720 },
+    });
+    expect(graphOf(p.steps[0]!)).toContain('[2:v]');
+  });
+});
+
 describe('planRender: transparent formats', () => {
   it('merges in 4:2:0 for 4:2:0 files and in 4:4:4 for ProRes and RGB formats', () => {
     expect(workingFormat({ kind: 'transparent', format: 'webm_vp9' })).toBe('yuv420p');

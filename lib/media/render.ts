@@ -10,6 +10,7 @@ import {
   type BackgroundInput,
   type RenderPlan,
   type RenderPlanInput,
+  type RenderSource,
 } from '../../engine/media/render-plan';
 import type { MediaInfo } from '../../engine/media/types';
 import { env } from '../env';
@@ -20,8 +21,10 @@ import { parseRational } from '../../engine/media/geometry';
 import { assertCapability } from './capabilities';
 import { MediaError } from './ffmpeg';
 import { countFrames, probeFile } from './frames';
+import { thumbnailFrame } from '../../engine/media/thumbnails';
+import { foregroundFeed, takesForeground } from './foreground';
 import { encodeHevcAlpha } from './hevc-alpha';
-import { runEncode } from './run-ffmpeg';
+import { runEncode, type Feed } from './run-ffmpeg';
 import { encodeSticker } from './sticker';
 import { writeLottie } from './lottie';
 import { keepWebpAnimated } from './webp-animation';
@@ -79,11 +82,19 @@ function plan<T>(make: () => T): T {
   }
 }
 
-async function runSteps(p: RenderPlan, file: string, label: string, signal?: AbortSignal, onProgress?: (frames: number) => void) {
+/**
+ * What a step that reads the source gets on its stdin when the source is piped: the colour with
+ * the estimated edges, decoded again for each such step (only GIF's two passes read it twice).
+ */
+function feedOf(s: RenderSource & { mask: string }, signal?: AbortSignal): (args: string[]) => Feed | undefined {
+  return (args) => (s.piped && args.includes('pipe:0') ? foregroundFeed(s, { signal }) : undefined);
+}
+
+async function runSteps(p: RenderPlan, file: string, label: string, feed: (args: string[]) => Feed | undefined, signal?: AbortSignal, onProgress?: (frames: number) => void) {
   for (const dir of [p.zip?.directory, p.lottie?.directory]) if (dir) await fs.mkdir(dir, { recursive: true });
   const last = p.steps.length - 1;
   for (const [i, args] of p.steps.entries()) {
-    await runEncode(args, { what: `the ${label} output`, signal, onProgress: i === last ? onProgress : undefined });
+    await runEncode(args, { what: `the ${label} output`, signal, onProgress: i === last ? onProgress : undefined, feed: feed(args) });
   }
   if (p.zip) await writeZip(file, p.zip);
   if (p.lottie) await writeLottie(file, p.lottie);
@@ -104,9 +115,12 @@ async function finishAndValidate(p: RenderPlan, file: string, source: { info: Me
   return stickerMetadata(p.format, sticker.plan, metadata, sticker.attempts, source.maskFrames / parseRational(source.info.fpsRational));
 }
 
-async function renderPoster(input: RenderPlanInput, file: string, signal?: AbortSignal): Promise<string> {
+async function renderPoster(input: RenderPlanInput & { mask: string }, file: string, signal?: AbortSignal): Promise<string> {
   const poster = planPoster(input, file);
-  await runEncode(poster.args, { what: 'the poster', signal });
+  // The poster shows one frame: only that one is estimated, and the feed stops after it.
+  const shown = thumbnailFrame(input.maskFrames, parseRational(input.info.fpsRational));
+  const feed = input.piped ? foregroundFeed(input, { signal, frames: shown + 1, only: shown }) : undefined;
+  await runEncode(poster.args, { what: 'the poster', signal, feed });
   const v = (await probeFile(file, 'png_pipe', signal)).video;
   if (v?.codec !== 'png' || v.width !== poster.width || v.height !== poster.height) {
     throw new MediaError(`The poster failed validation: ${v ? `${v.codec} ${v.width}x${v.height}` : 'no picture'}, expected a ${poster.width}x${poster.height} PNG.`);
@@ -133,9 +147,9 @@ export async function renderOutput(
   try {
     let background: BackgroundInput | undefined;
     if (recipe.kind === 'composition') background = await probeBackground(await backgroundFile(recipe.background, workDir, signal), signal);
-    const input: RenderPlanInput = { ...opts, recipe, maskFrames, maxPixels: env().MAX_FRAME_PIXELS, background, output: file, workDir };
+    const input = { ...opts, recipe, maskFrames, maxPixels: env().MAX_FRAME_PIXELS, background, output: file, workDir, piped: takesForeground(recipe) };
     const p = plan(() => planRender(input));
-    await runSteps(p, file, label, signal, opts.onProgress);
+    await runSteps(p, file, label, feedOf(input, signal), signal, opts.onProgress);
     const metadata = await finishAndValidate(p, file, { ...input, mask: opts.mask }, signal);
     const poster = opts.poster ? await renderPoster(input, posterFile, signal) : null;
     return { file, extension: format.extension, contentType: format.contentType, metadata, poster };
@@ -170,7 +184,9 @@ export async function renderBatch(
       await fs.mkdir(workDir);
       outputs.push({ recipe: o.recipe, output: path.join(opts.outDir, `${o.basename}.${formatOf(o.recipe).extension}`), workDir });
     }
-    const source = { ...opts, maskFrames, maxPixels: env().MAX_FRAME_PIXELS };
+    // One piped source for all: a mask video from it is the same matte.
+    const source = { ...opts, maskFrames, maxPixels: env().MAX_FRAME_PIXELS, piped: opts.outputs.some((o) => takesForeground(o.recipe)) };
+    const feed = feedOf(source, signal);
     const usable: number[] = [];
     for (const [i, o] of outputs.entries()) {
       try {
@@ -183,7 +199,7 @@ export async function renderBatch(
     const batch = plan(() => planBatch({ ...source, outputs: usable.map((i) => outputs[i]!) }));
     let shared: Error | null = null;
     if (batch.shared) {
-      shared = await runEncode(batch.shared, { what: 'the batch outputs', signal }).then(
+      shared = await runEncode(batch.shared, { what: 'the batch outputs', signal, feed: feed(batch.shared) }).then(
         () => null,
         (e: unknown) => (e instanceof Error ? e : new Error(String(e))),
       );
@@ -192,10 +208,10 @@ export async function renderBatch(
       const i = usable[k]!;
       const o = outputs[i]!;
       try {
-        if (p.steps.length) await runSteps(p, o.output, o.recipe.format, signal);
+        if (p.steps.length) await runSteps(p, o.output, o.recipe.format, feed, signal);
         else if (shared) throw shared;
         const metadata = await finishAndValidate(p, o.output, source, signal);
-        const input: RenderPlanInput = { ...source, recipe: o.recipe, output: o.output, workDir: o.workDir };
+        const input = { ...source, recipe: o.recipe, output: o.output, workDir: o.workDir };
         const poster = await renderPoster(input, path.join(opts.outDir, `${opts.outputs[i]!.basename}.poster.png`), signal);
         results[i] = { ok: true, output: { file: o.output, extension: p.format.extension, contentType: p.format.contentType, metadata, poster } };
       } catch (error) {

@@ -72,7 +72,7 @@ export function readMaskFrames(file: string, size: { width: number; height: numb
  * Runs ffmpeg and yields its raw output cut into frames of `frameBytes` (each a view the
  * caller may keep until the next one). Bounded by the pipe's back-pressure.
  */
-async function* rawFrames(args: string[], frameBytes: number, what: string, opts: { signal?: AbortSignal; bufferFrames?: number }): AsyncGenerator<Uint8Array> {
+export async function* rawFrames(args: string[], frameBytes: number, what: string, opts: { signal?: AbortSignal; bufferFrames?: number }): AsyncGenerator<Uint8Array> {
   const child = spawnFfmpeg(args);
   let stderr = '';
   child.stderr.on('data', (d: Buffer) => {

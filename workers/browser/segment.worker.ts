@@ -4,6 +4,7 @@
  * engine does the work; the runtime is WebGPU or WASM as the page asked.
  */
 import { createVideoMatter, PEOPLE_TIERS, tierFor, withManifest, workSize, type VideoMatter } from '../../engine';
+import { estimateForeground } from '../../engine/matte/foreground';
 import { choosePeopleModel, PEOPLE_TITLES } from './people-model';
 import type { Backend, FromWorker, ToWorker } from './protocol';
 
@@ -12,7 +13,7 @@ declare const self: DedicatedWorkerGlobalScope;
 let matter: VideoMatter | null = null;
 /** Frames handed to the engine whose alpha has not come back yet, oldest first. */
 let inFlight: { id: number; width: number; height: number; rgba: ArrayBuffer }[] = [];
-/** The worker's time on frames so far: engine and writing alphas back. */
+/** The worker's time on frames so far: engine, writing alphas back and the edges' colour. */
 let busyMs = 0;
 // Frames are handled strictly one after another: the matter keeps temporal state.
 let queue: Promise<void> = Promise.resolve();
@@ -28,13 +29,17 @@ async function runtimeFor(backend: Backend, modelBaseUrl: string, wasmPaths: str
   return createOrtWebRuntime({ modelBaseUrl, wasmPaths, threads: 1 });
 }
 
-/** Writes each finished alpha into its frame's buffer and sends the frame back (transferred). */
+/**
+ * Writes each finished alpha into its frame's buffer, takes the old background's colour out of
+ * its soft edges (as the server's renders do), and sends the frame back (transferred).
+ */
 function deliver(alphas: Uint8Array[], t0: number): void {
   for (const alpha of alphas) {
     const f = inFlight.shift();
     if (!f || !matter) return;
     const rgba = new Uint8Array(f.rgba);
     for (let i = 0, p = 3; i < alpha.length; i++, p += 4) rgba[p] = alpha[i]!;
+    estimateForeground({ data: rgba, width: f.width, height: f.height, layout: 'rgba' });
     busyMs += performance.now() - t0;
     t0 = performance.now();
     post({ type: 'matted', id: f.id, width: f.width, height: f.height, rgba: f.rgba, busyMs, stats: structuredClone(matter.stats) }, [f.rgba]);

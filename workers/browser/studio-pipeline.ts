@@ -41,7 +41,7 @@ export interface StudioResult {
   modelReason: string;
   /** Wall time of the whole run, model load included. */
   totalMs: number;
-  /** Mean time the worker was busy with one frame (engine + writing the alpha back). */
+  /** Mean time the worker was busy with one frame (engine, writing the alpha back, the edges' colour). */
   meanFrameMs: number;
   modelLoadMs: number;
   /** Engine totals: how many frames ran the model, and the time in inference vs refinement. */
@@ -64,7 +64,7 @@ export interface StudioProfile {
   inferMs: number;
   /** The engine's refinement (resampling, main subject, guided filter, full-resolution alpha). */
   refineMs: number;
-  /** The worker's time besides the engine: messages and writing the alpha into the frame. */
+  /** The worker's time besides the engine: messages, writing the alpha into the frame, the edges' colour. */
   workerOtherMs: number;
   /** Handing frames to the encoder (waits only when the encoder falls behind). */
   encodeMs: number;
