@@ -4,7 +4,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { OPAQUE_CONTAINERS, OUTPUT_FORMATS, TRANSPARENT_FORMATS, isTransparentFormat, type OpaqueContainer, type TransparentFormat } from '../../engine/formats';
 import { formatOf, type Recipe } from '../../engine/media/recipe';
-import { API_MODELS, DEFAULT_MODEL, isApiModel } from '../../engine/api-models';
+import { API_MODELS, apiModel, DEFAULT_MODEL, isApiModel } from '../../engine/api-models';
 import { probeVideo } from '../media/probe';
 import { renderOutput } from '../media/render';
 import { safeFetchToFile } from '../net/safe-fetch';
@@ -92,7 +92,7 @@ async function run(args: string[]): Promise<number> {
       },
     });
     process.stderr.write(`\rsegmented ${seg.framesWritten} frames in ${seg.seconds.toFixed(1)} s; rendering…${' '.repeat(20)}\n`);
-    const out = await renderOutput({ source: path.resolve(input), info, mask, recipe, outDir: work, basename: 'output' });
+    const out = await renderOutput({ source: path.resolve(input), info, mask, recipe, outDir: work, basename: 'output', edgeColour: apiModel(v.model).edgeColour });
     fs.mkdirSync(path.dirname(path.resolve(v.output)), { recursive: true });
     fs.copyFileSync(out.file, v.output);
     console.log(`${v.output} (${out.contentType})`);

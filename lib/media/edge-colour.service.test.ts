@@ -174,6 +174,11 @@ describe("soft edges carry the subject's colour", () => {
     expect(columnError(await rgbaFrame(['-i', out.file], 12, { w: W, h: 2 * H }), (_x, c) => SUBJECT[c]!)).toBeLessThan(TOLERANCE);
   });
 
+  it("a model without edgeColour (service-human) passes the filmed colour through", async () => {
+    const out = await renderOutput({ source, info, mask, recipe: { kind: 'transparent', format: 'webm_vp9' }, outDir: path.join(tmp, 'filmed'), edgeColour: false });
+    expect(softColourError(await rgbaFrame(['-c:v', 'libvpx-vp9', '-i', out.file]))).toBeGreaterThan(3 * TOLERANCE);
+  });
+
   it('a mask video is the alpha alone, as before', async () => {
     const out = await render({ kind: 'transparent', format: 'mask_video' }, 'mask');
     const frame = await rgbaFrame(['-i', out.file]);

@@ -40,6 +40,8 @@ export interface RenderInputs {
   info: MediaInfo;
   mask: string;
   signal?: AbortSignal;
+  /** false: outputs pass the filmed colour of soft edges through (the model's `edgeColour`); estimated by default. */
+  edgeColour?: boolean;
 }
 
 export interface RenderedOutput {
@@ -147,7 +149,7 @@ export async function renderOutput(
   try {
     let background: BackgroundInput | undefined;
     if (recipe.kind === 'composition') background = await probeBackground(await backgroundFile(recipe.background, workDir, signal), signal);
-    const input = { ...opts, recipe, maskFrames, maxPixels: env().MAX_FRAME_PIXELS, background, output: file, workDir, piped: takesForeground(recipe) };
+    const input = { ...opts, recipe, maskFrames, maxPixels: env().MAX_FRAME_PIXELS, background, output: file, workDir, piped: opts.edgeColour !== false && takesForeground(recipe) };
     const p = plan(() => planRender(input));
     await runSteps(p, file, label, feedOf(input, signal), signal, opts.onProgress);
     const metadata = await finishAndValidate(p, file, { ...input, mask: opts.mask }, signal);
@@ -185,7 +187,7 @@ export async function renderBatch(
       outputs.push({ recipe: o.recipe, output: path.join(opts.outDir, `${o.basename}.${formatOf(o.recipe).extension}`), workDir });
     }
     // One piped source for all: a mask video from it is the same matte.
-    const source = { ...opts, maskFrames, maxPixels: env().MAX_FRAME_PIXELS, piped: opts.outputs.some((o) => takesForeground(o.recipe)) };
+    const source = { ...opts, maskFrames, maxPixels: env().MAX_FRAME_PIXELS, piped: opts.edgeColour !== false && opts.outputs.some((o) => takesForeground(o.recipe)) };
     const feed = feedOf(source, signal);
     const usable: number[] = [];
     for (const [i, o] of outputs.entries()) {

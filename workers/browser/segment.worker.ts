@@ -4,6 +4,7 @@
  * engine does the work; the runtime is WebGPU or WASM as the page asked.
  */
 import { createVideoMatter, PEOPLE_TIERS, tierFor, withManifest, workSize, type VideoMatter } from '../../engine';
+import { apiModel } from '../../engine/api-models';
 import { estimateForeground } from '../../engine/matte/foreground';
 import { choosePeopleModel, PEOPLE_TITLES } from './people-model';
 import type { Backend, FromWorker, ToWorker } from './protocol';
@@ -31,15 +32,18 @@ async function runtimeFor(backend: Backend, modelBaseUrl: string, wasmPaths: str
 
 /**
  * Writes each finished alpha into its frame's buffer, takes the old background's colour out of
- * its soft edges (as the server's renders do), and sends the frame back (transferred).
+ * its soft edges where the model's renders do on the server, and sends the frame back (transferred).
  */
+/** Whether the model's cut-outs carry the estimated edge colour (engine/api-models.ts `edgeColour`). */
+let edgeColour = true;
+
 function deliver(alphas: Uint8Array[], t0: number): void {
   for (const alpha of alphas) {
     const f = inFlight.shift();
     if (!f || !matter) return;
     const rgba = new Uint8Array(f.rgba);
     for (let i = 0, p = 3; i < alpha.length; i++, p += 4) rgba[p] = alpha[i]!;
-    estimateForeground({ data: rgba, width: f.width, height: f.height, layout: 'rgba' });
+    if (edgeColour) estimateForeground({ data: rgba, width: f.width, height: f.height, layout: 'rgba' });
     busyMs += performance.now() - t0;
     t0 = performance.now();
     post({ type: 'matted', id: f.id, width: f.width, height: f.height, rgba: f.rgba, busyMs, stats: structuredClone(matter.stats) }, [f.rgba]);
@@ -61,6 +65,7 @@ async function handle(msg: ToWorker): Promise<void> {
         const people = msg.model === 'service-human' ? await choosePeopleModel(runtime, msg.frame, msg.people) : null;
         const { tier, manifest } = people ? withManifest(PEOPLE_TIERS[people.people]) : tierFor(msg.model);
         await matter?.release();
+        edgeColour = apiModel(msg.model).edgeColour;
         matter = await createVideoMatter({ runtime, manifest, tier, threshold: null, smartSampling: true });
         inFlight = [];
         busyMs = 0;

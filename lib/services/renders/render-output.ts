@@ -4,6 +4,7 @@ import type { RenderedOutput } from '../../media/render';
 import { renderOutput } from '../../media/render';
 import { PermanentJobError } from '../../queue';
 import { storage, storageKeys } from '../../storage';
+import { apiModel } from '../../../engine/api-models';
 import { EXPORT_FORMATS } from '../../../engine/formats';
 import type { Recipe } from '../../../engine/media/recipe';
 import { z } from 'zod';
@@ -32,6 +33,7 @@ export async function renderInputs(job: Job, maskVersion: number | null, dir: st
     info: mediaInfoOf(job),
     source: await storage().localFile(job.sourceKey, dir),
     mask: await readMask(mask, dir),
+    edgeColour: apiModel(startedRequest(job).model).edgeColour,
   };
 }
 
