@@ -73,6 +73,9 @@ const MISSED = 0.2;
  * camera (a fast pan the flow cannot follow), the motion cue is not trusted at all.
  */
 const MOVING_PER_FRAME = 1;
+/** Core motion (0..1) from which a region that stays still inside the subject's box is cut along SAM's masks, and what "still" is. */
+const STILL_CORE_MOTION = 0.5;
+const STILL_SHARE = 0.25;
 
 /** The stage's I/O as the matter sees it: raw RGB at the segmentation model's size, and the frame's context. */
 export function subjectModelIo(base: ModelIo, motionGap: number): ModelIo {
@@ -179,7 +182,8 @@ function keyAnalyser(s: Sessions, base: ModelIo, stage: GeneralStage) {
     }
     const zone = grow(subject.box, 0.1, gw, gh);
     const inside = regions.regions.map((r) => insideShare(regions, r, zone));
-    const verdicts = inside.map((x) => verdictOf(x, subject, motion, Boolean(s.encoder)));
+    const still = stage.choice === 'shot' ? stillRegions(regions, subject, motion) : [];
+    const verdicts = inside.map((x, j) => verdictOf(x, subject, motion, Boolean(s.encoder), still[j] ?? false));
     const missed = subject.members.some(isMissed);
     const sam =
       s.encoder && s.decoder && (verdicts.includes('sam') || missed)
@@ -413,12 +417,28 @@ function verdictOf(
   subject: Subject,
   motion: GridMotion | null,
   sam: boolean,
+  still: boolean,
 ): Verdict {
-  if (inside >= INSIDE) return 'keep';
   if (inside <= STRAY) return 'drop';
-  if (inside >= 0.5) return 'keep';
+  // A still region inside a moving subject's box (the fence a horse clears, the ramp under a
+  // rider) is cut along SAM's masks of the members, which follow the objects, not the box.
+  if (inside >= 0.5) return still && sam ? 'sam' : 'keep';
   if (motion && subject.members[0]!.motion >= 0.3) return 'moving';
   return sam ? 'sam' : 'box';
+}
+
+/**
+ * Per saliency region: whether it stays still while the subject's core clearly moves (its own
+ * motion below a quarter of the way from the background's to the core's).
+ */
+function stillRegions({ labels, regions }: Regions, subject: Subject, motion: GridMotion | null): boolean[] {
+  const core = subject.members[0]!;
+  if (!motion || core.motion < STILL_CORE_MOTION) return [];
+  const sums = new Float64Array(regions.length + 1);
+  for (let i = 0; i < labels.length; i++) sums[labels[i]!] = sums[labels[i]!]! + motion.own.data[i]!;
+  const coreLevel = meanIn(motion.own, core.box);
+  const cut = motion.background + STILL_SHARE * (coreLevel - motion.background);
+  return regions.map((r) => sums[r.id]! / r.size < cut);
 }
 
 const isMissed = (m: Candidate) => m.classIndex !== REGION && m.saliency < MISSED;

@@ -22,6 +22,8 @@ export interface ShotEvidence {
   motionKeys: number;
   /** Keys on which it moved along with the subject's core. */
   withSubject: number;
+  /** Whether the shot's subject clearly moved on an earlier key (the same for every track of the shot). */
+  subjectMoved: boolean;
 }
 
 /** A candidate of this key with the shot's evidence of the track it belongs to. */
@@ -44,6 +46,8 @@ interface Track {
 
 /** A track is matched when its predicted box overlaps a candidate this much (IoU). */
 const MATCH_IOU = 0.3;
+/** The core's own motion (0..1) from which the shot's subject has clearly moved. */
+const SUBJECT_MOVES = 0.5;
 /** A track unseen for more keys than this is forgotten. */
 const FORGET_AFTER = 4;
 
@@ -51,6 +55,7 @@ export class ShotTracks {
   private tracks: Track[] = [];
   private shot = -1;
   private keys = 0;
+  private subjectMoved = false;
   private nextId = 0;
 
   /**
@@ -71,6 +76,7 @@ export class ShotTracks {
 
   /** Records the key's subject: its members' tracks were chosen, and those moving with the core moved with it. */
   settle(members: readonly Tracked[], movingWithCore: readonly Tracked[]): void {
+    if (members[0] && members[0].motion >= SUBJECT_MOVES) this.subjectMoved = true;
     for (const m of members) this.byId(m.track).sums.chosen++;
     for (const m of movingWithCore) this.byId(m.track).sums.withSubject++;
     this.tracks = this.tracks.filter((t) => t.missed <= FORGET_AFTER);
@@ -80,6 +86,7 @@ export class ShotTracks {
     this.tracks = [];
     this.shot = shot;
     this.keys = 0;
+    this.subjectMoved = false;
   }
 
   /** Greedy one-to-one matching by IoU between each track's predicted box and the candidates. */
@@ -129,6 +136,7 @@ export class ShotTracks {
       motion: s.motion / Math.max(1, s.motionKeys),
       motionKeys: s.motionKeys,
       withSubject: s.withSubject,
+      subjectMoved: this.subjectMoved,
     };
   }
 
