@@ -61,8 +61,7 @@ const MIN_DETECTION = 0.25;
 /** Salient regions under this share of the grid are not candidates, nor moving ones under MIN_MOVING_SHARE. */
 const MIN_REGION_SHARE = 0.002;
 const MIN_MOVING_SHARE = 0.01;
-/** A region is the subject's when this share of it lies in the subject's (grown) box, not the subject's below STRAY. */
-const INSIDE = 0.85;
+/** A region is the subject's when at least half of it lies in the subject's (grown) box, not the subject's below STRAY. */
 const STRAY = 0.15;
 /** A detected member whose box the saliency covers less than this was missed by the model. */
 const MISSED = 0.2;
