@@ -89,12 +89,16 @@ export class ShotTracks {
     this.subjectMoved = false;
   }
 
-  /** Greedy one-to-one matching by IoU between each track's predicted box and the candidates. */
+  /**
+   * Greedy one-to-one matching by IoU between each track's predicted box and the candidates. A
+   * detected object's track goes to a detection of its class before any region of no class, so
+   * a salient region over a person cannot take the person's track while the person is detected.
+   */
   private matches(candidates: readonly Candidate[], index: number): Map<Candidate, Track> {
     const options = this.tracks.flatMap((t) =>
-      candidates.filter((c) => compatible(t, c)).map((c) => ({ t, c, iou: boxIou(predicted(t, index), c.box) })),
+      candidates.filter((c) => compatible(t, c)).map((c) => ({ t, c, same: t.classIndex === c.classIndex, iou: boxIou(predicted(t, index), c.box) })),
     );
-    options.sort((a, b) => b.iou - a.iou);
+    options.sort((a, b) => Number(b.same && b.iou >= MATCH_IOU) - Number(a.same && a.iou >= MATCH_IOU) || b.iou - a.iou);
     const pairs = new Map<Candidate, Track>();
     const taken = new Set<Track>();
     for (const o of options) {
