@@ -97,6 +97,9 @@ async function download(status: JobStatus, name: string): Promise<{ file: string
   return { file, type: res.headers.get('content-type') };
 }
 
+/** Blue levels through a subject at 95 % opacity over pure blue (12.75 in theory) and through an opaque one (about 0) lie either side of this. */
+const OPACITY_FLOOR = 6;
+
 /** The box (and count) of the pixels that are not the blue background, in the frame at 0.5 s (also written as a PNG to look at). */
 async function subjectBox(video: string, png: string): Promise<{ x0: number; y0: number; x1: number; y1: number; count: number; minBlue: number }> {
   fs.mkdirSync(FRAMES, { recursive: true });
@@ -164,8 +167,9 @@ describe('the official n8n templates, sent as n8n sends them', () => {
       expect(box.x0).toBeGreaterThanOrEqual(BG.width - 224 - 2);
       expect(box.y0).toBeGreaterThanOrEqual(BG.height - 224 - 2);
       expect(box.x1).toBeGreaterThan(BG.width - 112);
-      // 5 % of the blue background shows through even the darkest parts of the subject.
-      expect(box.minBlue).toBeGreaterThanOrEqual(8);
+      // 5 % of the blue background shows through even the darkest parts of the subject: 12.75
+      // levels in theory, a few less after H.264's 4:2:0 chroma; fully opaque gives about 0.
+      expect(box.minBlue).toBeGreaterThanOrEqual(OPACITY_FLOOR);
       // The background's tone at 0.3 (−10.5 dB) against its own level; the source's tone kept at full level.
       const bgLevel = (await toneLevel(files['/bg.mp4']!.file, BG_TONE)) - (await toneLevel(outputs[i]!.file, BG_TONE));
       expect(bgLevel).toBeGreaterThan(9);
@@ -180,7 +184,7 @@ describe('the official n8n templates, sent as n8n sends them', () => {
       expect(box.x0).toBeGreaterThanOrEqual(140 - 2);
       expect(box.x1).toBeLessThanOrEqual(500 + 2);
       expect(Math.abs((box.x0 + box.x1) / 2 - BG.width / 2)).toBeLessThan(60);
-      expect(box.minBlue).toBeLessThan(8);
+      expect(box.minBlue).toBeLessThan(OPACITY_FLOOR);
     }
     // 05 — the inverted mask video the template hands to an inpainting model.
     expect(outputs[4]!.type).toBe('video/mp4');
