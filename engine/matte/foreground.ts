@@ -213,16 +213,21 @@ function sideWeight(a: number): number {
 
 /** Bilinear sample of a coarse map at pixel (x, y). */
 function sample(c: Coarse, map: Float32Array, x: number, y: number): number {
-  const gx = Math.min(c.gw - 1, Math.max(0, (x + 0.5) / c.cell - 0.5));
-  const gy = Math.min(c.gh - 1, Math.max(0, (y + 0.5) / c.cell - 0.5));
-  const i = Math.min(c.gw - 2, Math.floor(gx));
-  const j = Math.min(c.gh - 2, Math.floor(gy));
-  if (i < 0 || j < 0) return map[Math.round(gy) * c.gw + Math.round(gx)]!;
+  return bilinear(map, c.gw, c.gh, c.cell, x, y);
+}
+
+/** Bilinear between the centres of a gw × gh grid of `cell`-px cells, at pixel (x, y) from the grid's corner. */
+function bilinear(map: Float32Array, gw: number, gh: number, cell: number, x: number, y: number): number {
+  const gx = Math.min(gw - 1, Math.max(0, (x + 0.5) / cell - 0.5));
+  const gy = Math.min(gh - 1, Math.max(0, (y + 0.5) / cell - 0.5));
+  const i = Math.min(gw - 2, Math.floor(gx));
+  const j = Math.min(gh - 2, Math.floor(gy));
+  if (i < 0 || j < 0) return map[Math.round(gy) * gw + Math.round(gx)]!;
   const tx = gx - i;
   const ty = gy - j;
-  const o = j * c.gw + i;
+  const o = j * gw + i;
   const top = map[o]! * (1 - tx) + map[o + 1]! * tx;
-  const bottom = map[o + c.gw]! * (1 - tx) + map[o + c.gw + 1]! * tx;
+  const bottom = map[o + gw]! * (1 - tx) + map[o + gw + 1]! * tx;
   return top * (1 - ty) + bottom * ty;
 }
 
@@ -426,15 +431,7 @@ function narrowPass(f: MattedFrame, acc: Access, band: Band, coarse: Coarse, r: 
 /** A cell map at pixel (x, y): the cell itself for one-pixel cells, else bilinear between centres. */
 function cellSample(cs: Cells, m: Float32Array, x: number, y: number): number {
   if (cs.s === 1) return m[(y - cs.y0) * cs.gw + (x - cs.x0)]!;
-  const gx = Math.min(cs.gw - 1, Math.max(0, (x - cs.x0 + 0.5) / cs.s - 0.5));
-  const gy = Math.min(cs.gh - 1, Math.max(0, (y - cs.y0 + 0.5) / cs.s - 0.5));
-  const i = Math.min(cs.gw - 2, Math.floor(gx));
-  const j = Math.min(cs.gh - 2, Math.floor(gy));
-  if (i < 0 || j < 0) return m[Math.round(gy) * cs.gw + Math.round(gx)]!;
-  const tx = gx - i;
-  const ty = gy - j;
-  const o = j * cs.gw + i;
-  return (m[o]! * (1 - tx) + m[o + 1]! * tx) * (1 - ty) + (m[o + cs.gw]! * (1 - tx) + m[o + cs.gw + 1]! * tx) * ty;
+  return bilinear(m, cs.gw, cs.gh, cs.s, x - cs.x0, y - cs.y0);
 }
 
 /** 0 at or below lo, 1 at or above hi, linear between. */
