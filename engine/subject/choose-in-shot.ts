@@ -61,7 +61,7 @@ export function chooseInShotKey(
   return subject;
 }
 
-export function chooseInShot(candidates: readonly Tracked[], grid: { width: number; height: number }): Subject | null {
+function chooseInShot(candidates: readonly Tracked[], grid: { width: number; height: number }): Subject | null {
   const scored = rank(candidates, (c) => shotScore(c, grid));
   const somethingMoves = candidates.some((c) => moving(c) && (c.saliency >= CORE_SALIENCY || c.classIndex !== REGION));
   const best = scored.find(({ c }) => mayBeCore(c) && !(isStill(c) && (somethingMoves || standsIn(c))));

@@ -156,7 +156,7 @@ function compatible(t: Track, c: Candidate): boolean {
 
 /** The track's last box moved on by its velocity to frame `index`. */
 function predicted(t: Track, index: number): Box {
-  const dt = t.lastIndex < 0 ? 0 : index - t.lastIndex;
+  const dt = index - t.lastIndex;
   const [dx, dy] = [t.velocity[0] * dt, t.velocity[1] * dt];
   return [t.box[0] + dx, t.box[1] + dy, t.box[2] + dx, t.box[3] + dy];
 }
