@@ -105,13 +105,17 @@ describe('an upload whose web process is killed', () => {
     put.write(Buffer.alloc(4 * 1024 * 1024, 7));
     const tmp = path.join(stack.dataDir, 'tmp');
     const incoming = await waitFor(
-      () => Promise.resolve(fs.readdirSync(tmp).find((f) => f.startsWith(receipt.id) && fs.statSync(path.join(tmp, f)).size > 0)),
+      () => Promise.resolve(fs.existsSync(tmp) ? fs.readdirSync(tmp).find((f) => f.startsWith(receipt.id) && fs.statSync(path.join(tmp, f)).size > 0) : undefined),
       { what: 'the upload to be streaming to disk' },
     );
     await stack.restartWeb();
     put.destroy();
-    await waitFor(() => Promise.resolve(fs.existsSync(path.join(tmp, incoming)) ? undefined : true), { timeoutMs: 20_000, what: 'the sweep' });
-    expect(stack.logs()).toContain(`removed 1 abandoned upload file(s): ${incoming}`);
+    // The whole log, not the tail: the sweep deletes the file before its line crosses the web
+    // process's stdout pipe, and the tail keeps only the last 20,000 characters.
+    const line = `removed 1 abandoned upload file(s): ${incoming}`;
+    const logged = () => fs.readFileSync(path.join(stack.dataDir, 'stack.log'), 'utf8').includes(line);
+    await waitFor(() => Promise.resolve(logged() ? true : undefined), { timeoutMs: 20_000, what: 'the sweep' });
+    expect(fs.existsSync(path.join(tmp, incoming))).toBe(false);
     expect((await api(stack, 'GET', `/v1/jobs/${receipt.id}/status`, { key })).body.status).toBe('created');
   });
 });

@@ -77,11 +77,15 @@ function serverMode(): 'dev' | 'start' {
 
 class Tail {
   private text = '';
+  /** Whether each process's output ends mid-line: a chunk may split a line, which keeps one prefix. */
+  private readonly midLine = new Map<string, boolean>();
   constructor(private readonly file: string) {}
   add(prefix: string, chunk: Buffer) {
     const s = chunk.toString();
     fs.appendFileSync(this.file, s);
-    this.text = (this.text + s.replace(/^/gm, prefix)).slice(-20_000);
+    const prefixed = (this.midLine.get(prefix) ? '' : prefix) + s.replace(/\n(?=.)/gs, `\n${prefix}`);
+    this.midLine.set(prefix, !s.endsWith('\n'));
+    this.text = (this.text + prefixed).slice(-20_000);
   }
   toString() {
     return this.text;
