@@ -21,6 +21,7 @@ import {
 } from './choose';
 import { fitCameraMotion, median, ownMotion } from './motion';
 import { serialSession } from './serial-session';
+import { samVote } from './sam-vote';
 
 /**
  * The subject stage, packaged as a model so the video matter (engine/video-matter.ts) runs it on
@@ -49,6 +50,13 @@ export interface GeneralStage {
   choice: 'shot' | 'key';
   /** Whether SAM may run where the saliency and the chosen objects disagree (costs a SAM encode on those keys). */
   sam: boolean;
+  /**
+   * Whether SAM's masks of the members vote with the segmentation model inside the subject's
+   * box on every key with a subject (a SAM encode on each). Where the two disagree, the mean of
+   * their probabilities decides: each is right where the other fails (SAM on thin and multi-part
+   * subjects, ISNet on large ones and on water and sky), and the surer one wins.
+   */
+  samVotes: boolean;
   /** Frames back to the frame the motion cue compares a key with. */
   motionGap: number;
 }
@@ -185,7 +193,7 @@ function keyAnalyser(s: Sessions, base: ModelIo, stage: GeneralStage) {
     const verdicts = inside.map((x, j) => verdictOf(x, subject, motion, Boolean(s.encoder), still[j] ?? false));
     const missed = subject.members.some(isMissed);
     const sam =
-      s.encoder && s.decoder && (verdicts.includes('sam') || missed)
+      s.encoder && s.decoder && (stage.samVotes || verdicts.includes('sam') || missed)
         ? await samMasks(s as Required<Sessions>, k, subject, gw, ow, oh)
         : null;
     return composeAnswer(resizeMap(prob, ow, oh), regions, verdicts, {
@@ -193,6 +201,7 @@ function keyAnalyser(s: Sessions, base: ModelIo, stage: GeneralStage) {
       subject,
       motion,
       sam,
+      samVotes: stage.samVotes,
     });
   };
 
@@ -447,11 +456,13 @@ interface Composition {
   subject: Subject;
   motion: GridMotion | null;
   sam: FloatMap[] | null;
+  samVotes: boolean;
 }
 
 /**
- * The answer: the model's probability on the subject's regions, as their verdicts say, and the
- * SAM masks of members the model missed.
+ * The answer: the model's probability on the subject's regions, as their verdicts say, with
+ * SAM's vote inside the subject's box where it has one, and the SAM masks of members the model
+ * missed.
  */
 function composeAnswer(
   out: FloatMap,
@@ -496,6 +507,7 @@ function composeAnswer(
     out.height,
   );
   const data = out.data.map((p, i) => p * gate.data[i]!);
+  if (c.sam && c.samVotes) samVote(data, out.width, out.height, maxOf(c.sam), c.zone, out.width / gw);
   if (c.sam)
     c.subject.members.forEach(
       (m, j) =>
