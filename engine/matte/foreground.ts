@@ -164,19 +164,31 @@ function coarsePass(f: MattedFrame, acc: Access, wide: number, band: Band): Coar
   const reach = wide + 2 * cell;
   const x0 = Math.max(0, band.x0 - reach);
   const x1 = Math.min(f.width, band.x1 + reach);
+  const [ab, c0, c1, c2] = [acc.base[3], ...acc.base];
+  const [f0, f1, f2] = fa as [Float32Array, Float32Array, Float32Array];
+  const [b0, b1, b2] = ba as [Float32Array, Float32Array, Float32Array];
+  const step = acc.step;
+  const data = f.data;
   for (let y = Math.max(0, band.y0 - reach); y < Math.min(f.height, band.y1 + reach); y += stride) {
     const row = Math.floor(y / cell) * gw;
     for (let x = x0; x < x1; x += stride) {
-      const p = y * f.width + x;
+      const p = (y * f.width + x) * step;
       const g = row + Math.floor(x / cell);
-      const a = sideWeight(f.data[acc.base[3] + p * acc.step]! / 255);
-      const b = sideWeight(1 - f.data[acc.base[3] + p * acc.step]! / 255);
+      const a8 = data[ab + p]!;
+      const a = SUBJECT_WEIGHT[a8]!;
+      const b = BACKGROUND_WEIGHT[a8]!;
       count[g]! += a + b;
-      alpha[g]! += a;
-      for (let c = 0; c < 3; c++) {
-        const v = f.data[acc.base[c]! + p * acc.step]!;
-        fa[c]![g]! += v * a;
-        ba[c]![g]! += v * b;
+      // Most pixels are clear or opaque: one side's sums would only add zeros.
+      if (a > 0) {
+        alpha[g]! += a;
+        f0[g]! += data[c0 + p]! * a;
+        f1[g]! += data[c1 + p]! * a;
+        f2[g]! += data[c2 + p]! * a;
+      }
+      if (b > 0) {
+        b0[g]! += data[c0 + p]! * b;
+        b1[g]! += data[c1 + p]! * b;
+        b2[g]! += data[c2 + p]! * b;
       }
     }
   }
@@ -211,24 +223,60 @@ function sideWeight(a: number): number {
   return a4 * a4;
 }
 
+/** sideWeight of each 8-bit alpha for the subject's side, and for the background's. */
+const SUBJECT_WEIGHT = Float64Array.from({ length: 256 }, (_, i) => sideWeight(i / 255));
+const BACKGROUND_WEIGHT = Float64Array.from({ length: 256 }, (_, i) => sideWeight(1 - i / 255));
+
 /** Bilinear sample of a coarse map at pixel (x, y). */
 function sample(c: Coarse, map: Float32Array, x: number, y: number): number {
-  return bilinear(map, c.gw, c.gh, c.cell, x, y);
+  return read(map, tapOf(c.gw, c.gh, c.cell, x, y, coarseTap));
 }
 
-/** Bilinear between the centres of a gw × gh grid of `cell`-px cells, at pixel (x, y) from the grid's corner. */
-function bilinear(map: Float32Array, gw: number, gh: number, cell: number, x: number, y: number): number {
+/**
+ * Where a pixel reads a grid's maps: the corner cell `o` of the four around it and the weights
+ * between their centres; `one`: the cell `o` alone (one-pixel cells, or a grid one cell wide or
+ * high). Found once per pixel, read from each map (a band pixel reads seven).
+ */
+interface Tap {
+  o: number;
+  tx: number;
+  ty: number;
+  gw: number;
+  one: boolean;
+}
+const newTap = (): Tap => ({ o: 0, tx: 0, ty: 0, gw: 1, one: true });
+/** The coarse sampler's tap, reused (samples are taken one at a time). */
+const coarseTap = newTap();
+
+/** The tap between the centres of a gw × gh grid of `cell`-px cells, at pixel (x, y) from the grid's corner (written into `t`). */
+function tapOf(gw: number, gh: number, cell: number, x: number, y: number, t: Tap): Tap {
+  t.gw = gw;
+  if (cell === 1) {
+    t.o = y * gw + x;
+    t.one = true;
+    return t;
+  }
   const gx = Math.min(gw - 1, Math.max(0, (x + 0.5) / cell - 0.5));
   const gy = Math.min(gh - 1, Math.max(0, (y + 0.5) / cell - 0.5));
   const i = Math.min(gw - 2, Math.floor(gx));
   const j = Math.min(gh - 2, Math.floor(gy));
-  if (i < 0 || j < 0) return map[Math.round(gy) * gw + Math.round(gx)]!;
-  const tx = gx - i;
-  const ty = gy - j;
-  const o = j * gw + i;
-  const top = map[o]! * (1 - tx) + map[o + 1]! * tx;
-  const bottom = map[o + gw]! * (1 - tx) + map[o + gw + 1]! * tx;
-  return top * (1 - ty) + bottom * ty;
+  t.one = i < 0 || j < 0;
+  if (t.one) {
+    t.o = Math.round(gy) * gw + Math.round(gx);
+    return t;
+  }
+  t.tx = gx - i;
+  t.ty = gy - j;
+  t.o = j * gw + i;
+  return t;
+}
+
+function read(map: Float32Array, t: Tap): number {
+  const o = t.o;
+  if (t.one) return map[o]!;
+  const top = map[o]! * (1 - t.tx) + map[o + 1]! * t.tx;
+  const bottom = map[o + t.gw]! * (1 - t.tx) + map[o + t.gw + 1]! * t.tx;
+  return top * (1 - t.ty) + bottom * t.ty;
 }
 
 const clip = (v: number) => (v < 0 ? 0 : v > 255 ? 255 : v);
@@ -304,12 +352,15 @@ function cellSums(f: MattedFrame, acc: Access, band: Band, coarse: Coarse, r: nu
     for (let x = xs; x < xe; x++) {
       const p = (y * f.width + x) * step;
       const g = row + Math.floor((x - x0) / s);
-      const a = data[ab + p]! / 255;
+      const a8 = data[ab + p]!;
+      count![g] = count![g]! + 1;
+      // A clear pixel adds nothing else.
+      if (a8 === 0) continue;
+      const a = a8 / 255;
       const aa = a * a;
       a1![g] = a1![g]! + a;
       a2![g] = a2![g]! + aa;
       a3![g] = a3![g]! + aa * a;
-      count![g] = count![g]! + 1;
       i0![g] = i0![g]! + aa * data[c0 + p]!;
       i1![g] = i1![g]! + aa * data[c1 + p]!;
       i2![g] = i2![g]! + aa * data[c2 + p]!;
@@ -367,11 +418,12 @@ function narrowPass(f: MattedFrame, acc: Access, band: Band, coarse: Coarse, r: 
   }
   // The band's pixels with their estimate's trust; the trust summed per cell for the region.
   const px: Pixel = { fm: [0, 0, 0], bm: [0, 0, 0], iv: [0, 0, 0] };
-  const at = (m: Float32Array, x: number, y: number) => cellSample(cs, m, x, y);
+  const tap = newTap();
   const load = (x: number, y: number, p: number) => {
+    tapOf(gw, gh, s, x - cs.x0, y - cs.y0, tap);
     for (let c = 0; c < 3; c++) {
-      px.fm[c] = at(mF[c]!, x, y);
-      px.bm[c] = at(mB[c]!, x, y);
+      px.fm[c] = read(mF[c]!, tap);
+      px.bm[c] = read(mB[c]!, tap);
       px.iv[c] = f.data[acc.base[c]! + p * acc.step]!;
     }
   };
@@ -390,7 +442,7 @@ function narrowPass(f: MattedFrame, acc: Access, band: Band, coarse: Coarse, r: 
       const a8 = f.data[acc.base[3] + p * acc.step]!;
       if (a8 < SOFT_BAND.min || a8 > SOFT_BAND.max) continue;
       load(x, y, p);
-      const t = trustOf(px, a8 / 255) * ramp(at(mA2!, x, y), TRUST.spread[0], TRUST.spread[1]);
+      const t = trustOf(px, a8 / 255) * ramp(read(mA2!, tap), TRUST.spread[0], TRUST.spread[1]);
       const g = Math.floor((y - cs.y0) / s) * gw + Math.floor((x - cs.x0) / s);
       trustSum![g] = trustSum![g]! + t;
       bandCount![g] = bandCount![g]! + 1;
@@ -426,12 +478,6 @@ function narrowPass(f: MattedFrame, acc: Access, band: Band, coarse: Coarse, r: 
       f.data[at] = Math.round(v + w * (unmix(backs[3 * i + c]!, v, a) - v));
     }
   }
-}
-
-/** A cell map at pixel (x, y): the cell itself for one-pixel cells, else bilinear between centres. */
-function cellSample(cs: Cells, m: Float32Array, x: number, y: number): number {
-  if (cs.s === 1) return m[(y - cs.y0) * cs.gw + (x - cs.x0)]!;
-  return bilinear(m, cs.gw, cs.gh, cs.s, x - cs.x0, y - cs.y0);
 }
 
 /** 0 at or below lo, 1 at or above hi, linear between. */
