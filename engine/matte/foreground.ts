@@ -514,6 +514,7 @@ function trustOf({ fm, bm, iv }: Pixel, a: number): number {
   }
   const len = Math.sqrt(dd);
   const contrast = ramp(len, TRUST.contrast[0], TRUST.contrast[1]);
+  paint.weight = 0;
   if (contrast <= 0) return 0;
   const implied = Math.min(1, Math.max(0, t / dd));
   let off = 0;
