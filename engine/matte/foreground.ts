@@ -66,6 +66,13 @@ interface Box {
   y1: number;
 }
 
+/**
+ * Both passes' sums read every SUM_STEP-th pixel of each row and column (the narrow pass's only
+ * where its cells are larger than a pixel): the means over their windows hardly change, the cost
+ * drops by SUM_STEP² (bench:edges, docs/outputs.md "Edge colours").
+ */
+const SUM_STEP = 1;
+
 /** The side of the square tiles the narrow pass works in: only tiles near the band are filled. */
 const TILE = 32;
 
@@ -160,7 +167,7 @@ function coarsePass(f: MattedFrame, acc: Access, wide: number, band: Band): Coar
   const alpha = new Float32Array(cells);
   const fa = [0, 1, 2].map(() => new Float32Array(cells));
   const ba = [0, 1, 2].map(() => new Float32Array(cells));
-  const stride = Math.max(1, Math.floor(cell / 4));
+  const stride = Math.max(SUM_STEP, Math.floor(cell / 4));
   const reach = wide + 2 * cell;
   const x0 = Math.max(0, band.x0 - reach);
   const x1 = Math.min(f.width, band.x1 + reach);
@@ -227,15 +234,10 @@ function sideWeight(a: number): number {
 const SUBJECT_WEIGHT = Float64Array.from({ length: 256 }, (_, i) => sideWeight(i / 255));
 const BACKGROUND_WEIGHT = Float64Array.from({ length: 256 }, (_, i) => sideWeight(1 - i / 255));
 
-/** Bilinear sample of a coarse map at pixel (x, y). */
-function sample(c: Coarse, map: Float32Array, x: number, y: number): number {
-  return read(map, tapOf(c.gw, c.gh, c.cell, x, y, coarseTap));
-}
-
 /**
  * Where a pixel reads a grid's maps: the corner cell `o` of the four around it and the weights
  * between their centres; `one`: the cell `o` alone (one-pixel cells, or a grid one cell wide or
- * high). Found once per pixel, read from each map (a band pixel reads seven).
+ * high). Found once per pixel or cell, read from each map (a band pixel reads seven, a cell six).
  */
 interface Tap {
   o: number;
@@ -245,8 +247,6 @@ interface Tap {
   one: boolean;
 }
 const newTap = (): Tap => ({ o: 0, tx: 0, ty: 0, gw: 1, one: true });
-/** The coarse sampler's tap, reused (samples are taken one at a time). */
-const coarseTap = newTap();
 
 /** The tap between the centres of a gw × gh grid of `cell`-px cells, at pixel (x, y) from the grid's corner (written into `t`). */
 function tapOf(gw: number, gh: number, cell: number, x: number, y: number, t: Tap): Tap {
@@ -347,9 +347,12 @@ function cellSums(f: MattedFrame, acc: Access, band: Band, coarse: Coarse, r: nu
   const [ab, c0, c1, c2] = [acc.base[3], ...acc.base];
   const step = acc.step;
   const data = f.data;
+  // Cells of one pixel read every pixel; larger ones every SUM_STEP-th of each row and column.
+  const k = s > 1 ? SUM_STEP : 1;
   eachTileSpan(grow(band, Math.ceil(r / TILE)), band.tw, box, (y, xs, xe) => {
+    if (y % k) return;
     const row = Math.floor((y - y0) / s) * gw;
-    for (let x = xs; x < xe; x++) {
+    for (let x = xs + ((k - (xs % k)) % k); x < xe; x += k) {
       const p = (y * f.width + x) * step;
       const g = row + Math.floor((x - x0) / s);
       const a8 = data[ab + p]!;
@@ -368,14 +371,20 @@ function cellSums(f: MattedFrame, acc: Access, band: Band, coarse: Coarse, r: nu
   });
   const fs = [f0!, f1!, f2!];
   const bs = [b0!, b1!, b2!];
+  const tap = newTap();
   for (let gy = 0; gy < gh; gy++) {
     for (let gx = 0; gx < gw; gx++) {
       const g = gy * gw + gx;
+      if (!count![g]) {
+        for (let c = 0; c < 3; c++) fs[c]![g] = bs[c]![g] = 0;
+        continue;
+      }
       const x = Math.min(f.width - 1, x0 + gx * s + (s >> 1));
       const y = Math.min(f.height - 1, y0 + gy * s + (s >> 1));
+      tapOf(coarse.gw, coarse.gh, coarse.cell, x, y, tap);
       for (let c = 0; c < 3; c++) {
-        const fm = count![g] ? sample(coarse, coarse.fg[c]!, x, y) : 0;
-        const bm = count![g] ? sample(coarse, coarse.bg[c]!, x, y) : 0;
+        const fm = read(coarse.fg[c]!, tap);
+        const bm = read(coarse.bg[c]!, tap);
         fs[c]![g] = fm * (a1![g]! - a3![g]!) + ai[c]![g]! - bm * (a2![g]! - a3![g]!);
         bs[c]![g] = bm * (count![g]! - a1![g]!);
       }
