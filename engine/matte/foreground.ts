@@ -71,7 +71,7 @@ interface Box {
  * where its cells are larger than a pixel): the means over their windows hardly change, the cost
  * drops by SUM_STEP² (bench:edges, docs/outputs.md "Edge colours").
  */
-const SUM_STEP = 1;
+const SUM_STEP = 2;
 
 /** The side of the square tiles the narrow pass works in: only tiles near the band are filled. */
 const TILE = 32;
@@ -386,7 +386,7 @@ function cellSums(f: MattedFrame, acc: Access, band: Band, coarse: Coarse, r: nu
         const fm = read(coarse.fg[c]!, tap);
         const bm = read(coarse.bg[c]!, tap);
         fs[c]![g] = fm * (a1![g]! - a3![g]!) + ai[c]![g]! - bm * (a2![g]! - a3![g]!);
-        bs[c]![g] = bm * (count![g]! - a1![g]!);
+        bs[c]![g] = bm * (count![g] - a1![g]!);
       }
     }
   }
