@@ -68,11 +68,19 @@ export interface TierConfig {
    * the model's answer as it is.
    */
   subject: SubjectStage | null;
+  /**
+   * Each key's matte is also weighed against its own frame's local colour statistics, taught only
+   * by the pixels the matte is surest of (engine/matte/colour-model.ts `checkOwnColours`): the
+   * people model's soft halo, which the guided filter hardens into a band of background (grass
+   * between the arms and the body), has the background's colours and goes; a limb has the
+   * subject's and stays. `passes`: each taught by the one before. Absent: none.
+   */
+  ownColours?: { passes: number } | null;
 }
 
 /**
- * The two people configurations. `selfie`: MediaPipe selfie 256² on every frame, guided-filter
- * edges solved on a 128-px grid. `rvm`: Robust Video Matting on every frame at 384 px on the
+ * The two people configurations. `selfie`: MediaPipe selfie 256² on every frame, its soft halo
+ * checked against the frame's own colours, guided-filter edges solved on a 128-px grid. `rvm`: Robust Video Matting on every frame at 384 px on the
  * long side (its recurrent state carried frame to frame), edges by the guided filter without
  * gain (RVM's alpha is already real alpha). Which one `service-human` runs, and where the Studio
  * runs the other, is decided by measurement (docs/engine.md).
@@ -88,6 +96,7 @@ export const PEOPLE_TIERS = {
     mainSubjectMinFraction: 0.15,
     colourModel: false,
     subject: { kind: 'people', detectEvery: 8, motionGap: 2, margin: 0.15, cropSide: 256 },
+    ownColours: { passes: 3 },
   },
   rvm: {
     model: 'rvm',

@@ -1,3 +1,4 @@
+import { checkOwnColours, quantiseColours } from './matte/colour-model';
 import { CutDetector } from './matte/cuts';
 import { resizeMap, type RgbaFrame } from './matte/image';
 import { decodeOutput, type ModelIo } from './models/io';
@@ -101,6 +102,8 @@ export async function createVideoMatter(opts: VideoMatterOptions): Promise<Video
   /** Starts the model on a frame (its pixels are read now); the key joins `keys` when it returns. */
   function infer(slot: Slot): Promise<void> {
     const t0 = now();
+    // Read now: a key's pixels may be dropped before its model answers.
+    const own = tier.ownColours && slot.pixels ? quantiseColours(slot.pixels.work) : null;
     const running = model.run(slot);
     stats.stageSeconds.infer += now() - t0;
     const gen = queue.generation;
@@ -110,7 +113,7 @@ export async function createVideoMatter(opts: VideoMatterOptions): Promise<Video
       const t = model.output(out);
       stats.inferences++;
       const prob = resizeMap(decodeOutput(t, m), slot.workLuma.width, slot.workLuma.height);
-      const key = keyOf(slot, prob);
+      const key = keyOf(slot, own ? checkOwnColours(prob, own, tier.ownColours!.passes) : prob);
       const at = keys.findIndex((k) => k.index > key.index);
       keys.splice(at < 0 ? keys.length : at, 0, key);
       if (!queue.waiting) stats.stageSeconds.infer += now() - t1;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildColourModel, colourPosterior, combineOdds, quantiseColours } from './colour-model';
+import { buildColourModel, checkOwnColours, colourPosterior, combineOdds, quantiseColours } from './colour-model';
 import { stillFlow, type FlowField } from './flow';
 
 const [W, H] = [64, 32];
@@ -69,5 +69,17 @@ describe('colour model', () => {
     expect(out[1]!).toBeGreaterThan(0.9);
     expect(out[2]).toBeCloseTo(0.5);
     expect(out[3]).toBeCloseTo(0.3);
+  });
+
+  it("drops a matte's halo over background colours and keeps a thin limb of the subject's, from the frame's own colours", () => {
+    // Cells are 4 px wide. A red subject (x < 24) with a thin red limb (x 30–31) in a halo the
+    // matte is unsure of (x 24–35 at 0.75), green background beyond: each pass reaches a cell
+    // further into the halo from the background it is sure of.
+    const colours = quantiseColours(planes((x) => (x < 24 || x === 30 || x === 31 ? RED : GREEN)));
+    const prob = { data: Float32Array.from({ length: W * H }, (_, i) => (i % W < 24 ? 1 : i % W < 36 ? 0.75 : 0)), width: W, height: H };
+    const p = checkOwnColours(prob, colours, 3).data;
+    for (const x of [25, 28, 33]) expect(p[16 * W + x]).toBeLessThan(0.1); // green in the halo
+    expect(p[16 * W + 30]).toBeGreaterThan(0.9); // the red limb
+    expect(p[16 * W + 10]).toBe(1);
   });
 });

@@ -66,6 +66,13 @@ interface Box {
   y1: number;
 }
 
+/**
+ * Both passes' sums read every SUM_STEP-th pixel of each row and column (the narrow pass's only
+ * where its cells are larger than a pixel): the means over their windows hardly change, the cost
+ * drops by SUM_STEP² (bench:edges, docs/outputs.md "Edge colours").
+ */
+const SUM_STEP = 2;
+
 /** The side of the square tiles the narrow pass works in: only tiles near the band are filled. */
 const TILE = 32;
 
@@ -160,23 +167,35 @@ function coarsePass(f: MattedFrame, acc: Access, wide: number, band: Band): Coar
   const alpha = new Float32Array(cells);
   const fa = [0, 1, 2].map(() => new Float32Array(cells));
   const ba = [0, 1, 2].map(() => new Float32Array(cells));
-  const stride = Math.max(1, Math.floor(cell / 4));
+  const stride = Math.max(SUM_STEP, Math.floor(cell / 4));
   const reach = wide + 2 * cell;
   const x0 = Math.max(0, band.x0 - reach);
   const x1 = Math.min(f.width, band.x1 + reach);
+  const [ab, c0, c1, c2] = [acc.base[3], ...acc.base];
+  const [f0, f1, f2] = fa as [Float32Array, Float32Array, Float32Array];
+  const [b0, b1, b2] = ba as [Float32Array, Float32Array, Float32Array];
+  const step = acc.step;
+  const data = f.data;
   for (let y = Math.max(0, band.y0 - reach); y < Math.min(f.height, band.y1 + reach); y += stride) {
     const row = Math.floor(y / cell) * gw;
     for (let x = x0; x < x1; x += stride) {
-      const p = y * f.width + x;
+      const p = (y * f.width + x) * step;
       const g = row + Math.floor(x / cell);
-      const a = sideWeight(f.data[acc.base[3] + p * acc.step]! / 255);
-      const b = sideWeight(1 - f.data[acc.base[3] + p * acc.step]! / 255);
+      const a8 = data[ab + p]!;
+      const a = SUBJECT_WEIGHT[a8]!;
+      const b = BACKGROUND_WEIGHT[a8]!;
       count[g]! += a + b;
-      alpha[g]! += a;
-      for (let c = 0; c < 3; c++) {
-        const v = f.data[acc.base[c]! + p * acc.step]!;
-        fa[c]![g]! += v * a;
-        ba[c]![g]! += v * b;
+      // Most pixels are clear or opaque: one side's sums would only add zeros.
+      if (a > 0) {
+        alpha[g]! += a;
+        f0[g]! += data[c0 + p]! * a;
+        f1[g]! += data[c1 + p]! * a;
+        f2[g]! += data[c2 + p]! * a;
+      }
+      if (b > 0) {
+        b0[g]! += data[c0 + p]! * b;
+        b1[g]! += data[c1 + p]! * b;
+        b2[g]! += data[c2 + p]! * b;
       }
     }
   }
@@ -211,24 +230,53 @@ function sideWeight(a: number): number {
   return a4 * a4;
 }
 
-/** Bilinear sample of a coarse map at pixel (x, y). */
-function sample(c: Coarse, map: Float32Array, x: number, y: number): number {
-  return bilinear(map, c.gw, c.gh, c.cell, x, y);
-}
+/** sideWeight of each 8-bit alpha for the subject's side, and for the background's. */
+const SUBJECT_WEIGHT = Float64Array.from({ length: 256 }, (_, i) => sideWeight(i / 255));
+const BACKGROUND_WEIGHT = Float64Array.from({ length: 256 }, (_, i) => sideWeight(1 - i / 255));
 
-/** Bilinear between the centres of a gw × gh grid of `cell`-px cells, at pixel (x, y) from the grid's corner. */
-function bilinear(map: Float32Array, gw: number, gh: number, cell: number, x: number, y: number): number {
+/**
+ * Where a pixel reads a grid's maps: the corner cell `o` of the four around it and the weights
+ * between their centres; `one`: the cell `o` alone (one-pixel cells, or a grid one cell wide or
+ * high). Found once per pixel or cell, read from each map (a band pixel reads seven, a cell six).
+ */
+interface Tap {
+  o: number;
+  tx: number;
+  ty: number;
+  gw: number;
+  one: boolean;
+}
+const newTap = (): Tap => ({ o: 0, tx: 0, ty: 0, gw: 1, one: true });
+
+/** The tap between the centres of a gw × gh grid of `cell`-px cells, at pixel (x, y) from the grid's corner (written into `t`). */
+function tapOf(gw: number, gh: number, cell: number, x: number, y: number, t: Tap): Tap {
+  t.gw = gw;
+  if (cell === 1) {
+    t.o = y * gw + x;
+    t.one = true;
+    return t;
+  }
   const gx = Math.min(gw - 1, Math.max(0, (x + 0.5) / cell - 0.5));
   const gy = Math.min(gh - 1, Math.max(0, (y + 0.5) / cell - 0.5));
   const i = Math.min(gw - 2, Math.floor(gx));
   const j = Math.min(gh - 2, Math.floor(gy));
-  if (i < 0 || j < 0) return map[Math.round(gy) * gw + Math.round(gx)]!;
-  const tx = gx - i;
-  const ty = gy - j;
-  const o = j * gw + i;
-  const top = map[o]! * (1 - tx) + map[o + 1]! * tx;
-  const bottom = map[o + gw]! * (1 - tx) + map[o + gw + 1]! * tx;
-  return top * (1 - ty) + bottom * ty;
+  t.one = i < 0 || j < 0;
+  if (t.one) {
+    t.o = Math.round(gy) * gw + Math.round(gx);
+    return t;
+  }
+  t.tx = gx - i;
+  t.ty = gy - j;
+  t.o = j * gw + i;
+  return t;
+}
+
+function read(map: Float32Array, t: Tap): number {
+  const o = t.o;
+  if (t.one) return map[o]!;
+  const top = map[o]! * (1 - t.tx) + map[o + 1]! * t.tx;
+  const bottom = map[o + t.gw]! * (1 - t.tx) + map[o + t.gw + 1]! * t.tx;
+  return top * (1 - t.ty) + bottom * t.ty;
 }
 
 const clip = (v: number) => (v < 0 ? 0 : v > 255 ? 255 : v);
@@ -299,17 +347,23 @@ function cellSums(f: MattedFrame, acc: Access, band: Band, coarse: Coarse, r: nu
   const [ab, c0, c1, c2] = [acc.base[3], ...acc.base];
   const step = acc.step;
   const data = f.data;
+  // Cells of one pixel read every pixel; larger ones every SUM_STEP-th of each row and column.
+  const k = s > 1 ? SUM_STEP : 1;
   eachTileSpan(grow(band, Math.ceil(r / TILE)), band.tw, box, (y, xs, xe) => {
+    if (y % k) return;
     const row = Math.floor((y - y0) / s) * gw;
-    for (let x = xs; x < xe; x++) {
+    for (let x = xs + ((k - (xs % k)) % k); x < xe; x += k) {
       const p = (y * f.width + x) * step;
       const g = row + Math.floor((x - x0) / s);
-      const a = data[ab + p]! / 255;
+      const a8 = data[ab + p]!;
+      count![g] = count![g]! + 1;
+      // A clear pixel adds nothing else.
+      if (a8 === 0) continue;
+      const a = a8 / 255;
       const aa = a * a;
       a1![g] = a1![g]! + a;
       a2![g] = a2![g]! + aa;
       a3![g] = a3![g]! + aa * a;
-      count![g] = count![g]! + 1;
       i0![g] = i0![g]! + aa * data[c0 + p]!;
       i1![g] = i1![g]! + aa * data[c1 + p]!;
       i2![g] = i2![g]! + aa * data[c2 + p]!;
@@ -317,16 +371,22 @@ function cellSums(f: MattedFrame, acc: Access, band: Band, coarse: Coarse, r: nu
   });
   const fs = [f0!, f1!, f2!];
   const bs = [b0!, b1!, b2!];
+  const tap = newTap();
   for (let gy = 0; gy < gh; gy++) {
     for (let gx = 0; gx < gw; gx++) {
       const g = gy * gw + gx;
+      if (!count![g]) {
+        for (let c = 0; c < 3; c++) fs[c]![g] = bs[c]![g] = 0;
+        continue;
+      }
       const x = Math.min(f.width - 1, x0 + gx * s + (s >> 1));
       const y = Math.min(f.height - 1, y0 + gy * s + (s >> 1));
+      tapOf(coarse.gw, coarse.gh, coarse.cell, x, y, tap);
       for (let c = 0; c < 3; c++) {
-        const fm = count![g] ? sample(coarse, coarse.fg[c]!, x, y) : 0;
-        const bm = count![g] ? sample(coarse, coarse.bg[c]!, x, y) : 0;
+        const fm = read(coarse.fg[c]!, tap);
+        const bm = read(coarse.bg[c]!, tap);
         fs[c]![g] = fm * (a1![g]! - a3![g]!) + ai[c]![g]! - bm * (a2![g]! - a3![g]!);
-        bs[c]![g] = bm * (count![g]! - a1![g]!);
+        bs[c]![g] = bm * (count![g] - a1![g]!);
       }
     }
   }
@@ -367,11 +427,12 @@ function narrowPass(f: MattedFrame, acc: Access, band: Band, coarse: Coarse, r: 
   }
   // The band's pixels with their estimate's trust; the trust summed per cell for the region.
   const px: Pixel = { fm: [0, 0, 0], bm: [0, 0, 0], iv: [0, 0, 0] };
-  const at = (m: Float32Array, x: number, y: number) => cellSample(cs, m, x, y);
+  const tap = newTap();
   const load = (x: number, y: number, p: number) => {
+    tapOf(gw, gh, s, x - cs.x0, y - cs.y0, tap);
     for (let c = 0; c < 3; c++) {
-      px.fm[c] = at(mF[c]!, x, y);
-      px.bm[c] = at(mB[c]!, x, y);
+      px.fm[c] = read(mF[c]!, tap);
+      px.bm[c] = read(mB[c]!, tap);
       px.iv[c] = f.data[acc.base[c]! + p * acc.step]!;
     }
   };
@@ -390,7 +451,7 @@ function narrowPass(f: MattedFrame, acc: Access, band: Band, coarse: Coarse, r: 
       const a8 = f.data[acc.base[3] + p * acc.step]!;
       if (a8 < SOFT_BAND.min || a8 > SOFT_BAND.max) continue;
       load(x, y, p);
-      const t = trustOf(px, a8 / 255) * ramp(at(mA2!, x, y), TRUST.spread[0], TRUST.spread[1]);
+      const t = trustOf(px, a8 / 255) * ramp(read(mA2!, tap), TRUST.spread[0], TRUST.spread[1]);
       const g = Math.floor((y - cs.y0) / s) * gw + Math.floor((x - cs.x0) / s);
       trustSum![g] = trustSum![g]! + t;
       bandCount![g] = bandCount![g]! + 1;
@@ -428,12 +489,6 @@ function narrowPass(f: MattedFrame, acc: Access, band: Band, coarse: Coarse, r: 
   }
 }
 
-/** A cell map at pixel (x, y): the cell itself for one-pixel cells, else bilinear between centres. */
-function cellSample(cs: Cells, m: Float32Array, x: number, y: number): number {
-  if (cs.s === 1) return m[(y - cs.y0) * cs.gw + (x - cs.x0)]!;
-  return bilinear(m, cs.gw, cs.gh, cs.s, x - cs.x0, y - cs.y0);
-}
-
 /** 0 at or below lo, 1 at or above hi, linear between. */
 const ramp = (v: number, lo: number, hi: number) => (v <= lo ? 0 : v >= hi ? 1 : (v - lo) / (hi - lo));
 
@@ -468,6 +523,7 @@ function trustOf({ fm, bm, iv }: Pixel, a: number): number {
   }
   const len = Math.sqrt(dd);
   const contrast = ramp(len, TRUST.contrast[0], TRUST.contrast[1]);
+  paint.weight = 0;
   if (contrast <= 0) return 0;
   const implied = Math.min(1, Math.max(0, t / dd));
   let off = 0;

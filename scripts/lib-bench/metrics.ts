@@ -115,3 +115,23 @@ export function percentile(values: readonly number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
 }
+
+/**
+ * Share of the mask's subject (≥ 128) farther than `r` pixels (a square's half side) from the
+ * ground truth's: background kept around the subject, such as a band along its edges.
+ */
+export function spillOutside(pred: Uint8Array, gt: Uint8Array, w: number, h: number, r: number): number {
+  const g = new Float32Array(w * h);
+  for (let i = 0; i < g.length; i++) g[i] = gt[i]! >= 128 ? 1 : 0;
+  const near = boxMean(g, w, h, r);
+  // Any ground-truth pixel in the window makes the mean at least 1 / (2r + 1)².
+  const floor = 0.5 / (2 * r + 1) ** 2;
+  let subject = 0;
+  let outside = 0;
+  for (let i = 0; i < pred.length; i++) {
+    if (pred[i]! < 128) continue;
+    subject++;
+    if (near[i]! < floor) outside++;
+  }
+  return subject ? outside / subject : 0;
+}
