@@ -1,20 +1,43 @@
 import { describe, expect, it } from 'vitest';
+import type { FloatMap } from '../matte/image';
 import { samVote } from './sam-vote';
 
-/** A 4×1 answer and SAM's, the zone over the first three pixels (grid 2×1 at scale 2 → x < 3). */
-function voted(model: number[], sam: number[]): number[] {
-  const data = Float32Array.from(model);
-  samVote(data, 4, 1, { data: Float32Array.from(sam), width: 4, height: 1 }, [0, 0, 1.5, 1], 2);
-  return Array.from(data, (v) => Number(v.toFixed(2)));
+const W = 40;
+
+/** A W×W map of `base`, with `value` on the pixels `where` picks. */
+function map(base: number, value: number, where: (x: number, y: number) => boolean): FloatMap {
+  const data = new Float32Array(W * W);
+  for (let y = 0; y < W; y++) for (let x = 0; x < W; x++) data[y * W + x] = where(x, y) ? value : base;
+  return { data, width: W, height: W };
+}
+
+/** The model's answer after SAM's vote, the zone the left 30 columns (a 20-px grid box at scale 2). */
+function voted(model: FloatMap, sam: FloatMap): (x: number, y: number) => number {
+  const data = model.data.slice();
+  samVote(data, W, W, sam, [0, 0, 15, 20], 2);
+  return (x, y) => Number(data[y * W + x]!.toFixed(2));
 }
 
 describe('samVote', () => {
-  it('leaves pixels where the two agree, and pixels outside the zone', () => {
-    expect(voted([0.9, 0.1, 0.6, 0.2], [0.6, 0.3, 0.99, 0.9])).toEqual([0.9, 0.1, 0.6, 0.2]);
+  it('lets the surer one win a wide disagreement, with its own value', () => {
+    // ISNet unsure of a block SAM is sure of: SAM's value. ISNet sure of a block SAM half doubts: ISNet's.
+    const at = voted(
+      map(0.3, 0.9, (x) => x >= 20 && x < 30),
+      map(0.9, 0.45, (x) => x >= 20 && x < 30),
+    );
+    expect([at(5, 5), at(25, 5)]).toEqual([0.9, 0.9]);
   });
 
-  it('lets the surer one win a disagreement, with its own value', () => {
-    // ISNet unsure of a part SAM is sure of: SAM's value. ISNet sure of a part SAM half doubts: ISNet's.
-    expect(voted([0.3, 0.9, 0.6, 0], [0.9, 0.45, 0.1, 0])).toEqual([0.9, 0.9, 0.1, 0]);
+  it('keeps the model along a thin band of disagreement (edge detail), and outside the zone', () => {
+    const at = voted(
+      map(0.1, 0.1, () => false),
+      map(0.1, 0.95, (x) => x === 10 || x === 35),
+    );
+    expect([at(10, 5), at(35, 5)]).toEqual([0.1, 0.1]);
+  });
+
+  it('leaves pixels where the two agree', () => {
+    const at = voted(map(0.9, 0.2, (x) => x < 10), map(0.6, 0.3, (x) => x < 10));
+    expect([at(5, 5), at(20, 5)]).toEqual([0.2, 0.9]);
   });
 });
