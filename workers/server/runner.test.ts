@@ -10,6 +10,7 @@ import { MediaError } from '../../lib/media/ffmpeg';
 import { FetchError } from '../../lib/net/safe-fetch';
 import { DbQueueProvider } from '../../lib/queue/db-provider';
 import { PermanentJobError } from '../../lib/queue/errors';
+import { defaultPorts } from '../../lib/services/ports';
 import { assertHandlersMatchCatalogue, Runner, type HandlerMap } from './runner';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'keyout-runner-'));
@@ -68,7 +69,7 @@ describe('Runner (real SQLite queue)', () => {
   it('completes a row whose handler succeeds', async () => {
     await enqueue();
     let ran = 0;
-    const runner = new Runner({ handlers: handlersWith(() => Promise.resolve(void ran++)), provider, concurrency: 1, pollMs: 20, log: quiet });
+    const runner = new Runner({ ports: defaultPorts, handlers: handlersWith(() => Promise.resolve(void ran++)), provider, concurrency: 1, pollMs: 20, log: quiet });
     await runUntil(runner, settled);
     expect(ran).toBe(1);
     expect((await rowState()).status).toBe('completed');
@@ -77,6 +78,7 @@ describe('Runner (real SQLite queue)', () => {
   it('retries a thrown error later, with backoff', async () => {
     await enqueue();
     const runner = new Runner({
+      ports: defaultPorts,
       handlers: handlersWith(() => Promise.reject(new Error('database busy'))),
       provider,
       concurrency: 1,
@@ -95,7 +97,7 @@ describe('Runner (real SQLite queue)', () => {
   ])('fails a %s for good at once and reports its message', async (_name, error) => {
     await enqueue();
     const failures: string[] = [];
-    const runner = new Runner({ handlers: handlersWith(() => Promise.reject(error), failures), provider, concurrency: 1, pollMs: 20, log: quiet });
+    const runner = new Runner({ ports: defaultPorts, handlers: handlersWith(() => Promise.reject(error), failures), provider, concurrency: 1, pollMs: 20, log: quiet });
     await runUntil(runner, settled);
     expect(await rowState()).toMatchObject({ status: 'failed', attempts: 1, lastError: error.message });
     expect(failures).toEqual([error.message]);
@@ -104,7 +106,7 @@ describe('Runner (real SQLite queue)', () => {
   it('fails an invalid payload for good without running the handler', async () => {
     await enqueue({ jobId: 'not-a-uuid' });
     let ran = 0;
-    const runner = new Runner({ handlers: handlersWith(() => Promise.resolve(void ran++)), provider, concurrency: 1, pollMs: 20, log: quiet });
+    const runner = new Runner({ ports: defaultPorts, handlers: handlersWith(() => Promise.resolve(void ran++)), provider, concurrency: 1, pollMs: 20, log: quiet });
     await runUntil(runner, settled);
     expect(ran).toBe(0);
     expect((await rowState()).status).toBe('failed');
@@ -116,6 +118,7 @@ describe('Runner (real SQLite queue)', () => {
     const failures: string[] = [];
     const logged: string[] = [];
     const runner = new Runner({
+      ports: defaultPorts,
       handlers: handlersWith(() => Promise.reject(new Error('SQLITE_IOERR: disk I/O error at /srv/keyout/data/keyout.db')), failures),
       provider,
       concurrency: 1,
@@ -135,6 +138,7 @@ describe('Runner (real SQLite queue)', () => {
     await enqueue(undefined, { attempts: 2 });
     const failures: string[] = [];
     const runner = new Runner({
+      ports: defaultPorts,
       handlers: handlersWith(() => Promise.reject(new FetchError('The server answered HTTP 503.', true)), failures),
       provider,
       concurrency: 1,
@@ -159,7 +163,7 @@ describe('Runner (real SQLite queue)', () => {
     });
     let ran = 0;
     const failures: string[] = [];
-    const runner = new Runner({ handlers: handlersWith(() => Promise.resolve(void ran++), failures), provider, concurrency: 1, pollMs: 20, log: quiet });
+    const runner = new Runner({ ports: defaultPorts, handlers: handlersWith(() => Promise.resolve(void ran++), failures), provider, concurrency: 1, pollMs: 20, log: quiet });
     await runUntil(runner, settled);
     expect(ran).toBe(0);
     expect(failures[0]).toMatch(/stopped unexpectedly/);
@@ -172,6 +176,7 @@ describe('Runner (real SQLite queue)', () => {
     let abortedAfter = -1;
     const failures: string[] = [];
     const runner = new Runner({
+      ports: defaultPorts,
       handlers: handlersWith(
         (signal) =>
           new Promise((_resolve, reject) => {
@@ -203,6 +208,7 @@ describe('Runner (real SQLite queue)', () => {
     await enqueue();
     let started = false;
     const runner = new Runner({
+      ports: defaultPorts,
       handlers: handlersWith(
         (signal) =>
           new Promise((_resolve, reject) => {
