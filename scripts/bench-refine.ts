@@ -23,7 +23,7 @@ import { ffmpeg } from '../lib/media/ffmpeg';
 import { probeVideo } from '../lib/media/probe';
 import type { SamPoint } from '../engine/prompts/sam';
 import { refineVideo, type RefineTarget } from '../lib/refine/refine-video';
-import { segmentVideo } from '../lib/segment/segment-video';
+import { segmentVideo } from '../lib/segment/mask-video';
 import { serverRuntime } from '../lib/inference/server-runtime';
 import { iou } from './lib-bench/metrics';
 import { parseArgs, readGrayFrames, table } from './lib-bench/frames';

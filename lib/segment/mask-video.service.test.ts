@@ -6,7 +6,7 @@ import type { ApiModel } from '../../engine/api-models';
 import type { InferenceDevice } from '../inference/device';
 import { ffmpeg } from '../media/ffmpeg';
 import { probeVideo } from '../media/probe';
-import { segmentVideo } from './segment-video';
+import { segmentVideo } from './mask-video';
 import { standInRuntime } from '../../tests/service/stand-in-runtime';
 
 // The service tier's stand-in runtime (tests/service/stand-in-runtime.ts), told it runs on a given device:

@@ -16,7 +16,7 @@ import { stillFrames, type StillOptions } from '../../schemas/image-to-video';
 import { stillColumn } from '../uploads/columns';
 import { mediaColumn } from './columns';
 import { startedRequest } from './started-request';
-import { segmentVideo, type SegmentOptions } from '../../segment/segment-video';
+import { segmentVideo, type SegmentOptions } from '../../segment/mask-video';
 import { storageKeys } from '../../storage';
 import type { WorkContext } from '../ports';
 import { completedMaskVersion, storeSegmentationMask } from '../masks/mask-versions';
