@@ -1,4 +1,5 @@
 import onnxProto from 'onnx-proto';
+import { halfToFloat } from './half-float';
 
 const { onnx } = onnxProto;
 type NodeProto = onnxProto.onnx.INodeProto;
@@ -54,15 +55,6 @@ export const CENTERNET_INPUT = 'images';
 /** NHWC axis → NCHW axis. */
 const NCHW_AXIS = [0, 2, 3, 1];
 
-function float16ToFloat32(h: number): number {
-  const s = h & 0x8000 ? -1 : 1;
-  const e = (h >> 10) & 0x1f;
-  const f = h & 0x3ff;
-  if (e === 0) return s * 2 ** -14 * (f / 1024);
-  if (e === 31) return f ? NaN : s * Infinity;
-  return s * 2 ** (e - 15) * (1 + f / 1024);
-}
-
 /** Every weight of the manifest, dequantised, by name. */
 export function readTfjsWeights(graph: TfjsGraph, bins: Uint8Array[]): Map<string, Const> {
   const out = new Map<string, Const>();
@@ -78,7 +70,7 @@ export function readTfjsWeights(graph: TfjsGraph, bins: Uint8Array[]): Map<strin
       if (q) {
         if (q.dtype !== 'float16' || w.dtype !== 'float32') throw new Error(`weight ${w.name}: quantisation ${q.dtype} is not supported`);
         values = new Float32Array(n);
-        for (let i = 0; i < n; i++) values[i] = float16ToFloat32(view.getUint16(off + 2 * i, true));
+        for (let i = 0; i < n; i++) values[i] = halfToFloat(view.getUint16(off + 2 * i, true));
         off += 2 * n;
       } else if (w.dtype === 'float32') {
         values = new Float32Array(n);

@@ -1,4 +1,5 @@
 import onnxProto from 'onnx-proto';
+import { halfToFloat } from './half-float';
 
 const { onnx } = onnxProto;
 const DT = onnx.TensorProto.DataType;
@@ -83,7 +84,7 @@ export function readWeights(json: TfjsModelJson, bytes: Uint8Array): Map<string,
       for (let i = 0; i < n; i++) {
         const o = at + i * size;
         if (!q) data[i] = view.getFloat32(o, true);
-        else if (q.dtype === 'float16') data[i] = half(view.getUint16(o, true));
+        else if (q.dtype === 'float16') data[i] = halfToFloat(view.getUint16(o, true));
         else data[i] = (q.min ?? 0) + (q.scale ?? 1) * (q.dtype === 'uint8' ? view.getUint8(o) : view.getUint16(o, true));
       }
       c = { type: 'float', shape: w.shape, data };
@@ -99,15 +100,6 @@ export function readWeights(json: TfjsModelJson, bytes: Uint8Array): Map<string,
     at += n * size;
   }
   return out;
-}
-
-function half(h: number): number {
-  const s = h & 0x8000 ? -1 : 1;
-  const e = (h >> 10) & 0x1f;
-  const f = h & 0x3ff;
-  if (e === 0) return s * 2 ** -14 * (f / 1024);
-  if (e === 31) return f ? NaN : s * Infinity;
-  return s * 2 ** (e - 15) * (1 + f / 1024);
 }
 
 const ints = (c: Const) => Array.from(c.data as BigInt64Array, Number);
