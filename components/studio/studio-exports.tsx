@@ -118,16 +118,13 @@ export function StudioExports({ cutout, name }: { cutout: StudioCutout; name: st
             </div>
           </fieldset>
           {workingOn('transparent') ? <Progress working={files.working!} kind="formats" /> : null}
-          <div className="flex flex-wrap gap-2">
-            <Button disabled={busy || animations.size === 0} onClick={() => void files.make([...animations] as ExportFormat[])}>
-              Make
-            </Button>
-            {workingOn('transparent') ? (
-              <Button variant="secondary" onClick={files.cancel}>
-                Cancel
-              </Button>
-            ) : null}
-          </div>
+          <MakeButtons
+            label="Make"
+            disabled={busy || animations.size === 0}
+            working={Boolean(workingOn('transparent'))}
+            onMake={() => void files.make([...animations] as ExportFormat[])}
+            onCancel={files.cancel}
+          />
           {madeAnimations.length ? (
             <ul className="space-y-2" aria-label="Made formats" data-testid="studio-formats">
               {madeAnimations.map(([format, m]) => (
@@ -152,16 +149,13 @@ export function StudioExports({ cutout, name }: { cutout: StudioCutout; name: st
         <div className="space-y-4">
           <StickerChoices checked={stickers} onChange={toggle(setStickers)} />
           {workingOn('sticker') ? <Progress working={files.working!} kind="stickers" /> : null}
-          <div className="flex flex-wrap gap-2">
-            <Button disabled={busy || stickers.size === 0} onClick={() => void files.make([...stickers] as ExportFormat[])}>
-              Make stickers
-            </Button>
-            {workingOn('sticker') ? (
-              <Button variant="secondary" onClick={files.cancel}>
-                Cancel
-              </Button>
-            ) : null}
-          </div>
+          <MakeButtons
+            label="Make stickers"
+            disabled={busy || stickers.size === 0}
+            working={Boolean(workingOn('sticker'))}
+            onMake={() => void files.make([...stickers] as ExportFormat[])}
+            onCancel={files.cancel}
+          />
           {madeStickers.length ? (
             <ul className="grid gap-4 sm:grid-cols-2" aria-label="Stickers" data-testid="studio-stickers">
               {madeStickers.map(([format, m]) => (
@@ -209,5 +203,21 @@ function MadeSticker({ format, made: m, fileName }: { format: string; made: Made
         <p className="text-xs text-rose-700">{m.error}</p>
       )}
     </li>
+  );
+}
+
+/** Makes the chosen files; Cancel while they are being made. */
+function MakeButtons({ label, disabled, working, onMake, onCancel }: { label: string; disabled: boolean; working: boolean; onMake: () => void; onCancel: () => void }) {
+  return (
+    <div className="flex flex-wrap gap-2">
+      <Button disabled={disabled} onClick={onMake}>
+        {label}
+      </Button>
+      {working ? (
+        <Button variant="secondary" onClick={onCancel}>
+          Cancel
+        </Button>
+      ) : null}
+    </div>
   );
 }
