@@ -27,7 +27,6 @@ export default defineConfig({
         test: {
           name: 'service',
           include: ['tests/service/**/*.test.ts', SERVICE_BESIDE_CODE],
-          setupFiles: [path.join(root, 'tests/service/setup.ts')],
           environment: 'node',
           testTimeout: 300_000,
           hookTimeout: 600_000,

@@ -122,56 +122,63 @@ export default async function Home() {
           </div>
         </section>
 
-        <section aria-labelledby="pricing" className="py-20">
-          <div className="mx-auto max-w-6xl px-4 sm:px-6">
-            <h2 id="pricing" className="text-2xl font-semibold tracking-tight text-slate-900">
-              Simple pricing in credits
-            </h2>
-            <p className="mt-2 max-w-2xl text-slate-600">
-              You pay per second of video, rounded up, and see the exact charge before a job starts. Credits come in packs from{' '}
-              {CREDIT_PACKS.map((p) => `${formatPrice(p.priceCents)} for ${p.credits}`).join(', ')}; a blurred background or subject adds 1
-              credit a second, and video above 30 fps costs fps/30 times as much. The Studio is free.
-            </p>
-            <div className="mt-8 rounded-xl px-4 ring-1 ring-slate-200 sm:px-0">
-              <table className={reflowTable.table}>
-                <caption className="sr-only">Price per model</caption>
-                <thead className={`${reflowTable.thead} bg-slate-50`}>
-                  <tr>
-                    <th scope="col" className="px-4 py-3 font-medium">Model</th>
-                    <th scope="col" className="px-4 py-3 font-medium">What it does</th>
-                    <th scope="col" className="px-4 py-3 font-medium">Credits per second</th>
-                    <th scope="col" className="px-4 py-3 font-medium">A minute of video</th>
-                  </tr>
-                </thead>
-                <tbody className={reflowTable.tbody}>
-                  {MODELS.map((m) => (
-                    <tr key={m.id} className={reflowTable.tr}>
-                      <td data-label="Model" className={`px-4 py-3 font-medium text-slate-900 ${reflowTable.td}`}>
-                        <span>
-                          {m.name} <code className="ml-1 text-xs text-slate-600">{m.id}</code>
-                        </span>
-                      </td>
-                      <td data-label="What it does" className={`px-4 py-3 text-slate-700 ${reflowTable.td}`}>
-                        {m.blurb}
-                      </td>
-                      <td data-label="Credits per second" className={`px-4 py-3 tabular-nums text-slate-900 ${reflowTable.td}`}>
-                        {m.rate}
-                      </td>
-                      <td data-label="A minute of video" className={`px-4 py-3 tabular-nums text-slate-900 ${reflowTable.td}`}>
-                        {perMinute(m.rate)}
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          </div>
-        </section>
+        <PricingSection />
       </main>
 
       <footer className="border-t border-slate-100 py-8 text-center text-sm text-slate-600">
         Keyout is open source (AGPL-3.0) and self-hostable.
       </footer>
     </div>
+  );
+}
+
+/** The price of each model, per second and per minute of video, and the credit packs. */
+function PricingSection() {
+  return (
+    <section aria-labelledby="pricing" className="py-20">
+      <div className="mx-auto max-w-6xl px-4 sm:px-6">
+        <h2 id="pricing" className="text-2xl font-semibold tracking-tight text-slate-900">
+          Simple pricing in credits
+        </h2>
+        <p className="mt-2 max-w-2xl text-slate-600">
+          You pay per second of video, rounded up, and see the exact charge before a job starts. Credits come in packs from{' '}
+          {CREDIT_PACKS.map((p) => `${formatPrice(p.priceCents)} for ${p.credits}`).join(', ')}; a blurred background or subject adds 1
+          credit a second, and video above 30 fps costs fps/30 times as much. The Studio is free.
+        </p>
+        <div className="mt-8 rounded-xl px-4 ring-1 ring-slate-200 sm:px-0">
+          <table className={reflowTable.table}>
+            <caption className="sr-only">Price per model</caption>
+            <thead className={`${reflowTable.thead} bg-slate-50`}>
+              <tr>
+                <th scope="col" className="px-4 py-3 font-medium">Model</th>
+                <th scope="col" className="px-4 py-3 font-medium">What it does</th>
+                <th scope="col" className="px-4 py-3 font-medium">Credits per second</th>
+                <th scope="col" className="px-4 py-3 font-medium">A minute of video</th>
+              </tr>
+            </thead>
+            <tbody className={reflowTable.tbody}>
+              {MODELS.map((m) => (
+                <tr key={m.id} className={reflowTable.tr}>
+                  <td data-label="Model" className={`px-4 py-3 font-medium text-slate-900 ${reflowTable.td}`}>
+                    <span>
+                      {m.name} <code className="ml-1 text-xs text-slate-600">{m.id}</code>
+                    </span>
+                  </td>
+                  <td data-label="What it does" className={`px-4 py-3 text-slate-700 ${reflowTable.td}`}>
+                    {m.blurb}
+                  </td>
+                  <td data-label="Credits per second" className={`px-4 py-3 tabular-nums text-slate-900 ${reflowTable.td}`}>
+                    {m.rate}
+                  </td>
+                  <td data-label="A minute of video" className={`px-4 py-3 tabular-nums text-slate-900 ${reflowTable.td}`}>
+                    {perMinute(m.rate)}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      </div>
+    </section>
   );
 }

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { expect, test } from './fixtures';
 import { checkBothWidths } from './support/checks';
+import { signUp } from './support/completed-job';
 import { ARTIFACTS, CLIP, hasClip } from './support/media';
 
 /**
@@ -15,13 +16,7 @@ test.describe('background image upload', () => {
 
   test('picks a PNG as the background; the result shows it behind the person', async ({ page, stack }) => {
     test.setTimeout(900_000);
-    const email = `bg-upload-${Date.now()}@example.com`;
-    await page.context().clearCookies();
-    await page.goto('/signup');
-    await page.getByLabel('Email').fill(email);
-    await page.getByLabel('Password').fill('correct horse battery staple');
-    await page.getByRole('button', { name: 'Create account' }).click();
-    await expect(page).toHaveURL(/\/jobs$/);
+    const email = await signUp(page, 'bg-upload');
     execFileSync(process.execPath, ['bin/keyout.mjs', 'keys', 'create', '--email', email, '--credits', '20'], {
       env: { ...process.env, DATA_DIR: stack.dataDir, PUBLIC_URL: stack.url },
     });

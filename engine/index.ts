@@ -27,7 +27,7 @@
  *   `service-pro`), each naming its `TierConfig` in `TIERS`; `BUILTIN_MODELS` lists the manifests; the file a manifest
  *   names is served to the browser at `/models/<manifest.file>`.
  *
- * The server wraps the same matter in lib/segment/segment-video.ts (ffmpeg decode → matter →
+ * The server wraps the same matter in lib/segment/mask-video.ts (ffmpeg decode → matter →
  * FFV1 mask) with lib/inference/ort-node-runtime.ts.
  */
 export { createVideoMatter, normalizeThreshold, workSize } from './video-matter';

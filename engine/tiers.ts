@@ -54,7 +54,7 @@ export interface TierConfig {
    * grid that many times coarser than the working one, radius scaled to match.
    */
   guided: { radius: number; eps: number; gain?: number; subsample?: number } | null;
-  /** Drop regions smaller than this fraction of the largest one unless the model is sure of them (engine/matte/main-subject.ts; null keeps everything). */
+  /** Drop regions smaller than this fraction of the largest one unless the model is sure of them (engine/subject/main-subject.ts; null keeps everything). */
   mainSubjectMinFraction: number | null;
   /**
    * Frames between keys also weigh the matte carried to them along the flow against the keys'

@@ -23,7 +23,7 @@ import path from 'node:path';
 import { estimateForeground, SOFT_BAND } from '../engine/matte/foreground';
 import { ffmpeg } from '../lib/media/ffmpeg';
 import { probeVideo } from '../lib/media/probe';
-import { segmentVideoWith } from '../lib/segment/segment-video';
+import { segmentVideoWith } from '../lib/segment/mask-video';
 import { benchConfigs } from './lib-bench/configs';
 import { parseArgs, readGrayFrames, readRgbaFrames, table } from './lib-bench/frames';
 

@@ -30,7 +30,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { probeVideo } from '../lib/media/probe';
 import { serverRuntime } from '../lib/inference/server-runtime';
-import { segmentVideoWith } from '../lib/segment/segment-video';
+import { segmentVideoWith } from '../lib/segment/mask-video';
 import { cachedRuntime } from './lib-bench/cached-runtime';
 import { BASELINE, benchConfigs } from './lib-bench/configs';
 import { parseArgs, readGrayFrames, table } from './lib-bench/frames';

@@ -23,7 +23,8 @@ import { ffmpeg } from '../lib/media/ffmpeg';
 import { probeVideo } from '../lib/media/probe';
 import type { SamPoint } from '../engine/prompts/sam';
 import { refineVideo, type RefineTarget } from '../lib/refine/refine-video';
-import { segmentVideo } from '../lib/segment/segment-video';
+import { segmentVideo } from '../lib/segment/mask-video';
+import { serverRuntime } from '../lib/inference/server-runtime';
 import { iou } from './lib-bench/metrics';
 import { parseArgs, readGrayFrames, table } from './lib-bench/frames';
 
@@ -76,7 +77,7 @@ try {
       const refined = path.join(work, `${clip.name}-${mode}.mkv`);
       const target: RefineTarget = mode === 'text' ? { mode, concepts: parseConcepts(clip.prompt) } : { mode, ...clip.click };
       const load = os.loadavg()[0]!;
-      const res = await refineVideo({ input: clip.video, info, maskIn: baseMask, maskOut: refined, scratchDir: work, model, op: clip.op, target, edgeCleanup: null });
+      const res = await refineVideo({ input: clip.video, info, maskIn: baseMask, maskOut: refined, scratchDir: work, runtime: await serverRuntime(), model, op: clip.op, target, edgeCleanup: null });
       seconds[mode] = (seconds[mode] ?? 0) + res.seconds;
       const after = await read(refined);
       const what = mode === 'text' ? `"${clip.prompt}"` : `${clip.click.points.length} click(s) on frame ${clip.click.frame}`;

@@ -17,7 +17,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { probeVideo } from '../lib/media/probe';
-import { segmentVideoWith } from '../lib/segment/segment-video';
+import { segmentVideoWith } from '../lib/segment/mask-video';
 import { benchConfigs } from './lib-bench/configs';
 import { parseArgs, table } from './lib-bench/frames';
 

@@ -22,7 +22,7 @@ import { chromium, type Page } from 'playwright-core';
 import { EXPORT_FORMATS, OUTPUT_FORMATS } from '../engine/formats';
 import { probeVideo } from '../lib/media/probe';
 import { renderOutput } from '../lib/media/render';
-import { segmentVideo } from '../lib/segment/segment-video';
+import { segmentVideo } from '../lib/segment/mask-video';
 import { parseArgs, table } from './lib-bench/frames';
 import { QUIET_CHROMIUM, startNext } from './lib-bench/next-start';
 

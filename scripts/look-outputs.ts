@@ -45,7 +45,7 @@ const source = await makeExcerpt(values.source, path.join(out, 'source.mp4'), {
 const info = await probeVideo(source);
 let mask = values.mask ? path.resolve(values.mask) : path.join(out, 'mask.mkv');
 if (!values.mask && values.segment) {
-  const { segmentVideo } = await import('../lib/segment/segment-video');
+  const { segmentVideo } = await import('../lib/segment/mask-video');
   await segmentVideo({ input: source, info, maskOut: mask, model: values.segment as never });
 } else if (!values.mask) {
   mask = await makeTestMask(source, info, mask);

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { probeVideo } from '../lib/media/probe';
 import { serverRuntime } from '../lib/inference/server-runtime';
-import { segmentVideoWith } from '../lib/segment/segment-video';
+import { segmentVideoWith } from '../lib/segment/mask-video';
 import { cachedRuntime } from './lib-bench/cached-runtime';
 import { benchConfigs } from './lib-bench/configs';
 

@@ -1,6 +1,6 @@
 'use client';
 
-import { useActionState, useCallback, useEffect, useRef, useState, type MouseEvent } from 'react';
+import { useActionState, useCallback, useEffect, useRef, useState, type MouseEvent, type RefObject } from 'react';
 import { refineAction, type RefineState } from '@/app/(dashboard)/jobs/[id]/refine-actions';
 import { RefineOptions, RefineSubmit, type RefineModelChoice } from '@/components/jobs/refine-options';
 import { Button } from '@/components/ui/button';
@@ -77,19 +77,13 @@ export function ClickRefine({
   const [frame, setFrame] = useState(0);
   const [points, setPoints] = useState<SamPoint[]>([]);
   const [include, setInclude] = useState(true);
-  const [status, setStatus] = useState<Status>({ kind: 'idle' });
-  const [mask, setMask] = useState<PreviewMask | null>(null);
   const [unplayable, setUnplayable] = useState(false);
   const videoRef = useRef<HTMLVideoElement>(null);
   const pictureRef = useRef<HTMLCanvasElement>(null);
   const overlayRef = useRef<HTMLCanvasElement>(null);
-  const previewRef = useRef<SamPreview | null>(null);
-  /** The frame whose picture SAM has encoded, once it has. */
-  const encodedRef = useRef<Promise<void> | null>(null);
   const [cw, ch] = fitLongSide(source.width, source.height, PICTURE_SIDE);
   const time = (frame + 0.5) / source.fps;
-
-  useEffect(() => () => previewRef.current?.dispose(), []);
+  const { status, mask, preview, reset } = useSamPreview(pictureRef, cw, ch, source.width, source.height);
 
   // Shows the picked frame: the video is seeked to the middle of its display interval.
   useEffect(() => {
@@ -103,52 +97,19 @@ export function ClickRefine({
     video.addEventListener('seeked', draw);
     if (video.readyState >= 1) seek();
     else video.addEventListener('loadedmetadata', seek, { once: true });
-    encodedRef.current = null;
+    reset();
     setPoints([]);
-    setMask(null);
     return () => {
       video.removeEventListener('seeked', draw);
       video.removeEventListener('loadedmetadata', seek);
     };
-  }, [time, cw, ch]);
+  }, [time, cw, ch, reset]);
 
   // The preview and the points over the picture.
   useEffect(() => {
     const canvas = overlayRef.current;
     if (canvas) drawOverlay(canvas, { mask, points, cw, ch, width: source.width, height: source.height });
   }, [mask, points, cw, ch, source.width, source.height]);
-
-  /** SAM's mask for these points on the picked frame (the model loads, and the frame is encoded, on first use). */
-  const preview = useCallback(
-    async (next: SamPoint[]) => {
-      if (!next.some((p) => p.include)) {
-        setMask(null);
-        setStatus({ kind: 'ready', text: 'Add a point on the object to see its mask.' });
-        return;
-      }
-      try {
-        if (!previewRef.current) {
-          const { SamPreview } = await import('@/workers/browser/sam-preview');
-          previewRef.current = new SamPreview();
-        }
-        const sam = previewRef.current;
-        if (!encodedRef.current) {
-          setStatus({ kind: 'busy', text: 'Reading the frame (the click model loads once, about 45 MB)…' });
-          const picture = pictureRef.current!.getContext('2d')!.getImageData(0, 0, cw, ch);
-          encodedRef.current = sam.encode(picture).then(() => undefined);
-        }
-        await encodedRef.current;
-        const m = await sam.mask(next.map((p) => ({ x: (p.x * cw) / source.width, y: (p.y * ch) / source.height, include: p.include })));
-        const share = m.alpha.reduce((n, v) => n + (v ? 1 : 0), 0) / m.alpha.length;
-        setMask(m);
-        setStatus({ kind: 'ready', text: `Preview: the object covers ${(share * 100).toFixed(1)} % of this frame.` });
-      } catch (err) {
-        encodedRef.current = null;
-        setStatus({ kind: 'error', text: `The preview could not be made here (${err instanceof Error ? err.message : String(err)}); the points can still be applied.` });
-      }
-    },
-    [cw, ch, source.width, source.height],
-  );
 
   const onClick = (e: MouseEvent<HTMLCanvasElement>) => {
     if (points.length >= MAX_CLICK_POINTS) return;
@@ -167,18 +128,7 @@ export function ClickRefine({
   const hasInclude = points.some((p) => p.include);
   return (
     <div className="space-y-4">
-      <Field id="click-frame" label={`Frame ${frame + 1} of ${source.frameCount} · ${time.toFixed(2)} s`} hint="Pick a frame where the object is clear, then click on it.">
-        <input
-          id="click-frame"
-          type="range"
-          min={0}
-          max={Math.max(0, source.frameCount - 1)}
-          step={1}
-          value={frame}
-          onChange={(e) => setFrame(Number(e.target.value))}
-          className="w-full accent-indigo-600"
-        />
-      </Field>
+      <FrameSlider frame={frame} frameCount={source.frameCount} time={time} onChange={setFrame} />
       <ClickKindPicker include={include} onChange={setInclude} />
       {unplayable ? (
         <Alert tone="info">This browser cannot show the original&apos;s frames, so there is nothing to click on here. The API takes points all the same (prompt.mode &quot;points&quot;).</Alert>
@@ -213,6 +163,24 @@ export function ClickRefine({
   );
 }
 
+/** The frame to click on, by its number and time. */
+function FrameSlider({ frame, frameCount, time, onChange }: { frame: number; frameCount: number; time: number; onChange: (frame: number) => void }) {
+  return (
+    <Field id="click-frame" label={`Frame ${frame + 1} of ${frameCount} · ${time.toFixed(2)} s`} hint="Pick a frame where the object is clear, then click on it.">
+      <input
+        id="click-frame"
+        type="range"
+        min={0}
+        max={Math.max(0, frameCount - 1)}
+        step={1}
+        value={frame}
+        onChange={(e) => onChange(Number(e.target.value))}
+        className="w-full accent-indigo-600"
+      />
+    </Field>
+  );
+}
+
 /** Whether the next click marks the object or what is not part of it. */
 function ClickKindPicker({ include, onChange }: { include: boolean; onChange: (include: boolean) => void }) {
   return (
@@ -243,4 +211,53 @@ function PointsBar({ points, onChange }: { points: SamPoint[]; onChange: (points
       </Button>
     </div>
   );
+}
+
+/**
+ * SAM's mask for points on the picture, computed in this browser (the model loads, and the
+ * picture is encoded, on first use), and what the preview says meanwhile. `reset` forgets the
+ * encoded picture and the mask when another frame is shown.
+ */
+function useSamPreview(pictureRef: RefObject<HTMLCanvasElement | null>, cw: number, ch: number, width: number, height: number) {
+  const [status, setStatus] = useState<Status>({ kind: 'idle' });
+  const [mask, setMask] = useState<PreviewMask | null>(null);
+  const previewRef = useRef<SamPreview | null>(null);
+  /** The frame whose picture SAM has encoded, once it has. */
+  const encodedRef = useRef<Promise<void> | null>(null);
+  useEffect(() => () => previewRef.current?.dispose(), []);
+  const reset = useCallback(() => {
+    encodedRef.current = null;
+    setMask(null);
+  }, []);
+  const preview = useCallback(
+    async (next: SamPoint[]) => {
+      if (!next.some((p) => p.include)) {
+        setMask(null);
+        setStatus({ kind: 'ready', text: 'Add a point on the object to see its mask.' });
+        return;
+      }
+      try {
+        if (!previewRef.current) {
+          const { SamPreview } = await import('@/workers/browser/sam-preview');
+          previewRef.current = new SamPreview();
+        }
+        const sam = previewRef.current;
+        if (!encodedRef.current) {
+          setStatus({ kind: 'busy', text: 'Reading the frame (the click model loads once, about 45 MB)…' });
+          const picture = pictureRef.current!.getContext('2d')!.getImageData(0, 0, cw, ch);
+          encodedRef.current = sam.encode(picture).then(() => undefined);
+        }
+        await encodedRef.current;
+        const m = await sam.mask(next.map((p) => ({ x: (p.x * cw) / width, y: (p.y * ch) / height, include: p.include })));
+        const share = m.alpha.reduce((n, v) => n + (v ? 1 : 0), 0) / m.alpha.length;
+        setMask(m);
+        setStatus({ kind: 'ready', text: `Preview: the object covers ${(share * 100).toFixed(1)} % of this frame.` });
+      } catch (err) {
+        encodedRef.current = null;
+        setStatus({ kind: 'error', text: `The preview could not be made here (${err instanceof Error ? err.message : String(err)}); the points can still be applied.` });
+      }
+    },
+    [pictureRef, cw, ch, width, height],
+  );
+  return { status, mask, preview, reset };
 }

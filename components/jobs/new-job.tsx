@@ -91,42 +91,7 @@ export function NewJob({
         {uploads.length ? (
           <ul className="mt-4 space-y-3" aria-label="Uploads">
             {uploads.map((u) => (
-              <li key={u.key} className="rounded-lg border border-slate-200 p-4" data-testid="upload-item">
-                <div className="flex flex-wrap items-center justify-between gap-3">
-                  <div className="min-w-0 flex-1">
-                    <p className="truncate font-medium text-slate-900" title={u.name}>
-                      {u.name}
-                    </p>
-                    <p className="text-sm text-slate-600">
-                      {u.state === 'uploading'
-                        ? `Uploading… ${formatBytes(u.loaded)} of ${formatBytes(u.size)}`
-                        : u.state === 'uploaded'
-                          ? `${formatBytes(u.size)} · uploaded`
-                          : `${formatBytes(u.size)} · not uploaded`}
-                    </p>
-                  </div>
-                  <div className="flex shrink-0 gap-2">
-                    {u.state === 'failed' ? (
-                      <Button variant="secondary" size="sm" onClick={() => void send(u.file, u.key)}>
-                        Try again<span className="sr-only"> uploading {u.name}</span>
-                      </Button>
-                    ) : null}
-                    <Button variant="ghost" size="sm" onClick={() => remove(u)}>
-                      {u.state === 'uploading' ? 'Cancel' : 'Remove'}
-                      <span className="sr-only"> {u.name}</span>
-                    </Button>
-                  </div>
-                </div>
-                {u.state === 'failed' ? (
-                  <div className="mt-3">
-                    <Alert tone="error">This file was not uploaded: {u.error}</Alert>
-                  </div>
-                ) : (
-                  <div className="mt-3">
-                    <ProgressBar value={u.state === 'uploading' ? u.loaded / Math.max(1, u.size) : 1} label={`Upload progress of ${u.name}`} />
-                  </div>
-                )}
-              </li>
+              <UploadItem key={u.key} upload={u} onRetry={(file) => void send(file, u.key)} onRemove={() => remove(u)} />
             ))}
           </ul>
         ) : null}
@@ -134,5 +99,47 @@ export function NewJob({
       <StartForm targets={busy ? [] : ready} />
       {busy ? <p className="sr-only" aria-live="polite">Waiting for the uploads to finish.</p> : null}
     </div>
+  );
+}
+
+/** One video of the list: its name, how far its upload got, and its retry and remove buttons. */
+function UploadItem({ upload: u, onRetry, onRemove }: { upload: Upload; onRetry: (file: File) => void; onRemove: () => void }) {
+  return (
+    <li className="rounded-lg border border-slate-200 p-4" data-testid="upload-item">
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <div className="min-w-0 flex-1">
+          <p className="truncate font-medium text-slate-900" title={u.name}>
+            {u.name}
+          </p>
+          <p className="text-sm text-slate-600">
+            {u.state === 'uploading'
+              ? `Uploading… ${formatBytes(u.loaded)} of ${formatBytes(u.size)}`
+              : u.state === 'uploaded'
+                ? `${formatBytes(u.size)} · uploaded`
+                : `${formatBytes(u.size)} · not uploaded`}
+          </p>
+        </div>
+        <div className="flex shrink-0 gap-2">
+          {u.state === 'failed' ? (
+            <Button variant="secondary" size="sm" onClick={() => onRetry(u.file)}>
+              Try again<span className="sr-only"> uploading {u.name}</span>
+            </Button>
+          ) : null}
+          <Button variant="ghost" size="sm" onClick={onRemove}>
+            {u.state === 'uploading' ? 'Cancel' : 'Remove'}
+            <span className="sr-only"> {u.name}</span>
+          </Button>
+        </div>
+      </div>
+      {u.state === 'failed' ? (
+        <div className="mt-3">
+          <Alert tone="error">This file was not uploaded: {u.error}</Alert>
+        </div>
+      ) : (
+        <div className="mt-3">
+          <ProgressBar value={u.state === 'uploading' ? u.loaded / Math.max(1, u.size) : 1} label={`Upload progress of ${u.name}`} />
+        </div>
+      )}
+    </li>
   );
 }

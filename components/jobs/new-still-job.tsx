@@ -109,34 +109,7 @@ export function NewStillJob() {
       <div className="space-y-6">
         <ClipCard duration={duration} fps={fps} motion={motion} locked={locked} onDuration={setDuration} onFps={setFps} onMotion={setMotion} />
 
-        <Card>
-          <CardTitle>2. Model and stickers</CardTitle>
-          <Field id="still-model" label="Model">
-            <select id="still-model" className={inputClass} value={model} onChange={(e) => setModel(e.target.value)}>
-              {MODELS.map((m) => (
-                <option key={m.id} value={m.id}>
-                  {m.name} · {m.rate} credit/s
-                </option>
-              ))}
-            </select>
-          </Field>
-          <fieldset className="mt-4">
-            <legend className="mb-2 text-sm font-medium text-slate-800">Stickers made with it (free)</legend>
-            <div className="grid gap-2 sm:grid-cols-2">
-              {STICKERS.map((f) => (
-                <label key={f.id} className="flex items-center gap-2 text-sm text-slate-800">
-                  <input
-                    type="checkbox"
-                    checked={stickers.includes(f.id)}
-                    onChange={(e) => setStickers((s) => (e.target.checked ? [...s, f.id] : s.filter((x) => x !== f.id)))}
-                    className="h-4 w-4 rounded border-slate-300"
-                  />
-                  {f.label}
-                </label>
-              ))}
-            </div>
-          </fieldset>
-        </Card>
+        <ModelCard model={model} stickers={stickers} onModel={setModel} onStickers={setStickers} />
 
         <Card>
           <CardTitle description="PNG, JPEG or WebP.">3. Your image</CardTitle>
@@ -222,6 +195,50 @@ function ClipCard({
           </select>
         </Field>
       </div>
+    </Card>
+  );
+}
+
+/** The model the image is segmented with, and the stickers made of the clip. */
+function ModelCard({
+  model,
+  stickers,
+  onModel,
+  onStickers,
+}: {
+  model: string;
+  stickers: string[];
+  onModel: (model: string) => void;
+  onStickers: (formats: string[]) => void;
+}) {
+  return (
+    <Card>
+      <CardTitle>2. Model and stickers</CardTitle>
+      <Field id="still-model" label="Model">
+        <select id="still-model" className={inputClass} value={model} onChange={(e) => onModel(e.target.value)}>
+          {MODELS.map((m) => (
+            <option key={m.id} value={m.id}>
+              {m.name} · {m.rate} credit/s
+            </option>
+          ))}
+        </select>
+      </Field>
+      <fieldset className="mt-4">
+        <legend className="mb-2 text-sm font-medium text-slate-800">Stickers made with it (free)</legend>
+        <div className="grid gap-2 sm:grid-cols-2">
+          {STICKERS.map((f) => (
+            <label key={f.id} className="flex items-center gap-2 text-sm text-slate-800">
+              <input
+                type="checkbox"
+                checked={stickers.includes(f.id)}
+                onChange={(e) => onStickers(e.target.checked ? [...stickers, f.id] : stickers.filter((x) => x !== f.id))}
+                className="h-4 w-4 rounded border-slate-300"
+              />
+              {f.label}
+            </label>
+          ))}
+        </div>
+      </fieldset>
     </Card>
   );
 }

@@ -1,6 +1,6 @@
 'use client';
 
-import { useEffect, useId, useRef, useState } from 'react';
+import { type RefObject, useEffect, useId, useRef, useState } from 'react';
 import { BackdropPicker, useBackdrop } from './backdrop';
 
 /**
@@ -23,48 +23,10 @@ export function BeforeAfter({
 }) {
   const [split, setSplit] = useState(50);
   const backdrop = useBackdrop('#16a34a');
-  const [playing, setPlaying] = useState(false);
-  const [time, setTime] = useState(0);
-  const [duration, setDuration] = useState(0);
   const a = useRef<HTMLVideoElement>(null);
   const b = useRef<HTMLVideoElement>(null);
+  const { playing, time, duration } = useSyncedPlayback(a, b);
   const id = useId();
-
-  useEffect(() => {
-    const main = a.current;
-    if (!main) return;
-    const under = b.current;
-    const sync = () => {
-      setTime(main.currentTime);
-      if (under && Math.abs(under.currentTime - main.currentTime) > 0.1) under.currentTime = main.currentTime;
-    };
-    const onPlay = () => {
-      setPlaying(true);
-      void under?.play().catch(() => undefined);
-    };
-    const onPause = () => {
-      setPlaying(false);
-      under?.pause();
-    };
-    // The metadata may have loaded before this effect ran (the video starts loading with the
-    // page's HTML), so the duration is read now too, and again whenever it changes.
-    const onMeta = () => setDuration(Number.isFinite(main.duration) ? main.duration : 0);
-    onMeta();
-    main.addEventListener('timeupdate', sync);
-    main.addEventListener('seeked', sync);
-    main.addEventListener('play', onPlay);
-    main.addEventListener('pause', onPause);
-    main.addEventListener('loadedmetadata', onMeta);
-    main.addEventListener('durationchange', onMeta);
-    return () => {
-      main.removeEventListener('timeupdate', sync);
-      main.removeEventListener('seeked', sync);
-      main.removeEventListener('play', onPlay);
-      main.removeEventListener('pause', onPause);
-      main.removeEventListener('loadedmetadata', onMeta);
-      main.removeEventListener('durationchange', onMeta);
-    };
-  }, []);
 
   const showBefore = Boolean(before) && kind === 'video';
   const media = 'absolute inset-0 h-full w-full object-contain';
@@ -143,4 +105,47 @@ export function BeforeAfter({
       </div>
     </div>
   );
+}
+
+/** Plays `under` in step with `main` (play, pause, seeks), and reports main's state. */
+function useSyncedPlayback(mainRef: RefObject<HTMLVideoElement | null>, underRef: RefObject<HTMLVideoElement | null>) {
+  const [playing, setPlaying] = useState(false);
+  const [time, setTime] = useState(0);
+  const [duration, setDuration] = useState(0);
+  useEffect(() => {
+    const main = mainRef.current;
+    if (!main) return;
+    const under = underRef.current;
+    const sync = () => {
+      setTime(main.currentTime);
+      if (under && Math.abs(under.currentTime - main.currentTime) > 0.1) under.currentTime = main.currentTime;
+    };
+    const onPlay = () => {
+      setPlaying(true);
+      void under?.play().catch(() => undefined);
+    };
+    const onPause = () => {
+      setPlaying(false);
+      under?.pause();
+    };
+    // The metadata may have loaded before this effect ran (the video starts loading with the
+    // page's HTML), so the duration is read now too, and again whenever it changes.
+    const onMeta = () => setDuration(Number.isFinite(main.duration) ? main.duration : 0);
+    onMeta();
+    main.addEventListener('timeupdate', sync);
+    main.addEventListener('seeked', sync);
+    main.addEventListener('play', onPlay);
+    main.addEventListener('pause', onPause);
+    main.addEventListener('loadedmetadata', onMeta);
+    main.addEventListener('durationchange', onMeta);
+    return () => {
+      main.removeEventListener('timeupdate', sync);
+      main.removeEventListener('seeked', sync);
+      main.removeEventListener('play', onPlay);
+      main.removeEventListener('pause', onPause);
+      main.removeEventListener('loadedmetadata', onMeta);
+      main.removeEventListener('durationchange', onMeta);
+    };
+  }, [mainRef, underRef]);
+  return { playing, time, duration };
 }

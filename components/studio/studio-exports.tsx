@@ -118,16 +118,13 @@ export function StudioExports({ cutout, name }: { cutout: StudioCutout; name: st
             </div>
           </fieldset>
           {workingOn('transparent') ? <Progress working={files.working!} kind="formats" /> : null}
-          <div className="flex flex-wrap gap-2">
-            <Button disabled={busy || animations.size === 0} onClick={() => void files.make([...animations] as ExportFormat[])}>
-              Make
-            </Button>
-            {workingOn('transparent') ? (
-              <Button variant="secondary" onClick={files.cancel}>
-                Cancel
-              </Button>
-            ) : null}
-          </div>
+          <MakeButtons
+            label="Make"
+            disabled={busy || animations.size === 0}
+            working={Boolean(workingOn('transparent'))}
+            onMake={() => void files.make([...animations] as ExportFormat[])}
+            onCancel={files.cancel}
+          />
           {madeAnimations.length ? (
             <ul className="space-y-2" aria-label="Made formats" data-testid="studio-formats">
               {madeAnimations.map(([format, m]) => (
@@ -152,47 +149,18 @@ export function StudioExports({ cutout, name }: { cutout: StudioCutout; name: st
         <div className="space-y-4">
           <StickerChoices checked={stickers} onChange={toggle(setStickers)} />
           {workingOn('sticker') ? <Progress working={files.working!} kind="stickers" /> : null}
-          <div className="flex flex-wrap gap-2">
-            <Button disabled={busy || stickers.size === 0} onClick={() => void files.make([...stickers] as ExportFormat[])}>
-              Make stickers
-            </Button>
-            {workingOn('sticker') ? (
-              <Button variant="secondary" onClick={files.cancel}>
-                Cancel
-              </Button>
-            ) : null}
-          </div>
+          <MakeButtons
+            label="Make stickers"
+            disabled={busy || stickers.size === 0}
+            working={Boolean(workingOn('sticker'))}
+            onMake={() => void files.make([...stickers] as ExportFormat[])}
+            onCancel={files.cancel}
+          />
           {madeStickers.length ? (
             <ul className="grid gap-4 sm:grid-cols-2" aria-label="Stickers" data-testid="studio-stickers">
-              {madeStickers.map(([format, m]) => {
-                const f = stickerOf(format)!;
-                return (
-                  <li key={format} className="flex flex-col gap-3 rounded-lg border border-slate-200 p-3" {...madeData(format, m)}>
-                    <div className="flex items-center justify-between gap-2">
-                      <div className="min-w-0">
-                        <p className="font-medium text-slate-900">{f.label.split(' (')[0]}</p>
-                        <p className="font-mono text-xs text-slate-500">{f.id}</p>
-                      </div>
-                      {m.ok ? <Badge tone="green">Fits</Badge> : <Badge tone="red">Failed</Badge>}
-                    </div>
-                    {m.ok ? (
-                      <>
-                        <StickerChatPreview format={format} url={m.url} />
-                        <BudgetMeter bytes={m.file.blob.size} budget={m.file.sticker!.budgetBytes} />
-                        <p className="text-xs text-slate-500">
-                          {f.sticker.canvas.width}×{f.sticker.canvas.height} · {Math.round(m.file.sticker!.fps * 100) / 100} fps ·{' '}
-                          {m.file.sticker!.attempts.length === 1 ? 'first attempt' : `${m.file.sticker!.attempts.length} attempts`} · {(m.file.ms / 1000).toFixed(1)} s
-                        </p>
-                        <a href={m.url} download={fileName(format)} className={buttonClass('secondary', 'sm')}>
-                          Download<span className="sr-only"> the {f.label} file</span>
-                        </a>
-                      </>
-                    ) : (
-                      <p className="text-xs text-rose-700">{m.error}</p>
-                    )}
-                  </li>
-                );
-              })}
+              {madeStickers.map(([format, m]) => (
+                <MadeSticker key={format} format={format} made={m} fileName={fileName(format)} />
+              ))}
             </ul>
           ) : null}
           {madeStickers.some(([, m]) => m.ok) ? (
@@ -204,5 +172,52 @@ export function StudioExports({ cutout, name }: { cutout: StudioCutout; name: st
       </Card>
       {files.error ? <Alert tone="error">{files.error}</Alert> : null}
     </>
+  );
+}
+
+/** A sticker made in this tab: in a chat bubble, against its byte budget, with its download; or why it failed. */
+function MadeSticker({ format, made: m, fileName }: { format: string; made: Made; fileName: string }) {
+  const f = stickerOf(format)!;
+  return (
+    <li className="flex flex-col gap-3 rounded-lg border border-slate-200 p-3" {...madeData(format, m)}>
+      <div className="flex items-center justify-between gap-2">
+        <div className="min-w-0">
+          <p className="font-medium text-slate-900">{f.label.split(' (')[0]}</p>
+          <p className="font-mono text-xs text-slate-500">{f.id}</p>
+        </div>
+        {m.ok ? <Badge tone="green">Fits</Badge> : <Badge tone="red">Failed</Badge>}
+      </div>
+      {m.ok ? (
+        <>
+          <StickerChatPreview format={format} url={m.url} />
+          <BudgetMeter bytes={m.file.blob.size} budget={m.file.sticker!.budgetBytes} />
+          <p className="text-xs text-slate-500">
+            {f.sticker.canvas.width}×{f.sticker.canvas.height} · {Math.round(m.file.sticker!.fps * 100) / 100} fps ·{' '}
+            {m.file.sticker!.attempts.length === 1 ? 'first attempt' : `${m.file.sticker!.attempts.length} attempts`} · {(m.file.ms / 1000).toFixed(1)} s
+          </p>
+          <a href={m.url} download={fileName} className={buttonClass('secondary', 'sm')}>
+            Download<span className="sr-only"> the {f.label} file</span>
+          </a>
+        </>
+      ) : (
+        <p className="text-xs text-rose-700">{m.error}</p>
+      )}
+    </li>
+  );
+}
+
+/** Makes the chosen files; Cancel while they are being made. */
+function MakeButtons({ label, disabled, working, onMake, onCancel }: { label: string; disabled: boolean; working: boolean; onMake: () => void; onCancel: () => void }) {
+  return (
+    <div className="flex flex-wrap gap-2">
+      <Button disabled={disabled} onClick={onMake}>
+        {label}
+      </Button>
+      {working ? (
+        <Button variant="secondary" onClick={onCancel}>
+          Cancel
+        </Button>
+      ) : null}
+    </div>
   );
 }

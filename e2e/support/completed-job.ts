@@ -11,13 +11,7 @@ import type { Stack } from './stack';
  * the first `seconds` of the test clip, made through the API (that lifecycle has its own tests).
  */
 export async function signUpWithCompletedJob(page: Page, stack: Stack, name: string, seconds = 2): Promise<{ email: string; headers: Record<string, string>; jobId: string }> {
-  const email = `${name}-${Date.now()}@example.com`;
-  await page.context().clearCookies();
-  await page.goto('/signup');
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill('correct horse battery staple');
-  await page.getByRole('button', { name: 'Create account' }).click();
-  await expect(page).toHaveURL(/\/jobs$/);
+  const email = await signUp(page, name);
 
   const created = execFileSync(process.execPath, ['bin/keyout.mjs', 'keys', 'create', '--email', email, '--credits', '10'], {
     env: { ...process.env, DATA_DIR: stack.dataDir, PUBLIC_URL: stack.url },
@@ -35,4 +29,16 @@ export async function signUpWithCompletedJob(page: Page, stack: Stack, name: str
     expect(s.status).toBe('completed');
   }).toPass({ timeout: 240_000, intervals: [2000] });
   return { email, headers, jobId: receipt.id };
+}
+
+/** Signs a new account up through the form (signed in as it on `page`); returns its email. */
+export async function signUp(page: Page, name: string): Promise<string> {
+  const email = `${name}-${Date.now()}@example.com`;
+  await page.context().clearCookies();
+  await page.goto('/signup');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill('correct horse battery staple');
+  await page.getByRole('button', { name: 'Create account' }).click();
+  await expect(page).toHaveURL(/\/jobs$/);
+  return email;
 }

@@ -1,6 +1,6 @@
 import { parseRational } from '../media/geometry';
 import { clearTransparent, GIF_ALPHA_THRESHOLD } from './codecs';
-import type { AttemptEncode, AttemptIO, FramesJob, StickerCodec, StickerPolicy, StickerQuality } from './sticker-policy';
+import type { AttemptEncode, AttemptIO, FramesJob, StickerCodec, StickerPolicy } from './sticker-policy';
 import type { OutputFormat } from './types';
 
 /**
@@ -28,8 +28,6 @@ export interface StickerDefinition {
   limitBytes: number;
   limitLabel: string;
   codec: StickerCodec;
-  quality: readonly StickerQuality[];
-  fpsSteps: readonly number[];
 }
 
 export function stickerFormat<Id extends string>(
@@ -69,8 +67,8 @@ export function stickerFormat<Id extends string>(
       limitLabel: d.limitLabel,
       budgetBytes: Math.floor(d.limitBytes * BUDGET_SHARE),
       codec,
-      quality: d.quality,
-      fpsSteps: d.fpsSteps,
+      quality: codec.quality,
+      fpsSteps: codec.fpsSteps,
     },
     encoding: {
       kind: 'branch',
@@ -115,6 +113,13 @@ const BROWSER_VP9_BITS_PER_PIXEL = 0.2;
 
 /** VP9 with alpha in WebM (Telegram): constant quality, `good` deadline (small canvases, so affordable). */
 export const vp9Sticker: StickerCodec = {
+  // crf on servers (libvpx); in the browser, the share of the budget aimed at (encodeInBrowser).
+  quality: [
+    { crf: 32, budgetShare: 0.85 },
+    { crf: 40, budgetShare: 0.7 },
+    { crf: 48, budgetShare: 0.55 },
+  ],
+  fpsSteps: [24, 20, 15, 12],
   extension: 'webm',
   contentType: 'video/webm',
   codec: 'vp9',
@@ -150,6 +155,13 @@ export const vp9Sticker: StickerCodec = {
 
 /** Lossy animated WebP (WhatsApp): colour quality and alpha levels. */
 export const webpSticker: StickerCodec = {
+  quality: [
+    { quality: 75, alphaLevels: 256 },
+    { quality: 60, alphaLevels: 16 },
+    { quality: 45, alphaLevels: 8 },
+    { quality: 30, alphaLevels: 4 },
+  ],
+  fpsSteps: [20, 15, 12],
   extension: 'webp',
   contentType: 'image/webp',
   codec: 'webp',
@@ -178,6 +190,8 @@ export const webpSticker: StickerCodec = {
  * so ffmpeg writes the frames raw and upng-js quantizes and writes the APNG.
  */
 export const apngSticker: StickerCodec = {
+  quality: [{ colours: 256 }, { colours: 128 }, { colours: 64 }, { colours: 32 }],
+  fpsSteps: [20, 15, 12],
   extension: 'png',
   contentType: 'image/apng',
   codec: 'apng',
@@ -192,6 +206,12 @@ export const apngSticker: StickerCodec = {
 
 /** GIF (Discord, Slack): one palette for the loop plus a transparent entry; coarser dither compresses better. */
 export const gifSticker: StickerCodec = {
+  quality: [
+    { colours: 256, bayer: 3 },
+    { colours: 128, bayer: 4 },
+    { colours: 64, bayer: 5 },
+  ],
+  fpsSteps: [20, 100 / 6, 12.5],
   extension: 'gif',
   contentType: 'image/gif',
   codec: 'gif',

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { applyToFrame, guidedCoefficients } from './guided-filter';
 import { grayOf, lumaOf, resampleRgb, resizeMap, type FloatMap } from './image';
-import { keepMainSubject } from './main-subject';
 import { CutDetector } from './cuts';
 import { denseFlow, stillFlow, warpBack } from './flow';
 import { fuseKeyMattes, unexplainedSubject } from './fusion';
@@ -69,27 +68,6 @@ describe('guided upsampling', () => {
     const alpha = new Uint8Array(32 * 8);
     applyToFrame(null, p, grayOf(frame), 0.5, alpha);
     expect(new Set(alpha)).toEqual(new Set([0, 255]));
-  });
-});
-
-describe('main subject', () => {
-  // A large region, a small unsure one (a stray detection) and a small sure one (a hand the
-  // working resolution cut off from the arm, a ball).
-  const p = map(40, 20, (x, y) => {
-    if (x >= 5 && x < 20 && y >= 2 && y < 18) return 0.9;
-    if (x >= 35 && x < 37 && y < 2) return 0.6;
-    if (x >= 30 && x < 32 && y >= 15 && y < 17) return 0.95;
-    return 0;
-  });
-
-  it('drops a small region the model is unsure of and keeps the large one', () => {
-    const out = keepMainSubject(p, 0.15);
-    expect(out.data[10 * 40 + 10]).toBeCloseTo(0.9);
-    expect(out.data[0 * 40 + 35]).toBe(0);
-  });
-
-  it('keeps a small region the model is sure of', () => {
-    expect(keepMainSubject(p, 0.15).data[15 * 40 + 30]).toBeCloseTo(0.95);
   });
 });
 

@@ -2,27 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { TRANSPARENT_FORMATS } from '../formats';
 import type { Recipe } from './recipe';
 import { blurRadius, parseColor, planBatch, planPoster, planRender, RenderPlanError, templateLayout, workingFormat, type RenderPlanInput } from './render-plan';
-import type { MediaInfo } from './types';
+import { CLIP_720P } from './fixtures';
 
-const info: MediaInfo = {
-  demuxer: 'mov',
-  container: 'mp4',
-  width: 1280,
-  height: 720,
-  codedWidth: 1280,
-  codedHeight: 720,
-  rotation: 0,
-  fps: 24,
-  fpsRational: '24/1',
-  variableFrameRate: false,
-  duration: 10.29,
-  frameCount: 247,
-  videoCodec: 'h264',
-  pixFmt: 'yuv420p',
-  hasAudio: true,
-  audioCodec: 'aac',
-  sizeBytes: 1,
-};
+const info = CLIP_720P;
 
 const plan = (recipe: Recipe, extra: Partial<RenderPlanInput> = {}) =>
   planRender({ recipe, info, source: '/in/src.mp4', mask: '/in/mask.mkv', maskFrames: 247, maxPixels: 8_294_400, output: '/out/o', workDir: '/w', ...extra });

@@ -3,27 +3,9 @@ import { outputFormat, STICKER_FORMATS, type StickerFormat } from '../formats';
 import { stickerGeometry } from './geometry';
 import { planBatch, planPoster, planRender } from './render-plan';
 import { budgetMissMessage, fitSticker, StickerBudgetError, stickerAttempts } from './sticker-plan';
-import type { MediaInfo } from './types';
+import { CLIP_720P } from './fixtures';
 
-const info: MediaInfo = {
-  demuxer: 'mov',
-  container: 'mp4',
-  width: 1280,
-  height: 720,
-  codedWidth: 1280,
-  codedHeight: 720,
-  rotation: 0,
-  fps: 24,
-  fpsRational: '24/1',
-  variableFrameRate: false,
-  duration: 10.29,
-  frameCount: 247,
-  videoCodec: 'h264',
-  pixFmt: 'yuv420p',
-  hasAudio: true,
-  audioCodec: 'aac',
-  sizeBytes: 1,
-};
+const info = CLIP_720P;
 
 const source = { info, source: '/in/src.mp4', mask: '/in/mask.mkv', maskFrames: 247, maxPixels: 8_294_400 };
 const plan = (format: StickerFormat, transform?: { fps?: number; reverse?: boolean; crop?: { x: number; y: number; width: number; height: number } }) =>

@@ -10,7 +10,7 @@ import { SAM_IO, samDecoderFeeds, samEncoderInput, samMask, type SamPrompt } fro
 
 /**
  * Segmenting named concepts on one picture, packaged as a model so the video matter
- * (engine/video-matter.ts) runs it on its keyframes and carries its answers between them along
+ * (engine/video-matter/index.ts) runs it on its keyframes and carries its answers between them along
  * optical flow, fusing neighbouring keys, exactly as it does a tier's segmentation model:
  *
  * - objects: the detector's boxes for the wanted classes, each refined by SAM from the box;

@@ -24,7 +24,7 @@ import { serialSession } from './serial-session';
 import { samVote } from './sam-vote';
 
 /**
- * The subject stage, packaged as a model so the video matter (engine/video-matter.ts) runs it on
+ * The subject stage, packaged as a model so the video matter (engine/video-matter/index.ts) runs it on
  * its keyframes and carries its answers between them along optical flow, as it does a plain
  * segmentation model. On each key:
  *

@@ -1,35 +1,25 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { PrismaBetterSqlite3 } from '@prisma/adapter-better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postgresUnavailable, testPostgres, type TestPostgres } from '../../scripts/lib-stack/test-postgres';
-import type { Db } from '../db/client';
-import { PrismaClient } from '../db/generated/client';
-import { applyMigrations } from '../db/migrate';
+import { tempDatabase } from '../../tests/support/temp-database';
+import { db as appDb, type Db } from '../db/client';
 import { postgresClient } from '../db/postgres';
 import { ServiceError } from '../errors';
 import { debitForJob, getBalance, grantCredits, refundJob } from './ledger';
 
 // Real databases: the ledger is only as good as its constraints and locks.
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'keyout-ledger-'));
+tempDatabase('ledger');
 const unavailable = postgresUnavailable();
 let pg: TestPostgres | undefined;
 
 afterAll(async () => {
   await pg?.stop();
-  fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
 const databases: [string, string | null, () => Promise<Db>][] = [
   [
     'SQLite',
     null,
-    () => {
-      const file = path.join(dataDir, 'ledger.db');
-      applyMigrations(`file:${file}`);
-      return Promise.resolve(new PrismaClient({ adapter: new PrismaBetterSqlite3({ url: file, timeout: 10_000 }) }));
-    },
+    () => Promise.resolve(appDb()),
   ],
   [
     'PostgreSQL',

@@ -8,7 +8,7 @@ import { API_MODELS, apiModel, DEFAULT_MODEL, isApiModel } from '../../engine/ap
 import { probeVideo } from '../media/probe';
 import { renderOutput } from '../media/render';
 import { safeFetchToFile } from '../net/safe-fetch';
-import { segmentVideo } from '../segment/segment-video';
+import { segmentVideo } from '../segment/mask-video';
 
 const USAGE = `keyout remove <input> -o <output> [--model ${API_MODELS.join('|')}] [--format <${TRANSPARENT_FORMATS.join('|')}|mp4>]
               [--color '#RRGGBB'] [--background <image/video path or URL>] [--blur background|subject]

@@ -11,7 +11,6 @@ import type { Concept } from '../../engine/prompts/concepts';
 import type { SamPoint } from '../../engine/prompts/sam';
 import { cleanEdges, fuseInto, REFINE_TIERS, takeWholeRegions, type RefineOp } from '../../engine/prompts/refine';
 import { createVideoMatter, workSize } from '../../engine/video-matter';
-import { serverRuntime } from '../inference/server-runtime';
 import { verifiedOpenVocabularyModel } from '../models/open-vocabulary';
 import { MediaError } from '../media/ffmpeg';
 import { readFrames, readMaskFrames } from '../segment/frame-reader';
@@ -44,6 +43,8 @@ export interface RefineVideoOptions {
   scratchDir: string;
   signal?: AbortSignal;
   onProgress?: (framesDone: number) => void;
+  /** The models the worker runs. */
+  runtime: InferenceRuntime;
 }
 
 export interface RefineResult {
@@ -75,8 +76,7 @@ interface Search {
 
 /** The concept search for a text prompt; for a click, the pre-pass backwards from the clicked frame, then the tracker that goes on from it. */
 async function openSearch(opts: RefineVideoOptions, tier: TierConfig): Promise<Search> {
-  const runtime = await serverRuntime();
-  const { info, target } = opts;
+  const { runtime, info, target } = opts;
   if (target.mode === 'text') {
     const openVocabulary = target.concepts.some((c) => c.kind === 'open') ? verifiedOpenVocabularyModel() : null;
     const s = conceptRuntime(runtime, { concepts: target.concepts, openVocabulary, ...DEFAULT_SEARCH });

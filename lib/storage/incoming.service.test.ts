@@ -1,21 +1,12 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resetEnvForTests } from '../env';
+import { describe, expect, it } from 'vitest';
+import { tempDatabase } from '../../tests/support/temp-database';
 import { incomingFile, STALE_INCOMING_MS, sweepIncoming } from './incoming';
 
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'keyout-incoming-'));
-beforeAll(() => {
-  process.env.DATA_DIR = dataDir;
-  resetEnvForTests();
-});
-afterAll(() => {
-  delete process.env.DATA_DIR;
-  resetEnvForTests();
-  fs.rmSync(dataDir, { recursive: true, force: true });
-});
+// DATA_DIR, where incoming uploads are spooled.
+tempDatabase('incoming');
 
 const JOB = '0b6c1a5e-1111-4222-8333-944455556666';
 

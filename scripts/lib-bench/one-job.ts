@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { probeVideo } from '../../lib/media/probe';
 import { renderOutput } from '../../lib/media/render';
-import { segmentVideoWith } from '../../lib/segment/segment-video';
+import { segmentVideoWith } from '../../lib/segment/mask-video';
 import { benchConfigs } from './configs';
 import { parseArgs } from './frames';
 import { RENDER_ONLY } from './job-clips';

@@ -119,3 +119,17 @@ export function ownDir(dir: string, account: Account | undefined, mode = 0o700):
     }
   }
 }
+
+/**
+ * Why a test service can be neither taken from the environment (`given`, a URL CI sets) nor
+ * started here (`findBinary` throws, saying what to install); null when one of them can.
+ */
+export function unavailableUnless(given: string | undefined, findBinary: () => unknown): string | null {
+  if (given) return null;
+  try {
+    findBinary();
+    return null;
+  } catch (e) {
+    return e instanceof Error ? e.message : String(e);
+  }
+}

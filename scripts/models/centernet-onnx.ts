@@ -1,4 +1,5 @@
 import onnxProto from 'onnx-proto';
+import { halfToFloat, hwioToOihw } from './tf-weights';
 
 const { onnx } = onnxProto;
 type NodeProto = onnxProto.onnx.INodeProto;
@@ -54,15 +55,6 @@ export const CENTERNET_INPUT = 'images';
 /** NHWC axis → NCHW axis. */
 const NCHW_AXIS = [0, 2, 3, 1];
 
-function float16ToFloat32(h: number): number {
-  const s = h & 0x8000 ? -1 : 1;
-  const e = (h >> 10) & 0x1f;
-  const f = h & 0x3ff;
-  if (e === 0) return s * 2 ** -14 * (f / 1024);
-  if (e === 31) return f ? NaN : s * Infinity;
-  return s * 2 ** (e - 15) * (1 + f / 1024);
-}
-
 /** Every weight of the manifest, dequantised, by name. */
 export function readTfjsWeights(graph: TfjsGraph, bins: Uint8Array[]): Map<string, Const> {
   const out = new Map<string, Const>();
@@ -78,7 +70,7 @@ export function readTfjsWeights(graph: TfjsGraph, bins: Uint8Array[]): Map<strin
       if (q) {
         if (q.dtype !== 'float16' || w.dtype !== 'float32') throw new Error(`weight ${w.name}: quantisation ${q.dtype} is not supported`);
         values = new Float32Array(n);
-        for (let i = 0; i < n; i++) values[i] = float16ToFloat32(view.getUint16(off + 2 * i, true));
+        for (let i = 0; i < n; i++) values[i] = halfToFloat(view.getUint16(off + 2 * i, true));
         off += 2 * n;
       } else if (w.dtype === 'float32') {
         values = new Float32Array(n);
@@ -99,25 +91,6 @@ export function readTfjsWeights(graph: TfjsGraph, bins: Uint8Array[]): Map<strin
 const text = (a: TfAttr | undefined) => (a?.s ? Buffer.from(a.s, 'base64').toString() : '');
 const ints = (a: TfAttr | undefined) => (a?.list?.i ?? []).map(Number);
 const texts = (a: TfAttr | undefined) => (a?.list?.s ?? []).map((s) => Buffer.from(s, 'base64').toString());
-
-/** HWIO conv weights → OIHW; depthwise H,W,C,M → (C·M),1,H,W. */
-function convWeights(w: Const, depthwise: boolean): { dims: number[]; data: Float32Array } {
-  const [kh, kw, a, b] = w.shape as [number, number, number, number];
-  const src = w.values as Float32Array;
-  const out = new Float32Array(src.length);
-  const outCh = depthwise ? a * b : b;
-  const inCh = depthwise ? 1 : a;
-  for (let y = 0; y < kh; y++)
-    for (let x = 0; x < kw; x++)
-      for (let i = 0; i < a; i++)
-        for (let o = 0; o < b; o++) {
-          const s = ((y * kw + x) * a + i) * b + o;
-          const oc = depthwise ? i * b + o : o;
-          const ic = depthwise ? 0 : i;
-          out[((oc * inCh + ic) * kh + y) * kw + x] = src[s]!;
-        }
-  return { dims: [outCh, inCh, kh, kw], data: out };
-}
 
 /** model.json + its weight files → ONNX bytes with input `images` [1,3,512,512] and outputs keypoints, wh (NCHW). */
 export function centernetToOnnx(modelJson: string, bins: Uint8Array[]): Uint8Array {
@@ -184,7 +157,8 @@ export function centernetToOnnx(modelJson: string, bins: Uint8Array[]): Uint8Arr
       case 'FusedDepthwiseConv2dNative': {
         const depthwise = n.op.includes('Depthwise');
         if (text(a.data_format) !== 'NHWC') throw new Error(`${name}: data format ${text(a.data_format)}`);
-        const w = convWeights(constOf(ins[1]!), depthwise);
+        const kernel = constOf(ins[1]!);
+        const w = hwioToOihw(kernel.shape, kernel.values as Float32Array, depthwise);
         const fused = texts(a.fused_ops);
         if (fused.length && fused[0] !== 'BiasAdd') throw new Error(`${name}: fused ops ${fused.join(',')}`);
         const inputs = [convert(ins[0]!), floatInit(`${name}/W`, w.dims, w.data)];

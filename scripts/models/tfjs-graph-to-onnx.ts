@@ -1,4 +1,5 @@
 import onnxProto from 'onnx-proto';
+import { halfToFloat, hwioToOihw } from './tf-weights';
 
 const { onnx } = onnxProto;
 const DT = onnx.TensorProto.DataType;
@@ -83,7 +84,7 @@ export function readWeights(json: TfjsModelJson, bytes: Uint8Array): Map<string,
       for (let i = 0; i < n; i++) {
         const o = at + i * size;
         if (!q) data[i] = view.getFloat32(o, true);
-        else if (q.dtype === 'float16') data[i] = half(view.getUint16(o, true));
+        else if (q.dtype === 'float16') data[i] = halfToFloat(view.getUint16(o, true));
         else data[i] = (q.min ?? 0) + (q.scale ?? 1) * (q.dtype === 'uint8' ? view.getUint8(o) : view.getUint16(o, true));
       }
       c = { type: 'float', shape: w.shape, data };
@@ -99,15 +100,6 @@ export function readWeights(json: TfjsModelJson, bytes: Uint8Array): Map<string,
     at += n * size;
   }
   return out;
-}
-
-function half(h: number): number {
-  const s = h & 0x8000 ? -1 : 1;
-  const e = (h >> 10) & 0x1f;
-  const f = h & 0x3ff;
-  if (e === 0) return s * 2 ** -14 * (f / 1024);
-  if (e === 31) return f ? NaN : s * Infinity;
-  return s * 2 ** (e - 15) * (1 + f / 1024);
 }
 
 const ints = (c: Const) => Array.from(c.data as BigInt64Array, Number);
@@ -276,26 +268,15 @@ function conv(g: GraphBuilder, n: TfjsNode, data: string[], depthwise: boolean):
   const dilated = src.kind === 'space-to-batch';
   const x = dilated ? src.name : nameOf(data[0]!);
   const w = constOf(data[1]!, `${n.name} weights`);
-  const [kh, kw, cin, cout] = w.shape as [number, number, number, number];
-  // TF HWIO (depthwise HW,C,multiplier) → ONNX OIHW (depthwise C·multiplier,1,H,W).
-  const oihw = new Float32Array(w.data.length);
-  const outs = depthwise ? cin * cout : cout;
-  const ins = depthwise ? 1 : cin;
-  for (let y = 0; y < kh; y++)
-    for (let xk = 0; xk < kw; xk++)
-      for (let i = 0; i < cin; i++)
-        for (let o = 0; o < cout; o++) {
-          const from = ((y * kw + xk) * cin + i) * cout + o;
-          const [oc, ic] = depthwise ? [i * cout + o, 0] : [o, i];
-          oihw[((oc * ins + ic) * kh + y) * kw + xk] = (w.data as Float32Array)[from]!;
-        }
+  const [kh, kw, cin] = w.shape as [number, number, number, number];
+  const kernel = hwioToOihw(w.shape, w.data as Float32Array, depthwise);
   const strides = listOf(n, 'strides');
   const dilations = dilated ? src.block : listOf(n, 'dilations').slice(1, 3);
   const attrs: Record<string, number | number[] | string> = { kernel_shape: [kh, kw], strides: [strides[1] ?? 1, strides[2] ?? 1], dilations: dilations.length ? dilations : [1, 1], group: depthwise ? cin : 1 };
   if (str(n, 'padding') === 'SAME') attrs.auto_pad = 'SAME_UPPER';
   else if (str(n, 'padding') !== 'VALID') throw new Error(`${n.name}: padding ${str(n, 'padding')} is not supported`);
   const fused = (attrOf(n, 'fused_ops')?.list?.s ?? []).map((s) => Buffer.from(s, 'base64').toString());
-  const inputs = [toNchw(x), constant({ type: 'float', shape: [outs, ins, kh, kw], data: oihw })];
+  const inputs = [toNchw(x), constant({ type: 'float', shape: kernel.dims, data: kernel.data })];
   if (fused[0] === 'BiasAdd') inputs.push(nameOf(data[2]!));
   else if (fused.length) throw new Error(`${n.name}: fused ${fused.join('+')} is not supported`);
   let y = emit('Conv', inputs, attrs)[0]!;

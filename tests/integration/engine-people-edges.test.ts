@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { probeVideo } from '../../lib/media/probe';
-import { segmentVideo } from '../../lib/segment/segment-video';
+import { segmentVideo } from '../../lib/segment/mask-video';
 import { readGrayFrames } from '../../scripts/lib-bench/frames';
 import { spillOutside } from '../../scripts/lib-bench/metrics';
 

@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { normalizeFilters } from '../../engine/media/normalize';
 import { probeVideo } from '../../lib/media/probe';
 import { renderOutput } from '../../lib/media/render';
-import { segmentVideo, type SegmentProgress } from '../../lib/segment/segment-video';
+import { segmentVideo, type SegmentProgress } from '../../lib/segment/mask-video';
 
 const run = promisify(execFile);
 const TESTDATA = path.resolve(import.meta.dirname, '../../../shared/testdata/videos');

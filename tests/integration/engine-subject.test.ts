@@ -5,7 +5,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { probeVideo } from '../../lib/media/probe';
-import { segmentVideo } from '../../lib/segment/segment-video';
+import { segmentVideo } from '../../lib/segment/mask-video';
 import { readGrayFrames } from '../../scripts/lib-bench/frames';
 import { iou } from '../../scripts/lib-bench/metrics';
 

@@ -15,7 +15,7 @@ import { probeVideo } from '../../lib/media/probe';
 import { renderOutput } from '../../lib/media/render';
 import { renderThumbnails } from '../../lib/media/thumbnails';
 import { validateOutput } from '../../lib/media/validate';
-import { segmentVideo } from '../../lib/segment/segment-video';
+import { segmentVideo } from '../../lib/segment/mask-video';
 
 /**
  * Colour, blur and composition recipes, transforms, thumbnails and validation, from a real clip;

@@ -1,23 +1,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { VideoMatterOptions } from '../../engine/video-matter';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, createAccount, createKey, startStack, syntheticClip, uploadedJob, waitForJob, type Stack, type TestAccount } from './helpers';
-
-// The engine the worker runs is the real one; this only records the options each matter is
-// created with, so the test reads the settings a preset made the engine use.
-const used = vi.hoisted(() => [] as VideoMatterOptions[]);
-vi.mock('../../engine/video-matter', async (importOriginal) => {
-  const engine = await importOriginal<typeof import('../../engine/video-matter')>();
-  return {
-    ...engine,
-    createVideoMatter: (opts: VideoMatterOptions) => {
-      used.push(opts);
-      return engine.createVideoMatter(opts);
-    },
-  };
-});
 
 let stack: Stack;
 let account: TestAccount;
@@ -48,8 +33,11 @@ async function settingsFor(preset: string | null) {
   expect(start.status, start.text).toBe(200);
   const done = await waitForJob(stack, key, id);
   expect(done.status, done.message ?? '').toBe('completed');
-  const opts = used.at(-1)!;
-  return { charged: before - (await credits()), workSide: opts.tier.workSide, interval: opts.tier.keyframes.interval, guided: opts.tier.guided };
+  // The worker logs the engine settings each job's segmentation ran with.
+  const line = stack.logs().split('\n').find((l) => l.includes(`job ${id} segmented with `));
+  expect(line, stack.logs()).toBeDefined();
+  const ran = JSON.parse(line!.slice(line!.indexOf('{'))) as { workSide: number; keyInterval: number; guided: unknown };
+  return { charged: before - (await credits()), workSide: ran.workSide, interval: ran.keyInterval, guided: ran.guided };
 }
 
 describe('background.options.preset', () => {

@@ -143,6 +143,29 @@ async function openVideoTrack(run: StudioRun, input: Input) {
   return { track, width, height, stats, duration, framesTotal };
 }
 
+/** A full run's thumbnail looks like its result: on its background when it has one. */
+function thumbnailOf(run: StudioRun, frame: ImageData): Promise<Blob> {
+  if (!run.opaque || run.maxFrames) return toPng(frame);
+  return backgroundCompositor(frame.width, frame.height, run.opaque.background)(frame.data).convertToBlob({ type: 'image/png' });
+}
+
+/** Where a frame's time went: each stage of the page and the worker, per frame. */
+function profileOf(done: number, stage: Record<'decode' | 'readback' | 'encode' | 'wait' | 'finalize', number>, e: MatterStats, workerBusyMs: number, loopMs: number): StudioProfile {
+  const per = (ms: number) => ms / done;
+  return {
+    frames: done,
+    decodeMs: per(stage.decode),
+    readbackMs: per(stage.readback),
+    inferMs: per(e.stageSeconds.infer * 1000),
+    refineMs: per(e.stageSeconds.refine * 1000),
+    workerOtherMs: per(Math.max(0, workerBusyMs - (e.stageSeconds.infer + e.stageSeconds.refine) * 1000)),
+    encodeMs: per(stage.encode),
+    waitMs: per(stage.wait),
+    finalizeMs: per(stage.finalize),
+    endToEndMs: per(loopMs),
+  };
+}
+
 export async function runStudio(run: StudioRun): Promise<StudioResult> {
   const t0 = performance.now();
   const input = new Input({ source: new BlobSource(run.file), formats: ALL_FORMATS });
@@ -247,8 +270,6 @@ export async function runStudio(run: StudioRun): Promise<StudioResult> {
     const [cutoutFile, opaqueFile] = await Promise.all([cutout?.finish(), opaque?.finish()]);
     stage.finalize = performance.now() - t;
     const fps = frameRate ?? done / Math.max(duration, 1e-3);
-    const e = engine!;
-    const per = (ms: number) => ms / done;
     const empty = new Blob([], { type: 'video/webm' });
     return {
       file: opaqueFile ?? cutoutFile ?? empty,
@@ -261,8 +282,7 @@ export async function runStudio(run: StudioRun): Promise<StudioResult> {
         frames: done,
         hasAudio: cutout?.hasAudio ?? false,
       },
-      // A full run's thumbnail looks like its result: on its background when it has one.
-      thumbnail: run.opaque && !run.maxFrames ? await backgroundCompositor(width, height, run.opaque.background)(thumbnail!.data).convertToBlob({ type: 'image/png' }) : await toPng(thumbnail!),
+      thumbnail: await thumbnailOf(run, thumbnail!),
       frames: done,
       width,
       height,
@@ -272,21 +292,10 @@ export async function runStudio(run: StudioRun): Promise<StudioResult> {
       modelName: client.modelName,
       modelReason: client.modelReason,
       totalMs: performance.now() - t0,
-      meanFrameMs: per(workerBusyMs),
+      meanFrameMs: workerBusyMs / done,
       modelLoadMs: client.loadMs,
-      engine: e,
-      profile: {
-        frames: done,
-        decodeMs: per(stage.decode),
-        readbackMs: per(stage.readback),
-        inferMs: per(e.stageSeconds.infer * 1000),
-        refineMs: per(e.stageSeconds.refine * 1000),
-        workerOtherMs: per(Math.max(0, workerBusyMs - (e.stageSeconds.infer + e.stageSeconds.refine) * 1000)),
-        encodeMs: per(stage.encode),
-        waitMs: per(stage.wait),
-        finalizeMs: per(stage.finalize),
-        endToEndMs: per(performance.now() - loopStart),
-      },
+      engine: engine!,
+      profile: profileOf(done, stage, engine!, workerBusyMs, performance.now() - loopStart),
     };
   } finally {
     client?.close();

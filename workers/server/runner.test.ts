@@ -10,7 +10,8 @@ import { MediaError } from '../../lib/media/ffmpeg';
 import { FetchError } from '../../lib/net/safe-fetch';
 import { DbQueueProvider } from '../../lib/queue/db-provider';
 import { PermanentJobError } from '../../lib/queue/errors';
-import { assertHandlersMatchCatalogue, Runner, type HandlerMap } from './runner';
+import { defaultPorts } from '../../lib/services/ports';
+import { assertHandlersMatchCatalogue, Runner, type HandlerMap, type RunnerOptions } from './runner';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'keyout-runner-'));
 const url = `file:${path.join(dir, 'runner.db')}`;
@@ -18,6 +19,10 @@ applyMigrations(url);
 const prisma = new PrismaClient({ adapter: new PrismaBetterSqlite3({ url: url.slice(5), timeout: 10_000 }) });
 const provider = new DbQueueProvider(() => prisma);
 const quiet = process.env.DEBUG_RUNNER ? { info: (m: string) => console.log(m), error: (m: string) => console.log(m) } : { info: () => undefined, error: () => undefined };
+
+/** A Runner over this file's queue, on one slot polling every 20 ms, quiet unless DEBUG_RUNNER is set. */
+const runnerWith = (handlers: HandlerMap, opts: Partial<RunnerOptions> = {}) =>
+  new Runner({ ports: defaultPorts, handlers, provider, concurrency: 1, pollMs: 20, log: quiet, ...opts });
 
 afterAll(async () => {
   await prisma.$disconnect();
@@ -68,7 +73,7 @@ describe('Runner (real SQLite queue)', () => {
   it('completes a row whose handler succeeds', async () => {
     await enqueue();
     let ran = 0;
-    const runner = new Runner({ handlers: handlersWith(() => Promise.resolve(void ran++)), provider, concurrency: 1, pollMs: 20, log: quiet });
+    const runner = runnerWith(handlersWith(() => Promise.resolve(void ran++)));
     await runUntil(runner, settled);
     expect(ran).toBe(1);
     expect((await rowState()).status).toBe('completed');
@@ -76,13 +81,7 @@ describe('Runner (real SQLite queue)', () => {
 
   it('retries a thrown error later, with backoff', async () => {
     await enqueue();
-    const runner = new Runner({
-      handlers: handlersWith(() => Promise.reject(new Error('database busy'))),
-      provider,
-      concurrency: 1,
-      pollMs: 20,
-      log: quiet,
-    });
+    const runner = runnerWith(handlersWith(() => Promise.reject(new Error('database busy'))));
     await runUntil(runner, async () => (await rowState()).lastError !== null);
     const row = await rowState();
     expect(row).toMatchObject({ status: 'queued', attempts: 1, lastError: 'database busy' });
@@ -95,7 +94,7 @@ describe('Runner (real SQLite queue)', () => {
   ])('fails a %s for good at once and reports its message', async (_name, error) => {
     await enqueue();
     const failures: string[] = [];
-    const runner = new Runner({ handlers: handlersWith(() => Promise.reject(error), failures), provider, concurrency: 1, pollMs: 20, log: quiet });
+    const runner = runnerWith(handlersWith(() => Promise.reject(error), failures));
     await runUntil(runner, settled);
     expect(await rowState()).toMatchObject({ status: 'failed', attempts: 1, lastError: error.message });
     expect(failures).toEqual([error.message]);
@@ -104,7 +103,7 @@ describe('Runner (real SQLite queue)', () => {
   it('fails an invalid payload for good without running the handler', async () => {
     await enqueue({ jobId: 'not-a-uuid' });
     let ran = 0;
-    const runner = new Runner({ handlers: handlersWith(() => Promise.resolve(void ran++)), provider, concurrency: 1, pollMs: 20, log: quiet });
+    const runner = runnerWith(handlersWith(() => Promise.resolve(void ran++)));
     await runUntil(runner, settled);
     expect(ran).toBe(0);
     expect((await rowState()).status).toBe('failed');
@@ -115,13 +114,8 @@ describe('Runner (real SQLite queue)', () => {
     await enqueue(undefined, { attempts: 2 });
     const failures: string[] = [];
     const logged: string[] = [];
-    const runner = new Runner({
-      handlers: handlersWith(() => Promise.reject(new Error('SQLITE_IOERR: disk I/O error at /srv/keyout/data/keyout.db')), failures),
-      provider,
-      concurrency: 1,
-      pollMs: 20,
-      log: { info: () => undefined, error: (m) => logged.push(m) },
-    });
+    const handlers = handlersWith(() => Promise.reject(new Error('SQLITE_IOERR: disk I/O error at /srv/keyout/data/keyout.db')), failures);
+    const runner = runnerWith(handlers, { log: { info: () => undefined, error: (m) => logged.push(m) } });
     await runUntil(runner, settled);
     expect((await rowState()).status).toBe('failed');
     expect(failures).toHaveLength(1);
@@ -134,13 +128,7 @@ describe('Runner (real SQLite queue)', () => {
   it('passes on the words of a fetch that kept failing', async () => {
     await enqueue(undefined, { attempts: 2 });
     const failures: string[] = [];
-    const runner = new Runner({
-      handlers: handlersWith(() => Promise.reject(new FetchError('The server answered HTTP 503.', true)), failures),
-      provider,
-      concurrency: 1,
-      pollMs: 20,
-      log: quiet,
-    });
+    const runner = runnerWith(handlersWith(() => Promise.reject(new FetchError('The server answered HTTP 503.', true)), failures));
     await runUntil(runner, settled);
     expect(failures).toEqual(['Processing failed after 3 attempts: The server answered HTTP 503.']);
   });
@@ -159,7 +147,7 @@ describe('Runner (real SQLite queue)', () => {
     });
     let ran = 0;
     const failures: string[] = [];
-    const runner = new Runner({ handlers: handlersWith(() => Promise.resolve(void ran++), failures), provider, concurrency: 1, pollMs: 20, log: quiet });
+    const runner = runnerWith(handlersWith(() => Promise.resolve(void ran++), failures));
     await runUntil(runner, settled);
     expect(ran).toBe(0);
     expect(failures[0]).toMatch(/stopped unexpectedly/);
@@ -171,25 +159,19 @@ describe('Runner (real SQLite queue)', () => {
     let started = false;
     let abortedAfter = -1;
     const failures: string[] = [];
-    const runner = new Runner({
-      handlers: handlersWith(
-        (signal) =>
-          new Promise((_resolve, reject) => {
-            started = true;
-            const t0 = Date.now();
-            signal.addEventListener('abort', () => {
-              abortedAfter = Date.now() - t0;
-              reject(new MediaError('ffmpeg was cancelled'));
-            });
-          }),
-        failures,
-      ),
-      provider,
-      concurrency: 1,
-      pollMs: 20,
-      heartbeatMs: 50,
-      log: quiet,
-    });
+    const handlers = handlersWith(
+      (signal) =>
+        new Promise((_resolve, reject) => {
+          started = true;
+          const t0 = Date.now();
+          signal.addEventListener('abort', () => {
+            abortedAfter = Date.now() - t0;
+            reject(new MediaError('ffmpeg was cancelled'));
+          });
+        }),
+      failures,
+    );
+    const runner = runnerWith(handlers, { heartbeatMs: 50 });
     runner.start();
     while (!started) await new Promise((r) => setTimeout(r, 10));
     expect(await provider.cancel([jobId])).toBe(1);
@@ -202,19 +184,14 @@ describe('Runner (real SQLite queue)', () => {
   it('drains on stop: work still running after the grace period is aborted and released', async () => {
     await enqueue();
     let started = false;
-    const runner = new Runner({
-      handlers: handlersWith(
-        (signal) =>
-          new Promise((_resolve, reject) => {
-            started = true;
-            signal.addEventListener('abort', () => reject(new MediaError('ffmpeg was cancelled')));
-          }),
-      ),
-      provider,
-      concurrency: 2,
-      pollMs: 20,
-      log: quiet,
-    });
+    const handlers = handlersWith(
+      (signal) =>
+        new Promise((_resolve, reject) => {
+          started = true;
+          signal.addEventListener('abort', () => reject(new MediaError('ffmpeg was cancelled')));
+        }),
+    );
+    const runner = runnerWith(handlers, { concurrency: 2 });
     runner.start();
     while (!started) await new Promise((r) => setTimeout(r, 10));
     await runner.stop(100);

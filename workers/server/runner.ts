@@ -6,15 +6,15 @@ import { catalogue, JOB_KINDS, kindsFor, type JobKind, type Lane, type PayloadOf
 import { PermanentJobError } from '../../lib/queue/errors';
 import type { ClaimedJob, QueueProvider } from '../../lib/queue/provider';
 import { ServiceError } from '../../lib/errors';
+import type { Ports, WorkContext } from '../../lib/services/ports';
 
-export interface HandlerContext {
+/** A unit of work's context (its ports, its signal: aborted on timeout, on shutdown and when the lease is lost). */
+export interface HandlerContext extends WorkContext {
   /** The queue row's id (not the Job's). */
   queueJobId: string;
   workerId: string;
   attempt: number;
   maxAttempts: number;
-  /** Aborted on timeout, on shutdown (the work will be released) and when the lease is lost. */
-  signal: AbortSignal;
 }
 
 export interface KindHandler<K extends JobKind> {
@@ -49,6 +49,8 @@ export interface Logger {
 
 export interface RunnerOptions {
   handlers: HandlerMap;
+  /** What the handlers' use cases work with (lib/services/ports.ts). */
+  ports: Ports;
   provider: QueueProvider;
   concurrency: number;
   /** The lanes this worker takes (WORKER_LANES); every lane by default. */
@@ -187,6 +189,8 @@ export class Runner {
     const ac = new AbortController();
     this.running.set(job.id, ac);
     const ctx: HandlerContext = {
+      ports: this.opts.ports,
+      log: (line) => this.log.info(`${tag}: ${line}`),
       queueJobId: job.id,
       workerId: this.workerId,
       attempt: job.attempts,

@@ -10,7 +10,7 @@ import { formatDate, formatSeconds } from '@/components/format';
 import { requireUser } from '@/lib/auth/current-user';
 import { describeOutput, modelName } from '@/components/jobs/describe-output';
 import { JobThumbnail } from '@/components/jobs/job-thumbnail';
-import { listJobs, NOT_STARTED } from '@/lib/services/jobs/list-jobs';
+import { listJobs, NOT_STARTED, type JobListItem } from '@/lib/services/jobs/list-jobs';
 
 export const metadata: Metadata = { title: 'Jobs — Keyout' };
 
@@ -103,40 +103,7 @@ export default async function JobsPage({ searchParams }: { searchParams: Promise
       ) : (
         <ul className="grid gap-4 sm:grid-cols-2 xl:grid-cols-3">
           {jobs.map((j) => (
-            <li key={j.id} data-testid="job-card">
-              <Link
-                href={`/jobs/${j.id}`}
-                className="group block overflow-hidden rounded-xl border border-slate-200 bg-white shadow-sm transition hover:border-slate-300 hover:shadow"
-              >
-                <div className="relative aspect-video">
-                  <JobThumbnail job={j} />
-                  <div className="absolute top-2 left-2">
-                    <JobStatusBadge status={j.status} />
-                  </div>
-                </div>
-                <div className="p-4">
-                  <p className="line-clamp-2 font-medium break-words text-slate-900 group-hover:text-indigo-700" title={j.filename}>
-                    {j.filename}
-                  </p>
-                  {j.model ? (
-                    <p className="mt-0.5 text-xs text-slate-700">
-                      {modelName(j.model)} · {describeOutput(j)}
-                    </p>
-                  ) : null}
-                  <p className="mt-0.5 text-xs text-slate-600">
-                    {formatDate(j.createdAt)}
-                    {j.lengthSeconds ? ` · ${formatSeconds(j.lengthSeconds)}` : ''}
-                    {j.creditsUsed ? ` · ${j.creditsUsed} credits${j.status === 'failed' ? ' refunded' : ''}` : ''}
-                  </p>
-                  {j.status === 'processing' ? (
-                    <div className="mt-3">
-                      <ProgressBar value={j.progress} label={`Progress of ${j.filename}`} />
-                    </div>
-                  ) : null}
-                  {j.status === 'failed' && j.message ? <p className="mt-2 line-clamp-2 text-xs text-rose-700">{j.message}</p> : null}
-                </div>
-              </Link>
-            </li>
+            <JobCard key={j.id} job={j} />
           ))}
         </ul>
       )}
@@ -147,5 +114,45 @@ export default async function JobsPage({ searchParams }: { searchParams: Promise
         </nav>
       ) : null}
     </>
+  );
+}
+
+/** One job of the list: its thumbnail and status, what it makes, and its progress or error. */
+function JobCard({ job: j }: { job: JobListItem }) {
+  return (
+    <li data-testid="job-card">
+      <Link
+        href={`/jobs/${j.id}`}
+        className="group block overflow-hidden rounded-xl border border-slate-200 bg-white shadow-sm transition hover:border-slate-300 hover:shadow"
+      >
+        <div className="relative aspect-video">
+          <JobThumbnail job={j} />
+          <div className="absolute top-2 left-2">
+            <JobStatusBadge status={j.status} />
+          </div>
+        </div>
+        <div className="p-4">
+          <p className="line-clamp-2 font-medium break-words text-slate-900 group-hover:text-indigo-700" title={j.filename}>
+            {j.filename}
+          </p>
+          {j.model ? (
+            <p className="mt-0.5 text-xs text-slate-700">
+              {modelName(j.model)} · {describeOutput(j)}
+            </p>
+          ) : null}
+          <p className="mt-0.5 text-xs text-slate-600">
+            {formatDate(j.createdAt)}
+            {j.lengthSeconds ? ` · ${formatSeconds(j.lengthSeconds)}` : ''}
+            {j.creditsUsed ? ` · ${j.creditsUsed} credits${j.status === 'failed' ? ' refunded' : ''}` : ''}
+          </p>
+          {j.status === 'processing' ? (
+            <div className="mt-3">
+              <ProgressBar value={j.progress} label={`Progress of ${j.filename}`} />
+            </div>
+          ) : null}
+          {j.status === 'failed' && j.message ? <p className="mt-2 line-clamp-2 text-xs text-rose-700">{j.message}</p> : null}
+        </div>
+      </Link>
+    </li>
   );
 }

@@ -4,7 +4,6 @@ import type { EnginePreset } from '../../../engine/presets';
 import { safeImageInputArgs, safeInputArgs } from '../../../engine/media/input';
 import { stillAnimationArgs, stillFrame } from '../../../engine/media/still';
 import type { MediaInfo } from '../../../engine/media/types';
-import { db } from '../../db/client';
 import type { Job } from '../../db/generated/client';
 import { env } from '../../env';
 import { fileHead, imageSize, sniffImage } from '../../media/background';
@@ -17,18 +16,14 @@ import { stillFrames, type StillOptions } from '../../schemas/image-to-video';
 import { stillColumn } from '../uploads/columns';
 import { mediaColumn } from './columns';
 import { startedRequest } from './started-request';
-import { segmentVideo } from '../../segment/segment-video';
-import { storage, storageKeys } from '../../storage';
+import { segmentVideo, type SegmentOptions } from '../../segment/mask-video';
+import { storageKeys } from '../../storage';
+import type { WorkContext } from '../ports';
 import { completedMaskVersion, storeSegmentationMask } from '../masks/mask-versions';
 import { enqueueRender, START_ROLES } from '../outputs/create';
 import { withScratch } from '../../storage/scratch';
 import { announceStart, finishJobIfReady } from './finish-job';
 import { ProgressWriter } from './progress';
-
-export interface WorkContext {
-  /** Aborted on timeout, shutdown and a lost lease. */
-  signal: AbortSignal;
-}
 
 const logProgressError = (jobId: string) => (e: unknown) =>
   console.error(
@@ -49,7 +44,8 @@ export function mediaInfoOf(job: Pick<Job, 'id' | 'mediaJson'>): MediaInfo {
  * An image-to-video job differs only in how it gets its video and mask (`animateStill`).
  */
 export async function segmentJob(jobId: string, ctx: WorkContext): Promise<void> {
-  const job = await db().job.findUnique({ where: { id: jobId } });
+  const { db, storage } = ctx.ports;
+  const job = await db.job.findUnique({ where: { id: jobId } });
   // Deleted, or finished by an earlier attempt whose worker died before acknowledging: done.
   if (!job || job.status !== 'processing') return;
   const still = stillColumn.readNullable(job.stillJson);
@@ -72,9 +68,9 @@ export async function segmentJob(jobId: string, ctx: WorkContext): Promise<void>
         const thumbs = await renderThumbnails({ source, info, mask, outDir: dir });
         const thumbnailKey = storageKeys.thumbnail(jobId);
         const transparentThumbKey = storageKeys.transparentThumbnail(jobId);
-        await storage().putFile(thumbnailKey, thumbs.jpeg, { move: true });
-        await storage().putFile(transparentThumbKey, thumbs.png, { move: true });
-        await db().job.update({
+        await storage.putFile(thumbnailKey, thumbs.jpeg, { move: true });
+        await storage.putFile(transparentThumbKey, thumbs.png, { move: true });
+        await db.job.update({
           where: { id: jobId },
           data: { thumbnailKey, transparentThumbKey },
         });
@@ -120,13 +116,25 @@ interface Segmented {
   mask: string;
 }
 
+/**
+ * Segments with the job's model, preset and threshold on the worker's models, and logs the
+ * engine settings that ran, for operators (and the tests that check what a preset changes).
+ */
+async function segment(w: SegmentWork, opts: Pick<SegmentOptions, 'input' | 'info' | 'maskOut' | 'smartSampling' | 'onProgress' | 'onPreview'>): Promise<void> {
+  const { ctx } = w;
+  const { tier } = await segmentVideo({ ...opts, model: w.model, preset: w.preset, threshold: w.threshold, signal: ctx.signal, runtime: await ctx.ports.runtime() });
+  const settings = { model: tier.model, workSide: tier.workSide, keyInterval: tier.keyframes.interval, guided: tier.guided };
+  ctx.log(`job ${w.job.id} segmented with ${JSON.stringify(settings)}`);
+}
+
 /** A video upload: probed in full (the facts every render reads), then segmented frame by frame. */
 async function segmentUpload(w: SegmentWork, smartSampling: boolean | undefined): Promise<Segmented> {
   const { job, dir, ctx, progress } = w;
+  const { db, storage } = ctx.ports;
   progress.stage('probe');
-  const source = await storage().localFile(job.sourceKey!, dir);
+  const source = await storage.localFile(job.sourceKey!, dir);
   const info = await probeVideo(source, { signal: ctx.signal });
-  await db().job.update({
+  await db.job.update({
     where: { id: job.id },
     data: {
       mediaJson: mediaColumn.write(info),
@@ -141,15 +149,11 @@ async function segmentUpload(w: SegmentWork, smartSampling: boolean | undefined)
   });
   progress.stage('segment');
   const mask = path.join(dir, 'mask.mkv');
-  await segmentVideo({
+  await segment(w, {
     input: source,
     info,
     maskOut: mask,
-    model: w.model,
-    preset: w.preset,
-    threshold: w.threshold,
     smartSampling,
-    signal: ctx.signal,
     onProgress: (p) => progress.frames(p),
     onPreview: (image) => progress.preview(image),
   });
@@ -164,8 +168,9 @@ async function segmentUpload(w: SegmentWork, smartSampling: boolean | undefined)
  */
 async function animateStill(w: SegmentWork, still: StillOptions): Promise<Segmented> {
   const { job, dir, ctx, progress } = w;
+  const { db, storage } = ctx.ports;
   progress.stage('probe');
-  const image = await storage().localFile(job.stillKey!, dir);
+  const image = await storage.localFile(job.stillKey!, dir);
   const demuxer = sniffImage(await fileHead(image));
   if (!demuxer) throw new PermanentJobError('The uploaded image is not a PNG, JPEG or WebP.');
   const size = await imageSize(image, demuxer, ctx.signal).catch((e: unknown) => {
@@ -180,7 +185,7 @@ async function animateStill(w: SegmentWork, still: StillOptions): Promise<Segmen
   const frameInfo = await probeVideo(frame1, { signal: ctx.signal });
   progress.stage('segment');
   const stillMask = path.join(dir, 'still-mask.mkv');
-  await segmentVideo({ input: frame1, info: frameInfo, maskOut: stillMask, model: w.model, preset: w.preset, threshold: w.threshold, signal: ctx.signal });
+  await segment(w, { input: frame1, info: frameInfo, maskOut: stillMask });
   const clip = path.join(dir, 'clip.mkv');
   const mask = path.join(dir, 'mask.mkv');
   const safe = (f: string) => safeInputArgs({ demuxer: 'matroska' }, f, env().MAX_FRAME_PIXELS);
@@ -190,8 +195,8 @@ async function animateStill(w: SegmentWork, still: StillOptions): Promise<Segmen
   );
   const info = await probeVideo(clip, { signal: ctx.signal });
   const sourceKey = storageKeys.source(job.id, 'clip', 'mkv');
-  await storage().putFile(sourceKey, clip, { move: false });
-  await db().job.update({
+  await storage.putFile(sourceKey, clip, { move: false });
+  await db.job.update({
     where: { id: job.id },
     data: { sourceKey, mediaJson: mediaColumn.write(info), frameCount: info.frameCount, width: info.width, height: info.height },
   });

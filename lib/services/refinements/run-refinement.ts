@@ -1,11 +1,10 @@
 import path from 'node:path';
 import type { ApiModel } from '../../../engine/api-models';
 import { refinementDebitKey, refinementRefundKey, refund } from '../../billing/ledger';
-import { db } from '../../db/client';
 import { PermanentJobError, transact } from '../../queue';
 import { refineVideo } from '../../refine/refine-video';
-import { storage } from '../../storage';
-import { mediaInfoOf, type WorkContext } from '../jobs/segment-job';
+import { mediaInfoOf } from '../jobs/segment-job';
+import type { WorkContext } from '../ports';
 import { completedMaskVersion, readMask, storeMaskVersion, RUNNING } from '../masks/mask-versions';
 import { promptColumn, statsColumn } from './columns';
 import { withScratch } from '../../storage/scratch';
@@ -22,20 +21,21 @@ import { withScratch } from '../../storage/scratch';
  * it is on a re-run.
  */
 export async function runRefinement(refinementId: string, ctx: WorkContext): Promise<void> {
-  const r = await db().refinement.findUnique({ where: { id: refinementId }, include: { job: true } });
+  const { db, storage } = ctx.ports;
+  const r = await db.refinement.findUnique({ where: { id: refinementId }, include: { job: true } });
   if (!r || !RUNNING.includes(r.status)) return;
   const { job } = r;
   if (!job.sourceKey) throw new PermanentJobError('The job has no uploaded video.');
   const sourceKey = job.sourceKey;
   const from = await completedMaskVersion(job, r.fromVersion);
   if (!from) throw new PermanentJobError(`Mask version ${r.fromVersion} of this job is not available.`);
-  await db().refinement.update({ where: { id: r.id }, data: { status: 'processing', startedAt: r.startedAt ?? new Date() } });
-  await db().maskVersion.updateMany({ where: { jobId: job.id, version: r.version, status: 'queued' }, data: { status: 'processing' } });
+  await db.refinement.update({ where: { id: r.id }, data: { status: 'processing', startedAt: r.startedAt ?? new Date() } });
+  await db.maskVersion.updateMany({ where: { jobId: job.id, version: r.version, status: 'queued' }, data: { status: 'processing' } });
   const prompt = promptColumn.read(r.promptJson);
   await withScratch(`refine-${r.id}`, async (dir) => {
     const out = path.join(dir, 'mask.mkv');
     const result = await refineVideo({
-      input: await storage().localFile(sourceKey, dir),
+      input: await storage.localFile(sourceKey, dir),
       info: mediaInfoOf(job),
       maskIn: await readMask(from, dir),
       maskOut: out,
@@ -45,6 +45,7 @@ export async function runRefinement(refinementId: string, ctx: WorkContext): Pro
       edgeCleanup: r.edgeCleanupSize,
       scratchDir: dir,
       signal: ctx.signal,
+      runtime: await ctx.ports.runtime(),
     });
     await storeMaskVersion(job.id, r.version, out, 'refinement');
     await transact(async (tx) => {

@@ -11,7 +11,8 @@ import { z } from 'zod';
 import { failJob, finishJobIfReady } from '../jobs/finish-job';
 import { ProgressWriter } from '../jobs/progress';
 import { startedRequest } from '../jobs/started-request';
-import { mediaInfoOf, type WorkContext } from '../jobs/segment-job';
+import { mediaInfoOf } from '../jobs/segment-job';
+import type { WorkContext } from '../ports';
 import { completedMaskVersion, readMask } from '../masks/mask-versions';
 import { withScratch } from '../../storage/scratch';
 import { metadataColumn, recipeColumn, storedTransform } from '../outputs/columns';
@@ -74,7 +75,7 @@ export async function startOutputs(ids: string[], maskVersion: number): Promise<
  * a completed output only re-checks its job.
  */
 export async function renderStoredOutput(outputId: string, ctx: WorkContext): Promise<void> {
-  const output = await db().output.findUnique({ where: { id: outputId }, include: { job: true } });
+  const output = await ctx.ports.db.output.findUnique({ where: { id: outputId }, include: { job: true } });
   if (!output || output.status === 'failed') return;
   const { job } = output;
   const forStart = isStartOutput(output);

@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { planeStats } from '../../../lib/media/validate/planes';
 import { ROOT } from './stack';
 
 const run = promisify(execFile);
@@ -32,13 +33,6 @@ export async function alphaStats(webm: string): Promise<{ min: number; max: numb
     ['-v', 'error', '-c:v', 'libvpx-vp9', '-i', webm, '-vf', 'alphaextract,format=gray', '-f', 'rawvideo', '-'],
     { encoding: 'buffer', maxBuffer: 1024 * 1024 * 1024 },
   );
-  let min = 255;
-  let max = 0;
-  let sum = 0;
-  for (const v of stdout) {
-    if (v < min) min = v;
-    if (v > max) max = v;
-    sum += v;
-  }
-  return { min, max, mean: stdout.length ? sum / stdout.length : 0, pixels: stdout.length };
+  const { min, max, mean } = planeStats(stdout);
+  return { min, max, mean, pixels: stdout.length };
 }

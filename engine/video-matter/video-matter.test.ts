@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { ISNET } from './models/catalog';
-import { DETECTOR_IO } from './prompts/detector';
-import { CENTERNET } from './prompts/models';
-import type { InferenceRuntime, TensorData } from './runtime';
-import { TIERS, type TierConfig } from './tiers';
-import { createVideoMatter } from './video-matter';
+import { ISNET } from '../models/catalog';
+import { DETECTOR_IO } from '../prompts/detector';
+import { CENTERNET } from '../prompts/models';
+import type { InferenceRuntime, TensorData } from '../runtime';
+import { TIERS, type TierConfig } from '../tiers';
+import { createVideoMatter } from '.';
 
 /**
  * A stand-in for the model (the real ones run in the integration tests): it answers "subject"

@@ -13,6 +13,7 @@ import { readFrames } from './frame-reader';
 import { openMaskWriter } from './mask-writer';
 import { type PreviewImage, PreviewSampler } from './preview';
 import { isGpu } from '../inference/device';
+import type { ServedRuntime } from '../inference/runtime-rpc';
 import { serverRuntime } from '../inference/server-runtime';
 
 export type { ApiModel } from '../../engine/api-models';
@@ -44,6 +45,8 @@ export interface SegmentOptions {
   previewEveryMs?: number;
   /** Benchmarks only: stop after this many frames. */
   maxFrames?: number;
+  /** The models; the process's own (lib/inference/server-runtime.ts) when not given. */
+  runtime?: ServedRuntime;
 }
 
 const PROGRESS_EVERY_S = 0.5;
@@ -56,7 +59,7 @@ const PROGRESS_EVERY_S = 0.5;
  * inference and memory stays flat however long the video is.
  */
 export async function segmentVideo(opts: SegmentOptions): Promise<SegmentResult> {
-  const runtime = await serverRuntime();
+  const runtime = opts.runtime ?? (await serverRuntime());
   // A GPU worker runs the GPU's configuration of the tier where there is one (engine/tiers.ts).
   const { device } = await runtime.device();
   const { tier, manifest } = tierFor(opts.model, allManifests(), isGpu(device) ? 'gpu' : 'cpu');
@@ -69,6 +72,8 @@ export interface SegmentResult {
   inferences: number;
   seconds: number;
   stageSeconds: Record<string, number>;
+  /** The engine configuration that ran (the tier, its device's variant and the preset applied). */
+  tier: TierConfig;
 }
 
 /**
@@ -76,7 +81,7 @@ export interface SegmentResult {
  * and may wrap the runtime: scripts/lib-bench/cached-runtime.ts).
  */
 export async function segmentVideoWith(
-  opts: Omit<SegmentOptions, 'model' | 'preset'> & { tier: TierConfig; manifest: ModelManifest; runtime?: InferenceRuntime },
+  opts: Omit<SegmentOptions, 'model' | 'preset' | 'runtime'> & { tier: TierConfig; manifest: ModelManifest; runtime?: InferenceRuntime },
 ): Promise<SegmentResult> {
   const { info, tier, manifest } = opts;
   const started = performance.now();
@@ -134,6 +139,7 @@ export async function segmentVideoWith(
     framesWritten,
     inferences: matter.stats.inferences,
     seconds,
+    tier,
     stageSeconds: { decode: stage.decode, infer: matter.stats.stageSeconds.infer, refine: matter.stats.stageSeconds.refine, encode: stage.encode },
   };
 }

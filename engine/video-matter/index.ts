@@ -1,14 +1,14 @@
-import { checkOwnColours, quantiseColours } from './matte/colour-model';
-import { CutDetector } from './matte/cuts';
-import { resizeMap, type RgbaFrame } from './matte/image';
-import { decodeOutput, type ModelIo } from './models/io';
-import type { InferenceRuntime, InferenceSession } from './runtime';
-import { stageRuntime } from './subject/stage';
-import type { TierConfig } from './tiers';
-import { finishFrame, finishingFor } from './video-matter/finish-frame';
-import { frameLumas, heldFrame, keyOf, type Key, type Slot } from './video-matter/frames';
-import { gapFails } from './video-matter/gap-check';
-import { keyModel } from './video-matter/key-model';
+import { checkOwnColours, quantiseColours } from '../matte/colour-model';
+import { CutDetector } from '../matte/cuts';
+import { resizeMap, type RgbaFrame } from '../matte/image';
+import { decodeOutput, type ModelIo } from '../models/io';
+import type { InferenceRuntime, InferenceSession } from '../runtime';
+import { stageRuntime } from '../subject/stage';
+import type { TierConfig } from '../tiers';
+import { finishFrame, finishingFor } from './finish-frame';
+import { frameLumas, heldFrame, keyOf, type Key, type Slot } from './frames';
+import { gapFails } from './gap-check';
+import { keyModel } from './key-model';
 import {
   becomesKey,
   closesShot,
@@ -19,12 +19,12 @@ import {
   NO_KEY,
   oldestKeyNeeded,
   type FrameMark,
-} from './video-matter/key-schedule';
-import { RunQueue } from './video-matter/run-queue';
-import { noStats, now, type MatterStats } from './video-matter/stats';
+} from './key-schedule';
+import { RunQueue } from './run-queue';
+import { noStats, now, type MatterStats } from './stats';
 
-export { workSize } from './video-matter/frames';
-export type { MatterStats } from './video-matter/stats';
+export { workSize } from './frames';
+export type { MatterStats } from './stats';
 
 /*
  * The matter keeps the held frames and the keys; its parts are in engine/video-matter/:

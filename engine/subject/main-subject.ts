@@ -1,5 +1,5 @@
-import type { FloatMap } from './image';
-import { labelRegions } from './regions';
+import type { FloatMap } from '../matte/image';
+import { labelRegions } from '../matte/regions';
 
 /**
  * Mean probability from which a small region counts as part of the subject. Stray detections
