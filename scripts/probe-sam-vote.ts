@@ -22,7 +22,7 @@ import { readFrames } from '../lib/segment/frame-reader';
 import { cachedRuntime } from './lib-bench/cached-runtime';
 import { foldClips, isFold } from './lib-bench/folds';
 import { parseArgs, readGrayFrames } from './lib-bench/frames';
-import { iou } from './lib-bench/metrics';
+import { boundaryF, iou } from './lib-bench/metrics';
 
 const args = parseArgs(process.argv.slice(2));
 const fold = args.get('fold') ?? '1';
@@ -67,6 +67,9 @@ const RULES: Record<string, (f: Frame) => Uint8Array> = {
   'agree-else-sam': (f) => agreeElse(f, 0.7),
   'agree-else-sam-5': (f) => agreeElse(f, 0.5),
   mean: (f) => weightedMean(f, 0.5),
+  'mean-open-0.5': (f) => openedMean(f, 0.005),
+  'mean-open-1': (f) => openedMean(f, 0.01),
+  'mean-open-2': (f) => openedMean(f, 0.02),
   'mean-0.4': (f) => weightedMean(f, 0.4),
   'mean-0.6': (f) => weightedMean(f, 0.6),
   'mean-logit': (f) => {
@@ -75,6 +78,21 @@ const RULES: Record<string, (f: Frame) => Uint8Array> = {
     return bin(f.I.data.map((p, i) => (z(i) && logit(p) + logit(f.S.data[i]!) >= 0 ? 1 : 0)));
   },
 };
+
+/**
+ * The mean's decision only where the two disagree over more than a thin band (the disagreement
+ * opened by a square of `reach` × the long side): along the edges ISNet's answer stays.
+ */
+function openedMean(f: Frame, reach: number): Uint8Array {
+  const { width: w, height: h } = f.I;
+  const r = Math.max(1, Math.round(reach * Math.max(w, h)));
+  const isnet = RULES.isnet!(f);
+  const voted = weightedMean(f, 0.5);
+  const differ = Float32Array.from(isnet, (v, i) => (v !== voted[i] ? 1 : 0));
+  const eroded = boxMean(differ, w, h, r).map((m) => (m > 0.999 ? 1 : 0));
+  const opened = boxMean(eroded, w, h, r);
+  return isnet.map((v, i) => (opened[i]! > 0 ? voted[i]! : v));
+}
 
 /** ISNet's weight w against SAM's 1 − w, inside the zone. */
 function weightedMean(f: Frame, w: number): Uint8Array {
@@ -128,8 +146,10 @@ for (const seq of foldClips(fold)) {
     const box = boxOf({ data: truth, width, height }, 128);
     if (!box) continue;
     const f = { ...(await frameAnswers(resampleRgb(frame, width, height), width, height, box)), truth };
-    const js = Object.fromEntries(Object.entries(RULES).map(([k, rule]) => [k, iou(rule(f), truth)]));
+    const answers = Object.entries(RULES).map(([k, rule]) => [k, rule(f)] as const);
+    const js = Object.fromEntries(answers.map(([k, a]) => [k, iou(a, truth)]));
     for (const [k, j] of Object.entries(js)) sums[k] = (sums[k] ?? 0) + j;
+    for (const [k, a] of answers.filter(([k]) => k === 'isnet' || k.startsWith('mean'))) sums[`F:${k}`] = (sums[`F:${k}`] ?? 0) + boundaryF(a, truth, width, height);
     sums.oracle! += Math.max(js.isnet!, js.sam!);
     scores.push(`${f.samScore.toFixed(2)}:${js.isnet!.toFixed(2)}/${js.sam!.toFixed(2)}`);
     n++;
