@@ -91,5 +91,8 @@ export function apiModel(id: ApiModel): ApiModelRow {
 
 /** An id or alias → the model it names, or null. */
 export function resolveApiModel(name: string): ApiModel | null {
-  return API_MODEL_ROWS.find((m) => m.id === name || (m.aliases as readonly string[]).includes(name))?.id ?? null;
+  return (
+    API_MODEL_ROWS.find((m) => m.id === name || (m.aliases as readonly string[]).includes(name))
+      ?.id ?? null
+  );
 }

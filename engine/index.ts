@@ -34,10 +34,25 @@ export { createVideoMatter, normalizeThreshold, workSize } from './video-matter'
 export type { VideoMatter, VideoMatterOptions, MatterStats } from './video-matter';
 export type { InferenceRuntime, InferenceSession, TensorData } from './runtime';
 export type { ModelManifest, ModelSource, OutputDecoding } from './models/manifest';
-export { BUILTIN_MODELS, ISNET, SELFIE, RVM, SINET, PAN_PARTS, MEDIAPIPE_LANDSCAPE } from './models/catalog';
+export {
+  BUILTIN_MODELS,
+  ISNET,
+  SELFIE,
+  RVM,
+  SINET,
+  PAN_PARTS,
+  MEDIAPIPE_LANDSCAPE,
+} from './models/catalog';
 export { tierFor, withManifest } from './models/registry';
 export { TIERS, PEOPLE_TIERS } from './tiers';
 export type { TierConfig, PeopleModel } from './tiers';
-export { API_MODEL_ROWS, API_MODELS, DEFAULT_MODEL, apiModel, isApiModel, resolveApiModel } from './api-models';
+export {
+  API_MODEL_ROWS,
+  API_MODELS,
+  DEFAULT_MODEL,
+  apiModel,
+  isApiModel,
+  resolveApiModel,
+} from './api-models';
 export type { ApiModel, ApiModelRow } from './api-models';
 export type { RgbaFrame, FloatMap } from './matte/image';

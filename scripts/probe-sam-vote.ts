@@ -28,9 +28,15 @@ const args = parseArgs(process.argv.slice(2));
 const fold = args.get('fold') ?? '1';
 if (!isFold(fold)) throw new Error('--fold 1|2');
 const every = Number(args.get('every') ?? 10);
-const roots = ['../shared/testdata/davis', '../shared/testdata/davis-train'].map((d) => path.resolve(d));
+const roots = ['../shared/testdata/davis', '../shared/testdata/davis-train'].map((d) =>
+  path.resolve(d),
+);
 const runtime = cachedRuntime(await serverRuntime(), path.resolve('.bench/model-cache'));
-const [isnet, encoder, decoder] = await Promise.all([runtime.load(ISNET), runtime.load(SAM_ENCODER), runtime.load(SAM_DECODER)]);
+const [isnet, encoder, decoder] = await Promise.all([
+  runtime.load(ISNET),
+  runtime.load(SAM_ENCODER),
+  runtime.load(SAM_DECODER),
+]);
 
 interface Frame {
   I: FloatMap;
@@ -116,12 +122,24 @@ function agreeElse(f: Frame, t: number): Uint8Array {
   return iou(i, s) >= t ? i : s;
 }
 
-async function frameAnswers(planes: Float32Array[], width: number, height: number, box: Box): Promise<Omit<Frame, 'truth'>> {
+async function frameAnswers(
+  planes: Float32Array[],
+  width: number,
+  height: number,
+  box: Box,
+): Promise<Omit<Frame, 'truth'>> {
   const input = planes.map((p) => resizeMap({ data: p, width, height }, 1024, 1024).data);
-  const out = await isnet.run({ [ISNET.input.name]: toInputTensor(input, 1024, 1024, ISNET) }, [ISNET.output.name]);
+  const out = await isnet.run({ [ISNET.input.name]: toInputTensor(input, 1024, 1024, ISNET) }, [
+    ISNET.output.name,
+  ]);
   const I = resizeMap(decodeOutput(out[ISNET.output.name]!, ISNET), width, height);
-  const enc = await encoder.run({ [SAM_IO.encoderInput]: samEncoderInput(planes, width, height) }, [SAM_IO.embedding]);
-  const res = await decoder.run({ image_embeddings: enc[SAM_IO.embedding]!, ...samDecoderFeeds({ box }, width, height) }, SAM_IO.decoderOutputs);
+  const enc = await encoder.run({ [SAM_IO.encoderInput]: samEncoderInput(planes, width, height) }, [
+    SAM_IO.embedding,
+  ]);
+  const res = await decoder.run(
+    { image_embeddings: enc[SAM_IO.embedding]!, ...samDecoderFeeds({ box }, width, height) },
+    SAM_IO.decoderOutputs,
+  );
   const S = samMask(res.low_res_masks!, width, height);
   const dx = (box[2] - box[0]) * 0.1;
   const dy = (box[3] - box[1]) * 0.1;
@@ -145,19 +163,29 @@ for (const seq of foldClips(fold)) {
     const truth = gt[index]!;
     const box = boxOf({ data: truth, width, height }, 128);
     if (!box) continue;
-    const f = { ...(await frameAnswers(resampleRgb(frame, width, height), width, height, box)), truth };
+    const f = {
+      ...(await frameAnswers(resampleRgb(frame, width, height), width, height, box)),
+      truth,
+    };
     const answers = Object.entries(RULES).map(([k, rule]) => [k, rule(f)] as const);
     const js = Object.fromEntries(answers.map(([k, a]) => [k, iou(a, truth)]));
     for (const [k, j] of Object.entries(js)) sums[k] = (sums[k] ?? 0) + j;
-    for (const [k, a] of answers.filter(([k]) => k === 'isnet' || k.startsWith('mean'))) sums[`F:${k}`] = (sums[`F:${k}`] ?? 0) + boundaryF(a, truth, width, height);
+    for (const [k, a] of answers.filter(([k]) => k === 'isnet' || k.startsWith('mean')))
+      sums[`F:${k}`] = (sums[`F:${k}`] ?? 0) + boundaryF(a, truth, width, height);
     sums.oracle! += Math.max(js.isnet!, js.sam!);
     scores.push(`${f.samScore.toFixed(2)}:${js.isnet!.toFixed(2)}/${js.sam!.toFixed(2)}`);
     n++;
   }
-  const line = Object.entries(sums).map(([k, s]) => `${k} ${(s / n).toFixed(3)}`).join('  ');
+  const line = Object.entries(sums)
+    .map(([k, s]) => `${k} ${(s / n).toFixed(3)}`)
+    .join('  ');
   console.log(`${seq} (${n}): ${line}`);
   console.log(`  samScore:isnet/sam ${scores.join(' ')}`);
   for (const [k, s] of Object.entries(sums)) (totals[k] ??= []).push(s / n);
 }
-console.log(`MEAN fold ${fold}: ${Object.entries(totals).map(([k, v]) => `${k} ${(v.reduce((a, b) => a + b, 0) / v.length).toFixed(3)}`).join('  ')}`);
+console.log(
+  `MEAN fold ${fold}: ${Object.entries(totals)
+    .map(([k, v]) => `${k} ${(v.reduce((a, b) => a + b, 0) / v.length).toFixed(3)}`)
+    .join('  ')}`,
+);
 process.exit(0);

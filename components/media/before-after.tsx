@@ -43,18 +43,39 @@ export function BeforeAfter({
           // eslint-disable-next-line @next/next/no-img-element -- signed result URL
           <img src={after} alt="Result" className={media} />
         ) : (
-          <video ref={a} src={after} loop playsInline preload="auto" className={media} aria-label="Result" />
+          <video
+            ref={a}
+            src={after}
+            loop
+            playsInline
+            preload="auto"
+            className={media}
+            aria-label="Result"
+          />
         )}
         {showBefore ? (
-          <div className="pointer-events-none absolute inset-0" style={{ clipPath: `inset(0 ${100 - split}% 0 0)` }} aria-hidden="true">
+          <div
+            className="pointer-events-none absolute inset-0"
+            style={{ clipPath: `inset(0 ${100 - split}% 0 0)` }}
+            aria-hidden="true"
+          >
             <video ref={b} src={before!} muted loop playsInline preload="auto" className={media} />
-            <span className="absolute top-2 left-2 rounded bg-black/60 px-2 py-0.5 text-xs text-white">Before</span>
+            <span className="absolute top-2 left-2 rounded bg-black/60 px-2 py-0.5 text-xs text-white">
+              Before
+            </span>
           </div>
         ) : null}
         {showBefore ? (
           <>
-            <div className="pointer-events-none absolute inset-y-0 w-0.5 bg-white shadow" style={{ left: `${split}%` }} aria-hidden="true" />
-            <span className="pointer-events-none absolute top-2 right-2 rounded bg-black/60 px-2 py-0.5 text-xs text-white" aria-hidden="true">
+            <div
+              className="pointer-events-none absolute inset-y-0 w-0.5 bg-white shadow"
+              style={{ left: `${split}%` }}
+              aria-hidden="true"
+            />
+            <span
+              className="pointer-events-none absolute top-2 right-2 rounded bg-black/60 px-2 py-0.5 text-xs text-white"
+              aria-hidden="true"
+            >
               After
             </span>
           </>
@@ -69,7 +90,12 @@ export function BeforeAfter({
               className="inline-flex h-8 w-8 shrink-0 items-center justify-center rounded-full bg-slate-900 text-white hover:bg-slate-700"
               aria-label={playing ? 'Pause' : 'Play'}
             >
-              <svg viewBox="0 0 16 16" className="h-3.5 w-3.5" fill="currentColor" aria-hidden="true">
+              <svg
+                viewBox="0 0 16 16"
+                className="h-3.5 w-3.5"
+                fill="currentColor"
+                aria-hidden="true"
+              >
                 {playing ? <path d="M4 3h3v10H4zM9 3h3v10H9z" /> : <path d="M4 2.5v11l9-5.5z" />}
               </svg>
             </button>
@@ -88,7 +114,10 @@ export function BeforeAfter({
               }}
               className="w-full accent-slate-900"
             />
-            <span className="w-24 shrink-0 text-right text-xs text-slate-600 tabular-nums" data-testid="player-time">
+            <span
+              className="w-24 shrink-0 text-right text-xs text-slate-600 tabular-nums"
+              data-testid="player-time"
+            >
               {time.toFixed(1)} / {duration.toFixed(1)} s
             </span>
           </div>
@@ -98,7 +127,15 @@ export function BeforeAfter({
             <label htmlFor={`${id}-split`} className="whitespace-nowrap text-slate-700">
               Before / after
             </label>
-            <input id={`${id}-split`} type="range" min={0} max={100} value={split} onChange={(e) => setSplit(Number(e.target.value))} className="w-full accent-indigo-600" />
+            <input
+              id={`${id}-split`}
+              type="range"
+              min={0}
+              max={100}
+              value={split}
+              onChange={(e) => setSplit(Number(e.target.value))}
+              className="w-full accent-indigo-600"
+            />
           </div>
         ) : null}
         <BackdropPicker name={`${id}-bg`} backdrop={backdrop} className="flex items-center gap-3" />
@@ -108,7 +145,10 @@ export function BeforeAfter({
 }
 
 /** Plays `under` in step with `main` (play, pause, seeks), and reports main's state. */
-function useSyncedPlayback(mainRef: RefObject<HTMLVideoElement | null>, underRef: RefObject<HTMLVideoElement | null>) {
+function useSyncedPlayback(
+  mainRef: RefObject<HTMLVideoElement | null>,
+  underRef: RefObject<HTMLVideoElement | null>,
+) {
   const [playing, setPlaying] = useState(false);
   const [time, setTime] = useState(0);
   const [duration, setDuration] = useState(0);
@@ -118,7 +158,8 @@ function useSyncedPlayback(mainRef: RefObject<HTMLVideoElement | null>, underRef
     const under = underRef.current;
     const sync = () => {
       setTime(main.currentTime);
-      if (under && Math.abs(under.currentTime - main.currentTime) > 0.1) under.currentTime = main.currentTime;
+      if (under && Math.abs(under.currentTime - main.currentTime) > 0.1)
+        under.currentTime = main.currentTime;
     };
     const onPlay = () => {
       setPlaying(true);

@@ -1,6 +1,12 @@
 import { parseRational } from '../media/geometry';
 import { clearTransparent, GIF_ALPHA_THRESHOLD } from './codecs';
-import type { AttemptEncode, AttemptIO, FramesJob, StickerCodec, StickerPolicy } from './sticker-policy';
+import type {
+  AttemptEncode,
+  AttemptIO,
+  FramesJob,
+  StickerCodec,
+  StickerPolicy,
+} from './sticker-policy';
 import type { OutputFormat } from './types';
 
 /**
@@ -91,14 +97,33 @@ export function attemptFilters(io: AttemptIO): string[] {
 
 /** The attempt's frames as raw RGBA, for a `FramesJob`. */
 function rawFramesStep(io: AttemptIO, rawFrames: string): string[] {
-  return [...io.input, '-vf', [...attemptFilters(io), 'format=rgba'].join(','), '-frames:v', String(io.frames), '-f', 'rawvideo', '-pix_fmt', 'rgba', rawFrames];
+  return [
+    ...io.input,
+    '-vf',
+    [...attemptFilters(io), 'format=rgba'].join(','),
+    '-frames:v',
+    String(io.frames),
+    '-f',
+    'rawvideo',
+    '-pix_fmt',
+    'rgba',
+    rawFrames,
+  ];
 }
 
 function framesJob(io: AttemptIO, encode: FramesJob['encode']): AttemptEncode {
   const rawFrames = `${io.workDir}/frames.rgba`;
   return {
     steps: [rawFramesStep(io, rawFrames)],
-    frames: { rawFrames, width: io.width, height: io.height, frames: io.frames, fpsRational: io.fpsRational, output: io.output, encode },
+    frames: {
+      rawFrames,
+      width: io.width,
+      height: io.height,
+      frames: io.frames,
+      fpsRational: io.fpsRational,
+      output: io.output,
+      encode,
+    },
   };
 }
 
@@ -133,11 +158,31 @@ export const vp9Sticker: StickerCodec = {
     steps: [
       [
         ...io.input,
-        '-vf', [...attemptFilters(io), 'format=yuva420p'].join(','),
-        '-frames:v', String(io.frames),
-        '-c:v', 'libvpx-vp9', '-pix_fmt', 'yuva420p', '-deadline', 'good', '-cpu-used', '4', '-row-mt', '1',
-        '-crf', String(q.crf), '-b:v', '0', '-metadata:s:v:0', 'alpha_mode=1',
-        '-an', '-f', 'webm', ...io.outputArgs, io.output,
+        '-vf',
+        [...attemptFilters(io), 'format=yuva420p'].join(','),
+        '-frames:v',
+        String(io.frames),
+        '-c:v',
+        'libvpx-vp9',
+        '-pix_fmt',
+        'yuva420p',
+        '-deadline',
+        'good',
+        '-cpu-used',
+        '4',
+        '-row-mt',
+        '1',
+        '-crf',
+        String(q.crf),
+        '-b:v',
+        '0',
+        '-metadata:s:v:0',
+        'alpha_mode=1',
+        '-an',
+        '-f',
+        'webm',
+        ...io.outputArgs,
+        io.output,
       ],
     ],
   }),
@@ -149,7 +194,10 @@ export const vp9Sticker: StickerCodec = {
   encodeInBrowser: (q, io) => {
     const fps = parseRational(io.fpsRational);
     const share = (q.budgetShare! * io.budgetBytes * 8) / 2 / (io.frames / fps);
-    return framesJob(io, { kind: 'vp9-alpha', bitrate: Math.round(Math.min(share, BROWSER_VP9_BITS_PER_PIXEL * io.width * io.height * fps)) });
+    return framesJob(io, {
+      kind: 'vp9-alpha',
+      bitrate: Math.round(Math.min(share, BROWSER_VP9_BITS_PER_PIXEL * io.width * io.height * fps)),
+    });
   },
 };
 
@@ -175,10 +223,24 @@ export const webpSticker: StickerCodec = {
     steps: [
       [
         ...io.input,
-        '-vf', [...attemptFilters(io), 'format=bgra', ...alphaLevels(q.alphaLevels ?? 256)].join(','),
-        '-frames:v', String(io.frames),
-        '-c:v', 'libwebp_anim', '-lossless', '0', '-quality', String(q.quality), '-compression_level', '4', '-loop', '0',
-        '-f', 'webp', ...io.outputArgs, io.output,
+        '-vf',
+        [...attemptFilters(io), 'format=bgra', ...alphaLevels(q.alphaLevels ?? 256)].join(','),
+        '-frames:v',
+        String(io.frames),
+        '-c:v',
+        'libwebp_anim',
+        '-lossless',
+        '0',
+        '-quality',
+        String(q.quality),
+        '-compression_level',
+        '4',
+        '-loop',
+        '0',
+        '-f',
+        'webp',
+        ...io.outputArgs,
+        io.output,
       ],
     ],
   }),
@@ -228,14 +290,38 @@ export const gifSticker: StickerCodec = {
       steps: [
         [
           ...io.input,
-          '-vf', `${picture},palettegen=max_colors=${q.colours}:reserve_transparent=1:stats_mode=full`,
-          '-frames:v', '1', '-update', '1', '-f', 'image2', palette,
+          '-vf',
+          `${picture},palettegen=max_colors=${q.colours}:reserve_transparent=1:stats_mode=full`,
+          '-frames:v',
+          '1',
+          '-update',
+          '1',
+          '-f',
+          'image2',
+          palette,
         ],
         [
           ...io.input,
-          '-f', 'png_pipe', '-protocol_whitelist', 'file', '-i', palette,
-          '-filter_complex', `[0:v]${picture}[p];[p][1:v]paletteuse=dither=bayer:bayer_scale=${q.bayer}:diff_mode=rectangle:alpha_threshold=${GIF_ALPHA_THRESHOLD}[v]`,
-          '-map', '[v]', '-frames:v', String(io.frames), '-c:v', 'gif', '-loop', '0', '-f', 'gif', ...io.outputArgs, io.output,
+          '-f',
+          'png_pipe',
+          '-protocol_whitelist',
+          'file',
+          '-i',
+          palette,
+          '-filter_complex',
+          `[0:v]${picture}[p];[p][1:v]paletteuse=dither=bayer:bayer_scale=${q.bayer}:diff_mode=rectangle:alpha_threshold=${GIF_ALPHA_THRESHOLD}[v]`,
+          '-map',
+          '[v]',
+          '-frames:v',
+          String(io.frames),
+          '-c:v',
+          'gif',
+          '-loop',
+          '0',
+          '-f',
+          'gif',
+          ...io.outputArgs,
+          io.output,
         ],
       ],
     };

@@ -6,7 +6,13 @@ let rowSums = new Float32Array(0);
  * then running column sums updated one row at a time (row-major throughout, so cache-friendly).
  * Written into `out` when given (a caller's scratch, w·h long), else into a new array.
  */
-export function boxMean(src: Float32Array, w: number, h: number, r: number, out: Float32Array = new Float32Array(w * h)): Float32Array {
+export function boxMean(
+  src: Float32Array,
+  w: number,
+  h: number,
+  r: number,
+  out: Float32Array = new Float32Array(w * h),
+): Float32Array {
   if (rowSums.length < w * h) rowSums = new Float32Array(w * h);
   const rows = rowSums;
   for (let y = 0; y < h; y++) {

@@ -74,7 +74,13 @@ export function buildColourModel(colours: Uint16Array, prob: FloatMap, sure = SU
  * jumping dog) and shows colours the key had nearby. A colour seen nowhere around gives 0.5,
  * no opinion.
  */
-export function colourPosterior(model: ColourModel, colours: Uint16Array, W: number, H: number, flow: FlowField): Float32Array {
+export function colourPosterior(
+  model: ColourModel,
+  colours: Uint16Array,
+  W: number,
+  H: number,
+  flow: FlowField,
+): Float32Array {
   const { subject, background, cols, rows, cell } = model;
   const { width: fw, height: fh, u, v } = flow;
   const kx = W / fw;
@@ -137,7 +143,13 @@ export function checkOwnColours(prob: FloatMap, colours: Uint16Array, passes: nu
   const still = stillFlow(prob);
   let p = prob;
   for (let i = 0; i < passes; i++) {
-    const q = colourPosterior(buildColourModel(colours, p, OWN_SURE), colours, p.width, p.height, still);
+    const q = colourPosterior(
+      buildColourModel(colours, p, OWN_SURE),
+      colours,
+      p.width,
+      p.height,
+      still,
+    );
     p = { data: combineOdds(p.data, q), width: p.width, height: p.height };
   }
   return p;

@@ -12,7 +12,11 @@ function scene(background: (x: number, y: number) => [number, number, number]) {
   for (let y = 0; y < H; y++) {
     for (let x = 0; x < W; x++) {
       const p = y * W + x;
-      const subject: [number, number, number] = [170 + 30 * Math.sin(x / 7), 120 + 25 * Math.cos(y / 9), 80 + ((x + y) % 20)];
+      const subject: [number, number, number] = [
+        170 + 30 * Math.sin(x / 7),
+        120 + 25 * Math.cos(y / 9),
+        80 + ((x + y) % 20),
+      ];
       const d = Math.hypot(x - 160, y - 120);
       const a = Math.min(1, Math.max(0, (90 - d) / 8));
       const bg = background(x, y);
@@ -32,7 +36,11 @@ function scene(background: (x: number, y: number) => [number, number, number]) {
  * Mean absolute error per channel against the true subject colour over the soft band, weighted by
  * alpha: how much of it a composite over a new background shows.
  */
-function bandError(frame: Uint8ClampedArray | Uint8Array, fg: Uint8Array, alpha: Uint8Array): number {
+function bandError(
+  frame: Uint8ClampedArray | Uint8Array,
+  fg: Uint8Array,
+  alpha: Uint8Array,
+): number {
   let sum = 0;
   let n = 0;
   for (let p = 0; p < W * H; p++) {
@@ -71,18 +79,26 @@ describe('estimateForeground', () => {
     for (let p = 0; p < W * H; p++) {
       const a = rgba[p * 4 + 3]!;
       expect(out[p * 4 + 3]).toBe(a);
-      if (a < SOFT_BAND.min || a > SOFT_BAND.max) expect(out.subarray(p * 4, p * 4 + 3)).toEqual(rgba.subarray(p * 4, p * 4 + 3));
+      if (a < SOFT_BAND.min || a > SOFT_BAND.max)
+        expect(out.subarray(p * 4, p * 4 + 3)).toEqual(rgba.subarray(p * 4, p * 4 + 3));
     }
   });
 
   it('gives planar frames (ffmpeg yuva444p) the same colours as interleaved ones', () => {
     const { rgba } = scene(() => [255, 0, 255]);
     const planar = new Uint8Array(W * H * 4);
-    for (let p = 0; p < W * H; p++) for (let c = 0; c < 4; c++) planar[c * W * H + p] = rgba[p * 4 + c]!;
+    for (let p = 0; p < W * H; p++)
+      for (let c = 0; c < 4; c++) planar[c * W * H + p] = rgba[p * 4 + c]!;
     const interleaved = rgba.slice();
     estimateForeground({ data: interleaved, width: W, height: H, layout: 'rgba' });
-    estimateForeground({ data: planar, width: W, height: H, layout: 'planar' } satisfies MattedFrame);
-    for (let p = 0; p < W * H; p++) for (let c = 0; c < 4; c++) expect(planar[c * W * H + p]).toBe(interleaved[p * 4 + c]);
+    estimateForeground({
+      data: planar,
+      width: W,
+      height: H,
+      layout: 'planar',
+    } satisfies MattedFrame);
+    for (let p = 0; p < W * H; p++)
+      for (let c = 0; c < 4; c++) expect(planar[c * W * H + p]).toBe(interleaved[p * 4 + c]);
   });
 
   it('keeps the filmed colour where the matte is soft over the subject itself (a broad plateau of low alpha)', () => {
@@ -106,7 +122,9 @@ describe('estimateForeground', () => {
   });
 
   it('leaves a frame without a soft band alone', () => {
-    const data = new Uint8Array(W * H * 4).map((_, i) => (i % 4 === 3 ? (i % 8 === 3 ? 255 : 0) : i % 251));
+    const data = new Uint8Array(W * H * 4).map((_, i) =>
+      i % 4 === 3 ? (i % 8 === 3 ? 255 : 0) : i % 251,
+    );
     const copy = data.slice();
     estimateForeground({ data, width: W, height: H, layout: 'rgba' });
     expect(data).toEqual(copy);

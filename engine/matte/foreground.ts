@@ -56,7 +56,9 @@ interface Access {
 
 function access(f: MattedFrame): Access {
   const n = f.width * f.height;
-  return f.layout === 'rgba' ? { base: [0, 1, 2, 3], step: 4 } : { base: [0, n, 2 * n, 3 * n], step: 1 };
+  return f.layout === 'rgba'
+    ? { base: [0, 1, 2, 3], step: 4 }
+    : { base: [0, n, 2 * n, 3 * n], step: 1 };
 }
 
 interface Box {
@@ -114,7 +116,8 @@ function grow(band: Band, d: number): Uint8Array {
     for (let tx = 0; tx < band.tw; tx++) {
       if (!band.tiles[ty * band.tw + tx]) continue;
       for (let y = Math.max(0, ty - d); y <= Math.min(th - 1, ty + d); y++) {
-        for (let x = Math.max(0, tx - d); x <= Math.min(band.tw - 1, tx + d); x++) out[y * band.tw + x] = 1;
+        for (let x = Math.max(0, tx - d); x <= Math.min(band.tw - 1, tx + d); x++)
+          out[y * band.tw + x] = 1;
       }
     }
   }
@@ -122,25 +125,39 @@ function grow(band: Band, d: number): Uint8Array {
 }
 
 /** Calls `visit` with each row span [xs, xe) of row y of the marked tiles that lies inside `box`. */
-function eachTileSpan(tiles: Uint8Array, tw: number, box: Box, visit: (y: number, xs: number, xe: number) => void): void {
+function eachTileSpan(
+  tiles: Uint8Array,
+  tw: number,
+  box: Box,
+  visit: (y: number, xs: number, xe: number) => void,
+): void {
   const th = tiles.length / tw;
   for (let ty = 0; ty < th; ty++) {
     for (let tx = 0; tx < tw; tx++) {
       if (!tiles[ty * tw + tx]) continue;
       const xs = Math.max(box.x0, tx * TILE);
       const xe = Math.min(box.x1, (tx + 1) * TILE);
-      for (let y = Math.max(box.y0, ty * TILE); y < Math.min(box.y1, (ty + 1) * TILE); y++) visit(y, xs, xe);
+      for (let y = Math.max(box.y0, ty * TILE); y < Math.min(box.y1, (ty + 1) * TILE); y++)
+        visit(y, xs, xe);
     }
   }
 }
 
 /** The band pixels' list, reused from frame to frame like `scratch`. */
-let bandScratch = { pixels: new Int32Array(0), cells: new Int32Array(0), trusts: new Float32Array(0), backs: new Float32Array(0), paints: new Float32Array(0), fores: new Float32Array(0) };
+let bandScratch = {
+  pixels: new Int32Array(0),
+  cells: new Int32Array(0),
+  trusts: new Float32Array(0),
+  backs: new Float32Array(0),
+  paints: new Float32Array(0),
+  fores: new Float32Array(0),
+};
 
 /** Float scratch reused from frame to frame (a video's frames are one size): the narrow pass's maps. */
 const scratch: Float32Array[] = [];
 function maps(count: number, n: number): Float32Array[] {
-  for (let i = 0; i < count; i++) if (!scratch[i] || scratch[i]!.length < n) scratch[i] = new Float32Array(n);
+  for (let i = 0; i < count; i++)
+    if (!scratch[i] || scratch[i]!.length < n) scratch[i] = new Float32Array(n);
   return scratch.slice(0, count).map((m) => m.subarray(0, n));
 }
 
@@ -333,7 +350,14 @@ interface Cells {
   bs: Float32Array[];
 }
 
-function cellSums(f: MattedFrame, acc: Access, band: Band, coarse: Coarse, r: number, s: number): Cells {
+function cellSums(
+  f: MattedFrame,
+  acc: Access,
+  band: Band,
+  coarse: Coarse,
+  r: number,
+  s: number,
+): Cells {
   const x0 = Math.max(0, band.x0 - r);
   const y0 = Math.max(0, band.y0 - r);
   const gw = Math.ceil((Math.min(f.width, band.x1 + r) - x0) / s);
@@ -406,7 +430,10 @@ function narrowPass(f: MattedFrame, acc: Access, band: Band, coarse: Coarse, r: 
   const { gw, gh } = cs;
   const n = gw * gh;
   const rc = Math.max(1, Math.round(r / s));
-  const [mA1, mA2, mC, mf0, mf1, mf2, mb0, mb1, mb2, trustSum, bandCount, mT, mN] = maps(26, n).slice(13);
+  const [mA1, mA2, mC, mf0, mf1, mf2, mb0, mb1, mb2, trustSum, bandCount, mT, mN] = maps(
+    26,
+    n,
+  ).slice(13);
   boxMean(cs.a1, gw, gh, rc, mA1);
   boxMean(cs.a2, gw, gh, rc, mA2);
   boxMean(cs.count, gw, gh, rc, mC);
@@ -439,7 +466,14 @@ function narrowPass(f: MattedFrame, acc: Access, band: Band, coarse: Coarse, r: 
   // Each band pixel once: its trust, and what the final step needs (index, cell, background mean).
   const most = band.tiles.reduce((t, v) => t + v, 0) * TILE * TILE;
   if (bandScratch.pixels.length < most) {
-    bandScratch = { pixels: new Int32Array(most), cells: new Int32Array(most), trusts: new Float32Array(most), backs: new Float32Array(3 * most), paints: new Float32Array(most), fores: new Float32Array(3 * most) };
+    bandScratch = {
+      pixels: new Int32Array(most),
+      cells: new Int32Array(most),
+      trusts: new Float32Array(most),
+      backs: new Float32Array(3 * most),
+      paints: new Float32Array(most),
+      fores: new Float32Array(3 * most),
+    };
   }
   const { pixels, cells, trusts, backs, paints, fores } = bandScratch;
   let count = 0;
@@ -490,7 +524,8 @@ function narrowPass(f: MattedFrame, acc: Access, band: Band, coarse: Coarse, r: 
 }
 
 /** 0 at or below lo, 1 at or above hi, linear between. */
-const ramp = (v: number, lo: number, hi: number) => (v <= lo ? 0 : v >= hi ? 1 : (v - lo) / (hi - lo));
+const ramp = (v: number, lo: number, hi: number) =>
+  v <= lo ? 0 : v >= hi ? 1 : (v - lo) / (hi - lo);
 
 /**
  * How far a band pixel's estimate is trusted, from bench:edges with the tiers' own mattes

@@ -49,7 +49,13 @@ export function opaqueGraph(
  */
 function filmedBlur(p: RenderPlanInput, blur: Blur, c: CompositeContext): Composite {
   const g = blurGraph(blur, c, 'filmed');
-  return { inputs: g.inputs, filters: [`[0:v]${[...normalizeFilters(p.info), `format=${c.work}`].join(',')}[filmed]`, ...g.filters] };
+  return {
+    inputs: g.inputs,
+    filters: [
+      `[0:v]${[...normalizeFilters(p.info), `format=${c.work}`].join(',')}[filmed]`,
+      ...g.filters,
+    ],
+  };
 }
 
 /** The cut-out over a plain colour the size of the cropped frame. */

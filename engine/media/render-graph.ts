@@ -30,7 +30,16 @@ const ALPHA_DECODERS: Readonly<Record<string, string>> = { vp9: 'libvpx-vp9', vp
 export const PIPED_FORMAT = 'yuva444p';
 
 const pipedInput = (s: RenderSource) => [
-  '-f', 'rawvideo', '-pix_fmt', PIPED_FORMAT, '-s', `${s.info.width}x${s.info.height}`, '-framerate', s.info.fpsRational, '-i', 'pipe:0',
+  '-f',
+  'rawvideo',
+  '-pix_fmt',
+  PIPED_FORMAT,
+  '-s',
+  `${s.info.width}x${s.info.height}`,
+  '-framerate',
+  s.info.fpsRational,
+  '-i',
+  'pipe:0',
 ];
 
 /** The source (input 0, its sound) and its matte or piped colour (input 1), or the source with its own alpha. */
@@ -38,15 +47,15 @@ export const sourceInputs = (s: RenderSource) =>
   s.piped
     ? [...safeInputArgs(s.info, s.source, s.maxPixels), ...pipedInput(s)]
     : s.mask === null
-    ? [
-        '-c:v',
-        ALPHA_DECODERS[s.info.videoCodec] ?? s.info.videoCodec,
-        ...safeInputArgs(s.info, s.source, s.maxPixels),
-      ]
-    : [
-        ...safeInputArgs(s.info, s.source, s.maxPixels),
-        ...safeInputArgs({ demuxer: 'matroska' }, s.mask, s.maxPixels),
-      ];
+      ? [
+          '-c:v',
+          ALPHA_DECODERS[s.info.videoCodec] ?? s.info.videoCodec,
+          ...safeInputArgs(s.info, s.source, s.maxPixels),
+        ]
+      : [
+          ...safeInputArgs(s.info, s.source, s.maxPixels),
+          ...safeInputArgs({ demuxer: 'matroska' }, s.mask, s.maxPixels),
+        ];
 
 /** The ffmpeg input index of a composition's background: after the source and its mask file. */
 export const backgroundInput = (s: Pick<RenderSource, 'mask'>) => (s.mask === null ? 1 : 2);
@@ -60,7 +69,9 @@ export function timeline(
   const onTimeline = [...normalizeFilters(s.info), ...extra];
   if (s.mask === null || s.piped) {
     // Piped frames are on the timeline already.
-    const head = s.piped ? `[1:v]${[...extra, 'format=yuva444p'].join(',')}` : `[0:v]${[...onTimeline, 'format=yuva444p'].join(',')}`;
+    const head = s.piped
+      ? `[1:v]${[...extra, 'format=yuva444p'].join(',')}`
+      : `[0:v]${[...onTimeline, 'format=yuva444p'].join(',')}`;
     return [
       `${head},split[${SRC}_c][${SRC}_a]`,
       `[${SRC}_c]format=${working}[${SRC}]`,

@@ -3,9 +3,24 @@ import { decodeOutput, toInputTensor, type ModelIo } from '../models/io';
 import { resizeMap, type FloatMap } from '../matte/image';
 import type { InferenceRuntime, InferenceSession, TensorData } from '../runtime';
 import type { Concept } from './concepts';
-import { boxIou, boxOf, decodeDetections, DETECTOR_IO, detectorInput, type Box, type Detection } from './detector';
+import {
+  boxIou,
+  boxOf,
+  decodeDetections,
+  DETECTOR_IO,
+  detectorInput,
+  type Box,
+  type Detection,
+} from './detector';
 import { CENTERNET, SAM_DECODER, SAM_ENCODER } from './models';
-import { imageFeed, mapRegions, OPEN_VOCABULARY_IO, openVocabularyMap, textFeeds, type OpenVocabulary } from './open-vocabulary';
+import {
+  imageFeed,
+  mapRegions,
+  OPEN_VOCABULARY_IO,
+  openVocabularyMap,
+  textFeeds,
+  type OpenVocabulary,
+} from './open-vocabulary';
 import { SAM_IO, samDecoderFeeds, samEncoderInput, samMask, type SamPrompt } from './sam';
 
 /**
@@ -32,8 +47,20 @@ import { SAM_IO, samDecoderFeeds, samEncoderInput, samMask, type SamPrompt } fro
 export const CONCEPT_MODEL_IO: ModelIo = {
   id: 'concepts',
   file: 'concepts',
-  input: { name: 'rgb', layout: 'nchw', size: 'multiple-of-32', channelOrder: 'rgb', mean: [0, 0, 0], std: [1, 1, 1] },
-  output: { name: 'probability', layout: 'nchw', channels: 1, decode: { kind: 'probability', channel: 0 } },
+  input: {
+    name: 'rgb',
+    layout: 'nchw',
+    size: 'multiple-of-32',
+    channelOrder: 'rgb',
+    mean: [0, 0, 0],
+    std: [1, 1, 1],
+  },
+  output: {
+    name: 'probability',
+    layout: 'nchw',
+    channels: 1,
+    decode: { kind: 'probability', channel: 0 },
+  },
 };
 
 export interface ConceptSearch {
@@ -55,14 +82,26 @@ export interface ConceptSearch {
   minRegionShare: number;
 }
 
-export const DEFAULT_SEARCH: Omit<ConceptSearch, 'concepts' | 'openVocabulary'> = { minScore: 0.2, relativeScore: 0.5, agreeIou: 0.5, carryKeys: 2, minRegionShare: 0.001 };
+export const DEFAULT_SEARCH: Omit<ConceptSearch, 'concepts' | 'openVocabulary'> = {
+  minScore: 0.2,
+  relativeScore: 0.5,
+  agreeIou: 0.5,
+  carryKeys: 2,
+  minRegionShare: 0.001,
+};
 
 /** Seconds per stage, summed over the keys. */
 export interface ConceptStats {
   keys: number;
   objects: number;
   dropped: number;
-  seconds: { detect: number; openVocabulary: number; samEncode: number; samDecode: number; parts: number };
+  seconds: {
+    detect: number;
+    openVocabulary: number;
+    samEncode: number;
+    samDecode: number;
+    parts: number;
+  };
 }
 
 interface Track {
@@ -78,14 +117,29 @@ const now = () => performance.now() / 1000;
  * parts sessions (loaded on first use). Its runs are serialised: each key's search starts from
  * the objects the one before found.
  */
-export function conceptRuntime(runtime: InferenceRuntime, search: ConceptSearch): { runtime: InferenceRuntime; stats: ConceptStats } {
-  const stats: ConceptStats = { keys: 0, objects: 0, dropped: 0, seconds: { detect: 0, openVocabulary: 0, samEncode: 0, samDecode: 0, parts: 0 } };
-  const classes = new Set(search.concepts.flatMap((c) => (c.kind === 'object' ? [c.classIndex] : [])));
+export function conceptRuntime(
+  runtime: InferenceRuntime,
+  search: ConceptSearch,
+): { runtime: InferenceRuntime; stats: ConceptStats } {
+  const stats: ConceptStats = {
+    keys: 0,
+    objects: 0,
+    dropped: 0,
+    seconds: { detect: 0, openVocabulary: 0, samEncode: 0, samDecode: 0, parts: 0 },
+  };
+  const classes = new Set(
+    search.concepts.flatMap((c) => (c.kind === 'object' ? [c.classIndex] : [])),
+  );
   const parts = search.concepts.flatMap((c) => (c.kind === 'part' ? [c.channel] : []));
   // Each phrase is a class of its own, numbered below the detector's.
   const ov = search.openVocabulary;
-  const phrases = search.concepts.flatMap((c, i) => (c.kind === 'open' ? [{ classIndex: -1 - i, text: c.name }] : []));
-  if (phrases.length && !ov) throw new Error('The prompt names phrases for an open-vocabulary model, and none is configured');
+  const phrases = search.concepts.flatMap((c, i) =>
+    c.kind === 'open' ? [{ classIndex: -1 - i, text: c.name }] : [],
+  );
+  if (phrases.length && !ov)
+    throw new Error(
+      'The prompt names phrases for an open-vocabulary model, and none is configured',
+    );
   let tracks: Track[] = [];
 
   async function timed<T>(stage: keyof ConceptStats['seconds'], work: Promise<T>): Promise<T> {
@@ -97,7 +151,12 @@ export function conceptRuntime(runtime: InferenceRuntime, search: ConceptSearch)
     }
   }
 
-  async function find(s: Sessions, planes: Float32Array[], width: number, height: number): Promise<FloatMap> {
+  async function find(
+    s: Sessions,
+    planes: Float32Array[],
+    width: number,
+    height: number,
+  ): Promise<FloatMap> {
     const out = new Float32Array(width * height);
     const union = (m: FloatMap) => {
       for (let i = 0; i < out.length; i++) if (m.data[i]! > out[i]!) out[i] = m.data[i]!;
@@ -106,23 +165,61 @@ export function conceptRuntime(runtime: InferenceRuntime, search: ConceptSearch)
     if (classes.size || phrases.length) {
       const all: Detection[] = [];
       if (classes.size) {
-        const det = await timed('detect', s.detector!.run({ [DETECTOR_IO.input]: detectorInput(planes, width, height) }, [DETECTOR_IO.heatmap, DETECTOR_IO.sides]));
-        all.push(...decodeDetections(det[DETECTOR_IO.heatmap]!, det[DETECTOR_IO.sides]!, { classes, minScore: search.minScore, nmsIou: 0.5, width, height }));
+        const det = await timed(
+          'detect',
+          s.detector!.run({ [DETECTOR_IO.input]: detectorInput(planes, width, height) }, [
+            DETECTOR_IO.heatmap,
+            DETECTOR_IO.sides,
+          ]),
+        );
+        all.push(
+          ...decodeDetections(det[DETECTOR_IO.heatmap]!, det[DETECTOR_IO.sides]!, {
+            classes,
+            minScore: search.minScore,
+            nmsIou: 0.5,
+            width,
+            height,
+          }),
+        );
       }
       for (const p of phrases) {
-        const feeds = { [OPEN_VOCABULARY_IO.image]: imageFeed(ov!.manifest, planes, width, height), ...textFeeds(ov!, p.text) };
-        const res = await timed('openVocabulary', s.openVocabulary!.run(feeds, [OPEN_VOCABULARY_IO.output]));
+        const feeds = {
+          [OPEN_VOCABULARY_IO.image]: imageFeed(ov!.manifest, planes, width, height),
+          ...textFeeds(ov!, p.text),
+        };
+        const res = await timed(
+          'openVocabulary',
+          s.openVocabulary!.run(feeds, [OPEN_VOCABULARY_IO.output]),
+        );
         const map = openVocabularyMap(ov!.manifest, res[OPEN_VOCABULARY_IO.output]!, width, height);
-        all.push(...mapRegions(map, 0.5, search.minRegionShare).map((r) => ({ classIndex: p.classIndex, score: r.score, box: r.box })));
+        all.push(
+          ...mapRegions(map, 0.5, search.minRegionShare).map((r) => ({
+            classIndex: p.classIndex,
+            score: r.score,
+            box: r.box,
+          })),
+        );
       }
       const best = new Map<number, number>();
       for (const d of all) best.set(d.classIndex, Math.max(best.get(d.classIndex) ?? 0, d.score));
       const found = all.filter((d) => d.score >= search.relativeScore * best.get(d.classIndex)!);
-      const carried = tracks.filter((t) => t.misses < search.carryKeys && !found.some((d) => d.classIndex === t.classIndex && boxIou(d.box, t.box) > 0.3));
-      const asks = [...found.map((d) => ({ classIndex: d.classIndex, box: d.box, misses: 0 })), ...carried.map((t) => ({ ...t, misses: t.misses + 1 }))];
+      const carried = tracks.filter(
+        (t) =>
+          t.misses < search.carryKeys &&
+          !found.some((d) => d.classIndex === t.classIndex && boxIou(d.box, t.box) > 0.3),
+      );
+      const asks = [
+        ...found.map((d) => ({ classIndex: d.classIndex, box: d.box, misses: 0 })),
+        ...carried.map((t) => ({ ...t, misses: t.misses + 1 })),
+      ];
       const next: Track[] = [];
       if (asks.length) {
-        const enc = await timed('samEncode', s.encoder!.run({ [SAM_IO.encoderInput]: samEncoderInput(planes, width, height) }, [SAM_IO.embedding]));
+        const enc = await timed(
+          'samEncode',
+          s.encoder!.run({ [SAM_IO.encoderInput]: samEncoderInput(planes, width, height) }, [
+            SAM_IO.embedding,
+          ]),
+        );
         const embedding = enc[SAM_IO.embedding]!;
         for (const ask of asks) {
           const mask = await samAnswer(s.decoder!, embedding, { box: ask.box }, width, height);
@@ -139,15 +236,51 @@ export function conceptRuntime(runtime: InferenceRuntime, search: ConceptSearch)
       tracks = next;
     }
     if (parts.length) {
-      const input = resizeRgb(planes, width, height, PAN_PARTS.input.size as readonly [number, number]);
-      const res = await timed('parts', s.parts!.run({ [PAN_PARTS.input.name]: toInputTensor(input.planes, input.width, input.height, PAN_PARTS) }, [PAN_PARTS.output.name]));
-      union(resizeMap(decodeOutput(res[PAN_PARTS.output.name]!, { ...PAN_PARTS, output: { ...PAN_PARTS.output, decode: { kind: 'union', channels: parts } } }), width, height));
+      const input = resizeRgb(
+        planes,
+        width,
+        height,
+        PAN_PARTS.input.size as readonly [number, number],
+      );
+      const res = await timed(
+        'parts',
+        s.parts!.run(
+          {
+            [PAN_PARTS.input.name]: toInputTensor(
+              input.planes,
+              input.width,
+              input.height,
+              PAN_PARTS,
+            ),
+          },
+          [PAN_PARTS.output.name],
+        ),
+      );
+      union(
+        resizeMap(
+          decodeOutput(res[PAN_PARTS.output.name]!, {
+            ...PAN_PARTS,
+            output: { ...PAN_PARTS.output, decode: { kind: 'union', channels: parts } },
+          }),
+          width,
+          height,
+        ),
+      );
     }
     return { data: out, width, height };
   }
 
-  async function samAnswer(decoder: InferenceSession, embedding: TensorData, prompt: SamPrompt, width: number, height: number): Promise<FloatMap> {
-    const feeds = { image_embeddings: { data: embedding.data.slice(), dims: embedding.dims }, ...samDecoderFeeds(prompt, width, height) };
+  async function samAnswer(
+    decoder: InferenceSession,
+    embedding: TensorData,
+    prompt: SamPrompt,
+    width: number,
+    height: number,
+  ): Promise<FloatMap> {
+    const feeds = {
+      image_embeddings: { data: embedding.data.slice(), dims: embedding.dims },
+      ...samDecoderFeeds(prompt, width, height),
+    };
     const res = await timed('samDecode', decoder.run(feeds, SAM_IO.decoderOutputs));
     return samMask(res.low_res_masks!, width, height);
   }
@@ -155,7 +288,15 @@ export function conceptRuntime(runtime: InferenceRuntime, search: ConceptSearch)
   const composite: InferenceRuntime = {
     name: `concepts over ${runtime.name}`,
     async load(): Promise<InferenceSession> {
-      const s = await loadSessions(runtime, { objects: classes.size > 0 || phrases.length > 0, parts: parts.length > 0, openVocabulary: phrases.length ? ov : null }, classes.size > 0);
+      const s = await loadSessions(
+        runtime,
+        {
+          objects: classes.size > 0 || phrases.length > 0,
+          parts: parts.length > 0,
+          openVocabulary: phrases.length ? ov : null,
+        },
+        classes.size > 0,
+      );
       let queue: Promise<unknown> = Promise.resolve();
       return {
         inFlight: 1,
@@ -166,11 +307,17 @@ export function conceptRuntime(runtime: InferenceRuntime, search: ConceptSearch)
           const planes = [0, 1, 2].map((c) => t.data.subarray(c * n, (c + 1) * n));
           const result = queue.then(() => find(s, planes, width, height));
           queue = result.catch(() => undefined);
-          return result.then((p) => ({ [CONCEPT_MODEL_IO.output.name]: { data: p.data, dims: [1, 1, height, width] } }));
+          return result.then((p) => ({
+            [CONCEPT_MODEL_IO.output.name]: { data: p.data, dims: [1, 1, height, width] },
+          }));
         },
         release: async () => {
           await queue;
-          await Promise.all(Object.values(s).map((x: InferenceSession | undefined) => x?.release() ?? Promise.resolve()));
+          await Promise.all(
+            Object.values(s).map(
+              (x: InferenceSession | undefined) => x?.release() ?? Promise.resolve(),
+            ),
+          );
         },
       };
     },
@@ -187,7 +334,11 @@ interface Sessions {
 }
 
 /** SAM for anything found by boxes; the detector for COCO classes only (an open-vocabulary phrase alone does not need it). */
-async function loadSessions(runtime: InferenceRuntime, want: { objects: boolean; parts: boolean; openVocabulary: OpenVocabulary | null }, classes: boolean): Promise<Sessions> {
+async function loadSessions(
+  runtime: InferenceRuntime,
+  want: { objects: boolean; parts: boolean; openVocabulary: OpenVocabulary | null },
+  classes: boolean,
+): Promise<Sessions> {
   const ov = want.openVocabulary?.manifest;
   const [detector, encoder, decoder, pan, openVocabulary] = await Promise.all([
     classes ? runtime.load(CENTERNET) : undefined,
@@ -199,6 +350,15 @@ async function loadSessions(runtime: InferenceRuntime, want: { objects: boolean;
   return { detector, encoder, decoder, parts: pan, openVocabulary };
 }
 
-function resizeRgb(planes: Float32Array[], width: number, height: number, [w, h]: readonly [number, number]) {
-  return { planes: planes.map((p) => resizeMap({ data: p, width, height }, w, h).data), width: w, height: h };
+function resizeRgb(
+  planes: Float32Array[],
+  width: number,
+  height: number,
+  [w, h]: readonly [number, number],
+) {
+  return {
+    planes: planes.map((p) => resizeMap({ data: p, width, height }, w, h).data),
+    width: w,
+    height: h,
+  };
 }

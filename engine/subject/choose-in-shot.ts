@@ -61,10 +61,17 @@ export function chooseInShotKey(
   return subject;
 }
 
-function chooseInShot(candidates: readonly Tracked[], grid: { width: number; height: number }): Subject | null {
+function chooseInShot(
+  candidates: readonly Tracked[],
+  grid: { width: number; height: number },
+): Subject | null {
   const scored = rank(candidates, (c) => shotScore(c, grid));
-  const somethingMoves = candidates.some((c) => moving(c) && (c.saliency >= CORE_SALIENCY || c.classIndex !== REGION));
-  const best = scored.find(({ c }) => mayBeCore(c) && !(isStill(c) && (somethingMoves || standsIn(c))));
+  const somethingMoves = candidates.some(
+    (c) => moving(c) && (c.saliency >= CORE_SALIENCY || c.classIndex !== REGION),
+  );
+  const best = scored.find(
+    ({ c }) => mayBeCore(c) && !(isStill(c) && (somethingMoves || standsIn(c))),
+  );
   if (!best || best.score < MIN_SCORE) return null;
   return grownFrom(best, scored, (c, m) => belongsInShot(c, m, best.c));
 }
@@ -78,7 +85,11 @@ function shotScore(c: Tracked, grid: { width: number; height: number }): number 
 
 /** Salient, moving, or the shot's subject so far and still faintly marked. */
 function mayBeCore(c: Tracked): boolean {
-  return c.saliency >= CORE_SALIENCY || c.motion >= CORE_MOTION || (c.shot.chosen > 0 && c.saliency > 0.05);
+  return (
+    c.saliency >= CORE_SALIENCY ||
+    c.motion >= CORE_MOTION ||
+    (c.shot.chosen > 0 && c.saliency > 0.05)
+  );
 }
 
 function moving(c: Tracked): boolean {

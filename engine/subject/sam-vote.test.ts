@@ -7,7 +7,8 @@ const W = 40;
 /** A W×W map of `base`, with `value` on the pixels `where` picks. */
 function map(base: number, value: number, where: (x: number, y: number) => boolean): FloatMap {
   const data = new Float32Array(W * W);
-  for (let y = 0; y < W; y++) for (let x = 0; x < W; x++) data[y * W + x] = where(x, y) ? value : base;
+  for (let y = 0; y < W; y++)
+    for (let x = 0; x < W; x++) data[y * W + x] = where(x, y) ? value : base;
   return { data, width: W, height: W };
 }
 
@@ -37,7 +38,10 @@ describe('samVote', () => {
   });
 
   it('leaves pixels where the two agree', () => {
-    const at = voted(map(0.9, 0.2, (x) => x < 10), map(0.6, 0.3, (x) => x < 10));
+    const at = voted(
+      map(0.9, 0.2, (x) => x < 10),
+      map(0.6, 0.3, (x) => x < 10),
+    );
     expect([at(5, 5), at(20, 5)]).toEqual([0.2, 0.9]);
   });
 });

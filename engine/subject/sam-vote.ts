@@ -25,7 +25,12 @@ export function samVote(
   zone: Box,
   scale: number,
 ): void {
-  const [x0, y0, x1, y1] = zone.map((v) => Math.round(v * scale)) as [number, number, number, number];
+  const [x0, y0, x1, y1] = zone.map((v) => Math.round(v * scale)) as [
+    number,
+    number,
+    number,
+    number,
+  ];
   const voted = new Float32Array(data.length);
   const differ = new Float32Array(data.length);
   for (let y = Math.max(0, y0); y < Math.min(h, y1); y++) {

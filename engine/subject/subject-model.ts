@@ -183,14 +183,21 @@ function keyAnalyser(s: Sessions, base: ModelIo, stage: GeneralStage) {
       : null;
     const regions = labelRegions(saliency);
     const candidates = candidatesOf(saliency, regions, detections, motion);
-    const subject = choose(candidates, { frame: k.frame, width: gw, height: gh, motionTrusted: motion !== null });
+    const subject = choose(candidates, {
+      frame: k.frame,
+      width: gw,
+      height: gh,
+      motionTrusted: motion !== null,
+    });
     if (!subject) {
       return { data: new Float32Array(ow * oh), width: ow, height: oh };
     }
     const zone = grow(subject.box, 0.1, gw, gh);
     const inside = regions.regions.map((r) => insideShare(regions, r, zone));
     const still = stage.choice === 'shot' ? stillRegions(regions, subject, motion) : [];
-    const verdicts = inside.map((x, j) => verdictOf(x, subject, motion, Boolean(s.encoder), still[j] ?? false));
+    const verdicts = inside.map((x, j) =>
+      verdictOf(x, subject, motion, Boolean(s.encoder), still[j] ?? false),
+    );
     const missed = subject.members.some(isMissed);
     const sam =
       s.encoder && s.decoder && (stage.samVotes || verdicts.includes('sam') || missed)
@@ -259,7 +266,12 @@ function shotChooser() {
   const tracks = new ShotTracks();
   return (candidates: Candidate[], k: ChoiceContext): Subject | null => {
     const gap = k.frame.index - k.frame.previousIndex;
-    return chooseInShotKey(tracks, candidates, { index: k.frame.index, shot: k.frame.shot, gap, motionTrusted: k.motionTrusted }, k);
+    return chooseInShotKey(
+      tracks,
+      candidates,
+      { index: k.frame.index, shot: k.frame.shot, gap, motionTrusted: k.motionTrusted },
+      k,
+    );
   };
 }
 
@@ -439,11 +451,16 @@ function verdictOf(
  * Per saliency region: whether it stays still while the subject's core clearly moves (its own
  * motion below a quarter of the way from the background's to the core's).
  */
-function stillRegions({ labels, regions }: Regions, subject: Subject, motion: GridMotion | null): boolean[] {
+function stillRegions(
+  { labels, regions }: Regions,
+  subject: Subject,
+  motion: GridMotion | null,
+): boolean[] {
   const core = subject.members[0]!;
   if (!motion || core.motion < STILL_CORE_MOTION) return [];
   const sums = new Float64Array(regions.length + 1);
-  for (let i = 0; i < labels.length; i++) sums[labels[i]!] = sums[labels[i]!]! + motion.own.data[i]!;
+  for (let i = 0; i < labels.length; i++)
+    sums[labels[i]!] = sums[labels[i]!]! + motion.own.data[i]!;
   const coreLevel = meanIn(motion.own, core.box);
   const cut = motion.background + STILL_SHARE * (coreLevel - motion.background);
   return regions.map((r) => sums[r.id]! / r.size < cut);
@@ -507,7 +524,8 @@ function composeAnswer(
     out.height,
   );
   const data = out.data.map((p, i) => p * gate.data[i]!);
-  if (c.sam && c.samVotes) samVote(data, out.width, out.height, maxOf(c.sam), c.zone, out.width / gw);
+  if (c.sam && c.samVotes)
+    samVote(data, out.width, out.height, maxOf(c.sam), c.zone, out.width / gw);
   if (c.sam)
     c.subject.members.forEach(
       (m, j) =>

@@ -41,7 +41,14 @@ interface Track {
   /** Keys since it was last seen. */
   missed: number;
   classIndex: number;
-  sums: { seen: number; chosen: number; saliency: number; motion: number; motionKeys: number; withSubject: number };
+  sums: {
+    seen: number;
+    chosen: number;
+    saliency: number;
+    motion: number;
+    motionKeys: number;
+    withSubject: number;
+  };
 }
 
 /** A track is matched when its predicted box overlaps a candidate this much (IoU). */
@@ -62,7 +69,10 @@ export class ShotTracks {
    * Links this key's candidates to the shot's tracks (a new shot starts afresh) and returns them
    * with their tracks' evidence, this key counted. `gap` is the frames the motion cue spans.
    */
-  link(candidates: readonly Candidate[], at: { index: number; shot: number; gap: number; motionTrusted: boolean }): Tracked[] {
+  link(
+    candidates: readonly Candidate[],
+    at: { index: number; shot: number; gap: number; motionTrusted: boolean },
+  ): Tracked[] {
     if (at.shot !== this.shot) this.reset(at.shot);
     this.keys++;
     const pairs = this.matches(candidates, at.index);
@@ -96,9 +106,20 @@ export class ShotTracks {
    */
   private matches(candidates: readonly Candidate[], index: number): Map<Candidate, Track> {
     const options = this.tracks.flatMap((t) =>
-      candidates.filter((c) => compatible(t, c)).map((c) => ({ t, c, same: t.classIndex === c.classIndex, iou: boxIou(predicted(t, index), c.box) })),
+      candidates
+        .filter((c) => compatible(t, c))
+        .map((c) => ({
+          t,
+          c,
+          same: t.classIndex === c.classIndex,
+          iou: boxIou(predicted(t, index), c.box),
+        })),
     );
-    options.sort((a, b) => Number(b.same && b.iou >= MATCH_IOU) - Number(a.same && a.iou >= MATCH_IOU) || b.iou - a.iou);
+    options.sort(
+      (a, b) =>
+        Number(b.same && b.iou >= MATCH_IOU) - Number(a.same && a.iou >= MATCH_IOU) ||
+        b.iou - a.iou,
+    );
     const pairs = new Map<Candidate, Track>();
     const taken = new Set<Track>();
     for (const o of options) {
@@ -111,12 +132,24 @@ export class ShotTracks {
 
   private open(c: Candidate): Track {
     const sums = { seen: 0, chosen: 0, saliency: 0, motion: 0, motionKeys: 0, withSubject: 0 };
-    const t: Track = { id: this.nextId++, box: c.box, velocity: [0, 0], lastIndex: -1, missed: 0, classIndex: c.classIndex, sums };
+    const t: Track = {
+      id: this.nextId++,
+      box: c.box,
+      velocity: [0, 0],
+      lastIndex: -1,
+      missed: 0,
+      classIndex: c.classIndex,
+      sums,
+    };
     this.tracks.push(t);
     return t;
   }
 
-  private observe(t: Track, c: Candidate, at: { index: number; gap: number; motionTrusted: boolean }): void {
+  private observe(
+    t: Track,
+    c: Candidate,
+    at: { index: number; gap: number; motionTrusted: boolean },
+  ): void {
     t.box = c.box;
     t.velocity = [c.flow[0] / Math.max(1, at.gap), c.flow[1] / Math.max(1, at.gap)];
     t.lastIndex = at.index;

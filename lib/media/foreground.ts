@@ -32,20 +32,37 @@ export function takesForeground(recipe: Recipe): boolean {
  * (all by default). With `only`, just that frame is estimated (a poster needs one; the frames
  * before it only lead up to it).
  */
-export function foregroundFeed(s: RenderSource & { mask: string }, opts: { signal?: AbortSignal; frames?: number; only?: number } = {}): Feed {
+export function foregroundFeed(
+  s: RenderSource & { mask: string },
+  opts: { signal?: AbortSignal; frames?: number; only?: number } = {},
+): Feed {
   const { width, height } = s.info;
   const plain = { ...s, piped: false };
   const decode = [
-    '-v', 'error',
+    '-v',
+    'error',
     ...sourceInputs(plain),
-    '-filter_complex', [...timeline(plain, 'yuv444p'), `[${SRC}][${MATTE}]alphamerge,format=${PIPED_FORMAT}[fa]`].join(';'),
-    '-map', '[fa]', '-frames:v', String(opts.frames ?? s.maskFrames),
-    '-f', 'rawvideo', '-pix_fmt', PIPED_FORMAT, 'pipe:1',
+    '-filter_complex',
+    [...timeline(plain, 'yuv444p'), `[${SRC}][${MATTE}]alphamerge,format=${PIPED_FORMAT}[fa]`].join(
+      ';',
+    ),
+    '-map',
+    '[fa]',
+    '-frames:v',
+    String(opts.frames ?? s.maskFrames),
+    '-f',
+    'rawvideo',
+    '-pix_fmt',
+    PIPED_FORMAT,
+    'pipe:1',
   ];
   return async (stdin) => {
     let n = 0;
-    for await (const frame of rawFrames(decode, width * height * 4, 'Cleaning the edge colours', { signal: opts.signal })) {
-      if (opts.only === undefined || opts.only === n) estimateForeground({ data: frame, width, height, layout: 'planar' });
+    for await (const frame of rawFrames(decode, width * height * 4, 'Cleaning the edge colours', {
+      signal: opts.signal,
+    })) {
+      if (opts.only === undefined || opts.only === n)
+        estimateForeground({ data: frame, width, height, layout: 'planar' });
       await write(stdin, frame);
       n++;
     }
@@ -54,7 +71,8 @@ export function foregroundFeed(s: RenderSource & { mask: string }, opts: { signa
 
 /** Writes with back-pressure; fails once the reader is gone. */
 async function write(w: Writable, data: Uint8Array): Promise<void> {
-  if (w.destroyed || w.writableEnded) throw Object.assign(new Error('The encode closed its input.'), { code: 'INPUT_CLOSED' });
+  if (w.destroyed || w.writableEnded)
+    throw Object.assign(new Error('The encode closed its input.'), { code: 'INPUT_CLOSED' });
   if (w.write(data)) return;
   const ac = new AbortController();
   try {

@@ -7,7 +7,11 @@ const STDERR_TAIL = 16 * 1024;
 export type Feed = (stdin: Writable) => Promise<void>;
 
 /** The encode closed its input before the feed was done (it failed, or needed no more frames). */
-const inputClosed = (e: unknown) => e instanceof Error && ['EPIPE', 'ERR_STREAM_DESTROYED', 'INPUT_CLOSED'].includes((e as NodeJS.ErrnoException).code ?? '');
+const inputClosed = (e: unknown) =>
+  e instanceof Error &&
+  ['EPIPE', 'ERR_STREAM_DESTROYED', 'INPUT_CLOSED'].includes(
+    (e as NodeJS.ErrnoException).code ?? '',
+  );
 
 /**
  * Runs one ffmpeg encode, reporting frames done (from `-progress`) and honouring cancellation.
@@ -17,7 +21,12 @@ const inputClosed = (e: unknown) => e instanceof Error && ['EPIPE', 'ERR_STREAM_
  */
 export function runEncode(
   args: string[],
-  opts: { what: string; signal?: AbortSignal; onProgress?: (framesDone: number) => void; feed?: Feed },
+  opts: {
+    what: string;
+    signal?: AbortSignal;
+    onProgress?: (framesDone: number) => void;
+    feed?: Feed;
+  },
 ): Promise<void> {
   return new Promise((resolve, reject) => {
     if (opts.signal?.aborted) return reject(new MediaError(`Encoding ${opts.what} was cancelled.`));
@@ -52,12 +61,17 @@ export function runEncode(
     child.stderr.on('data', (d: Buffer) => {
       err = (err + d.toString()).slice(-STDERR_TAIL);
     });
-    child.on('error', (e) => reject(new Error(`ffmpeg could not be started (${e.message}). Is ffmpeg installed?`)));
+    child.on('error', (e) =>
+      reject(new Error(`ffmpeg could not be started (${e.message}). Is ffmpeg installed?`)),
+    );
     child.on('close', (code) => {
       opts.signal?.removeEventListener('abort', onAbort);
       if (cancelled) return reject(new MediaError(`Encoding ${opts.what} was cancelled.`));
       if (fed && !inputClosed(fed)) return reject(fed);
-      if (code !== 0) return reject(toolFailure(`Encoding ${opts.what} failed`, err || `ffmpeg exited with ${code}`));
+      if (code !== 0)
+        return reject(
+          toolFailure(`Encoding ${opts.what} failed`, err || `ffmpeg exited with ${code}`),
+        );
       resolve();
     });
   });

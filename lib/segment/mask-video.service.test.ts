@@ -17,17 +17,39 @@ let clip = '';
 beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'keyout-segment-'));
   clip = path.join(dir, 'clip.mp4');
-  await ffmpeg(['-v', 'error', '-f', 'lavfi', '-i', 'testsrc2=s=160x120:r=10:d=1', '-c:v', 'libx264', '-pix_fmt', 'yuv420p', clip]);
+  await ffmpeg([
+    '-v',
+    'error',
+    '-f',
+    'lavfi',
+    '-i',
+    'testsrc2=s=160x120:r=10:d=1',
+    '-c:v',
+    'libx264',
+    '-pix_fmt',
+    'yuv420p',
+    clip,
+  ]);
 });
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 afterEach(() => vi.restoreAllMocks());
 
 async function modelsLoaded(model: ApiModel, device: InferenceDevice): Promise<string[]> {
   const runtime = standInRuntime(); // a fresh one: its loads are this job's alone
-  vi.spyOn(runtime, 'device').mockResolvedValue({ device, adapter: `stand-in ${device}`, notChosen: {} });
+  vi.spyOn(runtime, 'device').mockResolvedValue({
+    device,
+    adapter: `stand-in ${device}`,
+    notChosen: {},
+  });
   const load = vi.spyOn(runtime, 'load');
   const info = await probeVideo(clip);
-  const result = await segmentVideo({ input: clip, info, maskOut: path.join(dir, `${model}-${device}.mkv`), model, runtime });
+  const result = await segmentVideo({
+    input: clip,
+    info,
+    maskOut: path.join(dir, `${model}-${device}.mkv`),
+    model,
+    runtime,
+  });
   expect(result.framesWritten).toBe(info.frameCount);
   return [...new Set(load.mock.calls.map(([m]) => m.id))].sort();
 }
@@ -40,6 +62,8 @@ describe('segmentVideo on each device', () => {
   });
 
   it('runs a tier without a GPU configuration the same on both', async () => {
-    expect(await modelsLoaded('service-light', 'webgpu')).toEqual(await modelsLoaded('service-light', 'cpu'));
+    expect(await modelsLoaded('service-light', 'webgpu')).toEqual(
+      await modelsLoaded('service-light', 'cpu'),
+    );
   });
 });

@@ -81,7 +81,11 @@ export interface SegmentResult {
  * and may wrap the runtime: scripts/lib-bench/cached-runtime.ts).
  */
 export async function segmentVideoWith(
-  opts: Omit<SegmentOptions, 'model' | 'preset' | 'runtime'> & { tier: TierConfig; manifest: ModelManifest; runtime?: InferenceRuntime },
+  opts: Omit<SegmentOptions, 'model' | 'preset' | 'runtime'> & {
+    tier: TierConfig;
+    manifest: ModelManifest;
+    runtime?: InferenceRuntime;
+  },
 ): Promise<SegmentResult> {
   const { info, tier, manifest } = opts;
   const started = performance.now();
@@ -98,10 +102,16 @@ export async function segmentVideoWith(
   const total = opts.maxFrames ? Math.min(opts.maxFrames, info.frameCount) : info.frameCount;
   let framesWritten = 0;
   let lastReport = 0;
-  const preview = opts.onPreview ? new PreviewSampler(info.width, info.height, opts.previewEveryMs ?? 3000, opts.onPreview) : null;
+  const preview = opts.onPreview
+    ? new PreviewSampler(info.width, info.height, opts.previewEveryMs ?? 3000, opts.onPreview)
+    : null;
   try {
     // ffmpeg scales each frame to the working resolution too: cheaper there than in JS.
-    const frames = readFrames(info, opts.input, { signal: opts.signal, maxFrames: opts.maxFrames, workSize: workSize(tier, info.width, info.height) });
+    const frames = readFrames(info, opts.input, {
+      signal: opts.signal,
+      maxFrames: opts.maxFrames,
+      workSize: workSize(tier, info.width, info.height),
+    });
     const write = async (alphas: Uint8Array[]) => {
       const t = performance.now();
       for (const alpha of alphas) await writer.write(alpha);
@@ -140,7 +150,12 @@ export async function segmentVideoWith(
     inferences: matter.stats.inferences,
     seconds,
     tier,
-    stageSeconds: { decode: stage.decode, infer: matter.stats.stageSeconds.infer, refine: matter.stats.stageSeconds.refine, encode: stage.encode },
+    stageSeconds: {
+      decode: stage.decode,
+      infer: matter.stats.stageSeconds.infer,
+      refine: matter.stats.stageSeconds.refine,
+      encode: stage.encode,
+    },
   };
 }
 
@@ -160,5 +175,10 @@ function assertDecodedWhole(info: MediaInfo, framesWritten: number): void {
 
 function progress(done: number, total: number, elapsed: number): SegmentProgress {
   const fps = elapsed > 0 ? done / elapsed : 0;
-  return { framesDone: done, framesTotal: total, fps, etaSeconds: fps > 0 ? Math.max(0, (total - done) / fps) : null };
+  return {
+    framesDone: done,
+    framesTotal: total,
+    fps,
+    etaSeconds: fps > 0 ? Math.max(0, (total - done) / fps) : null,
+  };
 }

@@ -2,14 +2,40 @@ import type { MediaInfo } from '../../engine/media/types';
 import { spawnFfmpeg, toolFailure } from '../media/ffmpeg';
 
 /** ffmpeg arguments for the mask file: raw gray8 in, FFV1 gray8 in Matroska out, one frame each. */
-export function maskEncodeArgs(info: Pick<MediaInfo, 'width' | 'height' | 'fpsRational'>, out: string): string[] {
+export function maskEncodeArgs(
+  info: Pick<MediaInfo, 'width' | 'height' | 'fpsRational'>,
+  out: string,
+): string[] {
   return [
-    '-v', 'error',
-    '-f', 'rawvideo', '-pix_fmt', 'gray', '-s', `${info.width}x${info.height}`, '-framerate', info.fpsRational,
-    '-i', 'pipe:0',
-    '-c:v', 'ffv1', '-level', '3', '-pix_fmt', 'gray', '-g', '1', '-slices', '4', '-slicecrc', '1',
-    '-fps_mode', 'passthrough',
-    '-f', 'matroska', out,
+    '-v',
+    'error',
+    '-f',
+    'rawvideo',
+    '-pix_fmt',
+    'gray',
+    '-s',
+    `${info.width}x${info.height}`,
+    '-framerate',
+    info.fpsRational,
+    '-i',
+    'pipe:0',
+    '-c:v',
+    'ffv1',
+    '-level',
+    '3',
+    '-pix_fmt',
+    'gray',
+    '-g',
+    '1',
+    '-slices',
+    '4',
+    '-slicecrc',
+    '1',
+    '-fps_mode',
+    'passthrough',
+    '-f',
+    'matroska',
+    out,
   ];
 }
 
@@ -21,7 +47,10 @@ export interface MaskWriter {
   abort(): void;
 }
 
-export function openMaskWriter(info: Pick<MediaInfo, 'width' | 'height' | 'fpsRational'>, out: string): MaskWriter {
+export function openMaskWriter(
+  info: Pick<MediaInfo, 'width' | 'height' | 'fpsRational'>,
+  out: string,
+): MaskWriter {
   const child = spawnFfmpeg(maskEncodeArgs(info, out));
   let stderr = '';
   let failed: Error | null = null;
@@ -31,7 +60,9 @@ export function openMaskWriter(info: Pick<MediaInfo, 'width' | 'height' | 'fpsRa
   child.stdin.on('error', (e) => {
     failed ??= e;
   });
-  const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+  const exited = new Promise<number | null>((resolve) =>
+    child.on('close', (code) => resolve(code)),
+  );
   const fail = (why: string) => toolFailure('Writing the mask failed', stderr || why);
   return {
     async write(alpha) {

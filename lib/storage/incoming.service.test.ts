@@ -26,7 +26,9 @@ describe('sweepIncoming', () => {
     const other = path.join(path.dirname(live), 'not-ours.tmp');
     fs.writeFileSync(other, 'x');
 
-    expect((await sweepIncoming()).sort()).toEqual([path.basename(orphan), path.basename(stalled)].sort());
+    expect((await sweepIncoming()).sort()).toEqual(
+      [path.basename(orphan), path.basename(stalled)].sort(),
+    );
     expect(fs.existsSync(live)).toBe(true);
     expect(fs.existsSync(other)).toBe(true);
     expect(await sweepIncoming()).toEqual([]);

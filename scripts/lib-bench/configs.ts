@@ -22,7 +22,15 @@ export const BASELINE: BenchConfig = {
     inputSide: 1024,
     keepAspect: false,
     workSide: 1024,
-    keyframes: { interval: 1, fuseRadius: 0, bisectBelow: 0, bisectUnexplainedAbove: 0, unexplainedScale: 0, flowSide: 256, cutThreshold: 1 },
+    keyframes: {
+      interval: 1,
+      fuseRadius: 0,
+      bisectBelow: 0,
+      bisectUnexplainedAbove: 0,
+      unexplainedScale: 0,
+      flowSide: 256,
+      cutThreshold: 1,
+    },
     guided: null,
     mainSubjectMinFraction: null,
     colourModel: false,
@@ -42,7 +50,11 @@ export const BASELINE: BenchConfig = {
 export function benchConfigs(names: string[], args: Map<string, string>): BenchConfig[] {
   const manifests = allManifests();
   // The people configurations (engine/tiers.ts), whichever of them service-human runs.
-  const PEOPLE: BenchConfig[] = Object.entries(PEOPLE_TIERS).map(([name, tier]) => ({ name: `people-${name}`, ...withManifest(tier, manifests), threshold: null }));
+  const PEOPLE: BenchConfig[] = Object.entries(PEOPLE_TIERS).map(([name, tier]) => ({
+    name: `people-${name}`,
+    ...withManifest(tier, manifests),
+    threshold: null,
+  }));
   return names.flatMap((name) => {
     if (name === 'baseline') return [BASELINE];
     const people = PEOPLE.find((p) => p.name === name);
@@ -50,16 +62,23 @@ export function benchConfigs(names: string[], args: Map<string, string>): BenchC
     if (name === 'custom') {
       const base = args.get('base') ?? DEFAULT_MODEL;
       if (!isApiModel(base)) throw new Error(`--base must be one of ${API_MODELS.join(', ')}`);
-      const custom = JSON.parse(args.get('custom') ?? '{}') as Partial<TierConfig> | Partial<TierConfig>[];
+      const custom = JSON.parse(args.get('custom') ?? '{}') as
+        Partial<TierConfig> | Partial<TierConfig>[];
       return (Array.isArray(custom) ? custom : [custom]).map((c, i, all) => {
         const tier = { ...tierFor(base, manifests).tier, ...c };
         const manifest = manifests.find((m) => m.id === tier.model);
         if (!manifest) throw new Error(`unknown model ${tier.model}`);
-        return { name: all.length > 1 ? `custom${i + 1}(${base})` : `custom(${base})`, tier, manifest, threshold: null };
+        return {
+          name: all.length > 1 ? `custom${i + 1}(${base})` : `custom(${base})`,
+          tier,
+          manifest,
+          threshold: null,
+        };
       });
     }
     const onGpu = name.endsWith('@gpu') ? name.slice(0, -'@gpu'.length) : null;
-    if (onGpu && isApiModel(onGpu)) return [{ name, ...tierFor(onGpu, manifests, 'gpu'), threshold: null }];
+    if (onGpu && isApiModel(onGpu))
+      return [{ name, ...tierFor(onGpu, manifests, 'gpu'), threshold: null }];
     const [api, variant] = name.split(':');
     if (variant === 'no-subject' && api && isApiModel(api)) {
       const { tier, manifest } = tierFor(api, manifests);
@@ -67,11 +86,22 @@ export function benchConfigs(names: string[], args: Map<string, string>): BenchC
     }
     if ((variant === 'per-key' || variant === 'sam-as-needed') && api && isApiModel(api)) {
       const { tier, manifest } = tierFor(api, manifests);
-      if (tier.subject?.kind !== 'general') throw new Error(`${api} has no general subject stage for :${variant}`);
+      if (tier.subject?.kind !== 'general')
+        throw new Error(`${api} has no general subject stage for :${variant}`);
       const stage = variant === 'per-key' ? { choice: 'key' as const } : { samVotes: false };
-      return [{ name, tier: { ...tier, subject: { ...tier.subject, ...stage } }, manifest, threshold: null }];
+      return [
+        {
+          name,
+          tier: { ...tier, subject: { ...tier.subject, ...stage } },
+          manifest,
+          threshold: null,
+        },
+      ];
     }
-    if (!isApiModel(name)) throw new Error(`unknown config ${name}; use ${API_MODELS.join(', ')} (optionally with @gpu, :no-subject, :per-key or :sam-as-needed), baseline, ${PEOPLE.map((p) => p.name).join(', ')} or custom`);
+    if (!isApiModel(name))
+      throw new Error(
+        `unknown config ${name}; use ${API_MODELS.join(', ')} (optionally with @gpu, :no-subject, :per-key or :sam-as-needed), baseline, ${PEOPLE.map((p) => p.name).join(', ')} or custom`,
+      );
     const { tier, manifest } = tierFor(name, manifests);
     return [{ name, tier, manifest, threshold: null }];
   });

@@ -17,7 +17,10 @@ describe('spillOutside', () => {
 
   it('counts the share of a band wider than r around the ground truth', () => {
     // 30² subject, of which the 20² truth grown by 3 (26²) is near: (900 − 676) / 900.
-    expect(spillOutside(rect(40, 40, 5, 5, 35, 35), gt, 40, 40, 3)).toBeCloseTo((900 - 676) / 900, 6);
+    expect(spillOutside(rect(40, 40, 5, 5, 35, 35), gt, 40, 40, 3)).toBeCloseTo(
+      (900 - 676) / 900,
+      6,
+    );
   });
 
   it('is 0 for an empty mask', () => {

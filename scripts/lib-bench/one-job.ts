@@ -19,16 +19,35 @@ const info = await probeVideo(clip);
 const prepareOnly = config.startsWith('prepare-mask:');
 let keys = 0;
 if (config !== RENDER_ONLY.name) {
-  const [cfg] = benchConfigs([prepareOnly ? config.slice('prepare-mask:'.length) : config], parseArgs([]));
-  const seg = await segmentVideoWith({ input: clip, info, maskOut: mask, tier: cfg!.tier, manifest: cfg!.manifest, threshold: cfg!.threshold });
+  const [cfg] = benchConfigs(
+    [prepareOnly ? config.slice('prepare-mask:'.length) : config],
+    parseArgs([]),
+  );
+  const seg = await segmentVideoWith({
+    input: clip,
+    info,
+    maskOut: mask,
+    tier: cfg!.tier,
+    manifest: cfg!.manifest,
+    threshold: cfg!.threshold,
+  });
   keys = seg.inferences;
 }
 if (!prepareOnly) {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'keyout-one-job-'));
   try {
-    const rendered = await renderOutput({ source: clip, info, mask, recipe: { kind: 'transparent', format: 'webm_vp9' }, outDir: work, basename: 'output' });
+    const rendered = await renderOutput({
+      source: clip,
+      info,
+      mask,
+      recipe: { kind: 'transparent', format: 'webm_vp9' },
+      outDir: work,
+      basename: 'output',
+    });
     fs.copyFileSync(rendered.file, out);
-    console.log(`${(fs.statSync(out).size / 2 ** 20).toFixed(1)} MiB webm${keys ? `, ${keys} keys` : ''}`);
+    console.log(
+      `${(fs.statSync(out).size / 2 ** 20).toFixed(1)} MiB webm${keys ? `, ${keys} keys` : ''}`,
+    );
   } finally {
     fs.rmSync(work, { recursive: true, force: true });
   }

@@ -51,7 +51,8 @@ export async function testPostgres(): Promise<TestPostgres> {
       return `${serverUrl}/${name}`;
     },
     async stop() {
-      for (const name of created) await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => undefined);
+      for (const name of created)
+        await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => undefined);
       await stopServer();
       if (dir) fs.rmSync(dir, { recursive: true, force: true });
     },

@@ -15,7 +15,8 @@ export function redisUnavailable(): string | null {
 }
 
 export async function testRedis(): Promise<{ url: string; stop(): Promise<void> }> {
-  if (process.env.KEYOUT_TEST_REDIS_URL) return { url: process.env.KEYOUT_TEST_REDIS_URL, stop: async () => {} };
+  if (process.env.KEYOUT_TEST_REDIS_URL)
+    return { url: process.env.KEYOUT_TEST_REDIS_URL, stop: async () => {} };
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'keyout-redis-'));
   const server = await startRedis({ dir, port: await freePort() });
   return {

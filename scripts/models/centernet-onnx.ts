@@ -40,7 +40,12 @@ interface TfWeight {
   name: string;
   shape: number[];
   dtype: 'float32' | 'int32';
-  quantization?: { dtype: 'float16' | 'uint8' | 'uint16'; original_dtype?: string; scale?: number; min?: number };
+  quantization?: {
+    dtype: 'float16' | 'uint8' | 'uint16';
+    original_dtype?: string;
+    scale?: number;
+    min?: number;
+  };
 }
 
 interface Const {
@@ -49,7 +54,10 @@ interface Const {
 }
 
 export const CENTERNET_OUTPUTS = { heatmap: 'keypoints', sides: 'wh' } as const;
-const TF_OUTPUTS: Record<string, string> = { 'tower_0/keypoints': CENTERNET_OUTPUTS.heatmap, 'tower_0/wh': CENTERNET_OUTPUTS.sides };
+const TF_OUTPUTS: Record<string, string> = {
+  'tower_0/keypoints': CENTERNET_OUTPUTS.heatmap,
+  'tower_0/wh': CENTERNET_OUTPUTS.sides,
+};
 export const CENTERNET_INPUT = 'images';
 
 /** NHWC axis → NCHW axis. */
@@ -58,7 +66,8 @@ const NCHW_AXIS = [0, 2, 3, 1];
 /** Every weight of the manifest, dequantised, by name. */
 export function readTfjsWeights(graph: TfjsGraph, bins: Uint8Array[]): Map<string, Const> {
   const out = new Map<string, Const>();
-  if (graph.weightsManifest.length !== bins.length) throw new Error('one weights file per manifest group is expected');
+  if (graph.weightsManifest.length !== bins.length)
+    throw new Error('one weights file per manifest group is expected');
   graph.weightsManifest.forEach((group, g) => {
     const buf = bins[g]!;
     const view = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
@@ -68,7 +77,8 @@ export function readTfjsWeights(graph: TfjsGraph, bins: Uint8Array[]): Map<strin
       const q = w.quantization;
       let values: Float32Array | Int32Array;
       if (q) {
-        if (q.dtype !== 'float16' || w.dtype !== 'float32') throw new Error(`weight ${w.name}: quantisation ${q.dtype} is not supported`);
+        if (q.dtype !== 'float16' || w.dtype !== 'float32')
+          throw new Error(`weight ${w.name}: quantisation ${q.dtype} is not supported`);
         values = new Float32Array(n);
         for (let i = 0; i < n; i++) values[i] = halfToFloat(view.getUint16(off + 2 * i, true));
         off += 2 * n;
@@ -83,14 +93,18 @@ export function readTfjsWeights(graph: TfjsGraph, bins: Uint8Array[]): Map<strin
       }
       out.set(w.name, { shape: w.shape, values });
     }
-    if (off !== buf.byteLength) throw new Error(`weights file ${group.paths.join(',')}: read ${off} of ${buf.byteLength} bytes`);
+    if (off !== buf.byteLength)
+      throw new Error(
+        `weights file ${group.paths.join(',')}: read ${off} of ${buf.byteLength} bytes`,
+      );
   });
   return out;
 }
 
 const text = (a: TfAttr | undefined) => (a?.s ? Buffer.from(a.s, 'base64').toString() : '');
 const ints = (a: TfAttr | undefined) => (a?.list?.i ?? []).map(Number);
-const texts = (a: TfAttr | undefined) => (a?.list?.s ?? []).map((s) => Buffer.from(s, 'base64').toString());
+const texts = (a: TfAttr | undefined) =>
+  (a?.list?.s ?? []).map((s) => Buffer.from(s, 'base64').toString());
 
 /** model.json + its weight files → ONNX bytes with input `images` [1,3,512,512] and outputs keypoints, wh (NCHW). */
 export function centernetToOnnx(modelJson: string, bins: Uint8Array[]): Uint8Array {
@@ -108,16 +122,38 @@ export function centernetToOnnx(modelJson: string, bins: Uint8Array[]): Uint8Arr
     return c;
   };
   const floatInit = (name: string, dims: number[], data: Float32Array) => {
-    inits.push({ name, dims, dataType: onnx.TensorProto.DataType.FLOAT, rawData: new Uint8Array(data.buffer, data.byteOffset, data.byteLength) });
+    inits.push({
+      name,
+      dims,
+      dataType: onnx.TensorProto.DataType.FLOAT,
+      rawData: new Uint8Array(data.buffer, data.byteOffset, data.byteLength),
+    });
     return name;
   };
   const int64Init = (name: string, values: number[]) => {
-    inits.push({ name, dims: [values.length], dataType: onnx.TensorProto.DataType.INT64, int64Data: values });
+    inits.push({
+      name,
+      dims: [values.length],
+      dataType: onnx.TensorProto.DataType.INT64,
+      int64Data: values,
+    });
     return name;
   };
-  const attrInts = (name: string, ints: number[]) => ({ name, type: onnx.AttributeProto.AttributeType.INTS, ints });
-  const attrInt = (name: string, i: number) => ({ name, type: onnx.AttributeProto.AttributeType.INT, i });
-  const attrStr = (name: string, s: string) => ({ name, type: onnx.AttributeProto.AttributeType.STRING, s: Buffer.from(s) });
+  const attrInts = (name: string, ints: number[]) => ({
+    name,
+    type: onnx.AttributeProto.AttributeType.INTS,
+    ints,
+  });
+  const attrInt = (name: string, i: number) => ({
+    name,
+    type: onnx.AttributeProto.AttributeType.INT,
+    i,
+  });
+  const attrStr = (name: string, s: string) => ({
+    name,
+    type: onnx.AttributeProto.AttributeType.STRING,
+    s: Buffer.from(s),
+  });
 
   /** Converts the node that produces `ref` (and its inputs first); returns the ONNX tensor name. */
   const convert = (ref: string): string => {
@@ -129,7 +165,12 @@ export function centernetToOnnx(modelJson: string, bins: Uint8Array[]): Uint8Arr
     const ins = n.input ?? [];
     const a = n.attr ?? {};
     const out = TF_OUTPUTS[name] ?? name;
-    const emit = (opType: string, inputs: string[], attribute: AttributeProto[] = [], output = out) => {
+    const emit = (
+      opType: string,
+      inputs: string[],
+      attribute: AttributeProto[] = [],
+      output = out,
+    ) => {
       nodes.push({ name: `${name}/${opType}`, opType, input: inputs, output: [output], attribute });
       return output;
     };
@@ -138,13 +179,19 @@ export function centernetToOnnx(modelJson: string, bins: Uint8Array[]): Uint8Arr
       case 'Placeholder':
         input = {
           name: CENTERNET_INPUT,
-          type: { tensorType: { elemType: onnx.TensorProto.DataType.FLOAT, shape: { dim: [1, 3, 512, 512].map((d) => ({ dimValue: d })) } } },
+          type: {
+            tensorType: {
+              elemType: onnx.TensorProto.DataType.FLOAT,
+              shape: { dim: [1, 3, 512, 512].map((d) => ({ dimValue: d })) },
+            },
+          },
         };
         result = CENTERNET_INPUT;
         break;
       case 'Const': {
         const c = constOf(name);
-        if (c.values instanceof Int32Array) throw new Error(`integer constant ${name} used as a tensor`);
+        if (c.values instanceof Int32Array)
+          throw new Error(`integer constant ${name} used as a tensor`);
         result = floatInit(name, c.shape, c.values);
         break;
       }
@@ -156,13 +203,18 @@ export function centernetToOnnx(modelJson: string, bins: Uint8Array[]): Uint8Arr
       case 'DepthwiseConv2dNative':
       case 'FusedDepthwiseConv2dNative': {
         const depthwise = n.op.includes('Depthwise');
-        if (text(a.data_format) !== 'NHWC') throw new Error(`${name}: data format ${text(a.data_format)}`);
+        if (text(a.data_format) !== 'NHWC')
+          throw new Error(`${name}: data format ${text(a.data_format)}`);
         const kernel = constOf(ins[1]!);
         const w = hwioToOihw(kernel.shape, kernel.values as Float32Array, depthwise);
         const fused = texts(a.fused_ops);
-        if (fused.length && fused[0] !== 'BiasAdd') throw new Error(`${name}: fused ops ${fused.join(',')}`);
+        if (fused.length && fused[0] !== 'BiasAdd')
+          throw new Error(`${name}: fused ops ${fused.join(',')}`);
         const inputs = [convert(ins[0]!), floatInit(`${name}/W`, w.dims, w.data)];
-        if (fused[0] === 'BiasAdd') inputs.push(floatInit(`${name}/B`, [w.dims[0]!], constOf(ins[2]!).values as Float32Array));
+        if (fused[0] === 'BiasAdd')
+          inputs.push(
+            floatInit(`${name}/B`, [w.dims[0]!], constOf(ins[2]!).values as Float32Array),
+          );
         const padding = text(a.padding);
         const attribute = [
           attrInts('strides', ints(a.strides).slice(1, 3)),
@@ -170,10 +222,12 @@ export function centernetToOnnx(modelJson: string, bins: Uint8Array[]): Uint8Arr
           attrInt('group', depthwise ? w.dims[0]! : 1),
           padding === 'SAME' ? attrStr('auto_pad', 'SAME_UPPER') : attrInts('pads', [0, 0, 0, 0]),
         ];
-        if (padding !== 'SAME' && padding !== 'VALID') throw new Error(`${name}: padding ${padding}`);
+        if (padding !== 'SAME' && padding !== 'VALID')
+          throw new Error(`${name}: padding ${padding}`);
         const activation = fused[1];
         if (!activation) result = emit('Conv', inputs, attribute);
-        else if (activation === 'Relu') result = emit('Relu', [emit('Conv', inputs, attribute, `${name}/conv`)]);
+        else if (activation === 'Relu')
+          result = emit('Relu', [emit('Conv', inputs, attribute, `${name}/conv`)]);
         else throw new Error(`${name}: fused activation ${activation}`);
         break;
       }
@@ -187,26 +241,41 @@ export function centernetToOnnx(modelJson: string, bins: Uint8Array[]): Uint8Arr
         result = emit(n.op, [convert(ins[0]!)]);
         break;
       case 'Relu6':
-        result = emit('Clip', [convert(ins[0]!), floatInit(`${name}/min`, [], Float32Array.of(0)), floatInit(`${name}/max`, [], Float32Array.of(6))]);
+        result = emit('Clip', [
+          convert(ins[0]!),
+          floatInit(`${name}/min`, [], Float32Array.of(0)),
+          floatInit(`${name}/max`, [], Float32Array.of(6)),
+        ]);
         break;
       case 'Mean': {
         const axes = [...constOf(ins[1]!).values].map((x) => NCHW_AXIS[x]!);
-        result = emit('ReduceMean', [convert(ins[0]!), int64Init(`${name}/axes`, axes)], [attrInt('keepdims', a.keep_dims?.b ? 1 : 0)]);
+        result = emit(
+          'ReduceMean',
+          [convert(ins[0]!), int64Init(`${name}/axes`, axes)],
+          [attrInt('keepdims', a.keep_dims?.b ? 1 : 0)],
+        );
         break;
       }
       case 'ConcatV2': {
         const axis = constOf(ins[ins.length - 1]!).values[0]!;
-        result = emit('Concat', ins.slice(0, -1).map(convert), [attrInt('axis', NCHW_AXIS[axis < 0 ? axis + 4 : axis]!)]);
+        result = emit('Concat', ins.slice(0, -1).map(convert), [
+          attrInt('axis', NCHW_AXIS[axis < 0 ? axis + 4 : axis]!),
+        ]);
         break;
       }
       case 'ResizeBilinear': {
-        if (a.align_corners?.b || a.half_pixel_centers?.b) throw new Error(`${name}: only align_corners=false, half_pixel_centers=false`);
+        if (a.align_corners?.b || a.half_pixel_centers?.b)
+          throw new Error(`${name}: only align_corners=false, half_pixel_centers=false`);
         const size = [...constOf(ins[1]!).values];
-        result = emit('Resize', [convert(ins[0]!), '', '', int64Init(`${name}/sizes`, size)], [
-          attrInts('axes', [2, 3]),
-          attrStr('mode', 'linear'),
-          attrStr('coordinate_transformation_mode', 'asymmetric'),
-        ]);
+        result = emit(
+          'Resize',
+          [convert(ins[0]!), '', '', int64Init(`${name}/sizes`, size)],
+          [
+            attrInts('axes', [2, 3]),
+            attrStr('mode', 'linear'),
+            attrStr('coordinate_transformation_mode', 'asymmetric'),
+          ],
+        );
         break;
       }
       default:

@@ -11,7 +11,11 @@ export function halfToFloat(h: number): number {
 }
 
 /** TF conv weights HWIO → ONNX OIHW; depthwise (H, W, C, multiplier) → (C·multiplier, 1, H, W). */
-export function hwioToOihw(shape: readonly number[], src: Float32Array, depthwise: boolean): { dims: number[]; data: Float32Array } {
+export function hwioToOihw(
+  shape: readonly number[],
+  src: Float32Array,
+  depthwise: boolean,
+): { dims: number[]; data: Float32Array } {
   const [kh, kw, a, b] = shape as [number, number, number, number];
   const out = new Float32Array(src.length);
   const outCh = depthwise ? a * b : b;

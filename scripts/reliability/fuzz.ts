@@ -35,11 +35,20 @@ interface Answer {
 
 function send(port: number, r: Sent, localAddress: string): Promise<Answer> {
   return new Promise((resolve) => {
-    const req = http.request({ host: '127.0.0.1', port, method: r.method, path: r.path, headers: r.headers, localAddress }, (res) => {
-      let text = '';
-      res.on('data', (d: Buffer) => (text += d.toString()));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text, contentType: String(res.headers['content-type'] ?? '') }));
-    });
+    const req = http.request(
+      { host: '127.0.0.1', port, method: r.method, path: r.path, headers: r.headers, localAddress },
+      (res) => {
+        let text = '';
+        res.on('data', (d: Buffer) => (text += d.toString()));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            text,
+            contentType: String(res.headers['content-type'] ?? ''),
+          }),
+        );
+      },
+    );
     req.on('error', (e) => resolve({ status: 0, text: e.message, contentType: '' }));
     req.end(r.body);
   });
@@ -55,8 +64,13 @@ function sendRaw(port: number, bytes: string): Promise<Answer> {
       const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(text)?.[1] ?? 0);
       const head = text.slice(0, text.indexOf('\r\n\r\n'));
       let body = text.slice(text.indexOf('\r\n\r\n') + 4);
-      if (/transfer-encoding: chunked/i.test(head)) body = body.replace(/(^|\r\n)[0-9a-f]+\r\n/gi, '').replace(/\r\n$/, '');
-      resolve({ status, text: body, contentType: /content-type: ([^\r\n]+)/i.exec(head)?.[1] ?? '' });
+      if (/transfer-encoding: chunked/i.test(head))
+        body = body.replace(/(^|\r\n)[0-9a-f]+\r\n/gi, '').replace(/\r\n$/, '');
+      resolve({
+        status,
+        text: body,
+        contentType: /content-type: ([^\r\n]+)/i.exec(head)?.[1] ?? '',
+      });
     };
     socket.on('end', done);
     socket.on('error', done);
@@ -81,19 +95,63 @@ export function fuzz(count: number, seed = 28): Part {
         const { key } = await createAccount(stack, 1000);
         const jobId = await uploadedJob(stack, key, await testClip(stack.dataDir, 'clip.mp4', 1));
         const { next, pick } = prng(seed);
-        const ids = [jobId, randomUUID(), 'not-a-uuid', '../../etc/passwd', '%2e%2e%2f', 'x'.repeat(3000), '00000000-0000-0000-0000-000000000000'];
+        const ids = [
+          jobId,
+          randomUUID(),
+          'not-a-uuid',
+          '../../etc/passwd',
+          '%2e%2e%2f',
+          'x'.repeat(3000),
+          '00000000-0000-0000-0000-000000000000',
+        ];
         // The API surface: the paths clients call and the signed file URLs (pages answer HTML).
         const paths = () => {
           const id = pick(ids);
           const prefix = pick(['/v1', '/api/v1', '/v1/', '//v1', '/api//v1']);
           return pick([
-            `${prefix}/jobs`, `${prefix}/jobs/`, `${prefix}/jobs/${id}`, `${prefix}/jobs/${id}/start`, `${prefix}/jobs/${id}/status`,
-            `${prefix}/credits`, `${prefix}/openapi`, `${prefix}/webhooks/deliveries?video_id=${id}`, `${prefix}/webhooks/deliveries`,
-            `${prefix}/jobs/${id}/exports`, `${prefix}`, `${prefix}/%zz`, `${prefix}/jobs/${id}/status?x=%ff`, `/files/jobs/${jobId}/source?sig=x&expires=1`,
-            `/files/jobs/${id}/../../secret`, `/files/jobs/${id}/thumb.jpg`, `/files/%00`, `${prefix}/jobs?${'a=1&'.repeat(500)}`,
+            `${prefix}/jobs`,
+            `${prefix}/jobs/`,
+            `${prefix}/jobs/${id}`,
+            `${prefix}/jobs/${id}/start`,
+            `${prefix}/jobs/${id}/status`,
+            `${prefix}/credits`,
+            `${prefix}/openapi`,
+            `${prefix}/webhooks/deliveries?video_id=${id}`,
+            `${prefix}/webhooks/deliveries`,
+            `${prefix}/jobs/${id}/exports`,
+            `${prefix}`,
+            `${prefix}/%zz`,
+            `${prefix}/jobs/${id}/status?x=%ff`,
+            `/files/jobs/${jobId}/source?sig=x&expires=1`,
+            `/files/jobs/${id}/../../secret`,
+            `/files/jobs/${id}/thumb.jpg`,
+            `/files/%00`,
+            `${prefix}/jobs?${'a=1&'.repeat(500)}`,
           ]);
         };
-        const values = [null, 0, -1, 1e308, -1e308, 'x', '', '\u0000', '\ud800', 'é'.repeat(300), true, [], {}, [[[[[]]]]], { $gt: '' }, 'https://127.0.0.1:1/x', 'http://[::1]:1/', 'file:///etc/passwd', '#GGGGGG', 'service-original', 'videobgremover-light'];
+        const values = [
+          null,
+          0,
+          -1,
+          1e308,
+          -1e308,
+          'x',
+          '',
+          '\u0000',
+          '\ud800',
+          'é'.repeat(300),
+          true,
+          [],
+          {},
+          [[[[[]]]]],
+          { $gt: '' },
+          'https://127.0.0.1:1/x',
+          'http://[::1]:1/',
+          'file:///etc/passwd',
+          '#GGGGGG',
+          'service-original',
+          'videobgremover-light',
+        ];
         const bodies = (): string | Buffer | undefined =>
           pick([
             undefined,
@@ -106,16 +164,60 @@ export function fuzz(count: number, seed = 28): Part {
             '{"a":'.repeat(2000),
             '['.repeat(50_000) + ']'.repeat(50_000),
             Buffer.from([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x7d]),
-            JSON.stringify({ filename: pick(values), content_type: pick(values), video_url: pick(values) }),
-            JSON.stringify({ model: pick(values), format: pick(values), webhook_url: pick(values) }),
-            JSON.stringify({ background: { type: pick(['color', 'transparent', 'composition', 'blur', 'lottie', 42]), color: pick(values), transparent_format: pick(values) } }),
-            JSON.stringify({ background: { type: 'transparent', transform: { crop: { x: pick(values), y: 0, width: pick(values), height: 10 }, fps: pick(values), max_width: pick(values) } } }),
-            JSON.stringify({ background: { type: 'transparent' }, exports: Array.from({ length: 60 }, (_, i) => ({ format: 'webm_vp9', sizes: [i + 16] })) }),
-            JSON.stringify({ background: { type: 'composition', composition: { background_url: pick(values), template: pick(values) } } }),
-            JSON.stringify(Object.fromEntries(Array.from({ length: 2000 }, (_, i) => [`k${i}`, i]))),
+            JSON.stringify({
+              filename: pick(values),
+              content_type: pick(values),
+              video_url: pick(values),
+            }),
+            JSON.stringify({
+              model: pick(values),
+              format: pick(values),
+              webhook_url: pick(values),
+            }),
+            JSON.stringify({
+              background: {
+                type: pick(['color', 'transparent', 'composition', 'blur', 'lottie', 42]),
+                color: pick(values),
+                transparent_format: pick(values),
+              },
+            }),
+            JSON.stringify({
+              background: {
+                type: 'transparent',
+                transform: {
+                  crop: { x: pick(values), y: 0, width: pick(values), height: 10 },
+                  fps: pick(values),
+                  max_width: pick(values),
+                },
+              },
+            }),
+            JSON.stringify({
+              background: { type: 'transparent' },
+              exports: Array.from({ length: 60 }, (_, i) => ({
+                format: 'webm_vp9',
+                sizes: [i + 16],
+              })),
+            }),
+            JSON.stringify({
+              background: {
+                type: 'composition',
+                composition: { background_url: pick(values), template: pick(values) },
+              },
+            }),
+            JSON.stringify(
+              Object.fromEntries(Array.from({ length: 2000 }, (_, i) => [`k${i}`, i])),
+            ),
             'x'.repeat(1_200_000),
           ]);
-        const contentTypes = ['application/json', 'text/plain', 'multipart/form-data', 'multipart/form-data; boundary=zz', 'application/x-www-form-urlencoded', 'application/json; charset=utf-16', ''];
+        const contentTypes = [
+          'application/json',
+          'text/plain',
+          'multipart/form-data',
+          'multipart/form-data; boundary=zz',
+          'application/x-www-form-urlencoded',
+          'application/json; charset=utf-16',
+          '',
+        ];
         const raws = [
           'GARBAGE\r\n\r\n',
           'GET /v1/credits HTTP/9.9\r\nHost: x\r\n\r\n',
@@ -135,7 +237,18 @@ export function fuzz(count: number, seed = 28): Part {
             what = `raw ${JSON.stringify(raw.slice(0, 60))}`;
             answer = await sendRaw(stack.port, raw);
           } else {
-            const method = pick(['GET', 'POST', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS', 'TRACE', 'PROPFIND']);
+            const method = pick([
+              'GET',
+              'POST',
+              'POST',
+              'PUT',
+              'PATCH',
+              'DELETE',
+              'HEAD',
+              'OPTIONS',
+              'TRACE',
+              'PROPFIND',
+            ]);
             const body = ['GET', 'HEAD'].includes(method) ? undefined : bodies();
             const headers: Record<string, string> = {};
             const keyChoice = next();
@@ -152,21 +265,40 @@ export function fuzz(count: number, seed = 28): Part {
             answer = await send(stack.port, req, `127.0.0.${2 + (i % 50)}`);
             if (method === 'HEAD' || answer.status === 204) {
               statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
-              if (answer.status >= 500 || answer.status === 0) problems.push(`${what} → ${answer.status}`);
+              if (answer.status >= 500 || answer.status === 0)
+                problems.push(`${what} → ${answer.status}`);
               continue;
             }
           }
           statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
-          if (answer.status >= 500 || answer.status === 0) problems.push(`${what} → ${answer.status} ${answer.text.slice(0, 200)}`);
+          if (answer.status >= 500 || answer.status === 0)
+            problems.push(`${what} → ${answer.status} ${answer.text.slice(0, 200)}`);
           else if (!api) continue;
-          else if (answer.status >= 400 && !isSpecError(answer.text)) problems.push(`${what} → ${answer.status} with a body that is not the spec's: ${answer.text.slice(0, 200)}`);
-          else if (answer.status >= 300 && answer.status < 400) problems.push(`${what} → a ${answer.status} redirect instead of an answer`);
-          else if (answer.status < 300 && !answer.contentType.includes('application/json')) problems.push(`${what} → ${answer.status} without a JSON body`);
+          else if (answer.status >= 400 && !isSpecError(answer.text))
+            problems.push(
+              `${what} → ${answer.status} with a body that is not the spec's: ${answer.text.slice(0, 200)}`,
+            );
+          else if (answer.status >= 300 && answer.status < 400)
+            problems.push(`${what} → a ${answer.status} redirect instead of an answer`);
+          else if (answer.status < 300 && !answer.contentType.includes('application/json'))
+            problems.push(`${what} → ${answer.status} without a JSON body`);
         }
-        const alive = (await send(stack.port, { method: 'GET', path: '/v1/credits', headers: { 'X-Api-Key': key } }, '127.0.0.1')).status === 200;
+        const alive =
+          (
+            await send(
+              stack.port,
+              { method: 'GET', path: '/v1/credits', headers: { 'X-Api-Key': key } },
+              '127.0.0.1',
+            )
+          ).status === 200;
         if (!alive) problems.push('the server no longer answers');
-        const fiveXX = [...statuses].filter(([s]) => s >= 500 || s === 0).reduce((n, [, c]) => n + c, 0);
-        const histogram = [...statuses].sort(([a], [b]) => a - b).map(([s, c]) => `${s}×${c}`).join(' ');
+        const fiveXX = [...statuses]
+          .filter(([s]) => s >= 500 || s === 0)
+          .reduce((n, [, c]) => n + c, 0);
+        const histogram = [...statuses]
+          .sort(([a], [b]) => a - b)
+          .map(([s, c]) => `${s}×${c}`)
+          .join(' ');
         return {
           passed: problems.length === 0,
           figures: `${count} requests to the API (seed ${seed}): ${fiveXX} 5xx, ${problems.length} answers not in the spec's shape; statuses ${histogram}`,

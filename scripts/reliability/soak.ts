@@ -1,8 +1,23 @@
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import { api, createJob, freePort, putUpload, type ApiResponse } from '../../tests/integration/helpers';
-import { allLogs, createAccount, groupRssMiB, isSpecError, reliabilityStack, sleep, testClip, type Part } from './common';
+import {
+  api,
+  createJob,
+  freePort,
+  putUpload,
+  type ApiResponse,
+} from '../../tests/integration/helpers';
+import {
+  allLogs,
+  createAccount,
+  groupRssMiB,
+  isSpecError,
+  reliabilityStack,
+  sleep,
+  testClip,
+  type Part,
+} from './common';
 
 const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -48,16 +63,24 @@ export function soak(minutes: number): Part {
       const expect = (what: string, r: ApiResponse, ok: number[]) => {
         counts.requests++;
         if (!ok.includes(r.status)) problems.push(`${what}: ${r.status} ${r.text.slice(0, 200)}`);
-        else if (r.status >= 400 && !isSpecError(r.text)) problems.push(`${what}: ${r.status} body not the spec's: ${r.text.slice(0, 200)}`);
+        else if (r.status >= 400 && !isSpecError(r.text))
+          problems.push(`${what}: ${r.status} body not the spec's: ${r.text.slice(0, 200)}`);
       };
       try {
         const { key } = await createAccount(stack, 1_000_000);
-        const clips = [await testClip(stack.dataDir, 'a.mp4', 1, '320x240'), await testClip(stack.dataDir, 'b.mp4', 2, '256x256')];
+        const clips = [
+          await testClip(stack.dataDir, 'a.mp4', 1, '320x240'),
+          await testClip(stack.dataDir, 'b.mp4', 2, '256x256'),
+        ];
         const active = new Set<string>();
         const toDelete = new Set<string>();
         const sampler = setInterval(() => {
           const { web, worker } = stack.pids();
-          rss.push({ t: (Date.now() - t0) / 60_000, web: groupRssMiB(web), worker: groupRssMiB(worker) });
+          rss.push({
+            t: (Date.now() - t0) / 60_000,
+            web: groupRssMiB(web),
+            worker: groupRssMiB(worker),
+          });
         }, 5_000);
         const backgrounds = [
           null,
@@ -77,10 +100,22 @@ export function soak(minutes: number): Part {
             let id: string;
             if (n % 5 === 0) {
               const form = new FormData();
-              form.append('file', new Blob([fs.readFileSync(clip)], { type: 'video/mp4' }), path.basename(clip));
-              const res = await fetch(`${stack.baseUrl}/v1/jobs`, { method: 'POST', headers: { 'X-Api-Key': key }, body: form });
+              form.append(
+                'file',
+                new Blob([fs.readFileSync(clip)], { type: 'video/mp4' }),
+                path.basename(clip),
+              );
+              const res = await fetch(`${stack.baseUrl}/v1/jobs`, {
+                method: 'POST',
+                headers: { 'X-Api-Key': key },
+                body: form,
+              });
               const text = await res.text();
-              expect('multipart create', { status: res.status, text, headers: res.headers, body: {} }, [200]);
+              expect(
+                'multipart create',
+                { status: res.status, text, headers: res.headers, body: {} },
+                [200],
+              );
               if (res.status !== 200) continue;
               id = (JSON.parse(text) as { id: string }).id;
             } else {
@@ -96,7 +131,11 @@ export function soak(minutes: number): Part {
             }
             const start = await api(stack, 'POST', `/v1/jobs/${id}/start`, {
               key,
-              body: { model: 'service-human', background: backgrounds[n % backgrounds.length], webhook_url: `http://127.0.0.1:${hookPort}/hook` },
+              body: {
+                model: 'service-human',
+                background: backgrounds[n % backgrounds.length],
+                webhook_url: `http://127.0.0.1:${hookPort}/hook`,
+              },
             });
             expect('start', start, [200]);
             counts.jobs++;
@@ -107,18 +146,35 @@ export function soak(minutes: number): Part {
         const poller = (async () => {
           while (Date.now() < until || active.size) {
             for (const id of [...active]) {
-              const r = await api<{ status: string; message: string | null }>(stack, 'GET', `/v1/jobs/${id}/status`, { key });
+              const r = await api<{ status: string; message: string | null }>(
+                stack,
+                'GET',
+                `/v1/jobs/${id}/status`,
+                { key },
+              );
               expect('status', r, [200]);
               if (r.status !== 200) continue;
               if (toDelete.has(id) && r.body.status === 'processing') {
-                expect('delete while processing', await api(stack, 'DELETE', `/v1/jobs/${id}`, { key }), [200]);
-                expect('status after delete', await api(stack, 'GET', `/v1/jobs/${id}/status`, { key }), [404]);
+                expect(
+                  'delete while processing',
+                  await api(stack, 'DELETE', `/v1/jobs/${id}`, { key }),
+                  [200],
+                );
+                expect(
+                  'status after delete',
+                  await api(stack, 'GET', `/v1/jobs/${id}/status`, { key }),
+                  [404],
+                );
                 counts.deletedRunning++;
                 active.delete(id);
               } else if (r.body.status === 'completed') {
                 counts.completed++;
                 active.delete(id);
-                expect('deliveries', await api(stack, 'GET', `/v1/webhooks/deliveries?video_id=${id}`, { key }), [200]);
+                expect(
+                  'deliveries',
+                  await api(stack, 'GET', `/v1/webhooks/deliveries?video_id=${id}`, { key }),
+                  [200],
+                );
               } else if (r.body.status === 'failed') {
                 problems.push(`job ${id} failed: ${r.body.message ?? ''}`);
                 active.delete(id);
@@ -126,7 +182,9 @@ export function soak(minutes: number): Part {
             }
             expect('credits', await api(stack, 'GET', '/v1/credits', { key }), [200]);
             if (Date.now() > until + 300_000) {
-              problems.push(`${active.size} jobs still unfinished 5 minutes after the load stopped`);
+              problems.push(
+                `${active.size} jobs still unfinished 5 minutes after the load stopped`,
+              );
               break;
             }
             await sleep(2_000);
@@ -134,7 +192,11 @@ export function soak(minutes: number): Part {
         })();
         await Promise.all([submitter, poller]);
         clearInterval(sampler);
-        const crashes = (allLogs(stack).match(/uncaughtException|unhandled rejection|\[api\] unexpected error/gi) ?? []).length;
+        const crashes = (
+          allLogs(stack).match(
+            /uncaughtException|unhandled rejection|\[api\] unexpected error/gi,
+          ) ?? []
+        ).length;
         if (crashes) problems.push(`${crashes} crash or 500 lines in the logs`);
         // Flat: after a warm-up (a minute; a quarter of a short soak), the last minute's median
         // within 10 % (or 40 MiB) of the next minute's (or of the quarter after the warm-up).
@@ -144,11 +206,17 @@ export function soak(minutes: number): Part {
         const late = window(Math.max(minutes - 1, minutes / 2), minutes);
         const grew = (k: 'web' | 'worker') => {
           const [a, b] = [median(early.map((s) => s[k])), median(late.map((s) => s[k]))];
-          return { a, b, ok: b - a <= Math.max(40, 0.1 * a), slope: slope(rss.filter((s) => s.t >= warm).map((s) => [s.t, s[k]])) };
+          return {
+            a,
+            b,
+            ok: b - a <= Math.max(40, 0.1 * a),
+            slope: slope(rss.filter((s) => s.t >= warm).map((s) => [s.t, s[k]])),
+          };
         };
         const [web, worker] = [grew('web'), grew('worker')];
         if (!web.ok) problems.push(`web RSS grew ${web.a.toFixed(0)} → ${web.b.toFixed(0)} MiB`);
-        if (!worker.ok) problems.push(`worker RSS grew ${worker.a.toFixed(0)} → ${worker.b.toFixed(0)} MiB`);
+        if (!worker.ok)
+          problems.push(`worker RSS grew ${worker.a.toFixed(0)} → ${worker.b.toFixed(0)} MiB`);
         const errors = problems.length;
         return {
           passed: errors === 0 && counts.completed + counts.deletedRunning === counts.jobs,

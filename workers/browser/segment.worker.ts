@@ -3,7 +3,14 @@
  * The Studio's segmentation worker: only switches on the typed protocol (protocol.ts). The
  * engine does the work; the runtime is WebGPU or WASM as the page asked.
  */
-import { createVideoMatter, PEOPLE_TIERS, tierFor, withManifest, workSize, type VideoMatter } from '../../engine';
+import {
+  createVideoMatter,
+  PEOPLE_TIERS,
+  tierFor,
+  withManifest,
+  workSize,
+  type VideoMatter,
+} from '../../engine';
 import { apiModel } from '../../engine/api-models';
 import { estimateForeground } from '../../engine/matte/foreground';
 import { choosePeopleModel, PEOPLE_TITLES } from './people-model';
@@ -43,10 +50,22 @@ function deliver(alphas: Uint8Array[], t0: number): void {
     if (!f || !matter) return;
     const rgba = new Uint8Array(f.rgba);
     for (let i = 0, p = 3; i < alpha.length; i++, p += 4) rgba[p] = alpha[i]!;
-    if (edgeColour) estimateForeground({ data: rgba, width: f.width, height: f.height, layout: 'rgba' });
+    if (edgeColour)
+      estimateForeground({ data: rgba, width: f.width, height: f.height, layout: 'rgba' });
     busyMs += performance.now() - t0;
     t0 = performance.now();
-    post({ type: 'matted', id: f.id, width: f.width, height: f.height, rgba: f.rgba, busyMs, stats: structuredClone(matter.stats) }, [f.rgba]);
+    post(
+      {
+        type: 'matted',
+        id: f.id,
+        width: f.width,
+        height: f.height,
+        rgba: f.rgba,
+        busyMs,
+        stats: structuredClone(matter.stats),
+      },
+      [f.rgba],
+    );
   }
 }
 
@@ -62,11 +81,22 @@ async function handle(msg: ToWorker): Promise<void> {
       try {
         const runtime = await runtimeFor(msg.backend, msg.modelBaseUrl, msg.wasmPaths);
         // People: RVM where this device runs it fast enough, else the selfie model.
-        const people = msg.model === 'service-human' ? await choosePeopleModel(runtime, msg.frame, msg.people) : null;
-        const { tier, manifest } = people ? withManifest(PEOPLE_TIERS[people.people]) : tierFor(msg.model);
+        const people =
+          msg.model === 'service-human'
+            ? await choosePeopleModel(runtime, msg.frame, msg.people)
+            : null;
+        const { tier, manifest } = people
+          ? withManifest(PEOPLE_TIERS[people.people])
+          : tierFor(msg.model);
         await matter?.release();
         edgeColour = apiModel(msg.model).edgeColour;
-        matter = await createVideoMatter({ runtime, manifest, tier, threshold: null, smartSampling: true });
+        matter = await createVideoMatter({
+          runtime,
+          manifest,
+          tier,
+          threshold: null,
+          smartSampling: true,
+        });
         inFlight = [];
         busyMs = 0;
         post({
@@ -80,17 +110,38 @@ async function handle(msg: ToWorker): Promise<void> {
           modelReason: people?.reason ?? '',
         });
       } catch (err) {
-        post({ type: 'error', id: null, phase: 'init', message: (err as Error).message || String(err) });
+        post({
+          type: 'error',
+          id: null,
+          phase: 'init',
+          message: (err as Error).message || String(err),
+        });
       }
       return;
     }
     case 'frame': {
-      if (!matter) return post({ type: 'error', id: msg.id, phase: 'frame', message: 'The engine is not loaded' });
+      if (!matter)
+        return post({
+          type: 'error',
+          id: msg.id,
+          phase: 'frame',
+          message: 'The engine is not loaded',
+        });
       const t0 = performance.now();
       inFlight.push({ id: msg.id, width: msg.width, height: msg.height, rgba: msg.rgba });
       try {
-        const work = msg.work && { data: new Uint8Array(msg.work.rgba), width: msg.work.width, height: msg.work.height };
-        deliver(await matter.push({ data: new Uint8Array(msg.rgba), width: msg.width, height: msg.height }, work ?? undefined), t0);
+        const work = msg.work && {
+          data: new Uint8Array(msg.work.rgba),
+          width: msg.work.width,
+          height: msg.work.height,
+        };
+        deliver(
+          await matter.push(
+            { data: new Uint8Array(msg.rgba), width: msg.width, height: msg.height },
+            work ?? undefined,
+          ),
+          t0,
+        );
       } catch (err) {
         failInFlight((err as Error).message || String(err));
       }

@@ -25,7 +25,10 @@ function sweepAbandonedJobs(): void {
     (n) => {
       if (n) console.log(`[worker] deleted ${n} abandoned job(s) that were never started`);
     },
-    (e: unknown) => console.error(`[worker] abandoned-job sweep failed: ${e instanceof Error ? e.message : String(e)}`),
+    (e: unknown) =>
+      console.error(
+        `[worker] abandoned-job sweep failed: ${e instanceof Error ? e.message : String(e)}`,
+      ),
   );
 }
 

@@ -11,18 +11,35 @@ import { FetchError } from '../../lib/net/safe-fetch';
 import { DbQueueProvider } from '../../lib/queue/db-provider';
 import { PermanentJobError } from '../../lib/queue/errors';
 import { defaultPorts } from '../../lib/services/ports';
-import { assertHandlersMatchCatalogue, Runner, type HandlerMap, type RunnerOptions } from './runner';
+import {
+  assertHandlersMatchCatalogue,
+  Runner,
+  type HandlerMap,
+  type RunnerOptions,
+} from './runner';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'keyout-runner-'));
 const url = `file:${path.join(dir, 'runner.db')}`;
 applyMigrations(url);
-const prisma = new PrismaClient({ adapter: new PrismaBetterSqlite3({ url: url.slice(5), timeout: 10_000 }) });
+const prisma = new PrismaClient({
+  adapter: new PrismaBetterSqlite3({ url: url.slice(5), timeout: 10_000 }),
+});
 const provider = new DbQueueProvider(() => prisma);
-const quiet = process.env.DEBUG_RUNNER ? { info: (m: string) => console.log(m), error: (m: string) => console.log(m) } : { info: () => undefined, error: () => undefined };
+const quiet = process.env.DEBUG_RUNNER
+  ? { info: (m: string) => console.log(m), error: (m: string) => console.log(m) }
+  : { info: () => undefined, error: () => undefined };
 
 /** A Runner over this file's queue, on one slot polling every 20 ms, quiet unless DEBUG_RUNNER is set. */
 const runnerWith = (handlers: HandlerMap, opts: Partial<RunnerOptions> = {}) =>
-  new Runner({ ports: defaultPorts, handlers, provider, concurrency: 1, pollMs: 20, log: quiet, ...opts });
+  new Runner({
+    ports: defaultPorts,
+    handlers,
+    provider,
+    concurrency: 1,
+    pollMs: 20,
+    log: quiet,
+    ...opts,
+  });
 
 afterAll(async () => {
   await prisma.$disconnect();
@@ -33,7 +50,10 @@ beforeEach(async () => {
 });
 
 /** Test handlers: segment-video runs `behaviour`; the other kinds are never enqueued here. */
-function handlersWith(behaviour: (signal: AbortSignal) => Promise<void>, failures: string[] = []): HandlerMap {
+function handlersWith(
+  behaviour: (signal: AbortSignal) => Promise<void>,
+  failures: string[] = [],
+): HandlerMap {
   return {
     'render-output': { run: () => Promise.resolve() },
     'render-batch': { run: () => Promise.resolve() },
@@ -59,14 +79,32 @@ const rowState = async () => prisma.queueJob.findFirstOrThrow();
 const settled = async () => ['completed', 'failed'].includes((await rowState()).status);
 const enqueue = (payload: object = { jobId: randomUUID() }, extra: { attempts?: number } = {}) =>
   prisma.queueJob.create({
-    data: { queue: 'segment-video', payloadJson: JSON.stringify(payload), maxAttempts: 3, ...extra },
+    data: {
+      queue: 'segment-video',
+      payloadJson: JSON.stringify(payload),
+      maxAttempts: 3,
+      ...extra,
+    },
   });
 
 describe('Runner (real SQLite queue)', () => {
   it('refuses a handler map that does not match the catalogue', () => {
-    expect(() => assertHandlersMatchCatalogue({ 'segment-video': {}, 'render-output': {}, 'render-batch': {} })).toThrow(/missing: refine-mask, deliver-webhook/);
     expect(() =>
-      assertHandlersMatchCatalogue({ 'segment-video': {}, 'render-output': {}, 'render-batch': {}, 'refine-mask': {}, 'deliver-webhook': {}, 'make-coffee': {} }),
+      assertHandlersMatchCatalogue({
+        'segment-video': {},
+        'render-output': {},
+        'render-batch': {},
+      }),
+    ).toThrow(/missing: refine-mask, deliver-webhook/);
+    expect(() =>
+      assertHandlersMatchCatalogue({
+        'segment-video': {},
+        'render-output': {},
+        'render-batch': {},
+        'refine-mask': {},
+        'deliver-webhook': {},
+        'make-coffee': {},
+      }),
     ).toThrow(/unknown: make-coffee/);
   });
 
@@ -96,7 +134,11 @@ describe('Runner (real SQLite queue)', () => {
     const failures: string[] = [];
     const runner = runnerWith(handlersWith(() => Promise.reject(error), failures));
     await runUntil(runner, settled);
-    expect(await rowState()).toMatchObject({ status: 'failed', attempts: 1, lastError: error.message });
+    expect(await rowState()).toMatchObject({
+      status: 'failed',
+      attempts: 1,
+      lastError: error.message,
+    });
     expect(failures).toEqual([error.message]);
   });
 
@@ -114,21 +156,35 @@ describe('Runner (real SQLite queue)', () => {
     await enqueue(undefined, { attempts: 2 });
     const failures: string[] = [];
     const logged: string[] = [];
-    const handlers = handlersWith(() => Promise.reject(new Error('SQLITE_IOERR: disk I/O error at /srv/keyout/data/keyout.db')), failures);
-    const runner = runnerWith(handlers, { log: { info: () => undefined, error: (m) => logged.push(m) } });
+    const handlers = handlersWith(
+      () => Promise.reject(new Error('SQLITE_IOERR: disk I/O error at /srv/keyout/data/keyout.db')),
+      failures,
+    );
+    const runner = runnerWith(handlers, {
+      log: { info: () => undefined, error: (m) => logged.push(m) },
+    });
     await runUntil(runner, settled);
     expect((await rowState()).status).toBe('failed');
     expect(failures).toHaveLength(1);
     const [message] = failures as [string];
-    expect(message).toMatch(/^Processing failed after 3 attempts because of an internal error \(reference [0-9a-f]{8}\)\.$/);
+    expect(message).toMatch(
+      /^Processing failed after 3 attempts because of an internal error \(reference [0-9a-f]{8}\)\.$/,
+    );
     const ref = /reference ([0-9a-f]{8})/.exec(message)![1]!;
-    expect(logged.some((l) => l.includes(`reference ${ref}`) && l.includes('SQLITE_IOERR'))).toBe(true);
+    expect(logged.some((l) => l.includes(`reference ${ref}`) && l.includes('SQLITE_IOERR'))).toBe(
+      true,
+    );
   });
 
   it('passes on the words of a fetch that kept failing', async () => {
     await enqueue(undefined, { attempts: 2 });
     const failures: string[] = [];
-    const runner = runnerWith(handlersWith(() => Promise.reject(new FetchError('The server answered HTTP 503.', true)), failures));
+    const runner = runnerWith(
+      handlersWith(
+        () => Promise.reject(new FetchError('The server answered HTTP 503.', true)),
+        failures,
+      ),
+    );
     await runUntil(runner, settled);
     expect(failures).toEqual(['Processing failed after 3 attempts: The server answered HTTP 503.']);
   });

@@ -52,7 +52,10 @@ export default async function JobsPage({ searchParams }: { searchParams: Promise
       />
       {sp.password === 'reset' ? (
         <div className="mb-4">
-          <Alert tone="success">Your new password is set, and you are signed in. Other sessions of your account were signed out.</Alert>
+          <Alert tone="success">
+            Your new password is set, and you are signed in. Other sessions of your account were
+            signed out.
+          </Alert>
         </div>
       ) : null}
       {sp.deleted ? (
@@ -82,7 +85,13 @@ export default async function JobsPage({ searchParams }: { searchParams: Promise
           <label htmlFor="job-search" className="sr-only">
             Search by file name
           </label>
-          <input id="job-search" name="q" defaultValue={sp.q} placeholder="Search file names" className={`${inputClass} sm:w-56`} />
+          <input
+            id="job-search"
+            name="q"
+            defaultValue={sp.q}
+            placeholder="Search file names"
+            className={`${inputClass} sm:w-56`}
+          />
           <button type="submit" className={buttonClass('secondary')}>
             Search
           </button>
@@ -91,13 +100,26 @@ export default async function JobsPage({ searchParams }: { searchParams: Promise
 
       {jobs.length === 0 ? (
         filtered ? (
-          <EmptyState title="No jobs match" action={<LinkButton variant="secondary" href="/jobs">Clear filters</LinkButton>}>
+          <EmptyState
+            title="No jobs match"
+            action={
+              <LinkButton variant="secondary" href="/jobs">
+                Clear filters
+              </LinkButton>
+            }
+          >
             Try another status or search term.
           </EmptyState>
         ) : (
-          <EmptyState title="No jobs yet" action={<LinkButton href="/jobs/new">Upload your first video</LinkButton>}>
+          <EmptyState
+            title="No jobs yet"
+            action={<LinkButton href="/jobs/new">Upload your first video</LinkButton>}
+          >
             Upload a video to remove its background on the server, or try the free in-browser{' '}
-            <Link href="/studio" className="text-indigo-700 underline hover:text-indigo-500">Studio</Link>.
+            <Link href="/studio" className="text-indigo-700 underline hover:text-indigo-500">
+              Studio
+            </Link>
+            .
           </EmptyState>
         )
       ) : (
@@ -109,8 +131,18 @@ export default async function JobsPage({ searchParams }: { searchParams: Promise
       )}
       {page > 0 || hasMore ? (
         <nav aria-label="Pages" className="mt-6 flex justify-between">
-          {page > 0 ? <LinkButton variant="secondary" href={qs({ page: String(page - 1) })}>Newer</LinkButton> : <span />}
-          {hasMore ? <LinkButton variant="secondary" href={qs({ page: String(page + 1) })}>Older</LinkButton> : null}
+          {page > 0 ? (
+            <LinkButton variant="secondary" href={qs({ page: String(page - 1) })}>
+              Newer
+            </LinkButton>
+          ) : (
+            <span />
+          )}
+          {hasMore ? (
+            <LinkButton variant="secondary" href={qs({ page: String(page + 1) })}>
+              Older
+            </LinkButton>
+          ) : null}
         </nav>
       ) : null}
     </>
@@ -132,7 +164,10 @@ function JobCard({ job: j }: { job: JobListItem }) {
           </div>
         </div>
         <div className="p-4">
-          <p className="line-clamp-2 font-medium break-words text-slate-900 group-hover:text-indigo-700" title={j.filename}>
+          <p
+            className="line-clamp-2 font-medium break-words text-slate-900 group-hover:text-indigo-700"
+            title={j.filename}
+          >
             {j.filename}
           </p>
           {j.model ? (
@@ -143,14 +178,18 @@ function JobCard({ job: j }: { job: JobListItem }) {
           <p className="mt-0.5 text-xs text-slate-600">
             {formatDate(j.createdAt)}
             {j.lengthSeconds ? ` · ${formatSeconds(j.lengthSeconds)}` : ''}
-            {j.creditsUsed ? ` · ${j.creditsUsed} credits${j.status === 'failed' ? ' refunded' : ''}` : ''}
+            {j.creditsUsed
+              ? ` · ${j.creditsUsed} credits${j.status === 'failed' ? ' refunded' : ''}`
+              : ''}
           </p>
           {j.status === 'processing' ? (
             <div className="mt-3">
               <ProgressBar value={j.progress} label={`Progress of ${j.filename}`} />
             </div>
           ) : null}
-          {j.status === 'failed' && j.message ? <p className="mt-2 line-clamp-2 text-xs text-rose-700">{j.message}</p> : null}
+          {j.status === 'failed' && j.message ? (
+            <p className="mt-2 line-clamp-2 text-xs text-rose-700">{j.message}</p>
+          ) : null}
         </div>
       </Link>
     </li>

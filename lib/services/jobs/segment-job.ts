@@ -49,7 +49,8 @@ export async function segmentJob(jobId: string, ctx: WorkContext): Promise<void>
   // Deleted, or finished by an earlier attempt whose worker died before acknowledging: done.
   if (!job || job.status !== 'processing') return;
   const still = stillColumn.readNullable(job.stillJson);
-  if (!(still ? job.stillKey : job.sourceKey)) throw new PermanentJobError(`The job has no uploaded ${still ? 'image' : 'video'}.`);
+  if (!(still ? job.stillKey : job.sourceKey))
+    throw new PermanentJobError(`The job has no uploaded ${still ? 'image' : 'video'}.`);
   const request = startedRequest(job);
   if (!request.readable)
     throw new PermanentJobError('The start options of this job could not be read.');
@@ -61,9 +62,19 @@ export async function segmentJob(jobId: string, ctx: WorkContext): Promise<void>
     try {
       await withScratch(`segment-${jobId}`, async (dir) => {
         const options = request.background?.options;
-        const work = { job, model: request.model, preset: options?.preset ?? null, threshold: options?.threshold ?? null, dir, ctx, progress };
+        const work = {
+          job,
+          model: request.model,
+          preset: options?.preset ?? null,
+          threshold: options?.threshold ?? null,
+          dir,
+          ctx,
+          progress,
+        };
         // A still is segmented once and animated with its mask; a video is segmented frame by frame.
-        const { source, info, mask } = still ? await animateStill(work, still) : await segmentUpload(work, options?.smart_sampling ?? undefined);
+        const { source, info, mask } = still
+          ? await animateStill(work, still)
+          : await segmentUpload(work, options?.smart_sampling ?? undefined);
         progress.stage('thumbnails');
         const thumbs = await renderThumbnails({ source, info, mask, outDir: dir });
         const thumbnailKey = storageKeys.thumbnail(jobId);
@@ -120,15 +131,36 @@ interface Segmented {
  * Segments with the job's model, preset and threshold on the worker's models, and logs the
  * engine settings that ran, for operators (and the tests that check what a preset changes).
  */
-async function segment(w: SegmentWork, opts: Pick<SegmentOptions, 'input' | 'info' | 'maskOut' | 'smartSampling' | 'onProgress' | 'onPreview'>): Promise<void> {
+async function segment(
+  w: SegmentWork,
+  opts: Pick<
+    SegmentOptions,
+    'input' | 'info' | 'maskOut' | 'smartSampling' | 'onProgress' | 'onPreview'
+  >,
+): Promise<void> {
   const { ctx } = w;
-  const { tier } = await segmentVideo({ ...opts, model: w.model, preset: w.preset, threshold: w.threshold, signal: ctx.signal, runtime: await ctx.ports.runtime() });
-  const settings = { model: tier.model, workSide: tier.workSide, keyInterval: tier.keyframes.interval, guided: tier.guided };
+  const { tier } = await segmentVideo({
+    ...opts,
+    model: w.model,
+    preset: w.preset,
+    threshold: w.threshold,
+    signal: ctx.signal,
+    runtime: await ctx.ports.runtime(),
+  });
+  const settings = {
+    model: tier.model,
+    workSide: tier.workSide,
+    keyInterval: tier.keyframes.interval,
+    guided: tier.guided,
+  };
   ctx.log(`job ${w.job.id} segmented with ${JSON.stringify(settings)}`);
 }
 
 /** A video upload: probed in full (the facts every render reads), then segmented frame by frame. */
-async function segmentUpload(w: SegmentWork, smartSampling: boolean | undefined): Promise<Segmented> {
+async function segmentUpload(
+  w: SegmentWork,
+  smartSampling: boolean | undefined,
+): Promise<Segmented> {
   const { job, dir, ctx, progress } = w;
   const { db, storage } = ctx.ports;
   progress.stage('probe');
@@ -179,7 +211,18 @@ async function animateStill(w: SegmentWork, still: StillOptions): Promise<Segmen
   const frame = stillFrame(size.width, size.height);
   const frame1 = path.join(dir, 'still.mkv');
   await ffmpeg(
-    [...safeImageInputArgs(demuxer, image), '-vf', `scale=${frame.width}:${frame.height},format=yuv444p`, '-frames:v', '1', '-c:v', 'ffv1', '-f', 'matroska', frame1],
+    [
+      ...safeImageInputArgs(demuxer, image),
+      '-vf',
+      `scale=${frame.width}:${frame.height},format=yuv444p`,
+      '-frames:v',
+      '1',
+      '-c:v',
+      'ffv1',
+      '-f',
+      'matroska',
+      frame1,
+    ],
     { timeoutMs: 120_000, signal: ctx.signal },
   );
   const frameInfo = await probeVideo(frame1, { signal: ctx.signal });
@@ -190,7 +233,16 @@ async function animateStill(w: SegmentWork, still: StillOptions): Promise<Segmen
   const mask = path.join(dir, 'mask.mkv');
   const safe = (f: string) => safeInputArgs({ demuxer: 'matroska' }, f, env().MAX_FRAME_PIXELS);
   await runEncode(
-    stillAnimationArgs({ colourInput: safe(frame1), maskInput: safe(stillMask), ...frame, frames: stillFrames(still), fps: still.fps, motion: still.motion, clip, mask }),
+    stillAnimationArgs({
+      colourInput: safe(frame1),
+      maskInput: safe(stillMask),
+      ...frame,
+      frames: stillFrames(still),
+      fps: still.fps,
+      motion: still.motion,
+      clip,
+      mask,
+    }),
     { what: 'the animated clip', signal: ctx.signal, onProgress: (n) => progress.count(n) },
   );
   const info = await probeVideo(clip, { signal: ctx.signal });
@@ -198,7 +250,13 @@ async function animateStill(w: SegmentWork, still: StillOptions): Promise<Segmen
   await storage.putFile(sourceKey, clip, { move: false });
   await db.job.update({
     where: { id: job.id },
-    data: { sourceKey, mediaJson: mediaColumn.write(info), frameCount: info.frameCount, width: info.width, height: info.height },
+    data: {
+      sourceKey,
+      mediaJson: mediaColumn.write(info),
+      frameCount: info.frameCount,
+      width: info.width,
+      height: info.height,
+    },
   });
   return { source: clip, info, mask };
 }

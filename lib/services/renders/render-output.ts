@@ -75,7 +75,10 @@ export async function startOutputs(ids: string[], maskVersion: number): Promise<
  * a completed output only re-checks its job.
  */
 export async function renderStoredOutput(outputId: string, ctx: WorkContext): Promise<void> {
-  const output = await ctx.ports.db.output.findUnique({ where: { id: outputId }, include: { job: true } });
+  const output = await ctx.ports.db.output.findUnique({
+    where: { id: outputId },
+    include: { job: true },
+  });
   if (!output || output.status === 'failed') return;
   const { job } = output;
   const forStart = isStartOutput(output);
@@ -132,5 +135,8 @@ export async function failStoredOutput(outputId: string, message: string): Promi
 export function recipeOf(output: Output, job: Job): Recipe {
   if (output.recipeJson) return recipeColumn.read(output.recipeJson);
   if (output.role === 'primary') return toRecipe(startedRequest(job).background);
-  return exportRecipe({ format: z.enum(EXPORT_FORMATS).parse(output.format), transform: storedTransform(output) ?? undefined });
+  return exportRecipe({
+    format: z.enum(EXPORT_FORMATS).parse(output.format),
+    transform: storedTransform(output) ?? undefined,
+  });
 }

@@ -2,7 +2,13 @@ import fs from 'node:fs';
 import type http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { scaleServices, stackEnv, stackKind, type Stack, type StackOptions } from '../../integration/helpers/stack';
+import {
+  scaleServices,
+  stackEnv,
+  stackKind,
+  type Stack,
+  type StackOptions,
+} from '../../integration/helpers/stack';
 import { freePorts } from '../../../scripts/lib-stack/ports';
 import { serveRoutes } from './routes';
 
@@ -59,7 +65,14 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
 
 /** The worker's Runner in this process, started when asked; its log lines go to `log`. */
 async function inProcessWorker(log: string[], startNow: boolean) {
-  const [{ Runner }, { handlers }, { queueProvider, relay }, { db }, { defaultPorts }, { standInRuntime }] = await Promise.all([
+  const [
+    { Runner },
+    { handlers },
+    { queueProvider, relay },
+    { db },
+    { defaultPorts },
+    { standInRuntime },
+  ] = await Promise.all([
     import('../../../workers/server/runner'),
     import('../../../workers/server/handlers'),
     import('../../../lib/queue'),
@@ -72,14 +85,25 @@ async function inProcessWorker(log: string[], startNow: boolean) {
   const ports = { ...defaultPorts, runtime: () => Promise.resolve(runtime) };
   await db().$connect();
   const provider = queueProvider();
-  const logger = { info: (m: string) => log.push(`[worker] ${m}`), error: (m: string) => log.push(`[worker] ${m}`) };
+  const logger = {
+    info: (m: string) => log.push(`[worker] ${m}`),
+    error: (m: string) => log.push(`[worker] ${m}`),
+  };
   let runner: InstanceType<typeof Runner> | null = null;
   const worker = {
     running: () => runner !== null,
     start() {
       if (runner) return;
       // Idle slots look for work often: a test waits on nothing but the job itself.
-      runner = new Runner({ handlers, ports, provider, concurrency: 1, onIdle: relay, log: logger, pollMs: 100 });
+      runner = new Runner({
+        handlers,
+        ports,
+        provider,
+        concurrency: 1,
+        onIdle: relay,
+        log: logger,
+        pollMs: 100,
+      });
       runner.start();
     },
     async stop() {
