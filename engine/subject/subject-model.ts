@@ -4,7 +4,7 @@ import { fitLongSide, resizeMap, type FloatMap } from '../matte/image';
 import { labelRegions, type Region, type Regions } from '../matte/regions';
 import { decodeOutput, toInputTensor, type ModelIo } from '../models/io';
 import { COCO_CLASSES } from '../prompts/concepts';
-import { decodeDetections, DETECTOR_IO, detectorInput, type Box } from '../prompts/detector';
+import { boxOf, decodeDetections, DETECTOR_IO, detectorInput, type Box } from '../prompts/detector';
 import { CENTERNET, SAM_DECODER, SAM_ENCODER } from '../prompts/models';
 import { SAM_IO, samDecoderFeeds, samEncoderInput, samMask } from '../prompts/sam';
 import type { InferenceRuntime, InferenceSession, TensorData } from '../runtime';
@@ -199,49 +199,76 @@ function keyAnalyser(s: Sessions, base: ModelIo, stage: GeneralStage) {
       verdictOf(x, subject, motion, Boolean(s.encoder), still[j] ?? false),
     );
     const missed = subject.members.some(isMissed);
-    const sam =
-      s.encoder && s.decoder && (stage.samVotes || verdicts.includes('sam') || missed)
-        ? await samMasks(s as Required<Sessions>, k, subject, gw, ow, oh)
+    const sam = s.encoder && s.decoder ? samOnKey(s as Required<Sessions>, k, ow, oh) : null;
+    const scale = ow / gw;
+    const members =
+      sam && (verdicts.includes('sam') || missed)
+        ? await sam(subject.members.map((m) => scaled(m.box, scale)))
         : null;
-    return composeAnswer(resizeMap(prob, ow, oh), regions, verdicts, {
+    const answer = composeAnswer(resizeMap(prob, ow, oh), regions, verdicts, {
       zone,
       subject,
       motion,
-      sam,
-      samVotes: stage.samVotes,
+      sam: members,
     });
+    if (sam && stage.samVotes) await voteOn(answer, sam, scaled(subject.box, scale));
+    return answer;
   };
 
-  /** SAM's mask of each member from its box, at the answer's size. */
-  async function samMasks(
-    ss: Required<Sessions>,
-    k: KeyInput,
-    subject: Subject,
-    gw: number,
-    ow: number,
-    oh: number,
-  ): Promise<FloatMap[]> {
+  /**
+   * SAM's vote on the answer (engine/subject/sam-vote.ts), asked with the box of all the
+   * answer holds and the subject's box together, as it was measured with the ground truth's
+   * box: the subject's box alone may leave out a part the answer rightly kept (a swan's neck).
+   */
+  async function voteOn(answer: FloatMap, sam: SamOnKey, subjectBox: Box): Promise<void> {
+    const held = boxOf(answer);
+    const box: Box = held
+      ? [
+          Math.min(held[0], subjectBox[0]),
+          Math.min(held[1], subjectBox[1]),
+          Math.max(held[2], subjectBox[2]),
+          Math.max(held[3], subjectBox[3]),
+        ]
+      : subjectBox;
+    const [mask] = await sam([box]);
+    const zone = grow(box, 0.1, answer.width, answer.height);
+    samVote(answer.data, answer.width, answer.height, mask!, zone, 1);
+  }
+}
+
+type SamOnKey = (boxes: readonly Box[]) => Promise<FloatMap[]>;
+
+/**
+ * SAM on one key at the answer's size: masks from boxes in the answer's pixels. The picture is
+ * encoded once, on the first call, and only if there is one.
+ */
+function samOnKey(ss: Required<Sessions>, k: KeyInput, ow: number, oh: number): SamOnKey {
+  let embedding: Promise<TensorData> | null = null;
+  const encode = async () => {
     const picture = k.planes.map(
       (p) => resizeMap({ data: p, width: k.width, height: k.height }, ow, oh).data,
     );
     const enc = await ss.encoder.run({ [SAM_IO.encoderInput]: samEncoderInput(picture, ow, oh) }, [
       SAM_IO.embedding,
     ]);
-    const embedding = enc[SAM_IO.embedding]!;
-    const scale = ow / gw;
+    return enc[SAM_IO.embedding]!;
+  };
+  return async (boxes) => {
+    const e = await (embedding ??= encode());
     const masks: FloatMap[] = [];
-    for (const m of subject.members) {
-      const box: Box = [m.box[0] * scale, m.box[1] * scale, m.box[2] * scale, m.box[3] * scale];
+    for (const box of boxes) {
       const feeds = {
-        image_embeddings: { data: embedding.data.slice(), dims: embedding.dims },
+        image_embeddings: { data: e.data.slice(), dims: e.dims },
         ...samDecoderFeeds({ box }, ow, oh),
       };
       const res = await ss.decoder.run(feeds, SAM_IO.decoderOutputs);
       masks.push(samMask(res.low_res_masks!, ow, oh));
     }
     return masks;
-  }
+  };
 }
+
+const scaled = (b: Box, k: number): Box => [b[0] * k, b[1] * k, b[2] * k, b[3] * k];
 
 interface ChoiceContext {
   frame: KeyInput['frame'];
@@ -472,8 +499,8 @@ interface Composition {
   zone: Box;
   subject: Subject;
   motion: GridMotion | null;
+  /** SAM's mask of each member, where the choice needed them. */
   sam: FloatMap[] | null;
-  samVotes: boolean;
 }
 
 /**
@@ -524,8 +551,6 @@ function composeAnswer(
     out.height,
   );
   const data = out.data.map((p, i) => p * gate.data[i]!);
-  if (c.sam && c.samVotes)
-    samVote(data, out.width, out.height, maxOf(c.sam), c.zone, out.width / gw);
   if (c.sam)
     c.subject.members.forEach(
       (m, j) =>
