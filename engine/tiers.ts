@@ -152,7 +152,7 @@ export const TIERS = {
     guided: { radius: 2, eps: 4e-3, gain: 2 },
     mainSubjectMinFraction: 0.15,
     colourModel: true,
-    subject: { kind: 'general', sam: true, samVotes: true, motionGap: 2, choice: 'shot' },
+    subject: { kind: 'general', sam: true, samVotes: false, motionGap: 2, choice: 'shot' },
   },
   human: PEOPLE_TIERS.selfie,
   original: {
@@ -172,7 +172,7 @@ export const TIERS = {
     guided: { radius: 2, eps: 4e-3, gain: 2 },
     mainSubjectMinFraction: 0.15,
     colourModel: false,
-    subject: { kind: 'general', sam: true, samVotes: true, motionGap: 2, choice: 'shot' },
+    subject: { kind: 'general', sam: true, samVotes: false, motionGap: 2, choice: 'shot' },
   },
   pro: {
     model: 'isnet',
@@ -191,7 +191,7 @@ export const TIERS = {
     guided: { radius: 3, eps: 4e-3, gain: 2 },
     mainSubjectMinFraction: 0.15,
     colourModel: false,
-    subject: { kind: 'general', sam: true, samVotes: true, motionGap: 2, choice: 'shot' },
+    subject: { kind: 'general', sam: true, samVotes: false, motionGap: 2, choice: 'shot' },
   },
 } satisfies Record<string, TierConfig>;
 export type TierName = keyof typeof TIERS;

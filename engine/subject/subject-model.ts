@@ -51,10 +51,10 @@ export interface GeneralStage {
   /** Whether SAM may run where the saliency and the chosen objects disagree (costs a SAM encode on those keys). */
   sam: boolean;
   /**
-   * Whether SAM's masks of the members vote with the segmentation model inside the subject's
-   * box on every key with a subject (a SAM encode on each). Where the two disagree, the mean of
-   * their probabilities decides: each is right where the other fails (SAM on thin and multi-part
-   * subjects, ISNet on large ones and on water and sky), and the surer one wins.
+   * Whether SAM votes with the segmentation model inside the subject's box on every key with a
+   * subject (engine/subject/sam-vote.ts; a SAM encode on each). Off in every tier: given the
+   * ground truth's box it gains 0.03 J on both folds, but on the tiers' own answers it lost on
+   * most clips of both folds (docs/engine.md); `<tier>:sam-votes` in bench:quality runs it.
    */
   samVotes: boolean;
   /** Frames back to the frame the motion cue compares a key with. */

@@ -42,8 +42,8 @@ export const BASELINE: BenchConfig = {
  * Configs by name: API model names, "<API model>@gpu" (what a GPU worker runs for it,
  * engine/tiers.ts GPU_TIERS), "<API model>:no-subject" (the tier as it was before the
  * subject stage), "<API model>:per-key" (its subject chosen key by key, as before the shot's
- * tracks), "<API model>:sam-as-needed" (SAM only where the choice needs it, no vote on
- * every key), "baseline", "people-selfie", "people-rvm", or "custom" (a tier
+ * tracks), "<API model>:sam-votes" (SAM votes with ISNet inside the subject's box on every
+ * key, engine/subject/sam-vote.ts; measured and not adopted), "baseline", "people-selfie", "people-rvm", or "custom" (a tier
  * named by --base with the JSON in --custom merged over it, for tuning; a JSON array gives one
  * config per element).
  */
@@ -84,11 +84,11 @@ export function benchConfigs(names: string[], args: Map<string, string>): BenchC
       const { tier, manifest } = tierFor(api, manifests);
       return [{ name, tier: { ...tier, subject: null }, manifest, threshold: null }];
     }
-    if ((variant === 'per-key' || variant === 'sam-as-needed') && api && isApiModel(api)) {
+    if ((variant === 'per-key' || variant === 'sam-votes') && api && isApiModel(api)) {
       const { tier, manifest } = tierFor(api, manifests);
       if (tier.subject?.kind !== 'general')
         throw new Error(`${api} has no general subject stage for :${variant}`);
-      const stage = variant === 'per-key' ? { choice: 'key' as const } : { samVotes: false };
+      const stage = variant === 'per-key' ? { choice: 'key' as const } : { samVotes: true };
       return [
         {
           name,
@@ -100,7 +100,7 @@ export function benchConfigs(names: string[], args: Map<string, string>): BenchC
     }
     if (!isApiModel(name))
       throw new Error(
-        `unknown config ${name}; use ${API_MODELS.join(', ')} (optionally with @gpu, :no-subject, :per-key or :sam-as-needed), baseline, ${PEOPLE.map((p) => p.name).join(', ')} or custom`,
+        `unknown config ${name}; use ${API_MODELS.join(', ')} (optionally with @gpu, :no-subject, :per-key or :sam-votes), baseline, ${PEOPLE.map((p) => p.name).join(', ')} or custom`,
       );
     const { tier, manifest } = tierFor(name, manifests);
     return [{ name, tier, manifest, threshold: null }];
