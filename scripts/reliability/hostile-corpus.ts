@@ -71,22 +71,44 @@ const spoilMdat = (fraction: number, fill: (n: number) => Buffer) => (b: Buffer)
   return b;
 };
 
+/** Where the corpus is being written, and the list it is adding to. */
+interface Corpus {
+  dir: string;
+  add: (name: string, file: string, what: string) => void;
+  /** Writes `bytes` as `name` in the corpus; returns its path. */
+  write: (name: string, bytes: Buffer | string) => string;
+}
+
+/** Writes the corpus into `dir`; returns its files, each with what is wrong with it. */
 export async function generateCorpus(dir: string): Promise<HostileFile[]> {
   fs.mkdirSync(dir, { recursive: true });
   const files: HostileFile[] = [];
-  const add = (name: string, file: string, what: string) => files.push({ name, file, what });
-  const write = (name: string, bytes: Buffer | string) => {
-    const file = path.join(dir, name);
-    fs.writeFileSync(file, bytes);
-    return file;
+  const c: Corpus = {
+    dir,
+    add: (name, file, what) => files.push({ name, file, what }),
+    write: (name, bytes) => {
+      const file = path.join(dir, name);
+      fs.writeFileSync(file, bytes);
+      return file;
+    },
   };
 
   const two = await source(dir, 'base-2s.mp4', 2, ['-movflags', '+faststart']);
   const twoTail = await source(dir, 'base-2s-moov-at-end.mp4', 2);
   const thirty = await source(dir, 'base-30s.mp4', 30, ['-movflags', '+faststart']);
-  const secret = write('secret.txt', 'password=hunter2\n');
+  const secret = c.write('secret.txt', 'password=hunter2\n');
 
-  // Not videos at all.
+  addNotVideos(c, secret);
+  const png = await addForeignFormats(c, two);
+  await addWithoutVideoStream(c, png);
+  await addLyingHeaders(c, two, twoTail, thirty);
+  await addOverLimits(c);
+  await addFrameSizeBomb(c);
+  return files;
+}
+
+/** Files that are not videos at all, two of them lists that point ffmpeg at a local secret. */
+function addNotVideos({ add, write }: Corpus, secret: string): void {
   add('empty.mp4', write('empty.mp4', Buffer.alloc(0)), 'zero bytes');
   add('random.mp4', write('random.mp4', randomBytes(1 << 20)), '1 MiB of random bytes');
   add('text.mp4', write('text.mp4', 'This is not a video.\n'.repeat(100)), 'plain text');
@@ -112,8 +134,10 @@ export async function generateCorpus(dir: string): Promise<HostileFile[]> {
     ),
     'an MP4 signature and nothing else',
   );
+}
 
-  // Real formats outside the allow-list, named .mp4.
+/** Real formats outside the allow-list, named .mp4; returns the PNG, which the cover art reuses. */
+async function addForeignFormats({ dir, add }: Corpus, two: string): Promise<string> {
   const gif = path.join(dir, 'anim.gif');
   await ffmpeg(['-f', 'lavfi', '-i', 'testsrc2=size=64x64:rate=10:duration=1', gif]);
   add(
@@ -149,8 +173,11 @@ export async function generateCorpus(dir: string): Promise<HostileFile[]> {
     patched(dir, mp3, 'mp3.mp4', (b) => b),
     'an MP3',
   );
+  return png;
+}
 
-  // Containers without a usable video stream.
+/** Containers without a usable video stream. */
+async function addWithoutVideoStream({ dir, add }: Corpus, png: string): Promise<void> {
   const audioOnly = path.join(dir, 'audio-only.mp4');
   await ffmpeg(['-f', 'lavfi', '-i', 'sine=f=440:d=2', '-c:a', 'aac', audioOnly]);
   add('audio-only.mp4', audioOnly, 'audio and no video');
@@ -197,8 +224,15 @@ export async function generateCorpus(dir: string): Promise<HostileFile[]> {
     }),
     'a Matroska track whose codec no decoder knows',
   );
+}
 
-  // Lying and broken headers.
+/** Lying and broken headers, and data cut short or spoilt under an intact index. */
+async function addLyingHeaders(
+  { dir, add }: Corpus,
+  two: string,
+  twoTail: string,
+  thirty: string,
+): Promise<void> {
   add(
     'claims-36000s.mp4',
     patched(dir, two, 'claims-36000s.mp4', claimDuration(36_000)),
@@ -288,8 +322,10 @@ export async function generateCorpus(dir: string): Promise<HostileFile[]> {
     patched(dir, avi, 'avi-cut.avi', (b) => b.subarray(0, Math.floor(b.length * 0.5))),
     'an AVI cut short (no index)',
   );
+}
 
-  // Limits.
+/** Past the limits: a huge frame, over the length cap, 1,000 fps, a 10-hour gap. */
+async function addOverLimits({ dir, add }: Corpus): Promise<void> {
   const huge = path.join(dir, 'huge-frame.mp4');
   await ffmpeg([
     '-f',
@@ -342,7 +378,10 @@ export async function generateCorpus(dir: string): Promise<HostileFile[]> {
     }),
     'a frame 10 hours after the others, the header saying 2 s',
   );
-  // Two streams joined: 160x120, then frames of 8192x8192 the header does not mention.
+}
+
+/** Two streams joined: 160x120, then frames of 8192x8192 the header does not mention. */
+async function addFrameSizeBomb({ dir, add, write }: Corpus): Promise<void> {
   const parts = [
     ['160x120', path.join(dir, 'a.h264')],
     ['8192x8192', path.join(dir, 'b.h264')],
@@ -374,8 +413,6 @@ export async function generateCorpus(dir: string): Promise<HostileFile[]> {
     bomb,
     'small frames, then 8192x8192 frames the header does not mention',
   );
-
-  return files;
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
