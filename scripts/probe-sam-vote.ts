@@ -9,17 +9,17 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { resampleRgb, resizeMap, type FloatMap } from '../engine/matte/image';
+import { resampleRgb, type FloatMap } from '../engine/matte/image';
 import { boxMean } from '../engine/matte/box';
 import { ISNET } from '../engine/models/catalog';
-import { decodeOutput, toInputTensor } from '../engine/models/io';
+import { grow } from '../engine/subject/choose';
 import { boxOf, type Box } from '../engine/prompts/detector';
 import { SAM_DECODER, SAM_ENCODER } from '../engine/prompts/models';
-import { SAM_IO, samDecoderFeeds, samEncoderInput, samMask } from '../engine/prompts/sam';
 import { serverRuntime } from '../lib/inference/server-runtime';
 import { probeVideo } from '../lib/media/probe';
 import { readFrames } from '../lib/segment/frame-reader';
 import { cachedRuntime } from './lib-bench/cached-runtime';
+import { isnetWhole, samFromBox } from './lib-bench/ceilings';
 import { foldClips, isFold } from './lib-bench/folds';
 import { parseArgs, readGrayFrames } from './lib-bench/frames';
 import { boundaryF, iou } from './lib-bench/metrics';
@@ -128,23 +128,9 @@ async function frameAnswers(
   height: number,
   box: Box,
 ): Promise<Omit<Frame, 'truth'>> {
-  const input = planes.map((p) => resizeMap({ data: p, width, height }, 1024, 1024).data);
-  const out = await isnet.run({ [ISNET.input.name]: toInputTensor(input, 1024, 1024, ISNET) }, [
-    ISNET.output.name,
-  ]);
-  const I = resizeMap(decodeOutput(out[ISNET.output.name]!, ISNET), width, height);
-  const enc = await encoder.run({ [SAM_IO.encoderInput]: samEncoderInput(planes, width, height) }, [
-    SAM_IO.embedding,
-  ]);
-  const res = await decoder.run(
-    { image_embeddings: enc[SAM_IO.embedding]!, ...samDecoderFeeds({ box }, width, height) },
-    SAM_IO.decoderOutputs,
-  );
-  const S = samMask(res.low_res_masks!, width, height);
-  const dx = (box[2] - box[0]) * 0.1;
-  const dy = (box[3] - box[1]) * 0.1;
-  const zone: Box = [box[0] - dx, box[1] - dy, box[2] + dx, box[3] + dy];
-  return { I, S, samScore: res.iou_predictions!.data[0]!, zone };
+  const I = await isnetWhole(isnet, planes, width, height);
+  const sam = await samFromBox(encoder, decoder, planes, width, height, box);
+  return { I, S: sam.probability, samScore: sam.score, zone: grow(box, 0.1, width, height) };
 }
 
 const totals: Record<string, number[]> = {};

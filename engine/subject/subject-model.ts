@@ -16,6 +16,7 @@ import {
   grow,
   intersection,
   REGION,
+  unionBox,
   type Candidate,
   type Subject,
 } from './choose';
@@ -222,14 +223,7 @@ function keyAnalyser(s: Sessions, base: ModelIo, stage: GeneralStage) {
    */
   async function voteOn(answer: FloatMap, sam: SamOnKey, subjectBox: Box): Promise<void> {
     const held = boxOf(answer);
-    const box: Box = held
-      ? [
-          Math.min(held[0], subjectBox[0]),
-          Math.min(held[1], subjectBox[1]),
-          Math.max(held[2], subjectBox[2]),
-          Math.max(held[3], subjectBox[3]),
-        ]
-      : subjectBox;
+    const box = held ? unionBox([held, subjectBox]) : subjectBox;
     const [mask] = await sam([box]);
     const zone = grow(box, 0.1, answer.width, answer.height);
     samVote(answer.data, answer.width, answer.height, mask!, zone, 1);

@@ -62,11 +62,11 @@ export async function ceilingScores(
     const answers = box
       ? {
           isnet: await isnetInBox(isnet, planes, width, height, box),
-          sam: await samFromBox(encoder, decoder, planes, width, height, box),
+          sam: binary((await samFromBox(encoder, decoder, planes, width, height, box)).probability),
         }
       : { isnet: new Uint8Array(truth.length), sam: new Uint8Array(truth.length) };
     const scored = baseline
-      ? { ...answers, whole: await isnetWhole(isnet, planes, width, height) }
+      ? { ...answers, whole: binary(await isnetWhole(isnet, planes, width, height)) }
       : answers;
     for (const [k, answer] of Object.entries(scored) as [keyof typeof sums, Uint8Array][]) {
       sums[k].J += iou(answer, truth);
@@ -84,13 +84,13 @@ export async function ceilingScores(
     : rows;
 }
 
-/** ISNet on the whole frame squeezed to 1024², as the naive baseline runs it. */
-async function isnetWhole(
+/** ISNet's probability on the whole frame squeezed to 1024², as the naive baseline runs it. */
+export async function isnetWhole(
   isnet: Session,
   planes: Float32Array[],
   width: number,
   height: number,
-): Promise<Uint8Array> {
+): Promise<FloatMap> {
   const input = planes.map(
     (p) => resizeMap({ data: p, width, height }, ISNET_SIDE, ISNET_SIDE).data,
   );
@@ -98,10 +98,10 @@ async function isnetWhole(
     { [ISNET.input.name]: toInputTensor(input, ISNET_SIDE, ISNET_SIDE, ISNET) },
     [ISNET.output.name],
   );
-  return binary(resizeMap(decodeOutput(out[ISNET.output.name]!, ISNET), width, height));
+  return resizeMap(decodeOutput(out[ISNET.output.name]!, ISNET), width, height);
 }
 
-type Session = Awaited<ReturnType<InferenceRuntime['load']>>;
+export type Session = Awaited<ReturnType<InferenceRuntime['load']>>;
 
 async function isnetInBox(
   isnet: Session,
@@ -141,14 +141,15 @@ async function isnetInBox(
   return mask;
 }
 
-async function samFromBox(
+/** SAM's probability from a box, with its own estimate of the mask's IoU. */
+export async function samFromBox(
   encoder: Session,
   decoder: Session,
   planes: Float32Array[],
   width: number,
   height: number,
   box: Box,
-): Promise<Uint8Array> {
+): Promise<{ probability: FloatMap; score: number }> {
   const enc = await encoder.run({ [SAM_IO.encoderInput]: samEncoderInput(planes, width, height) }, [
     SAM_IO.embedding,
   ]);
@@ -156,7 +157,10 @@ async function samFromBox(
     { image_embeddings: enc[SAM_IO.embedding]!, ...samDecoderFeeds({ box }, width, height) },
     SAM_IO.decoderOutputs,
   );
-  return binary(samMask(res.low_res_masks!, width, height));
+  return {
+    probability: samMask(res.low_res_masks!, width, height),
+    score: res.iou_predictions!.data[0]!,
+  };
 }
 
 function binary(map: FloatMap): Uint8Array {
