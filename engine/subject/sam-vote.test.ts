@@ -12,10 +12,10 @@ function map(base: number, value: number, where: (x: number, y: number) => boole
   return { data, width: W, height: W };
 }
 
-/** The model's answer after SAM's vote, the zone the left 30 columns (a 20-px grid box at scale 2). */
+/** The model's answer after SAM's vote, the zone the left 30 columns. */
 function voted(model: FloatMap, sam: FloatMap): (x: number, y: number) => number {
   const data = model.data.slice();
-  samVote(data, W, W, sam, [0, 0, 15, 20], 2);
+  samVote(data, W, W, sam, [0, 0, 30, W]);
   return (x, y) => Number(data[y * W + x]!.toFixed(2));
 }
 

@@ -226,7 +226,7 @@ function keyAnalyser(s: Sessions, base: ModelIo, stage: GeneralStage) {
     const box = held ? unionBox([held, subjectBox]) : subjectBox;
     const [mask] = await sam([box]);
     const zone = grow(box, 0.1, answer.width, answer.height);
-    samVote(answer.data, answer.width, answer.height, mask!, zone, 1);
+    samVote(answer.data, answer.width, answer.height, mask!, zone);
   }
 }
 
