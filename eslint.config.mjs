@@ -26,14 +26,22 @@ export default tseslint.config(
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
-    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
     plugins: { '@next/next': nextPlugin, 'react-hooks': reactHooks },
     rules: {
       ...nextPlugin.configs.recommended.rules,
       ...reactHooks.configs.recommended.rules,
       '@typescript-eslint/no-floating-promises': 'error',
-      '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { attributes: false } }],
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-misused-promises': [
+        'error',
+        { checksVoidReturn: { attributes: false } },
+      ],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
+      ],
     },
   },
   {
@@ -49,7 +57,9 @@ export default tseslint.config(
   {
     // Every function fits on a screen or two. A test file's describe block is a list of cases, not one.
     ignores: ['**/*.test.ts', '**/*.test.tsx', 'e2e/**', 'tests/**'],
-    rules: { 'max-lines-per-function': ['error', { max: 150, skipBlankLines: true, skipComments: true }] },
+    rules: {
+      'max-lines-per-function': ['error', { max: 150, skipBlankLines: true, skipComments: true }],
+    },
   },
   {
     // The engine is a leaf: pure TypeScript shared by the browser and the server.
@@ -59,9 +69,26 @@ export default tseslint.config(
         'error',
         {
           patterns: [
-            { group: ['node:*', 'fs', 'path', 'child_process', 'os', 'crypto', 'stream'], message: 'engine/ must not import Node built-ins.' },
-            { group: ['next', 'next/*', 'react', 'react-dom', '@prisma/*', 'onnxruntime-*'], message: 'engine/ is a leaf: inject runtimes through engine/runtime.ts.' },
-            { group: ['../lib/*', '../../lib/*', '../../../lib/*', '@/lib/*', '@/workers/*', '@/components/*', '@/app/*'], message: 'engine/ must not import application code.' },
+            {
+              group: ['node:*', 'fs', 'path', 'child_process', 'os', 'crypto', 'stream'],
+              message: 'engine/ must not import Node built-ins.',
+            },
+            {
+              group: ['next', 'next/*', 'react', 'react-dom', '@prisma/*', 'onnxruntime-*'],
+              message: 'engine/ is a leaf: inject runtimes through engine/runtime.ts.',
+            },
+            {
+              group: [
+                '../lib/*',
+                '../../lib/*',
+                '../../../lib/*',
+                '@/lib/*',
+                '@/workers/*',
+                '@/components/*',
+                '@/app/*',
+              ],
+              message: 'engine/ must not import application code.',
+            },
           ],
         },
       ],
@@ -78,7 +105,8 @@ export default tseslint.config(
           patterns: [
             {
               regex: '^(@/(app|components|workers)|(\\.\\./)+(app|components|workers))(/|$)',
-              message: 'lib/ must not import app/, components/ or workers/: inject what it needs instead.',
+              message:
+                'lib/ must not import app/, components/ or workers/: inject what it needs instead.',
             },
           ],
         },
@@ -97,7 +125,8 @@ export default tseslint.config(
             {
               regex: '^(@/lib|(\\.\\./)+lib)(/|$)',
               allowTypeImports: true,
-              message: 'components/ may import only types from lib/ (server code stays on the server).',
+              message:
+                'components/ may import only types from lib/ (server code stays on the server).',
             },
           ],
         },

@@ -7,7 +7,10 @@ const SWEEP_EVERY_MS = 10 * 60_000;
 function sweep(): void {
   sweepIncoming().then(
     (removed) => {
-      if (removed.length) console.log(`[web] removed ${removed.length} abandoned upload file(s): ${removed.join(', ')}`);
+      if (removed.length)
+        console.log(
+          `[web] removed ${removed.length} abandoned upload file(s): ${removed.join(', ')}`,
+        );
     },
     (e: unknown) => console.error('[web] sweeping abandoned upload files failed', e),
   );

@@ -3,5 +3,6 @@
  * instrumentation-node.ts so the edge bundle of this file stays free of Node modules.
  */
 export async function register(): Promise<void> {
-  if (process.env.NEXT_RUNTIME === 'nodejs') (await import('./instrumentation-node')).registerNode();
+  if (process.env.NEXT_RUNTIME === 'nodejs')
+    (await import('./instrumentation-node')).registerNode();
 }

@@ -8,7 +8,12 @@ process.env.NEXT_TELEMETRY_DISABLED = '1';
 const config: NextConfig = {
   // Native and heavy server packages stay out of the bundles; the web role never loads
   // onnxruntime-node or spawns ffmpeg (workers do).
-  serverExternalPackages: ['better-sqlite3', '@prisma/adapter-better-sqlite3', 'onnxruntime-node', 'node-av'],
+  serverExternalPackages: [
+    'better-sqlite3',
+    '@prisma/adapter-better-sqlite3',
+    'onnxruntime-node',
+    'node-av',
+  ],
   poweredByHeader: false,
   skipTrailingSlashRedirect: true,
   typedRoutes: false,

@@ -7,6 +7,8 @@ export default defineConfig({
   schema: 'prisma/schema.prisma',
   migrations: { path: 'prisma/migrations' },
   datasource: {
-    url: process.env.DATABASE_URL ?? `file:${path.resolve(process.env.DATA_DIR ?? './data', 'keyout.db')}`,
+    url:
+      process.env.DATABASE_URL ??
+      `file:${path.resolve(process.env.DATA_DIR ?? './data', 'keyout.db')}`,
   },
 });

@@ -6,7 +6,8 @@ import { type NextRequest, NextResponse } from 'next/server';
  * the dashboard layout validates the session itself.
  */
 export function proxy(req: NextRequest) {
-  const hasSession = req.cookies.has('keyout.session-token') || req.cookies.has('__Secure-keyout.session-token');
+  const hasSession =
+    req.cookies.has('keyout.session-token') || req.cookies.has('__Secure-keyout.session-token');
   if (hasSession) return NextResponse.next();
   const url = req.nextUrl.clone();
   url.pathname = '/signin';

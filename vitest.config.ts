@@ -4,7 +4,8 @@ import { configDefaults, defineConfig } from 'vitest/config';
 const root = import.meta.dirname;
 /** Tests beside the code: unit tests, except those that start a process or open a port. */
 const BESIDE_CODE = '{engine,lib,workers,components,bin,scripts}/**/*.test.{ts,tsx}';
-const SERVICE_BESIDE_CODE = '{engine,lib,workers,components,bin,scripts}/**/*.service.test.{ts,tsx}';
+const SERVICE_BESIDE_CODE =
+  '{engine,lib,workers,components,bin,scripts}/**/*.service.test.{ts,tsx}';
 
 export default defineConfig({
   // The app's own imports (`@/lib/...`), for the route handlers the service tier serves.
@@ -27,7 +28,6 @@ export default defineConfig({
         test: {
           name: 'service',
           include: ['tests/service/**/*.test.ts', SERVICE_BESIDE_CODE],
-          setupFiles: [path.join(root, 'tests/service/setup.ts')],
           environment: 'node',
           testTimeout: 300_000,
           hookTimeout: 600_000,

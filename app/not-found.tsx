@@ -17,9 +17,12 @@ export default function NotFound() {
       <main className="flex flex-1 items-start justify-center px-4 pt-10 pb-16 sm:pt-20">
         <div className="w-full max-w-md text-center">
           <p className="text-sm font-semibold text-indigo-700">404</p>
-          <h1 className="mt-2 text-2xl font-semibold tracking-tight text-slate-900">This page is not here</h1>
+          <h1 className="mt-2 text-2xl font-semibold tracking-tight text-slate-900">
+            This page is not here
+          </h1>
           <p className="mt-3 text-slate-600">
-            The address may be mistyped, or what it pointed to was deleted. Jobs and files can only be seen by the account that made them.
+            The address may be mistyped, or what it pointed to was deleted. Jobs and files can only
+            be seen by the account that made them.
           </p>
           <div className="mt-8 flex flex-wrap justify-center gap-3">
             <LinkButton href="/jobs">Your jobs</LinkButton>

@@ -45,7 +45,10 @@ export default async function Home() {
       <header className="mx-auto flex max-w-6xl items-center justify-between gap-2 px-4 py-5 sm:px-6">
         <Logo />
         <nav aria-label="Site" className="flex items-center gap-1 sm:gap-2">
-          <Link href="/studio" className="hidden rounded-lg px-3 py-2 text-sm font-medium whitespace-nowrap text-slate-700 hover:bg-slate-100 sm:block">
+          <Link
+            href="/studio"
+            className="hidden rounded-lg px-3 py-2 text-sm font-medium whitespace-nowrap text-slate-700 hover:bg-slate-100 sm:block"
+          >
             Studio
           </Link>
           {user ? (
@@ -54,7 +57,10 @@ export default async function Home() {
             </LinkButton>
           ) : (
             <>
-              <Link href="/signin" className="rounded-lg px-2 py-2 text-sm font-medium whitespace-nowrap text-slate-700 hover:bg-slate-100 sm:px-3">
+              <Link
+                href="/signin"
+                className="rounded-lg px-2 py-2 text-sm font-medium whitespace-nowrap text-slate-700 hover:bg-slate-100 sm:px-3"
+              >
                 Sign in
               </Link>
               <LinkButton href="/signup" size="sm" className="whitespace-nowrap">
@@ -75,8 +81,8 @@ export default async function Home() {
               Cut people and objects out of any video.
             </h1>
             <p className="mt-5 max-w-xl text-lg text-slate-600">
-              Keyout removes the background from videos and gives you transparent WebM, masks or a new background — privately in
-              your browser, or at scale on our servers and API.
+              Keyout removes the background from videos and gives you transparent WebM, masks or a
+              new background — privately in your browser, or at scale on our servers and API.
             </p>
             <div className="mt-8 flex flex-wrap gap-3">
               <LinkButton href="/studio" size="lg">
@@ -89,8 +95,15 @@ export default async function Home() {
           </div>
           {sample ? (
             <div className="min-w-0 rounded-2xl bg-white p-3 shadow-xl ring-1 ring-slate-200 sm:p-4">
-              <p className="mb-2 text-sm font-medium text-slate-900">A sample clip, before and after — drag the split</p>
-              <BeforeAfter before={sample.clip} after={sample.cutout} width={SAMPLE_CLIP.width} height={SAMPLE_CLIP.height} />
+              <p className="mb-2 text-sm font-medium text-slate-900">
+                A sample clip, before and after — drag the split
+              </p>
+              <BeforeAfter
+                before={sample.clip}
+                after={sample.cutout}
+                width={SAMPLE_CLIP.width}
+                height={SAMPLE_CLIP.height}
+              />
             </div>
           ) : (
             <div aria-hidden="true" className="relative">
@@ -113,7 +126,10 @@ export default async function Home() {
             </h2>
             <div className="mt-10 grid gap-6 sm:grid-cols-2">
               {features.map((f) => (
-                <div key={f.title} className="rounded-xl bg-white p-6 shadow-sm ring-1 ring-slate-200">
+                <div
+                  key={f.title}
+                  className="rounded-xl bg-white p-6 shadow-sm ring-1 ring-slate-200"
+                >
                   <h3 className="font-semibold text-slate-900">{f.title}</h3>
                   <p className="mt-2 text-sm leading-6 text-slate-600">{f.body}</p>
                 </div>
@@ -122,56 +138,85 @@ export default async function Home() {
           </div>
         </section>
 
-        <section aria-labelledby="pricing" className="py-20">
-          <div className="mx-auto max-w-6xl px-4 sm:px-6">
-            <h2 id="pricing" className="text-2xl font-semibold tracking-tight text-slate-900">
-              Simple pricing in credits
-            </h2>
-            <p className="mt-2 max-w-2xl text-slate-600">
-              You pay per second of video, rounded up, and see the exact charge before a job starts. Credits come in packs from{' '}
-              {CREDIT_PACKS.map((p) => `${formatPrice(p.priceCents)} for ${p.credits}`).join(', ')}; a blurred background or subject adds 1
-              credit a second, and video above 30 fps costs fps/30 times as much. The Studio is free.
-            </p>
-            <div className="mt-8 rounded-xl px-4 ring-1 ring-slate-200 sm:px-0">
-              <table className={reflowTable.table}>
-                <caption className="sr-only">Price per model</caption>
-                <thead className={`${reflowTable.thead} bg-slate-50`}>
-                  <tr>
-                    <th scope="col" className="px-4 py-3 font-medium">Model</th>
-                    <th scope="col" className="px-4 py-3 font-medium">What it does</th>
-                    <th scope="col" className="px-4 py-3 font-medium">Credits per second</th>
-                    <th scope="col" className="px-4 py-3 font-medium">A minute of video</th>
-                  </tr>
-                </thead>
-                <tbody className={reflowTable.tbody}>
-                  {MODELS.map((m) => (
-                    <tr key={m.id} className={reflowTable.tr}>
-                      <td data-label="Model" className={`px-4 py-3 font-medium text-slate-900 ${reflowTable.td}`}>
-                        <span>
-                          {m.name} <code className="ml-1 text-xs text-slate-600">{m.id}</code>
-                        </span>
-                      </td>
-                      <td data-label="What it does" className={`px-4 py-3 text-slate-700 ${reflowTable.td}`}>
-                        {m.blurb}
-                      </td>
-                      <td data-label="Credits per second" className={`px-4 py-3 tabular-nums text-slate-900 ${reflowTable.td}`}>
-                        {m.rate}
-                      </td>
-                      <td data-label="A minute of video" className={`px-4 py-3 tabular-nums text-slate-900 ${reflowTable.td}`}>
-                        {perMinute(m.rate)}
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          </div>
-        </section>
+        <PricingSection />
       </main>
 
       <footer className="border-t border-slate-100 py-8 text-center text-sm text-slate-600">
         Keyout is open source (AGPL-3.0) and self-hostable.
       </footer>
     </div>
+  );
+}
+
+/** The price of each model, per second and per minute of video, and the credit packs. */
+function PricingSection() {
+  return (
+    <section aria-labelledby="pricing" className="py-20">
+      <div className="mx-auto max-w-6xl px-4 sm:px-6">
+        <h2 id="pricing" className="text-2xl font-semibold tracking-tight text-slate-900">
+          Simple pricing in credits
+        </h2>
+        <p className="mt-2 max-w-2xl text-slate-600">
+          You pay per second of video, rounded up, and see the exact charge before a job starts.
+          Credits come in packs from{' '}
+          {CREDIT_PACKS.map((p) => `${formatPrice(p.priceCents)} for ${p.credits}`).join(', ')}; a
+          blurred background or subject adds 1 credit a second, and video above 30 fps costs fps/30
+          times as much. The Studio is free.
+        </p>
+        <div className="mt-8 rounded-xl px-4 ring-1 ring-slate-200 sm:px-0">
+          <table className={reflowTable.table}>
+            <caption className="sr-only">Price per model</caption>
+            <thead className={`${reflowTable.thead} bg-slate-50`}>
+              <tr>
+                <th scope="col" className="px-4 py-3 font-medium">
+                  Model
+                </th>
+                <th scope="col" className="px-4 py-3 font-medium">
+                  What it does
+                </th>
+                <th scope="col" className="px-4 py-3 font-medium">
+                  Credits per second
+                </th>
+                <th scope="col" className="px-4 py-3 font-medium">
+                  A minute of video
+                </th>
+              </tr>
+            </thead>
+            <tbody className={reflowTable.tbody}>
+              {MODELS.map((m) => (
+                <tr key={m.id} className={reflowTable.tr}>
+                  <td
+                    data-label="Model"
+                    className={`px-4 py-3 font-medium text-slate-900 ${reflowTable.td}`}
+                  >
+                    <span>
+                      {m.name} <code className="ml-1 text-xs text-slate-600">{m.id}</code>
+                    </span>
+                  </td>
+                  <td
+                    data-label="What it does"
+                    className={`px-4 py-3 text-slate-700 ${reflowTable.td}`}
+                  >
+                    {m.blurb}
+                  </td>
+                  <td
+                    data-label="Credits per second"
+                    className={`px-4 py-3 tabular-nums text-slate-900 ${reflowTable.td}`}
+                  >
+                    {m.rate}
+                  </td>
+                  <td
+                    data-label="A minute of video"
+                    className={`px-4 py-3 tabular-nums text-slate-900 ${reflowTable.td}`}
+                  >
+                    {perMinute(m.rate)}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      </div>
+    </section>
   );
 }

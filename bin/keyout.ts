@@ -18,9 +18,12 @@ const USAGE = `Usage:
 
 async function main(argv: string[]): Promise<number> {
   const [group, action, ...rest] = argv;
-  if (group === 'keys' && action === 'create') return (await import('../lib/cli/accounts')).keysCreate(rest);
-  if (group === 'credits' && action === 'grant') return (await import('../lib/cli/accounts')).creditsGrant(rest);
-  if (group === 'users' && action === 'reset-link') return (await import('../lib/cli/accounts')).usersResetLink(rest);
+  if (group === 'keys' && action === 'create')
+    return (await import('../lib/cli/accounts')).keysCreate(rest);
+  if (group === 'credits' && action === 'grant')
+    return (await import('../lib/cli/accounts')).creditsGrant(rest);
+  if (group === 'users' && action === 'reset-link')
+    return (await import('../lib/cli/accounts')).usersResetLink(rest);
   if (group === 'remove') return (await import('../lib/cli/remove')).remove(argv.slice(1));
   if (group === '--help' || group === '-h' || group === 'help') {
     console.log(USAGE);

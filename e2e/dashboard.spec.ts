@@ -26,13 +26,18 @@ async function tabTo(page: Page, target: ReturnType<Page['locator']>, max = 40):
 
 /** `keyout <args>` against the stack's data, as a self-hoster runs it. */
 function keyout(stack: { dataDir: string; env: NodeJS.ProcessEnv }, args: string[]): string {
-  return execFileSync(process.execPath, ['bin/keyout.mjs', ...args], { env: stack.env, encoding: 'utf8' });
+  return execFileSync(process.execPath, ['bin/keyout.mjs', ...args], {
+    env: stack.env,
+    encoding: 'utf8',
+  });
 }
 
 // The e2e files share one server (a worker-scoped stack) and run in file-name order: this file
 // must sort first among those that sign up, as its first test signs up the instance's first
 // account (the admin).
-test('visitor meets the landing page and signs up with the keyboard only; the first account is admin', async ({ page }) => {
+test('visitor meets the landing page and signs up with the keyboard only; the first account is admin', async ({
+  page,
+}) => {
   await page.goto('/');
   await expect(page.getByRole('heading', { level: 1 })).toContainText('Cut people');
   await checkBothWidths(page, '01-landing');
@@ -56,7 +61,10 @@ test('visitor meets the landing page and signs up with the keyboard only; the fi
   await checkBothWidths(page, '03-jobs-empty');
 });
 
-test('signs out and back in; a wrong password is explained; a reset link from the CLI sets a new password', async ({ page, stack }) => {
+test('signs out and back in; a wrong password is explained; a reset link from the CLI sets a new password', async ({
+  page,
+  stack,
+}) => {
   await page.goto('/jobs');
   await page.getByRole('button', { name: 'Sign out' }).last().click();
   await expect(page).toHaveURL(/\/$/);
@@ -131,7 +139,9 @@ test('buys credits, creates a key (shown once) and revokes it', async ({ page })
   await page.screenshot({ path: screenshotPath('10-key-revoke-confirm'), fullPage: true });
   await page.getByRole('button', { name: 'Revoke key' }).click();
   await expect(row.getByText(/Revoked/)).toBeVisible();
-  expect((await page.request.get('/v1/credits', { headers: { 'X-Api-Key': key } })).status()).toBe(401);
+  expect((await page.request.get('/v1/credits', { headers: { 'X-Api-Key': key } })).status()).toBe(
+    401,
+  );
 
   // A key for the rest of the run (the docs' script uses it).
   await page.getByLabel('Key name').fill('script');
@@ -141,7 +151,11 @@ test('buys credits, creates a key (shown once) and revokes it', async ({ page })
   await checkBothWidths(page, '11-keys');
 });
 
-test('docs: the copied script runs as it is with a real key and completes a job; /v1/openapi is public', async ({ page, stack, browserContext }) => {
+test('docs: the copied script runs as it is with a real key and completes a job; /v1/openapi is public', async ({
+  page,
+  stack,
+  browserContext,
+}) => {
   test.setTimeout(600_000); // the reference is a large bundle; the script waits for a real job
   test.skip(!hasClip, `test clip missing: ${CLIP}`);
   await gotoSettled(page, '/docs');
@@ -149,7 +163,9 @@ test('docs: the copied script runs as it is with a real key and completes a job;
   await expect(page.getByText('/v1/jobs/{id}/start').first()).toBeVisible({ timeout: 60_000 });
   await checkBothWidths(page, '12-docs');
 
-  await browserContext.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: stack.url });
+  await browserContext.grantPermissions(['clipboard-read', 'clipboard-write'], {
+    origin: stack.url,
+  });
   await page.getByTestId('copy-script').click();
   await expect(page.getByTestId('copy-script')).toHaveText('Copied');
   const script = await page.evaluate(() => navigator.clipboard.readText());
@@ -159,10 +175,26 @@ test('docs: the copied script runs as it is with a real key and completes a job;
   // Run it as a user would: in a fresh folder, with the key in KEYOUT_API_KEY and a short video.
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'keyout-script-'));
   fs.writeFileSync(path.join(dir, 'keyout-quickstart.sh'), script);
-  execFileSync('ffmpeg', ['-v', 'error', '-i', CLIP, '-t', '1', '-vf', 'scale=256:256', '-an', path.join(dir, 'short.mp4')]);
+  execFileSync('ffmpeg', [
+    '-v',
+    'error',
+    '-i',
+    CLIP,
+    '-t',
+    '1',
+    '-vf',
+    'scale=256:256',
+    '-an',
+    path.join(dir, 'short.mp4'),
+  ]);
   const out = execFileSync('bash', ['keyout-quickstart.sh'], {
     cwd: dir,
-    env: { PATH: process.env.PATH, HOME: dir, KEYOUT_API_KEY: apiKey, VIDEO: 'short.mp4' } as unknown as NodeJS.ProcessEnv,
+    env: {
+      PATH: process.env.PATH,
+      HOME: dir,
+      KEYOUT_API_KEY: apiKey,
+      VIDEO: 'short.mp4',
+    } as unknown as NodeJS.ProcessEnv,
     encoding: 'utf8',
     timeout: 480_000,
   });
@@ -182,7 +214,9 @@ test('docs: the copied script runs as it is with a real key and completes a job;
 test.describe('server jobs from the dashboard', () => {
   test.skip(!hasClip, `test clip missing: ${CLIP} (../shared/testdata)`);
 
-  test('keyboard only: a new job with a live preview before it completes; the WebM has real alpha', async ({ page }) => {
+  test('keyboard only: a new job with a live preview before it completes; the WebM has real alpha', async ({
+    page,
+  }) => {
     test.setTimeout(1_500_000); // Original on 183 frames: 8 to 12+ minutes on a shared 2-core host
     await page.goto('/jobs/new');
     await expect(page.getByRole('heading', { name: 'New job' })).toBeVisible();
@@ -198,7 +232,10 @@ test.describe('server jobs from the dashboard', () => {
     const input = page.locator('input[type=file]');
     await expect(input).toBeFocused();
     await page.screenshot({ path: screenshotPath('14-new-job-dropzone-focus') });
-    const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.keyboard.press('Enter')]);
+    const [chooser] = await Promise.all([
+      page.waitForEvent('filechooser'),
+      page.keyboard.press('Enter'),
+    ]);
     await chooser.setFiles(CLIP);
     await expect(page.getByText(/uploaded$/)).toBeVisible({ timeout: 60_000 });
     // The exact cost with its parts: Original, 1 credit/s × 7.32 s, rounded up.
@@ -214,14 +251,21 @@ test.describe('server jobs from the dashboard', () => {
     // A preview of a finished frame shows up while the job is still running.
     await expect(page.getByTestId('job-preview')).toBeVisible({ timeout: 300_000 });
     await expect(page.getByTestId('job-live')).toBeVisible();
-    expect(await page.getByTestId('job-preview').evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
+    expect(
+      await page.getByTestId('job-preview').evaluate((img: HTMLImageElement) => img.naturalWidth),
+    ).toBeGreaterThan(0);
     await expect(page.getByTestId('job-stage')).toHaveText(/frame \d+ of 183|Encoding|Checking/);
     await checkBothWidths(page, '16-job-processing-preview');
-    await expect(page.getByRole('heading', { name: 'Downloads' })).toBeVisible({ timeout: 1_200_000 });
+    await expect(page.getByRole('heading', { name: 'Downloads' })).toBeVisible({
+      timeout: 1_200_000,
+    });
     await expect(page.getByTestId('player-time')).toHaveText(/\/ 7\.\d s/);
     await checkBothWidths(page, '17-job-completed');
 
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Download Result' }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('link', { name: 'Download Result' }).click(),
+    ]);
     const file = path.join(ARTIFACTS, 'server-result.webm');
     await download.saveAs(file);
     const alpha = alphaRange(file);
@@ -255,17 +299,36 @@ test.describe('server jobs from the dashboard', () => {
     await checkBothWidths(page, '19-job-start-from-page');
     await page.getByRole('button', { name: 'Start — 6 credits' }).click();
     await expect(page.getByTestId('job-live')).toBeVisible();
-    await expect(page.getByRole('heading', { name: 'Downloads' })).toBeVisible({ timeout: 480_000 });
+    await expect(page.getByRole('heading', { name: 'Downloads' })).toBeVisible({
+      timeout: 480_000,
+    });
     await expect(page.getByText('On #0EA5E9 · MP4 (H.264)')).toBeVisible();
   });
 
-  test('a bad background URL is refused next to its field; a job that fails is tried again', async ({ page }) => {
+  test('a bad background URL is refused next to its field; a job that fails is tried again', async ({
+    page,
+  }) => {
     test.setTimeout(600_000);
     // A background host whose image is there when the start checks it and gone when the worker comes.
-    const png = execFileSync('ffmpeg', ['-v', 'error', '-f', 'lavfi', '-i', 'color=c=red:s=160x120', '-frames:v', '1', '-f', 'image2', '-c:v', 'png', '-']);
+    const png = execFileSync('ffmpeg', [
+      '-v',
+      'error',
+      '-f',
+      'lavfi',
+      '-i',
+      'color=c=red:s=160x120',
+      '-frames:v',
+      '1',
+      '-f',
+      'image2',
+      '-c:v',
+      'png',
+      '-',
+    ]);
     let served = 0;
     const host = http.createServer((req, res) => {
-      if (req.url === '/once.png' && served++ === 0) return res.writeHead(200, { 'Content-Type': 'image/png' }).end(png);
+      if (req.url === '/once.png' && served++ === 0)
+        return res.writeHead(200, { 'Content-Type': 'image/png' }).end(png);
       res.writeHead(404).end('gone');
     });
     await new Promise<void>((r) => host.listen(0, '127.0.0.1', r));
@@ -279,7 +342,9 @@ test.describe('server jobs from the dashboard', () => {
       await page.getByLabel('Background URL').fill(`${base}/missing.png`);
       await page.getByRole('button', { name: /^Start — / }).click();
       const field = page.getByLabel('Background URL');
-      await expect(page.locator('#bg-url-error')).toHaveText('This background cannot be used: The server answered HTTP 404.');
+      await expect(page.locator('#bg-url-error')).toHaveText(
+        'This background cannot be used: The server answered HTTP 404.',
+      );
       await expect(field).toHaveAttribute('aria-invalid', 'true');
       await expect(field).toBeFocused();
       await checkBothWidths(page, '20-new-job-bad-background');
@@ -287,7 +352,9 @@ test.describe('server jobs from the dashboard', () => {
       await field.fill(`${base}/once.png`);
       await page.getByRole('button', { name: /^Start — / }).click();
       await expect(page).toHaveURL(/\/jobs\/[0-9a-f-]{36}$/);
-      await expect(page.getByRole('heading', { name: 'The job failed' })).toBeVisible({ timeout: 300_000 });
+      await expect(page.getByRole('heading', { name: 'The job failed' })).toBeVisible({
+        timeout: 300_000,
+      });
       await expect(page.getByText(/background could not be fetched/)).toBeVisible();
       await checkBothWidths(page, '21-job-failed');
       const failedUrl = page.url();
@@ -295,14 +362,18 @@ test.describe('server jobs from the dashboard', () => {
       await page.getByRole('button', { name: 'Try again' }).click();
       await expect(page).toHaveURL(/\/jobs\/[0-9a-f-]{36}\?from=/);
       expect(page.url()).not.toContain(failedUrl.split('/').at(-1)!.concat('?'));
-      await expect(page.getByText('A new job from the same video, with the options of the failed one')).toBeVisible();
+      await expect(
+        page.getByText('A new job from the same video, with the options of the failed one'),
+      ).toBeVisible();
       await expect(page.getByLabel('Background URL')).toHaveValue(`${base}/once.png`);
       await expect(page.getByLabel(/Human/)).toBeChecked();
       await checkBothWidths(page, '22-job-retry');
       await page.locator('label', { hasText: /^Blur · / }).click();
       await expect(page.getByTestId('job-cost')).toHaveText('13 credits'); // (0.75 + 1) × 7.32 s
       await page.getByRole('button', { name: 'Start — 13 credits' }).click();
-      await expect(page.getByRole('heading', { name: 'Downloads' })).toBeVisible({ timeout: 480_000 });
+      await expect(page.getByRole('heading', { name: 'Downloads' })).toBeVisible({
+        timeout: 480_000,
+      });
       // The blur result plays and seeks: its duration is known.
       await expect(page.getByTestId('player-time')).toHaveText(/\/ 7\.\d s/);
       await checkBothWidths(page, '23-job-blur-completed');
@@ -318,10 +389,18 @@ test.describe('server jobs from the dashboard', () => {
     await expect(cards.filter({ hasText: 'Blurred background · MP4 (H.264)' })).toHaveCount(1);
     await expect(cards.filter({ hasText: 'Human · On #0EA5E9' })).toHaveCount(1);
     await expect(cards.filter({ hasText: 'Failed' })).toHaveCount(1);
-    await expect(cards.first().getByText('liveportrait_d12_talking_glasses_512.mp4')).toHaveAttribute('title', 'liveportrait_d12_talking_glasses_512.mp4');
+    await expect(
+      cards.first().getByText('liveportrait_d12_talking_glasses_512.mp4'),
+    ).toHaveAttribute('title', 'liveportrait_d12_talking_glasses_512.mp4');
     await checkBothWidths(page, '24-jobs-list', async () => {
       // Every thumbnail has loaded before the screenshot.
-      await expect(async () => expect(await page.locator('[data-testid=job-card] img').evaluateAll((imgs) => imgs.every((i) => (i as HTMLImageElement).complete))).toBe(true)).toPass();
+      await expect(async () =>
+        expect(
+          await page
+            .locator('[data-testid=job-card] img')
+            .evaluateAll((imgs) => imgs.every((i) => (i as HTMLImageElement).complete)),
+        ).toBe(true),
+      ).toPass();
     });
   });
 });
@@ -351,7 +430,10 @@ test('several files at once make one job each with the same settings', async ({ 
 test('admin grants credits and makes a password-reset link', async ({ page }) => {
   await gotoSettled(page, '/admin');
   await expect(page.getByRole('heading', { name: 'Admin' })).toBeVisible();
-  await page.getByLabel(/Credits to grant/).first().fill('25');
+  await page
+    .getByLabel(/Credits to grant/)
+    .first()
+    .fill('25');
   await page.getByRole('button', { name: 'Grant' }).first().click();
   await expect(page.getByText('Granted 25 credits.')).toBeVisible();
   await page.getByRole('button', { name: `Password reset link for ${email}` }).click();

@@ -16,7 +16,9 @@ test.describe('exports from the job page', () => {
     const { headers, jobId } = await signUpWithCompletedJob(page, stack, 'exports');
 
     await page.goto(`/jobs/${jobId}`);
-    const panel = page.getByRole('heading', { name: 'Exports' }).locator('xpath=ancestor::*[contains(@class, "rounded")][1]');
+    const panel = page
+      .getByRole('heading', { name: 'Exports' })
+      .locator('xpath=ancestor::*[contains(@class, "rounded")][1]');
     await page.getByLabel('Format').selectOption('mask_video');
     // Masks keep the original size: the widths field says so and takes nothing.
     await expect(page.getByLabel('Widths (optional)')).toBeDisabled();
@@ -27,15 +29,26 @@ test.describe('exports from the job page', () => {
     await expect(exports).toContainText('Mask only');
     await panel.screenshot({ path: screenshotPath('20-job-exports') });
 
-    const [download] = await Promise.all([page.waitForEvent('download'), exports.getByRole('link', { name: /Download/ }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      exports.getByRole('link', { name: /Download/ }).click(),
+    ]);
     const file = path.join(ARTIFACTS, 'export-mask.mp4');
     await download.saveAs(file);
-    const probe = JSON.parse(execFileSync('ffprobe', ['-v', 'error', '-show_entries', 'stream=codec_name,width,height', '-of', 'json', file], { encoding: 'utf8' })) as {
+    const probe = JSON.parse(
+      execFileSync(
+        'ffprobe',
+        ['-v', 'error', '-show_entries', 'stream=codec_name,width,height', '-of', 'json', file],
+        { encoding: 'utf8' },
+      ),
+    ) as {
       streams: { codec_name: string; width: number; height: number }[];
     };
     expect(probe.streams).toEqual([{ codec_name: 'h264', width: 512, height: 512 }]);
     // Exports are free: the 10 credits minus the 2 the job cost.
-    const credits = (await (await page.request.get('/v1/credits', { headers })).json()) as { remaining_credits: number };
+    const credits = (await (await page.request.get('/v1/credits', { headers })).json()) as {
+      remaining_credits: number;
+    };
     expect(credits.remaining_credits).toBe(8);
   });
 });

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { expect, test } from './fixtures';
 import { checkBothWidths } from './support/checks';
+import { signUp } from './support/completed-job';
 import { ARTIFACTS, CLIP, hasClip } from './support/media';
 
 /**
@@ -13,26 +14,54 @@ import { ARTIFACTS, CLIP, hasClip } from './support/media';
 test.describe('background image upload', () => {
   test.skip(!hasClip, `test clip missing: ${CLIP} (../shared/testdata)`);
 
-  test('picks a PNG as the background; the result shows it behind the person', async ({ page, stack }) => {
+  test('picks a PNG as the background; the result shows it behind the person', async ({
+    page,
+    stack,
+  }) => {
     test.setTimeout(900_000);
-    const email = `bg-upload-${Date.now()}@example.com`;
-    await page.context().clearCookies();
-    await page.goto('/signup');
-    await page.getByLabel('Email').fill(email);
-    await page.getByLabel('Password').fill('correct horse battery staple');
-    await page.getByRole('button', { name: 'Create account' }).click();
-    await expect(page).toHaveURL(/\/jobs$/);
-    execFileSync(process.execPath, ['bin/keyout.mjs', 'keys', 'create', '--email', email, '--credits', '20'], {
-      env: { ...process.env, DATA_DIR: stack.dataDir, PUBLIC_URL: stack.url },
-    });
+    const email = await signUp(page, 'bg-upload');
+    execFileSync(
+      process.execPath,
+      ['bin/keyout.mjs', 'keys', 'create', '--email', email, '--credits', '20'],
+      {
+        env: { ...process.env, DATA_DIR: stack.dataDir, PUBLIC_URL: stack.url },
+      },
+    );
 
     // 64-px magenta/yellow squares: the top-left square is magenta.
     const board = path.join(ARTIFACTS, 'checkerboard.png');
     const clip = path.join(ARTIFACTS, 'bg-upload-clip.mp4');
     const text = path.join(ARTIFACTS, 'not-an-image.png');
     fs.mkdirSync(ARTIFACTS, { recursive: true });
-    execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'color=c=magenta:s=512x512', '-vf', "geq=r='if(mod(floor(X/64)+floor(Y/64),2),255,255)':g='if(mod(floor(X/64)+floor(Y/64),2),230,0)':b='if(mod(floor(X/64)+floor(Y/64),2),0,255)'", '-frames:v', '1', board]);
-    execFileSync('ffmpeg', ['-v', 'error', '-y', '-i', CLIP, '-t', '2', '-c:v', 'libx264', '-preset', 'veryfast', '-an', clip]);
+    execFileSync('ffmpeg', [
+      '-v',
+      'error',
+      '-y',
+      '-f',
+      'lavfi',
+      '-i',
+      'color=c=magenta:s=512x512',
+      '-vf',
+      "geq=r='if(mod(floor(X/64)+floor(Y/64),2),255,255)':g='if(mod(floor(X/64)+floor(Y/64),2),230,0)':b='if(mod(floor(X/64)+floor(Y/64),2),0,255)'",
+      '-frames:v',
+      '1',
+      board,
+    ]);
+    execFileSync('ffmpeg', [
+      '-v',
+      'error',
+      '-y',
+      '-i',
+      CLIP,
+      '-t',
+      '2',
+      '-c:v',
+      'libx264',
+      '-preset',
+      'veryfast',
+      '-an',
+      clip,
+    ]);
     fs.writeFileSync(text, 'this is text, not a picture');
 
     await page.goto('/jobs/new');
@@ -45,7 +74,9 @@ test.describe('background image upload', () => {
     await page.getByLabel('Or upload an image').setInputFiles(text);
     await expect(page.getByLabel('Background URL')).toBeDisabled();
     await page.getByRole('button', { name: /^Start — / }).click();
-    await expect(page.locator('#bg-file-error')).toHaveText('The background must be a single PNG, JPEG or WebP image.');
+    await expect(page.locator('#bg-file-error')).toHaveText(
+      'The background must be a single PNG, JPEG or WebP image.',
+    );
     await expect(page.getByLabel('Or upload an image')).toBeFocused();
 
     await page.getByLabel('Or upload an image').setInputFiles(board);
@@ -54,17 +85,33 @@ test.describe('background image upload', () => {
     await checkBothWidths(page, '40-new-job-background-upload');
     await page.getByRole('button', { name: /^Start — / }).click();
     await expect(page).toHaveURL(/\/jobs\/[0-9a-f-]{36}$/);
-    await expect(page.getByRole('heading', { name: 'Downloads' })).toBeVisible({ timeout: 600_000 });
+    await expect(page.getByRole('heading', { name: 'Downloads' })).toBeVisible({
+      timeout: 600_000,
+    });
     await expect(page.getByText('On an image · MP4 (H.264)')).toBeVisible();
     await checkBothWidths(page, '41-job-background-upload-completed');
 
-    const href = await page.getByRole('link', { name: 'Download Result', exact: true }).getAttribute('href');
+    const href = await page
+      .getByRole('link', { name: 'Download Result', exact: true })
+      .getAttribute('href');
     const result = path.join(ARTIFACTS, 'bg-upload-result.mp4');
     fs.writeFileSync(result, Buffer.from(await (await page.request.get(href!)).body()));
     const still = path.join(ARTIFACTS, 'bg-upload-frame.png');
     execFileSync('ffmpeg', ['-v', 'error', '-y', '-i', result, '-frames:v', '1', still]);
     // The top-left corner of the talking-head clip is background: the magenta square shows there.
-    const corner = execFileSync('ffmpeg', ['-v', 'error', '-i', result, '-frames:v', '1', '-vf', 'crop=16:16:16:16,scale=1:1:flags=area,format=rgb24', '-f', 'rawvideo', '-']);
+    const corner = execFileSync('ffmpeg', [
+      '-v',
+      'error',
+      '-i',
+      result,
+      '-frames:v',
+      '1',
+      '-vf',
+      'crop=16:16:16:16,scale=1:1:flags=area,format=rgb24',
+      '-f',
+      'rawvideo',
+      '-',
+    ]);
     const [r, g, b] = [...corner];
     expect(r, `corner pixel ${r},${g},${b}`).toBeGreaterThan(200);
     expect(g).toBeLessThan(60);

@@ -12,9 +12,17 @@ import { CLIP, hasClip, screenshotPath } from './support/media';
 test.describe('mask refinement by clicking', () => {
   test.skip(!hasClip, `test clip missing: ${CLIP} (../shared/testdata)`);
 
-  test('clicks on a frame, previews the mask, applies it as a new active version', async ({ page, stack }) => {
+  test('clicks on a frame, previews the mask, applies it as a new active version', async ({
+    page,
+    stack,
+  }) => {
     const { headers, jobId } = await signUpWithCompletedJob(page, stack, 'clicks', 1);
-    const credits = async () => ((await (await page.request.get('/v1/credits', { headers })).json()) as { remaining_credits: number }).remaining_credits;
+    const credits = async () =>
+      (
+        (await (await page.request.get('/v1/credits', { headers })).json()) as {
+          remaining_credits: number;
+        }
+      ).remaining_credits;
     const afterJob = await credits();
 
     await page.goto(`/jobs/${jobId}`);
@@ -37,7 +45,10 @@ test.describe('mask refinement by clicking', () => {
     expect(share).toBeGreaterThan(2);
     expect(share).toBeLessThan(80);
     await expect(page.getByText('1 point (1 on the object)')).toBeVisible();
-    await page.getByRole('heading', { name: 'Or click on it' }).locator('xpath=..').screenshot({ path: screenshotPath('32-job-click-preview') });
+    await page
+      .getByRole('heading', { name: 'Or click on it' })
+      .locator('xpath=..')
+      .screenshot({ path: screenshotPath('32-job-click-preview') });
     // The job page with the preview: axe at desktop and phone width, no sideways scroll.
     await checkBothWidths(page, '33-job-click-preview');
 
@@ -50,10 +61,24 @@ test.describe('mask refinement by clicking', () => {
     await expect(v2.getByText('Refining')).toHaveCount(0);
     expect(await credits()).toBe(afterJob - 1); // service-original: 1 credit a second, 1 s
 
-    const list = (await (await page.request.get(`/v1/jobs/${jobId}/mask-versions`, { headers })).json()) as { active_version: number; versions: { version: number; refinement_id: string | null }[] };
+    const list = (await (
+      await page.request.get(`/v1/jobs/${jobId}/mask-versions`, { headers })
+    ).json()) as {
+      active_version: number;
+      versions: { version: number; refinement_id: string | null }[];
+    };
     expect(list.active_version).toBe(2);
-    const refinement = (await (await page.request.get(`/v1/refinements/${list.versions[1]!.refinement_id}`, { headers })).json()) as { prompt: { mode: string; frame: number; points: { include: boolean }[] } };
-    expect(refinement.prompt).toMatchObject({ mode: 'points', frame: 10, points: [{ include: true }] });
-    await page.getByRole('heading', { name: 'Mask versions' }).locator('xpath=ancestor::*[contains(@class, "rounded")][1]').screenshot({ path: screenshotPath('34-job-click-applied') });
+    const refinement = (await (
+      await page.request.get(`/v1/refinements/${list.versions[1]!.refinement_id}`, { headers })
+    ).json()) as { prompt: { mode: string; frame: number; points: { include: boolean }[] } };
+    expect(refinement.prompt).toMatchObject({
+      mode: 'points',
+      frame: 10,
+      points: [{ include: true }],
+    });
+    await page
+      .getByRole('heading', { name: 'Mask versions' })
+      .locator('xpath=ancestor::*[contains(@class, "rounded")][1]')
+      .screenshot({ path: screenshotPath('34-job-click-applied') });
   });
 });

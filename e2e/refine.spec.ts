@@ -12,17 +12,31 @@ import { CLIP, hasClip, screenshotPath } from './support/media';
 test.describe('mask refinement from the job page', () => {
   test.skip(!hasClip, `test clip missing: ${CLIP} (../shared/testdata)`);
 
-  test('refines the mask by a prompt, then switches the active version back', async ({ page, stack }) => {
+  test('refines the mask by a prompt, then switches the active version back', async ({
+    page,
+    stack,
+  }) => {
     const { headers, jobId } = await signUpWithCompletedJob(page, stack, 'refine');
-    const credits = async () => ((await (await page.request.get('/v1/credits', { headers })).json()) as { remaining_credits: number }).remaining_credits;
+    const credits = async () =>
+      (
+        (await (await page.request.get('/v1/credits', { headers })).json()) as {
+          remaining_credits: number;
+        }
+      ).remaining_credits;
     const afterJob = await credits();
 
     await page.goto(`/jobs/${jobId}`);
-    const panel = page.getByRole('heading', { name: 'Mask versions' }).locator('xpath=ancestor::*[contains(@class, "rounded")][1]');
+    const panel = page
+      .getByRole('heading', { name: 'Mask versions' })
+      .locator('xpath=ancestor::*[contains(@class, "rounded")][1]');
     const versions = page.getByRole('list', { name: 'Mask versions' });
     const byText = page.getByRole('form', { name: 'Refine by a description' });
     await expect(versions.getByRole('listitem')).toHaveCount(1);
-    const badge = (version: number) => versions.getByRole('listitem').nth(version - 1).getByText('Active', { exact: true });
+    const badge = (version: number) =>
+      versions
+        .getByRole('listitem')
+        .nth(version - 1)
+        .getByText('Active', { exact: true });
     await expect(badge(1)).toBeVisible();
 
     // A prompt that names nothing the models know is refused on the page, before any charge.
@@ -50,7 +64,9 @@ test.describe('mask refinement from the job page', () => {
     await expect(badge(1)).toBeVisible();
     await expect(badge(2)).toHaveCount(0);
     await expect(page.getByRole('button', { name: 'Make active version 2' })).toBeVisible();
-    const list = (await (await page.request.get(`/v1/jobs/${jobId}/mask-versions`, { headers })).json()) as { active_version: number };
+    const list = (await (
+      await page.request.get(`/v1/jobs/${jobId}/mask-versions`, { headers })
+    ).json()) as { active_version: number };
     expect(list.active_version).toBe(1);
   });
 });

@@ -7,7 +7,16 @@ import { lookAtSticker, stickerProblems } from '../tests/support/sticker-file';
 import { expect, test as shared } from './fixtures';
 import { launchBrowser } from './support/browser';
 import { checkBothWidths, watchApiRequests } from './support/checks';
-import { alphaRange, ARTIFACTS, CLIP, clipCut, hasClip, screenshotPath, streamCodecs, zipEntries } from './support/media';
+import {
+  alphaRange,
+  ARTIFACTS,
+  CLIP,
+  clipCut,
+  hasClip,
+  screenshotPath,
+  streamCodecs,
+  zipEntries,
+} from './support/media';
 
 /** A profile of its own, so these runs stay out of the studio history that studio.spec checks. */
 const test = shared.extend({
@@ -29,7 +38,9 @@ async function runStudio(page: Page, clip: string, image: string) {
   await expect(page.getByRole('button', { name: 'Remove background' })).toBeDisabled();
   await page.getByLabel('Background image').setInputFiles(image);
   await page.getByRole('button', { name: 'Remove background' }).click();
-  await expect(page.getByRole('link', { name: /^Download WebM/ })).toBeVisible({ timeout: 280_000 });
+  await expect(page.getByRole('link', { name: /^Download WebM/ })).toBeVisible({
+    timeout: 280_000,
+  });
 }
 
 async function save(page: Page, link: ReturnType<Page['getByRole']>, dir: string): Promise<string> {
@@ -52,32 +63,66 @@ test.describe('studio stickers and formats, nothing uploaded', () => {
     page.on('pageerror', (e) => console.log(`[uncaught in page] ${e.message}`));
   });
 
-  test('a WebM with sound on a picked image, every sticker format passing the server’s checks, WebP and a PNG sequence', async ({ page }) => {
+  test('a WebM with sound on a picked image, every sticker format passing the server’s checks, WebP and a PNG sequence', async ({
+    page,
+  }) => {
     test.setTimeout(25 * 60_000);
     const dir = fs.mkdtempSync(path.join(ARTIFACTS, 'studio-stickers-'));
     const clip = clipCut(1);
     const image = path.join(dir, 'cyan.png');
-    execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'color=c=0x00ffff:s=320x180', '-frames:v', '1', image]);
+    execFileSync('ffmpeg', [
+      '-v',
+      'error',
+      '-y',
+      '-f',
+      'lavfi',
+      '-i',
+      'color=c=0x00ffff:s=320x180',
+      '-frames:v',
+      '1',
+      image,
+    ]);
     const api = watchApiRequests(page);
     await runStudio(page, clip, image);
 
     // The opaque WebM: VP9 with the sound as Opus, the picked image behind the subject.
-    await expect(page.getByTestId('studio-result-kind')).toHaveText('VP9 WebM, with the sound (Opus).');
+    await expect(page.getByTestId('studio-result-kind')).toHaveText(
+      'VP9 WebM, with the sound (Opus).',
+    );
     const webm = await save(page, page.getByRole('link', { name: /^Download WebM/ }), dir);
     expect(streamCodecs(webm)).toEqual({ video: ['vp9'], audio: ['opus'] });
-    const corner = execFileSync('ffmpeg', ['-v', 'error', '-i', webm, '-frames:v', '1', '-vf', 'crop=16:16:16:16,scale=1:1:flags=area,format=rgb24', '-f', 'rawvideo', '-']);
+    const corner = execFileSync('ffmpeg', [
+      '-v',
+      'error',
+      '-i',
+      webm,
+      '-frames:v',
+      '1',
+      '-vf',
+      'crop=16:16:16:16,scale=1:1:flags=area,format=rgb24',
+      '-f',
+      'rawvideo',
+      '-',
+    ]);
     expect([...corner].map((v) => Math.round(v / 32))).toEqual([0, 8, 8]);
     // The cut-out beside it: transparent, with the same sound. Stickers and formats come from it.
-    const cutout = await save(page, page.getByRole('link', { name: /Download the transparent WebM/ }), dir);
+    const cutout = await save(
+      page,
+      page.getByRole('link', { name: /Download the transparent WebM/ }),
+      dir,
+    );
     expect(path.basename(cutout)).toBe('studio-clip-1s-keyout-transparent.webm');
     expect(streamCodecs(cutout)).toEqual({ video: ['vp9'], audio: ['opus'] });
     expect(alphaRange(cutout).min).toBeLessThan(16);
 
     const stickers = page.getByTestId('studio-stickers');
-    for (const format of STICKER_FORMATS) await page.getByRole('checkbox', { name: new RegExp(format) }).check();
+    for (const format of STICKER_FORMATS)
+      await page.getByRole('checkbox', { name: new RegExp(format) }).check();
     await page.getByRole('button', { name: 'Make stickers' }).click();
     await expect(page.getByTestId('studio-stickers-progress')).toBeVisible();
-    await expect(stickers.getByRole('listitem')).toHaveCount(STICKER_FORMATS.length, { timeout: 18 * 60_000 });
+    await expect(stickers.getByRole('listitem')).toHaveCount(STICKER_FORMATS.length, {
+      timeout: 18 * 60_000,
+    });
     await expect(page.getByTestId('studio-stickers-progress')).toHaveCount(0, { timeout: 60_000 });
     await expect(stickers.getByText('Fits')).toHaveCount(STICKER_FORMATS.length);
     await page.screenshot({ path: screenshotPath('44-studio-stickers'), fullPage: true });
@@ -86,22 +131,41 @@ test.describe('studio stickers and formats, nothing uploaded', () => {
     const sizes = new Map<string, number>();
     for (const format of STICKER_FORMATS) {
       const policy = outputFormat(format).sticker!;
-      const file = await save(page, stickers.locator(`[data-format=${format}]`).getByRole('link', { name: /Download/ }), dir);
-      expect(path.basename(file)).toBe(`studio-clip-1s-keyout-${format}.${outputFormat(format).extension}`);
+      const file = await save(
+        page,
+        stickers.locator(`[data-format=${format}]`).getByRole('link', { name: /Download/ }),
+        dir,
+      );
+      expect(path.basename(file)).toBe(
+        `studio-clip-1s-keyout-${format}.${outputFormat(format).extension}`,
+      );
       const seen = await lookAtSticker(file, policy.codec.codec, dir);
       expect(stickerProblems(seen, policy, 1), format).toEqual([]);
       // The page states the size the file has, against the same budget.
-      await expect(stickers.locator(`[data-format=${format}]`).getByRole('meter')).toHaveAttribute('aria-valuenow', String(seen.bytes));
-      await expect(stickers.locator(`[data-format=${format}]`).getByRole('meter')).toHaveAttribute('aria-valuemax', String(policy.budgetBytes));
+      await expect(stickers.locator(`[data-format=${format}]`).getByRole('meter')).toHaveAttribute(
+        'aria-valuenow',
+        String(seen.bytes),
+      );
+      await expect(stickers.locator(`[data-format=${format}]`).getByRole('meter')).toHaveAttribute(
+        'aria-valuemax',
+        String(policy.budgetBytes),
+      );
       sizes.set(path.basename(file), seen.bytes);
     }
-    const zip = await save(page, page.getByRole('button', { name: 'Download all stickers (ZIP)' }), dir);
+    const zip = await save(
+      page,
+      page.getByRole('button', { name: 'Download all stickers (ZIP)' }),
+      dir,
+    );
     expect(path.basename(zip)).toBe('studio-clip-1s-keyout-stickers.zip');
-    expect(Object.fromEntries((await zipEntries(zip)).map((e) => [e.name, e.bytes]))).toEqual(Object.fromEntries(sizes));
+    expect(Object.fromEntries((await zipEntries(zip)).map((e) => [e.name, e.bytes]))).toEqual(
+      Object.fromEntries(sizes),
+    );
 
     // Full-size formats: APNG and GIF run the same encoders as the APNG and GIF stickers above,
     // so WebP (the studio's only animated WebP at full size) and the PNG sequence are made here.
-    for (const label of ['Animated WebP', 'PNG sequence (ZIP of RGBA frames)']) await page.getByRole('checkbox', { name: label }).check();
+    for (const label of ['Animated WebP', 'PNG sequence (ZIP of RGBA frames)'])
+      await page.getByRole('checkbox', { name: label }).check();
     await page.getByRole('button', { name: 'Make', exact: true }).click();
     const made = page.getByTestId('studio-formats');
     await expect(made.getByRole('listitem')).toHaveCount(2, { timeout: 8 * 60_000 });
@@ -110,7 +174,9 @@ test.describe('studio stickers and formats, nothing uploaded', () => {
     const webp = await save(page, made.getByRole('link', { name: /Download WEBP/ }), dir);
     const info = execFileSync('webpmux', ['-info', webp], { encoding: 'utf8' });
     expect(info).toMatch(/Features present: animation transparency/);
-    const frames = await zipEntries(await save(page, made.getByRole('link', { name: /Download ZIP/ }), dir));
+    const frames = await zipEntries(
+      await save(page, made.getByRole('link', { name: /Download ZIP/ }), dir),
+    );
     expect(frames.length).toBeGreaterThan(20);
     expect(frames[0]!.name).toBe('frame_000001.png');
     expect(api.requests(), 'requests to the server').toEqual([]);

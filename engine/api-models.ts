@@ -20,6 +20,13 @@ export interface ApiModelRow {
   browser: boolean;
   /** Whether a mask refinement by text prompt may run on it (spec, refine-mask `model`). */
   textPrompts: boolean;
+  /**
+   * Whether its renders estimate the subject's own colour in the soft edges (docs/outputs.md,
+   * "Edge colours"). Off where the estimate does not pay: the people tier's matte is too wide
+   * for it to help (0.8-1.4 of passing the filmed colour through), and the render would cost
+   * several times its segmentation.
+   */
+  edgeColour: boolean;
 }
 
 export const API_MODEL_ROWS = [
@@ -32,6 +39,7 @@ export const API_MODEL_ROWS = [
     tier: 'original',
     browser: true,
     textPrompts: true,
+    edgeColour: true,
   },
   {
     id: 'service-human',
@@ -42,6 +50,7 @@ export const API_MODEL_ROWS = [
     tier: 'human',
     browser: true,
     textPrompts: false,
+    edgeColour: false,
   },
   {
     id: 'service-light',
@@ -52,6 +61,7 @@ export const API_MODEL_ROWS = [
     tier: 'light',
     browser: true,
     textPrompts: false,
+    edgeColour: true,
   },
   {
     id: 'service-pro',
@@ -62,6 +72,7 @@ export const API_MODEL_ROWS = [
     tier: 'pro',
     browser: false,
     textPrompts: true,
+    edgeColour: true,
   },
 ] as const satisfies readonly ApiModelRow[];
 
@@ -80,5 +91,8 @@ export function apiModel(id: ApiModel): ApiModelRow {
 
 /** An id or alias → the model it names, or null. */
 export function resolveApiModel(name: string): ApiModel | null {
-  return API_MODEL_ROWS.find((m) => m.id === name || (m.aliases as readonly string[]).includes(name))?.id ?? null;
+  return (
+    API_MODEL_ROWS.find((m) => m.id === name || (m.aliases as readonly string[]).includes(name))
+      ?.id ?? null
+  );
 }

@@ -27,17 +27,32 @@
  *   `service-pro`), each naming its `TierConfig` in `TIERS`; `BUILTIN_MODELS` lists the manifests; the file a manifest
  *   names is served to the browser at `/models/<manifest.file>`.
  *
- * The server wraps the same matter in lib/segment/segment-video.ts (ffmpeg decode → matter →
+ * The server wraps the same matter in lib/segment/mask-video.ts (ffmpeg decode → matter →
  * FFV1 mask) with lib/inference/ort-node-runtime.ts.
  */
 export { createVideoMatter, normalizeThreshold, workSize } from './video-matter';
 export type { VideoMatter, VideoMatterOptions, MatterStats } from './video-matter';
 export type { InferenceRuntime, InferenceSession, TensorData } from './runtime';
 export type { ModelManifest, ModelSource, OutputDecoding } from './models/manifest';
-export { BUILTIN_MODELS, ISNET, SELFIE, RVM, SINET, PAN_PARTS, MEDIAPIPE_LANDSCAPE } from './models/catalog';
+export {
+  BUILTIN_MODELS,
+  ISNET,
+  SELFIE,
+  RVM,
+  SINET,
+  PAN_PARTS,
+  MEDIAPIPE_LANDSCAPE,
+} from './models/catalog';
 export { tierFor, withManifest } from './models/registry';
 export { TIERS, PEOPLE_TIERS } from './tiers';
 export type { TierConfig, PeopleModel } from './tiers';
-export { API_MODEL_ROWS, API_MODELS, DEFAULT_MODEL, apiModel, isApiModel, resolveApiModel } from './api-models';
+export {
+  API_MODEL_ROWS,
+  API_MODELS,
+  DEFAULT_MODEL,
+  apiModel,
+  isApiModel,
+  resolveApiModel,
+} from './api-models';
 export type { ApiModel, ApiModelRow } from './api-models';
 export type { RgbaFrame, FloatMap } from './matte/image';

@@ -9,13 +9,24 @@ const side = (s: number, least = 128) => Math.max(least, Math.round(s / 16) * 16
  */
 function fast(t: TierConfig): TierConfig {
   const k = t.keyframes;
-  const keyframes = k.interval > 1 ? { ...k, interval: k.interval * 2, bisectBelow: 0, bisectUnexplainedAbove: 0 } : k;
-  return { ...t, workSide: side(t.workSide * 0.75), keyframes: { ...keyframes, flowSide: side(k.flowSide * 0.75, 64) } };
+  const keyframes =
+    k.interval > 1
+      ? { ...k, interval: k.interval * 2, bisectBelow: 0, bisectUnexplainedAbove: 0 }
+      : k;
+  return {
+    ...t,
+    workSide: side(t.workSide * 0.75),
+    keyframes: { ...keyframes, flowSide: side(k.flowSide * 0.75, 64) },
+  };
 }
 
 /** Finer hair and edges: matting at 1.5× the tier's working side (at most 1024 px), edges solved on the full grid. */
 function fineEdges(t: TierConfig): TierConfig {
-  return { ...t, workSide: Math.min(1024, side(t.workSide * 1.5)), guided: t.guided && { ...t.guided, subsample: 1 } };
+  return {
+    ...t,
+    workSide: Math.min(1024, side(t.workSide * 1.5)),
+    guided: t.guided && { ...t.guided, subsample: 1 },
+  };
 }
 
 /**
@@ -25,8 +36,16 @@ function fineEdges(t: TierConfig): TierConfig {
  */
 export const ENGINE_PRESETS = {
   balanced: { summary: "The model's tuned settings (the default).", adjust: (t: TierConfig) => t },
-  fast: { summary: 'Quicker, softer edges: matting at 3/4 of the working size; keyframe models place keys twice as far apart.', adjust: fast },
-  'fine-edges': { summary: 'Finer hair and edges: matting at 1.5x the working size (up to 1024 px), edges solved on the full grid. Slower.', adjust: fineEdges },
+  fast: {
+    summary:
+      'Quicker, softer edges: matting at 3/4 of the working size; keyframe models place keys twice as far apart.',
+    adjust: fast,
+  },
+  'fine-edges': {
+    summary:
+      'Finer hair and edges: matting at 1.5x the working size (up to 1024 px), edges solved on the full grid. Slower.',
+    adjust: fineEdges,
+  },
 } as const satisfies Record<string, { summary: string; adjust: (t: TierConfig) => TierConfig }>;
 
 export type EnginePreset = keyof typeof ENGINE_PRESETS;

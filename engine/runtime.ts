@@ -16,7 +16,10 @@ export interface InferenceSession {
    * Runs the model and returns only the named outputs (side outputs are never computed). The
    * feeds' buffers may be transferred to another thread: the caller must not use them afterwards.
    */
-  run(feeds: Record<string, TensorData>, outputs: readonly string[]): Promise<Record<string, TensorData>>;
+  run(
+    feeds: Record<string, TensorData>,
+    outputs: readonly string[],
+  ): Promise<Record<string, TensorData>>;
   release(): Promise<void>;
   /**
    * Runs worth keeping outstanding at once. Absent or 0: run() computes on the caller's thread,

@@ -54,7 +54,7 @@ export interface TierConfig {
    * grid that many times coarser than the working one, radius scaled to match.
    */
   guided: { radius: number; eps: number; gain?: number; subsample?: number } | null;
-  /** Drop regions smaller than this fraction of the largest one unless the model is sure of them (engine/matte/main-subject.ts; null keeps everything). */
+  /** Drop regions smaller than this fraction of the largest one unless the model is sure of them (engine/subject/main-subject.ts; null keeps everything). */
   mainSubjectMinFraction: number | null;
   /**
    * Frames between keys also weigh the matte carried to them along the flow against the keys'
@@ -68,11 +68,19 @@ export interface TierConfig {
    * the model's answer as it is.
    */
   subject: SubjectStage | null;
+  /**
+   * Each key's matte is also weighed against its own frame's local colour statistics, taught only
+   * by the pixels the matte is surest of (engine/matte/colour-model.ts `checkOwnColours`): the
+   * people model's soft halo, which the guided filter hardens into a band of background (grass
+   * between the arms and the body), has the background's colours and goes; a limb has the
+   * subject's and stays. `passes`: each taught by the one before. Absent: none.
+   */
+  ownColours?: { passes: number } | null;
 }
 
 /**
- * The two people configurations. `selfie`: MediaPipe selfie 256² on every frame, guided-filter
- * edges solved on a 128-px grid. `rvm`: Robust Video Matting on every frame at 384 px on the
+ * The two people configurations. `selfie`: MediaPipe selfie 256² on every frame, its soft halo
+ * checked against the frame's own colours, guided-filter edges solved on a 128-px grid. `rvm`: Robust Video Matting on every frame at 384 px on the
  * long side (its recurrent state carried frame to frame), edges by the guided filter without
  * gain (RVM's alpha is already real alpha). Which one `service-human` runs, and where the Studio
  * runs the other, is decided by measurement (docs/engine.md).
@@ -83,18 +91,35 @@ export const PEOPLE_TIERS = {
     inputSide: 512,
     keepAspect: true,
     workSide: 256,
-    keyframes: { interval: 1, fuseRadius: 0, bisectBelow: 0, bisectUnexplainedAbove: 0, unexplainedScale: 0, flowSide: 160, cutThreshold: 0.15 },
+    keyframes: {
+      interval: 1,
+      fuseRadius: 0,
+      bisectBelow: 0,
+      bisectUnexplainedAbove: 0,
+      unexplainedScale: 0,
+      flowSide: 160,
+      cutThreshold: 0.15,
+    },
     guided: { radius: 4, eps: 1e-3, gain: 2, subsample: 2 },
     mainSubjectMinFraction: 0.15,
     colourModel: false,
     subject: { kind: 'people', detectEvery: 8, motionGap: 2, margin: 0.15, cropSide: 256 },
+    ownColours: { passes: 3 },
   },
   rvm: {
     model: 'rvm',
     inputSide: 384,
     keepAspect: true,
     workSide: 384,
-    keyframes: { interval: 1, fuseRadius: 0, bisectBelow: 0, bisectUnexplainedAbove: 0, unexplainedScale: 0, flowSide: 160, cutThreshold: 0.15 },
+    keyframes: {
+      interval: 1,
+      fuseRadius: 0,
+      bisectBelow: 0,
+      bisectUnexplainedAbove: 0,
+      unexplainedScale: 0,
+      flowSide: 160,
+      cutThreshold: 0.15,
+    },
     guided: { radius: 2, eps: 1e-3, gain: 1 },
     mainSubjectMinFraction: 0.15,
     colourModel: false,
@@ -115,11 +140,19 @@ export const TIERS = {
     inputSide: 1024,
     keepAspect: false,
     workSide: 320,
-    keyframes: { interval: 32, fuseRadius: 1, bisectBelow: 0.65, bisectUnexplainedAbove: 0.2, unexplainedScale: 0.1, flowSide: 128, cutThreshold: 0.15 },
+    keyframes: {
+      interval: 32,
+      fuseRadius: 1,
+      bisectBelow: 0.65,
+      bisectUnexplainedAbove: 0.2,
+      unexplainedScale: 0.1,
+      flowSide: 128,
+      cutThreshold: 0.15,
+    },
     guided: { radius: 2, eps: 4e-3, gain: 2 },
     mainSubjectMinFraction: 0.15,
     colourModel: true,
-    subject: { kind: 'general', sam: true, motionGap: 2, choice: 'shot' },
+    subject: { kind: 'general', sam: true, samVotes: false, motionGap: 2, choice: 'shot' },
   },
   human: PEOPLE_TIERS.selfie,
   original: {
@@ -127,22 +160,38 @@ export const TIERS = {
     inputSide: 1024,
     keepAspect: false,
     workSide: 512,
-    keyframes: { interval: 5, fuseRadius: 1, bisectBelow: 0.75, bisectUnexplainedAbove: 0, unexplainedScale: 0, flowSide: 192, cutThreshold: 0.15 },
+    keyframes: {
+      interval: 5,
+      fuseRadius: 1,
+      bisectBelow: 0.75,
+      bisectUnexplainedAbove: 0,
+      unexplainedScale: 0,
+      flowSide: 192,
+      cutThreshold: 0.15,
+    },
     guided: { radius: 2, eps: 4e-3, gain: 2 },
     mainSubjectMinFraction: 0.15,
     colourModel: false,
-    subject: { kind: 'general', sam: true, motionGap: 2, choice: 'shot' },
+    subject: { kind: 'general', sam: true, samVotes: false, motionGap: 2, choice: 'shot' },
   },
   pro: {
     model: 'isnet',
     inputSide: 1024,
     keepAspect: false,
     workSide: 768,
-    keyframes: { interval: 1, fuseRadius: 2, bisectBelow: 0, bisectUnexplainedAbove: 0, unexplainedScale: 0, flowSide: 256, cutThreshold: 0.15 },
+    keyframes: {
+      interval: 1,
+      fuseRadius: 2,
+      bisectBelow: 0,
+      bisectUnexplainedAbove: 0,
+      unexplainedScale: 0,
+      flowSide: 256,
+      cutThreshold: 0.15,
+    },
     guided: { radius: 3, eps: 4e-3, gain: 2 },
     mainSubjectMinFraction: 0.15,
     colourModel: false,
-    subject: { kind: 'general', sam: true, motionGap: 2, choice: 'shot' },
+    subject: { kind: 'general', sam: true, samVotes: false, motionGap: 2, choice: 'shot' },
   },
 } satisfies Record<string, TierConfig>;
 export type TierName = keyof typeof TIERS;

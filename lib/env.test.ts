@@ -3,7 +3,8 @@ import { env, resetEnvForTests } from './env';
 
 const saved = { ...process.env };
 function envWith(vars: Record<string, string>) {
-  for (const k of ['INFERENCE_DEVICE', 'WORKER_LANES', 'ORT_EXECUTION_PROVIDER']) delete process.env[k];
+  for (const k of ['INFERENCE_DEVICE', 'WORKER_LANES', 'ORT_EXECUTION_PROVIDER'])
+    delete process.env[k];
   Object.assign(process.env, vars);
   resetEnvForTests();
   return env();
@@ -26,6 +27,8 @@ describe('inference and lane settings', () => {
 
   it('still reads the old ORT_EXECUTION_PROVIDER where INFERENCE_DEVICE is unset, so an upgrade keeps its .env', () => {
     expect(envWith({ ORT_EXECUTION_PROVIDER: 'cpu' }).INFERENCE_DEVICE).toBe('cpu');
-    expect(envWith({ ORT_EXECUTION_PROVIDER: 'cpu', INFERENCE_DEVICE: 'webgpu' }).INFERENCE_DEVICE).toBe('webgpu');
+    expect(
+      envWith({ ORT_EXECUTION_PROVIDER: 'cpu', INFERENCE_DEVICE: 'webgpu' }).INFERENCE_DEVICE,
+    ).toBe('webgpu');
   });
 });

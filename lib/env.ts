@@ -40,7 +40,10 @@ const schema = z.object({
   STORAGE_PROVIDER: z.enum(['local', 's3']).default('local'),
   S3_BUCKET: z.string().min(3).optional(),
   /** Prepended to every key, e.g. "keyout/" to share a bucket. */
-  S3_PREFIX: z.string().regex(/^([A-Za-z0-9._-]+\/)*$/, 'folder names ending in "/"').default(''),
+  S3_PREFIX: z
+    .string()
+    .regex(/^([A-Za-z0-9._-]+\/)*$/, 'folder names ending in "/"')
+    .default(''),
   /** The store's endpoint (AWS when unset). */
   S3_ENDPOINT: z.string().url().optional(),
   /** The endpoint clients reach, when it differs from S3_ENDPOINT (presigned URLs are signed for it). */
@@ -67,8 +70,18 @@ const schema = z.object({
   WORKER_LANES: z
     .string()
     .default('gpu,cpu')
-    .transform((s) => s.split(',').map((l) => l.trim()).filter(Boolean))
-    .pipe(z.union([z.tuple([z.literal('auto')]).transform(() => 'auto' as const), z.array(z.enum(['gpu', 'cpu'])).min(1)])),
+    .transform((s) =>
+      s
+        .split(',')
+        .map((l) => l.trim())
+        .filter(Boolean),
+    )
+    .pipe(
+      z.union([
+        z.tuple([z.literal('auto')]).transform(() => 'auto' as const),
+        z.array(z.enum(['gpu', 'cpu'])).min(1),
+      ]),
+    ),
   /** Threads onnxruntime may use per inference session (0 = one per available CPU). */
   ORT_THREADS: z.coerce.number().int().min(0).default(0),
   /**
@@ -83,9 +96,17 @@ const schema = z.object({
   ORT_CUDA_DEVICE: z.coerce.number().int().min(0).default(0),
   /** Keyframes per model run (ISNet tiers): 4 on a GPU, 1 on the CPU unless set. */
   ORT_BATCH: z.coerce.number().int().min(1).max(32).optional(),
-  MAX_UPLOAD_BYTES: z.coerce.number().int().positive().default(1024 * 1024 * 1024),
+  MAX_UPLOAD_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(1024 * 1024 * 1024),
   MAX_VIDEO_SECONDS: z.coerce.number().positive().default(600),
-  MAX_FRAME_PIXELS: z.coerce.number().int().positive().default(4096 * 2304),
+  MAX_FRAME_PIXELS: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(4096 * 2304),
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(100),
   STARTS_PER_MINUTE: z.coerce.number().int().positive().default(3),
   /** Requests with a missing or invalid API key one client address may make per minute. */
@@ -111,16 +132,21 @@ const schema = z.object({
 /** Settings that only make sense together. */
 const checked = schema.superRefine((e, ctx) => {
   const need = (when: string, keys: (keyof typeof e)[]) => {
-    for (const k of keys) if (!e[k]) ctx.addIssue({ code: 'custom', path: [k], message: `required with ${when}` });
+    for (const k of keys)
+      if (!e[k]) ctx.addIssue({ code: 'custom', path: [k], message: `required with ${when}` });
   };
   if (e.QUEUE_PROVIDER === 'bullmq') need('QUEUE_PROVIDER=bullmq', ['REDIS_URL']);
   if (e.STORAGE_PROVIDER === 's3') need('STORAGE_PROVIDER=s3', ['S3_BUCKET']);
   // Processes on several machines share a PostgreSQL database: a secret generated into one
   // machine's DATA_DIR would sign sessions and URLs the others reject.
-  if (isPostgresUrl(e.DATABASE_URL ?? '')) need('a PostgreSQL DATABASE_URL (the same value in every process)', ['KEYOUT_SECRET']);
+  if (isPostgresUrl(e.DATABASE_URL ?? ''))
+    need('a PostgreSQL DATABASE_URL (the same value in every process)', ['KEYOUT_SECRET']);
 });
 
-export type Env = Omit<z.infer<typeof schema>, 'PUBLIC_URL' | 'INFERENCE_DEVICE' | 'ORT_EXECUTION_PROVIDER'> & {
+export type Env = Omit<
+  z.infer<typeof schema>,
+  'PUBLIC_URL' | 'INFERENCE_DEVICE' | 'ORT_EXECUTION_PROVIDER'
+> & {
   INFERENCE_DEVICE: (typeof DEVICE_SETTINGS)[number];
   PUBLIC_URL: string;
   /** PUBLIC_URL was set, not derived from PORT. */

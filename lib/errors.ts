@@ -29,10 +29,12 @@ export class ServiceError extends Error {
 }
 
 /** Text as a sentence for people: a capital first letter and one closing mark. */
-export const sentence = (s: string) => (s ? s[0]!.toUpperCase() + s.slice(1) : s).replace(/([^.!?])$/, '$1.');
+export const sentence = (s: string) =>
+  (s ? s[0]!.toUpperCase() + s.slice(1) : s).replace(/([^.!?])$/, '$1.');
 
 /** A ServiceError for people: its message, then its details, each a sentence. */
-export const inWords = (e: ServiceError) => [e.message, e.details].flatMap((part) => (part ? [sentence(part)] : [])).join(' ');
+export const inWords = (e: ServiceError) =>
+  [e.message, e.details].flatMap((part) => (part ? [sentence(part)] : [])).join(' ');
 
 export const JOB_NOT_FOUND = 'Job not found or does not belong to user';
 

@@ -24,7 +24,10 @@ import { childCpuSeconds } from './lib-bench/cpu';
 
 const { values } = parseArgs({
   options: {
-    source: { type: 'string', default: path.resolve('../shared/testdata/videos/sam2_05_juggle_fullbody_1280x720.mp4') },
+    source: {
+      type: 'string',
+      default: path.resolve('../shared/testdata/videos/sam2_05_juggle_fullbody_1280x720.mp4'),
+    },
     seconds: { type: 'string', default: '10' },
     rounds: { type: 'string', default: '1' },
     json: { type: 'string' },
@@ -32,7 +35,11 @@ const { values } = parseArgs({
 });
 
 type Transparent = Recipe & { kind: 'transparent' };
-const t = (format: Transparent['format'], maxWidth?: number): Transparent => ({ kind: 'transparent', format, ...(maxWidth ? { transform: { max_width: maxWidth } } : {}) });
+const t = (format: Transparent['format'], maxWidth?: number): Transparent => ({
+  kind: 'transparent',
+  format,
+  ...(maxWidth ? { transform: { max_width: maxWidth } } : {}),
+});
 /** Ten profiles a web page, an editor and a compositor might ask for at once. */
 const PROFILES: Transparent[] = [
   t('webm_vp9'),
@@ -49,10 +56,22 @@ const PROFILES: Transparent[] = [
 
 const work = await fs.mkdtemp(path.join(os.tmpdir(), 'keyout-bench-batch-'));
 const source = path.join(work, 'source.mp4');
-await ffmpeg(['-v', 'error', '-i', path.resolve(values.source), '-t', values.seconds, '-c', 'copy', source]);
+await ffmpeg([
+  '-v',
+  'error',
+  '-i',
+  path.resolve(values.source),
+  '-t',
+  values.seconds,
+  '-c',
+  'copy',
+  source,
+]);
 const info = await probeVideo(source);
 const mask = await makeTestMask(source, info, path.join(work, 'mask.mkv'));
-console.log(`${path.basename(values.source)} (${values.seconds} s): ${info.width}x${info.height} ${info.fps} fps, ${info.frameCount} frames; ${PROFILES.length} profiles; ${os.cpus().length} cores, load ${os.loadavg()[0]!.toFixed(1)}`);
+console.log(
+  `${path.basename(values.source)} (${values.seconds} s): ${info.width}x${info.height} ${info.fps} fps, ${info.frameCount} frames; ${PROFILES.length} profiles; ${os.cpus().length} cores, load ${os.loadavg()[0]!.toFixed(1)}`,
+);
 
 interface Run {
   mode: 'fan-out' | 'one pass';
@@ -62,7 +81,10 @@ interface Run {
   validated: number;
 }
 
-async function measure(mode: Run['mode'], fn: (dir: string) => Promise<{ bytes: number; validated: number }>): Promise<Run> {
+async function measure(
+  mode: Run['mode'],
+  fn: (dir: string) => Promise<{ bytes: number; validated: number }>,
+): Promise<Run> {
   const dir = await fs.mkdtemp(path.join(work, 'run-'));
   const cpu = await childCpuSeconds();
   const started = performance.now();
@@ -70,14 +92,27 @@ async function measure(mode: Run['mode'], fn: (dir: string) => Promise<{ bytes: 
   const wallSeconds = (performance.now() - started) / 1000;
   const cpuAfter = await childCpuSeconds();
   await fs.rm(dir, { recursive: true, force: true });
-  return { mode, wallSeconds, cpuSeconds: cpu === null || cpuAfter === null ? null : cpuAfter - cpu, ...r };
+  return {
+    mode,
+    wallSeconds,
+    cpuSeconds: cpu === null || cpuAfter === null ? null : cpuAfter - cpu,
+    ...r,
+  };
 }
 
 const fanOut = () =>
   measure('fan-out', async (dir) => {
     let bytes = 0;
     for (const [i, recipe] of PROFILES.entries()) {
-      const out = await renderOutput({ source, info, mask, recipe, outDir: dir, basename: `o${i}`, poster: true });
+      const out = await renderOutput({
+        source,
+        info,
+        mask,
+        recipe,
+        outDir: dir,
+        basename: `o${i}`,
+        poster: true,
+      });
       bytes += out.metadata.bytes;
     }
     return { bytes, validated: PROFILES.length };
@@ -85,10 +120,22 @@ const fanOut = () =>
 
 const onePass = () =>
   measure('one pass', async (dir) => {
-    const results = await renderBatch({ source, info, mask, outDir: dir, outputs: PROFILES.map((recipe, i) => ({ recipe, basename: `o${i}` })) });
+    const results = await renderBatch({
+      source,
+      info,
+      mask,
+      outDir: dir,
+      outputs: PROFILES.map((recipe, i) => ({ recipe, basename: `o${i}` })),
+    });
     const failed = results.filter((r) => !r.ok);
-    if (failed.length) throw new Error(`one pass: ${failed.length} exports failed: ${failed.map((f) => (f.ok ? '' : String(f.error))).join('; ')}`);
-    return { bytes: results.reduce((n, r) => n + (r.ok ? r.output.metadata.bytes : 0), 0), validated: results.length };
+    if (failed.length)
+      throw new Error(
+        `one pass: ${failed.length} exports failed: ${failed.map((f) => (f.ok ? '' : String(f.error))).join('; ')}`,
+      );
+    return {
+      bytes: results.reduce((n, r) => n + (r.ok ? r.output.metadata.bytes : 0), 0),
+      validated: results.length,
+    };
   });
 
 const runs: Run[] = [];
@@ -97,7 +144,9 @@ for (let round = 0; round < Number(values.rounds); round++) {
   for (const run of order) {
     const r = await run();
     runs.push(r);
-    console.log(`${r.mode.padEnd(9)} wall ${r.wallSeconds.toFixed(1).padStart(6)} s  cpu ${(r.cpuSeconds?.toFixed(1) ?? '-').padStart(6)} s  ${(r.bytes / 1e6).toFixed(1)} MB  ${r.validated} validated`);
+    console.log(
+      `${r.mode.padEnd(9)} wall ${r.wallSeconds.toFixed(1).padStart(6)} s  cpu ${(r.cpuSeconds?.toFixed(1) ?? '-').padStart(6)} s  ${(r.bytes / 1e6).toFixed(1)} MB  ${r.validated} validated`,
+    );
   }
 }
 const mean = (mode: Run['mode'], k: 'wallSeconds' | 'cpuSeconds') => {
@@ -105,6 +154,16 @@ const mean = (mode: Run['mode'], k: 'wallSeconds' | 'cpuSeconds') => {
   return xs.reduce((a, b) => a + b, 0) / xs.length;
 };
 const ratio = (k: 'wallSeconds' | 'cpuSeconds') => mean('one pass', k) / mean('fan-out', k);
-console.log(`one pass / fan-out: wall ${ratio('wallSeconds').toFixed(2)}, cpu ${ratio('cpuSeconds').toFixed(2)}`);
-if (values.json) await fs.writeFile(values.json, JSON.stringify({ source: values.source, seconds: Number(values.seconds), info, runs }, null, 2) + '\n');
+console.log(
+  `one pass / fan-out: wall ${ratio('wallSeconds').toFixed(2)}, cpu ${ratio('cpuSeconds').toFixed(2)}`,
+);
+if (values.json)
+  await fs.writeFile(
+    values.json,
+    JSON.stringify(
+      { source: values.source, seconds: Number(values.seconds), info, runs },
+      null,
+      2,
+    ) + '\n',
+  );
 await fs.rm(work, { recursive: true, force: true });

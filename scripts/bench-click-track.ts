@@ -16,7 +16,13 @@ import { fitLongSide, lumaOf, resizeMap, type FloatMap } from '../engine/matte/i
 import { innermostPoint } from '../engine/prompts/click-track';
 import { boxOf, type Box } from '../engine/prompts/detector';
 import { SAM_DECODER, SAM_ENCODER } from '../engine/prompts/models';
-import { SAM_IO, samDecoderFeeds, samEncoderInput, samMask, type SamPrompt } from '../engine/prompts/sam';
+import {
+  SAM_IO,
+  samDecoderFeeds,
+  samEncoderInput,
+  samMask,
+  type SamPrompt,
+} from '../engine/prompts/sam';
 import type { TensorData } from '../engine/runtime';
 import { createLocalOrtNodeRuntime } from '../lib/inference/ort-node-local';
 import { parseArgs, readGrayFrames, table } from './lib-bench/frames';
@@ -29,8 +35,16 @@ const clips = (args.get('clips') ?? 'car-shadow,blackswan,dance-twirl').split(',
 const clicks = Number(args.get('clicks') ?? 3);
 const interval = Number(args.get('interval') ?? 8);
 
-const runtime = createLocalOrtNodeRuntime({ threads: os.cpus().length, device: 'cpu', cudaDevice: 0, batch: 1 });
-const [encoder, decoder] = await Promise.all([runtime.load(SAM_ENCODER), runtime.load(SAM_DECODER)]);
+const runtime = createLocalOrtNodeRuntime({
+  threads: os.cpus().length,
+  device: 'cpu',
+  cudaDevice: 0,
+  batch: 1,
+});
+const [encoder, decoder] = await Promise.all([
+  runtime.load(SAM_ENCODER),
+  runtime.load(SAM_DECODER),
+]);
 
 interface Key {
   low: TensorData;
@@ -40,9 +54,25 @@ type Step = (f: number, from: number, prev: Key) => Promise<Key>;
 
 const rows: Record<string, string | number>[] = [];
 for (const clip of clips) {
-  const { stdout } = await ffmpeg(['-v', 'error', '-i', path.join(DAVIS, clip, 'video.mp4'), '-f', 'rawvideo', '-pix_fmt', 'rgb24', 'pipe:1'], { timeoutMs: 120_000 });
+  const { stdout } = await ffmpeg(
+    [
+      '-v',
+      'error',
+      '-i',
+      path.join(DAVIS, clip, 'video.mp4'),
+      '-f',
+      'rawvideo',
+      '-pix_fmt',
+      'rgb24',
+      'pipe:1',
+    ],
+    { timeoutMs: 120_000 },
+  );
   const n = Math.floor(stdout.length / (W * H * 3));
-  const planes = (f: number) => [0, 1, 2].map((c) => Float32Array.from({ length: W * H }, (_, i) => stdout[(f * W * H + i) * 3 + c]!));
+  const planes = (f: number) =>
+    [0, 1, 2].map((c) =>
+      Float32Array.from({ length: W * H }, (_, i) => stdout[(f * W * H + i) * 3 + c]!),
+    );
   const truth = await readGrayFrames(['-i', path.join(DAVIS, clip, 'masks/%05d.png')], W, H);
   const J = (m: FloatMap, f: number) => {
     let inter = 0;
@@ -59,10 +89,20 @@ for (const clip of clips) {
   const ask = async (f: number, prompt: SamPrompt, previous?: TensorData): Promise<Key> => {
     let e = embeddings.get(f);
     if (!e) {
-      e = (await encoder.run({ [SAM_IO.encoderInput]: samEncoderInput(planes(f), W, H) }, [SAM_IO.embedding]))[SAM_IO.embedding]!;
+      e = (
+        await encoder.run({ [SAM_IO.encoderInput]: samEncoderInput(planes(f), W, H) }, [
+          SAM_IO.embedding,
+        ])
+      )[SAM_IO.embedding]!;
       embeddings.set(f, e);
     }
-    const res = await decoder.run({ image_embeddings: { data: e.data.slice(), dims: e.dims }, ...samDecoderFeeds(prompt, W, H, previous) }, SAM_IO.decoderOutputs);
+    const res = await decoder.run(
+      {
+        image_embeddings: { data: e.data.slice(), dims: e.dims },
+        ...samDecoderFeeds(prompt, W, H, previous),
+      },
+      SAM_IO.decoderOutputs,
+    );
     return { low: res.low_res_masks!, mask: samMask(res.low_res_masks!, W, H) };
   };
   const [sw, sh] = fitLongSide(W, H, 256);
@@ -73,10 +113,12 @@ for (const clip of clips) {
     const s = 1024 / Math.max(W, H);
     const [cw, ch] = [Math.round((W * s) / 4), Math.round((H * s) / 4)];
     const crop = new Float32Array(cw * ch);
-    for (let y = 0; y < ch; y++) for (let x = 0; x < cw; x++) crop[y * cw + x] = low.data[y * 256 + x]!;
+    for (let y = 0; y < ch; y++)
+      for (let x = 0; x < cw; x++) crop[y * cw + x] = low.data[y * 256 + x]!;
     const moved = warpBack({ data: crop, width: cw, height: ch }, flow);
     const out = new Float32Array(256 * 256).fill(-20);
-    for (let y = 0; y < ch; y++) for (let x = 0; x < cw; x++) out[y * 256 + x] = moved.data[y * cw + x]!;
+    for (let y = 0; y < ch; y++)
+      for (let x = 0; x < cw; x++) out[y * 256 + x] = moved.data[y * cw + x]!;
     return { data: out, dims: [1, 1, 256, 256] };
   };
   const inner = (m: FloatMap) => {
@@ -118,7 +160,14 @@ for (const clip of clips) {
   };
   const cx = (gBox[0] + gBox[2]) / 2;
   const centre = snap(cx, (gBox[1] + gBox[3]) / 2);
-  const points = clicks === 1 ? [centre] : [snap(cx, gBox[1] + 0.2 * (gBox[3] - gBox[1])), centre, snap(cx, gBox[1] + 0.8 * (gBox[3] - gBox[1]))];
+  const points =
+    clicks === 1
+      ? [centre]
+      : [
+          snap(cx, gBox[1] + 0.2 * (gBox[3] - gBox[1])),
+          centre,
+          snap(cx, gBox[1] + 0.8 * (gBox[3] - gBox[1])),
+        ];
   const first = await ask(click, { points });
   const keys = Array.from({ length: Math.ceil(n / interval) }, (_, k) => k * interval);
   for (const [way, step] of Object.entries(ways)) {
@@ -135,7 +184,16 @@ for (const clip of clips) {
         count++;
       }
     }
-    rows.push({ clip, clicks: points.length, 'clicked frame J': J(first.mask, click), way, 'mean J of the other keys': count ? sum / count : 'n/a', keys: count });
+    rows.push({
+      clip,
+      clicks: points.length,
+      'clicked frame J': J(first.mask, click),
+      way,
+      'mean J of the other keys': count ? sum / count : 'n/a',
+      keys: count,
+    });
   }
 }
-console.log(`\nFollowing a clicked object, every ${interval}th frame (${os.cpus().length} cores, load ${os.loadavg()[0]!.toFixed(1)}):\n${table(rows)}`);
+console.log(
+  `\nFollowing a clicked object, every ${interval}th frame (${os.cpus().length} cores, load ${os.loadavg()[0]!.toFixed(1)}):\n${table(rows)}`,
+);

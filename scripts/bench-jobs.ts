@@ -28,7 +28,10 @@ import { DEFAULT_JOB_CLIPS, prepareJobClip, RENDER_ONLY } from './lib-bench/job-
 import { peakTreeRss } from './lib-bench/tree-rss';
 
 const args = parseArgs(process.argv.slice(2));
-const configs = (args.get('configs') ?? 'service-light@before,service-light,service-human@before,service-human,service-original@before,service-original,baseline').split(',');
+const configs = (
+  args.get('configs') ??
+  'service-light@before,service-light,service-human@before,service-human,service-original@before,service-original,baseline'
+).split(',');
 const clipNames = args.get('clips')?.split(',') ?? DEFAULT_JOB_CLIPS;
 const references = !args.has('no-references');
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'keyout-bench-j-'));
@@ -44,10 +47,19 @@ interface JobRow {
 }
 
 /** One job in a child process (scripts/lib-bench/one-job.ts); its wall time and peak tree RSS. */
-async function runJob(clip: string, config: string, mask: string, out: string): Promise<{ seconds: number; peakBytes: number; line: string }> {
+async function runJob(
+  clip: string,
+  config: string,
+  mask: string,
+  out: string,
+): Promise<{ seconds: number; peakBytes: number; line: string }> {
   // One malloc arena, as the worker runs (bin/one-arena.mjs), so the peak is the worker's.
   const env = { ...process.env, MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '1' };
-  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/lib-bench/one-job.ts', clip, config, mask, out], { stdio: ['ignore', 'pipe', 'inherit'], env });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', 'scripts/lib-bench/one-job.ts', clip, config, mask, out],
+    { stdio: ['ignore', 'pipe', 'inherit'], env },
+  );
   const peak = peakTreeRss(child.pid!);
   let line = '';
   child.stdout.on('data', (d: Buffer) => (line += d.toString()));
@@ -62,10 +74,20 @@ async function runJob(clip: string, config: string, mask: string, out: string): 
 const rows: JobRow[] = [];
 try {
   for (const name of clipNames) {
-    const clip = await prepareJobClip(name, tmp, args.has('seconds') ? Number(args.get('seconds')) : undefined);
+    const clip = await prepareJobClip(
+      name,
+      tmp,
+      args.has('seconds') ? Number(args.get('seconds')) : undefined,
+    );
     const mask = path.join(tmp, `${name}-ready-mask.mkv`);
     // The render-only row renders from this mask; making it is not timed.
-    if (references) await runJob(clip.file, `prepare-mask:${RENDER_ONLY.maskFrom}`, mask, path.join(tmp, 'unused.webm'));
+    if (references)
+      await runJob(
+        clip.file,
+        `prepare-mask:${RENDER_ONLY.maskFrom}`,
+        mask,
+        path.join(tmp, 'unused.webm'),
+      );
     for (const config of references ? [RENDER_ONLY.name, ...configs] : configs) {
       const out = path.join(tmp, `${name}-${config}.webm`);
       const job = await runJob(clip.file, config, mask, out);
@@ -79,12 +101,18 @@ try {
         output: job.line,
       };
       rows.push(row);
-      console.error(`${row.clip} ${config}: ${row.seconds.toFixed(1)} s (${row['x real time'].toFixed(2)}x real time), peak ${row['peak RSS MiB']} MiB, load ${row['load avg (1 min)'].toFixed(1)}`);
+      console.error(
+        `${row.clip} ${config}: ${row.seconds.toFixed(1)} s (${row['x real time'].toFixed(2)}x real time), peak ${row['peak RSS MiB']} MiB, load ${row['load avg (1 min)'].toFixed(1)}`,
+      );
     }
   }
 } finally {
   fs.rmSync(tmp, { recursive: true, force: true });
 }
 console.log(table(rows.map((r) => ({ ...r }))));
-if (args.has('json')) fs.writeFileSync(args.get('json')!, JSON.stringify({ date: new Date().toISOString(), cores: os.cpus().length, rows }, null, 2));
+if (args.has('json'))
+  fs.writeFileSync(
+    args.get('json')!,
+    JSON.stringify({ date: new Date().toISOString(), cores: os.cpus().length, rows }, null, 2),
+  );
 process.exit(0);

@@ -35,7 +35,10 @@ import { childCpuSeconds } from './lib-bench/cpu';
 
 const { values } = parseArgs({
   options: {
-    source: { type: 'string', default: path.resolve('../shared/testdata/videos/sam2_05_juggle_fullbody_1280x720.mp4') },
+    source: {
+      type: 'string',
+      default: path.resolve('../shared/testdata/videos/sam2_05_juggle_fullbody_1280x720.mp4'),
+    },
     mask: { type: 'string' },
     formats: { type: 'string' },
     json: { type: 'string' },
@@ -59,7 +62,9 @@ interface Row {
 const work = await fs.mkdtemp(path.join(os.tmpdir(), 'keyout-bench-outputs-'));
 const source = path.resolve(values.source);
 const info = await probeVideo(source);
-const mask = values.mask ? path.resolve(values.mask) : await makeTestMask(source, info, path.join(work, 'mask.mkv'));
+const mask = values.mask
+  ? path.resolve(values.mask)
+  : await makeTestMask(source, info, path.join(work, 'mask.mkv'));
 const maskFrames = await countFrames(mask, 'matroska');
 const image = path.join(work, 'background.jpg');
 await ffmpeg(['-v', 'error', '-f', 'lavfi', '-i', 'testsrc2=s=1920x1080', '-frames:v', '1', image]);
@@ -68,18 +73,40 @@ const background = await probeBackground(image);
 const recipes: Recipe[] = [
   ...TRANSPARENT_FORMATS.map((format) => ({ kind: 'transparent' as const, format })),
   // A Lottie without smart sampling: every frame embedded (the default holds frames that barely change).
-  { kind: 'transparent', format: 'lottie', lottie: { ...DEFAULT_LOTTIE_OPTIONS, smartSampling: false } },
+  {
+    kind: 'transparent',
+    format: 'lottie',
+    lottie: { ...DEFAULT_LOTTIE_OPTIONS, smartSampling: false },
+  },
   { kind: 'color', color: '#00B140', exportFormat: 'mp4' },
-  { kind: 'blur', blur: { mode: 'background', intensity: 50, type: 'gaussian' }, exportFormat: 'mp4' },
-  { kind: 'composition', background: { file: image }, template: 'full', backgroundAudio: false, backgroundAudioVolume: 1, exportFormat: 'mp4' },
+  {
+    kind: 'blur',
+    blur: { mode: 'background', intensity: 50, type: 'gaussian' },
+    exportFormat: 'mp4',
+  },
+  {
+    kind: 'composition',
+    background: { file: image },
+    template: 'full',
+    backgroundAudio: false,
+    backgroundAudioVolume: 1,
+    exportFormat: 'mp4',
+  },
 ];
 const wanted = values.formats?.split(',');
 const rows: Row[] = [];
-console.log(`source ${path.basename(source)}: ${info.width}x${info.height} ${info.fps} fps, ${maskFrames} frames; ${os.cpus().length} cores, load ${os.loadavg()[0]!.toFixed(1)}`);
-console.log(`${'format'.padEnd(28)} ${'bytes'.padStart(11)} ${'enc s'.padStart(7)} ${'enc fps'.padStart(8)} ${'cpu s'.padStart(7)} ${'val s'.padStart(6)}  validation`);
+console.log(
+  `source ${path.basename(source)}: ${info.width}x${info.height} ${info.fps} fps, ${maskFrames} frames; ${os.cpus().length} cores, load ${os.loadavg()[0]!.toFixed(1)}`,
+);
+console.log(
+  `${'format'.padEnd(28)} ${'bytes'.padStart(11)} ${'enc s'.padStart(7)} ${'enc fps'.padStart(8)} ${'cpu s'.padStart(7)} ${'val s'.padStart(6)}  validation`,
+);
 
 for (const recipe of recipes) {
-  const label = recipe.kind === 'transparent' && recipe.lottie ? `${recipeLabel(recipe)}_every_frame` : recipeLabel(recipe);
+  const label =
+    recipe.kind === 'transparent' && recipe.lottie
+      ? `${recipeLabel(recipe)}_every_frame`
+      : recipeLabel(recipe);
   if (wanted && !wanted.includes(recipeLabel(recipe))) continue;
   const kind = formatOf(recipe);
   const row: Row = {
@@ -102,8 +129,19 @@ for (const recipe of recipes) {
   const dir = await fs.mkdtemp(path.join(work, `${label}-`));
   const output = path.join(dir, `${label}.${kind.extension}`);
   try {
-    const plan = planRender({ recipe, info, source, mask, maskFrames, maxPixels: env().MAX_FRAME_PIXELS, background, output, workDir: dir });
-    for (const d of [plan.zip?.directory, plan.lottie?.directory]) if (d) await fs.mkdir(d, { recursive: true });
+    const plan = planRender({
+      recipe,
+      info,
+      source,
+      mask,
+      maskFrames,
+      maxPixels: env().MAX_FRAME_PIXELS,
+      background,
+      output,
+      workDir: dir,
+    });
+    for (const d of [plan.zip?.directory, plan.lottie?.directory])
+      if (d) await fs.mkdir(d, { recursive: true });
     let t = performance.now();
     const cpu = await childCpuSeconds();
     const own = process.cpuUsage();
@@ -115,7 +153,10 @@ for (const recipe of recipes) {
     row.encodeSeconds = (performance.now() - t) / 1000;
     const cpuAfter = await childCpuSeconds();
     const ownCpu = process.cpuUsage(own);
-    row.encodeCpuSeconds = cpu === null || cpuAfter === null ? null : cpuAfter - cpu + (ownCpu.user + ownCpu.system) / 1e6;
+    row.encodeCpuSeconds =
+      cpu === null || cpuAfter === null
+        ? null
+        : cpuAfter - cpu + (ownCpu.user + ownCpu.system) / 1e6;
     row.encodeFps = plan.promise.frames / row.encodeSeconds;
     row.bytes = (await fs.stat(output)).size;
     t = performance.now();
@@ -136,7 +177,14 @@ for (const recipe of recipes) {
 }
 
 if (values.json) {
-  await fs.writeFile(values.json, JSON.stringify({ source: path.basename(source), info, maskFrames, cores: os.cpus().length, rows }, null, 2) + '\n');
+  await fs.writeFile(
+    values.json,
+    JSON.stringify(
+      { source: path.basename(source), info, maskFrames, cores: os.cpus().length, rows },
+      null,
+      2,
+    ) + '\n',
+  );
   console.log(`saved ${values.json}`);
 }
 if (!values.keep) await fs.rm(work, { recursive: true, force: true });

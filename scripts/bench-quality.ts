@@ -30,7 +30,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { probeVideo } from '../lib/media/probe';
 import { serverRuntime } from '../lib/inference/server-runtime';
-import { segmentVideoWith } from '../lib/segment/segment-video';
+import { segmentVideoWith } from '../lib/segment/mask-video';
 import { cachedRuntime } from './lib-bench/cached-runtime';
 import { BASELINE, benchConfigs } from './lib-bench/configs';
 import { parseArgs, readGrayFrames, table } from './lib-bench/frames';
@@ -40,9 +40,21 @@ import { boundaryF, flickerSum, groundTruthReferences, iou } from './lib-bench/m
 import { foldSummary, lossSplit, type QualityRow } from './lib-bench/quality-report';
 
 const args = parseArgs(process.argv.slice(2));
-const roots = [args.get('davis') ?? '../shared/testdata/davis', args.get('davis-train') ?? '../shared/testdata/davis-train'].map((d) => path.resolve(d));
+const roots = [
+  args.get('davis') ?? '../shared/testdata/davis',
+  args.get('davis-train') ?? '../shared/testdata/davis-train',
+].map((d) => path.resolve(d));
 /** Sequence name → its folder (video.mp4 and masks/). */
-const folders = new Map(roots.filter((r) => fs.existsSync(r)).flatMap((r) => fs.readdirSync(r).filter((s) => fs.existsSync(path.join(r, s, 'video.mp4'))).map((s) => [s, path.join(r, s)] as const)));
+const folders = new Map(
+  roots
+    .filter((r) => fs.existsSync(r))
+    .flatMap((r) =>
+      fs
+        .readdirSync(r)
+        .filter((s) => fs.existsSync(path.join(r, s, 'video.mp4')))
+        .map((s) => [s, path.join(r, s)] as const),
+    ),
+);
 if (!folders.size) {
   console.error(`DAVIS test data not found at ${roots.join(' or ')} (pass --davis <dir>).`);
   process.exit(2);
@@ -53,11 +65,15 @@ if ((fold !== undefined && !isFold(fold)) || !isFold(tunedOn)) {
   console.error('--fold and --tuned-on take 1 or 2 (scripts/lib-bench/folds.ts).');
   process.exit(2);
 }
-const sequences = args.get('sequences')?.split(',') ?? (fold ? foldClips(fold) : [...folders.keys()].sort());
+const sequences =
+  args.get('sequences')?.split(',') ?? (fold ? foldClips(fold) : [...folders.keys()].sort());
 const ceilingEvery = args.has('no-ceilings') ? 0 : Number(args.get('ceiling-every') ?? 5);
-const DEFAULT_CONFIGS = 'service-light:no-subject,service-light,service-human,service-original:no-subject,service-original,service-pro:no-subject,service-pro,baseline';
+const DEFAULT_CONFIGS =
+  'service-light:no-subject,service-light,service-human,service-original:no-subject,service-original,service-pro:no-subject,service-pro,baseline';
 const configs = benchConfigs((args.get('configs') ?? DEFAULT_CONFIGS).split(','), args);
-const runtime = args.has('cache') ? cachedRuntime(await serverRuntime(), path.resolve('.bench/model-cache')) : undefined;
+const runtime = args.has('cache')
+  ? cachedRuntime(await serverRuntime(), path.resolve('.bench/model-cache'))
+  : undefined;
 const maxFrames = args.has('frames') ? Number(args.get('frames')) : undefined;
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'keyout-bench-q-'));
 if (args.has('masks')) fs.mkdirSync(args.get('masks')!, { recursive: true });
@@ -89,20 +105,60 @@ try {
     if (!folder) throw new Error(`No sequence "${seq}" under ${roots.join(' or ')}`);
     const video = path.join(folder, 'video.mp4');
     const info = await probeVideo(video);
-    const gt = await readGrayFrames(['-i', path.join(folder, 'masks', '%05d.png')], info.width, info.height, maxFrames);
+    const gt = await readGrayFrames(
+      ['-i', path.join(folder, 'masks', '%05d.png')],
+      info.width,
+      info.height,
+      maxFrames,
+    );
     for (const cfg of configs) {
       const maskOut = path.join(args.get('masks') ?? tmp, `${seq}-${cfg.name}.mkv`);
-      const res = await segmentVideoWith({ input: video, info, maskOut, tier: cfg.tier, manifest: cfg.manifest, threshold: cfg.threshold, maxFrames, runtime });
+      const res = await segmentVideoWith({
+        input: video,
+        info,
+        maskOut,
+        tier: cfg.tier,
+        manifest: cfg.manifest,
+        threshold: cfg.threshold,
+        maxFrames,
+        runtime,
+      });
       const pred = await readGrayFrames(['-i', maskOut], info.width, info.height);
-      const row = { config: cfg.name, sequence: seq, frames: Math.min(pred.length, gt.length), keys: res.inferences, ...score(pred, gt, info.width, info.height), fps: res.framesWritten / res.seconds };
+      const row = {
+        config: cfg.name,
+        sequence: seq,
+        frames: Math.min(pred.length, gt.length),
+        keys: res.inferences,
+        ...score(pred, gt, info.width, info.height),
+        fps: res.framesWritten / res.seconds,
+      };
       rows.push(row);
-      console.error(`${seq} ${cfg.name}: ${row.keys} keys, J ${row.J.toFixed(3)} F ${row.F.toFixed(3)} flicker ${row.flicker.toFixed(4)} (${row.fps.toFixed(2)} fps)`);
+      console.error(
+        `${seq} ${cfg.name}: ${row.keys} keys, J ${row.J.toFixed(3)} F ${row.F.toFixed(3)} flicker ${row.flicker.toFixed(4)} (${row.fps.toFixed(2)} fps)`,
+      );
     }
-    for (const ref of groundTruthReferences(gt, info.width, info.height)) rows.push({ config: ref.name, sequence: seq, frames: gt.length, keys: 0, ...score(ref.frames, gt, info.width, info.height), fps: 0 });
+    for (const ref of groundTruthReferences(gt, info.width, info.height))
+      rows.push({
+        config: ref.name,
+        sequence: seq,
+        frames: gt.length,
+        keys: 0,
+        ...score(ref.frames, gt, info.width, info.height),
+        fps: 0,
+      });
     if (ceilingEvery > 0) {
-      for (const c of await ceilingScores(runtime ?? (await serverRuntime()), video, info, gt, ceilingEvery, args.has('sampled-baseline'))) {
+      for (const c of await ceilingScores(
+        runtime ?? (await serverRuntime()),
+        video,
+        info,
+        gt,
+        ceilingEvery,
+        args.has('sampled-baseline'),
+      )) {
         rows.push({ ...c, sequence: seq, keys: c.frames, flicker: 0, fps: 0 });
-        console.error(`${seq} ${c.config}: J ${c.J.toFixed(3)} F ${c.F.toFixed(3)} (every ${ceilingEvery}th frame)`);
+        console.error(
+          `${seq} ${c.config}: J ${c.J.toFixed(3)} F ${c.F.toFixed(3)} (every ${ceilingEvery}th frame)`,
+        );
       }
     }
   }
@@ -111,11 +167,33 @@ try {
 }
 
 const summary = foldSummary(rows, tunedOn);
-const losses = lossSplit(rows, configs.some((c) => c.name === BASELINE.name) ? BASELINE.name : SAMPLED_BASELINE);
-console.log(table([...rows, ...summary].map((r) => ({ ...r, flicker: Number(r.flicker.toFixed(4)) }))));
-console.log(`\nPer clip: each tier against the naive baseline, and its loss split at the better ceiling${ceilingEvery ? ` (ceilings on every ${ceilingEvery}th frame)` : ' (ceilings not run)'}.\n`);
+const losses = lossSplit(
+  rows,
+  configs.some((c) => c.name === BASELINE.name) ? BASELINE.name : SAMPLED_BASELINE,
+);
+console.log(
+  table([...rows, ...summary].map((r) => ({ ...r, flicker: Number(r.flicker.toFixed(4)) }))),
+);
+console.log(
+  `\nPer clip: each tier against the naive baseline, and its loss split at the better ceiling${ceilingEvery ? ` (ceilings on every ${ceilingEvery}th frame)` : ' (ceilings not run)'}.\n`,
+);
 console.log(table(losses));
 if (args.has('json')) {
-  fs.writeFileSync(args.get('json')!, JSON.stringify({ date: new Date().toISOString(), maxFrames: maxFrames ?? null, tunedOn, ceilingEvery, rows, summary, losses }, null, 2));
+  fs.writeFileSync(
+    args.get('json')!,
+    JSON.stringify(
+      {
+        date: new Date().toISOString(),
+        maxFrames: maxFrames ?? null,
+        tunedOn,
+        ceilingEvery,
+        rows,
+        summary,
+        losses,
+      },
+      null,
+      2,
+    ),
+  );
 }
 process.exit(0);

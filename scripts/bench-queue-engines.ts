@@ -45,7 +45,9 @@ interface Engine {
 async function pgConnections(): Promise<number> {
   const c = new pg.Client({ connectionString: POSTGRES });
   await c.connect();
-  const r = await c.query<{ n: string }>('SELECT count(*) AS n FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()');
+  const r = await c.query<{ n: string }>(
+    'SELECT count(*) AS n FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()',
+  );
   await c.end();
   return Number(r.rows[0]!.n);
 }
@@ -63,13 +65,20 @@ function pgBoss(queue: string): Engine {
     async consume(concurrency, onJob) {
       await ready();
       for (let i = 0; i < concurrency; i++) {
-        await boss.work<{ at: number }>(queue, { pollingIntervalSeconds: 0.5, batchSize: 1 }, ([job]) => Promise.resolve(onJob(job!.data.at)));
+        await boss.work<{ at: number }>(
+          queue,
+          { pollingIntervalSeconds: 0.5, batchSize: 1 },
+          ([job]) => Promise.resolve(onJob(job!.data.at)),
+        );
       }
     },
     async send(n) {
       await ready();
       if (n === 1) await boss.send(queue, { at: Date.now() });
-      else await boss.insert(Array.from({ length: n }, () => ({ name: queue, data: { at: Date.now() } })));
+      else
+        await boss.insert(
+          Array.from({ length: n }, () => ({ name: queue, data: { at: Date.now() } })),
+        );
     },
     async close() {
       await boss.deleteQueue(queue).catch(() => undefined);
@@ -80,22 +89,42 @@ function pgBoss(queue: string): Engine {
 
 function bullmq(queue: string, backend: 'redis' | 'postgres'): Engine {
   const workers: Worker[] = [];
-  const conn = backend === 'redis' ? { host: REDIS.hostname, port: Number(REDIS.port), password: decodeURIComponent(REDIS.password) || undefined } : { connectionString: POSTGRES, schema: 'bench_bullmq', migrate: true };
-  const make = <T>(f: (c: never, b: never) => T): T => f(conn as never, (backend === 'postgres' ? createPostgresBackend : undefined) as never);
+  const conn =
+    backend === 'redis'
+      ? {
+          host: REDIS.hostname,
+          port: Number(REDIS.port),
+          password: decodeURIComponent(REDIS.password) || undefined,
+        }
+      : { connectionString: POSTGRES, schema: 'bench_bullmq', migrate: true };
+  const make = <T>(f: (c: never, b: never) => T): T =>
+    f(conn as never, (backend === 'postgres' ? createPostgresBackend : undefined) as never);
   const q = make((c, b) => new Queue(queue, { connection: c }, b));
   return {
     name: `BullMQ 6.7 (${backend === 'redis' ? 'Redis' : 'PostgreSQL backend'})`,
     async consume(concurrency, onJob) {
       const w = make(
         (c, b) =>
-          new Worker<{ at: number }>(queue, (job) => Promise.resolve(onJob(job.data.at)), { connection: c, concurrency, removeOnComplete: { count: 0 } }, b),
+          new Worker<{ at: number }>(
+            queue,
+            (job) => Promise.resolve(onJob(job.data.at)),
+            { connection: c, concurrency, removeOnComplete: { count: 0 } },
+            b,
+          ),
       );
       workers.push(w);
       await w.waitUntilReady();
     },
     async send(n) {
       if (n === 1) await q.add('job', { at: Date.now() }, { removeOnComplete: true });
-      else await q.addBulk(Array.from({ length: n }, () => ({ name: 'job', data: { at: Date.now() }, opts: { removeOnComplete: true } })));
+      else
+        await q.addBulk(
+          Array.from({ length: n }, () => ({
+            name: 'job',
+            data: { at: Date.now() },
+            opts: { removeOnComplete: true },
+          })),
+        );
     },
     async close() {
       await Promise.all(workers.map((w) => w.close(true)));
@@ -144,12 +173,18 @@ async function measure(make: (queue: string) => Engine) {
 }
 
 const engines = [pgBoss, (q: string) => bullmq(q, 'redis'), (q: string) => bullmq(q, 'postgres')];
-console.log(`Queue engines, ${LATENCY_JOBS} single jobs to 2 idle consumers, then ${BACKLOG} jobs to ${CONCURRENCY} concurrent consumers\n`);
-console.log('| engine | pickup p50 | pickup p99 | claims/s (8 consumers) | PostgreSQL connections held |');
+console.log(
+  `Queue engines, ${LATENCY_JOBS} single jobs to 2 idle consumers, then ${BACKLOG} jobs to ${CONCURRENCY} concurrent consumers\n`,
+);
+console.log(
+  '| engine | pickup p50 | pickup p99 | claims/s (8 consumers) | PostgreSQL connections held |',
+);
 console.log('|---|---|---|---|---|');
 for (const make of engines) {
   const name = make('probe').name;
   const r = await measure(make);
-  console.log(`| ${name} | ${r.p50.toFixed(0)} ms | ${r.p99.toFixed(0)} ms | ${r.claimsPerSecond.toFixed(0)} | ${r.connections} |`);
+  console.log(
+    `| ${name} | ${r.p50.toFixed(0)} ms | ${r.p99.toFixed(0)} ms | ${r.claimsPerSecond.toFixed(0)} | ${r.connections} |`,
+  );
 }
 process.exit(0);

@@ -17,7 +17,19 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import pg from 'pg';
-import { api, createAccount, cutClip, hasTestdata, startStack, syntheticClip, testVideo, uploadedJob, waitForJob, type Stack, type StackKind } from '../tests/integration/helpers';
+import {
+  api,
+  createAccount,
+  cutClip,
+  hasTestdata,
+  startStack,
+  syntheticClip,
+  testVideo,
+  uploadedJob,
+  waitForJob,
+  type Stack,
+  type StackKind,
+} from '../tests/integration/helpers';
 import { percentile } from './lib-bench/metrics';
 import { startScaleServices } from './lib-stack/scale-services';
 
@@ -64,7 +76,8 @@ function watchConnections(stack: Stack): { stop(): Promise<string> } {
         [url.pathname.slice(1)],
       );
       const total = rows.reduce((s, r) => s + Number(r.n), 0);
-      if (total > peak) [peak, peakBy] = [total, rows.map((r) => `${r.app || '?'} ${r.n}`).join(', ')];
+      if (total > peak)
+        [peak, peakBy] = [total, rows.map((r) => `${r.app || '?'} ${r.n}`).join(', ')];
       await sleep(250);
     }
     await client.end();
@@ -84,13 +97,18 @@ async function throughput(stack: Stack, key: string, clip: string, count: number
   const t0 = Date.now();
   await Promise.all(
     ids.map(async (id, i) => {
-      const r = await api(stack, 'POST', `/v1/jobs/${id}/start`, { key, web: i % stack.baseUrls.length, body: { model: MODEL } });
+      const r = await api(stack, 'POST', `/v1/jobs/${id}/start`, {
+        key,
+        web: i % stack.baseUrls.length,
+        body: { model: MODEL },
+      });
       if (r.status !== 200) throw new Error(`start answered ${r.status}: ${r.text}`);
     }),
   );
   for (const id of ids) {
     const done = await waitForJob(stack, key, id, { timeoutMs: 900_000 });
-    if (done.status !== 'completed') throw new Error(`job ${id} ${done.status}: ${done.message}\n${stack.logs()}`);
+    if (done.status !== 'completed')
+      throw new Error(`job ${id} ${done.status}: ${done.message}\n${stack.logs()}`);
   }
   return count / ((Date.now() - t0) / 60_000);
 }
@@ -107,13 +125,16 @@ async function pickups(stack: Stack, key: string, clip: string, count: number): 
     if (r.status !== 200) throw new Error(`start answered ${r.status}: ${r.text}`);
     const answered = Date.now();
     for (;;) {
-      const fresh = [...stack.logs().matchAll(STARTED)].map((m) => m[1]!).filter((q) => !seen.has(q));
+      const fresh = [...stack.logs().matchAll(STARTED)]
+        .map((m) => m[1]!)
+        .filter((q) => !seen.has(q));
       if (fresh.length) {
         out.push(Date.now() - answered);
         fresh.forEach((q) => seen.add(q));
         break;
       }
-      if (Date.now() - answered > 120_000) throw new Error(`no worker picked job ${id} up:\n${stack.logs()}`);
+      if (Date.now() - answered > 120_000)
+        throw new Error(`no worker picked job ${id} up:\n${stack.logs()}`);
       await sleep(5);
     }
     await waitForJob(stack, key, id, { timeoutMs: 600_000 });
@@ -150,7 +171,9 @@ async function measure(kind: StackKind, clip: string): Promise<Figures> {
       headers: { 'X-Api-Key': key },
     });
     if (poll.non2xx) throw new Error(`${poll.non2xx} status answers were not 2xx`);
-    console.log(`  status: p50 ${poll.latency.p50} ms, p99 ${poll.latency.p99} ms, ${poll.requests.average.toFixed(0)} req/s`);
+    console.log(
+      `  status: p50 ${poll.latency.p50} ms, p99 ${poll.latency.p99} ms, ${poll.requests.average.toFixed(0)} req/s`,
+    );
     // One worker stopped (SIGTERM, it drains): the same batch on the other.
     process.kill(-stack.workerPids()[1]!, 'SIGTERM');
     await sleep(12_000);
@@ -177,7 +200,11 @@ async function main(): Promise<void> {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'keyout-bench-scale-'));
   try {
     const clip = hasTestdata
-      ? await cutClip(testVideo('liveportrait_d12_talking_glasses_512.mp4'), path.join(tmp, 'talk-1s.mp4'), 1)
+      ? await cutClip(
+          testVideo('liveportrait_d12_talking_glasses_512.mp4'),
+          path.join(tmp, 'talk-1s.mp4'),
+          1,
+        )
       : await syntheticClip(path.join(tmp, 'talk-1s.mp4'), { seconds: 1, size: '512x512' });
     const kinds: StackKind[] = values.only ? [values.only as StackKind] : ['embedded', 'scale'];
     const figures = new Map<StackKind, Figures>();
@@ -200,19 +227,34 @@ async function main(): Promise<void> {
     const s = figures.get('scale');
     const ratio = (f: (x: Figures) => number) => (e && s ? `${(f(s) / f(e)).toFixed(2)}x` : '');
     const rows: [string, (x: Figures) => string, string][] = [
-      [`jobs/min, 2 workers (${JOBS} × 1 s 512x512, ${MODEL})`, (x) => x.jobsPerMin2.toFixed(2), ratio((x) => x.jobsPerMin2)],
+      [
+        `jobs/min, 2 workers (${JOBS} × 1 s 512x512, ${MODEL})`,
+        (x) => x.jobsPerMin2.toFixed(2),
+        ratio((x) => x.jobsPerMin2),
+      ],
       [`jobs/min, 1 worker`, (x) => x.jobsPerMin1.toFixed(2), ratio((x) => x.jobsPerMin1)],
       ['2 workers / 1 worker', (x) => `${(x.jobsPerMin2 / x.jobsPerMin1).toFixed(2)}x`, ''],
-      [`pickup p50 (start → claimed, ${PICKUPS} jobs)`, (x) => `${x.pickupP50} ms`, ratio((x) => x.pickupP50)],
+      [
+        `pickup p50 (start → claimed, ${PICKUPS} jobs)`,
+        (x) => `${x.pickupP50} ms`,
+        ratio((x) => x.pickupP50),
+      ],
       ['pickup p99', (x) => `${x.pickupP99} ms`, ratio((x) => x.pickupP99)],
-      [`GET status p50 (50 pollers, ${POLL_SECONDS} s)`, (x) => `${x.statusP50} ms`, ratio((x) => x.statusP50)],
+      [
+        `GET status p50 (50 pollers, ${POLL_SECONDS} s)`,
+        (x) => `${x.statusP50} ms`,
+        ratio((x) => x.statusP50),
+      ],
       ['GET status p99', (x) => `${x.statusP99} ms`, ratio((x) => x.statusP99)],
       ['GET status req/s', (x) => x.statusRps.toFixed(0), ratio((x) => x.statusRps)],
       ['PostgreSQL connections at peak', (x) => x.pgPeak, ''],
       ['load average (1 min), start → end', (x) => x.load, ''],
     ];
-    console.log(`\n| metric | ${kinds.join(' | ')} | scale / embedded |\n|---|${kinds.map(() => '---|').join('')}---|`);
-    for (const [name, show, r] of rows) console.log(`| ${name} | ${kinds.map((k) => show(figures.get(k)!)).join(' | ')} | ${r} |`);
+    console.log(
+      `\n| metric | ${kinds.join(' | ')} | scale / embedded |\n|---|${kinds.map(() => '---|').join('')}---|`,
+    );
+    for (const [name, show, r] of rows)
+      console.log(`| ${name} | ${kinds.map((k) => show(figures.get(k)!)).join(' | ')} | ${r} |`);
   } finally {
     fs.rmSync(tmp, { recursive: true, force: true });
   }

@@ -40,7 +40,8 @@ const { values } = parseArgs({
   },
 });
 const STACKS = values.stacks.split(',') as Helpers.StackKind[];
-if (!STACKS.length || STACKS.some((k) => k !== 'embedded' && k !== 'scale')) throw new Error(`--stacks: embedded, scale or both, not ${values.stacks}`);
+if (!STACKS.length || STACKS.some((k) => k !== 'embedded' && k !== 'scale'))
+  throw new Error(`--stacks: embedded, scale or both, not ${values.stacks}`);
 const SECONDS = Number(values.seconds);
 const POLLERS = Number(values.pollers);
 const INTERVAL_MS = Number(values['interval-ms']);
@@ -52,11 +53,17 @@ function sh(cmd: string, args: string[], cwd: string, env: Record<string, string
 
 /** A checkout of `ref` next to this one, ready to serve. */
 function prepareBaseline(ref: string): { dir: string; label: string } {
-  const sha = execFileSync('git', ['rev-parse', '--short', ref], { cwd: ROOT, encoding: 'utf8' }).trim();
+  const sha = execFileSync('git', ['rev-parse', '--short', ref], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  }).trim();
   const dir = path.join(ROOT, '.bench', sha);
   if (!fs.existsSync(path.join(dir, 'package.json'))) {
     fs.mkdirSync(dir, { recursive: true });
-    execFileSync('sh', ['-c', `git archive ${sha} | tar -x -C ${JSON.stringify(dir)}`], { cwd: ROOT, stdio: 'inherit' });
+    execFileSync('sh', ['-c', `git archive ${sha} | tar -x -C ${JSON.stringify(dir)}`], {
+      cwd: ROOT,
+      stdio: 'inherit',
+    });
     // Hard links: the same packages at no cost in space (a symlink would leave the project root).
     sh('cp', ['-al', path.join(ROOT, 'node_modules'), path.join(dir, 'node_modules')], ROOT);
     fs.symlinkSync(path.join(ROOT, 'models-cache'), path.join(dir, 'models-cache'));
@@ -68,12 +75,21 @@ function prepareBaseline(ref: string): { dir: string; label: string } {
 
 function prepareCurrent(): { dir: string; label: string } {
   if (!buildIsCurrent(ROOT)) build(ROOT);
-  const sha = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).trim();
-  const dirty = execFileSync('git', ['status', '--porcelain'], { cwd: ROOT, encoding: 'utf8' }).trim() ? '+changes' : '';
+  const sha = execFileSync('git', ['rev-parse', '--short', 'HEAD'], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  }).trim();
+  const dirty = execFileSync('git', ['status', '--porcelain'], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  }).trim()
+    ? '+changes'
+    : '';
   return { dir: ROOT, label: `this checkout ${sha}${dirty}` };
 }
 
-const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
+const quantile = (sorted: number[], q: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
 
 /** `POLLERS` clients, each asking every INTERVAL_MS from a staggered start; latencies in ms. */
 async function poll(url: string, key: string): Promise<{ latencies: number[]; errors: string[] }> {
@@ -84,14 +100,18 @@ async function poll(url: string, key: string): Promise<{ latencies: number[]; er
   const one = () =>
     new Promise<void>((resolve) => {
       const t0 = performance.now();
-      const req = http.get(url, { agent, headers: { 'X-Api-Key': key, 'Content-Type': 'application/json' } }, (res) => {
-        res.resume();
-        res.on('end', () => {
-          latencies.push(performance.now() - t0);
-          if (res.statusCode !== 200) errors.push(String(res.statusCode));
-          resolve();
-        });
-      });
+      const req = http.get(
+        url,
+        { agent, headers: { 'X-Api-Key': key, 'Content-Type': 'application/json' } },
+        (res) => {
+          res.resume();
+          res.on('end', () => {
+            latencies.push(performance.now() - t0);
+            if (res.statusCode !== 200) errors.push(String(res.statusCode));
+            resolve();
+          });
+        },
+      );
       req.on('error', (e: NodeJS.ErrnoException) => {
         errors.push(e.code ?? e.message);
         resolve();
@@ -138,28 +158,63 @@ function groupCpuMs(pgid: number | null): number {
   return (ticks * 1000) / 100; // USER_HZ
 }
 
-async function measure(tree: { dir: string; label: string }, kind: Helpers.StackKind, clip: string): Promise<Row> {
-  const helpers = (await import(pathToFileURL(path.join(tree.dir, 'tests/integration/helpers/index.ts')).href)) as typeof Helpers;
-  const stack = await helpers.startStack({ worker: true, scale: kind === 'scale', env: { RATE_LIMIT_PER_MINUTE: '1000000000' } });
+async function measure(
+  tree: { dir: string; label: string },
+  kind: Helpers.StackKind,
+  clip: string,
+): Promise<Row> {
+  const helpers = (await import(
+    pathToFileURL(path.join(tree.dir, 'tests/integration/helpers/index.ts')).href
+  )) as typeof Helpers;
+  const stack = await helpers.startStack({
+    worker: true,
+    scale: kind === 'scale',
+    env: { RATE_LIMIT_PER_MINUTE: '1000000000' },
+  });
   const label = STACKS.length > 1 ? `${tree.label}, ${kind}` : tree.label;
   try {
-    if (stack.kind !== kind) throw new Error(`${tree.label}: its test helpers start no ${kind} stack`);
-    if (stack.mode !== 'start') throw new Error(`${tree.label}: the stack runs next ${stack.mode}; the bench needs a production build`);
+    if (stack.kind !== kind)
+      throw new Error(`${tree.label}: its test helpers start no ${kind} stack`);
+    if (stack.mode !== 'start')
+      throw new Error(
+        `${tree.label}: the stack runs next ${stack.mode}; the bench needs a production build`,
+      );
     const { key } = await helpers.createAccount(stack, 1000);
     const jobId = await helpers.uploadedJob(stack, key, clip);
-    const started = await helpers.api(stack, 'POST', `/v1/jobs/${jobId}/start`, { key, body: { model: values.model } });
-    if (started.status !== 200) throw new Error(`start answered ${started.status}: ${started.text}`);
-    const statusOf = async () => (await helpers.api<{ status: string; message: string | null }>(stack, 'GET', `/v1/jobs/${jobId}/status`, { key })).body;
-    await helpers.waitFor(async () => ((await statusOf()).message?.startsWith('Removing the background: frame') ? true : undefined), {
-      timeoutMs: 300_000,
-      what: 'the worker to be segmenting',
+    const started = await helpers.api(stack, 'POST', `/v1/jobs/${jobId}/start`, {
+      key,
+      body: { model: values.model },
     });
+    if (started.status !== 200)
+      throw new Error(`start answered ${started.status}: ${started.text}`);
+    const statusOf = async () =>
+      (
+        await helpers.api<{ status: string; message: string | null }>(
+          stack,
+          'GET',
+          `/v1/jobs/${jobId}/status`,
+          { key },
+        )
+      ).body;
+    await helpers.waitFor(
+      async () =>
+        (await statusOf()).message?.startsWith('Removing the background: frame') ? true : undefined,
+      {
+        timeoutMs: 300_000,
+        what: 'the worker to be segmenting',
+      },
+    );
     const url = `${stack.baseUrl}/v1/jobs/${jobId}/status`;
     const load = os.loadavg()[0]!;
     const cpu0 = groupCpuMs(stack.pids().web);
     const polled = await poll(url, key);
     const cpuPerRequest = (groupCpuMs(stack.pids().web) - cpu0) / polled.latencies.length;
-    const sat = await autocannon({ url, connections: 50, duration: SECONDS, headers: { 'X-Api-Key': key, 'Content-Type': 'application/json' } });
+    const sat = await autocannon({
+      url,
+      connections: 50,
+      duration: SECONDS,
+      headers: { 'X-Api-Key': key, 'Content-Type': 'application/json' },
+    });
     const after = await statusOf();
     return {
       label,
@@ -170,7 +225,12 @@ async function measure(tree: { dir: string; label: string }, kind: Helpers.Stack
         max: polled.latencies.at(-1) ?? NaN,
         errors: polled.errors,
       },
-      saturation: { rps: sat.requests.average, p50: sat.latency.p50, p99: sat.latency.p99, non2xx: sat.non2xx },
+      saturation: {
+        rps: sat.requests.average,
+        p50: sat.latency.p50,
+        p99: sat.latency.p99,
+        non2xx: sat.non2xx,
+      },
       busy: after.status === 'processing' ? `yes (${after.message ?? ''})` : `no: ${after.status}`,
       load,
       cpuPerRequest,
@@ -182,16 +242,25 @@ async function measure(tree: { dir: string; label: string }, kind: Helpers.Stack
 
 async function main(): Promise<void> {
   const helpers = await import('../tests/integration/helpers');
-  if (!helpers.hasTestdata) throw new Error('../shared/testdata is missing: the bench needs a real 720p clip');
+  if (!helpers.hasTestdata)
+    throw new Error('../shared/testdata is missing: the bench needs a real 720p clip');
   const trees = [...(values.baseline ? [prepareBaseline(values.baseline)] : []), prepareCurrent()];
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'keyout-bench-status-'));
   try {
-    const clip = await helpers.cutClip(helpers.testVideo('sam2_05_juggle_fullbody_1280x720.mp4'), path.join(tmp, 'juggle-10s.mp4'), 10);
+    const clip = await helpers.cutClip(
+      helpers.testVideo('sam2_05_juggle_fullbody_1280x720.mp4'),
+      path.join(tmp, 'juggle-10s.mp4'),
+      10,
+    );
     const rows: Row[] = [];
     for (const tree of trees) for (const kind of STACKS) rows.push(await measure(tree, kind, clip));
     const ms = (v: number) => `${v.toFixed(1)} ms`;
-    console.log(`\nGET status, ${POLLERS} pollers every ${INTERVAL_MS} ms for ${SECONDS} s, then 50 back-to-back connections for ${SECONDS} s; worker on ${values.model}, ${os.cpus().length} CPUs\n`);
-    console.log('| checkout | host load | pollers: requests | p50 | p99 | max | errors | web CPU per request | saturation: req/s | p50 | p99 | non-2xx | worker busy at the end |');
+    console.log(
+      `\nGET status, ${POLLERS} pollers every ${INTERVAL_MS} ms for ${SECONDS} s, then 50 back-to-back connections for ${SECONDS} s; worker on ${values.model}, ${os.cpus().length} CPUs\n`,
+    );
+    console.log(
+      '| checkout | host load | pollers: requests | p50 | p99 | max | errors | web CPU per request | saturation: req/s | p50 | p99 | non-2xx | worker busy at the end |',
+    );
     console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|');
     for (const r of rows) {
       console.log(

@@ -20,7 +20,7 @@ import { isApiModel } from '../engine/api-models';
 import { outputFormat, STICKER_FORMATS } from '../engine/formats';
 import { probeVideo } from '../lib/media/probe';
 import { renderOutput } from '../lib/media/render';
-import { segmentVideo } from '../lib/segment/segment-video';
+import { segmentVideo } from '../lib/segment/mask-video';
 import { childCpuSeconds } from './lib-bench/cpu';
 
 /** Wall seconds and CPU seconds (ffmpeg's children plus this process's own) of one render. */

@@ -22,15 +22,19 @@ import { chromium, type Page } from 'playwright-core';
 import { EXPORT_FORMATS, OUTPUT_FORMATS } from '../engine/formats';
 import { probeVideo } from '../lib/media/probe';
 import { renderOutput } from '../lib/media/render';
-import { segmentVideo } from '../lib/segment/segment-video';
+import { segmentVideo } from '../lib/segment/mask-video';
 import { parseArgs, table } from './lib-bench/frames';
 import { QUIET_CHROMIUM, startNext } from './lib-bench/next-start';
 
 const args = parseArgs(process.argv.slice(2));
 const VIDEOS = path.resolve('../shared/testdata/videos');
-const clipSource = path.resolve(args.get('clip') ?? path.join(VIDEOS, 'liveportrait_s13_dance_fullbody_white_bg_720x1080.mp4'));
+const clipSource = path.resolve(
+  args.get('clip') ?? path.join(VIDEOS, 'liveportrait_s13_dance_fullbody_white_bg_720x1080.mp4'),
+);
 const seconds = Number(args.get('seconds') ?? 4);
-const memorySource = path.resolve(args.get('memory-clip') ?? path.join(VIDEOS, 'sam2_04_coffee_pour_object_1280x720.mp4'));
+const memorySource = path.resolve(
+  args.get('memory-clip') ?? path.join(VIDEOS, 'sam2_04_coffee_pour_object_1280x720.mp4'),
+);
 const skip = new Set((args.get('skip') ?? '').split(','));
 const FORMATS = EXPORT_FORMATS.filter((id) => OUTPUT_FORMATS.find((f) => f.id === id)?.studio);
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'keyout-bench-studio-formats-'));
@@ -38,11 +42,38 @@ const work = fs.mkdtempSync(path.join(os.tmpdir(), 'keyout-bench-studio-formats-
 /** `seconds` of `source` (looped when shorter), H.264 + AAC, as a user's file. */
 function cut(source: string, secs: number, name: string): string {
   const out = path.join(work, name);
-  execFileSync('ffmpeg', ['-v', 'error', '-y', '-stream_loop', '-1', '-i', source, '-t', String(secs), '-c:v', 'libx264', '-preset', 'veryfast', '-pix_fmt', 'yuv420p', '-c:a', 'aac', out]);
+  execFileSync('ffmpeg', [
+    '-v',
+    'error',
+    '-y',
+    '-stream_loop',
+    '-1',
+    '-i',
+    source,
+    '-t',
+    String(secs),
+    '-c:v',
+    'libx264',
+    '-preset',
+    'veryfast',
+    '-pix_fmt',
+    'yuv420p',
+    '-c:a',
+    'aac',
+    out,
+  ]);
   return out;
 }
 
-type FormatRow = { format: string; server_bytes: number | string; server_s: number | string; browser_bytes: number | string; browser_s: number | string; browser_click_s: number | string; ratio: string };
+type FormatRow = {
+  format: string;
+  server_bytes: number | string;
+  server_s: number | string;
+  browser_bytes: number | string;
+  browser_s: number | string;
+  browser_click_s: number | string;
+  ratio: string;
+};
 
 async function serverSide(clip: string): Promise<Map<string, { bytes: number; s: number }>> {
   const info = await probeVideo(clip);
@@ -51,24 +82,48 @@ async function serverSide(clip: string): Promise<Map<string, { bytes: number; s:
   const out = new Map<string, { bytes: number; s: number }>();
   for (const format of FORMATS) {
     const t = performance.now();
-    const o = await renderOutput({ source: clip, info, mask, recipe: { kind: 'transparent', format }, outDir: path.join(work, 'server'), basename: format });
+    const o = await renderOutput({
+      source: clip,
+      info,
+      mask,
+      recipe: { kind: 'transparent', format },
+      outDir: path.join(work, 'server'),
+      basename: format,
+    });
     out.set(format, { bytes: o.metadata.bytes, s: (performance.now() - t) / 1000 });
     fs.rmSync(o.file, { force: true });
-    console.error(`server ${format}: ${o.metadata.bytes} bytes, ${out.get(format)!.s.toFixed(1)} s`);
+    console.error(
+      `server ${format}: ${o.metadata.bytes} bytes, ${out.get(format)!.s.toFixed(1)} s`,
+    );
   }
   return out;
 }
 
-async function withStudio<T>(url: string, fn: (page: Page, pids: () => number[]) => Promise<T>): Promise<T> {
+async function withStudio<T>(
+  url: string,
+  fn: (page: Page, pids: () => number[]) => Promise<T>,
+): Promise<T> {
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'keyout-chromium-'));
-  const context = await chromium.launchPersistentContext(profile, { executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', headless: true, args: QUIET_CHROMIUM });
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    headless: true,
+    args: QUIET_CHROMIUM,
+  });
   // Chromium's processes: the browser (its command line names the profile) and its descendants.
   const pids = () => {
     const all = fs.readdirSync('/proc').filter((p) => /^\d+$/.test(p));
     const parent = new Map<number, number>();
     for (const p of all) {
       try {
-        parent.set(Number(p), Number(fs.readFileSync(`/proc/${p}/stat`, 'utf8').replace(/^.*\) /, '').split(' ')[1]));
+        parent.set(
+          Number(p),
+          Number(
+            fs
+              .readFileSync(`/proc/${p}/stat`, 'utf8')
+              .replace(/^.*\) /, '')
+              .split(' ')[1],
+          ),
+        );
       } catch {
         // gone meanwhile
       }
@@ -82,7 +137,7 @@ async function withStudio<T>(url: string, fn: (page: Page, pids: () => number[])
       }
     });
     const ours = new Set(browser);
-    for (let grew = true; grew; ) {
+    for (let grew = true; grew;) {
       grew = false;
       for (const [p, pp] of parent) {
         if (!ours.has(p) && ours.has(pp)) {
@@ -112,24 +167,41 @@ async function runCutout(page: Page, clip: string): Promise<number> {
   return (performance.now() - t) / 1000;
 }
 
-async function browserSide(url: string, clip: string): Promise<Map<string, { bytes: number; s: number; click: number }>> {
+async function browserSide(
+  url: string,
+  clip: string,
+): Promise<Map<string, { bytes: number; s: number; click: number }>> {
   return withStudio(url, async (page) => {
     await runCutout(page, clip);
     const out = new Map<string, { bytes: number; s: number; click: number }>();
     for (const format of FORMATS) {
       const f = OUTPUT_FORMATS.find((x) => x.id === format)!;
-      const box = f.family === 'sticker' ? page.getByRole('checkbox', { name: new RegExp(format) }) : page.getByRole('checkbox', { name: f.label, exact: true });
+      const box =
+        f.family === 'sticker'
+          ? page.getByRole('checkbox', { name: new RegExp(format) })
+          : page.getByRole('checkbox', { name: f.label, exact: true });
       await box.check();
       const t = performance.now();
-      await page.getByRole('button', { name: f.family === 'sticker' ? 'Make stickers' : 'Make', exact: true }).click();
+      await page
+        .getByRole('button', {
+          name: f.family === 'sticker' ? 'Make stickers' : 'Make',
+          exact: true,
+        })
+        .click();
       const item = page.locator(`li[data-format=${format}]`);
       await item.waitFor({ timeout: 1_800_000 });
       const click = (performance.now() - t) / 1000;
-      const [bytes, ms] = await Promise.all([item.getAttribute('data-bytes'), item.getAttribute('data-ms')]);
-      if (bytes === null) throw new Error(`${format} failed in the browser: ${await item.innerText()}`);
+      const [bytes, ms] = await Promise.all([
+        item.getAttribute('data-bytes'),
+        item.getAttribute('data-ms'),
+      ]);
+      if (bytes === null)
+        throw new Error(`${format} failed in the browser: ${await item.innerText()}`);
       out.set(format, { bytes: Number(bytes), s: Number(ms) / 1000, click });
       await box.uncheck();
-      console.error(`browser ${format}: ${bytes} bytes, ${(Number(ms) / 1000).toFixed(1)} s (${click.toFixed(1)} s from the click)`);
+      console.error(
+        `browser ${format}: ${bytes} bytes, ${(Number(ms) / 1000).toFixed(1)} s (${click.toFixed(1)} s from the click)`,
+      );
     }
     return out;
   });
@@ -137,7 +209,9 @@ async function browserSide(url: string, clip: string): Promise<Map<string, { byt
 
 const pssKb = (pid: number) => {
   try {
-    return Number(/^Pss:\s+(\d+)/m.exec(fs.readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'))?.[1] ?? 0);
+    return Number(
+      /^Pss:\s+(\d+)/m.exec(fs.readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'))?.[1] ?? 0,
+    );
   } catch {
     return 0;
   }
@@ -154,7 +228,10 @@ async function memoryRun(url: string, clip: string, secs: number) {
   return withStudio(url, async (page, pids) => {
     const sample = () => {
       const ps = pids();
-      return { tab: Math.max(0, ...ps.filter(isRenderer).map(pssKb)), all: ps.map(pssKb).reduce((a, b) => a + b, 0) };
+      return {
+        tab: Math.max(0, ...ps.filter(isRenderer).map(pssKb)),
+        all: ps.map(pssKb).reduce((a, b) => a + b, 0),
+      };
     };
     const before = sample();
     let peak = { tab: 0, all: 0 };
@@ -163,15 +240,33 @@ async function memoryRun(url: string, clip: string, secs: number) {
       peak = { tab: Math.max(peak.tab, s.tab), all: Math.max(peak.all, s.all) };
     }, 250);
     const runS = await runCutout(page, clip).finally(() => clearInterval(timer));
-    const frames = Number(((await page.getByTestId('studio-stats').innerText()).match(/Frames\s+(\d+)/) ?? [])[1] ?? 0);
+    const frames = Number(
+      ((await page.getByTestId('studio-stats').innerText()).match(/Frames\s+(\d+)/) ?? [])[1] ?? 0,
+    );
     const mb = (kb: number) => Math.round(kb / 1024);
-    return { clip: `${secs} s of ${path.basename(clip)}`, frames, run_s: Number(runS.toFixed(1)), tab_before_mb: mb(before.tab), tab_peak_mb: mb(peak.tab), chromium_peak_mb: mb(peak.all) };
+    return {
+      clip: `${secs} s of ${path.basename(clip)}`,
+      frames,
+      run_s: Number(runS.toFixed(1)),
+      tab_before_mb: mb(before.tab),
+      tab_peak_mb: mb(peak.tab),
+      chromium_peak_mb: mb(peak.all),
+    };
   });
 }
 
-console.error(`${os.cpus().length} cores, load ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+console.error(
+  `${os.cpus().length} cores, load ${os
+    .loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ')}`,
+);
 const clip = cut(clipSource, seconds, `clip-${seconds}s.mp4`);
-const result: Record<string, unknown> = { date: new Date().toISOString(), cpus: os.cpus().length, clip: `${seconds} s of ${path.basename(clipSource)}` };
+const result: Record<string, unknown> = {
+  date: new Date().toISOString(),
+  cpus: os.cpus().length,
+  clip: `${seconds} s of ${path.basename(clipSource)}`,
+};
 const server = skip.has('server') ? null : await serverSide(clip);
 const web = skip.has('browser') && skip.has('memory') ? null : await startNext();
 try {
@@ -180,14 +275,25 @@ try {
   const rows: FormatRow[] = FORMATS.map((format) => {
     const s = server?.get(format);
     const b = browser?.get(format);
-    return { format, server_bytes: s?.bytes ?? '-', server_s: s2(s?.s), browser_bytes: b?.bytes ?? '-', browser_s: s2(b?.s), browser_click_s: s2(b?.click), ratio: s && b ? `${(b.s / s.s).toFixed(2)}×` : '-' };
+    return {
+      format,
+      server_bytes: s?.bytes ?? '-',
+      server_s: s2(s?.s),
+      browser_bytes: b?.bytes ?? '-',
+      browser_s: s2(b?.s),
+      browser_click_s: s2(b?.click),
+      ratio: s && b ? `${(b.s / s.s).toFixed(2)}×` : '-',
+    };
   });
   result.formats = rows;
-  console.log(`### ${result.clip as string}: each format alone, browser time ÷ server time in the last column\n`);
+  console.log(
+    `### ${result.clip as string}: each format alone, browser time ÷ server time in the last column\n`,
+  );
   console.log(table(rows));
   if (web && !skip.has('memory')) {
     const memory = [];
-    for (const secs of [10, 30]) memory.push(await memoryRun(web.url, cut(memorySource, secs, `memory-${secs}s.mp4`), secs));
+    for (const secs of [10, 30])
+      memory.push(await memoryRun(web.url, cut(memorySource, secs, `memory-${secs}s.mp4`), secs));
     result.memory = memory;
     console.log(`\n### Studio memory (PSS, MB): the tab's renderer and all of Chromium\n`);
     console.log(table(memory));
@@ -195,7 +301,12 @@ try {
 } finally {
   web?.stop();
 }
-console.error(`load after: ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+console.error(
+  `load after: ${os
+    .loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ')}`,
+);
 if (args.has('json')) fs.writeFileSync(args.get('json')!, JSON.stringify(result, null, 2) + '\n');
 fs.rmSync(work, { recursive: true, force: true });
 process.exit(0);

@@ -20,7 +20,9 @@ import { parseArgs, table } from './lib-bench/frames';
 import { QUIET_CHROMIUM, startNext } from './lib-bench/next-start';
 
 const args = parseArgs(process.argv.slice(2));
-const clip = path.resolve(args.get('clip') ?? '../shared/testdata/videos/liveportrait_d12_talking_glasses_512.mp4');
+const clip = path.resolve(
+  args.get('clip') ?? '../shared/testdata/videos/liveportrait_d12_talking_glasses_512.mp4',
+);
 const configs = (args.get('configs') ?? 'selfie,rvm').split(',');
 const rounds = Math.max(1, Number(args.get('rounds') ?? 1));
 const backend = args.get('backend') ?? 'wasm';
@@ -52,18 +54,43 @@ async function runOnce(url: string, stack: string, config: string): Promise<Row>
     const people = ['selfie', 'rvm'].includes(config) ? `&people=${config}` : '';
     await page.goto(`${url}/studio?backend=${backend}${people}`);
     await page.locator('input[type=file]').setInputFiles(clip);
-    await page.getByLabel('Model').selectOption(['selfie', 'rvm', 'auto'].includes(config) ? 'service-human' : config);
+    await page
+      .getByLabel('Model')
+      .selectOption(['selfie', 'rvm', 'auto'].includes(config) ? 'service-human' : config);
     await page.getByRole('button', { name: 'Remove background' }).click();
     await page.getByRole('link', { name: /Download WebM/ }).waitFor({ timeout: 900_000 });
-    const text = async (id: string) => (await page.getByTestId(id).count()) ? ((await page.getByTestId(id).first().textContent()) ?? '') : '';
-    const frames = Number(((await page.getByTestId('studio-stats').innerText()).match(/Frames\s+(\d+)/) ?? [])[1] ?? 0);
+    const text = async (id: string) =>
+      (await page.getByTestId(id).count())
+        ? ((await page.getByTestId(id).first().textContent()) ?? '')
+        : '';
+    const frames = Number(
+      ((await page.getByTestId('studio-stats').innerText()).match(/Frames\s+(\d+)/) ?? [])[1] ?? 0,
+    );
     const runS = parseFloat(await text('studio-total-ms'));
     const model = (await text('studio-model')) || '(not shown)';
-    const raw = (await page.getByTestId('studio-profile').count()) ? await page.getByTestId('studio-profile').getAttribute('data-profile') : null;
+    const raw = (await page.getByTestId('studio-profile').count())
+      ? await page.getByTestId('studio-profile').getAttribute('data-profile')
+      : null;
     // An older build without the profile: the worker's per-frame time and the run's wall time.
-    const p = raw ? (JSON.parse(raw) as Record<string, number>) : { endToEndMs: (runS * 1000) / Math.max(1, frames) };
+    const p = raw
+      ? (JSON.parse(raw) as Record<string, number>)
+      : { endToEndMs: (runS * 1000) / Math.max(1, frames) };
     const n = (k: string) => Number((p[k] ?? NaN).toFixed(1));
-    return { stack, config, model, frames, decode: n('decodeMs'), readback: n('readbackMs'), infer: n('inferMs'), refine: n('refineMs'), worker_other: n('workerOtherMs'), encode: n('encodeMs'), wait: n('waitMs'), end_to_end: n('endToEndMs'), run_s: runS };
+    return {
+      stack,
+      config,
+      model,
+      frames,
+      decode: n('decodeMs'),
+      readback: n('readbackMs'),
+      infer: n('inferMs'),
+      refine: n('refineMs'),
+      worker_other: n('workerOtherMs'),
+      encode: n('encodeMs'),
+      wait: n('waitMs'),
+      end_to_end: n('endToEndMs'),
+      run_s: runS,
+    };
   } finally {
     await context.close();
     fs.rmSync(profile, { recursive: true, force: true });
@@ -75,7 +102,10 @@ if (!fs.existsSync(clip)) {
   process.exit(2);
 }
 const own = args.has('url') ? { url: args.get('url')!, stop: () => undefined } : await startNext();
-const stacks = [...(args.has('before-url') ? [{ name: 'before', url: args.get('before-url')! }] : []), { name: args.has('before-url') ? 'after' : 'this', url: own.url }];
+const stacks = [
+  ...(args.has('before-url') ? [{ name: 'before', url: args.get('before-url')! }] : []),
+  { name: args.has('before-url') ? 'after' : 'this', url: own.url },
+];
 const rows: Row[] = [];
 try {
   for (let r = 0; r < rounds; r++)
@@ -83,11 +113,21 @@ try {
       for (const s of stacks) {
         const row = await runOnce(s.url, s.name, config);
         rows.push(row);
-        console.error(`${s.name} ${config} (round ${r + 1}): ${row.end_to_end} ms a frame end to end, ${row.frames} frames, ${row.model}`);
+        console.error(
+          `${s.name} ${config} (round ${r + 1}): ${row.end_to_end} ms a frame end to end, ${row.frames} frames, ${row.model}`,
+        );
       }
 } finally {
   own.stop();
 }
 console.log(table(rows));
-if (args.has('json')) fs.writeFileSync(args.get('json')!, JSON.stringify({ date: new Date().toISOString(), clip, backend, cpus: os.cpus().length, rows }, null, 2));
+if (args.has('json'))
+  fs.writeFileSync(
+    args.get('json')!,
+    JSON.stringify(
+      { date: new Date().toISOString(), clip, backend, cpus: os.cpus().length, rows },
+      null,
+      2,
+    ),
+  );
 process.exit(0);

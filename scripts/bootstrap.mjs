@@ -15,7 +15,12 @@ process.env.NEXT_TELEMETRY_DISABLED = '1';
 process.env.CHECKPOINT_DISABLE = '1';
 
 export function sh(cmd, args, opts = {}) {
-  const r = spawnSync(cmd, args, { stdio: 'inherit', cwd: root, ...opts, env: { ...process.env, ...opts.env } });
+  const r = spawnSync(cmd, args, {
+    stdio: 'inherit',
+    cwd: root,
+    ...opts,
+    env: { ...process.env, ...opts.env },
+  });
   if (r.status !== 0) {
     console.error(`\n✖ ${cmd} ${args.join(' ')} failed (exit ${r.status ?? r.signal}).`);
     process.exit(r.status || 1);
@@ -26,7 +31,9 @@ function checkNode() {
   // better-sqlite3 13 (the SQLite driver; 12 aborts at exit on Node 24) is built on Node-API for 22+.
   const [maj] = process.versions.node.split('.').map(Number);
   if (maj < 22) {
-    console.error(`Keyout needs Node.js 22 or newer; 24, the current LTS, is what CI runs (found ${process.versions.node}).`);
+    console.error(
+      `Keyout needs Node.js 22 or newer; 24, the current LTS, is what CI runs (found ${process.versions.node}).`,
+    );
     process.exit(1);
   }
 }
@@ -62,7 +69,9 @@ function installComplete() {
  */
 function installIfNeeded() {
   const lockHash = () =>
-    createHash('sha256').update(fs.readFileSync(path.join(root, 'package-lock.json'))).digest('hex');
+    createHash('sha256')
+      .update(fs.readFileSync(path.join(root, 'package-lock.json')))
+      .digest('hex');
   const marker = path.join(root, 'node_modules', '.keyout-lock-hash');
   const abiTag = `node-abi-${process.versions.modules}`;
   const [installed, abi] = fs.existsSync(marker) ? fs.readFileSync(marker, 'utf8').split(' ') : [];
@@ -86,7 +95,9 @@ function installIfNeeded() {
   // npm install leaves modules it already has as they are, built for the Node that installed them.
   if (installed && abi !== abiTag) sh('npm', ['rebuild'], npmEnv);
   if (!installComplete()) {
-    console.error(`\n✖ npm install finished without ${REQUIRED_BINS.filter((b) => !fs.existsSync(path.join(root, 'node_modules', '.bin', b))).join(', ')}; run it again.`);
+    console.error(
+      `\n✖ npm install finished without ${REQUIRED_BINS.filter((b) => !fs.existsSync(path.join(root, 'node_modules', '.bin', b))).join(', ')}; run it again.`,
+    );
     process.exit(1);
   }
   // The lockfile as the install left it: npm may rewrite it (an older npm's lockfile), and the
@@ -101,7 +112,14 @@ function installIfNeeded() {
  */
 const BUILD_SOURCES = [
   ...['app', 'components', 'lib', 'engine', 'workers', 'public'],
-  ...['instrumentation.ts', 'instrumentation-node.ts', 'proxy.ts', 'next.config.ts', 'prisma/schema.prisma', 'package-lock.json'],
+  ...[
+    'instrumentation.ts',
+    'instrumentation-node.ts',
+    'proxy.ts',
+    'next.config.ts',
+    'prisma/schema.prisma',
+    'package-lock.json',
+  ],
 ];
 const NOT_SOURCES = new Set(['node_modules', '.next', 'generated', 'generated-postgres']);
 
@@ -129,7 +147,8 @@ const stampFile = (dir) => path.join(dir, '.next', 'keyout-build-sources');
 
 /** Whether the checkout at `dir` has a web build made from its current sources. */
 export function buildIsCurrent(dir = root) {
-  if (!fs.existsSync(path.join(dir, '.next', 'BUILD_ID')) || !fs.existsSync(stampFile(dir))) return false;
+  if (!fs.existsSync(path.join(dir, '.next', 'BUILD_ID')) || !fs.existsSync(stampFile(dir)))
+    return false;
   return fs.readFileSync(stampFile(dir), 'utf8') === sourcesHash(dir);
 }
 
@@ -195,7 +214,9 @@ export function generateClients() {
   sh(process.execPath, ['scripts/prisma-schemas.mjs']);
   for (const schema of ['prisma/schema.prisma', 'prisma/postgres/schema.prisma']) {
     sh('npx', ['prisma', 'generate', '--schema', schema], {
-      env: { PRISMA_SCHEMA_ENGINE_BINARY: process.env.PRISMA_SCHEMA_ENGINE_BINARY ?? process.execPath },
+      env: {
+        PRISMA_SCHEMA_ENGINE_BINARY: process.env.PRISMA_SCHEMA_ENGINE_BINARY ?? process.execPath,
+      },
       stdio: ['inherit', 'ignore', 'inherit'],
     });
   }

@@ -14,7 +14,8 @@ const write = (rel: string, text = rel) => {
 
 function checkout() {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'keyout-bootstrap-'));
-  for (const f of ['app/page.tsx', 'lib/a.ts', 'prisma/schema.prisma', 'package-lock.json']) write(f);
+  for (const f of ['app/page.tsx', 'lib/a.ts', 'prisma/schema.prisma', 'package-lock.json'])
+    write(f);
   write('.next/BUILD_ID', 'build');
   write('.next/keyout-build-sources', sourcesHash(dir));
 }
@@ -68,6 +69,10 @@ describe('buildBlocker', () => {
     write('.next/keyout-serving/2147483646', '');
     expect(buildBlocker(dir)).toBeNull();
     write(`.next/keyout-serving/${process.pid}`, '');
-    expect(buildBlocker(dir)).toMatch(new RegExp(`^Keyout started from this folder \\(pid ${process.pid}\\) is serving the current build`));
+    expect(buildBlocker(dir)).toMatch(
+      new RegExp(
+        `^Keyout started from this folder \\(pid ${process.pid}\\) is serving the current build`,
+      ),
+    );
   });
 });

@@ -11,11 +11,17 @@ import { parseArgs } from 'node:util';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
-  options: { every: { type: 'string', default: '10' }, count: { type: 'string', default: '4' }, width: { type: 'string', default: '320' } },
+  options: {
+    every: { type: 'string', default: '10' },
+    count: { type: 'string', default: '4' },
+    width: { type: 'string', default: '320' },
+  },
 });
 const [video, mask, out] = positionals;
 if (!video || !mask || !out) {
-  console.error('usage: look-mattes.ts <video> <mask.mkv> <out.png> [--every 10] [--count 4] [--width 320]');
+  console.error(
+    'usage: look-mattes.ts <video> <mask.mkv> <out.png> [--every 10] [--count 4] [--width 320]',
+  );
   process.exit(2);
 }
 const every = Number(values.every);
@@ -29,5 +35,9 @@ const graph = [
   '[bg][fg]overlay=format=auto:shortest=1[comp]',
   `[comp]select='not(mod(n\\,${every}))',scale=${values.width}:-2,tile=${count}x1`,
 ].join(';');
-execFileSync('ffmpeg', ['-v', 'error', '-y', '-i', video, '-i', mask, '-filter_complex', graph, '-frames:v', '1', out], { stdio: 'inherit' });
+execFileSync(
+  'ffmpeg',
+  ['-v', 'error', '-y', '-i', video, '-i', mask, '-filter_complex', graph, '-frames:v', '1', out],
+  { stdio: 'inherit' },
+);
 console.log(out);

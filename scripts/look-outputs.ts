@@ -22,7 +22,9 @@ import { renderOutput, type RenderedOutput } from '../lib/media/render';
 import { renderThumbnails } from '../lib/media/thumbnails';
 import { readZipEntry } from '../lib/media/zip';
 
-const DEFAULT_SOURCE = path.resolve('../shared/testdata/videos/liveportrait_d12_talking_glasses_512.mp4');
+const DEFAULT_SOURCE = path.resolve(
+  '../shared/testdata/videos/liveportrait_d12_talking_glasses_512.mp4',
+);
 
 const { values } = parseArgs({
   options: {
@@ -45,19 +47,33 @@ const source = await makeExcerpt(values.source, path.join(out, 'source.mp4'), {
 const info = await probeVideo(source);
 let mask = values.mask ? path.resolve(values.mask) : path.join(out, 'mask.mkv');
 if (!values.mask && values.segment) {
-  const { segmentVideo } = await import('../lib/segment/segment-video');
+  const { segmentVideo } = await import('../lib/segment/mask-video');
   await segmentVideo({ input: source, info, maskOut: mask, model: values.segment as never });
 } else if (!values.mask) {
   mask = await makeTestMask(source, info, mask);
 }
 
 const background = path.join(out, 'background.png');
-await ffmpeg(['-v', 'error', '-f', 'lavfi', '-i', 'testsrc2=s=960x540', '-frames:v', '1', background]);
+await ffmpeg([
+  '-v',
+  'error',
+  '-f',
+  'lavfi',
+  '-i',
+  'testsrc2=s=960x540',
+  '-frames:v',
+  '1',
+  background,
+]);
 
 const recipes: Recipe[] = [
   ...TRANSPARENT_FORMATS.map((format) => ({ kind: 'transparent' as const, format })),
   { kind: 'color', color: '#2040C0', exportFormat: 'mp4' },
-  { kind: 'blur', blur: { mode: 'background', intensity: 60, type: 'gaussian' }, exportFormat: 'mp4' },
+  {
+    kind: 'blur',
+    blur: { mode: 'background', intensity: 60, type: 'gaussian' },
+    exportFormat: 'mp4',
+  },
   { kind: 'blur', blur: { mode: 'subject', intensity: 60, type: 'box' }, exportFormat: 'mp4' },
   ...(['full', 'centered', 'ai_ugc_ad'] as const).map((template) => ({
     kind: 'composition' as const,
@@ -73,17 +89,37 @@ const frame = Math.floor(info.frameCount / 2);
 
 for (const recipe of recipes) {
   const name =
-    recipe.kind === 'transparent' ? recipe.format : recipe.kind === 'composition' ? `composition_${recipe.template}` : recipe.kind === 'blur' ? `blur_${recipe.blur.mode}` : 'color';
+    recipe.kind === 'transparent'
+      ? recipe.format
+      : recipe.kind === 'composition'
+        ? `composition_${recipe.template}`
+        : recipe.kind === 'blur'
+          ? `blur_${recipe.blur.mode}`
+          : 'color';
   if (wanted && !wanted.includes(name)) continue;
   const rendered = await renderOutput({ source, info, mask, recipe, outDir: out, basename: name });
   const rgba = path.join(out, `${name}_rgba.png`);
   await extractRgba(rendered, recipe, rgba, frame);
   const stacked = rendered.metadata.alpha === 'stacked';
   const size = `${rendered.metadata.width}x${rendered.metadata.height / (stacked ? 2 : 1)}`;
-  for (const [bg, label] of [[checker(size), 'checker'], [`color=c=0xFF00FF:s=${size}`, 'magenta']] as const) {
+  for (const [bg, label] of [
+    [checker(size), 'checker'],
+    [`color=c=0xFF00FF:s=${size}`, 'magenta'],
+  ] as const) {
     await ffmpeg([
-      '-v', 'error', '-i', rgba, '-f', 'lavfi', '-i', bg,
-      '-filter_complex', '[1:v][0:v]overlay=format=auto', '-frames:v', '1', path.join(out, `${name}_over_${label}.png`),
+      '-v',
+      'error',
+      '-i',
+      rgba,
+      '-f',
+      'lavfi',
+      '-i',
+      bg,
+      '-filter_complex',
+      '[1:v][0:v]overlay=format=auto',
+      '-frames:v',
+      '1',
+      path.join(out, `${name}_over_${label}.png`),
     ]);
   }
   await fs.rm(rgba);
@@ -98,10 +134,26 @@ function checker(size: string): string {
 }
 
 /** One frame of an output as an RGBA PNG, decoded the way a player would read that format. */
-async function extractRgba(o: RenderedOutput, recipe: Recipe, png: string, n: number): Promise<void> {
+async function extractRgba(
+  o: RenderedOutput,
+  recipe: Recipe,
+  png: string,
+  n: number,
+): Promise<void> {
   const pick = `select='eq(n\\,${n})'`;
   const single = (input: string[], graph: string) =>
-    ffmpeg(['-v', 'error', ...input, '-filter_complex', graph, '-frames:v', '1', '-update', '1', png]);
+    ffmpeg([
+      '-v',
+      'error',
+      ...input,
+      '-filter_complex',
+      graph,
+      '-frames:v',
+      '1',
+      '-update',
+      '1',
+      png,
+    ]);
   const format = recipe.kind === 'transparent' ? recipe.format : 'opaque';
   switch (format) {
     case 'webm_vp9':
@@ -127,7 +179,10 @@ async function extractRgba(o: RenderedOutput, recipe: Recipe, png: string, n: nu
       const alpha = path.join(out, 'bundle_alpha.mp4');
       await fs.writeFile(color, (await readZipEntry(o.file, 'color.mp4'))!);
       await fs.writeFile(alpha, (await readZipEntry(o.file, 'alpha.mp4'))!);
-      return void (await single(['-i', color, '-i', alpha], `[0:v]${pick}[c];[1:v]${pick},format=gray[m];[c][m]alphamerge,format=rgba`));
+      return void (await single(
+        ['-i', color, '-i', alpha],
+        `[0:v]${pick}[c];[1:v]${pick},format=gray[m];[c][m]alphamerge,format=rgba`,
+      ));
     }
     case 'png_sequence': {
       const name = `frame_${String(n + 1).padStart(6, '0')}.png`;
@@ -141,7 +196,14 @@ async function extractRgba(o: RenderedOutput, recipe: Recipe, png: string, n: nu
       const still = path.join(out, 'webp_frame.webp');
       await fs.writeFile(still, stillWebp(f, webp.frameChunks[n]!));
       await single(
-        ['-f', 'lavfi', '-i', `color=c=black@0:s=${webp.width}x${webp.height},format=rgba`, '-i', still],
+        [
+          '-f',
+          'lavfi',
+          '-i',
+          `color=c=black@0:s=${webp.width}x${webp.height},format=rgba`,
+          '-i',
+          still,
+        ],
         `[0:v][1:v]overlay=${f.x}:${f.y}:format=auto,format=rgba`,
       );
       return void (await fs.rm(still));

@@ -20,9 +20,18 @@ const HEADER = `// GENERATED from prisma/schema.prisma by scripts/prisma-schemas
 export function postgresSchema(source) {
   const out = source
     .replace(/provider = "sqlite"/, 'provider = "postgresql"')
-    .replace(/output\s*=\s*"\.\.\/lib\/db\/generated"/, 'output       = "../../lib/db/generated-postgres"');
-  if (out === source || !out.includes('provider = "postgresql"') || !out.includes('generated-postgres')) {
-    throw new Error('prisma/schema.prisma no longer has the datasource provider or client output this script rewrites');
+    .replace(
+      /output\s*=\s*"\.\.\/lib\/db\/generated"/,
+      'output       = "../../lib/db/generated-postgres"',
+    );
+  if (
+    out === source ||
+    !out.includes('provider = "postgresql"') ||
+    !out.includes('generated-postgres')
+  ) {
+    throw new Error(
+      'prisma/schema.prisma no longer has the datasource provider or client output this script rewrites',
+    );
   }
   return HEADER + out;
 }

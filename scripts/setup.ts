@@ -8,7 +8,9 @@ import { ensureSecret } from '../lib/secret';
 
 const e = env();
 const applied = applyMigrations(e.databaseUrl);
-console.log(applied.length ? `› Applied migrations: ${applied.join(', ')}` : '› Database is up to date.');
+console.log(
+  applied.length ? `› Applied migrations: ${applied.join(', ')}` : '› Database is up to date.',
+);
 ensureSecret();
 await prepareModels((line) => console.log(`› ${line}`));
 await preparePromptModels((line) => console.log(`› ${line}`));
@@ -26,5 +28,7 @@ try {
     (line) => console.log(`› ${line}`),
   );
 } catch (e) {
-  console.warn(`› The sample clip could not be made (${e instanceof Error ? e.message : String(e)}); the site works without it.`);
+  console.warn(
+    `› The sample clip could not be made (${e instanceof Error ? e.message : String(e)}); the site works without it.`,
+  );
 }

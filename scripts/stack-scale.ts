@@ -14,19 +14,32 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { applyPostgresMigrations } from '../lib/db/migrate-postgres';
 import { buildIfStale, prepare } from './bootstrap.mjs';
-import { isRunning, launch, stopService, tail, waitUntil, type Service } from './lib-stack/processes';
+import {
+  isRunning,
+  launch,
+  stopService,
+  tail,
+  waitUntil,
+  type Service,
+} from './lib-stack/processes';
 import { startPostgres } from './lib-stack/postgres';
 import { startRedis } from './lib-stack/redis';
 import { startSwift } from './lib-stack/swift';
 
 const { values } = parseArgs({
-  options: { port: { type: 'string', default: '3000' }, web: { type: 'string', default: '2' }, workers: { type: 'string', default: '2' } },
+  options: {
+    port: { type: 'string', default: '3000' },
+    web: { type: 'string', default: '2' },
+    workers: { type: 'string', default: '2' },
+  },
 });
 const port = Number(values.port);
 const webs = Number(values.web);
 const workers = Number(values.workers);
 if (![port, webs, workers].every((n) => Number.isInteger(n) && n > 0) || port + webs + 6 > 65535) {
-  console.error('usage: npm run stack:scale -- --port <P> --web <N> --workers <M>   (whole numbers, N and M at least 1)');
+  console.error(
+    'usage: npm run stack:scale -- --port <P> --web <N> --workers <M>   (whole numbers, N and M at least 1)',
+  );
   process.exit(2);
 }
 const root = path.resolve(import.meta.dirname, '..');
@@ -43,7 +56,9 @@ let stopping = false;
 async function stopAll(code: number): Promise<void> {
   if (stopping) return;
   stopping = true;
-  console.log('\n› Stopping: web processes and workers (workers drain for up to 10 s), then the services…');
+  console.log(
+    '\n› Stopping: web processes and workers (workers drain for up to 10 s), then the services…',
+  );
   const apps = services.filter((s) => s.name.startsWith('web') || s.name.startsWith('worker'));
   await Promise.all(apps.map((s) => stopService(s, 15_000)));
   await Promise.all(services.filter((s) => !apps.includes(s)).map((s) => stopService(s)));
@@ -58,14 +73,21 @@ async function main(): Promise<void> {
   buildIfStale();
   fs.mkdirSync(logs, { recursive: true });
   const secretFile = path.join(dataDir, 'secret');
-  if (!fs.existsSync(secretFile)) fs.writeFileSync(secretFile, randomBytes(32).toString('hex'), { mode: 0o600 });
+  if (!fs.existsSync(secretFile))
+    fs.writeFileSync(secretFile, randomBytes(32).toString('hex'), { mode: 0o600 });
 
   console.log(`› Starting PostgreSQL, Redis and Swift in ${dataDir}…`);
   // Each joins `services` as soon as it runs, so a failure of another still stops it.
   const [pg, redis, swift] = await Promise.all([
-    startPostgres({ dir: path.join(dataDir, 'postgres'), port: port + webs }).then((s) => (services.push(s.service), s)),
-    startRedis({ dir: path.join(dataDir, 'redis'), port: port + webs + 1, durable: true }).then((s) => (services.push(s.service), s)),
-    startSwift({ dir: path.join(dataDir, 'swift'), port: port + webs + 2 }).then((s) => (services.push(...s.services), s)),
+    startPostgres({ dir: path.join(dataDir, 'postgres'), port: port + webs }).then(
+      (s) => (services.push(s.service), s),
+    ),
+    startRedis({ dir: path.join(dataDir, 'redis'), port: port + webs + 1, durable: true }).then(
+      (s) => (services.push(s.service), s),
+    ),
+    startSwift({ dir: path.join(dataDir, 'swift'), port: port + webs + 2 }).then(
+      (s) => (services.push(...s.services), s),
+    ),
   ]);
   const databaseUrl = await pg.database('keyout');
   await swift.bucket('keyout');
@@ -101,10 +123,16 @@ async function main(): Promise<void> {
   const urls: string[] = [];
   for (let i = 0; i < webs; i++) {
     const p = port + i;
-    const web = launch(`web ${i + 1}`, process.execPath, [nextBin, 'start', '-p', String(p)], path.join(logs, `web-${i + 1}.log`), {
-      cwd: root,
-      env: { ...env, PORT: String(p), PGAPPNAME: `keyout-web-${i + 1}` },
-    });
+    const web = launch(
+      `web ${i + 1}`,
+      process.execPath,
+      [nextBin, 'start', '-p', String(p)],
+      path.join(logs, `web-${i + 1}.log`),
+      {
+        cwd: root,
+        env: { ...env, PORT: String(p), PGAPPNAME: `keyout-web-${i + 1}` },
+      },
+    );
     services.push(web);
     // The web processes are the front door: one that dies stops the stack.
     web.child.once('exit', (code) => {
@@ -116,10 +144,16 @@ async function main(): Promise<void> {
   }
 
   const startWorker = (i: number, restarts = 0) => {
-    const worker = launch(`worker ${i + 1}`, process.execPath, [path.join(root, 'bin/worker.mjs')], path.join(logs, `worker-${i + 1}.log`), {
-      cwd: root,
-      env: { ...env, PGAPPNAME: `keyout-worker-${i + 1}` },
-    });
+    const worker = launch(
+      `worker ${i + 1}`,
+      process.execPath,
+      [path.join(root, 'bin/worker.mjs')],
+      path.join(logs, `worker-${i + 1}.log`),
+      {
+        cwd: root,
+        env: { ...env, PGAPPNAME: `keyout-worker-${i + 1}` },
+      },
+    );
     services.push(worker);
     const startedAt = Date.now();
     // A crashed worker is restarted; its job's lease lapses and another worker picks it up.
@@ -136,9 +170,15 @@ async function main(): Promise<void> {
 
   for (const [i, url] of urls.entries()) {
     const web = services.find((s) => s.name === `web ${i + 1}`)!;
-    await waitUntil(web, `an answer on ${url}`, async () => (await fetch(`${url}/v1/openapi`)).status < 500, 180_000);
+    await waitUntil(
+      web,
+      `an answer on ${url}`,
+      async () => (await fetch(`${url}/v1/openapi`)).status < 500,
+      180_000,
+    );
   }
-  if (!services.filter((s) => s.name.startsWith('worker')).every(isRunning)) throw new Error(`a worker did not start: see ${logs}`);
+  if (!services.filter((s) => s.name.startsWith('worker')).every(isRunning))
+    throw new Error(`a worker did not start: see ${logs}`);
   console.log(
     [
       '',

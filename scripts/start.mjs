@@ -61,6 +61,8 @@ function startWorker() {
 }
 startWorker();
 
-console.log(`\n✔ Keyout is starting on http://localhost:${port} (web + worker). Ctrl-C stops both.\n`);
+console.log(
+  `\n✔ Keyout is starting on http://localhost:${port} (web + worker). Ctrl-C stops both.\n`,
+);
 process.on('SIGINT', () => stop(0));
 process.on('SIGTERM', () => stop(0));

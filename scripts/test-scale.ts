@@ -41,11 +41,15 @@ async function main(): Promise<number> {
   const services = await startScaleServices();
   try {
     console.log(`› Scale-out services: ${services.describe}`);
-    const vitest = spawn('npx', ['vitest', 'run', '--project', 'integration', '--project', 'service', ...files], {
-      cwd: root,
-      stdio: 'inherit',
-      env: { ...process.env, KEYOUT_TEST_STACK: 'scale', ...services.env },
-    });
+    const vitest = spawn(
+      'npx',
+      ['vitest', 'run', '--project', 'integration', '--project', 'service', ...files],
+      {
+        cwd: root,
+        stdio: 'inherit',
+        env: { ...process.env, KEYOUT_TEST_STACK: 'scale', ...services.env },
+      },
+    );
     // Ctrl-C or a CI timeout: passed on to vitest, and the services still stop (finally).
     const forward = (signal: NodeJS.Signals) => vitest.kill(signal);
     process.on('SIGINT', forward).on('SIGTERM', forward);

@@ -35,13 +35,27 @@ async function integrationBesideScale() {
   const run = (script, args, env, stdio) =>
     new Promise((resolve) => {
       const t0 = Date.now();
-      const child = spawn('npm', ['run', '--silent', script, '--', ...args], { cwd: root, stdio, env: { ...process.env, NODE_ENV: 'test', ...env } });
-      child.on('exit', (code, signal) => resolve({ code: code ?? (signal ? 1 : 0), seconds: (Date.now() - t0) / 1000 }));
+      const child = spawn('npm', ['run', '--silent', script, '--', ...args], {
+        cwd: root,
+        stdio,
+        env: { ...process.env, NODE_ENV: 'test', ...env },
+      });
+      child.on('exit', (code, signal) =>
+        resolve({ code: code ?? (signal ? 1 : 0), seconds: (Date.now() - t0) / 1000 }),
+      );
     });
   const exclude = BESIDE_FILES.flatMap((f) => ['--exclude', f]);
   const secondLane = async () => {
-    const scale = await run('test:scale', [], { KEYOUT_TEST_PORTS: '3200-3299' }, ['ignore', out, out]);
-    const beside = await run('test:integration', BESIDE_FILES, { KEYOUT_TEST_PORTS: '3300-3399' }, ['ignore', out, out]);
+    const scale = await run('test:scale', [], { KEYOUT_TEST_PORTS: '3200-3299' }, [
+      'ignore',
+      out,
+      out,
+    ]);
+    const beside = await run('test:integration', BESIDE_FILES, { KEYOUT_TEST_PORTS: '3300-3399' }, [
+      'ignore',
+      out,
+      out,
+    ]);
     return { scale, beside };
   };
   const [integration, { scale, beside }] = await Promise.all([
@@ -52,15 +66,21 @@ async function integrationBesideScale() {
   console.log(`\n━━ test:scale, then ${BESIDE_FILES.join(', ')} (${path.relative(root, log)}) ━━`);
   process.stdout.write(fs.readFileSync(log));
   if ([integration, scale, beside].some((r) => r.code !== 0)) {
-    console.error(`\n✖ test:integration exit ${integration.code}, test:scale exit ${scale.code}, ${BESIDE_FILES.length} integration file(s) beside it exit ${beside.code}.`);
+    console.error(
+      `\n✖ test:integration exit ${integration.code}, test:scale exit ${scale.code}, ${BESIDE_FILES.length} integration file(s) beside it exit ${beside.code}.`,
+    );
     process.exit(1);
   }
-  return [['  test:integration', integration.seconds], ['  test:scale', scale.seconds], ['  integration beside test:scale', beside.seconds]];
+  return [
+    ['  test:integration', integration.seconds],
+    ['  test:scale', scale.seconds],
+    ['  integration beside test:scale', beside.seconds],
+  ];
 }
 
 const steps = [
   ['typecheck', () => sh('npx', ['tsc', '--noEmit'])],
-  ['lint', () => sh('npx', ['eslint', '.', '--max-warnings=0'])],
+  ['lint', npm('lint')],
   ['test:unit', npm('test:unit', asTests)],
   ['test:service', npm('test:service', asTests)],
   ['build', buildIfStale],
@@ -80,4 +100,5 @@ for (const [name, step] of steps) {
 }
 times.push(['npm test', (Date.now() - started) / 1000]);
 console.log('\n━━ times ━━');
-for (const [name, seconds] of times) console.log(`${name.padEnd(38)} ${(seconds / 60).toFixed(1).padStart(5)} min`);
+for (const [name, seconds] of times)
+  console.log(`${name.padEnd(38)} ${(seconds / 60).toFixed(1).padStart(5)} min`);

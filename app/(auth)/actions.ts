@@ -44,7 +44,10 @@ export async function signOutAction(): Promise<void> {
 
 export type ForgotState = { sent?: boolean; noMail?: boolean; error?: string; email?: string };
 
-export async function forgotPasswordAction(_prev: ForgotState, form: FormData): Promise<ForgotState> {
+export async function forgotPasswordAction(
+  _prev: ForgotState,
+  form: FormData,
+): Promise<ForgotState> {
   const email = textField(form, 'email').trim();
   if (!email) return { error: 'Enter the e-mail address of your account.' };
   try {
@@ -52,7 +55,11 @@ export async function forgotPasswordAction(_prev: ForgotState, form: FormData): 
     return emailed ? { sent: true, email } : { noMail: true, email };
   } catch (err) {
     console.error('[auth] reset e-mail failed', err);
-    return { error: 'The e-mail could not be sent. Try again in a few minutes, or ask your administrator for a reset link.', email };
+    return {
+      error:
+        'The e-mail could not be sent. Try again in a few minutes, or ask your administrator for a reset link.',
+      email,
+    };
   }
 }
 
@@ -60,7 +67,8 @@ export type ResetState = { error?: string };
 
 export async function resetPasswordAction(_prev: ResetState, form: FormData): Promise<ResetState> {
   const password = textField(form, 'password');
-  if (password !== textField(form, 'confirm')) return { error: 'The two passwords are not the same.' };
+  if (password !== textField(form, 'confirm'))
+    return { error: 'The two passwords are not the same.' };
   const result = await resetPassword(textField(form, 'token'), password);
   if (!result.ok) return { error: result.error };
   await startSession(result.userId);

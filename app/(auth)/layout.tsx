@@ -5,7 +5,10 @@ export default function AuthLayout({ children }: { children: React.ReactNode }) 
   return (
     <div className="flex min-h-screen flex-col bg-slate-50">
       <header className="px-6 py-5">
-        <Link href="/" className="inline-flex rounded focus-visible:outline-2 focus-visible:outline-indigo-600">
+        <Link
+          href="/"
+          className="inline-flex rounded focus-visible:outline-2 focus-visible:outline-indigo-600"
+        >
           <Logo />
         </Link>
       </header>

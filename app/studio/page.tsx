@@ -10,7 +10,11 @@ export const metadata: Metadata = {
 };
 export const dynamic = 'force-dynamic';
 
-export default async function StudioPage({ searchParams }: { searchParams: Promise<{ backend?: string; people?: string }> }) {
+export default async function StudioPage({
+  searchParams,
+}: {
+  searchParams: Promise<{ backend?: string; people?: string }>;
+}) {
   const user = await currentUser();
   const { backend, people } = await searchParams;
   // ?backend=webgpu|wasm and ?people=rvm|selfie override the automatic choices (for comparisons and smoke tests).
@@ -20,7 +24,10 @@ export default async function StudioPage({ searchParams }: { searchParams: Promi
     <div className="min-h-screen bg-slate-50">
       <header className="border-b border-slate-200 bg-white">
         <div className="mx-auto flex max-w-6xl items-center justify-between px-4 py-3 sm:px-6">
-          <Link href="/" className="rounded focus-visible:outline-2 focus-visible:outline-indigo-600">
+          <Link
+            href="/"
+            className="rounded focus-visible:outline-2 focus-visible:outline-indigo-600"
+          >
             <Logo />
           </Link>
           <nav aria-label="Site" className="flex items-center gap-2">
@@ -30,7 +37,10 @@ export default async function StudioPage({ searchParams }: { searchParams: Promi
               </LinkButton>
             ) : (
               <>
-                <Link href="/signin?next=/studio" className="rounded-lg px-3 py-2 text-sm font-medium text-slate-700 hover:bg-slate-100">
+                <Link
+                  href="/signin?next=/studio"
+                  className="rounded-lg px-3 py-2 text-sm font-medium text-slate-700 hover:bg-slate-100"
+                >
                   Sign in
                 </Link>
                 <LinkButton href="/signup" size="sm">
@@ -44,7 +54,8 @@ export default async function StudioPage({ searchParams }: { searchParams: Promi
       <main className="mx-auto max-w-6xl px-4 py-8 sm:px-6">
         <h1 className="text-2xl font-semibold tracking-tight text-slate-900">Studio</h1>
         <p className="mt-1 mb-6 max-w-2xl text-sm text-slate-600">
-          Remove the background from a video without uploading it. Free, no account — the model runs in this tab.
+          Remove the background from a video without uploading it. Free, no account — the model runs
+          in this tab.
         </p>
         <Studio signedIn={Boolean(user)} forceBackend={force} forcePeople={forcePeople} />
       </main>

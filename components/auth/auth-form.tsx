@@ -27,7 +27,15 @@ export function AuthForm({ mode, action, next }: Props) {
         </Field>
       ) : null}
       <Field id="email" label="Email">
-        <TextInput id="email" name="email" type="email" required autoComplete="email" defaultValue={state.email} autoFocus={!signup} />
+        <TextInput
+          id="email"
+          name="email"
+          type="email"
+          required
+          autoComplete="email"
+          defaultValue={state.email}
+          autoFocus={!signup}
+        />
       </Field>
       <Field id="password" label="Password" hint={signup ? 'At least 10 characters.' : undefined}>
         <TextInput
@@ -41,17 +49,29 @@ export function AuthForm({ mode, action, next }: Props) {
       </Field>
       {!signup ? (
         <p className="-mt-2 text-right text-sm">
-          <Link className="font-medium text-indigo-700 hover:text-indigo-500" href="/forgot-password">
+          <Link
+            className="font-medium text-indigo-700 hover:text-indigo-500"
+            href="/forgot-password"
+          >
             Forgot your password?
           </Link>
         </p>
       ) : null}
       <Button type="submit" className="w-full" disabled={pending}>
-        {pending ? (signup ? 'Creating account…' : 'Signing in…') : signup ? 'Create account' : 'Sign in'}
+        {pending
+          ? signup
+            ? 'Creating account…'
+            : 'Signing in…'
+          : signup
+            ? 'Create account'
+            : 'Sign in'}
       </Button>
       <p className="text-center text-sm text-slate-600">
         {signup ? 'Already have an account? ' : 'New to Keyout? '}
-        <Link className="font-medium text-indigo-700 underline hover:text-indigo-500" href={`${signup ? '/signin' : '/signup'}${query}`}>
+        <Link
+          className="font-medium text-indigo-700 underline hover:text-indigo-500"
+          href={`${signup ? '/signin' : '/signup'}${query}`}
+        >
           {signup ? 'Sign in' : 'Create an account'}
         </Link>
       </p>

@@ -7,12 +7,17 @@ import { Button } from '@/components/ui/button';
 import { Alert } from '@/components/ui/card';
 import { Field, TextInput } from '@/components/ui/field';
 
-export function ForgotForm({ action }: { action: (prev: ForgotState, form: FormData) => Promise<ForgotState> }) {
+export function ForgotForm({
+  action,
+}: {
+  action: (prev: ForgotState, form: FormData) => Promise<ForgotState>;
+}) {
   const [state, formAction, pending] = useActionState(action, {});
   if (state.sent) {
     return (
       <Alert tone="success">
-        If an account exists for <strong>{state.email}</strong>, an e-mail with a reset link is on its way. The link works once, for one hour.
+        If an account exists for <strong>{state.email}</strong>, an e-mail with a reset link is on
+        its way. The link works once, for one hour.
       </Alert>
     );
   }
@@ -20,8 +25,13 @@ export function ForgotForm({ action }: { action: (prev: ForgotState, form: FormD
     return (
       <div className="space-y-4" role="status">
         <Alert tone="info">
-          <p>This server does not send e-mail. Ask its administrator for a reset link: they can make one on the Admin page, or with</p>
-          <pre className="mt-2 rounded bg-white/70 p-2 text-xs break-all whitespace-pre-wrap">npx keyout users reset-link --email {state.email}</pre>
+          <p>
+            This server does not send e-mail. Ask its administrator for a reset link: they can make
+            one on the Admin page, or with
+          </p>
+          <pre className="mt-2 rounded bg-white/70 p-2 text-xs break-all whitespace-pre-wrap">
+            npx keyout users reset-link --email {state.email}
+          </pre>
         </Alert>
         <Link href="/signin" className="text-sm font-medium text-indigo-700 hover:text-indigo-500">
           Back to sign in
@@ -33,7 +43,15 @@ export function ForgotForm({ action }: { action: (prev: ForgotState, form: FormD
     <form action={formAction} className="space-y-4">
       {state.error ? <Alert tone="error">{state.error}</Alert> : null}
       <Field id="email" label="Email">
-        <TextInput id="email" name="email" type="email" required autoComplete="email" defaultValue={state.email} autoFocus />
+        <TextInput
+          id="email"
+          name="email"
+          type="email"
+          required
+          autoComplete="email"
+          defaultValue={state.email}
+          autoFocus
+        />
       </Field>
       <Button type="submit" className="w-full" disabled={pending}>
         {pending ? 'Sending…' : 'Send me a reset link'}

@@ -21,17 +21,34 @@ export function BuyPacks({
   return (
     <div className="space-y-4">
       {state.error ? <Alert tone="error">{state.error}</Alert> : null}
-      {state.bought ? <Alert tone="success">Thank you! {formatCredits(state.bought)} were added to your balance.</Alert> : null}
+      {state.bought ? (
+        <Alert tone="success">
+          Thank you! {formatCredits(state.bought)} were added to your balance.
+        </Alert>
+      ) : null}
       <div className="grid gap-4 sm:grid-cols-3">
         {packs.map((p, i) => (
-          <form key={p.id} action={formAction} className={`flex flex-col rounded-xl border p-5 ${i === 1 ? 'border-indigo-300 ring-1 ring-indigo-200' : 'border-slate-200'}`}>
+          <form
+            key={p.id}
+            action={formAction}
+            className={`flex flex-col rounded-xl border p-5 ${i === 1 ? 'border-indigo-300 ring-1 ring-indigo-200' : 'border-slate-200'}`}
+          >
             <input type="hidden" name="pack" value={p.id} />
             <p className="text-sm font-medium capitalize text-slate-600">{p.id}</p>
-            <p className="mt-1 text-2xl font-semibold tabular-nums text-slate-900">{formatCredits(p.credits)}</p>
+            <p className="mt-1 text-2xl font-semibold tabular-nums text-slate-900">
+              {formatCredits(p.credits)}
+            </p>
             <p className="mt-1 text-sm text-slate-600">{p.blurb}</p>
             <div className="mt-4 flex items-center justify-between gap-3 pt-2">
-              <span className="text-lg font-semibold text-slate-900">{formatPrice(p.priceCents)}</span>
-              <Button type="submit" size="sm" disabled={pending} aria-label={`Buy ${p.credits} credits for ${formatPrice(p.priceCents)}`}>
+              <span className="text-lg font-semibold text-slate-900">
+                {formatPrice(p.priceCents)}
+              </span>
+              <Button
+                type="submit"
+                size="sm"
+                disabled={pending}
+                aria-label={`Buy ${p.credits} credits for ${formatPrice(p.priceCents)}`}
+              >
                 {pending ? 'Processing…' : 'Buy'}
               </Button>
             </div>

@@ -18,27 +18,48 @@ export function LedgerTable({ rows }: { rows: LedgerRow[] }) {
         <caption className="sr-only">Credit ledger, newest first</caption>
         <thead className={reflowTable.thead}>
           <tr>
-            <th scope="col" className="py-2 pr-4 font-medium">Date</th>
-            <th scope="col" className="py-2 pr-4 font-medium">Type</th>
-            <th scope="col" className="py-2 pr-4 font-medium">Details</th>
-            <th scope="col" className="py-2 pr-4 text-right font-medium">Amount</th>
-            <th scope="col" className="py-2 text-right font-medium">Balance</th>
+            <th scope="col" className="py-2 pr-4 font-medium">
+              Date
+            </th>
+            <th scope="col" className="py-2 pr-4 font-medium">
+              Type
+            </th>
+            <th scope="col" className="py-2 pr-4 font-medium">
+              Details
+            </th>
+            <th scope="col" className="py-2 pr-4 text-right font-medium">
+              Amount
+            </th>
+            <th scope="col" className="py-2 text-right font-medium">
+              Balance
+            </th>
           </tr>
         </thead>
         <tbody className={reflowTable.tbody}>
           {rows.map((r) => (
             <tr key={r.id} className={reflowTable.tr}>
-              <td data-label="Date" className={`py-2.5 pr-4 whitespace-nowrap text-slate-600 ${reflowTable.td}`}>{formatDate(r.createdAt)}</td>
+              <td
+                data-label="Date"
+                className={`py-2.5 pr-4 whitespace-nowrap text-slate-600 ${reflowTable.td}`}
+              >
+                {formatDate(r.createdAt)}
+              </td>
               <td data-label="Type" className={`py-2.5 pr-4 ${reflowTable.td}`}>
                 <Badge tone={KIND[r.kind]?.tone ?? 'slate'}>{KIND[r.kind]?.label ?? r.kind}</Badge>
               </td>
-              <td data-label="Details" className={`py-2.5 pr-4 text-slate-700 ${reflowTable.td} max-sm:[&>*]:min-w-0`}>
+              <td
+                data-label="Details"
+                className={`py-2.5 pr-4 text-slate-700 ${reflowTable.td} max-sm:[&>*]:min-w-0`}
+              >
                 {r.note}
                 {r.jobId ? (
                   <>
                     {r.note ? ' · ' : ''}
                     {r.jobFilename ? (
-                      <Link href={`/jobs/${r.jobId}`} className="font-medium break-all text-indigo-700 hover:text-indigo-500">
+                      <Link
+                        href={`/jobs/${r.jobId}`}
+                        className="font-medium break-all text-indigo-700 hover:text-indigo-500"
+                      >
                         {r.jobFilename}
                       </Link>
                     ) : (
@@ -47,10 +68,18 @@ export function LedgerTable({ rows }: { rows: LedgerRow[] }) {
                   </>
                 ) : null}
               </td>
-              <td data-label="Amount" className={`py-2.5 pr-4 text-right font-medium tabular-nums ${r.amount < 0 ? 'text-slate-900' : 'text-emerald-700'} ${reflowTable.td}`}>
+              <td
+                data-label="Amount"
+                className={`py-2.5 pr-4 text-right font-medium tabular-nums ${r.amount < 0 ? 'text-slate-900' : 'text-emerald-700'} ${reflowTable.td}`}
+              >
                 {r.amount > 0 ? `+${r.amount}` : r.amount}
               </td>
-              <td data-label="Balance" className={`py-2.5 text-right tabular-nums text-slate-600 ${reflowTable.td}`}>{r.balanceAfter}</td>
+              <td
+                data-label="Balance"
+                className={`py-2.5 text-right tabular-nums text-slate-600 ${reflowTable.td}`}
+              >
+                {r.balanceAfter}
+              </td>
             </tr>
           ))}
         </tbody>

@@ -19,7 +19,9 @@ export function NavLinks({ items }: { items: NavItem[] }) {
               href={item.href}
               aria-current={active ? 'page' : undefined}
               className={`block rounded-lg px-3 py-2 text-sm font-medium whitespace-nowrap ${
-                active ? 'bg-indigo-50 text-indigo-700' : 'text-slate-700 hover:bg-slate-100 hover:text-slate-900'
+                active
+                  ? 'bg-indigo-50 text-indigo-700'
+                  : 'text-slate-700 hover:bg-slate-100 hover:text-slate-900'
               }`}
             >
               {item.label}

@@ -16,16 +16,25 @@ export function DashboardShell({ user, children }: { user: CurrentUser; children
   ];
   return (
     <div className="min-h-screen bg-slate-50 lg:flex">
-      <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-4 focus:top-4 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2">
+      <a
+        href="#main"
+        className="sr-only focus:not-sr-only focus:absolute focus:left-4 focus:top-4 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2"
+      >
         Skip to content
       </a>
       <aside className="border-b border-slate-200 bg-white lg:sticky lg:top-0 lg:flex lg:h-screen lg:w-60 lg:shrink-0 lg:flex-col lg:border-r lg:border-b-0">
         <div className="flex items-center justify-between px-4 py-3 lg:px-5 lg:py-5">
-          <Link href="/jobs" className="rounded focus-visible:outline-2 focus-visible:outline-indigo-600">
+          <Link
+            href="/jobs"
+            className="rounded focus-visible:outline-2 focus-visible:outline-indigo-600"
+          >
             <Logo />
           </Link>
           <form action={signOutAction} className="lg:hidden">
-            <button type="submit" className="rounded-lg px-3 py-1.5 text-sm text-slate-600 hover:bg-slate-100">
+            <button
+              type="submit"
+              className="rounded-lg px-3 py-1.5 text-sm text-slate-600 hover:bg-slate-100"
+            >
               Sign out
             </button>
           </form>
@@ -39,13 +48,19 @@ export function DashboardShell({ user, children }: { user: CurrentUser; children
           </p>
           {user.name ? <p className="truncate text-xs text-slate-500">{user.email}</p> : null}
           <form action={signOutAction} className="mt-3">
-            <button type="submit" className="w-full rounded-lg border border-slate-300 px-3 py-1.5 text-sm text-slate-700 hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-indigo-600">
+            <button
+              type="submit"
+              className="w-full rounded-lg border border-slate-300 px-3 py-1.5 text-sm text-slate-700 hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-indigo-600"
+            >
               Sign out
             </button>
           </form>
         </div>
       </aside>
-      <main id="main" className="mx-auto w-full max-w-6xl min-w-0 flex-1 px-4 py-6 sm:px-6 lg:px-10 lg:py-10">
+      <main
+        id="main"
+        className="mx-auto w-full max-w-6xl min-w-0 flex-1 px-4 py-6 sm:px-6 lg:px-10 lg:py-10"
+      >
         {children}
       </main>
     </div>

@@ -1,8 +1,20 @@
 'use client';
 
-import { useActionState, useCallback, useEffect, useRef, useState, type MouseEvent } from 'react';
+import {
+  useActionState,
+  useCallback,
+  useEffect,
+  useRef,
+  useState,
+  type MouseEvent,
+  type RefObject,
+} from 'react';
 import { refineAction, type RefineState } from '@/app/(dashboard)/jobs/[id]/refine-actions';
-import { RefineOptions, RefineSubmit, type RefineModelChoice } from '@/components/jobs/refine-options';
+import {
+  RefineOptions,
+  RefineSubmit,
+  type RefineModelChoice,
+} from '@/components/jobs/refine-options';
 import { Button } from '@/components/ui/button';
 import { Alert } from '@/components/ui/card';
 import { Field } from '@/components/ui/field';
@@ -23,12 +35,30 @@ export interface ClickSource {
 const PICTURE_SIDE = 1024;
 const TINT: [number, number, number] = [124, 58, 237];
 
-type Status = { kind: 'idle' } | { kind: 'busy'; text: string } | { kind: 'ready'; text: string } | { kind: 'error'; text: string };
+type Status =
+  | { kind: 'idle' }
+  | { kind: 'busy'; text: string }
+  | { kind: 'ready'; text: string }
+  | { kind: 'error'; text: string };
 
 /** Draws SAM's mask in violet and the points (green on the object, red off it) over the picture. */
 function drawOverlay(
   canvas: HTMLCanvasElement,
-  { mask, points, cw, ch, width, height }: { mask: PreviewMask | null; points: SamPoint[]; cw: number; ch: number; width: number; height: number },
+  {
+    mask,
+    points,
+    cw,
+    ch,
+    width,
+    height,
+  }: {
+    mask: PreviewMask | null;
+    points: SamPoint[];
+    cw: number;
+    ch: number;
+    width: number;
+    height: number;
+  },
 ) {
   const ctx = canvas.getContext('2d');
   if (!ctx) return;
@@ -73,23 +103,26 @@ export function ClickRefine({
   running: boolean;
   models: RefineModelChoice[];
 }) {
-  const [result, apply, pending] = useActionState<RefineState, FormData>(refineAction.bind(null, jobId), null);
+  const [result, apply, pending] = useActionState<RefineState, FormData>(
+    refineAction.bind(null, jobId),
+    null,
+  );
   const [frame, setFrame] = useState(0);
   const [points, setPoints] = useState<SamPoint[]>([]);
   const [include, setInclude] = useState(true);
-  const [status, setStatus] = useState<Status>({ kind: 'idle' });
-  const [mask, setMask] = useState<PreviewMask | null>(null);
   const [unplayable, setUnplayable] = useState(false);
   const videoRef = useRef<HTMLVideoElement>(null);
   const pictureRef = useRef<HTMLCanvasElement>(null);
   const overlayRef = useRef<HTMLCanvasElement>(null);
-  const previewRef = useRef<SamPreview | null>(null);
-  /** The frame whose picture SAM has encoded, once it has. */
-  const encodedRef = useRef<Promise<void> | null>(null);
   const [cw, ch] = fitLongSide(source.width, source.height, PICTURE_SIDE);
   const time = (frame + 0.5) / source.fps;
-
-  useEffect(() => () => previewRef.current?.dispose(), []);
+  const { status, mask, preview, reset } = useSamPreview(
+    pictureRef,
+    cw,
+    ch,
+    source.width,
+    source.height,
+  );
 
   // Shows the picked frame: the video is seeked to the middle of its display interval.
   useEffect(() => {
@@ -103,52 +136,20 @@ export function ClickRefine({
     video.addEventListener('seeked', draw);
     if (video.readyState >= 1) seek();
     else video.addEventListener('loadedmetadata', seek, { once: true });
-    encodedRef.current = null;
+    reset();
     setPoints([]);
-    setMask(null);
     return () => {
       video.removeEventListener('seeked', draw);
       video.removeEventListener('loadedmetadata', seek);
     };
-  }, [time, cw, ch]);
+  }, [time, cw, ch, reset]);
 
   // The preview and the points over the picture.
   useEffect(() => {
     const canvas = overlayRef.current;
-    if (canvas) drawOverlay(canvas, { mask, points, cw, ch, width: source.width, height: source.height });
+    if (canvas)
+      drawOverlay(canvas, { mask, points, cw, ch, width: source.width, height: source.height });
   }, [mask, points, cw, ch, source.width, source.height]);
-
-  /** SAM's mask for these points on the picked frame (the model loads, and the frame is encoded, on first use). */
-  const preview = useCallback(
-    async (next: SamPoint[]) => {
-      if (!next.some((p) => p.include)) {
-        setMask(null);
-        setStatus({ kind: 'ready', text: 'Add a point on the object to see its mask.' });
-        return;
-      }
-      try {
-        if (!previewRef.current) {
-          const { SamPreview } = await import('@/workers/browser/sam-preview');
-          previewRef.current = new SamPreview();
-        }
-        const sam = previewRef.current;
-        if (!encodedRef.current) {
-          setStatus({ kind: 'busy', text: 'Reading the frame (the click model loads once, about 45 MB)…' });
-          const picture = pictureRef.current!.getContext('2d')!.getImageData(0, 0, cw, ch);
-          encodedRef.current = sam.encode(picture).then(() => undefined);
-        }
-        await encodedRef.current;
-        const m = await sam.mask(next.map((p) => ({ x: (p.x * cw) / source.width, y: (p.y * ch) / source.height, include: p.include })));
-        const share = m.alpha.reduce((n, v) => n + (v ? 1 : 0), 0) / m.alpha.length;
-        setMask(m);
-        setStatus({ kind: 'ready', text: `Preview: the object covers ${(share * 100).toFixed(1)} % of this frame.` });
-      } catch (err) {
-        encodedRef.current = null;
-        setStatus({ kind: 'error', text: `The preview could not be made here (${err instanceof Error ? err.message : String(err)}); the points can still be applied.` });
-      }
-    },
-    [cw, ch, source.width, source.height],
-  );
 
   const onClick = (e: MouseEvent<HTMLCanvasElement>) => {
     if (points.length >= MAX_CLICK_POINTS) return;
@@ -167,25 +168,35 @@ export function ClickRefine({
   const hasInclude = points.some((p) => p.include);
   return (
     <div className="space-y-4">
-      <Field id="click-frame" label={`Frame ${frame + 1} of ${source.frameCount} · ${time.toFixed(2)} s`} hint="Pick a frame where the object is clear, then click on it.">
-        <input
-          id="click-frame"
-          type="range"
-          min={0}
-          max={Math.max(0, source.frameCount - 1)}
-          step={1}
-          value={frame}
-          onChange={(e) => setFrame(Number(e.target.value))}
-          className="w-full accent-indigo-600"
-        />
-      </Field>
+      <FrameSlider frame={frame} frameCount={source.frameCount} time={time} onChange={setFrame} />
       <ClickKindPicker include={include} onChange={setInclude} />
       {unplayable ? (
-        <Alert tone="info">This browser cannot show the original&apos;s frames, so there is nothing to click on here. The API takes points all the same (prompt.mode &quot;points&quot;).</Alert>
+        <Alert tone="info">
+          This browser cannot show the original&apos;s frames, so there is nothing to click on here.
+          The API takes points all the same (prompt.mode &quot;points&quot;).
+        </Alert>
       ) : null}
-      <div className={`relative overflow-hidden rounded-lg border border-slate-200 bg-slate-900 ${unplayable ? 'hidden' : ''}`} style={{ aspectRatio: `${cw} / ${ch}` }}>
-        <video ref={videoRef} src={source.url} crossOrigin="anonymous" muted playsInline preload="auto" className="hidden" onError={() => setUnplayable(true)} />
-        <canvas ref={pictureRef} width={cw} height={ch} className="absolute inset-0 h-full w-full" aria-hidden="true" />
+      <div
+        className={`relative overflow-hidden rounded-lg border border-slate-200 bg-slate-900 ${unplayable ? 'hidden' : ''}`}
+        style={{ aspectRatio: `${cw} / ${ch}` }}
+      >
+        <video
+          ref={videoRef}
+          src={source.url}
+          crossOrigin="anonymous"
+          muted
+          playsInline
+          preload="auto"
+          className="hidden"
+          onError={() => setUnplayable(true)}
+        />
+        <canvas
+          ref={pictureRef}
+          width={cw}
+          height={ch}
+          className="absolute inset-0 h-full w-full"
+          aria-hidden="true"
+        />
         <canvas
           ref={overlayRef}
           width={cw}
@@ -197,7 +208,11 @@ export function ClickRefine({
           data-testid="click-picture"
         />
       </div>
-      <p role="status" aria-live="polite" className={`text-sm ${status.kind === 'error' ? 'text-rose-700' : 'text-slate-600'}`}>
+      <p
+        role="status"
+        aria-live="polite"
+        className={`text-sm ${status.kind === 'error' ? 'text-rose-700' : 'text-slate-600'}`}
+      >
         {status.kind === 'idle' ? 'Click on the object in the picture.' : status.text}
       </p>
       {points.length ? <PointsBar points={points} onChange={change} /> : null}
@@ -207,33 +222,98 @@ export function ClickRefine({
         <input type="hidden" name="points" value={JSON.stringify(points)} />
         <input type="hidden" name="from_version" value={activeVersion ?? ''} />
         <RefineOptions idPrefix="click" models={models} />
-        <RefineSubmit label="Apply to the whole video" ready={hasInclude} pending={pending} running={running} result={result} />
+        <RefineSubmit
+          label="Apply to the whole video"
+          ready={hasInclude}
+          pending={pending}
+          running={running}
+          result={result}
+        />
       </form>
     </div>
   );
 }
 
+/** The frame to click on, by its number and time. */
+function FrameSlider({
+  frame,
+  frameCount,
+  time,
+  onChange,
+}: {
+  frame: number;
+  frameCount: number;
+  time: number;
+  onChange: (frame: number) => void;
+}) {
+  return (
+    <Field
+      id="click-frame"
+      label={`Frame ${frame + 1} of ${frameCount} · ${time.toFixed(2)} s`}
+      hint="Pick a frame where the object is clear, then click on it."
+    >
+      <input
+        id="click-frame"
+        type="range"
+        min={0}
+        max={Math.max(0, frameCount - 1)}
+        step={1}
+        value={frame}
+        onChange={(e) => onChange(Number(e.target.value))}
+        className="w-full accent-indigo-600"
+      />
+    </Field>
+  );
+}
+
 /** Whether the next click marks the object or what is not part of it. */
-function ClickKindPicker({ include, onChange }: { include: boolean; onChange: (include: boolean) => void }) {
+function ClickKindPicker({
+  include,
+  onChange,
+}: {
+  include: boolean;
+  onChange: (include: boolean) => void;
+}) {
   return (
     <fieldset className="flex flex-wrap gap-x-5 gap-y-2 text-sm text-slate-800">
       <legend className="mb-1.5 w-full text-sm font-medium text-slate-800">A click marks</legend>
       <label className="flex items-center gap-2">
-        <input type="radio" name="click-kind" checked={include} onChange={() => onChange(true)} className="h-4 w-4" /> part of the object
+        <input
+          type="radio"
+          name="click-kind"
+          checked={include}
+          onChange={() => onChange(true)}
+          className="h-4 w-4"
+        />{' '}
+        part of the object
       </label>
       <label className="flex items-center gap-2">
-        <input type="radio" name="click-kind" checked={!include} onChange={() => onChange(false)} className="h-4 w-4" /> not part of it
+        <input
+          type="radio"
+          name="click-kind"
+          checked={!include}
+          onChange={() => onChange(false)}
+          className="h-4 w-4"
+        />{' '}
+        not part of it
       </label>
     </fieldset>
   );
 }
 
 /** How many points there are, and undoing the last one or clearing them. */
-function PointsBar({ points, onChange }: { points: SamPoint[]; onChange: (points: SamPoint[]) => void }) {
+function PointsBar({
+  points,
+  onChange,
+}: {
+  points: SamPoint[];
+  onChange: (points: SamPoint[]) => void;
+}) {
   return (
     <div className="flex flex-wrap items-center gap-2 text-sm">
       <span className="text-slate-700">
-        {points.length} point{points.length === 1 ? '' : 's'} ({points.filter((p) => p.include).length} on the object)
+        {points.length} point{points.length === 1 ? '' : 's'} (
+        {points.filter((p) => p.include).length} on the object)
       </span>
       <Button variant="secondary" size="sm" onClick={() => onChange(points.slice(0, -1))}>
         Undo last point
@@ -243,4 +323,70 @@ function PointsBar({ points, onChange }: { points: SamPoint[]; onChange: (points
       </Button>
     </div>
   );
+}
+
+/**
+ * SAM's mask for points on the picture, computed in this browser (the model loads, and the
+ * picture is encoded, on first use), and what the preview says meanwhile. `reset` forgets the
+ * encoded picture and the mask when another frame is shown.
+ */
+function useSamPreview(
+  pictureRef: RefObject<HTMLCanvasElement | null>,
+  cw: number,
+  ch: number,
+  width: number,
+  height: number,
+) {
+  const [status, setStatus] = useState<Status>({ kind: 'idle' });
+  const [mask, setMask] = useState<PreviewMask | null>(null);
+  const previewRef = useRef<SamPreview | null>(null);
+  /** The frame whose picture SAM has encoded, once it has. */
+  const encodedRef = useRef<Promise<void> | null>(null);
+  useEffect(() => () => previewRef.current?.dispose(), []);
+  const reset = useCallback(() => {
+    encodedRef.current = null;
+    setMask(null);
+  }, []);
+  const preview = useCallback(
+    async (next: SamPoint[]) => {
+      if (!next.some((p) => p.include)) {
+        setMask(null);
+        setStatus({ kind: 'ready', text: 'Add a point on the object to see its mask.' });
+        return;
+      }
+      try {
+        if (!previewRef.current) {
+          const { SamPreview } = await import('@/workers/browser/sam-preview');
+          previewRef.current = new SamPreview();
+        }
+        const sam = previewRef.current;
+        if (!encodedRef.current) {
+          setStatus({
+            kind: 'busy',
+            text: 'Reading the frame (the click model loads once, about 45 MB)…',
+          });
+          const picture = pictureRef.current!.getContext('2d')!.getImageData(0, 0, cw, ch);
+          encodedRef.current = sam.encode(picture).then(() => undefined);
+        }
+        await encodedRef.current;
+        const m = await sam.mask(
+          next.map((p) => ({ x: (p.x * cw) / width, y: (p.y * ch) / height, include: p.include })),
+        );
+        const share = m.alpha.reduce((n, v) => n + (v ? 1 : 0), 0) / m.alpha.length;
+        setMask(m);
+        setStatus({
+          kind: 'ready',
+          text: `Preview: the object covers ${(share * 100).toFixed(1)} % of this frame.`,
+        });
+      } catch (err) {
+        encodedRef.current = null;
+        setStatus({
+          kind: 'error',
+          text: `The preview could not be made here (${err instanceof Error ? err.message : String(err)}); the points can still be applied.`,
+        });
+      }
+    },
+    [pictureRef, cw, ch, width, height],
+  );
+  return { status, mask, preview, reset };
 }

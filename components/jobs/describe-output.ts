@@ -5,10 +5,16 @@ import { CONTAINERS, MODELS, TRANSPARENT_FORMATS } from './job-options';
 export interface StartedWith {
   model: string | null;
   outputFormat: string | null;
-  background: { type?: string; color?: string | null; blur_mode?: string | null; composition?: { background_type?: string | null } | null } | null;
+  background: {
+    type?: string;
+    color?: string | null;
+    blur_mode?: string | null;
+    composition?: { background_type?: string | null } | null;
+  } | null;
 }
 
-export const modelName = (id: string | null): string | null => (id ? (MODELS.find((m) => m.id === id)?.name ?? id) : null);
+export const modelName = (id: string | null): string | null =>
+  id ? (MODELS.find((m) => m.id === id)?.name ?? id) : null;
 
 const short = (label: string) => label.split(' — ')[0]!;
 

@@ -88,7 +88,13 @@ export function ExportsPanel({
       ) : null}
       <form action={add} className="grid gap-4 sm:grid-cols-2">
         <Field id="export-format" label="Format">
-          <ChoiceSelect id="export-format" name="format" value={format} onChange={(e) => setFormat(e.target.value as FormatId)} choices={TRANSPARENT_FORMATS} />
+          <ChoiceSelect
+            id="export-format"
+            name="format"
+            value={format}
+            onChange={(e) => setFormat(e.target.value as FormatId)}
+            choices={TRANSPARENT_FORMATS}
+          />
         </Field>
         <Field
           id="export-widths"
@@ -147,7 +153,9 @@ export function ExportsPanel({
           pending={pending}
           result={result}
           className={{ button: 'sm:col-span-2', outcome: 'sm:col-span-2' }}
-          added={(n) => `${n === 1 ? 'One export added.' : `${n} exports added.`} They appear above as they render.`}
+          added={(n) =>
+            `${n === 1 ? 'One export added.' : `${n} exports added.`} They appear above as they render.`
+          }
         />
       </form>
     </OutputsPanel>

@@ -6,17 +6,36 @@ import { pollJobAction } from '@/app/(dashboard)/jobs/actions';
 import { Alert } from '@/components/ui/card';
 import { ProgressBar } from '@/components/ui/progress';
 import type { JobProgress } from '@/lib/services/jobs/get-job-progress';
-import { formatEta, formatSpeed, overallFraction, ProgressClock, stageLabel } from './progress-view';
+import {
+  formatEta,
+  formatSpeed,
+  overallFraction,
+  ProgressClock,
+  stageLabel,
+} from './progress-view';
 
 /**
  * A running job as it goes: the stage in words, one bar over the whole job, one smoothed ETA,
  * the speed, and the newest finished frame over a checkerboard. Polls the server; when the job
  * ends the server page is re-rendered, so the result appears without a reload.
  */
-export function JobLive({ jobId, initial, width, height }: { jobId: string; initial: JobProgress | null; width: number | null; height: number | null }) {
+export function JobLive({
+  jobId,
+  initial,
+  width,
+  height,
+}: {
+  jobId: string;
+  initial: JobProgress | null;
+  width: number | null;
+  height: number | null;
+}) {
   const router = useRouter();
   const [progress, setProgress] = useState(initial);
-  const [timing, setTiming] = useState<{ eta: number | null; fps: number | null }>({ eta: null, fps: null });
+  const [timing, setTiming] = useState<{ eta: number | null; fps: number | null }>({
+    eta: null,
+    fps: null,
+  });
   const [error, setError] = useState<string | null>(null);
   const clock = useRef(new ProgressClock());
 
@@ -36,7 +55,11 @@ export function JobLive({ jobId, initial, width, height }: { jobId: string; init
         }
         setProgress(r.progress);
         const p = r.progress;
-        setTiming(p ? clock.current.update(p.stage, p.framesDone, p.framesTotal, Date.now()) : { eta: null, fps: null });
+        setTiming(
+          p
+            ? clock.current.update(p.stage, p.framesDone, p.framesTotal, Date.now())
+            : { eta: null, fps: null },
+        );
       }
       timer = setTimeout(() => void tick(), 1500);
     };
@@ -49,7 +72,9 @@ export function JobLive({ jobId, initial, width, height }: { jobId: string; init
 
   const framed = progress?.stage === 'segment' || progress?.stage === 'render';
   const speed = framed ? formatSpeed(timing.fps) : null;
-  const left = framed ? (formatEta(timing.eta) ?? (progress.framesDone > 0 ? 'estimating the time left…' : null)) : null;
+  const left = framed
+    ? (formatEta(timing.eta) ?? (progress.framesDone > 0 ? 'estimating the time left…' : null))
+    : null;
   return (
     <div className="space-y-4" data-testid="job-live">
       <div className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1 text-sm">

@@ -18,7 +18,13 @@ describe('startRequest', () => {
   });
 
   it('sends no background for the default transparent WebM, and the webhook when given', () => {
-    expect(startRequest('service-light', { kind: 'transparent', format: 'webm_vp9' }, ' https://example.com/h ')).toEqual({
+    expect(
+      startRequest(
+        'service-light',
+        { kind: 'transparent', format: 'webm_vp9' },
+        ' https://example.com/h ',
+      ),
+    ).toEqual({
       model: 'service-light',
       webhook_url: 'https://example.com/h',
     });
@@ -26,7 +32,13 @@ describe('startRequest', () => {
 });
 
 describe('an uploaded background image', () => {
-  const choice = { kind: 'media', url: '', key: 'jobs/0c7d6a4e-1b1e-4c55-9a57-4d0d3c1d9b1a/background.png', mediaType: 'image', container: 'mp4' } as const;
+  const choice = {
+    kind: 'media',
+    url: '',
+    key: 'jobs/0c7d6a4e-1b1e-4c55-9a57-4d0d3c1d9b1a/background.png',
+    mediaType: 'image',
+    container: 'mp4',
+  } as const;
 
   it('names the storage key instead of a URL, only in the dashboard request', () => {
     const body = startRequest('service-light', choice, '');
@@ -34,7 +46,9 @@ describe('an uploaded background image', () => {
       type: 'composition',
       composition: { background_key: choice.key, background_type: 'image', export_format: 'mp4' },
     });
-    expect(DashboardStartRequest.parse(body).background?.composition?.background_key).toBe(choice.key);
+    expect(DashboardStartRequest.parse(body).background?.composition?.background_key).toBe(
+      choice.key,
+    );
     // The public API drops the field, so the request lacks a background URL there.
     const pub = StartJobRequest.safeParse(body);
     expect(pub.success).toBe(false);
@@ -47,7 +61,12 @@ describe('choiceOf', () => {
     const choices = [
       { kind: 'transparent', format: 'mov_prores' },
       { kind: 'color', color: '#22c55e', container: 'mp4' },
-      { kind: 'media', url: 'https://example.com/beach.jpg', mediaType: 'video', container: 'webm' },
+      {
+        kind: 'media',
+        url: 'https://example.com/beach.jpg',
+        mediaType: 'video',
+        container: 'webm',
+      },
       { kind: 'blur', mode: 'subject', intensity: 40, container: 'mov' },
     ] as const;
     for (const c of choices) expect(choiceOf(backgroundOf(c))).toEqual(c);

@@ -3,9 +3,15 @@ import { containerNamed, DEFAULT_FORMAT, OUTPUT_FORMATS } from '../../engine/for
 
 /** What the new-job form offers, and how its choices become a /v1 start request body. */
 
-export const MODELS = API_MODEL_ROWS.map((m) => ({ id: m.id, name: m.label, rate: m.creditsPerSecond, blurb: m.summary }));
+export const MODELS = API_MODEL_ROWS.map((m) => ({
+  id: m.id,
+  name: m.label,
+  rate: m.creditsPerSecond,
+  blurb: m.summary,
+}));
 
-const formats = (family: 'transparent' | 'opaque') => OUTPUT_FORMATS.filter((f) => f.family === family).map((f) => ({ id: f.id, label: f.label }));
+const formats = (family: 'transparent' | 'opaque') =>
+  OUTPUT_FORMATS.filter((f) => f.family === family).map((f) => ({ id: f.id, label: f.label }));
 export const TRANSPARENT_FORMATS = formats('transparent');
 export const CONTAINERS = formats('opaque');
 
@@ -20,15 +26,29 @@ export function backgroundOf(choice: BackgroundChoice): Record<string, unknown> 
   switch (choice.kind) {
     case 'transparent':
       // The default output (no background) is the transparent WebM; other formats say so.
-      return choice.format === DEFAULT_FORMAT ? undefined : { type: 'transparent', transparent_format: choice.format };
+      return choice.format === DEFAULT_FORMAT
+        ? undefined
+        : { type: 'transparent', transparent_format: choice.format };
     case 'color':
-      return { type: 'color', color: choice.color, composition: { export_format: choice.container } };
+      return {
+        type: 'color',
+        color: choice.color,
+        composition: { export_format: choice.container },
+      };
     case 'media':
       return {
         type: 'composition',
         composition: choice.key
-          ? { background_key: choice.key, background_type: 'image', export_format: choice.container }
-          : { background_url: choice.url, background_type: choice.mediaType, export_format: choice.container },
+          ? {
+              background_key: choice.key,
+              background_type: 'image',
+              export_format: choice.container,
+            }
+          : {
+              background_url: choice.url,
+              background_type: choice.mediaType,
+              export_format: choice.container,
+            },
       };
     case 'blur':
       return {
@@ -40,7 +60,11 @@ export function backgroundOf(choice: BackgroundChoice): Record<string, unknown> 
   }
 }
 
-export function startRequest(model: string, choice: BackgroundChoice, webhookUrl: string): Record<string, unknown> {
+export function startRequest(
+  model: string,
+  choice: BackgroundChoice,
+  webhookUrl: string,
+): Record<string, unknown> {
   const background = backgroundOf(choice);
   return {
     model,
@@ -64,9 +88,19 @@ export function choiceOf(background: unknown): BackgroundChoice {
     case 'color':
       return { kind: 'color', color: b.color?.slice(0, 7) ?? '#22c55e', container };
     case 'composition':
-      return { kind: 'media', url: b.composition?.background_url ?? '', mediaType: b.composition?.background_type === 'video' ? 'video' : 'image', container };
+      return {
+        kind: 'media',
+        url: b.composition?.background_url ?? '',
+        mediaType: b.composition?.background_type === 'video' ? 'video' : 'image',
+        container,
+      };
     case 'blur':
-      return { kind: 'blur', mode: b.blur_mode === 'subject' ? 'subject' : 'background', intensity: b.blur_intensity ?? 50, container };
+      return {
+        kind: 'blur',
+        mode: b.blur_mode === 'subject' ? 'subject' : 'background',
+        intensity: b.blur_intensity ?? 50,
+        container,
+      };
     case 'transparent':
       return { kind: 'transparent', format: b.transparent_format ?? DEFAULT_FORMAT };
     default:

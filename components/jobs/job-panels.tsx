@@ -13,15 +13,27 @@ import { WebhookHistory } from './webhook-history';
 
 // How the preview shows a format: animations as images, WebM and MP4 in a <video>, the rest as a still.
 const IMAGE_FORMATS = new Set<string>(OUTPUT_FORMATS.filter((f) => f.loop).map((f) => f.id));
-const BROWSER_VIDEO = new Set<string>(OUTPUT_FORMATS.filter((f) => f.container === 'webm' || f.container === 'mp4').map((f) => f.id));
+const BROWSER_VIDEO = new Set<string>(
+  OUTPUT_FORMATS.filter((f) => f.container === 'webm' || f.container === 'mp4').map((f) => f.id),
+);
 
-export function JobFailed({ jobId, message, refunded }: { jobId: string; message: string | null; refunded: number | null }) {
+export function JobFailed({
+  jobId,
+  message,
+  refunded,
+}: {
+  jobId: string;
+  message: string | null;
+  refunded: number | null;
+}) {
   return (
     <Card>
       <CardTitle>The job failed</CardTitle>
       <Alert tone="error">
         <p>{message ?? 'No reason was given.'}</p>
-        {refunded ? <p className="mt-1">The {refunded} credits it was charged were refunded.</p> : null}
+        {refunded ? (
+          <p className="mt-1">The {refunded} credits it was charged were refunded.</p>
+        ) : null}
       </Alert>
       <div className="mt-4">
         <RetryJob jobId={jobId} />
@@ -39,14 +51,31 @@ export function JobResultPreview({ detail }: { detail: JobDetail }) {
     <Card>
       <CardTitle>Preview</CardTitle>
       {IMAGE_FORMATS.has(format) ? (
-        <BeforeAfter before={null} after={result.url} kind="image" width={detail.width} height={detail.height} />
+        <BeforeAfter
+          before={null}
+          after={result.url}
+          kind="image"
+          width={detail.width}
+          height={detail.height}
+        />
       ) : BROWSER_VIDEO.has(format) ? (
-        <BeforeAfter before={detail.sourceUrl} after={result.url} width={detail.width} height={detail.height} />
+        <BeforeAfter
+          before={detail.sourceUrl}
+          after={result.url}
+          width={detail.width}
+          height={detail.height}
+        />
       ) : s.transparent_thumbnail_url ? (
         <div className="checkerboard rounded-lg ring-1 ring-slate-200">
           {/* eslint-disable-next-line @next/next/no-img-element -- signed URL */}
-          <img src={s.transparent_thumbnail_url} alt="A frame of the result" className="mx-auto max-h-[60vh]" />
-          <p className="bg-white/80 p-2 text-center text-xs text-slate-700">Browsers cannot play {format}; download it to view it.</p>
+          <img
+            src={s.transparent_thumbnail_url}
+            alt="A frame of the result"
+            className="mx-auto max-h-[60vh]"
+          />
+          <p className="bg-white/80 p-2 text-center text-xs text-slate-700">
+            Browsers cannot play {format}; download it to view it.
+          </p>
         </div>
       ) : null}
     </Card>
@@ -56,7 +85,9 @@ export function JobResultPreview({ detail }: { detail: JobDetail }) {
 export function JobDownloads({ downloads }: { downloads: DownloadItem[] }) {
   return (
     <Card>
-      <CardTitle description="Signed links, valid for one hour; reload the page for fresh ones.">Downloads</CardTitle>
+      <CardTitle description="Signed links, valid for one hour; reload the page for fresh ones.">
+        Downloads
+      </CardTitle>
       <ul className="divide-y divide-slate-100">
         {downloads.map((d) => (
           <li key={d.url} className="flex flex-wrap items-center justify-between gap-3 py-3">
@@ -76,10 +107,20 @@ export function JobDownloads({ downloads }: { downloads: DownloadItem[] }) {
   );
 }
 
-export function JobWebhooks({ history }: { history: Awaited<ReturnType<typeof listWebhookDeliveries>> }) {
+export function JobWebhooks({
+  history,
+}: {
+  history: Awaited<ReturnType<typeof listWebhookDeliveries>>;
+}) {
   return (
     <Card>
-      <CardTitle description={history.total_deliveries ? `${history.total_deliveries} attempt${history.total_deliveries === 1 ? '' : 's'}` : undefined}>
+      <CardTitle
+        description={
+          history.total_deliveries
+            ? `${history.total_deliveries} attempt${history.total_deliveries === 1 ? '' : 's'}`
+            : undefined
+        }
+      >
         Webhook deliveries
       </CardTitle>
       {history.total_deliveries ? (
@@ -95,9 +136,21 @@ export function JobDetails({ detail }: { detail: JobDetail }) {
   const { status: s } = detail;
   const rows: [string, string][] = [
     ['Model', modelName(detail.model) ?? '—'],
-    ['Output', describeOutput({ model: detail.model, outputFormat: s.output_format ?? null, background: detail.background }) ?? '—'],
+    [
+      'Output',
+      describeOutput({
+        model: detail.model,
+        outputFormat: s.output_format ?? null,
+        background: detail.background,
+      }) ?? '—',
+    ],
     ['Duration', formatSeconds(s.length_seconds)],
-    ['Frames', detail.frameCount ? `${detail.frameCount} at ${Math.round((detail.fps ?? 0) * 100) / 100} fps` : '—'],
+    [
+      'Frames',
+      detail.frameCount
+        ? `${detail.frameCount} at ${Math.round((detail.fps ?? 0) * 100) / 100} fps`
+        : '—',
+    ],
     ['Resolution', detail.width ? `${detail.width}×${detail.height}` : '—'],
     ['Original size', formatBytes(detail.sourceBytes)],
     ['Credits', detail.creditsUsed != null ? String(detail.creditsUsed) : '—'],

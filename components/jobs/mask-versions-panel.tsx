@@ -1,11 +1,19 @@
 'use client';
 
 import { useActionState, useTransition } from 'react';
-import { activateAction, refineAction, type RefineState } from '@/app/(dashboard)/jobs/[id]/refine-actions';
+import {
+  activateAction,
+  refineAction,
+  type RefineState,
+} from '@/app/(dashboard)/jobs/[id]/refine-actions';
 import { describePrompt } from '@/engine/prompts/describe-prompt';
 import { AutoRefresh } from '@/components/jobs/auto-refresh';
 import { ClickRefine, type ClickSource } from '@/components/jobs/click-refine';
-import { RefineOptions, RefineSubmit, type RefineModelChoice } from '@/components/jobs/refine-options';
+import {
+  RefineOptions,
+  RefineSubmit,
+  type RefineModelChoice,
+} from '@/components/jobs/refine-options';
 import { Badge, type BadgeTone } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardTitle } from '@/components/ui/card';
@@ -14,7 +22,12 @@ import type { MaskVersionList, RefinementRecord } from '@/lib/schemas/refinement
 
 type Version = MaskVersionList['versions'][number];
 
-const TONES: Record<Version['status'], BadgeTone> = { queued: 'slate', processing: 'amber', completed: 'green', failed: 'red' };
+const TONES: Record<Version['status'], BadgeTone> = {
+  queued: 'slate',
+  processing: 'amber',
+  completed: 'green',
+  failed: 'red',
+};
 
 function describe(v: Version, r: RefinementRecord | undefined): string {
   if (!r) return 'Segmentation';
@@ -43,7 +56,10 @@ export function MaskVersionsPanel({
   /** The original, for clicking on its frames (null: not playable here). */
   source: ClickSource | null;
 }) {
-  const [result, refine, pending] = useActionState<RefineState, FormData>(refineAction.bind(null, jobId), null);
+  const [result, refine, pending] = useActionState<RefineState, FormData>(
+    refineAction.bind(null, jobId),
+    null,
+  );
   const [switching, startSwitch] = useTransition();
   const running = refinements.some((r) => r.status === 'queued' || r.status === 'processing');
   const byVersion = new Map(refinements.map((r) => [r.version, r]));
@@ -62,17 +78,29 @@ export function MaskVersionsPanel({
                 <p className="flex flex-wrap items-center gap-2 font-medium text-slate-900">
                   Version {v.version}
                   {v.active ? <Badge tone="violet">Active</Badge> : null}
-                  {v.status !== 'completed' ? <Badge tone={TONES[v.status]}>{v.status === 'queued' ? 'Queued' : v.status === 'processing' ? 'Refining' : 'Failed'}</Badge> : null}
+                  {v.status !== 'completed' ? (
+                    <Badge tone={TONES[v.status]}>
+                      {v.status === 'queued'
+                        ? 'Queued'
+                        : v.status === 'processing'
+                          ? 'Refining'
+                          : 'Failed'}
+                    </Badge>
+                  ) : null}
                 </p>
                 <p className="text-xs text-slate-500">{describe(v, r)}</p>
-                {r?.error ? <p className="mt-1 text-xs text-rose-700">{r.error} (refunded)</p> : null}
+                {r?.error ? (
+                  <p className="mt-1 text-xs text-rose-700">{r.error} (refunded)</p>
+                ) : null}
               </div>
               {v.status === 'completed' && !v.active ? (
                 <Button
                   variant="secondary"
                   size="sm"
                   disabled={switching || running}
-                  onClick={() => startSwitch(async () => void (await activateAction(jobId, v.version)))}
+                  onClick={() =>
+                    startSwitch(async () => void (await activateAction(jobId, v.version)))
+                  }
                 >
                   Make active<span className="sr-only"> version {v.version}</span>
                 </Button>
@@ -81,23 +109,49 @@ export function MaskVersionsPanel({
           );
         })}
       </ul>
-      <h3 className="mb-3 text-base font-semibold text-slate-900">Describe what to add or take out</h3>
-      <form action={refine} aria-label="Refine by a description" className="grid gap-4 sm:grid-cols-2">
+      <h3 className="mb-3 text-base font-semibold text-slate-900">
+        Describe what to add or take out
+      </h3>
+      <form
+        action={refine}
+        aria-label="Refine by a description"
+        className="grid gap-4 sm:grid-cols-2"
+      >
         <input type="hidden" name="from_version" value={versions.active_version ?? ''} />
         <div className="sm:col-span-2">
-          <Field id="refine-prompt" label="Refine the active mask" hint='Name what to add or take out: "the dog", "the rider and the horse", "hair". People, hair, skin, clothes and 80 everyday objects are understood.'>
-            <input id="refine-prompt" name="prompt" required maxLength={500} placeholder="the dog" className={inputClass} />
+          <Field
+            id="refine-prompt"
+            label="Refine the active mask"
+            hint='Name what to add or take out: "the dog", "the rider and the horse", "hair". People, hair, skin, clothes and 80 everyday objects are understood.'
+          >
+            <input
+              id="refine-prompt"
+              name="prompt"
+              required
+              maxLength={500}
+              placeholder="the dog"
+              className={inputClass}
+            />
           </Field>
         </div>
         <RefineOptions idPrefix="refine" models={models} />
         <RefineSubmit label="Refine" ready pending={pending} running={running} result={result} />
       </form>
       {source ? (
-        <section aria-labelledby="click-refine-title" className="mt-8 border-t border-slate-100 pt-6">
+        <section
+          aria-labelledby="click-refine-title"
+          className="mt-8 border-t border-slate-100 pt-6"
+        >
           <h3 id="click-refine-title" className="mb-3 text-base font-semibold text-slate-900">
             Or click on it
           </h3>
-          <ClickRefine jobId={jobId} source={source} activeVersion={versions.active_version} running={running} models={models} />
+          <ClickRefine
+            jobId={jobId}
+            source={source}
+            activeVersion={versions.active_version}
+            running={running}
+            models={models}
+          />
         </section>
       ) : null}
     </Card>

@@ -65,7 +65,9 @@ export function NewStillJob() {
 
   const request = () => ({
     model,
-    ...(stickers.length ? { background: { type: 'transparent' }, exports: stickers.map((format) => ({ format })) } : {}),
+    ...(stickers.length
+      ? { background: { type: 'transparent' }, exports: stickers.map((format) => ({ format })) }
+      : {}),
   });
 
   async function onFile(file: File) {
@@ -107,43 +109,29 @@ export function NewStillJob() {
   return (
     <div className="grid grid-cols-1 gap-6 lg:grid-cols-[minmax(0,1fr)_320px]">
       <div className="space-y-6">
-        <ClipCard duration={duration} fps={fps} motion={motion} locked={locked} onDuration={setDuration} onFps={setFps} onMotion={setMotion} />
+        <ClipCard
+          duration={duration}
+          fps={fps}
+          motion={motion}
+          locked={locked}
+          onDuration={setDuration}
+          onFps={setFps}
+          onMotion={setMotion}
+        />
 
-        <Card>
-          <CardTitle>2. Model and stickers</CardTitle>
-          <Field id="still-model" label="Model">
-            <select id="still-model" className={inputClass} value={model} onChange={(e) => setModel(e.target.value)}>
-              {MODELS.map((m) => (
-                <option key={m.id} value={m.id}>
-                  {m.name} · {m.rate} credit/s
-                </option>
-              ))}
-            </select>
-          </Field>
-          <fieldset className="mt-4">
-            <legend className="mb-2 text-sm font-medium text-slate-800">Stickers made with it (free)</legend>
-            <div className="grid gap-2 sm:grid-cols-2">
-              {STICKERS.map((f) => (
-                <label key={f.id} className="flex items-center gap-2 text-sm text-slate-800">
-                  <input
-                    type="checkbox"
-                    checked={stickers.includes(f.id)}
-                    onChange={(e) => setStickers((s) => (e.target.checked ? [...s, f.id] : s.filter((x) => x !== f.id)))}
-                    className="h-4 w-4 rounded border-slate-300"
-                  />
-                  {f.label}
-                </label>
-              ))}
-            </div>
-          </fieldset>
-        </Card>
+        <ModelCard model={model} stickers={stickers} onModel={setModel} onStickers={setStickers} />
 
         <Card>
           <CardTitle description="PNG, JPEG or WebP.">3. Your image</CardTitle>
           {jobId ? (
             <p className="text-sm text-slate-700">The image is uploaded.</p>
           ) : (
-            <Dropzone accept="image/png,image/jpeg,image/webp" label={busy === 'uploading' ? 'Uploading…' : 'Choose an image'} onFile={(f) => void onFile(f)} disabled={busy !== null} />
+            <Dropzone
+              accept="image/png,image/jpeg,image/webp"
+              label={busy === 'uploading' ? 'Uploading…' : 'Choose an image'}
+              onFile={(f) => void onFile(f)}
+              disabled={busy !== null}
+            />
           )}
         </Card>
       </div>
@@ -159,8 +147,17 @@ export function NewStillJob() {
           </p>
           <div className="mt-4 space-y-3">
             {error ? <Alert tone="error">{error}</Alert> : null}
-            <Button className="w-full" size="lg" disabled={!quote || busy !== null || quote.balance < quote.credits} onClick={() => void start()}>
-              {busy === 'starting' ? 'Starting…' : quote ? `Start — ${formatCredits(quote.credits)}` : 'Upload an image first'}
+            <Button
+              className="w-full"
+              size="lg"
+              disabled={!quote || busy !== null || quote.balance < quote.credits}
+              onClick={() => void start()}
+            >
+              {busy === 'starting'
+                ? 'Starting…'
+                : quote
+                  ? `Start — ${formatCredits(quote.credits)}`
+                  : 'Upload an image first'}
             </Button>
           </div>
         </Card>
@@ -189,7 +186,9 @@ function ClipCard({
 }) {
   return (
     <Card>
-      <CardTitle description="Length, frame rate and camera move are set when the image is uploaded.">1. The clip</CardTitle>
+      <CardTitle description="Length, frame rate and camera move are set when the image is uploaded.">
+        1. The clip
+      </CardTitle>
       <div className="grid gap-4 sm:grid-cols-3">
         <Field id="still-duration" label={`Length: ${duration} s`}>
           <input
@@ -204,7 +203,13 @@ function ClipCard({
           />
         </Field>
         <Field id="still-fps" label="Frame rate">
-          <select id="still-fps" className={inputClass} value={fps} disabled={locked} onChange={(e) => onFps(Number(e.target.value))}>
+          <select
+            id="still-fps"
+            className={inputClass}
+            value={fps}
+            disabled={locked}
+            onChange={(e) => onFps(Number(e.target.value))}
+          >
             {[12, 15, 24, 30].map((f) => (
               <option key={f} value={f}>
                 {f} fps
@@ -213,7 +218,13 @@ function ClipCard({
           </select>
         </Field>
         <Field id="still-motion" label="Camera move">
-          <select id="still-motion" className={inputClass} value={motion} disabled={locked} onChange={(e) => onMotion(e.target.value as (typeof MOTIONS)[number])}>
+          <select
+            id="still-motion"
+            className={inputClass}
+            value={motion}
+            disabled={locked}
+            onChange={(e) => onMotion(e.target.value as (typeof MOTIONS)[number])}
+          >
             {MOTIONS.map((m) => (
               <option key={m} value={m}>
                 {MOTION_LABELS[m]}
@@ -222,6 +233,61 @@ function ClipCard({
           </select>
         </Field>
       </div>
+    </Card>
+  );
+}
+
+/** The model the image is segmented with, and the stickers made of the clip. */
+function ModelCard({
+  model,
+  stickers,
+  onModel,
+  onStickers,
+}: {
+  model: string;
+  stickers: string[];
+  onModel: (model: string) => void;
+  onStickers: (formats: string[]) => void;
+}) {
+  return (
+    <Card>
+      <CardTitle>2. Model and stickers</CardTitle>
+      <Field id="still-model" label="Model">
+        <select
+          id="still-model"
+          className={inputClass}
+          value={model}
+          onChange={(e) => onModel(e.target.value)}
+        >
+          {MODELS.map((m) => (
+            <option key={m.id} value={m.id}>
+              {m.name} · {m.rate} credit/s
+            </option>
+          ))}
+        </select>
+      </Field>
+      <fieldset className="mt-4">
+        <legend className="mb-2 text-sm font-medium text-slate-800">
+          Stickers made with it (free)
+        </legend>
+        <div className="grid gap-2 sm:grid-cols-2">
+          {STICKERS.map((f) => (
+            <label key={f.id} className="flex items-center gap-2 text-sm text-slate-800">
+              <input
+                type="checkbox"
+                checked={stickers.includes(f.id)}
+                onChange={(e) =>
+                  onStickers(
+                    e.target.checked ? [...stickers, f.id] : stickers.filter((x) => x !== f.id),
+                  )
+                }
+                className="h-4 w-4 rounded border-slate-300"
+              />
+              {f.label}
+            </label>
+          ))}
+        </div>
+      </fieldset>
     </Card>
   );
 }

@@ -9,7 +9,17 @@ import type { ExportRecord } from '@/lib/schemas/exports';
  * The shell of a panel of a job's outputs (exports, stickers): its title and what it offers,
  * polling while any output is unfinished, then the panel's list and form.
  */
-export function OutputsPanel({ title, description, outputs, children }: { title: string; description: string; outputs: ExportRecord[]; children: ReactNode }) {
+export function OutputsPanel({
+  title,
+  description,
+  outputs,
+  children,
+}: {
+  title: string;
+  description: string;
+  outputs: ExportRecord[];
+  children: ReactNode;
+}) {
   return (
     <Card>
       <CardTitle description={description}>{title}</CardTitle>
@@ -43,7 +53,11 @@ export function AddOutputs({
           {pending ? 'Adding…' : label}
         </Button>
       </div>
-      <ActionOutcome result={result} className={className.outcome} success={(r) => added(r.added)} />
+      <ActionOutcome
+        result={result}
+        className={className.outcome}
+        success={(r) => added(r.added)}
+      />
     </>
   );
 }

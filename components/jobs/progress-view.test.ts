@@ -1,7 +1,22 @@
 import { describe, expect, it } from 'vitest';
-import { ProgressClock, formatEta, formatSpeed, overallFraction, stageLabel } from './progress-view';
+import {
+  ProgressClock,
+  formatEta,
+  formatSpeed,
+  overallFraction,
+  stageLabel,
+} from './progress-view';
 
-const p = (over: object) => ({ stage: 'segment' as const, framesDone: 0, framesTotal: 183, fps: null, etaSeconds: null, previewUrl: null, previewFrame: null, ...over });
+const p = (over: object) => ({
+  stage: 'segment' as const,
+  framesDone: 0,
+  framesTotal: 183,
+  fps: null,
+  etaSeconds: null,
+  previewUrl: null,
+  previewFrame: null,
+  ...over,
+});
 
 describe('progress view', () => {
   it('names a stage from the first second', () => {
@@ -14,7 +29,13 @@ describe('progress view', () => {
   });
 
   it('moves the bar forward across stages', () => {
-    const seq = [p({ stage: 'probe' }), p({ framesDone: 1 }), p({ framesDone: 183 }), p({ stage: 'render', framesDone: 90 }), p({ stage: 'finishing' })].map(overallFraction);
+    const seq = [
+      p({ stage: 'probe' }),
+      p({ framesDone: 1 }),
+      p({ framesDone: 183 }),
+      p({ stage: 'render', framesDone: 90 }),
+      p({ stage: 'finishing' }),
+    ].map(overallFraction);
     for (let i = 1; i < seq.length; i++) expect(seq[i]!).toBeGreaterThan(seq[i - 1]!);
     expect(overallFraction(p({}))).toBeNull(); // loading the model: animated bar
   });

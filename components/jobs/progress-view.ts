@@ -16,7 +16,10 @@ const SPANS: Record<JobProgress['stage'], [number, number]> = {
 
 export function stageLabel(p: JobProgress | null): string {
   if (!p) return 'Waiting for a worker';
-  const frames = p.framesTotal > 0 && p.framesDone > 0 ? `frame ${Math.min(p.framesDone, p.framesTotal)} of ${p.framesTotal}` : null;
+  const frames =
+    p.framesTotal > 0 && p.framesDone > 0
+      ? `frame ${Math.min(p.framesDone, p.framesTotal)} of ${p.framesTotal}`
+      : null;
   switch (p.stage) {
     case 'queued':
       return 'Waiting for a worker';
@@ -80,7 +83,12 @@ export class ProgressClock {
 
   constructor(private readonly weight = 0.3) {}
 
-  update(stage: string, done: number, total: number, now: number): { eta: number | null; fps: number | null } {
+  update(
+    stage: string,
+    done: number,
+    total: number,
+    now: number,
+  ): { eta: number | null; fps: number | null } {
     if (stage !== this.stage) {
       this.stage = stage;
       this.first = null;

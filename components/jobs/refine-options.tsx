@@ -11,7 +11,13 @@ export interface RefineModelChoice {
 }
 
 /** A refinement's operation, model (with its price for this video) and edge cleanup: the fields both refine forms share. */
-export function RefineOptions({ idPrefix, models }: { idPrefix: string; models: RefineModelChoice[] }) {
+export function RefineOptions({
+  idPrefix,
+  models,
+}: {
+  idPrefix: string;
+  models: RefineModelChoice[];
+}) {
   return (
     <>
       <Field id={`${idPrefix}-op`} label="Operation">
@@ -21,7 +27,12 @@ export function RefineOptions({ idPrefix, models }: { idPrefix: string; models: 
         </select>
       </Field>
       <Field id={`${idPrefix}-model`} label="Model">
-        <select id={`${idPrefix}-model`} name="model" className={inputClass} defaultValue={models[0]?.id}>
+        <select
+          id={`${idPrefix}-model`}
+          name="model"
+          className={inputClass}
+          defaultValue={models[0]?.id}
+        >
           {models.map((m) => (
             <option key={m.id} value={m.id}>
               {m.label} — {m.credits} credit{m.credits === 1 ? '' : 's'}
@@ -30,14 +41,27 @@ export function RefineOptions({ idPrefix, models }: { idPrefix: string; models: 
         </select>
       </Field>
       <label className="flex items-center gap-2 text-sm text-slate-800 sm:col-span-2">
-        <input type="checkbox" name="edge_cleanup" className="h-4 w-4 rounded border-slate-300" /> Clean up the edges
+        <input type="checkbox" name="edge_cleanup" className="h-4 w-4 rounded border-slate-300" />{' '}
+        Clean up the edges
       </label>
     </>
   );
 }
 
 /** Both refine forms' submit button and what their last submission said. */
-export function RefineSubmit({ label, ready, pending, running, result }: { label: string; ready: boolean; pending: boolean; running: boolean; result: RefineState }) {
+export function RefineSubmit({
+  label,
+  ready,
+  pending,
+  running,
+  result,
+}: {
+  label: string;
+  ready: boolean;
+  pending: boolean;
+  running: boolean;
+  result: RefineState;
+}) {
   return (
     <>
       <div className="sm:col-span-2">
@@ -48,7 +72,9 @@ export function RefineSubmit({ label, ready, pending, running, result }: { label
       <ActionOutcome
         result={result}
         className="sm:col-span-2"
-        success={(r) => (running ? `Refining into version ${r.version}; it becomes active when it is done.` : null)}
+        success={(r) =>
+          running ? `Refining into version ${r.version}; it becomes active when it is done.` : null
+        }
       />
     </>
   );

@@ -14,7 +14,9 @@ export function RetryJob({ jobId }: { jobId: string }) {
         onClick={() =>
           startTransition(async () => {
             setError(null);
-            const r = await retryJobAction(jobId).catch(() => ({ error: 'The server could not be reached. Try again.' }));
+            const r = await retryJobAction(jobId).catch(() => ({
+              error: 'The server could not be reached. Try again.',
+            }));
             if (r?.error) setError(r.error);
           })
         }
@@ -22,7 +24,9 @@ export function RetryJob({ jobId }: { jobId: string }) {
       >
         {pending ? 'Preparing…' : 'Try again'}
       </Button>
-      <span className="text-sm text-slate-700">A new job from the same video; you choose the options again before anything is charged.</span>
+      <span className="text-sm text-slate-700">
+        A new job from the same video; you choose the options again before anything is charged.
+      </span>
       {error ? (
         <p role="alert" className="w-full text-sm text-rose-700">
           {error}

@@ -1,10 +1,18 @@
 'use client';
 
 import { useActionState } from 'react';
-import { addStickersAction, type AddStickersState } from '@/app/(dashboard)/jobs/[id]/sticker-actions';
+import {
+  addStickersAction,
+  type AddStickersState,
+} from '@/app/(dashboard)/jobs/[id]/sticker-actions';
 import { Badge } from '@/components/ui/badge';
 import { buttonClass } from '@/components/ui/button';
-import { BudgetMeter, StickerChatPreview, StickerChoices, stickerOf } from '@/components/media/sticker-view';
+import {
+  BudgetMeter,
+  StickerChatPreview,
+  StickerChoices,
+  stickerOf,
+} from '@/components/media/sticker-view';
 import type { ExportRecord } from '@/lib/schemas/exports';
 import { AddOutputs, OutputsPanel } from './outputs-panel';
 
@@ -19,15 +27,24 @@ function StickerCard({ e }: { e: ExportRecord }) {
           {/* Discord has two: the format id tells the APNG from the GIF. */}
           <p className="font-mono text-xs text-slate-500">{f.id}</p>
         </div>
-        {e.status === 'completed' ? <Badge tone="green">Fits</Badge> : e.status === 'failed' ? <Badge tone="red">Failed</Badge> : <Badge tone="amber">Encoding</Badge>}
+        {e.status === 'completed' ? (
+          <Badge tone="green">Fits</Badge>
+        ) : e.status === 'failed' ? (
+          <Badge tone="red">Failed</Badge>
+        ) : (
+          <Badge tone="amber">Encoding</Badge>
+        )}
       </div>
       {e.status === 'completed' && e.output_url && m ? (
         <>
           <StickerChatPreview format={e.format} url={e.output_url} />
           {m.sticker ? <BudgetMeter bytes={m.bytes} budget={m.sticker.budget_bytes} /> : null}
           <p className="text-xs text-slate-500">
-            {m.width}×{m.height} · {Math.round(m.duration_seconds * 10) / 10} s · {m.sticker?.final_fps ?? m.fps} fps
-            {m.sticker ? ` · ${m.sticker.attempts.length === 1 ? 'first attempt' : `${m.sticker.attempts.length} attempts`}` : ''}
+            {m.width}×{m.height} · {Math.round(m.duration_seconds * 10) / 10} s ·{' '}
+            {m.sticker?.final_fps ?? m.fps} fps
+            {m.sticker
+              ? ` · ${m.sticker.attempts.length === 1 ? 'first attempt' : `${m.sticker.attempts.length} attempts`}`
+              : ''}
             {m.sticker && m.sticker.speed_up > 1 ? ` · sped up ${m.sticker.speed_up}×` : ''}
           </p>
           <a href={e.output_url} download className={buttonClass('secondary', 'sm')}>
@@ -36,7 +53,11 @@ function StickerCard({ e }: { e: ExportRecord }) {
         </>
       ) : null}
       {e.status === 'failed' ? <p className="text-xs text-rose-700">{e.error}</p> : null}
-      {e.status === 'queued' ? <p className="text-xs text-slate-500">Trying smaller settings until the file fits {f.sticker.platform}&apos;s limit…</p> : null}
+      {e.status === 'queued' ? (
+        <p className="text-xs text-slate-500">
+          Trying smaller settings until the file fits {f.sticker.platform}&apos;s limit…
+        </p>
+      ) : null}
     </li>
   );
 }
@@ -46,7 +67,10 @@ function StickerCard({ e }: { e: ExportRecord }) {
  * its size against the platform's budget, download one, or all of them as a ZIP.
  */
 export function StickersPanel({ jobId, stickers }: { jobId: string; stickers: ExportRecord[] }) {
-  const [result, add, pending] = useActionState<AddStickersState, FormData>(addStickersAction.bind(null, jobId), null);
+  const [result, add, pending] = useActionState<AddStickersState, FormData>(
+    addStickersAction.bind(null, jobId),
+    null,
+  );
   const ready = stickers.some((e) => e.status === 'completed');
   return (
     <OutputsPanel
@@ -62,7 +86,10 @@ export function StickersPanel({ jobId, stickers }: { jobId: string; stickers: Ex
         </ul>
       ) : null}
       {ready ? (
-        <a href={`/jobs/${jobId}/stickers.zip`} className={`${buttonClass('secondary', 'sm')} mb-5`}>
+        <a
+          href={`/jobs/${jobId}/stickers.zip`}
+          className={`${buttonClass('secondary', 'sm')} mb-5`}
+        >
           Download all stickers (ZIP)
         </a>
       ) : null}
@@ -73,7 +100,9 @@ export function StickersPanel({ jobId, stickers }: { jobId: string; stickers: Ex
           pending={pending}
           result={result}
           className={{ button: 'mt-4', outcome: 'mt-3' }}
-          added={(n) => `${n === 1 ? 'One sticker is being made.' : `${n} stickers are being made.`} They appear above when they fit.`}
+          added={(n) =>
+            `${n === 1 ? 'One sticker is being made.' : `${n} stickers are being made.`} They appear above when they fit.`
+          }
         />
       </form>
     </OutputsPanel>

@@ -13,7 +13,8 @@ export function uploadWithProgress(
     const xhr = new XMLHttpRequest();
     xhr.open('PUT', url);
     // The browser sets Content-Length from the file itself (and refuses to be told it).
-    for (const [k, v] of Object.entries(headers)) if (k.toLowerCase() !== 'content-length') xhr.setRequestHeader(k, v);
+    for (const [k, v] of Object.entries(headers))
+      if (k.toLowerCase() !== 'content-length') xhr.setRequestHeader(k, v);
     xhr.upload.onprogress = (e) => onProgress(e.loaded, e.lengthComputable ? e.total : file.size);
     xhr.onload = () => {
       if (xhr.status >= 200 && xhr.status < 300) return resolve();
@@ -26,7 +27,8 @@ export function uploadWithProgress(
       }
       reject(new Error(message));
     };
-    xhr.onerror = () => reject(new Error('The upload was interrupted. Check your connection and try again.'));
+    xhr.onerror = () =>
+      reject(new Error('The upload was interrupted. Check your connection and try again.'));
     xhr.onabort = () => reject(new DOMException('Upload cancelled', 'AbortError'));
     signal?.addEventListener('abort', () => xhr.abort(), { once: true });
     xhr.send(file);

@@ -2,7 +2,15 @@
 
 import { ConfirmButton } from '@/components/ui/confirm-dialog';
 
-export function RevokeKey({ id, label, action }: { id: string; label: string; action: (id: string) => Promise<{ error?: string }> }) {
+export function RevokeKey({
+  id,
+  label,
+  action,
+}: {
+  id: string;
+  label: string;
+  action: (id: string) => Promise<{ error?: string }>;
+}) {
   return (
     <ConfirmButton
       trigger="Revoke"

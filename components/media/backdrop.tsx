@@ -4,22 +4,49 @@ import { useState } from 'react';
 export function useBackdrop(initialColor: string) {
   const [mode, setMode] = useState<'checker' | 'color'>('checker');
   const [color, setColor] = useState(initialColor);
-  return { mode, setMode, color, setColor, className: mode === 'checker' ? 'checkerboard' : '', style: mode === 'color' ? { backgroundColor: color } : undefined };
+  return {
+    mode,
+    setMode,
+    color,
+    setColor,
+    className: mode === 'checker' ? 'checkerboard' : '',
+    style: mode === 'color' ? { backgroundColor: color } : undefined,
+  };
 }
 
 export type Backdrop = ReturnType<typeof useBackdrop>;
 
 /** Checkerboard or colour radios and the colour; picking a colour switches to it. */
-export function BackdropPicker({ name, backdrop, className }: { name: string; backdrop: Backdrop; className: string }) {
+export function BackdropPicker({
+  name,
+  backdrop,
+  className,
+}: {
+  name: string;
+  backdrop: Backdrop;
+  className: string;
+}) {
   return (
     <fieldset className={className}>
       <legend className="sr-only">Preview background</legend>
       <label className="flex items-center gap-1.5 text-slate-700">
-        <input type="radio" name={name} checked={backdrop.mode === 'checker'} onChange={() => backdrop.setMode('checker')} className="accent-indigo-600" />
+        <input
+          type="radio"
+          name={name}
+          checked={backdrop.mode === 'checker'}
+          onChange={() => backdrop.setMode('checker')}
+          className="accent-indigo-600"
+        />
         Checkerboard
       </label>
       <label className="flex items-center gap-1.5 text-slate-700">
-        <input type="radio" name={name} checked={backdrop.mode === 'color'} onChange={() => backdrop.setMode('color')} className="accent-indigo-600" />
+        <input
+          type="radio"
+          name={name}
+          checked={backdrop.mode === 'color'}
+          onChange={() => backdrop.setMode('color')}
+          className="accent-indigo-600"
+        />
         Colour
       </label>
       <input

@@ -11,7 +11,8 @@ export const SAMPLE_CLIP_URL = '/sample/keyout-sample.mp4';
  */
 export function SampleClipButton({ onFile }: { onFile: (file: File) => void }) {
   const [state, setState] = useState<'idle' | 'loading' | 'missing'>('idle');
-  if (state === 'missing') return <p className="mt-4 text-xs text-slate-600">This server has no sample clip.</p>;
+  if (state === 'missing')
+    return <p className="mt-4 text-xs text-slate-600">This server has no sample clip.</p>;
   return (
     <div className="mt-4">
       <Button

@@ -2,7 +2,10 @@ import { formatBytes } from '@/components/format';
 import { OUTPUT_FORMATS, type OutputFormat } from '@/engine/formats';
 
 /** The sticker formats, in catalogue order: each platform's policy is in engine/formats. */
-export const STICKERS = OUTPUT_FORMATS.filter((f): f is (typeof OUTPUT_FORMATS)[number] & { sticker: NonNullable<OutputFormat['sticker']> } => f.family === 'sticker');
+export const STICKERS = OUTPUT_FORMATS.filter(
+  (f): f is (typeof OUTPUT_FORMATS)[number] & { sticker: NonNullable<OutputFormat['sticker']> } =>
+    f.family === 'sticker',
+);
 
 export const stickerOf = (format: string) => STICKERS.find((f) => f.id === format);
 
@@ -15,14 +18,25 @@ export function StickerChatPreview({ format, url }: { format: string; url: strin
   const size = shownSize(f.sticker.canvas.width);
   const media =
     f.sticker.codec.codec === 'vp9' ? (
-      <video src={url} autoPlay loop muted playsInline width={size} height={size} aria-label={`${f.sticker.platform} sticker`} />
+      <video
+        src={url}
+        autoPlay
+        loop
+        muted
+        playsInline
+        width={size}
+        height={size}
+        aria-label={`${f.sticker.platform} sticker`}
+      />
     ) : (
       // eslint-disable-next-line @next/next/no-img-element -- a signed or local URL of an animation
       <img src={url} width={size} height={size} alt={`${f.sticker.platform} sticker`} />
     );
   return (
     <div className="rounded-xl bg-[#dfe9f2] p-3" data-testid="sticker-chat">
-      <p className="mb-2 w-fit max-w-[75%] rounded-2xl rounded-bl-sm bg-white px-3 py-1.5 text-sm text-slate-800 shadow-sm">Look at this 👇</p>
+      <p className="mb-2 w-fit max-w-[75%] rounded-2xl rounded-bl-sm bg-white px-3 py-1.5 text-sm text-slate-800 shadow-sm">
+        Look at this 👇
+      </p>
       <div className="ml-auto w-fit">{media}</div>
       <p className="mt-1 text-right text-[11px] text-slate-600">{f.sticker.platform}</p>
     </div>
@@ -34,8 +48,18 @@ export function BudgetMeter({ bytes, budget }: { bytes: number; budget: number }
   const share = bytes / budget;
   return (
     <div>
-      <div className="h-1.5 overflow-hidden rounded-full bg-slate-100" role="meter" aria-valuemin={0} aria-valuemax={budget} aria-valuenow={bytes} aria-label="Size against the budget">
-        <div className={`h-full ${share > 0.95 ? 'bg-amber-500' : 'bg-emerald-500'}`} style={{ width: `${Math.min(100, share * 100)}%` }} />
+      <div
+        className="h-1.5 overflow-hidden rounded-full bg-slate-100"
+        role="meter"
+        aria-valuemin={0}
+        aria-valuemax={budget}
+        aria-valuenow={bytes}
+        aria-label="Size against the budget"
+      >
+        <div
+          className={`h-full ${share > 0.95 ? 'bg-amber-500' : 'bg-emerald-500'}`}
+          style={{ width: `${Math.min(100, share * 100)}%` }}
+        />
       </div>
       <p className="mt-1 text-xs text-slate-600">
         {formatBytes(bytes)} of a {formatBytes(budget)} budget ({Math.round(share * 100)} %)
@@ -45,19 +69,30 @@ export function BudgetMeter({ bytes, budget }: { bytes: number; budget: number }
 }
 
 /** The platform checkboxes, named `format`, for a form or a controlled list. */
-export function StickerChoices({ checked, onChange }: { checked?: ReadonlySet<string>; onChange?: (format: string, on: boolean) => void }) {
+export function StickerChoices({
+  checked,
+  onChange,
+}: {
+  checked?: ReadonlySet<string>;
+  onChange?: (format: string, on: boolean) => void;
+}) {
   return (
     <fieldset>
       <legend className="mb-2 text-sm font-medium text-slate-800">Platforms</legend>
       <div className="grid gap-2 sm:grid-cols-2">
         {STICKERS.map((f) => (
-          <label key={f.id} className="flex items-start gap-2 rounded-lg border border-slate-200 p-2 text-sm text-slate-800 hover:border-slate-300">
+          <label
+            key={f.id}
+            className="flex items-start gap-2 rounded-lg border border-slate-200 p-2 text-sm text-slate-800 hover:border-slate-300"
+          >
             <input
               type="checkbox"
               name="format"
               value={f.id}
               className="mt-0.5 h-4 w-4 rounded border-slate-300"
-              {...(checked && onChange ? { checked: checked.has(f.id), onChange: (e) => onChange(f.id, e.target.checked) } : {})}
+              {...(checked && onChange
+                ? { checked: checked.has(f.id), onChange: (e) => onChange(f.id, e.target.checked) }
+                : {})}
             />
             <span>
               {f.label}

@@ -17,12 +17,20 @@ export function StudioHistory({ refreshKey }: { refreshKey: number }) {
     let made: Row[] = [];
     listRuns().then(
       (runs) => {
-        made = runs.map((r) => ({ ...r, thumbUrl: URL.createObjectURL(r.thumbnail), webmUrl: URL.createObjectURL(r.webm) }));
+        made = runs.map((r) => ({
+          ...r,
+          thumbUrl: URL.createObjectURL(r.thumbnail),
+          webmUrl: URL.createObjectURL(r.webm),
+        }));
         setRows(made);
       },
-      () => setError('This browser does not allow local storage here (private mode?), so results are not kept.'),
+      () =>
+        setError(
+          'This browser does not allow local storage here (private mode?), so results are not kept.',
+        ),
     );
-    return () => made.forEach((r) => (URL.revokeObjectURL(r.thumbUrl), URL.revokeObjectURL(r.webmUrl)));
+    return () =>
+      made.forEach((r) => (URL.revokeObjectURL(r.thumbUrl), URL.revokeObjectURL(r.webmUrl)));
   }, [refreshKey]);
 
   async function remove(id: string) {
@@ -32,13 +40,17 @@ export function StudioHistory({ refreshKey }: { refreshKey: number }) {
 
   return (
     <Card>
-      <CardTitle description="Kept only in this browser. Clearing site data removes them.">Your recent results</CardTitle>
+      <CardTitle description="Kept only in this browser. Clearing site data removes them.">
+        Your recent results
+      </CardTitle>
       {error ? (
         <p className="text-sm text-slate-600">{error}</p>
       ) : rows === null ? (
         <p className="text-sm text-slate-500">Loading…</p>
       ) : rows.length === 0 ? (
-        <EmptyState title="Nothing here yet">Results you process in the Studio appear here, ready to download again.</EmptyState>
+        <EmptyState title="Nothing here yet">
+          Results you process in the Studio appear here, ready to download again.
+        </EmptyState>
       ) : (
         <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4" data-testid="studio-history">
           {rows.map((r) => (
@@ -52,7 +64,8 @@ export function StudioHistory({ refreshKey }: { refreshKey: number }) {
                   {r.name}
                 </p>
                 <p className="text-xs text-slate-500">
-                  {formatDate(new Date(r.createdAt))} · {formatSeconds(r.durationSeconds)} · {formatBytes(r.webm.size)}
+                  {formatDate(new Date(r.createdAt))} · {formatSeconds(r.durationSeconds)} ·{' '}
+                  {formatBytes(r.webm.size)}
                 </p>
                 <div className="flex gap-2">
                   <a
@@ -62,7 +75,12 @@ export function StudioHistory({ refreshKey }: { refreshKey: number }) {
                   >
                     Download<span className="sr-only"> {r.name}</span>
                   </a>
-                  <Button variant="ghost" size="sm" onClick={() => void remove(r.id)} aria-label={`Delete ${r.name} from this browser`}>
+                  <Button
+                    variant="ghost"
+                    size="sm"
+                    onClick={() => void remove(r.id)}
+                    aria-label={`Delete ${r.name} from this browser`}
+                  >
                     Delete
                   </Button>
                 </div>

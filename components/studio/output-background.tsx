@@ -9,7 +9,13 @@ const BACKGROUNDS = [
 ] as const;
 
 /** The background behind the subject in an MP4 or WebM: a colour, an image or the video blurred. */
-export function OutputBackground({ output, disabled }: { output: StudioOutputState; disabled: boolean }) {
+export function OutputBackground({
+  output,
+  disabled,
+}: {
+  output: StudioOutputState;
+  disabled: boolean;
+}) {
   const { backgroundChoice, backgroundImage } = output;
   return (
     <fieldset className="space-y-2" disabled={disabled}>
@@ -17,7 +23,13 @@ export function OutputBackground({ output, disabled }: { output: StudioOutputSta
       <div className="flex flex-wrap gap-3 text-sm">
         {BACKGROUNDS.map(([id, label]) => (
           <label key={id} className="flex items-center gap-1.5 text-slate-700">
-            <input type="radio" name="studio-background" checked={backgroundChoice === id} onChange={() => output.setBackgroundChoice(id)} className="accent-indigo-600" />
+            <input
+              type="radio"
+              name="studio-background"
+              checked={backgroundChoice === id}
+              onChange={() => output.setBackgroundChoice(id)}
+              className="accent-indigo-600"
+            />
             {label}
           </label>
         ))}
@@ -44,8 +56,14 @@ export function OutputBackground({ output, disabled }: { output: StudioOutputSta
           />
         </Field>
       ) : null}
-      {backgroundChoice === 'image' && backgroundImage && 'error' in backgroundImage ? <Alert tone="error">{backgroundImage.error}</Alert> : null}
-      {output.needsImage && !(backgroundImage && 'error' in backgroundImage) ? <p className="text-xs text-slate-600">Choose a picture to put behind the subject; it covers the frame.</p> : null}
+      {backgroundChoice === 'image' && backgroundImage && 'error' in backgroundImage ? (
+        <Alert tone="error">{backgroundImage.error}</Alert>
+      ) : null}
+      {output.needsImage && !(backgroundImage && 'error' in backgroundImage) ? (
+        <p className="text-xs text-slate-600">
+          Choose a picture to put behind the subject; it covers the frame.
+        </p>
+      ) : null}
     </fieldset>
   );
 }

@@ -14,7 +14,11 @@ const ROWS: { key: keyof StudioProfile; label: string }[] = [
 /** Where the Studio's time went, ms per frame by stage; the stages overlap, so they add up to more than end to end. */
 export function StudioProfileTable({ profile }: { profile: StudioProfile }) {
   return (
-    <details className="text-xs text-slate-600" data-testid="studio-profile" data-profile={JSON.stringify(profile)}>
+    <details
+      className="text-xs text-slate-600"
+      data-testid="studio-profile"
+      data-profile={JSON.stringify(profile)}
+    >
       <summary className="cursor-pointer">Time per frame by stage</summary>
       <dl className="mt-1 grid grid-cols-2 gap-x-3 gap-y-0.5">
         {ROWS.map((r) => (

@@ -4,7 +4,13 @@ import { formatSeconds } from '@/components/format';
 import type { Phase } from './use-studio-run';
 
 /** A running run: its progress, what it is doing, and Cancel. */
-export function RunProgress({ phase, onCancel }: { phase: Extract<Phase, { kind: 'running' }>; onCancel: () => void }) {
+export function RunProgress({
+  phase,
+  onCancel,
+}: {
+  phase: Extract<Phase, { kind: 'running' }>;
+  onCancel: () => void;
+}) {
   const p = phase.progress;
   return (
     <div className="space-y-3" data-testid="studio-progress">

@@ -17,7 +17,15 @@ import { useStudioOutput } from './use-studio-output';
 import { useStudioRun } from './use-studio-run';
 import { VideoCard } from './video-card';
 
-export function Studio({ signedIn, forceBackend, forcePeople }: { signedIn: boolean; forceBackend: Backend | null; forcePeople: PeopleModel | null }) {
+export function Studio({
+  signedIn,
+  forceBackend,
+  forcePeople,
+}: {
+  signedIn: boolean;
+  forceBackend: Backend | null;
+  forcePeople: PeopleModel | null;
+}) {
   const { choice, choiceError } = useBackendChoice(forceBackend);
   const [file, setFile] = useState<File | null>(null);
   const [model, setModel] = useState<ApiModel>('service-human');
@@ -54,7 +62,14 @@ export function Studio({ signedIn, forceBackend, forcePeople }: { signedIn: bool
         />
 
         <div className="space-y-6">
-          <ProcessCard model={model} onModel={setModel} output={output} run={run} ready={Boolean(file && choice)} baseName={baseName} />
+          <ProcessCard
+            model={model}
+            onModel={setModel}
+            output={output}
+            run={run}
+            ready={Boolean(file && choice)}
+            baseName={baseName}
+          />
           {file ? <ServerCard signedIn={signedIn} phase={phase} server={server} /> : null}
         </div>
       </div>

@@ -6,7 +6,9 @@ import { uploadWithProgress } from '@/components/jobs/upload';
 /** Uploads the video to the server as a new job, then opens New job on it to choose and pay. */
 export function useServerUpload(file: File | null) {
   const router = useRouter();
-  const [serverUpload, setServerUpload] = useState<{ loaded: number; total: number } | { error: string } | null>(null);
+  const [serverUpload, setServerUpload] = useState<
+    { loaded: number; total: number } | { error: string } | null
+  >(null);
 
   async function sendToServer() {
     if (!file) return;
@@ -14,7 +16,9 @@ export function useServerUpload(file: File | null) {
     const created = await createUploadAction(file.name, file.type || 'video/mp4', file.size);
     if (!created.ok) return setServerUpload({ error: created.error });
     try {
-      await uploadWithProgress(created.uploadUrl, file, created.headers, (loaded, total) => setServerUpload({ loaded, total }));
+      await uploadWithProgress(created.uploadUrl, file, created.headers, (loaded, total) =>
+        setServerUpload({ loaded, total }),
+      );
       router.push(`/jobs/new?job=${created.jobId}`);
     } catch (err) {
       setServerUpload({ error: (err as Error).message });

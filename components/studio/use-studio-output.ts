@@ -16,7 +16,9 @@ export function useStudioOutput() {
   const [output, setOutput] = useState<StudioOutput>('cutout');
   const [backgroundChoice, setBackgroundChoice] = useState<BackgroundChoice>('color');
   const [outputColor, setOutputColor] = useState('#22c55e');
-  const [backgroundImage, setBackgroundImage] = useState<{ name: string; bitmap: ImageBitmap } | { error: string } | null>(null);
+  const [backgroundImage, setBackgroundImage] = useState<
+    { name: string; bitmap: ImageBitmap } | { error: string } | null
+  >(null);
 
   /** The run's opaque result, or null for the cut-out alone (and while a background image is missing). */
   function opaqueOf(): StudioOpaque | null {
@@ -31,18 +33,34 @@ export function useStudioOutput() {
             : null;
     return background ? { container: output, background } : null;
   }
-  const needsImage = output !== 'cutout' && backgroundChoice === 'image' && !(backgroundImage && 'bitmap' in backgroundImage);
+  const needsImage =
+    output !== 'cutout' &&
+    backgroundChoice === 'image' &&
+    !(backgroundImage && 'bitmap' in backgroundImage);
 
   async function pickImage(picked: File | undefined) {
     if (!picked) return setBackgroundImage(null);
     try {
       setBackgroundImage({ name: picked.name, bitmap: await createImageBitmap(picked) });
     } catch {
-      setBackgroundImage({ error: `${picked.name} is not a picture this browser can read. Choose a PNG, JPEG or WebP.` });
+      setBackgroundImage({
+        error: `${picked.name} is not a picture this browser can read. Choose a PNG, JPEG or WebP.`,
+      });
     }
   }
 
-  return { output, setOutput, backgroundChoice, setBackgroundChoice, outputColor, setOutputColor, backgroundImage, pickImage, opaqueOf, needsImage };
+  return {
+    output,
+    setOutput,
+    backgroundChoice,
+    setBackgroundChoice,
+    outputColor,
+    setOutputColor,
+    backgroundImage,
+    pickImage,
+    opaqueOf,
+    needsImage,
+  };
 }
 
 export type StudioOutputState = ReturnType<typeof useStudioOutput>;

@@ -2,13 +2,24 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { useObjectUrl } from '@/components/media/use-object-url';
 import type { ApiModel } from '@/engine/api-models';
 import type { BackendChoice, PeopleModel } from '@/workers/browser/client';
-import { runStudio, StudioError, type StudioProgress, type StudioResult, type StudioStarted } from '@/workers/browser/studio-pipeline';
+import {
+  runStudio,
+  StudioError,
+  type StudioProgress,
+  type StudioResult,
+  type StudioStarted,
+} from '@/workers/browser/studio-pipeline';
 import { saveRun } from './history-db';
 import type { StudioOutputState } from './use-studio-output';
 
 export type Phase =
   | { kind: 'idle' }
-  | { kind: 'running'; firstFrameOnly: boolean; progress: StudioProgress | null; started: StudioStarted | null }
+  | {
+      kind: 'running';
+      firstFrameOnly: boolean;
+      progress: StudioProgress | null;
+      started: StudioStarted | null;
+    }
   | { kind: 'done'; result: StudioResult; url: string; firstFrameOnly: boolean }
   | { kind: 'failed'; message: string; serverCanHelp: boolean };
 
@@ -38,7 +49,11 @@ export function useStudioRun({
   // Free the result's object URLs when it is replaced or the page goes away.
   const doneUrl = phase.kind === 'done' ? phase.url : null;
   useEffect(() => () => (doneUrl ? URL.revokeObjectURL(doneUrl) : undefined), [doneUrl]);
-  const cutoutUrl = useObjectUrl(phase.kind === 'done' && phase.result.file !== phase.result.cutout.file ? phase.result.cutout.file : null);
+  const cutoutUrl = useObjectUrl(
+    phase.kind === 'done' && phase.result.file !== phase.result.cutout.file
+      ? phase.result.cutout.file
+      : null,
+  );
   useEffect(() => () => abort.current?.abort(), []);
 
   const drawPreview = useCallback((frame: ImageData) => {
@@ -86,7 +101,11 @@ export function useStudioRun({
           totalMs: result.totalMs,
           webm: result.file,
           thumbnail: result.thumbnail,
-        }).catch(() => setNotice('The result could not be saved to this browser’s history (storage may be full or disabled).'));
+        }).catch(() =>
+          setNotice(
+            'The result could not be saved to this browser’s history (storage may be full or disabled).',
+          ),
+        );
         setHistoryKey((k) => k + 1);
       }
     } catch (err) {

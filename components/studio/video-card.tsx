@@ -27,9 +27,16 @@ export function VideoCard({
 }) {
   return (
     <Card>
-      <CardTitle description="Your video stays on this computer: it is decoded, segmented and encoded in this tab.">Video</CardTitle>
+      <CardTitle description="Your video stays on this computer: it is decoded, segmented and encoded in this tab.">
+        Video
+      </CardTitle>
       {!file ? (
-        <Dropzone accept="video/*,.mp4,.mov,.m4v,.webm,.mkv" label="Choose a video" hint="MP4 (H.264), WebM or MOV. Nothing is uploaded." onFile={onFile}>
+        <Dropzone
+          accept="video/*,.mp4,.mov,.m4v,.webm,.mkv"
+          label="Choose a video"
+          hint="MP4 (H.264), WebM or MOV. Nothing is uploaded."
+          onFile={onFile}
+        >
           <SampleClipButton onFile={onSample} />
         </Dropzone>
       ) : (
@@ -39,13 +46,27 @@ export function VideoCard({
               <p className="truncate font-medium text-slate-900">{file.name}</p>
               <p className="text-sm text-slate-600">{formatBytes(file.size)}</p>
             </div>
-            <Button variant="ghost" size="sm" disabled={run.phase.kind === 'running'} onClick={onClear}>
+            <Button
+              variant="ghost"
+              size="sm"
+              disabled={run.phase.kind === 'running'}
+              onClick={onClear}
+            >
               Choose another
             </Button>
           </div>
 
-          <ResultStage phase={run.phase} fileUrl={fileUrl} preview={run.preview} backdrop={backdrop} />
-          <BackdropPicker name="studio-bg" backdrop={backdrop} className="flex flex-wrap items-center gap-3 text-sm" />
+          <ResultStage
+            phase={run.phase}
+            fileUrl={fileUrl}
+            preview={run.preview}
+            backdrop={backdrop}
+          />
+          <BackdropPicker
+            name="studio-bg"
+            backdrop={backdrop}
+            className="flex flex-wrap items-center gap-3 text-sm"
+          />
         </div>
       )}
     </Card>

@@ -41,7 +41,12 @@ export function ConfirmButton({
   };
   return (
     <>
-      <Button variant="secondary" size={size} onClick={() => ref.current?.showModal()} className="text-rose-700">
+      <Button
+        variant="secondary"
+        size={size}
+        onClick={() => ref.current?.showModal()}
+        className="text-rose-700"
+      >
         {trigger}
       </Button>
       <dialog

@@ -50,11 +50,23 @@ export function Dropzone({
         over ? 'border-indigo-500 bg-indigo-50' : 'border-slate-300 bg-white hover:border-slate-400'
       } ${disabled ? 'opacity-60' : ''}`}
     >
-      <svg aria-hidden="true" viewBox="0 0 24 24" className="mx-auto h-10 w-10 text-slate-400" fill="none" stroke="currentColor" strokeWidth="1.5">
-        <path d="M12 16V4m0 0 4 4m-4-4-4 4M4 16v2a2 2 0 0 0 2 2h12a2 2 0 0 0 2-2v-2" strokeLinecap="round" strokeLinejoin="round" />
+      <svg
+        aria-hidden="true"
+        viewBox="0 0 24 24"
+        className="mx-auto h-10 w-10 text-slate-400"
+        fill="none"
+        stroke="currentColor"
+        strokeWidth="1.5"
+      >
+        <path
+          d="M12 16V4m0 0 4 4m-4-4-4 4M4 16v2a2 2 0 0 0 2 2h12a2 2 0 0 0 2-2v-2"
+          strokeLinecap="round"
+          strokeLinejoin="round"
+        />
       </svg>
       <label htmlFor={id} className="mt-3 block cursor-pointer text-sm font-medium text-slate-900">
-        <span className="text-indigo-700 underline-offset-2 hover:underline">{label}</span> or drag and drop {onFiles ? 'them' : 'it'} here
+        <span className="text-indigo-700 underline-offset-2 hover:underline">{label}</span> or drag
+        and drop {onFiles ? 'them' : 'it'} here
       </label>
       {hint ? <p className="mt-1 text-xs text-slate-600">{hint}</p> : null}
       <input

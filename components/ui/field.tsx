@@ -1,4 +1,10 @@
-import { cloneElement, isValidElement, type ComponentProps, type ReactElement, type ReactNode } from 'react';
+import {
+  cloneElement,
+  isValidElement,
+  type ComponentProps,
+  type ReactElement,
+  type ReactNode,
+} from 'react';
 
 export const inputClass =
   'block w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm text-slate-900 shadow-sm placeholder:text-slate-500 focus:border-indigo-600 focus:outline-none focus:ring-2 focus:ring-indigo-600 disabled:bg-slate-100 aria-[invalid=true]:border-rose-600 aria-[invalid=true]:ring-rose-600/30';
@@ -23,7 +29,10 @@ export function Field({
   const errorId = `${id}-error`;
   const control =
     error && isValidElement(children) && (children.props as { id?: string }).id === id
-      ? cloneElement(children as ReactElement<Record<string, unknown>>, { 'aria-invalid': true, 'aria-describedby': errorId })
+      ? cloneElement(children as ReactElement<Record<string, unknown>>, {
+          'aria-invalid': true,
+          'aria-describedby': errorId,
+        })
       : children;
   return (
     <div>
@@ -46,7 +55,12 @@ export function TextInput({ className = '', ...props }: ComponentProps<'input'>)
 }
 
 /** A select over choices that each have an id and a label. */
-export function ChoiceSelect({ choices, ...props }: Omit<ComponentProps<'select'>, 'children' | 'className'> & { choices: readonly { id: string; label: string }[] }) {
+export function ChoiceSelect({
+  choices,
+  ...props
+}: Omit<ComponentProps<'select'>, 'children' | 'className'> & {
+  choices: readonly { id: string; label: string }[];
+}) {
   return (
     <select className={inputClass} {...props}>
       {choices.map((c) => (

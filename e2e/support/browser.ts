@@ -14,7 +14,13 @@ const QUIET_FLAGS = [
   '--disable-sync',
 ];
 
-export async function launchBrowser({ baseURL, args = [] }: { baseURL?: string; args?: string[] } = {}): Promise<{ context: BrowserContext; close: () => Promise<void> }> {
+export async function launchBrowser({
+  baseURL,
+  args = [],
+}: { baseURL?: string; args?: string[] } = {}): Promise<{
+  context: BrowserContext;
+  close: () => Promise<void>;
+}> {
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'keyout-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',

@@ -8,7 +8,10 @@ import { ARTIFACTS, screenshotPath } from './media';
 export const DESKTOP = { width: 1280, height: 800 } as const;
 export const PHONE = { width: 390, height: 844 } as const;
 
-const axeSource = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+const axeSource = fs.readFileSync(
+  createRequire(import.meta.url).resolve('axe-core/axe.min.js'),
+  'utf8',
+);
 
 /**
  * E2E_REPORT_ONLY=1 (for a first look at a changed UI) writes findings to
@@ -22,7 +25,10 @@ function reportOnly(found: boolean, text: string): boolean {
 }
 
 /** Scalar 0.8's sidebar puts aria-selected on plain buttons and has icon-only buttons without a name. */
-const SCALAR_KNOWN = { container: '.keyout-api-reference', rules: ['aria-allowed-attr', 'button-name', 'aria-required-children'] };
+const SCALAR_KNOWN = {
+  container: '.keyout-api-reference',
+  rules: ['aria-allowed-attr', 'button-name', 'aria-required-children'],
+};
 
 interface AxeViolation {
   id: string;
@@ -38,18 +44,34 @@ interface AxeViolation {
 export async function expectAccessible(page: Page, what: string): Promise<void> {
   await page.addScriptTag({ content: axeSource });
   const violations = await page.evaluate(async (upstream) => {
-    const axe = (window as unknown as { axe: { run: (ctx: unknown, opts: unknown) => Promise<{ violations: AxeViolation[] }> } }).axe;
+    const axe = (
+      window as unknown as {
+        axe: { run: (ctx: unknown, opts: unknown) => Promise<{ violations: AxeViolation[] }> };
+      }
+    ).axe;
     const r = await axe.run(document, { resultTypes: ['violations'] });
     // Known defects inside the bundled Scalar reference, which no option of it turns off: left
     // out here (rule by rule, only inside its container) and reported upstream, not hidden elsewhere.
-    const inUpstream = (target: unknown[]) => typeof target[0] === 'string' && Boolean(document.querySelector(target[0])?.closest(upstream.container));
+    const inUpstream = (target: unknown[]) =>
+      typeof target[0] === 'string' &&
+      Boolean(document.querySelector(target[0])?.closest(upstream.container));
     return r.violations
-      .map((v) => (upstream.rules.includes(v.id) ? { ...v, nodes: v.nodes.filter((n) => !inUpstream(n.target)) } : v))
+      .map((v) =>
+        upstream.rules.includes(v.id)
+          ? { ...v, nodes: v.nodes.filter((n) => !inUpstream(n.target)) }
+          : v,
+      )
       .filter((v) => v.nodes.length > 0);
   }, SCALAR_KNOWN);
   const bad = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  const report = bad.map((v) => `${v.impact} ${v.id}: ${v.help}\n${v.nodes.map((n) => `    ${JSON.stringify(n.target)} ${n.failureSummary ?? ''}`).join('\n')}`).join('\n');
-  if (reportOnly(bad.length > 0, `${what}: axe found serious or critical issues:\n${report}`)) return;
+  const report = bad
+    .map(
+      (v) =>
+        `${v.impact} ${v.id}: ${v.help}\n${v.nodes.map((n) => `    ${JSON.stringify(n.target)} ${n.failureSummary ?? ''}`).join('\n')}`,
+    )
+    .join('\n');
+  if (reportOnly(bad.length > 0, `${what}: axe found serious or critical issues:\n${report}`))
+    return;
   expect(bad, `${what}: axe found serious or critical issues:\n${report}`).toEqual([]);
 }
 
@@ -60,10 +82,22 @@ export async function expectNoSidewaysScroll(page: Page, what: string): Promise<
       .filter((el) => el.getBoundingClientRect().right > document.documentElement.clientWidth + 1)
       .slice(0, 5)
       .map((el) => `${el.tagName.toLowerCase()}.${[...el.classList].slice(0, 4).join('.')}`);
-    return { by: document.documentElement.scrollWidth - document.documentElement.clientWidth, wide };
+    return {
+      by: document.documentElement.scrollWidth - document.documentElement.clientWidth,
+      wide,
+    };
   });
-  if (reportOnly(overflow.by > 0, `${what} scrolls sideways by ${overflow.by} px; too wide: ${overflow.wide.join(', ')}`)) return;
-  expect(overflow.by, `${what} scrolls sideways by ${overflow.by} px at ${PHONE.width} px; too wide: ${overflow.wide.join(', ')}`).toBeLessThanOrEqual(0);
+  if (
+    reportOnly(
+      overflow.by > 0,
+      `${what} scrolls sideways by ${overflow.by} px; too wide: ${overflow.wide.join(', ')}`,
+    )
+  )
+    return;
+  expect(
+    overflow.by,
+    `${what} scrolls sideways by ${overflow.by} px at ${PHONE.width} px; too wide: ${overflow.wide.join(', ')}`,
+  ).toBeLessThanOrEqual(0);
 }
 
 /**
@@ -72,7 +106,11 @@ export async function expectNoSidewaysScroll(page: Page, what: string): Promise<
  * scroll on the phone. `ready` is awaited after each resize (e.g. for content that reflows).
  * Leaves the page at desktop width.
  */
-export async function checkBothWidths(page: Page, name: string, ready?: () => Promise<void>): Promise<void> {
+export async function checkBothWidths(
+  page: Page,
+  name: string,
+  ready?: () => Promise<void>,
+): Promise<void> {
   for (const [label, size] of [
     ['desktop', DESKTOP],
     ['phone', PHONE],
@@ -95,7 +133,8 @@ export function watchApiRequests(page: Page): { requests: () => string[]; stop: 
   const seen: string[] = [];
   const onRequest = (r: Request) => {
     const { pathname } = new URL(r.url());
-    if (r.method() !== 'GET' || /^\/(v1|api)(\/|$)/.test(pathname)) seen.push(`${r.method()} ${pathname}`);
+    if (r.method() !== 'GET' || /^\/(v1|api)(\/|$)/.test(pathname))
+      seen.push(`${r.method()} ${pathname}`);
   };
   page.context().on('request', onRequest);
   return { requests: () => seen, stop: () => page.context().off('request', onRequest) };

@@ -4,7 +4,16 @@ import path from 'node:path';
 import yauzl from 'yauzl';
 
 export const ARTIFACTS = path.resolve(import.meta.dirname, '..', '..', 'e2e-artifacts');
-export const CLIP = path.resolve(import.meta.dirname, '..', '..', '..', 'shared', 'testdata', 'videos', 'liveportrait_d12_talking_glasses_512.mp4');
+export const CLIP = path.resolve(
+  import.meta.dirname,
+  '..',
+  '..',
+  '..',
+  'shared',
+  'testdata',
+  'videos',
+  'liveportrait_d12_talking_glasses_512.mp4',
+);
 export const hasClip = fs.existsSync(CLIP);
 
 /**
@@ -14,7 +23,19 @@ export const hasClip = fs.existsSync(CLIP);
 export function alphaRange(file: string): { min: number; max: number; frames: number } {
   const out = execFileSync(
     'ffmpeg',
-    ['-v', 'error', '-c:v', 'libvpx-vp9', '-i', file, '-vf', 'alphaextract,signalstats,metadata=print:file=-', '-f', 'null', '-'],
+    [
+      '-v',
+      'error',
+      '-c:v',
+      'libvpx-vp9',
+      '-i',
+      file,
+      '-vf',
+      'alphaextract,signalstats,metadata=print:file=-',
+      '-f',
+      'null',
+      '-',
+    ],
     { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 },
   );
   const mins = [...out.matchAll(/lavfi\.signalstats\.YMIN=(\d+)/g)].map((m) => Number(m[1]));
@@ -29,7 +50,11 @@ export function screenshotPath(name: string): string {
 
 /** Stream codecs of a file, by type: `{ video: ['vp9'], audio: ['opus'] }`. */
 export function streamCodecs(file: string): Record<string, string[]> {
-  const out = execFileSync('ffprobe', ['-v', 'error', '-show_entries', 'stream=codec_type,codec_name', '-of', 'csv=p=0', file], { encoding: 'utf8' });
+  const out = execFileSync(
+    'ffprobe',
+    ['-v', 'error', '-show_entries', 'stream=codec_type,codec_name', '-of', 'csv=p=0', file],
+    { encoding: 'utf8' },
+  );
   const codecs: Record<string, string[]> = {};
   for (const line of out.trim().split('\n')) {
     const [codec, type] = line.split(',');
@@ -42,7 +67,24 @@ export function streamCodecs(file: string): Record<string, string[]> {
 export function clipCut(seconds: number): string {
   const out = path.join(ARTIFACTS, `studio-clip-${seconds}s.mp4`);
   fs.mkdirSync(ARTIFACTS, { recursive: true });
-  execFileSync('ffmpeg', ['-v', 'error', '-y', '-i', CLIP, '-t', String(seconds), '-c:v', 'libx264', '-preset', 'veryfast', '-pix_fmt', 'yuv420p', '-c:a', 'aac', out]);
+  execFileSync('ffmpeg', [
+    '-v',
+    'error',
+    '-y',
+    '-i',
+    CLIP,
+    '-t',
+    String(seconds),
+    '-c:v',
+    'libx264',
+    '-preset',
+    'veryfast',
+    '-pix_fmt',
+    'yuv420p',
+    '-c:a',
+    'aac',
+    out,
+  ]);
   return out;
 }
 

@@ -3,14 +3,22 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
-export type Stack = { url: string; dataDir: string; env: NodeJS.ProcessEnv; stop: () => Promise<void> };
+export type Stack = {
+  url: string;
+  dataDir: string;
+  env: NodeJS.ProcessEnv;
+  stop: () => Promise<void>;
+};
 
 const root = path.resolve(import.meta.dirname, '..', '..');
 
 async function waitForHttp(url: string, deadline: number, procs: ChildProcess[]): Promise<void> {
   while (Date.now() < deadline) {
     const dead = procs.find((p) => p.exitCode !== null);
-    if (dead) throw new Error(`${dead.spawnargs.join(' ')} exited with ${dead.exitCode} before the server was ready`);
+    if (dead)
+      throw new Error(
+        `${dead.spawnargs.join(' ')} exited with ${dead.exitCode} before the server was ready`,
+      );
     try {
       // Any answer means it listens; a page that fails then fails its test with the real error.
       await fetch(url, { redirect: 'manual' });
@@ -53,7 +61,12 @@ function stopProcess(p: ChildProcess): Promise<void> {
  */
 export async function startStack(): Promise<Stack> {
   if (process.env.E2E_BASE_URL) {
-    return { url: process.env.E2E_BASE_URL.replace(/\/$/, ''), dataDir: '', env: process.env, stop: async () => {} };
+    return {
+      url: process.env.E2E_BASE_URL.replace(/\/$/, ''),
+      dataDir: '',
+      env: process.env,
+      stop: async () => {},
+    };
   }
   const port = Number(process.env.E2E_PORT ?? 3310);
   // localhost, not 127.0.0.1: next dev refuses its HMR socket to other hosts, and the page keeps reloading.
@@ -62,17 +75,29 @@ export async function startStack(): Promise<Stack> {
   const logDir = path.join(root, 'e2e-artifacts', 'logs');
   fs.mkdirSync(logDir, { recursive: true });
   // Playwright sets NODE_ENV=test; next picks its own per command, so it is left out.
-  const inherited = Object.fromEntries(Object.entries(process.env).filter(([k]) => k !== 'NODE_ENV'));
+  const inherited = Object.fromEntries(
+    Object.entries(process.env).filter(([k]) => k !== 'NODE_ENV'),
+  );
   // Private URLs are allowed: the tests serve background images and run scripts on loopback.
-  const env = { ...inherited, DATA_DIR: dataDir, PORT: String(port), PUBLIC_URL: url, KEYOUT_ALLOW_PRIVATE_URLS: '1' } as unknown as NodeJS.ProcessEnv;
+  const env = {
+    ...inherited,
+    DATA_DIR: dataDir,
+    PORT: String(port),
+    PUBLIC_URL: url,
+    KEYOUT_ALLOW_PRIVATE_URLS: '1',
+  } as unknown as NodeJS.ProcessEnv;
 
-  const web = process.env.E2E_PROD === '1' ? ['next', 'start', '-p', String(port)] : ['next', 'dev', '-p', String(port)];
+  const web =
+    process.env.E2E_PROD === '1'
+      ? ['next', 'start', '-p', String(port)]
+      : ['next', 'dev', '-p', String(port)];
   const spawnLogged = (name: string, cmd: string, args: string[]) => {
     const out = fs.openSync(path.join(logDir, `${name}.log`), 'w');
     return spawn(cmd, args, { cwd: root, env, stdio: ['ignore', out, out], detached: true });
   };
   const procs = [spawnLogged('web', 'npx', web)];
-  if (process.env.E2E_NO_WORKER !== '1') procs.push(spawnLogged('worker', process.execPath, ['bin/worker.mjs']));
+  if (process.env.E2E_NO_WORKER !== '1')
+    procs.push(spawnLogged('worker', process.execPath, ['bin/worker.mjs']));
   const stop = async () => {
     await Promise.all(procs.map(stopProcess));
     fs.rmSync(dataDir, { recursive: true, force: true });

@@ -7,7 +7,17 @@ export const VP9_REALTIME = ['-deadline', 'realtime', '-cpu-used', '8', '-row-mt
  * x264's speed presets a client may ask for (`composition.export_preset`), fastest first.
  * `placebo` is left out: several times slower than `veryslow` for no visible gain.
  */
-export const X264_PRESETS = ['ultrafast', 'superfast', 'veryfast', 'faster', 'fast', 'medium', 'slow', 'slower', 'veryslow'] as const;
+export const X264_PRESETS = [
+  'ultrafast',
+  'superfast',
+  'veryfast',
+  'faster',
+  'fast',
+  'medium',
+  'slow',
+  'slower',
+  'veryslow',
+] as const;
 export type X264Preset = (typeof X264_PRESETS)[number];
 /**
  * How a Lottie's frames are embedded (`lottie_options.preset`): lossy WebP with lossless alpha
@@ -21,14 +31,27 @@ export const LOTTIE_PRESETS = {
 } as const;
 export type LottiePreset = keyof typeof LOTTIE_PRESETS;
 
-export const x264 = (crf: number, preset: X264Preset = 'veryfast') => ['-c:v', 'libx264', '-preset', preset, '-crf', String(crf), '-pix_fmt', 'yuv420p'];
+export const x264 = (crf: number, preset: X264Preset = 'veryfast') => [
+  '-c:v',
+  'libx264',
+  '-preset',
+  preset,
+  '-crf',
+  String(crf),
+  '-pix_fmt',
+  'yuv420p',
+];
 export const MP4_MUXER = ['-movflags', '+faststart', '-f', 'mp4'];
 export const AAC = ['-c:a', 'aac', '-b:a', '128k'];
 export const OPUS = ['-c:a', 'libopus', '-b:a', '96k'];
 export const PCM = ['-c:a', 'pcm_s16le'];
 
 /** H.264 MP4, AAC audio when asked. */
-export const h264Mp4 = (audio: boolean, crf: number) => [...x264(crf), ...(audio ? AAC : []), ...MP4_MUXER];
+export const h264Mp4 = (audio: boolean, crf: number) => [
+  ...x264(crf),
+  ...(audio ? AAC : []),
+  ...MP4_MUXER,
+];
 
 /**
  * GIF transparency is on or off: a pixel whose alpha is below this is transparent (paletteuse's

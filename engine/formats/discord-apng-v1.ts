@@ -10,6 +10,4 @@ export const discordApngV1 = stickerFormat('discord_apng_v1', {
   limitBytes: 512 * 1024,
   limitLabel: '512 KiB',
   codec: apngSticker,
-  quality: [{ colours: 256 }, { colours: 128 }, { colours: 64 }, { colours: 32 }],
-  fpsSteps: [20, 15, 12],
 });

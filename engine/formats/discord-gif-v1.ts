@@ -10,10 +10,4 @@ export const discordGifV1 = stickerFormat('discord_gif_v1', {
   limitBytes: 512 * 1024,
   limitLabel: '512 KiB',
   codec: gifSticker,
-  quality: [
-    { colours: 256, bayer: 3 },
-    { colours: 128, bayer: 4 },
-    { colours: 64, bayer: 5 },
-  ],
-  fpsSteps: [20, 100 / 6, 12.5],
 });

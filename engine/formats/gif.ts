@@ -32,8 +32,20 @@ export const gif = {
       const pass1 = [
         ...c.inputs,
         '-filter_complex',
-        [...c.graph, ...clearTransparent('t', 'k', 'rgba'), '[k]palettegen=max_colors=256:reserve_transparent=1:stats_mode=full[v]'].join(';'),
-        '-map', '[v]', '-frames:v', '1', '-update', '1', '-f', 'image2', palette,
+        [
+          ...c.graph,
+          ...clearTransparent('t', 'k', 'rgba'),
+          '[k]palettegen=max_colors=256:reserve_transparent=1:stats_mode=full[v]',
+        ].join(';'),
+        '-map',
+        '[v]',
+        '-frames:v',
+        '1',
+        '-update',
+        '1',
+        '-f',
+        'image2',
+        palette,
       ];
       const paletteInput = c.inputs.filter((a) => a === '-i').length;
       const pass2 = [
@@ -45,7 +57,16 @@ export const gif = {
           ...clearTransparent('t', 'k', 'rgba'),
           `[k][${paletteInput}:v]paletteuse=dither=bayer:bayer_scale=3:diff_mode=rectangle:alpha_threshold=${GIF_ALPHA_THRESHOLD}[v]`,
         ].join(';'),
-        '-map', '[v]', '-c:v', 'gif', '-loop', '0', '-f', 'gif', ...c.outputArgs, c.output,
+        '-map',
+        '[v]',
+        '-c:v',
+        'gif',
+        '-loop',
+        '0',
+        '-f',
+        'gif',
+        ...c.outputArgs,
+        c.output,
       ];
       return { steps: [pass1, pass2] };
     },

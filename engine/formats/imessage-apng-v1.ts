@@ -13,6 +13,4 @@ export const imessageApngV1 = stickerFormat('imessage_apng_v1', {
   limitBytes: 500_000,
   limitLabel: '500 KB',
   codec: apngSticker,
-  quality: [{ colours: 256 }, { colours: 128 }, { colours: 64 }, { colours: 32 }],
-  fpsSteps: [20, 15, 12],
 });

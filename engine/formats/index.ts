@@ -20,9 +20,26 @@ import { webmVp9 } from './webm-vp9';
 import { webp } from './webp';
 import { whatsappWebpV1 } from './whatsapp-webp-v1';
 
-export type { EncodeBranch, EncodeContext, EncodeSteps, FinishKind, FormatEncoding, LottieOptions, LottiePlan, OutputFormat, StepsContext, ZipPlan } from './types';
+export type {
+  EncodeBranch,
+  EncodeContext,
+  EncodeSteps,
+  FinishKind,
+  FormatEncoding,
+  LottieOptions,
+  LottiePlan,
+  OutputFormat,
+  StepsContext,
+  ZipPlan,
+} from './types';
 export { DEFAULT_LOTTIE_OPTIONS } from './lottie';
-export type { AttemptEncode, AttemptIO, FramesJob, StickerPolicy, StickerQuality } from './sticker-policy';
+export type {
+  AttemptEncode,
+  AttemptIO,
+  FramesJob,
+  StickerPolicy,
+  StickerQuality,
+} from './sticker-policy';
 export { LOTTIE_PRESETS, X264_PRESETS, type LottiePreset, type X264Preset } from './codecs';
 export { STICKER_MAX_FPS, STICKER_MAX_INPUT_SECONDS, STICKER_MIN_FPS } from './sticker-policy';
 
@@ -68,19 +85,22 @@ export type StickerFormat = Extract<AnyFormat, { family: 'sticker' }>['id'];
 /** What an export may be: a transparent format or a sticker format. */
 export type ExportFormat = TransparentFormat | StickerFormat;
 
-const ids = <F extends AnyFormat>(pick: (f: AnyFormat) => f is F) => OUTPUT_FORMATS.filter(pick).map((f) => f.id);
-export const TRANSPARENT_FORMATS = ids((f): f is Extract<AnyFormat, { family: 'transparent' }> => f.family === 'transparent') as [
-  TransparentFormat,
-  ...TransparentFormat[],
-];
-export const OPAQUE_CONTAINERS = ids((f): f is Extract<AnyFormat, { family: 'opaque' }> => f.family === 'opaque') as [
-  OpaqueContainer,
-  ...OpaqueContainer[],
-];
+const ids = <F extends AnyFormat>(pick: (f: AnyFormat) => f is F) =>
+  OUTPUT_FORMATS.filter(pick).map((f) => f.id);
+export const TRANSPARENT_FORMATS = ids(
+  (f): f is Extract<AnyFormat, { family: 'transparent' }> => f.family === 'transparent',
+) as [TransparentFormat, ...TransparentFormat[]];
+export const OPAQUE_CONTAINERS = ids(
+  (f): f is Extract<AnyFormat, { family: 'opaque' }> => f.family === 'opaque',
+) as [OpaqueContainer, ...OpaqueContainer[]];
 
 /** Each name a composition's `export_format` may use (an opaque container or an alias, `h264`) → that container. */
 const CONTAINER_BY_NAME = new Map<string, OpaqueContainer>(
-  OUTPUT_FORMATS.flatMap((f) => (f.family === 'opaque' ? [f.id, ...('aliases' in f ? f.aliases : [])].map((name) => [name, f.id] as const) : [])),
+  OUTPUT_FORMATS.flatMap((f) =>
+    f.family === 'opaque'
+      ? [f.id, ...('aliases' in f ? f.aliases : [])].map((name) => [name, f.id] as const)
+      : [],
+  ),
 );
 
 /** What a composition's `export_format` may name: the opaque containers and their aliases. */
@@ -93,11 +113,13 @@ export function containerNamed(name: string): OpaqueContainer {
   return id;
 }
 
-export const STICKER_FORMATS = ids((f): f is Extract<AnyFormat, { family: 'sticker' }> => f.family === 'sticker') as [
-  StickerFormat,
-  ...StickerFormat[],
+export const STICKER_FORMATS = ids(
+  (f): f is Extract<AnyFormat, { family: 'sticker' }> => f.family === 'sticker',
+) as [StickerFormat, ...StickerFormat[]];
+export const EXPORT_FORMATS: [ExportFormat, ...ExportFormat[]] = [
+  ...TRANSPARENT_FORMATS,
+  ...STICKER_FORMATS,
 ];
-export const EXPORT_FORMATS: [ExportFormat, ...ExportFormat[]] = [...TRANSPARENT_FORMATS, ...STICKER_FORMATS];
 /** The format a transparent output gets when the request names none. */
 export const DEFAULT_FORMAT: TransparentFormat = 'webm_vp9';
 

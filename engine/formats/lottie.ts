@@ -1,7 +1,11 @@
 import { clearTransparent, LOTTIE_PRESETS } from './codecs';
 import type { LottieOptions, LottiePlan, OutputFormat, StepsContext } from './types';
 
-export const DEFAULT_LOTTIE_OPTIONS: LottieOptions = { preset: 'balanced', smartSampling: true, threshold: null };
+export const DEFAULT_LOTTIE_OPTIONS: LottieOptions = {
+  preset: 'balanced',
+  smartSampling: true,
+  threshold: null,
+};
 
 /** The hard alpha a threshold (0..1) asks for: opaque at or above it, transparent below. */
 function alphaCut(threshold: number | null): string[] {
@@ -23,13 +27,49 @@ function lottieSteps(c: StepsContext): { steps: string[][]; lottie: LottiePlan }
     preset.image === 'webp'
       ? [...graph, '[i]null[v]'].join(';')
       : [...graph, ...clearTransparent('i', 'v', 'rgba')].join(';');
-  const codec = preset.image === 'webp' ? ['-c:v', 'libwebp', '-lossless', '0', '-quality', String(preset.quality), '-compression_level', '4'] : ['-c:v', 'png'];
+  const codec =
+    preset.image === 'webp'
+      ? [
+          '-c:v',
+          'libwebp',
+          '-lossless',
+          '0',
+          '-quality',
+          String(preset.quality),
+          '-compression_level',
+          '4',
+        ]
+      : ['-c:v', 'png'];
   const args = [
-    ...c.inputs, '-filter_complex', encoder, '-map', '[v]', '-fps_mode', 'passthrough', ...codec, '-enc_time_base', timeBase,
-    ...c.outputArgs, '-frame_pts', '1', '-f', 'image2', `${dir}/frame_%06d.${preset.image}`,
+    ...c.inputs,
+    '-filter_complex',
+    encoder,
+    '-map',
+    '[v]',
+    '-fps_mode',
+    'passthrough',
+    ...codec,
+    '-enc_time_base',
+    timeBase,
+    ...c.outputArgs,
+    '-frame_pts',
+    '1',
+    '-f',
+    'image2',
+    `${dir}/frame_%06d.${preset.image}`,
   ];
   const g = c.geometry;
-  return { steps: [args], lottie: { directory: dir, image: preset.image, width: g.width, height: g.height, fps: g.fps, frames: g.frames } };
+  return {
+    steps: [args],
+    lottie: {
+      directory: dir,
+      image: preset.image,
+      width: g.width,
+      height: g.height,
+      fps: g.fps,
+      frames: g.frames,
+    },
+  };
 }
 
 /**

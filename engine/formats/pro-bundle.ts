@@ -29,14 +29,28 @@ export const proBundle = {
       const color = `${c.workDir}/color.mp4`;
       const alpha = `${c.workDir}/alpha.mp4`;
       const audioFile = c.audioLabel ? `${c.workDir}/audio.m4a` : null;
-      const tail = [`[t]split[c0][a0]`, `[c0]format=yuv420p[c]`, `[a0]alphaextract,format=yuv420p[a]`];
+      const tail = [
+        `[t]split[c0][a0]`,
+        `[c0]format=yuv420p[c]`,
+        `[a0]alphaextract,format=yuv420p[a]`,
+      ];
       const args = [
         ...c.inputs,
         '-filter_complex',
         [...c.graph, ...tail].join(';'),
-        '-map', '[c]', ...h264Mp4(false, 18), ...c.outputArgs, color,
-        '-map', '[a]', ...h264Mp4(false, 16), ...c.outputArgs, alpha,
-        ...(c.audioLabel && audioFile ? ['-map', c.audioLabel, ...AAC, '-vn', '-f', 'ipod', ...c.outputArgs, audioFile] : []),
+        '-map',
+        '[c]',
+        ...h264Mp4(false, 18),
+        ...c.outputArgs,
+        color,
+        '-map',
+        '[a]',
+        ...h264Mp4(false, 16),
+        ...c.outputArgs,
+        alpha,
+        ...(c.audioLabel && audioFile
+          ? ['-map', c.audioLabel, ...AAC, '-vn', '-f', 'ipod', ...c.outputArgs, audioFile]
+          : []),
       ];
       const files = [
         { file: color, name: 'color.mp4' },

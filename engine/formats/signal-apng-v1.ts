@@ -10,6 +10,4 @@ export const signalApngV1 = stickerFormat('signal_apng_v1', {
   limitBytes: 300 * 1024,
   limitLabel: '300 KiB',
   codec: apngSticker,
-  quality: [{ colours: 256 }, { colours: 128 }, { colours: 64 }, { colours: 32 }],
-  fpsSteps: [20, 15, 12],
 });

@@ -13,10 +13,4 @@ export const slackGifV1 = stickerFormat('slack_gif_v1', {
   limitBytes: 128_000,
   limitLabel: '128 KB',
   codec: gifSticker,
-  quality: [
-    { colours: 256, bayer: 3 },
-    { colours: 128, bayer: 4 },
-    { colours: 64, bayer: 5 },
-  ],
-  fpsSteps: [20, 100 / 6, 12.5],
 });

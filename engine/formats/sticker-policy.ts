@@ -59,6 +59,10 @@ export interface StickerCodec {
   profile: ValidationProfile;
   alpha: AlphaKind;
   loop: boolean;
+  /** Quality steps, best first; the last is the quality floor (one ladder a codec, whatever the platform). */
+  quality: readonly StickerQuality[];
+  /** Frame rates tried at the quality floor, falling; the last is the floor (never below 12). */
+  fpsSteps: readonly number[];
   /** GIF: frame delays are whole centiseconds, so frame rates are 100/n. */
   gifRates: boolean;
   /** How the knobs of one quality step read in metadata and errors, e.g. "crf 40". */

@@ -1,6 +1,12 @@
 import { parseRational } from '../media/geometry';
 import { clearTransparent, GIF_ALPHA_THRESHOLD } from './codecs';
-import type { AttemptEncode, AttemptIO, FramesJob, StickerCodec, StickerPolicy, StickerQuality } from './sticker-policy';
+import type {
+  AttemptEncode,
+  AttemptIO,
+  FramesJob,
+  StickerCodec,
+  StickerPolicy,
+} from './sticker-policy';
 import type { OutputFormat } from './types';
 
 /**
@@ -28,8 +34,6 @@ export interface StickerDefinition {
   limitBytes: number;
   limitLabel: string;
   codec: StickerCodec;
-  quality: readonly StickerQuality[];
-  fpsSteps: readonly number[];
 }
 
 export function stickerFormat<Id extends string>(
@@ -69,8 +73,8 @@ export function stickerFormat<Id extends string>(
       limitLabel: d.limitLabel,
       budgetBytes: Math.floor(d.limitBytes * BUDGET_SHARE),
       codec,
-      quality: d.quality,
-      fpsSteps: d.fpsSteps,
+      quality: codec.quality,
+      fpsSteps: codec.fpsSteps,
     },
     encoding: {
       kind: 'branch',
@@ -93,14 +97,33 @@ export function attemptFilters(io: AttemptIO): string[] {
 
 /** The attempt's frames as raw RGBA, for a `FramesJob`. */
 function rawFramesStep(io: AttemptIO, rawFrames: string): string[] {
-  return [...io.input, '-vf', [...attemptFilters(io), 'format=rgba'].join(','), '-frames:v', String(io.frames), '-f', 'rawvideo', '-pix_fmt', 'rgba', rawFrames];
+  return [
+    ...io.input,
+    '-vf',
+    [...attemptFilters(io), 'format=rgba'].join(','),
+    '-frames:v',
+    String(io.frames),
+    '-f',
+    'rawvideo',
+    '-pix_fmt',
+    'rgba',
+    rawFrames,
+  ];
 }
 
 function framesJob(io: AttemptIO, encode: FramesJob['encode']): AttemptEncode {
   const rawFrames = `${io.workDir}/frames.rgba`;
   return {
     steps: [rawFramesStep(io, rawFrames)],
-    frames: { rawFrames, width: io.width, height: io.height, frames: io.frames, fpsRational: io.fpsRational, output: io.output, encode },
+    frames: {
+      rawFrames,
+      width: io.width,
+      height: io.height,
+      frames: io.frames,
+      fpsRational: io.fpsRational,
+      output: io.output,
+      encode,
+    },
   };
 }
 
@@ -115,6 +138,13 @@ const BROWSER_VP9_BITS_PER_PIXEL = 0.2;
 
 /** VP9 with alpha in WebM (Telegram): constant quality, `good` deadline (small canvases, so affordable). */
 export const vp9Sticker: StickerCodec = {
+  // crf on servers (libvpx); in the browser, the share of the budget aimed at (encodeInBrowser).
+  quality: [
+    { crf: 32, budgetShare: 0.85 },
+    { crf: 40, budgetShare: 0.7 },
+    { crf: 48, budgetShare: 0.55 },
+  ],
+  fpsSteps: [24, 20, 15, 12],
   extension: 'webm',
   contentType: 'video/webm',
   codec: 'vp9',
@@ -128,11 +158,31 @@ export const vp9Sticker: StickerCodec = {
     steps: [
       [
         ...io.input,
-        '-vf', [...attemptFilters(io), 'format=yuva420p'].join(','),
-        '-frames:v', String(io.frames),
-        '-c:v', 'libvpx-vp9', '-pix_fmt', 'yuva420p', '-deadline', 'good', '-cpu-used', '4', '-row-mt', '1',
-        '-crf', String(q.crf), '-b:v', '0', '-metadata:s:v:0', 'alpha_mode=1',
-        '-an', '-f', 'webm', ...io.outputArgs, io.output,
+        '-vf',
+        [...attemptFilters(io), 'format=yuva420p'].join(','),
+        '-frames:v',
+        String(io.frames),
+        '-c:v',
+        'libvpx-vp9',
+        '-pix_fmt',
+        'yuva420p',
+        '-deadline',
+        'good',
+        '-cpu-used',
+        '4',
+        '-row-mt',
+        '1',
+        '-crf',
+        String(q.crf),
+        '-b:v',
+        '0',
+        '-metadata:s:v:0',
+        'alpha_mode=1',
+        '-an',
+        '-f',
+        'webm',
+        ...io.outputArgs,
+        io.output,
       ],
     ],
   }),
@@ -144,12 +194,22 @@ export const vp9Sticker: StickerCodec = {
   encodeInBrowser: (q, io) => {
     const fps = parseRational(io.fpsRational);
     const share = (q.budgetShare! * io.budgetBytes * 8) / 2 / (io.frames / fps);
-    return framesJob(io, { kind: 'vp9-alpha', bitrate: Math.round(Math.min(share, BROWSER_VP9_BITS_PER_PIXEL * io.width * io.height * fps)) });
+    return framesJob(io, {
+      kind: 'vp9-alpha',
+      bitrate: Math.round(Math.min(share, BROWSER_VP9_BITS_PER_PIXEL * io.width * io.height * fps)),
+    });
   },
 };
 
 /** Lossy animated WebP (WhatsApp): colour quality and alpha levels. */
 export const webpSticker: StickerCodec = {
+  quality: [
+    { quality: 75, alphaLevels: 256 },
+    { quality: 60, alphaLevels: 16 },
+    { quality: 45, alphaLevels: 8 },
+    { quality: 30, alphaLevels: 4 },
+  ],
+  fpsSteps: [20, 15, 12],
   extension: 'webp',
   contentType: 'image/webp',
   codec: 'webp',
@@ -163,10 +223,24 @@ export const webpSticker: StickerCodec = {
     steps: [
       [
         ...io.input,
-        '-vf', [...attemptFilters(io), 'format=bgra', ...alphaLevels(q.alphaLevels ?? 256)].join(','),
-        '-frames:v', String(io.frames),
-        '-c:v', 'libwebp_anim', '-lossless', '0', '-quality', String(q.quality), '-compression_level', '4', '-loop', '0',
-        '-f', 'webp', ...io.outputArgs, io.output,
+        '-vf',
+        [...attemptFilters(io), 'format=bgra', ...alphaLevels(q.alphaLevels ?? 256)].join(','),
+        '-frames:v',
+        String(io.frames),
+        '-c:v',
+        'libwebp_anim',
+        '-lossless',
+        '0',
+        '-quality',
+        String(q.quality),
+        '-compression_level',
+        '4',
+        '-loop',
+        '0',
+        '-f',
+        'webp',
+        ...io.outputArgs,
+        io.output,
       ],
     ],
   }),
@@ -178,6 +252,8 @@ export const webpSticker: StickerCodec = {
  * so ffmpeg writes the frames raw and upng-js quantizes and writes the APNG.
  */
 export const apngSticker: StickerCodec = {
+  quality: [{ colours: 256 }, { colours: 128 }, { colours: 64 }, { colours: 32 }],
+  fpsSteps: [20, 15, 12],
   extension: 'png',
   contentType: 'image/apng',
   codec: 'apng',
@@ -192,6 +268,12 @@ export const apngSticker: StickerCodec = {
 
 /** GIF (Discord, Slack): one palette for the loop plus a transparent entry; coarser dither compresses better. */
 export const gifSticker: StickerCodec = {
+  quality: [
+    { colours: 256, bayer: 3 },
+    { colours: 128, bayer: 4 },
+    { colours: 64, bayer: 5 },
+  ],
+  fpsSteps: [20, 100 / 6, 12.5],
   extension: 'gif',
   contentType: 'image/gif',
   codec: 'gif',
@@ -208,14 +290,38 @@ export const gifSticker: StickerCodec = {
       steps: [
         [
           ...io.input,
-          '-vf', `${picture},palettegen=max_colors=${q.colours}:reserve_transparent=1:stats_mode=full`,
-          '-frames:v', '1', '-update', '1', '-f', 'image2', palette,
+          '-vf',
+          `${picture},palettegen=max_colors=${q.colours}:reserve_transparent=1:stats_mode=full`,
+          '-frames:v',
+          '1',
+          '-update',
+          '1',
+          '-f',
+          'image2',
+          palette,
         ],
         [
           ...io.input,
-          '-f', 'png_pipe', '-protocol_whitelist', 'file', '-i', palette,
-          '-filter_complex', `[0:v]${picture}[p];[p][1:v]paletteuse=dither=bayer:bayer_scale=${q.bayer}:diff_mode=rectangle:alpha_threshold=${GIF_ALPHA_THRESHOLD}[v]`,
-          '-map', '[v]', '-frames:v', String(io.frames), '-c:v', 'gif', '-loop', '0', '-f', 'gif', ...io.outputArgs, io.output,
+          '-f',
+          'png_pipe',
+          '-protocol_whitelist',
+          'file',
+          '-i',
+          palette,
+          '-filter_complex',
+          `[0:v]${picture}[p];[p][1:v]paletteuse=dither=bayer:bayer_scale=${q.bayer}:diff_mode=rectangle:alpha_threshold=${GIF_ALPHA_THRESHOLD}[v]`,
+          '-map',
+          '[v]',
+          '-frames:v',
+          String(io.frames),
+          '-c:v',
+          'gif',
+          '-loop',
+          '0',
+          '-f',
+          'gif',
+          ...io.outputArgs,
+          io.output,
         ],
       ],
     };

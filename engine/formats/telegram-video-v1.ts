@@ -10,11 +10,4 @@ export const telegramVideoV1 = stickerFormat('telegram_video_v1', {
   limitBytes: 256 * 1024,
   limitLabel: '256 KiB',
   codec: vp9Sticker,
-  // crf on servers (libvpx); in the browser, the share of the budget aimed at (engine/formats/sticker.ts).
-  quality: [
-    { crf: 32, budgetShare: 0.85 },
-    { crf: 40, budgetShare: 0.7 },
-    { crf: 48, budgetShare: 0.55 },
-  ],
-  fpsSteps: [24, 20, 15, 12],
 });

@@ -24,7 +24,20 @@ export const webp = {
     // libwebp rewrites the colour under fully transparent pixels itself (exact=0), so no clearing here.
     branch: () => ({
       tail: (i, o) => [`[${i}]format=bgra[${o}]`],
-      encoder: ['-c:v', 'libwebp_anim', '-lossless', '0', '-quality', '75', '-compression_level', '3', '-loop', '0', '-f', 'webp'],
+      encoder: [
+        '-c:v',
+        'libwebp_anim',
+        '-lossless',
+        '0',
+        '-quality',
+        '75',
+        '-compression_level',
+        '3',
+        '-loop',
+        '0',
+        '-f',
+        'webp',
+      ],
     }),
   },
 } as const satisfies OutputFormat<'webp'>;

@@ -10,11 +10,4 @@ export const whatsappWebpV1 = stickerFormat('whatsapp_webp_v1', {
   limitBytes: 500 * 1024,
   limitLabel: '500 KiB',
   codec: webpSticker,
-  quality: [
-    { quality: 75, alphaLevels: 256 },
-    { quality: 60, alphaLevels: 16 },
-    { quality: 45, alphaLevels: 8 },
-    { quality: 30, alphaLevels: 4 },
-  ],
-  fpsSteps: [20, 15, 12],
 });

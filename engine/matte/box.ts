@@ -4,8 +4,15 @@ let rowSums = new Float32Array(0);
 /**
  * Mean over a (2r+1)² window with clamped borders, O(1) per pixel: running sums along each row,
  * then running column sums updated one row at a time (row-major throughout, so cache-friendly).
+ * Written into `out` when given (a caller's scratch, w·h long), else into a new array.
  */
-export function boxMean(src: Float32Array, w: number, h: number, r: number): Float32Array {
+export function boxMean(
+  src: Float32Array,
+  w: number,
+  h: number,
+  r: number,
+  out: Float32Array = new Float32Array(w * h),
+): Float32Array {
   if (rowSums.length < w * h) rowSums = new Float32Array(w * h);
   const rows = rowSums;
   for (let y = 0; y < h; y++) {
@@ -19,7 +26,6 @@ export function boxMean(src: Float32Array, w: number, h: number, r: number): Flo
       acc += src[o + (add >= w ? w - 1 : add)]! - src[o + (sub < 0 ? 0 : sub)]!;
     }
   }
-  const out = new Float32Array(w * h);
   const col = new Float32Array(w);
   for (let k = -r; k <= r; k++) {
     const o = (k < 0 ? 0 : k >= h ? h - 1 : k) * w;

@@ -1,4 +1,4 @@
-import type { FlowField } from './flow';
+import { stillFlow, type FlowField } from './flow';
 import type { FloatMap } from './image';
 
 /** Levels per channel: 16³ colours, fine enough to tell bark from skin, coarse enough to fill. */
@@ -36,7 +36,8 @@ export function quantiseColours(planes: Float32Array[]): Uint16Array {
   return out;
 }
 
-export function buildColourModel(colours: Uint16Array, prob: FloatMap): ColourModel {
+/** `sure`: pixels with p ≤ sure or ≥ 1 − sure teach it. */
+export function buildColourModel(colours: Uint16Array, prob: FloatMap, sure = SURE): ColourModel {
   const { width: W, height: H, data: p } = prob;
   const cell = Math.max(1, Math.ceil(Math.max(W, H) / CELLS));
   const cols = Math.ceil(W / cell);
@@ -48,8 +49,8 @@ export function buildColourModel(colours: Uint16Array, prob: FloatMap): ColourMo
     for (let x = 0; x < W; x++) {
       const i = y * W + x;
       const v = p[i]!;
-      if (v > SURE && v < 1 - SURE) continue;
-      const counts = v >= 1 - SURE ? subject : background;
+      if (v > sure && v < 1 - sure) continue;
+      const counts = v >= 1 - sure ? subject : background;
       const c = colours[i]!;
       const cx = Math.floor(x / cell);
       for (let ny = Math.max(0, cy - 1); ny <= Math.min(rows - 1, cy + 1); ny++) {
@@ -73,7 +74,13 @@ export function buildColourModel(colours: Uint16Array, prob: FloatMap): ColourMo
  * jumping dog) and shows colours the key had nearby. A colour seen nowhere around gives 0.5,
  * no opinion.
  */
-export function colourPosterior(model: ColourModel, colours: Uint16Array, W: number, H: number, flow: FlowField): Float32Array {
+export function colourPosterior(
+  model: ColourModel,
+  colours: Uint16Array,
+  W: number,
+  H: number,
+  flow: FlowField,
+): Float32Array {
   const { subject, background, cols, rows, cell } = model;
   const { width: fw, height: fh, u, v } = flow;
   const kx = W / fw;
@@ -117,4 +124,33 @@ export function combineOdds(p: Float32Array, q: Float32Array): Float32Array {
     out[i] = a + b > 0 ? a / (a + b) : p[i]!;
   }
   return out;
+}
+
+/**
+ * A key's own matte teaches its own colour check only where it is this sure (p ≤ 0.05 or ≥ 0.95):
+ * the people model's halo over the background lies at 0.6–0.85, and must not teach the
+ * background's colours as subject.
+ */
+const OWN_SURE = 0.05;
+
+/**
+ * A matte weighed against its own frame's local colour statistics (`colours` at the matte's
+ * size): what it is unsure of takes the side whose colours it has around there. A colour seen
+ * nowhere around, or on both sides alike, leaves it as it was. Each pass is taught by the one
+ * before: a halo pixel the first pass made sure teaches the next.
+ */
+export function checkOwnColours(prob: FloatMap, colours: Uint16Array, passes: number): FloatMap {
+  const still = stillFlow(prob);
+  let p = prob;
+  for (let i = 0; i < passes; i++) {
+    const q = colourPosterior(
+      buildColourModel(colours, p, OWN_SURE),
+      colours,
+      p.width,
+      p.height,
+      still,
+    );
+    p = { data: combineOdds(p.data, q), width: p.width, height: p.height };
+  }
+  return p;
 }

@@ -17,7 +17,11 @@ export class CutDetector {
 
   /** True when `luma` (any resolution) starts a new shot; the first frame does not. */
   isCut(luma: FloatMap): boolean {
-    const thumb = resizeMap(luma, THUMB, Math.max(1, Math.round((THUMB * luma.height) / luma.width))).data;
+    const thumb = resizeMap(
+      luma,
+      THUMB,
+      Math.max(1, Math.round((THUMB * luma.height) / luma.width)),
+    ).data;
     const prev = this.last;
     this.last = thumb;
     if (!prev || prev.length !== thumb.length) return prev !== null;

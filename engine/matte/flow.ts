@@ -31,7 +31,8 @@ function halve(m: FloatMap): FloatMap {
     for (let x = 0; x < w; x++) {
       const x0 = 2 * x;
       const x1 = Math.min(W - 1, x0 + 1);
-      out[y * w + x] = 0.25 * (m.data[r0 + x0]! + m.data[r0 + x1]! + m.data[r1 + x0]! + m.data[r1 + x1]!);
+      out[y * w + x] =
+        0.25 * (m.data[r0 + x0]! + m.data[r0 + x1]! + m.data[r1 + x0]! + m.data[r1 + x1]!);
     }
   }
   return { data: out, width: w, height: h };
@@ -39,7 +40,10 @@ function halve(m: FloatMap): FloatMap {
 
 function pyramid(m: FloatMap): FloatMap[] {
   const levels = [m];
-  while (levels[levels.length - 1]!.width >= 2 * COARSEST && levels[levels.length - 1]!.height >= 2 * PATCH) {
+  while (
+    levels[levels.length - 1]!.width >= 2 * COARSEST &&
+    levels[levels.length - 1]!.height >= 2 * PATCH
+  ) {
     levels.push(halve(levels[levels.length - 1]!));
   }
   return levels;
@@ -165,7 +169,17 @@ function alignPatch(
 }
 
 /** Zero-mean residual energy of a patch displaced by (u, v). */
-function patchEnergy(I1: Float32Array, w: number, h: number, x0: number, y0: number, tpl: Float32Array, res: Float32Array, u: number, v: number): number {
+function patchEnergy(
+  I1: Float32Array,
+  w: number,
+  h: number,
+  x0: number,
+  y0: number,
+  tpl: Float32Array,
+  res: Float32Array,
+  u: number,
+  v: number,
+): number {
   const mean = patchResidual(I1, w, h, x0 + u, y0 + v, tpl, res);
   let e = 0;
   for (let q = 0; q < PATCH * PATCH; q++) e += (res[q]! - mean) ** 2;
@@ -178,7 +192,12 @@ function patchEnergy(I1: Float32Array, w: number, h: number, x0: number, y0: num
  * level's flow and, with `fromRest`, from zero too, keeping the better fit; then each pixel
  * averages the patches that cover it, weighted by how well each one explains that pixel.
  */
-function refineLevel(ref: FloatMap, target: FloatMap, init: FlowField, fromRest: boolean): FlowField {
+function refineLevel(
+  ref: FloatMap,
+  target: FloatMap,
+  init: FlowField,
+  fromRest: boolean,
+): FlowField {
   const { width: w, height: h } = ref;
   const I0 = ref.data;
   const I1 = target.data;
@@ -236,7 +255,10 @@ function refineLevel(ref: FloatMap, target: FloatMap, init: FlowField, fromRest:
         if (fromRest && (u !== 0 || v !== 0)) {
           alignPatch(I1, w, h, x0, y0, tpl, gx, gy, hessian, res, 0, 0, aligned);
           const [su, sv] = [aligned[0]!, aligned[1]!];
-          if (patchEnergy(I1, w, h, x0, y0, tpl, res, su, sv) < patchEnergy(I1, w, h, x0, y0, tpl, res, u, v)) {
+          if (
+            patchEnergy(I1, w, h, x0, y0, tpl, res, su, sv) <
+            patchEnergy(I1, w, h, x0, y0, tpl, res, u, v)
+          ) {
             u = su;
             v = sv;
           }
@@ -313,7 +335,8 @@ export function stillFlow(m: { width: number; height: number }): FlowField {
  * every level. Cheap enough to run per frame at a few hundred pixels wide.
  */
 export function denseFlow(ref: FloatMap, target: FloatMap): FlowField {
-  if (ref.width !== target.width || ref.height !== target.height) throw new Error('denseFlow: images differ in size');
+  if (ref.width !== target.width || ref.height !== target.height)
+    throw new Error('denseFlow: images differ in size');
   if (ref.width < PATCH || ref.height < PATCH) return stillFlow(ref);
   const a = pyramid(ref);
   const b = pyramid(target);
@@ -325,7 +348,8 @@ export function denseFlow(ref: FloatMap, target: FloatMap): FlowField {
     height: a[top]!.height,
   };
   for (let l = top; l >= 0; l--) {
-    if (flow.width !== a[l]!.width || flow.height !== a[l]!.height) flow = upsampleFlow(flow, a[l]!.width, a[l]!.height);
+    if (flow.width !== a[l]!.width || flow.height !== a[l]!.height)
+      flow = upsampleFlow(flow, a[l]!.width, a[l]!.height);
     flow = refineLevel(a[l]!, b[l]!, flow, l > 0);
   }
   return flow;

@@ -59,7 +59,8 @@ export function fuseKeyMattes(
       const flow = flowTo(key);
       prob = warpBack(key.prob, flow).data;
       photo = photometricConfidence(warpBack(key.small, flow), frameSmall, W, H);
-      if (unexplainedScale > 0) tw *= Math.exp(-unexplainedSubject(frameSmall, key, flow) / unexplainedScale);
+      if (unexplainedScale > 0)
+        tw *= Math.exp(-unexplainedSubject(frameSmall, key, flow) / unexplainedScale);
     }
     for (let i = 0; i < n; i++) {
       const p = prob[i]!;
@@ -74,7 +75,12 @@ export function fuseKeyMattes(
 }
 
 /** exp(−|warped − frame| / σ), lightly smoothed, at the working resolution. */
-function photometricConfidence(warped: FloatMap, frame: FloatMap, W: number, H: number): Float32Array {
+function photometricConfidence(
+  warped: FloatMap,
+  frame: FloatMap,
+  W: number,
+  H: number,
+): Float32Array {
   const { width: w, height: h } = frame;
   const smooth = boxMean(mismatch(warped, frame), w, h, 1);
   for (let i = 0; i < smooth.length; i++) smooth[i] = Math.exp(-smooth[i]! / SIGMA);
@@ -98,7 +104,12 @@ function mismatch(warped: FloatMap, frame: FloatMap): Float32Array {
  * a head turning away is much of its own cell even where a well-explained torso is most of
  * the subject.
  */
-export function unexplainedSubject(frameSmall: FloatMap, key: KeyMatte, flow: FlowField, regions = 1): number {
+export function unexplainedSubject(
+  frameSmall: FloatMap,
+  key: KeyMatte,
+  flow: FlowField,
+  regions = 1,
+): number {
   const { width: w, height: h } = frameSmall;
   const prob = warpBack(resizeMap(key.prob, w, h), flow).data;
   const e = boxMean(mismatch(warpBack(key.small, flow), frameSmall), w, h, 2);
@@ -117,6 +128,7 @@ export function unexplainedSubject(frameSmall: FloatMap, key: KeyMatte, flow: Fl
   }
   const floor = regions > 1 ? (cell * cell) / 4 : 1;
   let worst = 0;
-  for (let c = 0; c < subject.length; c++) worst = Math.max(worst, unexplained[c]! / Math.max(floor, subject[c]!));
+  for (let c = 0; c < subject.length; c++)
+    worst = Math.max(worst, unexplained[c]! / Math.max(floor, subject[c]!));
   return worst;
 }

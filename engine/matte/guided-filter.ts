@@ -14,7 +14,13 @@ export interface GuidedCoefficients {
  * `gain` > 1 narrows the soft band at the subject's edge (values near 0.5 move apart; the
  * boundary at 0.5 stays where it is).
  */
-export function guidedCoefficients(p: FloatMap, guide: FloatMap, radius: number, eps: number, gain = 1): GuidedCoefficients {
+export function guidedCoefficients(
+  p: FloatMap,
+  guide: FloatMap,
+  radius: number,
+  eps: number,
+  gain = 1,
+): GuidedCoefficients {
   const { width: w, height: h } = p;
   const n = w * h;
   const I = guide.data;
@@ -40,7 +46,10 @@ export function guidedCoefficients(p: FloatMap, guide: FloatMap, radius: number,
     a[i] = ai * gain;
     b[i] = (mP[i]! - ai * mI[i]! - 0.5) * gain + 0.5;
   }
-  return { a: { data: boxMean(a, w, h, radius), width: w, height: h }, b: { data: boxMean(b, w, h, radius), width: w, height: h } };
+  return {
+    a: { data: boxMean(a, w, h, radius), width: w, height: h },
+    b: { data: boxMean(b, w, h, radius), width: w, height: h },
+  };
 }
 
 /**

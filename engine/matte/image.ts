@@ -44,7 +44,8 @@ function axisTaps(src: number, dst: number): AxisTaps {
       const e = Math.min(src, Math.ceil(b));
       start[i] = s;
       count[i] = e - s;
-      for (let k = s; k < e; k++) weights[i * maxTaps + (k - s)] = (Math.min(b, k + 1) - Math.max(a, k)) / scale;
+      for (let k = s; k < e; k++)
+        weights[i * maxTaps + (k - s)] = (Math.min(b, k + 1) - Math.max(a, k)) / scale;
     } else {
       const c = Math.min(src - 1, Math.max(0, (i + 0.5) * scale - 0.5));
       const s = Math.floor(c);
@@ -77,7 +78,11 @@ function cachedTaps(src: number, dst: number): AxisTaps {
 export function resampleRgb(frame: RgbaFrame, w: number, h: number): Float32Array[] {
   const { data, width: W, height: H } = frame;
   if (W === w && H === h) {
-    const planes = [new Float32Array(w * h), new Float32Array(w * h), new Float32Array(w * h)] as const;
+    const planes = [
+      new Float32Array(w * h),
+      new Float32Array(w * h),
+      new Float32Array(w * h),
+    ] as const;
     for (let i = 0, p = 0; i < w * h; i++, p += 4) {
       planes[0][i] = data[p]!;
       planes[1][i] = data[p + 1]!;
@@ -140,7 +145,8 @@ export interface GrayFrame {
 export function grayOf(frame: RgbaFrame): GrayFrame {
   const { data, width, height } = frame;
   const out = new Uint8Array(width * height);
-  for (let i = 0, d = 0; i < out.length; i++, d += 4) out[i] = 0.299 * data[d]! + 0.587 * data[d + 1]! + 0.114 * data[d + 2]! + 0.5;
+  for (let i = 0, d = 0; i < out.length; i++, d += 4)
+    out[i] = 0.299 * data[d]! + 0.587 * data[d + 1]! + 0.114 * data[d + 2]! + 0.5;
   return { data: out, width, height };
 }
 
@@ -148,7 +154,8 @@ export function grayOf(frame: RgbaFrame): GrayFrame {
 export function lumaOf(planes: Float32Array[], width: number, height: number): FloatMap {
   const [r, g, b] = planes as [Float32Array, Float32Array, Float32Array];
   const data = new Float32Array(width * height);
-  for (let i = 0; i < data.length; i++) data[i] = (0.299 * r[i]! + 0.587 * g[i]! + 0.114 * b[i]!) / 255;
+  for (let i = 0; i < data.length; i++)
+    data[i] = (0.299 * r[i]! + 0.587 * g[i]! + 0.114 * b[i]!) / 255;
   return { data, width, height };
 }
 
@@ -161,7 +168,8 @@ export function resizeMap(map: FloatMap, w: number, h: number): FloatMap {
   for (let y = 0; y < map.height; y++) {
     for (let x = 0; x < w; x++) {
       let v = 0;
-      for (let k = 0; k < tx.count[x]!; k++) v += map.data[y * map.width + tx.start[x]! + k]! * tx.weights[x * tx.maxTaps + k]!;
+      for (let k = 0; k < tx.count[x]!; k++)
+        v += map.data[y * map.width + tx.start[x]! + k]! * tx.weights[x * tx.maxTaps + k]!;
       tmp[y * w + x] = v;
     }
   }
@@ -169,7 +177,8 @@ export function resizeMap(map: FloatMap, w: number, h: number): FloatMap {
   for (let y = 0; y < h; y++) {
     for (let x = 0; x < w; x++) {
       let v = 0;
-      for (let k = 0; k < ty.count[y]!; k++) v += tmp[(ty.start[y]! + k) * w + x]! * ty.weights[y * ty.maxTaps + k]!;
+      for (let k = 0; k < ty.count[y]!; k++)
+        v += tmp[(ty.start[y]! + k) * w + x]! * ty.weights[y * ty.maxTaps + k]!;
       data[y * w + x] = v;
     }
   }
@@ -186,7 +195,12 @@ export function fitLongSide(width: number, height: number, side: number): [numbe
  * The part of `map` inside the box [x0, y0, x1, y1] (pixels, may reach outside: edges are
  * clamped) resampled bilinearly to w x h.
  */
-export function cropResize(map: FloatMap, box: readonly [number, number, number, number], w: number, h: number): FloatMap {
+export function cropResize(
+  map: FloatMap,
+  box: readonly [number, number, number, number],
+  w: number,
+  h: number,
+): FloatMap {
   const { data: src, width: W, height: H } = map;
   const sx = (box[2] - box[0]) / w;
   const sy = (box[3] - box[1]) / h;

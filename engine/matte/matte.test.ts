@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { applyToFrame, guidedCoefficients } from './guided-filter';
 import { grayOf, lumaOf, resampleRgb, resizeMap, type FloatMap } from './image';
-import { keepMainSubject } from './main-subject';
 import { CutDetector } from './cuts';
 import { denseFlow, stillFlow, warpBack } from './flow';
 import { fuseKeyMattes, unexplainedSubject } from './fusion';
@@ -9,7 +8,8 @@ import { fuseKeyMattes, unexplainedSubject } from './fusion';
 /** A frame whose left `edge` columns are white, the rest black. */
 function stepFrame(w: number, h: number, edge: number) {
   const data = new Uint8ClampedArray(w * h * 4);
-  for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) data.fill(x < edge ? 255 : 0, (y * w + x) * 4, (y * w + x) * 4 + 3);
+  for (let y = 0; y < h; y++)
+    for (let x = 0; x < w; x++) data.fill(x < edge ? 255 : 0, (y * w + x) * 4, (y * w + x) * 4 + 3);
   return { data, width: w, height: h };
 }
 
@@ -25,7 +25,13 @@ describe('resampling', () => {
     const [r] = resampleRgb(f, 16, 8);
     expect(r![0]).toBeCloseTo(255);
     expect(r![15]).toBeCloseTo(0);
-    expect(resizeMap(map(4, 4, () => 0.5), 9, 7).data.every((v) => Math.abs(v - 0.5) < 1e-6)).toBe(true);
+    expect(
+      resizeMap(
+        map(4, 4, () => 0.5),
+        9,
+        7,
+      ).data.every((v) => Math.abs(v - 0.5) < 1e-6),
+    ).toBe(true);
   });
 });
 
@@ -72,31 +78,15 @@ describe('guided upsampling', () => {
   });
 });
 
-describe('main subject', () => {
-  // A large region, a small unsure one (a stray detection) and a small sure one (a hand the
-  // working resolution cut off from the arm, a ball).
-  const p = map(40, 20, (x, y) => {
-    if (x >= 5 && x < 20 && y >= 2 && y < 18) return 0.9;
-    if (x >= 35 && x < 37 && y < 2) return 0.6;
-    if (x >= 30 && x < 32 && y >= 15 && y < 17) return 0.95;
-    return 0;
-  });
-
-  it('drops a small region the model is unsure of and keeps the large one', () => {
-    const out = keepMainSubject(p, 0.15);
-    expect(out.data[10 * 40 + 10]).toBeCloseTo(0.9);
-    expect(out.data[0 * 40 + 35]).toBe(0);
-  });
-
-  it('keeps a small region the model is sure of', () => {
-    expect(keepMainSubject(p, 0.15).data[15 * 40 + 30]).toBeCloseTo(0.95);
-  });
-});
-
 /** Textured background with a bright 30x30 square at (ox, oy): something flow can lock onto. */
 const scene = (w: number, h: number, ox: number, oy: number) =>
-  map(w, h, (x, y) => (x >= ox && x < ox + 30 && y >= oy && y < oy + 30 ? 0.9 : 0.2 + 0.1 * Math.sin(x * 0.7) * Math.cos(y * 0.5)));
-const square = (w: number, h: number, ox: number, oy: number) => map(w, h, (x, y) => (x >= ox && x < ox + 30 && y >= oy && y < oy + 30 ? 1 : 0));
+  map(w, h, (x, y) =>
+    x >= ox && x < ox + 30 && y >= oy && y < oy + 30
+      ? 0.9
+      : 0.2 + 0.1 * Math.sin(x * 0.7) * Math.cos(y * 0.5),
+  );
+const square = (w: number, h: number, ox: number, oy: number) =>
+  map(w, h, (x, y) => (x >= ox && x < ox + 30 && y >= oy && y < oy + 30 ? 1 : 0));
 
 describe('optical flow', () => {
   it('finds a moved square and pulls its matte onto the new position', () => {
@@ -114,12 +104,20 @@ describe('optical flow', () => {
     // A talking head swinging in front of a wood-grain wall (the d12 clip at the flow's 128 px):
     // eyes, mouth and shading on the head, faint vertical grain on the wall.
     const [w, h, side] = [128, 128, 44];
-    const blob = (dx: number, dy: number, cx: number, cy: number, s: number) => Math.exp(-((dx - cx) ** 2 + (dy - cy) ** 2) / s);
+    const blob = (dx: number, dy: number, cx: number, cy: number, s: number) =>
+      Math.exp(-((dx - cx) ** 2 + (dy - cy) ** 2) / s);
     const frame = (ox: number) =>
       map(w, h, (x, y) => {
         const [dx, dy] = [x - ox, y - 30];
-        if (dx < 0 || dx >= side || dy < 0 || dy >= side) return 0.6 + 0.04 * Math.sin(x * 1.3 + 2 * Math.sin(x * 0.21) + 0.2 * Math.sin(y * 0.15));
-        return 0.3 + 0.4 * blob(dx, dy, 12, 15, 30) + 0.3 * blob(dx, dy, 31, 13, 20) - 0.2 * blob(dx, dy, 22, 32, 60) + (0.2 * dx) / side;
+        if (dx < 0 || dx >= side || dy < 0 || dy >= side)
+          return 0.6 + 0.04 * Math.sin(x * 1.3 + 2 * Math.sin(x * 0.21) + 0.2 * Math.sin(y * 0.15));
+        return (
+          0.3 +
+          0.4 * blob(dx, dy, 12, 15, 30) +
+          0.3 * blob(dx, dy, 31, 13, 20) -
+          0.2 * blob(dx, dy, 22, 32, 60) +
+          (0.2 * dx) / side
+        );
       });
     const flow = denseFlow(frame(60), frame(32));
     for (const [x, y] of [
@@ -134,7 +132,8 @@ describe('optical flow', () => {
     // The wall away from both positions of the head stays put (a patch here and there may slip
     // along the grain by a few pixels, which carries no matte anywhere wrong).
     let drift = 0;
-    for (let y = 0; y < h; y++) for (let x = 110; x < w; x++) drift += Math.hypot(flow.u[y * w + x]!, flow.v[y * w + x]!);
+    for (let y = 0; y < h; y++)
+      for (let x = 110; x < w; x++) drift += Math.hypot(flow.u[y * w + x]!, flow.v[y * w + x]!);
     expect(drift / (h * (w - 110))).toBeLessThan(0.5);
     const head = warpBack(square(w, h, 32, 30), flow);
     expect(head.data[32 * w + 62]).toBeGreaterThan(0.8);
@@ -145,8 +144,15 @@ describe('optical flow', () => {
 describe('keyframe fusion', () => {
   it('fills a frame between two keys from both, following the motion', () => {
     const [w, h] = [160, 96];
-    const key = (index: number, ox: number) => ({ index, prob: square(w, h, ox, 30), small: scene(w, h, ox, 30) });
-    const fused = fuseKeyMattes(scene(w, h, 50, 30), 2, [key(0, 40), key(4, 60)], { interval: 4, unexplainedScale: 0 });
+    const key = (index: number, ox: number) => ({
+      index,
+      prob: square(w, h, ox, 30),
+      small: scene(w, h, ox, 30),
+    });
+    const fused = fuseKeyMattes(scene(w, h, 50, 30), 2, [key(0, 40), key(4, 60)], {
+      interval: 4,
+      unexplainedScale: 0,
+    });
     expect(fused.data[45 * w + 60]).toBeGreaterThan(0.8);
     expect(fused.data[45 * w + 45]).toBeLessThan(0.2);
     expect(fused.data[45 * w + 85]).toBeLessThan(0.2);
@@ -157,7 +163,11 @@ describe('keyframe fusion', () => {
     const still = scene(w, h, 10, 10);
     const sure = { index: 0, prob: map(w, h, () => 0.98), small: still };
     const unsure = { index: 1, prob: map(w, h, () => 0.45), small: still };
-    expect(fuseKeyMattes(still, 1, [sure, unsure], { interval: 1, unexplainedScale: 0 }).data[20 * w + 20]).toBeGreaterThan(0.5);
+    expect(
+      fuseKeyMattes(still, 1, [sure, unsure], { interval: 1, unexplainedScale: 0 }).data[
+        20 * w + 20
+      ],
+    ).toBeGreaterThan(0.5);
   });
 
   it('distrusts a key whose subject the frame does not show, even where its picture matches', () => {
@@ -166,12 +176,14 @@ describe('keyframe fusion', () => {
     // plain grey, A's picture matches the frame, so only the whole of A's carried subject
     // landing on dark ground tells that A does not describe this frame.
     const [w, h] = [64, 32];
-    const picture = (mark: number) => map(w, h, (x) => (x >= mark && x < mark + 8 ? 1 : x >= 20 && x < 44 ? 0.5 : 0.1));
+    const picture = (mark: number) =>
+      map(w, h, (x) => (x >= mark && x < mark + 8 ? 1 : x >= 20 && x < 44 ? 0.5 : 0.1));
     const frame = picture(30);
     const a = { index: 0, prob: map(w, h, (x) => (x >= 4 && x < 12 ? 1 : 0)), small: picture(4) };
     const b = { index: 4, prob: map(w, h, (x) => (x >= 20 && x < 44 ? 1 : 0)), small: frame };
     const still = () => stillFlow(frame);
-    const fuse = (unexplainedScale: number) => fuseKeyMattes(frame, 2, [a, b], { interval: 4, unexplainedScale }, still).data[16 * w + 24]!;
+    const fuse = (unexplainedScale: number) =>
+      fuseKeyMattes(frame, 2, [a, b], { interval: 4, unexplainedScale }, still).data[16 * w + 24]!;
     expect(unexplainedSubject(frame, a, still())).toBe(1);
     expect(unexplainedSubject(frame, b, still())).toBe(0);
     expect(fuse(0)).toBeLessThan(0.6);
@@ -184,7 +196,11 @@ describe('keyframe fusion', () => {
     const [w, h] = [64, 64];
     const head = (x: number, y: number) => x >= 8 && x < 24 && y >= 8 && y < 24;
     const torso = (_x: number, y: number) => y >= 32;
-    const key = { index: 0, prob: map(w, h, (x, y) => (head(x, y) || torso(x, y) ? 1 : 0)), small: map(w, h, (x, y) => (head(x, y) || torso(x, y) ? 0.7 : 0.1)) };
+    const key = {
+      index: 0,
+      prob: map(w, h, (x, y) => (head(x, y) || torso(x, y) ? 1 : 0)),
+      small: map(w, h, (x, y) => (head(x, y) || torso(x, y) ? 0.7 : 0.1)),
+    };
     const frame = map(w, h, (x, y) => (torso(x, y) ? 0.7 : 0.1));
     expect(unexplainedSubject(frame, key, stillFlow(frame))).toBeLessThan(0.15);
     expect(unexplainedSubject(frame, key, stillFlow(frame), 4)).toBeGreaterThan(0.9);
@@ -194,6 +210,10 @@ describe('keyframe fusion', () => {
 describe('cut detection', () => {
   it('marks a new shot but not motion within one', () => {
     const c = new CutDetector(0.15);
-    expect([c.isCut(scene(160, 96, 40, 30)), c.isCut(scene(160, 96, 44, 30)), c.isCut(map(160, 96, () => 0.9))]).toEqual([false, false, true]);
+    expect([
+      c.isCut(scene(160, 96, 40, 30)),
+      c.isCut(scene(160, 96, 44, 30)),
+      c.isCut(map(160, 96, () => 0.9)),
+    ]).toEqual([false, false, true]);
   });
 });

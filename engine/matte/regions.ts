@@ -45,7 +45,11 @@ export function labelRegions(p: FloatMap, cut = 0.5): Regions {
       if (y < y0) y0 = y;
       if (y >= y1) y1 = y + 1;
       for (let yy = Math.max(0, y - 1); yy <= Math.min(h - 1, y + 1); yy++) {
-        for (let j = yy * w + Math.max(0, x - 1), e = yy * w + Math.min(w - 1, x + 1); j <= e; j++) {
+        for (
+          let j = yy * w + Math.max(0, x - 1), e = yy * w + Math.min(w - 1, x + 1);
+          j <= e;
+          j++
+        ) {
           if (!labels[j] && data[j]! >= cut) {
             labels[j] = r.id;
             stack[top++] = j;

@@ -28,7 +28,9 @@ describe('lossy APNG', () => {
         raw[at + 1] = 200;
         raw[at + 3] = (i % w) * 16; // 0 … 240: transparent to nearly opaque
       }
-    const apng = readApng(quantizedApng(raw, { width: w, height: h, fpsRational: '12/1', colours: 32 }));
+    const apng = readApng(
+      quantizedApng(raw, { width: w, height: h, fpsRational: '12/1', colours: 32 }),
+    );
     expect(apng).toMatchObject({ width: w, height: h, loopCount: 0, hasAlpha: true, colorType: 3 });
     expect(apng.frames.map((f) => Math.round(f.duration))).toEqual([83, 84, 83]);
   });
@@ -42,10 +44,25 @@ describe('lossy APNG', () => {
         for (let x = 0; x < w; x++) {
           const at = ((f * h + y) * w + x) * 4;
           const d = Math.hypot(x - 32, y - 32);
-          raw.set([(x * 97 + y * 31 + f * 7) & 255, (x * y * 13) & 255, (y * 53 + x * 5) & 255, d < 8 ? 255 : d < 24 ? Math.round(255 - (d - 8) * 4) : 0], at);
+          raw.set(
+            [
+              (x * 97 + y * 31 + f * 7) & 255,
+              (x * y * 13) & 255,
+              (y * 53 + x * 5) & 255,
+              d < 8 ? 255 : d < 24 ? Math.round(255 - (d - 8) * 4) : 0,
+            ],
+            at,
+          );
         }
-    const decoded = UPNG.toRGBA8(UPNG.decode(quantizedApng(raw, { width: w, height: h, fpsRational: '12/1', colours: 32 }).slice().buffer));
-    const alphas = new Set(decoded.flatMap((frame) => [...new Uint8Array(frame).filter((_, i) => i % 4 === 3)]));
+    const decoded = UPNG.toRGBA8(
+      UPNG.decode(
+        quantizedApng(raw, { width: w, height: h, fpsRational: '12/1', colours: 32 }).slice()
+          .buffer,
+      ),
+    );
+    const alphas = new Set(
+      decoded.flatMap((frame) => [...new Uint8Array(frame).filter((_, i) => i % 4 === 3)]),
+    );
     expect(alphas.has(0) && alphas.has(255)).toBe(true);
     expect([...alphas].some((a) => a > 0 && a < 255)).toBe(true);
   });

@@ -11,7 +11,10 @@ import { parseRational } from './geometry';
  * alpha-weighted mean of each cluster), else half-transparent edges would come out darker.
  * Pure, so the server's stickers and the studio's share it.
  */
-export function quantizedApng(raw: Uint8Array, job: { width: number; height: number; colours: number; fpsRational: string }): Uint8Array {
+export function quantizedApng(
+  raw: Uint8Array,
+  job: { width: number; height: number; colours: number; fpsRational: string },
+): Uint8Array {
   const frameBytes = job.width * job.height * 4;
   const count = Math.floor(raw.length / frameBytes);
   if (count === 0) throw new Error('no frames to write');
@@ -20,8 +23,18 @@ export function quantizedApng(raw: Uint8Array, job: { width: number; height: num
   const share = paletteShares(job.colours, opaque.length, edge.length);
   quantizeInto(px, opaque, share.opaque);
   quantizeInto(px, edge, share.edge);
-  const frames = Array.from({ length: count }, (_, i) => px.buffer.slice(i * frameBytes, (i + 1) * frameBytes));
-  return new Uint8Array(UPNG.encode(frames, job.width, job.height, 0, frameDelays(count, parseRational(job.fpsRational))));
+  const frames = Array.from({ length: count }, (_, i) =>
+    px.buffer.slice(i * frameBytes, (i + 1) * frameBytes),
+  );
+  return new Uint8Array(
+    UPNG.encode(
+      frames,
+      job.width,
+      job.height,
+      0,
+      frameDelays(count, parseRational(job.fpsRational)),
+    ),
+  );
 }
 
 /** Indices of the opaque and the partly transparent pixels; fully transparent ones are set to 0. */
@@ -48,10 +61,17 @@ function alphaClasses(px: Uint32Array): { opaque: Uint32Array; edge: Uint32Array
  * Entries for the opaque inside and the soft edge: one is the fully transparent one, the edge gets
  * its share by pixel count (at least one, at most half), and a class that is alone gets them all.
  */
-function paletteShares(colours: number, opaque: number, edge: number): { opaque: number; edge: number } {
+function paletteShares(
+  colours: number,
+  opaque: number,
+  edge: number,
+): { opaque: number; edge: number } {
   const entries = colours - 1;
   if (!edge || !opaque) return { opaque: edge ? 0 : entries, edge: edge ? entries : 0 };
-  const forEdge = Math.min(Math.max(1, Math.round((entries * edge) / (opaque + edge))), Math.floor(entries / 2));
+  const forEdge = Math.min(
+    Math.max(1, Math.round((entries * edge) / (opaque + edge))),
+    Math.floor(entries / 2),
+  );
   return { opaque: entries - forEdge, edge: forEdge };
 }
 
@@ -74,5 +94,8 @@ export function unpremultiply(c: number): number {
 
 /** Whole-millisecond delays whose running sum stays on the exact timeline (30 fps: 33, 34, 33, …). */
 export function frameDelays(count: number, fps: number): number[] {
-  return Array.from({ length: count }, (_, k) => Math.round(((k + 1) * 1000) / fps) - Math.round((k * 1000) / fps));
+  return Array.from(
+    { length: count },
+    (_, k) => Math.round(((k + 1) * 1000) / fps) - Math.round((k * 1000) / fps),
+  );
 }

@@ -3,16 +3,21 @@ import { MATTE, PICTURE, SRC, type Composite, type CompositeContext } from './re
 
 /**
  * A blur recipe's composite. Mode `background`: the sharp subject over a blurred frame; mode
- * `subject`: the blurred subject over the sharp frame.
+ * `subject`: the blurred subject over the sharp frame. With `filmed` (the label of the source's
+ * colour as filmed, when [src] carries the estimated edge colour: lib/media/foreground.ts), the
+ * frame that is blurred is the filmed one, so the subject's colour does not glow into it.
  */
-export function blurGraph(b: Blur, c: CompositeContext): Composite {
+export function blurGraph(b: Blur, c: CompositeContext, filmed: string | null = null): Composite {
   const blur = blurFilter(b, c.cropped);
   const subjectBlurred = b.mode === 'subject';
   const cropPrefix = c.crop.length ? c.crop.join(',') + ',' : '';
+  const layers = filmed
+    ? [`[${SRC}]${cropPrefix}null[sharp]`, `[${filmed}]${cropPrefix}split[toblur][plain]`]
+    : [`[${SRC}]${cropPrefix}split=3[sharp][toblur][plain]`];
   return {
     inputs: [],
     filters: [
-      `[${SRC}]${cropPrefix}split=3[sharp][toblur][plain]`,
+      ...layers,
       `[${MATTE}]${cropPrefix}split[m][side]`,
       ...ownSideBlur(blur, subjectBlurred, c.alphaFmt, c.blend),
       `[${subjectBlurred ? 'blurred' : 'sharp'}][m]alphamerge,${c.alphaFmt}[fg]`,

@@ -1,16 +1,31 @@
 import { describe, expect, it } from 'vitest';
 import { asAnimatedWebp, readApng, readGifHeader, readWebp, stillWebp } from './containers';
 
-const le = (n: number, bytes: number) => Array.from({ length: bytes }, (_, i) => (n >> (8 * i)) & 0xff);
+const le = (n: number, bytes: number) =>
+  Array.from({ length: bytes }, (_, i) => (n >> (8 * i)) & 0xff);
 const be32 = (n: number) => [(n >>> 24) & 0xff, (n >>> 16) & 0xff, (n >>> 8) & 0xff, n & 0xff];
 const str = (s: string) => [...s].map((c) => c.charCodeAt(0));
-const riff = (type: string, data: number[]) => [...str(type), ...le(data.length, 4), ...data, ...(data.length & 1 ? [0] : [])];
+const riff = (type: string, data: number[]) => [
+  ...str(type),
+  ...le(data.length, 4),
+  ...data,
+  ...(data.length & 1 ? [0] : []),
+];
 
 function animatedWebp(): Uint8Array {
   const vp8x = riff('VP8X', [0x12, 0, 0, 0, ...le(99, 3), ...le(49, 3)]); // animation + alpha, 100x50
   const anim = riff('ANIM', [...le(0xffffffff, 4), ...le(0, 2)]);
   const frame = (x: number, dur: number) =>
-    riff('ANMF', [...le(x / 2, 3), ...le(0, 3), ...le(9, 3), ...le(19, 3), ...le(dur, 3), 0, ...riff('ALPH', [1, 2, 3]), ...riff('VP8 ', [4, 5])]);
+    riff('ANMF', [
+      ...le(x / 2, 3),
+      ...le(0, 3),
+      ...le(9, 3),
+      ...le(19, 3),
+      ...le(dur, 3),
+      0,
+      ...riff('ALPH', [1, 2, 3]),
+      ...riff('VP8 ', [4, 5]),
+    ]);
   const body = [...str('WEBP'), ...vp8x, ...anim, ...frame(0, 40), ...frame(10, 41)];
   return new Uint8Array([...str('RIFF'), ...le(body.length, 4), ...body]);
 }
@@ -59,11 +74,38 @@ describe('readWebp', () => {
 });
 
 describe('readApng', () => {
-  const chunk = (type: string, data: number[]) => [...be32(data.length), ...str(type), ...data, 0, 0, 0, 0];
+  const chunk = (type: string, data: number[]) => [
+    ...be32(data.length),
+    ...str(type),
+    ...data,
+    0,
+    0,
+    0,
+    0,
+  ];
   const fctl = (delayNum: number, delayDen: number) =>
-    chunk('fcTL', [...be32(0), ...be32(64), ...be32(32), ...be32(0), ...be32(0), delayNum >> 8, delayNum & 0xff, delayDen >> 8, delayDen & 0xff, 0, 0]);
+    chunk('fcTL', [
+      ...be32(0),
+      ...be32(64),
+      ...be32(32),
+      ...be32(0),
+      ...be32(0),
+      delayNum >> 8,
+      delayNum & 0xff,
+      delayDen >> 8,
+      delayDen & 0xff,
+      0,
+      0,
+    ]);
   const png = new Uint8Array([
-    0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a,
+    0x89,
+    0x50,
+    0x4e,
+    0x47,
+    0x0d,
+    0x0a,
+    0x1a,
+    0x0a,
     ...chunk('IHDR', [...be32(64), ...be32(32), 8, 6, 0, 0, 0]),
     ...chunk('acTL', [...be32(2), ...be32(0)]),
     ...fctl(1, 25),
@@ -85,7 +127,23 @@ describe('readApng', () => {
 
 describe('readGifHeader', () => {
   it('reads the screen size and the NETSCAPE loop count', () => {
-    const gif = new Uint8Array([...str('GIF89a'), ...le(320, 2), ...le(240, 2), 0, 0, 0, 0x21, 0xff, 11, ...str('NETSCAPE2.0'), 3, 1, 0, 0, 0]);
+    const gif = new Uint8Array([
+      ...str('GIF89a'),
+      ...le(320, 2),
+      ...le(240, 2),
+      0,
+      0,
+      0,
+      0x21,
+      0xff,
+      11,
+      ...str('NETSCAPE2.0'),
+      3,
+      1,
+      0,
+      0,
+      0,
+    ]);
     expect(readGifHeader(gif)).toEqual({ width: 320, height: 240, loopCount: 0 });
   });
 });

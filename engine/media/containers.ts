@@ -26,12 +26,14 @@ export class ContainerError extends Error {
   override name = 'ContainerError';
 }
 
-const ascii = (b: Uint8Array, at: number, n: number) => String.fromCharCode(...b.subarray(at, at + n));
+const ascii = (b: Uint8Array, at: number, n: number) =>
+  String.fromCharCode(...b.subarray(at, at + n));
 const u16le = (b: Uint8Array, at: number) => b[at]! | (b[at + 1]! << 8);
 const u24le = (b: Uint8Array, at: number) => b[at]! | (b[at + 1]! << 8) | (b[at + 2]! << 16);
 const u32le = (b: Uint8Array, at: number) => (u24le(b, at) | (b[at + 3]! << 24)) >>> 0;
 const u16be = (b: Uint8Array, at: number) => (b[at]! << 8) | b[at + 1]!;
-const u32be = (b: Uint8Array, at: number) => ((b[at]! << 24) | (b[at + 1]! << 16) | (b[at + 2]! << 8) | b[at + 3]!) >>> 0;
+const u32be = (b: Uint8Array, at: number) =>
+  ((b[at]! << 24) | (b[at + 1]! << 16) | (b[at + 2]! << 8) | b[at + 3]!) >>> 0;
 
 interface Chunk {
   type: string;
@@ -53,7 +55,8 @@ function riffChunks(b: Uint8Array, from: number, to: number): Chunk[] {
 
 /** Reads an (animated) WebP: canvas, loop count, and each frame's rectangle, duration and alpha. */
 export function readWebp(b: Uint8Array): AnimationInfo & { frameChunks: Uint8Array[][] } {
-  if (b.length < 12 || ascii(b, 0, 4) !== 'RIFF' || ascii(b, 8, 4) !== 'WEBP') throw new ContainerError('not a WebP file');
+  if (b.length < 12 || ascii(b, 0, 4) !== 'RIFF' || ascii(b, 8, 4) !== 'WEBP')
+    throw new ContainerError('not a WebP file');
   const chunks = riffChunks(b, 12, Math.min(b.length, 8 + u32le(b, 4)));
   const vp8x = chunks.find((c) => c.type === 'VP8X');
   if (!vp8x) throw new ContainerError('not an extended (animated) WebP');
@@ -71,9 +74,15 @@ export function readWebp(b: Uint8Array): AnimationInfo & { frameChunks: Uint8Arr
       width: u24le(d, 6) + 1,
       height: u24le(d, 9) + 1,
       duration: u24le(d, 12),
-      hasAlpha: sub.some((s) => s.type === 'ALPH') || sub.some((s) => s.type === 'VP8L' && vp8lHasAlpha(s.data)),
+      hasAlpha:
+        sub.some((s) => s.type === 'ALPH') ||
+        sub.some((s) => s.type === 'VP8L' && vp8lHasAlpha(s.data)),
     });
-    frameChunks.push(sub.filter((s) => ['ALPH', 'VP8 ', 'VP8L'].includes(s.type)).map((s) => d.subarray(s.start, s.start + 8 + s.data.length)));
+    frameChunks.push(
+      sub
+        .filter((s) => ['ALPH', 'VP8 ', 'VP8L'].includes(s.type))
+        .map((s) => d.subarray(s.start, s.start + 8 + s.data.length)),
+    );
   }
   return {
     width: u24le(vp8x.data, 4) + 1,
@@ -121,32 +130,55 @@ const concat = (parts: Uint8Array[]) => {
  * frame is transparent: the flag is set.
  */
 export function asAnimatedWebp(b: Uint8Array, durationMs: number): Uint8Array | null {
-  if (b.length < 12 || ascii(b, 0, 4) !== 'RIFF' || ascii(b, 8, 4) !== 'WEBP') throw new ContainerError('not a WebP file');
+  if (b.length < 12 || ascii(b, 0, 4) !== 'RIFF' || ascii(b, 8, 4) !== 'WEBP')
+    throw new ContainerError('not a WebP file');
   const chunks = riffChunks(b, 12, Math.min(b.length, 8 + u32le(b, 4)));
   const vp8x = chunks.find((c) => c.type === 'VP8X');
   if (vp8x && vp8x.data[0]! & ANIMATION_FLAG) return withCanvasAlpha(b, vp8x);
   const image = chunks.filter((c) => IMAGE_CHUNKS.includes(c.type));
   const picture = image.find((c) => c.type !== 'ALPH');
   if (!picture) throw new ContainerError('a WebP with no picture');
-  const size = vp8x ? { width: u24le(vp8x.data, 4) + 1, height: u24le(vp8x.data, 7) + 1 } : webpPictureSize(picture);
-  const hasAlpha = image.some((c) => c.type === 'ALPH') || (picture.type === 'VP8L' && vp8lHasAlpha(picture.data));
+  const size = vp8x
+    ? { width: u24le(vp8x.data, 4) + 1, height: u24le(vp8x.data, 7) + 1 }
+    : webpPictureSize(picture);
+  const hasAlpha =
+    image.some((c) => c.type === 'ALPH') || (picture.type === 'VP8L' && vp8lHasAlpha(picture.data));
   const header = new Uint8Array(10);
   header.set([ANIMATION_FLAG | (hasAlpha ? ALPHA_FLAG : 0)]);
   header.set([...u24(size.width - 1), ...u24(size.height - 1)], 4);
   // Background colour 0 (transparent), loop count 0 (forever).
   const anim = new Uint8Array(6);
   // Offset 0,0, the canvas's size, the whole duration; no blending over the (empty) canvas.
-  const frameHeader = new Uint8Array([...u24(0), ...u24(0), ...u24(size.width - 1), ...u24(size.height - 1), ...u24(durationMs), 0x02]);
+  const frameHeader = new Uint8Array([
+    ...u24(0),
+    ...u24(0),
+    ...u24(size.width - 1),
+    ...u24(size.height - 1),
+    ...u24(durationMs),
+    0x02,
+  ]);
   const frame = concat([frameHeader, ...image.map((c) => riffChunk(c.type, c.data))]);
-  const body = concat([riffChunk('VP8X', header), riffChunk('ANIM', anim), riffChunk('ANMF', frame)]);
-  return concat([new Uint8Array([0x52, 0x49, 0x46, 0x46, ...u32(4 + body.length), 0x57, 0x45, 0x42, 0x50]), body]);
+  const body = concat([
+    riffChunk('VP8X', header),
+    riffChunk('ANIM', anim),
+    riffChunk('ANMF', frame),
+  ]);
+  return concat([
+    new Uint8Array([0x52, 0x49, 0x46, 0x46, ...u32(4 + body.length), 0x57, 0x45, 0x42, 0x50]),
+    body,
+  ]);
 }
 
 /** An animation with the alpha flag set where a frame leaves part of the canvas uncovered (transparent); null when it is right already. */
 function withCanvasAlpha(b: Uint8Array, vp8x: Chunk): Uint8Array | null {
   if (vp8x.data[0]! & ALPHA_FLAG) return null;
   const info = readWebp(b);
-  if (info.frames.every((f) => f.x === 0 && f.y === 0 && f.width === info.width && f.height === info.height)) return null;
+  if (
+    info.frames.every(
+      (f) => f.x === 0 && f.y === 0 && f.width === info.width && f.height === info.height,
+    )
+  )
+    return null;
   const out = b.slice();
   out[vp8x.start + 8] = vp8x.data[0]! | ALPHA_FLAG;
   return out;
@@ -168,19 +200,38 @@ function vp8lHasAlpha(d: Uint8Array): boolean {
 }
 
 /** Wraps one animation frame's chunks as a still WebP that any WebP decoder can read. */
-export function stillWebp(frame: Pick<AnimationFrame, 'width' | 'height'>, chunks: Uint8Array[]): Uint8Array {
+export function stillWebp(
+  frame: Pick<AnimationFrame, 'width' | 'height'>,
+  chunks: Uint8Array[],
+): Uint8Array {
   const vp8x = new Uint8Array(18);
   vp8x.set([0x56, 0x50, 0x38, 0x58, 10, 0, 0, 0]); // "VP8X", size 10
   const hasAlph = chunks.some((c) => ascii(c, 0, 4) === 'ALPH');
   vp8x[8] = hasAlph ? 0x10 : 0;
   const w = frame.width - 1;
   const h = frame.height - 1;
-  vp8x.set([w & 0xff, (w >> 8) & 0xff, (w >> 16) & 0xff, h & 0xff, (h >> 8) & 0xff, (h >> 16) & 0xff], 12);
+  vp8x.set(
+    [w & 0xff, (w >> 8) & 0xff, (w >> 16) & 0xff, h & 0xff, (h >> 8) & 0xff, (h >> 16) & 0xff],
+    12,
+  );
   const pad = (c: Uint8Array) => (c.length & 1 ? [c, new Uint8Array(1)] : [c]);
   const body = [vp8x, ...chunks.flatMap(pad)];
   const size = 4 + body.reduce((n, c) => n + c.length, 0);
   const out = new Uint8Array(8 + size);
-  out.set([0x52, 0x49, 0x46, 0x46, size & 0xff, (size >> 8) & 0xff, (size >> 16) & 0xff, (size >>> 24) & 0xff, 0x57, 0x45, 0x42, 0x50]);
+  out.set([
+    0x52,
+    0x49,
+    0x46,
+    0x46,
+    size & 0xff,
+    (size >> 8) & 0xff,
+    (size >> 16) & 0xff,
+    (size >>> 24) & 0xff,
+    0x57,
+    0x45,
+    0x42,
+    0x50,
+  ]);
   let at = 12;
   for (const c of body) {
     out.set(c, at);
@@ -231,18 +282,34 @@ export function readApng(b: Uint8Array): AnimationInfo & { colorType: number } {
     at = d + len + 4;
   }
   if (plays === null) throw new ContainerError('a PNG without animation (no acTL chunk)');
-  return { width, height, loopCount: plays, hasAlpha: colorType === 6 || colorType === 4 || hasTrns, frames, colorType };
+  return {
+    width,
+    height,
+    loopCount: plays,
+    hasAlpha: colorType === 6 || colorType === 4 || hasTrns,
+    frames,
+    colorType,
+  };
 }
 
 /** The GIF's logical screen and its NETSCAPE2.0 loop count (null = plays once). */
-export function readGifHeader(b: Uint8Array): { width: number; height: number; loopCount: number | null } {
+export function readGifHeader(b: Uint8Array): {
+  width: number;
+  height: number;
+  loopCount: number | null;
+} {
   const sig = ascii(b, 0, 6);
   if (sig !== 'GIF89a' && sig !== 'GIF87a') throw new ContainerError('not a GIF file');
   const marker = 'NETSCAPE2.0';
   let loopCount: number | null = null;
   const limit = Math.min(b.length - 15, 64 * 1024);
   for (let i = 13; i < limit; i++) {
-    if (b[i] === 0x4e && ascii(b, i, marker.length) === marker && b[i + 11] === 3 && b[i + 12] === 1) {
+    if (
+      b[i] === 0x4e &&
+      ascii(b, i, marker.length) === marker &&
+      b[i + 11] === 3 &&
+      b[i + 12] === 1
+    ) {
       loopCount = u16le(b, i + 13);
       break;
     }

@@ -1,24 +1,45 @@
 import { describe, expect, it } from 'vitest';
-import { cropFilters, finishFilters, fitWidth, gifRate, outputGeometry, parseRational } from './geometry';
+import {
+  cropFilters,
+  finishFilters,
+  fitWidth,
+  gifRate,
+  outputGeometry,
+  parseRational,
+} from './geometry';
 
 const info = { width: 1280, height: 720, fpsRational: '24/1' };
 
 describe('outputGeometry', () => {
   it('keeps the source when there is no transform', () => {
     const g = outputGeometry(info, 247, undefined);
-    expect(g).toMatchObject({ crop: null, width: 1280, height: 720, fps: 24, frames: 247, retimed: false, reverse: false });
+    expect(g).toMatchObject({
+      crop: null,
+      width: 1280,
+      height: 720,
+      fps: 24,
+      frames: 247,
+      retimed: false,
+      reverse: false,
+    });
     expect(g.duration).toBeCloseTo(247 / 24, 9);
     expect(cropFilters(g)).toEqual([]);
     expect(finishFilters(g, info)).toEqual([]);
   });
 
   it('clamps a crop to the frame and to even sizes, then fits max_width', () => {
-    const g = outputGeometry(info, 240, { crop: { x: 1000, y: -5, width: 999, height: 301 }, max_width: 101 });
+    const g = outputGeometry(info, 240, {
+      crop: { x: 1000, y: -5, width: 999, height: 301 },
+      max_width: 101,
+    });
     expect(g.crop).toEqual({ x: 1000, y: 0, width: 280, height: 300 });
     expect(g.width).toBe(100);
     expect(g.height).toBe(106);
     expect(cropFilters(g)).toEqual(['crop=280:300:1000:0']);
-    expect(finishFilters(g, { width: 280, height: 300 })).toEqual(['scale=100:106:flags=bicubic', 'setsar=1']);
+    expect(finishFilters(g, { width: 280, height: 300 })).toEqual([
+      'scale=100:106:flags=bicubic',
+      'setsar=1',
+    ]);
   });
 
   it('drops the last row of odd-sized sources instead of rescaling them', () => {
@@ -28,9 +49,18 @@ describe('outputGeometry', () => {
   });
 
   it('retimes and reverses after scaling', () => {
-    const g = outputGeometry({ width: 640, height: 360, fpsRational: '30000/1001' }, 300, { fps: 12, reverse: true, max_width: 320 });
+    const g = outputGeometry({ width: 640, height: 360, fpsRational: '30000/1001' }, 300, {
+      fps: 12,
+      reverse: true,
+      max_width: 320,
+    });
     expect(g.frames).toBe(Math.round((300 / (30000 / 1001)) * 12));
-    expect(finishFilters(g, { width: 640, height: 360 })).toEqual(['scale=320:180:flags=bicubic', 'setsar=1', 'fps=12/1', 'reverse']);
+    expect(finishFilters(g, { width: 640, height: 360 })).toEqual([
+      'scale=320:180:flags=bicubic',
+      'setsar=1',
+      'fps=12/1',
+      'reverse',
+    ]);
   });
 
   it('snaps GIF rates to whole-centisecond delays', () => {

@@ -47,7 +47,11 @@ export function parseRational(r: string): number {
 export const evenDown = (n: number) => Math.max(2, Math.floor(n / 2) * 2);
 
 /** Scales (w, h) down to at most maxWidth wide, keeping the aspect ratio, both even. */
-export function fitWidth(w: number, h: number, maxWidth: number | undefined): { width: number; height: number } {
+export function fitWidth(
+  w: number,
+  h: number,
+  maxWidth: number | undefined,
+): { width: number; height: number } {
   if (!maxWidth || w <= maxWidth) return { width: evenDown(w), height: evenDown(h) };
   const width = evenDown(maxWidth);
   return { width, height: evenDown(Math.round((h * width) / w)) };
@@ -105,14 +109,18 @@ function clampCrop(
   const y = clampInt(crop.y, 0, info.height - 2);
   const width = evenDown(Math.min(Math.round(crop.width), info.width - x));
   const height = evenDown(Math.min(Math.round(crop.height), info.height - y));
-  if (x === 0 && y === 0 && width === evenDown(info.width) && height === evenDown(info.height)) return null;
+  if (x === 0 && y === 0 && width === evenDown(info.width) && height === evenDown(info.height))
+    return null;
   return { x, y, width, height };
 }
 
 /** A sticker's frame rate as an ffmpeg rational: whole fps, or 100/n for GIF's centisecond delays (at most 25 fps). */
 export function stickerRate(fps: number, gifRates: boolean): string {
   if (!gifRates) return `${Math.round(fps)}/1`;
-  const delay = Math.min(Math.floor(100 / STICKER_MIN_FPS), Math.max(Math.ceil(100 / STICKER_MAX_FPS), Math.round(100 / fps)));
+  const delay = Math.min(
+    Math.floor(100 / STICKER_MIN_FPS),
+    Math.max(Math.ceil(100 / STICKER_MAX_FPS), Math.round(100 / fps)),
+  );
   return `100/${delay}`;
 }
 
@@ -138,7 +146,10 @@ export function stickerGeometry(
   const outFrames = Math.max(1, Math.floor(loopSeconds * fps + 1e-6));
   const { width, height } = policy.canvas;
   const s = Math.min(width / base.width, height / base.height);
-  const fit = { width: Math.min(width, evenDown(base.width * s)), height: Math.min(height, evenDown(base.height * s)) };
+  const fit = {
+    width: Math.min(width, evenDown(base.width * s)),
+    height: Math.min(height, evenDown(base.height * s)),
+  };
   return {
     crop,
     width,
@@ -164,7 +175,10 @@ export function cropFilters(g: OutputGeometry): string[] {
  * The rest of a transform (scale to the output size, frame rate, reverse), applied last, to
  * frames already merged with their matte so colour and matte move together.
  */
-export function finishFilters(g: OutputGeometry, current: { width: number; height: number }): string[] {
+export function finishFilters(
+  g: OutputGeometry,
+  current: { width: number; height: number },
+): string[] {
   if (g.sticker) return stickerFilters(g, g.sticker, current);
   const f: string[] = [];
   if (current.width !== g.width || current.height !== g.height) {
@@ -185,14 +199,20 @@ export function croppedSize(g: OutputGeometry, source: { width: number; height: 
  * reversed when asked (at the small size), then padded with transparency to the canvas. A still
  * (poster) is not retimed and skips the timing filters.
  */
-function stickerFilters(g: OutputGeometry, s: StickerFit, current: { width: number; height: number }): string[] {
+function stickerFilters(
+  g: OutputGeometry,
+  s: StickerFit,
+  current: { width: number; height: number },
+): string[] {
   const f: string[] = [];
   if (g.retimed) {
     if (s.speed < 1) f.push(`setpts=PTS*${s.speed.toFixed(6)}`);
     f.push(`fps=${g.fpsRational}`, `trim=end_frame=${g.frames}`);
   }
-  if (current.width !== s.fit.width || current.height !== s.fit.height) f.push(`scale=${s.fit.width}:${s.fit.height}:flags=bicubic`, 'setsar=1');
+  if (current.width !== s.fit.width || current.height !== s.fit.height)
+    f.push(`scale=${s.fit.width}:${s.fit.height}:flags=bicubic`, 'setsar=1');
   if (g.reverse) f.push('reverse');
-  if (s.fit.width !== g.width || s.fit.height !== g.height) f.push(`pad=${g.width}:${g.height}:(ow-iw)/2:(oh-ih)/2:color=black@0`);
+  if (s.fit.width !== g.width || s.fit.height !== g.height)
+    f.push(`pad=${g.width}:${g.height}:(ow-iw)/2:(oh-ih)/2:color=black@0`);
   return f;
 }

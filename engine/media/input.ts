@@ -11,12 +11,21 @@ import { ALLOWED_DEMUXERS } from './types';
  * them first); rebuilt, it would restart the timeline at the change. Pure, so the browser and
  * tests share it.
  */
-export function safeInputArgs(info: Pick<MediaInfo, 'demuxer'>, file: string, maxPixels: number): string[] {
+export function safeInputArgs(
+  info: Pick<MediaInfo, 'demuxer'>,
+  file: string,
+  maxPixels: number,
+): string[] {
   return [
-    '-f', info.demuxer, ...guardArgs(),
-    '-max_pixels', String(maxPixels),
-    '-reinit_filter', '0',
-    '-i', file,
+    '-f',
+    info.demuxer,
+    ...guardArgs(),
+    '-max_pixels',
+    String(maxPixels),
+    '-reinit_filter',
+    '0',
+    '-i',
+    file,
   ];
 }
 
@@ -28,7 +37,12 @@ export function safeInputArgs(info: Pick<MediaInfo, 'demuxer'>, file: string, ma
  * further URL can be reached from inside the file.
  */
 export function guardArgs(source: 'file' | 'http' = 'file'): string[] {
-  return ['-protocol_whitelist', source === 'file' ? 'file' : 'http,https,tcp,tls', '-format_whitelist', ALLOWED_DEMUXERS.join(',')];
+  return [
+    '-protocol_whitelist',
+    source === 'file' ? 'file' : 'http,https,tcp,tls',
+    '-format_whitelist',
+    ALLOWED_DEMUXERS.join(','),
+  ];
 }
 
 /** Single-image demuxers: each reads exactly one picture from the file, nothing else. */

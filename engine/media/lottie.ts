@@ -30,7 +30,13 @@ export interface LottieImageLayer {
   nm: string;
   refId: string;
   sr: 1;
-  ks: { o: { a: 0; k: number }; r: { a: 0; k: number }; p: { a: 0; k: number[] }; a: { a: 0; k: number[] }; s: { a: 0; k: number[] } };
+  ks: {
+    o: { a: 0; k: number };
+    r: { a: 0; k: number };
+    p: { a: 0; k: number[] };
+    a: { a: 0; k: number[] };
+    s: { a: 0; k: number[] };
+  };
   ao: 0;
   /** Shown from frame `ip` until before `op`. */
   ip: number;
@@ -42,8 +48,19 @@ export interface LottieImageLayer {
 export const assetId = (frame: number) => `frame_${frame}`;
 
 /** An embedded frame image, from its bytes in base64. */
-export function lottieAsset(frame: number, plan: Pick<LottiePlan, 'width' | 'height' | 'image'>, base64: string): LottieAsset {
-  return { id: assetId(frame), w: plan.width, h: plan.height, u: '', p: `data:image/${plan.image};base64,${base64}`, e: 1 };
+export function lottieAsset(
+  frame: number,
+  plan: Pick<LottiePlan, 'width' | 'height' | 'image'>,
+  base64: string,
+): LottieAsset {
+  return {
+    id: assetId(frame),
+    w: plan.width,
+    h: plan.height,
+    u: '',
+    p: `data:image/${plan.image};base64,${base64}`,
+    e: 1,
+  };
 }
 
 /** One image layer per embedded frame, held until the next embedded frame or the end. */
@@ -56,7 +73,13 @@ export function imageLayers(embedded: readonly number[], total: number): LottieI
     nm: `frame ${frame}`,
     refId: assetId(frame),
     sr: 1,
-    ks: { o: still(100), r: still(0), p: still([0, 0, 0]), a: still([0, 0, 0]), s: still([100, 100, 100]) },
+    ks: {
+      o: still(100),
+      r: still(0),
+      p: still([0, 0, 0]),
+      a: still([0, 0, 0]),
+      s: still([100, 100, 100]),
+    },
     ao: 0,
     ip: frame,
     op: frames[i + 1] ?? total,
@@ -67,6 +90,15 @@ export function imageLayers(embedded: readonly number[], total: number): LottieI
 
 /** The document's fields before `assets`, as JSON text without its closing brace. */
 export function lottieHead(plan: LottiePlan): string {
-  const head = { v: BODYMOVIN_VERSION, fr: plan.fps, ip: 0, op: plan.frames, w: plan.width, h: plan.height, nm: 'Keyout cut-out', ddd: 0 };
+  const head = {
+    v: BODYMOVIN_VERSION,
+    fr: plan.fps,
+    ip: 0,
+    op: plan.frames,
+    w: plan.width,
+    h: plan.height,
+    nm: 'Keyout cut-out',
+    ddd: 0,
+  };
   return JSON.stringify(head).slice(0, -1);
 }

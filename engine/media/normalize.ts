@@ -9,7 +9,9 @@ import type { MediaInfo } from './types';
  * source before merging the mask, so colour and mask frames pair exactly, variable-frame-rate
  * phone videos included. (ffmpeg applies the display rotation itself when decoding.)
  */
-export function normalizeFilters(info: Pick<MediaInfo, 'width' | 'height' | 'fpsRational' | 'duration'>): string[] {
+export function normalizeFilters(
+  info: Pick<MediaInfo, 'width' | 'height' | 'fpsRational' | 'duration'>,
+): string[] {
   return [...startFilters(info), `fps=${info.fpsRational}`, `trim=end_frame=${frameLimit(info)}`];
 }
 

@@ -1,5 +1,6 @@
 import { blurGraph } from './blur-graph';
 import { compositionGraph } from './composition-graph';
+import { normalizeFilters } from './normalize';
 import { cropFilters, croppedSize, finishFilters, type OutputGeometry } from './geometry';
 import {
   MATTE,
@@ -10,6 +11,7 @@ import {
   type Composite,
   type CompositeContext,
 } from './render-graph';
+import type { Blur } from './recipe';
 import { RenderPlanError, type RenderPlanInput } from './render-input';
 
 /** The picture of an opaque recipe (colour, blur, composition) as [t]: the cut-out over its background. */
@@ -33,12 +35,27 @@ export function opaqueGraph(
     case 'color':
       return colorGraph(recipe.color, p.info.fpsRational, c);
     case 'blur':
-      return blurGraph(recipe.blur, c);
+      return p.piped ? filmedBlur(p, recipe.blur, c) : blurGraph(recipe.blur, c);
     case 'composition':
       return compositionGraph(p, recipe.template, c);
     case 'transparent':
       throw new Error('unreachable');
   }
+}
+
+/**
+ * A blur whose [src] comes piped with the estimated edge colour: the source, input 0, is decoded
+ * again onto the timeline as it was filmed, for the blurred layer.
+ */
+function filmedBlur(p: RenderPlanInput, blur: Blur, c: CompositeContext): Composite {
+  const g = blurGraph(blur, c, 'filmed');
+  return {
+    inputs: g.inputs,
+    filters: [
+      `[0:v]${[...normalizeFilters(p.info), `format=${c.work}`].join(',')}[filmed]`,
+      ...g.filters,
+    ],
+  };
 }
 
 /** The cut-out over a plain colour the size of the cropped frame. */

@@ -1,4 +1,11 @@
-import { outputFormat, type ExportFormat, type LottieOptions, type OpaqueContainer, type OutputFormat, type X264Preset } from '../formats';
+import {
+  outputFormat,
+  type ExportFormat,
+  type LottieOptions,
+  type OpaqueContainer,
+  type OutputFormat,
+  type X264Preset,
+} from '../formats';
 import type { Transform } from './geometry';
 
 /**
@@ -44,7 +51,14 @@ export type Recipe =
       preset?: X264Preset;
       transform?: Transform;
     }
-  | { kind: 'blur'; blur: Blur; exportFormat: OpaqueContainer; crf?: number; preset?: X264Preset; transform?: Transform };
+  | {
+      kind: 'blur';
+      blur: Blur;
+      exportFormat: OpaqueContainer;
+      crf?: number;
+      preset?: X264Preset;
+      transform?: Transform;
+    };
 
 /** The catalogue entry of the file a recipe makes. */
 export function formatOf(recipe: Recipe): OutputFormat {

@@ -26,31 +26,54 @@ export const withAlpha = (fmt: string) => `format=${fmt.replace('yuv', 'yuva')}`
 /** ffmpeg's own VP8/VP9 decoders drop the alpha side stream; libvpx reads it. */
 const ALPHA_DECODERS: Readonly<Record<string, string>> = { vp9: 'libvpx-vp9', vp8: 'libvpx' };
 
+/** The raw frames a piped source sends (`RenderSource.piped`): planar Y′CbCr with alpha, full chroma. */
+export const PIPED_FORMAT = 'yuva444p';
+
+const pipedInput = (s: RenderSource) => [
+  '-f',
+  'rawvideo',
+  '-pix_fmt',
+  PIPED_FORMAT,
+  '-s',
+  `${s.info.width}x${s.info.height}`,
+  '-framerate',
+  s.info.fpsRational,
+  '-i',
+  'pipe:0',
+];
+
+/** The source (input 0, its sound) and its matte or piped colour (input 1), or the source with its own alpha. */
 export const sourceInputs = (s: RenderSource) =>
-  s.mask === null
-    ? [
-        '-c:v',
-        ALPHA_DECODERS[s.info.videoCodec] ?? s.info.videoCodec,
-        ...safeInputArgs(s.info, s.source, s.maxPixels),
-      ]
-    : [
-        ...safeInputArgs(s.info, s.source, s.maxPixels),
-        ...safeInputArgs({ demuxer: 'matroska' }, s.mask, s.maxPixels),
-      ];
+  s.piped
+    ? [...safeInputArgs(s.info, s.source, s.maxPixels), ...pipedInput(s)]
+    : s.mask === null
+      ? [
+          '-c:v',
+          ALPHA_DECODERS[s.info.videoCodec] ?? s.info.videoCodec,
+          ...safeInputArgs(s.info, s.source, s.maxPixels),
+        ]
+      : [
+          ...safeInputArgs(s.info, s.source, s.maxPixels),
+          ...safeInputArgs({ demuxer: 'matroska' }, s.mask, s.maxPixels),
+        ];
 
 /** The ffmpeg input index of a composition's background: after the source and its mask file. */
 export const backgroundInput = (s: Pick<RenderSource, 'mask'>) => (s.mask === null ? 1 : 2);
 
 /** Source and matte on the shared timeline, as [src] (in `working`) and [matte]. */
 export function timeline(
-  s: Pick<RenderSource, 'info' | 'mask'>,
+  s: Pick<RenderSource, 'info' | 'mask' | 'piped'>,
   working: string,
   extra: string[] = [],
 ): string[] {
   const onTimeline = [...normalizeFilters(s.info), ...extra];
-  if (s.mask === null) {
+  if (s.mask === null || s.piped) {
+    // Piped frames are on the timeline already.
+    const head = s.piped
+      ? `[1:v]${[...extra, 'format=yuva444p'].join(',')}`
+      : `[0:v]${[...onTimeline, 'format=yuva444p'].join(',')}`;
     return [
-      `[0:v]${[...onTimeline, 'format=yuva444p'].join(',')},split[${SRC}_c][${SRC}_a]`,
+      `${head},split[${SRC}_c][${SRC}_a]`,
       `[${SRC}_c]format=${working}[${SRC}]`,
       `[${SRC}_a]alphaextract,format=gray[${MATTE}]`,
     ];

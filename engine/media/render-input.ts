@@ -23,6 +23,12 @@ export interface RenderSource {
   maxPixels: number;
   /** Frames in the mask = frames of the normalized source. */
   maskFrames: number;
+  /**
+   * The colour arrives on ffmpeg's stdin instead, as raw `PIPED_FORMAT` frames already on the
+   * timeline with the matte as their alpha (lib/media/foreground.ts estimates the soft edges'
+   * colour on the way); `source` still gives the sound.
+   */
+  piped?: boolean;
   /** Whose ffmpeg runs the plan (native unless said): ffmpeg.wasm lacks some encoders (engine/formats/sticker.ts). */
   runner?: FfmpegRunner;
 }

@@ -1,50 +1,147 @@
 import { describe, expect, it } from 'vitest';
 import { TRANSPARENT_FORMATS } from '../formats';
 import type { Recipe } from './recipe';
-import { blurRadius, parseColor, planBatch, planPoster, planRender, RenderPlanError, templateLayout, workingFormat, type RenderPlanInput } from './render-plan';
-import type { MediaInfo } from './types';
+import {
+  blurRadius,
+  parseColor,
+  planBatch,
+  planPoster,
+  planRender,
+  RenderPlanError,
+  templateLayout,
+  workingFormat,
+  type RenderPlanInput,
+} from './render-plan';
+import { CLIP_720P } from './fixtures';
 
-const info: MediaInfo = {
-  demuxer: 'mov',
-  container: 'mp4',
-  width: 1280,
-  height: 720,
-  codedWidth: 1280,
-  codedHeight: 720,
-  rotation: 0,
-  fps: 24,
-  fpsRational: '24/1',
-  variableFrameRate: false,
-  duration: 10.29,
-  frameCount: 247,
-  videoCodec: 'h264',
-  pixFmt: 'yuv420p',
-  hasAudio: true,
-  audioCodec: 'aac',
-  sizeBytes: 1,
-};
+const info = CLIP_720P;
 
 const plan = (recipe: Recipe, extra: Partial<RenderPlanInput> = {}) =>
-  planRender({ recipe, info, source: '/in/src.mp4', mask: '/in/mask.mkv', maskFrames: 247, maxPixels: 8_294_400, output: '/out/o', workDir: '/w', ...extra });
+  planRender({
+    recipe,
+    info,
+    source: '/in/src.mp4',
+    mask: '/in/mask.mkv',
+    maskFrames: 247,
+    maxPixels: 8_294_400,
+    output: '/out/o',
+    workDir: '/w',
+    ...extra,
+  });
 const graphOf = (args: string[]) => args[args.indexOf('-filter_complex') + 1]!;
 const after = (args: string[], flag: string) => args[args.indexOf(flag) + 1];
 
 describe('planRender: inputs and timeline', () => {
-  it.each(TRANSPARENT_FORMATS)('%s reads the source and the mask safely, on the shared timeline', (format) => {
-    const p = plan({ kind: 'transparent', format });
-    for (const args of p.steps) {
-      expect(args.slice(0, 24)).toEqual([
-        '-f', 'mov', '-protocol_whitelist', 'file', '-format_whitelist', 'mov,matroska,avi',
-        '-max_pixels', '8294400', '-reinit_filter', '0', '-i', '/in/src.mp4',
-        '-f', 'matroska', '-protocol_whitelist', 'file', '-format_whitelist', 'mov,matroska,avi',
-        '-max_pixels', '8294400', '-reinit_filter', '0', '-i', '/in/mask.mkv',
-      ]);
-      const g = graphOf(args);
-      expect(g).toContain(`[0:v]scale=1280:720,setpts=PTS-STARTPTS,fps=24/1,trim=end_frame=271,format=${workingFormat({ kind: 'transparent', format })}[src]`);
-      expect(g).toContain('[1:v]scale=1280:720,setpts=PTS-STARTPTS,fps=24/1,trim=end_frame=271,format=gray[matte]');
-      expect(g).toContain('[src][matte]alphamerge');
-    }
-    expect(p.promise.frames).toBe(format === 'gif' ? 257 : 247);
+  it.each(TRANSPARENT_FORMATS)(
+    '%s reads the source and the mask safely, on the shared timeline',
+    (format) => {
+      const p = plan({ kind: 'transparent', format });
+      for (const args of p.steps) {
+        expect(args.slice(0, 24)).toEqual([
+          '-f',
+          'mov',
+          '-protocol_whitelist',
+          'file',
+          '-format_whitelist',
+          'mov,matroska,avi',
+          '-max_pixels',
+          '8294400',
+          '-reinit_filter',
+          '0',
+          '-i',
+          '/in/src.mp4',
+          '-f',
+          'matroska',
+          '-protocol_whitelist',
+          'file',
+          '-format_whitelist',
+          'mov,matroska,avi',
+          '-max_pixels',
+          '8294400',
+          '-reinit_filter',
+          '0',
+          '-i',
+          '/in/mask.mkv',
+        ]);
+        const g = graphOf(args);
+        expect(g).toContain(
+          `[0:v]scale=1280:720,setpts=PTS-STARTPTS,fps=24/1,trim=end_frame=271,format=${workingFormat({ kind: 'transparent', format })}[src]`,
+        );
+        expect(g).toContain(
+          '[1:v]scale=1280:720,setpts=PTS-STARTPTS,fps=24/1,trim=end_frame=271,format=gray[matte]',
+        );
+        expect(g).toContain('[src][matte]alphamerge');
+      }
+      expect(p.promise.frames).toBe(format === 'gif' ? 257 : 247);
+    },
+  );
+});
+
+describe('planRender: a piped source (the colour with its edges estimated, on stdin)', () => {
+  it('reads the source for its sound and the raw frames from stdin, already on the timeline', () => {
+    const [args] = plan({ kind: 'transparent', format: 'webm_vp9' }, { piped: true }).steps;
+    expect(args!.slice(10, 23)).toEqual([
+      '-i',
+      '/in/src.mp4',
+      '-f',
+      'rawvideo',
+      '-pix_fmt',
+      'yuva444p',
+      '-s',
+      '1280x720',
+      '-framerate',
+      '24/1',
+      '-i',
+      'pipe:0',
+      '-filter_complex',
+    ]);
+    const g = graphOf(args!);
+    expect(g).toContain('[1:v]format=yuva444p,split[src_c][src_a]');
+    expect(g).toContain('[src_a]alphaextract,format=gray[matte]');
+    expect(g).toContain('[0:a:0]atrim');
+    expect(g).not.toContain('fps=24/1');
+  });
+
+  it('blur behind the subject blurs the filmed frame, decoded again from the source', () => {
+    const g = graphOf(
+      plan(
+        {
+          kind: 'blur',
+          blur: { mode: 'background', type: 'gaussian', intensity: 50 },
+          exportFormat: 'mp4',
+        },
+        { piped: true },
+      ).steps[0]!,
+    );
+    expect(g).toContain(
+      '[0:v]scale=1280:720,setpts=PTS-STARTPTS,fps=24/1,trim=end_frame=271,format=yuv420p[filmed]',
+    );
+    expect(g).toContain('[src]null[sharp]');
+    expect(g).toContain('[filmed]split[toblur][plain]');
+  });
+
+  it('a composition still finds its background at input 2', () => {
+    const p = plan(
+      {
+        kind: 'composition',
+        background: { file: '/in/bg.png' },
+        template: 'full',
+        backgroundAudio: false,
+        backgroundAudioVolume: 1,
+        exportFormat: 'mp4',
+      },
+      {
+        piped: true,
+        background: {
+          kind: 'image',
+          file: '/in/bg.png',
+          demuxer: 'png_pipe',
+          width: 1280,
+          height: 720,
+        },
+      },
+    );
+    expect(graphOf(p.steps[0]!)).toContain('[2:v]');
   });
 });
 
@@ -54,21 +151,36 @@ describe('planRender: transparent formats', () => {
     expect(workingFormat({ kind: 'transparent', format: 'mov_prores' })).toBe('yuv444p');
     expect(workingFormat({ kind: 'transparent', format: 'apng' })).toBe('yuv444p');
     expect(workingFormat({ kind: 'color', color: '#000000', exportFormat: 'mov' })).toBe('yuv444p');
-    expect(workingFormat({ kind: 'color', color: '#000000', exportFormat: 'webm' })).toBe('yuv420p');
+    expect(workingFormat({ kind: 'color', color: '#000000', exportFormat: 'webm' })).toBe(
+      'yuv420p',
+    );
   });
 
   it('webm_vp9: VP9 yuva420p, alpha_mode=1, realtime settings, Opus audio', () => {
     const [args] = plan({ kind: 'transparent', format: 'webm_vp9' }).steps;
     expect(after(args!, '-c:v')).toBe('libvpx-vp9');
     expect(after(args!, '-pix_fmt')).toBe('yuva420p');
-    expect(args).toEqual(expect.arrayContaining(['-deadline', 'realtime', '-cpu-used', '8', '-row-mt', '1', 'alpha_mode=1', 'libopus']));
+    expect(args).toEqual(
+      expect.arrayContaining([
+        '-deadline',
+        'realtime',
+        '-cpu-used',
+        '8',
+        '-row-mt',
+        '1',
+        'alpha_mode=1',
+        'libopus',
+      ]),
+    );
     expect(args).toContain('[aout]');
     expect(args!.at(-1)).toBe('/out/o');
   });
 
   it('mov_prores: ProRes 4444 with alpha via prores_ks', () => {
     const [args] = plan({ kind: 'transparent', format: 'mov_prores' }).steps;
-    expect(args).toEqual(expect.arrayContaining(['prores_ks', '-profile:v', '4444', 'yuva444p10le', 'pcm_s16le']));
+    expect(args).toEqual(
+      expect.arrayContaining(['prores_ks', '-profile:v', '4444', 'yuva444p10le', 'pcm_s16le']),
+    );
   });
 
   it('hevc_alpha: the picture losslessly (FFV1 yuva420p + AAC in NUT) for the in-process HEVC encode', () => {
@@ -76,16 +188,28 @@ describe('planRender: transparent formats', () => {
     const [args] = p.steps;
     expect(args).toEqual(expect.arrayContaining(['ffv1', 'yuva420p', 'aac', '-f', 'nut']));
     expect(args!.at(-1)).toBe('/w/intermediate.nut');
-    expect(p.finish).toEqual({ kind: 'hevc-alpha', intermediate: '/w/intermediate.nut', output: '/out/o', fpsRational: '24/1', hasAudio: true });
+    expect(p.finish).toEqual({
+      kind: 'hevc-alpha',
+      intermediate: '/w/intermediate.nut',
+      output: '/out/o',
+      fpsRational: '24/1',
+      hasAudio: true,
+    });
   });
 
   it('stacked video: colour on top, (inverted) matte below', () => {
     const g = graphOf(plan({ kind: 'transparent', format: 'stacked_video' }).steps[0]!);
     expect(g).toContain('[va0]alphaextract,format=yuv420p[va]');
     expect(g).toContain('[vc][va]vstack=inputs=2[v]');
-    const inv = graphOf(plan({ kind: 'transparent', format: 'stacked_video_mask_inverted' }).steps[0]!);
+    const inv = graphOf(
+      plan({ kind: 'transparent', format: 'stacked_video_mask_inverted' }).steps[0]!,
+    );
     expect(inv).toContain('alphaextract,negate');
-    expect(plan({ kind: 'transparent', format: 'stacked_video' }).promise).toMatchObject({ width: 1280, height: 720, alpha: 'stacked' });
+    expect(plan({ kind: 'transparent', format: 'stacked_video' }).promise).toMatchObject({
+      width: 1280,
+      height: 720,
+      alpha: 'stacked',
+    });
   });
 
   it('mask videos are H.264 greyscale without audio', () => {
@@ -98,10 +222,15 @@ describe('planRender: transparent formats', () => {
   it('pro_bundle: one run writing color.mp4, alpha.mp4 and audio.m4a, zipped with a manifest', () => {
     const p = plan({ kind: 'transparent', format: 'pro_bundle' });
     expect(p.steps).toHaveLength(1);
-    expect(p.steps[0]).toEqual(expect.arrayContaining(['/w/color.mp4', '/w/alpha.mp4', '/w/audio.m4a']));
+    expect(p.steps[0]).toEqual(
+      expect.arrayContaining(['/w/color.mp4', '/w/alpha.mp4', '/w/audio.m4a']),
+    );
     expect(p.zip?.files.map((f) => f.name)).toEqual(['color.mp4', 'alpha.mp4', 'audio.m4a']);
     expect(p.zip?.manifest?.name).toBe('manifest.json');
-    const noAudio = plan({ kind: 'transparent', format: 'pro_bundle' }, { info: { ...info, hasAudio: false } });
+    const noAudio = plan(
+      { kind: 'transparent', format: 'pro_bundle' },
+      { info: { ...info, hasAudio: false } },
+    );
     expect(noAudio.zip?.files.map((f) => f.name)).toEqual(['color.mp4', 'alpha.mp4']);
   });
 
@@ -116,34 +245,84 @@ describe('planRender: transparent formats', () => {
 
   it('lottie: frames named by index, held by mpdecimate with smart sampling, cut by a threshold, WebP or PNG by preset', () => {
     const d = plan({ kind: 'transparent', format: 'lottie' });
-    expect(graphOf(d.steps[0]!)).toContain('[t]settb=1/24,setpts=N,format=yuva444p,mpdecimate,format=yuva420p[i]');
-    expect(d.steps[0]).toEqual(expect.arrayContaining(['libwebp', '-quality', '75', '-frame_pts', '1', '/w/frames/frame_%06d.webp']));
-    expect(d.lottie).toEqual({ directory: '/w/frames', image: 'webp', width: 1280, height: 720, fps: 24, frames: 247 });
-    expect(d.promise).toMatchObject({ profile: 'lottie-alpha', codec: 'lottie', alpha: 'straight', hasAudio: false });
-    const png = plan({ kind: 'transparent', format: 'lottie', lottie: { preset: 'png', smartSampling: false, threshold: 0.5 }, transform: { max_width: 640 } });
-    expect(graphOf(png.steps[0]!)).toContain("[t]settb=1/24,setpts=N,format=yuva444p,lut=a='if(gte(val,128),255,0)',format=yuva420p[i]");
+    expect(graphOf(d.steps[0]!)).toContain(
+      '[t]settb=1/24,setpts=N,format=yuva444p,mpdecimate,format=yuva420p[i]',
+    );
+    expect(d.steps[0]).toEqual(
+      expect.arrayContaining([
+        'libwebp',
+        '-quality',
+        '75',
+        '-frame_pts',
+        '1',
+        '/w/frames/frame_%06d.webp',
+      ]),
+    );
+    expect(d.lottie).toEqual({
+      directory: '/w/frames',
+      image: 'webp',
+      width: 1280,
+      height: 720,
+      fps: 24,
+      frames: 247,
+    });
+    expect(d.promise).toMatchObject({
+      profile: 'lottie-alpha',
+      codec: 'lottie',
+      alpha: 'straight',
+      hasAudio: false,
+    });
+    const png = plan({
+      kind: 'transparent',
+      format: 'lottie',
+      lottie: { preset: 'png', smartSampling: false, threshold: 0.5 },
+      transform: { max_width: 640 },
+    });
+    expect(graphOf(png.steps[0]!)).toContain(
+      "[t]settb=1/24,setpts=N,format=yuva444p,lut=a='if(gte(val,128),255,0)',format=yuva420p[i]",
+    );
     expect(png.steps[0]).toEqual(expect.arrayContaining(['png', '/w/frames/frame_%06d.png']));
     expect(png.lottie).toMatchObject({ image: 'png', width: 640, height: 360 });
   });
 
   it('webp, apng, png_sequence: alpha kept, loop forever for animations', () => {
-    expect(plan({ kind: 'transparent', format: 'webp' }).steps[0]).toEqual(expect.arrayContaining(['libwebp_anim', '-loop', '0']));
-    expect(plan({ kind: 'transparent', format: 'apng' }).steps[0]).toEqual(expect.arrayContaining(['apng', '-plays', '0']));
+    expect(plan({ kind: 'transparent', format: 'webp' }).steps[0]).toEqual(
+      expect.arrayContaining(['libwebp_anim', '-loop', '0']),
+    );
+    expect(plan({ kind: 'transparent', format: 'apng' }).steps[0]).toEqual(
+      expect.arrayContaining(['apng', '-plays', '0']),
+    );
     const seq = plan({ kind: 'transparent', format: 'png_sequence' });
     expect(seq.steps[0]!.at(-1)).toBe('/w/frames/frame_%06d.png');
     expect(seq.zip?.directory).toBe('/w/frames');
   });
 
   it('transforms apply after the merge, in order crop → scale → fps → reverse, audio reversed too', () => {
-    const p = plan({ kind: 'transparent', format: 'webm_vp9', transform: { crop: { x: 10, y: 20, width: 640, height: 360 }, max_width: 320, fps: 12, reverse: true } });
+    const p = plan({
+      kind: 'transparent',
+      format: 'webm_vp9',
+      transform: {
+        crop: { x: 10, y: 20, width: 640, height: 360 },
+        max_width: 320,
+        fps: 12,
+        reverse: true,
+      },
+    });
     const g = graphOf(p.steps[0]!);
-    expect(g).toContain('alphamerge,crop=640:360:10:20,scale=320:180:flags=bicubic,setsar=1,fps=12/1,reverse,format=yuva420p[t]');
+    expect(g).toContain(
+      'alphamerge,crop=640:360:10:20,scale=320:180:flags=bicubic,setsar=1,fps=12/1,reverse,format=yuva420p[t]',
+    );
     expect(g).toContain('areverse');
     expect(p.promise).toMatchObject({ width: 320, height: 180, fps: 12 });
   });
 
   it('refuses a reverse that would not fit in memory', () => {
-    expect(() => plan({ kind: 'transparent', format: 'webm_vp9', transform: { reverse: true } }, { maskFrames: 24 * 600 })).toThrow(RenderPlanError);
+    expect(() =>
+      plan(
+        { kind: 'transparent', format: 'webm_vp9', transform: { reverse: true } },
+        { maskFrames: 24 * 600 },
+      ),
+    ).toThrow(RenderPlanError);
   });
 });
 
@@ -158,41 +337,89 @@ describe('planRender: opaque recipes', () => {
   });
 
   it('export containers: webm = VP9 + Opus, mov = ProRes 422 HQ + PCM, crf honoured', () => {
-    const webm = plan({ kind: 'blur', blur: { mode: 'background', intensity: 50, type: 'gaussian' }, exportFormat: 'webm', crf: 40 });
+    const webm = plan({
+      kind: 'blur',
+      blur: { mode: 'background', intensity: 50, type: 'gaussian' },
+      exportFormat: 'webm',
+      crf: 40,
+    });
     expect(webm.steps[0]).toEqual(expect.arrayContaining(['libvpx-vp9', '-crf', '40', 'libopus']));
-    const mov = plan({ kind: 'blur', blur: { mode: 'subject', intensity: 50, type: 'box' }, exportFormat: 'mov' });
-    expect(mov.steps[0]).toEqual(expect.arrayContaining(['prores_ks', '-profile:v', '3', 'yuv422p10le', 'pcm_s16le']));
+    const mov = plan({
+      kind: 'blur',
+      blur: { mode: 'subject', intensity: 50, type: 'box' },
+      exportFormat: 'mov',
+    });
+    expect(mov.steps[0]).toEqual(
+      expect.arrayContaining(['prores_ks', '-profile:v', '3', 'yuv422p10le', 'pcm_s16le']),
+    );
     expect(mov.promise.codec).toBe('prores');
   });
 
   it('mp4: x264 at the preset asked for (veryfast when none), crf honoured', () => {
     const blur = { mode: 'background', intensity: 50, type: 'gaussian' } as const;
-    expect(plan({ kind: 'blur', blur, exportFormat: 'mp4', crf: 23, preset: 'medium' }).steps[0]).toEqual(
-      expect.arrayContaining(['libx264', '-preset', 'medium', '-crf', '23']),
+    expect(
+      plan({ kind: 'blur', blur, exportFormat: 'mp4', crf: 23, preset: 'medium' }).steps[0],
+    ).toEqual(expect.arrayContaining(['libx264', '-preset', 'medium', '-crf', '23']));
+    expect(plan({ kind: 'blur', blur, exportFormat: 'mp4' }).steps[0]).toEqual(
+      expect.arrayContaining(['-preset', 'veryfast', '-crf', '20']),
     );
-    expect(plan({ kind: 'blur', blur, exportFormat: 'mp4' }).steps[0]).toEqual(expect.arrayContaining(['-preset', 'veryfast', '-crf', '20']));
   });
 
   it('blur: background mode keeps the subject sharp, subject mode blurs it', () => {
-    const bg = graphOf(plan({ kind: 'blur', blur: { mode: 'background', intensity: 100, type: 'gaussian' }, exportFormat: 'mp4' }).steps[0]!);
+    const bg = graphOf(
+      plan({
+        kind: 'blur',
+        blur: { mode: 'background', intensity: 100, type: 'gaussian' },
+        exportFormat: 'mp4',
+      }).steps[0]!,
+    );
     // The background is blurred from the background's side of the matte only.
     expect(bg).toContain('[side]negate[weight]');
-    expect(bg).toContain('[tw][weight]alphamerge,premultiply=inplace=1,gblur=sigma=36,unpremultiply=inplace=1');
+    expect(bg).toContain(
+      '[tw][weight]alphamerge,premultiply=inplace=1,gblur=sigma=36,unpremultiply=inplace=1',
+    );
     expect(bg).toContain('[sharp][m]alphamerge');
     expect(bg).toContain('[blurred][fg]overlay');
-    const subj = graphOf(plan({ kind: 'blur', blur: { mode: 'subject', intensity: 50, type: 'box' }, exportFormat: 'mp4' }).steps[0]!);
+    const subj = graphOf(
+      plan({
+        kind: 'blur',
+        blur: { mode: 'subject', intensity: 50, type: 'box' },
+        exportFormat: 'mp4',
+      }).steps[0]!,
+    );
     expect(subj).toContain('[side]null[weight]');
     expect(subj).toContain('boxblur=luma_radius=18:luma_power=2');
     expect(subj).toContain('[blurred][m]alphamerge');
-    const none = graphOf(plan({ kind: 'blur', blur: { mode: 'background', intensity: 0, type: 'gaussian' }, exportFormat: 'mp4' }).steps[0]!);
+    const none = graphOf(
+      plan({
+        kind: 'blur',
+        blur: { mode: 'background', intensity: 0, type: 'gaussian' },
+        exportFormat: 'mp4',
+      }).steps[0]!,
+    );
     expect(none).toContain('[toblur]null[blurred]');
     expect(none).not.toContain('premultiply');
   });
 
   it('composition on an image: one decoded picture looped on the output clock', () => {
     const p = plan(
-      { kind: 'composition', background: { file: '/in/bg.png' }, template: 'full', backgroundAudio: true, backgroundAudioVolume: 0.5, exportFormat: 'mp4' },
-      { background: { kind: 'image', file: '/in/bg.png', demuxer: 'png_pipe', width: 4000, height: 3000 } },
+      {
+        kind: 'composition',
+        background: { file: '/in/bg.png' },
+        template: 'full',
+        backgroundAudio: true,
+        backgroundAudioVolume: 0.5,
+        exportFormat: 'mp4',
+      },
+      {
+        background: {
+          kind: 'image',
+          file: '/in/bg.png',
+          demuxer: 'png_pipe',
+          width: 4000,
+          height: 3000,
+        },
+      },
     );
     const args = p.steps[0]!;
     expect(args).toEqual(expect.arrayContaining(['-f', 'png_pipe', '-i', '/in/bg.png']));
@@ -203,13 +430,31 @@ describe('planRender: opaque recipes', () => {
   });
 
   it('composition on a video: looped, audio mixed at its volume', () => {
-    const bgInfo = { ...info, demuxer: 'matroska' as const, width: 1920, height: 1080, fpsRational: '30/1' };
+    const bgInfo = {
+      ...info,
+      demuxer: 'matroska' as const,
+      width: 1920,
+      height: 1080,
+      fpsRational: '30/1',
+    };
     const p = plan(
-      { kind: 'composition', background: { file: '/in/bg.webm' }, template: 'ai_ugc_ad', backgroundAudio: true, backgroundAudioVolume: 0.3, exportFormat: 'mp4' },
+      {
+        kind: 'composition',
+        background: { file: '/in/bg.webm' },
+        template: 'ai_ugc_ad',
+        backgroundAudio: true,
+        backgroundAudioVolume: 0.3,
+        exportFormat: 'mp4',
+      },
       { background: { kind: 'video', file: '/in/bg.webm', info: bgInfo } },
     );
     const args = p.steps[0]!;
-    expect(args.slice(args.indexOf('-stream_loop'), args.indexOf('-stream_loop') + 4)).toEqual(['-stream_loop', '-1', '-f', 'matroska']);
+    expect(args.slice(args.indexOf('-stream_loop'), args.indexOf('-stream_loop') + 4)).toEqual([
+      '-stream_loop',
+      '-1',
+      '-f',
+      'matroska',
+    ]);
     const g = graphOf(args);
     // Its own size and a zero start, then the foreground's rate; looped, so never trimmed.
     expect(g).toContain('[2:v]scale=1920:1080,setpts=PTS-STARTPTS,fps=24/1,scale=');
@@ -221,7 +466,13 @@ describe('planRender: opaque recipes', () => {
 });
 
 describe('templates, colours, blur strength', () => {
-  const bg = { kind: 'image' as const, file: 'x', demuxer: 'png_pipe' as const, width: 1080, height: 1920 };
+  const bg = {
+    kind: 'image' as const,
+    file: 'x',
+    demuxer: 'png_pipe' as const,
+    width: 1080,
+    height: 1920,
+  };
   it('ai_ugc_ad puts the foreground at the bottom-right, 35 % wide, 95 % opaque', () => {
     expect(templateLayout('ai_ugc_ad', { width: 1280, height: 720 }, bg)).toEqual({
       canvas: { width: 1080, height: 1920 },
@@ -232,10 +483,18 @@ describe('templates, colours, blur strength', () => {
     });
   });
   it('centered fits the foreground inside the background and centres it', () => {
-    expect(templateLayout('centered', { width: 1280, height: 720 }, bg)).toMatchObject({ fg: { width: 1080, height: 606 }, x: 0, y: 657 });
+    expect(templateLayout('centered', { width: 1280, height: 720 }, bg)).toMatchObject({
+      fg: { width: 1080, height: 606 },
+      x: 0,
+      y: 657,
+    });
   });
   it('full uses the foreground frame', () => {
-    expect(templateLayout('full', { width: 640, height: 360 }, bg)).toMatchObject({ canvas: { width: 640, height: 360 }, x: 0, y: 0 });
+    expect(templateLayout('full', { width: 640, height: 360 }, bg)).toMatchObject({
+      canvas: { width: 640, height: 360 },
+      x: 0,
+      y: 0,
+    });
   });
   it('parses #RRGGBB and flattens #RRGGBBAA over black', () => {
     expect(parseColor('#12abEF')).toBe('0x12ABEF');
@@ -251,18 +510,29 @@ describe('templates, colours, blur strength', () => {
 });
 
 describe('planBatch: one decode for several outputs', () => {
-  const batch = (formats: { format: (typeof TRANSPARENT_FORMATS)[number]; transform?: Recipe['transform'] }[]) =>
+  const batch = (
+    formats: { format: (typeof TRANSPARENT_FORMATS)[number]; transform?: Recipe['transform'] }[],
+  ) =>
     planBatch({
       info,
       source: '/in/src.mp4',
       mask: '/in/mask.mkv',
       maskFrames: 247,
       maxPixels: 8_294_400,
-      outputs: formats.map((f, i) => ({ recipe: { kind: 'transparent', ...f }, output: `/out/${i}`, workDir: `/w/${i}` })),
+      outputs: formats.map((f, i) => ({
+        recipe: { kind: 'transparent', ...f },
+        output: `/out/${i}`,
+        workDir: `/w/${i}`,
+      })),
     });
 
   it('decodes and merges once, then splits to each output with its own transform and encoder', () => {
-    const b = batch([{ format: 'webm_vp9' }, { format: 'webm_vp9', transform: { max_width: 640 } }, { format: 'mask_video' }, { format: 'mov_prores', transform: { reverse: true } }]);
+    const b = batch([
+      { format: 'webm_vp9' },
+      { format: 'webm_vp9', transform: { max_width: 640 } },
+      { format: 'mask_video' },
+      { format: 'mov_prores', transform: { reverse: true } },
+    ]);
     const args = b.shared!;
     expect(args.filter((a) => a === '-i')).toHaveLength(2);
     const g = graphOf(args);
@@ -281,7 +551,12 @@ describe('planBatch: one decode for several outputs', () => {
   });
 
   it('leaves multi-pass and multi-file formats to their own runs', () => {
-    const b = batch([{ format: 'webm_vp9' }, { format: 'gif' }, { format: 'apng' }, { format: 'pro_bundle' }]);
+    const b = batch([
+      { format: 'webm_vp9' },
+      { format: 'gif' },
+      { format: 'apng' },
+      { format: 'pro_bundle' },
+    ]);
     expect(b.shared).not.toBeNull();
     expect(b.plans.map((p) => p.steps.length)).toEqual([0, 2, 0, 1]);
     expect(batch([{ format: 'webm_vp9' }, { format: 'gif' }]).shared).toBeNull();
@@ -289,9 +564,25 @@ describe('planBatch: one decode for several outputs', () => {
 });
 
 describe('planPoster', () => {
-  const input = (recipe: Recipe): RenderPlanInput => ({ recipe, info, source: '/in/src.mp4', mask: '/in/mask.mkv', maskFrames: 247, maxPixels: 8_294_400, output: '/out/o', workDir: '/w' });
+  const input = (recipe: Recipe): RenderPlanInput => ({
+    recipe,
+    info,
+    source: '/in/src.mp4',
+    mask: '/in/mask.mkv',
+    maskFrames: 247,
+    maxPixels: 8_294_400,
+    output: '/out/o',
+    workDir: '/w',
+  });
   it('one PNG of the representative frame as the format shows it, at the output size, never retimed', () => {
-    const poster = planPoster(input({ kind: 'transparent', format: 'webm_vp9', transform: { max_width: 320, fps: 12, reverse: true } }), '/out/p.png');
+    const poster = planPoster(
+      input({
+        kind: 'transparent',
+        format: 'webm_vp9',
+        transform: { max_width: 320, fps: 12, reverse: true },
+      }),
+      '/out/p.png',
+    );
     const args = poster.args;
     expect([poster.width, poster.height]).toEqual([320, 180]);
     const g = graphOf(args);
@@ -300,9 +591,27 @@ describe('planPoster', () => {
     expect(g).not.toContain('fps=12');
     expect(g).toContain("[shown]select='eq(n\\,82)'[picked]");
     expect(g).toContain('alphamerge,format=rgba[poster]');
-    expect(args.slice(-11)).toEqual(['-map', '[poster]', '-frames:v', '1', '-c:v', 'png', '-update', '1', '-f', 'image2', '/out/p.png']);
-    expect(graphOf(planPoster(input({ kind: 'transparent', format: 'mask_video' }), '/p.png').args)).toContain('alphaextract,format=yuv420p[shown]');
-    expect(graphOf(planPoster(input({ kind: 'color', color: '#000000', exportFormat: 'mp4' }), '/p.png').args)).toContain('format=rgb24[poster]');
+    expect(args.slice(-11)).toEqual([
+      '-map',
+      '[poster]',
+      '-frames:v',
+      '1',
+      '-c:v',
+      'png',
+      '-update',
+      '1',
+      '-f',
+      'image2',
+      '/out/p.png',
+    ]);
+    expect(
+      graphOf(planPoster(input({ kind: 'transparent', format: 'mask_video' }), '/p.png').args),
+    ).toContain('alphaextract,format=yuv420p[shown]');
+    expect(
+      graphOf(
+        planPoster(input({ kind: 'color', color: '#000000', exportFormat: 'mp4' }), '/p.png').args,
+      ),
+    ).toContain('format=rgb24[poster]');
     const stacked = planPoster(input({ kind: 'transparent', format: 'stacked_video' }), '/p.png');
     expect([stacked.width, stacked.height]).toEqual([1280, 1440]);
   });

@@ -1,13 +1,36 @@
-import { type EncodeBranch, type LottiePlan, type OutputFormat, type StepsContext, type ZipPlan } from '../formats';
+import {
+  type EncodeBranch,
+  type LottiePlan,
+  type OutputFormat,
+  type StepsContext,
+  type ZipPlan,
+} from '../formats';
 import { clearTransparent } from '../formats/codecs';
 import { audioGraph, backgroundAudio } from './audio-graph';
 import { compositionGeometry } from './composition-template';
-import { cropFilters, croppedSize, finishFilters, outputGeometry, parseRational, stickerGeometry, type OutputGeometry } from './geometry';
+import {
+  cropFilters,
+  croppedSize,
+  finishFilters,
+  outputGeometry,
+  parseRational,
+  stickerGeometry,
+  type OutputGeometry,
+} from './geometry';
 import { safeInputArgs } from './input';
 import { opaqueGraph } from './opaque-graph';
 import type { OutputPromise } from './output-metadata';
 import { formatOf, type Recipe } from './recipe';
-import { MATTE, OUTPUT_ARGS, PICTURE, SRC, sourceInputs, timeline, withAlpha, workingFormat } from './render-graph';
+import {
+  MATTE,
+  OUTPUT_ARGS,
+  PICTURE,
+  SRC,
+  sourceInputs,
+  timeline,
+  withAlpha,
+  workingFormat,
+} from './render-graph';
 import { RenderPlanError, type RenderPlanInput, type RenderSource } from './render-input';
 import { planSticker, type StickerPlan } from './sticker-plan';
 import { thumbnailFrame } from './thumbnails';
@@ -59,13 +82,23 @@ export type PlannedFinish =
 export const MAX_REVERSE_BYTES = 3 * 1024 ** 3;
 
 /** Size, rate and length of the output a recipe makes from this source. */
-function geometryOf(p: RenderPlanInput, format: OutputFormat): { fg: OutputGeometry; out: OutputGeometry } {
+function geometryOf(
+  p: RenderPlanInput,
+  format: OutputFormat,
+): { fg: OutputGeometry; out: OutputGeometry } {
   const transform = p.recipe.transform;
   const fg = format.sticker
-    ? stickerGeometry(p.info, p.maskFrames, transform, { ...format.sticker, gifRates: format.sticker.codec.gifRates })
-    : outputGeometry(p.info, p.maskFrames, transform, { snapToGifRate: format.snapToGifRate ?? false });
+    ? stickerGeometry(p.info, p.maskFrames, transform, {
+        ...format.sticker,
+        gifRates: format.sticker.codec.gifRates,
+      })
+    : outputGeometry(p.info, p.maskFrames, transform, {
+        snapToGifRate: format.snapToGifRate ?? false,
+      });
   const out =
-    p.recipe.kind === 'composition' ? compositionGeometry(fg, p.recipe.template, p.background, transform?.max_width, p.info) : fg;
+    p.recipe.kind === 'composition'
+      ? compositionGeometry(fg, p.recipe.template, p.background, transform?.max_width, p.info)
+      : fg;
   if (out.reverse) {
     const bytes = out.frames * out.width * out.height * 4;
     if (bytes > MAX_REVERSE_BYTES) {
@@ -106,23 +139,50 @@ interface Picture {
  * matte and then transformed (so both are cropped, scaled and retimed together); for opaque
  * recipes the composite.
  */
-function picture(p: RenderPlanInput, fg: OutputGeometry, out: OutputGeometry, select: string[] = []): Picture {
+function picture(
+  p: RenderPlanInput,
+  fg: OutputGeometry,
+  out: OutputGeometry,
+  select: string[] = [],
+): Picture {
   const working = workingFormat(p.recipe);
   const base = timeline(p, working, select);
   if (p.recipe.kind === 'transparent') {
     const t = [...cropFilters(fg), ...finishFilters(fg, croppedSize(fg, p.info))];
     // The explicit alpha format stops format negotiation from dropping alpha after a scale.
-    return { inputs: sourceInputs(p), filters: [...base, `[${SRC}][${MATTE}]alphamerge,${[...t, withAlpha(working)].join(',')}[${PICTURE}]`] };
+    return {
+      inputs: sourceInputs(p),
+      filters: [
+        ...base,
+        `[${SRC}][${MATTE}]alphamerge,${[...t, withAlpha(working)].join(',')}[${PICTURE}]`,
+      ],
+    };
   }
   const composite = opaqueGraph(p, fg, out);
-  return { inputs: [...sourceInputs(p), ...composite.inputs], filters: [...base, ...composite.filters] };
+  return {
+    inputs: [...sourceInputs(p), ...composite.inputs],
+    filters: [...base, ...composite.filters],
+  };
 }
 
 /** One ffmpeg output of a branch-encoded format. */
-function branchArgs(b: EncodeBranch, input: string, label: string, audioLabel: string | null, output: string) {
+function branchArgs(
+  b: EncodeBranch,
+  input: string,
+  label: string,
+  audioLabel: string | null,
+  output: string,
+) {
   return {
     filters: b.tail(input, label),
-    args: ['-map', `[${label}]`, ...(audioLabel ? ['-map', audioLabel] : []), ...b.encoder, ...OUTPUT_ARGS, output],
+    args: [
+      '-map',
+      `[${label}]`,
+      ...(audioLabel ? ['-map', audioLabel] : []),
+      ...b.encoder,
+      ...OUTPUT_ARGS,
+      output,
+    ],
   };
 }
 
@@ -130,16 +190,40 @@ function branchArgs(b: EncodeBranch, input: string, label: string, audioLabel: s
  * Where a branch with a finish writes its intermediate, and the finish that reads it: the
  * sticker's master and its attempts, or the HEVC-with-alpha encode.
  */
-function planFinish(p: RenderPlanInput, format: OutputFormat, out: OutputGeometry, promise: OutputPromise): { file: string; finish: PlannedFinish } | null {
+function planFinish(
+  p: RenderPlanInput,
+  format: OutputFormat,
+  out: OutputGeometry,
+  promise: OutputPromise,
+): { file: string; finish: PlannedFinish } | null {
   if (format.encoding.kind !== 'branch' || !format.encoding.finish) return null;
   if (format.encoding.finish === 'sticker') {
     const master = `${p.workDir}/master.mkv`;
     const masterInput = safeInputArgs({ demuxer: 'matroska' }, master, p.maxPixels);
-    const sticker = planSticker({ format, runner: p.runner ?? 'native', geometry: out, promise, master, masterInput, output: p.output, workDir: p.workDir, outputArgs: OUTPUT_ARGS });
+    const sticker = planSticker({
+      format,
+      runner: p.runner ?? 'native',
+      geometry: out,
+      promise,
+      master,
+      masterInput,
+      output: p.output,
+      workDir: p.workDir,
+      outputArgs: OUTPUT_ARGS,
+    });
     return { file: master, finish: { kind: 'sticker', sticker } };
   }
   const intermediate = `${p.workDir}/intermediate.nut`;
-  return { file: intermediate, finish: { kind: 'hevc-alpha', intermediate, output: p.output, fpsRational: out.fpsRational, hasAudio: promise.hasAudio } };
+  return {
+    file: intermediate,
+    finish: {
+      kind: 'hevc-alpha',
+      intermediate,
+      output: p.output,
+      fpsRational: out.fpsRational,
+      hasAudio: promise.hasAudio,
+    },
+  };
 }
 
 export function planRender(p: RenderPlanInput): RenderPlan {
@@ -150,14 +234,29 @@ export function planRender(p: RenderPlanInput): RenderPlan {
   const audio = hasAudio ? audioGraph(p, sourceDuration, out.reverse) : null;
   const pic = picture(p, fg, out);
   const opaque = p.recipe.kind === 'blur' || p.recipe.kind === 'composition' ? p.recipe : undefined;
-  const ctx = { audio: Boolean(audio), crf: opaque?.crf, preset: opaque?.preset, lottie: p.recipe.kind === 'transparent' ? p.recipe.lottie : undefined };
+  const ctx = {
+    audio: Boolean(audio),
+    crf: opaque?.crf,
+    preset: opaque?.preset,
+    lottie: p.recipe.kind === 'transparent' ? p.recipe.lottie : undefined,
+  };
   const promise = promiseOf(format, out, hasAudio);
   const common = { format, promise, geometry: out };
   if (format.encoding.kind === 'branch') {
     const finish = planFinish(p, format, out, promise);
-    const branch = branchArgs(format.encoding.branch(ctx), PICTURE, 'v', audio?.label ?? null, finish?.file ?? p.output);
+    const branch = branchArgs(
+      format.encoding.branch(ctx),
+      PICTURE,
+      'v',
+      audio?.label ?? null,
+      finish?.file ?? p.output,
+    );
     const graph = [...pic.filters, ...branch.filters, ...(audio?.filters ?? [])];
-    return { ...common, steps: [[...pic.inputs, '-filter_complex', graph.join(';'), ...branch.args]], ...(finish ? { finish: finish.finish } : {}) };
+    return {
+      ...common,
+      steps: [[...pic.inputs, '-filter_complex', graph.join(';'), ...branch.args]],
+      ...(finish ? { finish: finish.finish } : {}),
+    };
   }
   const steps: StepsContext = {
     ...ctx,
@@ -195,10 +294,16 @@ export interface BatchPlan {
  * encode) then runs from that file, in the same task.
  */
 export function planBatch(b: BatchPlanInput): BatchPlan {
-  const plans = b.outputs.map((o) => planRender({ ...b, recipe: o.recipe, output: o.output, workDir: o.workDir }));
-  const joined = plans.flatMap((plan, i) => (plan.format.encoding.kind === 'branch' ? [{ plan, i }] : []));
+  const plans = b.outputs.map((o) =>
+    planRender({ ...b, recipe: o.recipe, output: o.output, workDir: o.workDir }),
+  );
+  const joined = plans.flatMap((plan, i) =>
+    plan.format.encoding.kind === 'branch' ? [{ plan, i }] : [],
+  );
   if (joined.length < 2) return { shared: null, plans };
-  const working = joined.some(({ plan }) => plan.format.workingFormat === 'yuv444p') ? 'yuv444p' : 'yuv420p';
+  const working = joined.some(({ plan }) => plan.format.workingFormat === 'yuv444p')
+    ? 'yuv444p'
+    : 'yuv420p';
   const filters = [
     ...timeline(b, working),
     `[${SRC}][${MATTE}]alphamerge,${withAlpha(working)},split=${joined.length}${joined.map((_, k) => `[m${k}]`).join('')}`,
@@ -206,18 +311,35 @@ export function planBatch(b: BatchPlanInput): BatchPlan {
   const withAudio = joined.filter(({ plan }) => plan.promise.hasAudio);
   if (withAudio.length) {
     const d = (b.maskFrames / parseRational(b.info.fpsRational)).toFixed(6);
-    filters.push(`[0:a:0]atrim=duration=${d},aresample=48000,asplit=${withAudio.length}${withAudio.map((_, k) => `[as${k}]`).join('')}`);
+    filters.push(
+      `[0:a:0]atrim=duration=${d},aresample=48000,asplit=${withAudio.length}${withAudio.map((_, k) => `[as${k}]`).join('')}`,
+    );
   }
   const args: string[] = [];
   joined.forEach(({ plan, i }, k) => {
     const g = plan.geometry;
-    const t = [...cropFilters(g), ...finishFilters(g, croppedSize(g, b.info)), withAlpha(plan.format.workingFormat)];
+    const t = [
+      ...cropFilters(g),
+      ...finishFilters(g, croppedSize(g, b.info)),
+      withAlpha(plan.format.workingFormat),
+    ];
     filters.push(`[m${k}]${t.join(',')}[t${k}]`);
     const a = withAudio.findIndex((w) => w.i === i);
     if (a >= 0) filters.push(`[as${a}]${g.reverse ? 'areverse' : 'anull'}[ao${k}]`);
     if (plan.format.encoding.kind !== 'branch') throw new Error('unreachable');
-    const file = plan.finish?.kind === 'sticker' ? plan.finish.sticker.master : plan.finish?.kind === 'hevc-alpha' ? plan.finish.intermediate : b.outputs[i]!.output;
-    const branch = branchArgs(plan.format.encoding.branch({ audio: a >= 0 }), `t${k}`, `v${k}`, a >= 0 ? `[ao${k}]` : null, file);
+    const file =
+      plan.finish?.kind === 'sticker'
+        ? plan.finish.sticker.master
+        : plan.finish?.kind === 'hevc-alpha'
+          ? plan.finish.intermediate
+          : b.outputs[i]!.output;
+    const branch = branchArgs(
+      plan.format.encoding.branch({ audio: a >= 0 }),
+      `t${k}`,
+      `v${k}`,
+      a >= 0 ? `[ao${k}]` : null,
+      file,
+    );
     filters.push(...branch.filters);
     args.push(...branch.args);
     plans[i] = { ...plan, steps: [] };
@@ -233,21 +355,43 @@ export function planBatch(b: BatchPlanInput): BatchPlan {
  * the representative frame of the source (engine/media/thumbnails.ts), so it is decoded from
  * the start but never far.
  */
-export function planPoster(p: RenderPlanInput, file: string): { args: string[]; width: number; height: number } {
+export function planPoster(
+  p: RenderPlanInput,
+  file: string,
+): { args: string[]; width: number; height: number } {
   const format = formatOf(p.recipe);
   const { fg, out } = geometryOf(p, format);
   const still = (g: OutputGeometry): OutputGeometry => ({ ...g, retimed: false, reverse: false });
   const pic = picture(p, still(fg), still(out));
   const frame = thumbnailFrame(p.maskFrames, parseRational(p.info.fpsRational));
   const branch =
-    format.encoding.kind === 'branch' && !format.encoding.finish ? format.encoding.branch({ audio: false }).tail(PICTURE, 'shown') : [`[${PICTURE}]null[shown]`];
+    format.encoding.kind === 'branch' && !format.encoding.finish
+      ? format.encoding.branch({ audio: false }).tail(PICTURE, 'shown')
+      : [`[${PICTURE}]null[shown]`];
   const alpha = ['straight', 'binary', 'separate'].includes(format.alpha);
   const pick = `[shown]select='eq(n\\,${frame})'`;
   // A cut-out's hidden colour is zeroed, as in the lossless formats: the PNG shrinks several times.
-  const toPng = alpha ? [`${pick}[picked]`, ...clearTransparent('picked', 'poster', 'rgba')] : [`${pick},format=rgb24[poster]`];
+  const toPng = alpha
+    ? [`${pick}[picked]`, ...clearTransparent('picked', 'poster', 'rgba')]
+    : [`${pick},format=rgb24[poster]`];
   const graph = [...pic.filters, ...branch, ...toPng];
   return {
-    args: [...pic.inputs, '-filter_complex', graph.join(';'), '-map', '[poster]', '-frames:v', '1', '-c:v', 'png', '-update', '1', '-f', 'image2', file],
+    args: [
+      ...pic.inputs,
+      '-filter_complex',
+      graph.join(';'),
+      '-map',
+      '[poster]',
+      '-frames:v',
+      '1',
+      '-c:v',
+      'png',
+      '-update',
+      '1',
+      '-f',
+      'image2',
+      file,
+    ],
     width: out.width,
     height: format.alpha === 'stacked' ? out.height * 2 : out.height,
   };

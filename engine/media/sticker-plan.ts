@@ -39,7 +39,10 @@ export interface StickerPlan {
 }
 
 /** The ladder for a policy, from the master's (start) frame rate. */
-export function stickerAttempts(policy: Pick<StickerPolicy, 'quality' | 'fpsSteps' | 'codec'>, startFps: number): StickerAttempt[] {
+export function stickerAttempts(
+  policy: Pick<StickerPolicy, 'quality' | 'fpsSteps' | 'codec'>,
+  startFps: number,
+): StickerAttempt[] {
   const rate = (fps: number) => stickerRate(fps, policy.codec.gifRates);
   const start = { fps: startFps, fpsRational: rate(startFps) };
   const floor = policy.quality[policy.quality.length - 1]!;
@@ -55,7 +58,10 @@ export function stickerAttempts(policy: Pick<StickerPolicy, 'quality' | 'fpsStep
 }
 
 /** "crf 40, 20 fps" */
-export function describeAttempt(policy: Pick<StickerPolicy, 'codec'>, a: Pick<StickerAttempt, 'quality' | 'fps'>): string {
+export function describeAttempt(
+  policy: Pick<StickerPolicy, 'codec'>,
+  a: Pick<StickerAttempt, 'quality' | 'fps'>,
+): string {
   return `${policy.codec.describe(a.quality)}, ${Math.round(a.fps * 100) / 100} fps`;
 }
 
@@ -81,9 +87,19 @@ export function planSticker(p: StickerPlanInput): StickerPlan {
   if (!policy || !fit) throw new Error(`${p.format.id} is not a sticker format`);
   const attempts = stickerAttempts(policy, p.geometry.fps).map((attempt, i): PlannedAttempt => {
     const frames = Math.max(1, Math.floor(fit.loopSeconds * attempt.fps + 1e-6));
-    const geometry: OutputGeometry = { ...p.geometry, fps: attempt.fps, fpsRational: attempt.fpsRational, frames, duration: frames / attempt.fps };
+    const geometry: OutputGeometry = {
+      ...p.geometry,
+      fps: attempt.fps,
+      fpsRational: attempt.fpsRational,
+      frames,
+      duration: frames / attempt.fps,
+    };
     const workDir = `${p.workDir}/attempt-${i + 1}`;
-    const encode = (p.runner === 'wasm' ? (policy.codec.encodeInBrowser ?? policy.codec.encode) : policy.codec.encode)(attempt.quality, {
+    const encode = (
+      p.runner === 'wasm'
+        ? (policy.codec.encodeInBrowser ?? policy.codec.encode)
+        : policy.codec.encode
+    )(attempt.quality, {
       input: p.masterInput,
       output: p.output,
       workDir,
@@ -94,7 +110,13 @@ export function planSticker(p: StickerPlanInput): StickerPlan {
       outputArgs: p.outputArgs,
       budgetBytes: policy.budgetBytes,
     });
-    return { ...encode, attempt, workDir, geometry, promise: { ...p.promise, fps: attempt.fps, frames, duration: geometry.duration } };
+    return {
+      ...encode,
+      attempt,
+      workDir,
+      geometry,
+      promise: { ...p.promise, fps: attempt.fps, frames, duration: geometry.duration },
+    };
   });
   return { master: p.master, output: p.output, budgetBytes: policy.budgetBytes, attempts };
 }

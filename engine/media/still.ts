@@ -26,7 +26,10 @@ const ZOOM = 0.2;
  * zoompan expressions for a move over `frames` frames (`on` is the frame index, p its progress
  * 0..1): zooms about the centre, pans across the zoomed frame, or bounces it twice vertically.
  */
-export function motionExpressions(motion: Motion, frames: number): { z: string; x: string; y: string } {
+export function motionExpressions(
+  motion: Motion,
+  frames: number,
+): { z: string; x: string; y: string } {
   const p = `(on/${Math.max(1, frames - 1)})`;
   const centreX = 'iw/2-(iw/zoom/2)';
   const centreY = 'ih/2-(ih/zoom/2)';
@@ -74,9 +77,35 @@ export function stillAnimationArgs(a: StillAnimation): string[] {
   return [
     ...a.colourInput,
     ...a.maskInput,
-    '-filter_complex', graph,
-    '-map', '[clip]', '-frames:v', String(a.frames), '-c:v', 'libx264', '-preset', 'veryfast', '-crf', '14', '-pix_fmt', 'yuv420p',
-    '-map_metadata', '-1', '-f', 'matroska', a.clip,
-    '-map', '[mask]', '-frames:v', String(a.frames), '-c:v', 'ffv1', '-pix_fmt', 'gray', '-f', 'matroska', a.mask,
+    '-filter_complex',
+    graph,
+    '-map',
+    '[clip]',
+    '-frames:v',
+    String(a.frames),
+    '-c:v',
+    'libx264',
+    '-preset',
+    'veryfast',
+    '-crf',
+    '14',
+    '-pix_fmt',
+    'yuv420p',
+    '-map_metadata',
+    '-1',
+    '-f',
+    'matroska',
+    a.clip,
+    '-map',
+    '[mask]',
+    '-frames:v',
+    String(a.frames),
+    '-c:v',
+    'ffv1',
+    '-pix_fmt',
+    'gray',
+    '-f',
+    'matroska',
+    a.mask,
   ];
 }

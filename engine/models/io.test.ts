@@ -18,9 +18,15 @@ describe('model input and output', () => {
   });
 
   it('reads a softmax channel and a union of part channels', () => {
-    const sinet = decodeOutput({ data: new Float32Array([0.9, 0.2, 0.1, 0.8]), dims: [1, 2, 1, 2] }, SINET);
+    const sinet = decodeOutput(
+      { data: new Float32Array([0.9, 0.2, 0.1, 0.8]), dims: [1, 2, 1, 2] },
+      SINET,
+    );
     expect(Array.from(sinet.data)).toEqual([0.10000000149011612, 0.800000011920929]);
-    const pan = decodeOutput({ data: new Float32Array([0.1, 0.7, 0.3, 0.2, 0, 0]), dims: [1, 3, 1, 2] }, PAN_PARTS);
+    const pan = decodeOutput(
+      { data: new Float32Array([0.1, 0.7, 0.3, 0.2, 0, 0]), dims: [1, 3, 1, 2] },
+      PAN_PARTS,
+    );
     expect(Array.from(pan.data).map((v) => Number(v.toFixed(2)))).toEqual([0.3, 0.7]);
   });
 });

@@ -25,11 +25,17 @@ type Recurrent = NonNullable<ModelIo['recurrent']>;
  * the inference thread.
  */
 export function initialState(r: Recurrent): Record<string, TensorData> {
-  return Object.fromEntries(r.state.map((s) => [s.input, { data: new Float32Array(1), dims: [1, 1, 1, 1] }]));
+  return Object.fromEntries(
+    r.state.map((s) => [s.input, { data: new Float32Array(1), dims: [1, 1, 1, 1] }]),
+  );
 }
 
 /** The state a recurrent model's run returned, as the feeds of its next run. */
-export function nextState(m: ModelIo, r: Recurrent, out: Record<string, TensorData>): Record<string, TensorData> {
+export function nextState(
+  m: ModelIo,
+  r: Recurrent,
+  out: Record<string, TensorData>,
+): Record<string, TensorData> {
   return Object.fromEntries(
     r.state.map((s) => {
       const t = out[s.output];
@@ -43,7 +49,12 @@ export function nextState(m: ModelIo, r: Recurrent, out: Record<string, TensorDa
  * The input size to feed a model: its fixed size, or, for flexible models, `side` on the long
  * edge and the frame's aspect ratio on the short one (both multiples of 32), or a square.
  */
-export function modelInputSize(m: ModelIo, side: number, frame: { width: number; height: number }, keepAspect: boolean): [number, number] {
+export function modelInputSize(
+  m: ModelIo,
+  side: number,
+  frame: { width: number; height: number },
+  keepAspect: boolean,
+): [number, number] {
   if (m.input.size !== 'multiple-of-32') return [m.input.size[0], m.input.size[1]];
   const r32 = (v: number) => Math.max(32, Math.round(v / 32) * 32);
   if (!keepAspect) return [r32(side), r32(side)];
@@ -54,7 +65,12 @@ export function modelInputSize(m: ModelIo, side: number, frame: { width: number;
 }
 
 /** R, G, B planes (0..255) at the model's input size → the normalised tensor it expects. */
-export function toInputTensor(rgb: Float32Array[], width: number, height: number, m: ModelIo): TensorData {
+export function toInputTensor(
+  rgb: Float32Array[],
+  width: number,
+  height: number,
+  m: ModelIo,
+): TensorData {
   const order = m.input.channelOrder === 'rgb' ? [0, 1, 2] : [2, 1, 0];
   const n = width * height;
   const data = new Float32Array(3 * n);
@@ -80,7 +96,8 @@ export function decodeOutput(t: TensorData, m: ModelIo): FloatMap {
   const height = t.dims[nchw ? 2 : 1]!;
   const width = t.dims[nchw ? 3 : 2]!;
   const n = width * height;
-  const channels = m.output.decode.kind === 'probability' ? [m.output.decode.channel] : m.output.decode.channels;
+  const channels =
+    m.output.decode.kind === 'probability' ? [m.output.decode.channel] : m.output.decode.channels;
   const data = new Float32Array(n);
   for (const c of channels) {
     for (let i = 0; i < n; i++) {

@@ -9,7 +9,11 @@ describe('tierFor', () => {
   });
 
   it("gives a GPU the tier's GPU configuration where it has one, else the same tier", () => {
-    expect(tierFor('service-human', undefined, 'gpu')).toMatchObject({ tier: { model: 'rvm', subject: { kind: 'people' } }, manifest: { id: 'rvm' } });
-    for (const row of API_MODEL_ROWS) expect(tierFor(row.id, undefined, 'gpu').tier).toBe(GPU_TIERS[row.tier] ?? TIERS[row.tier]);
+    expect(tierFor('service-human', undefined, 'gpu')).toMatchObject({
+      tier: { model: 'rvm', subject: { kind: 'people' } },
+      manifest: { id: 'rvm' },
+    });
+    for (const row of API_MODEL_ROWS)
+      expect(tierFor(row.id, undefined, 'gpu').tier).toBe(GPU_TIERS[row.tier] ?? TIERS[row.tier]);
   });
 });

@@ -17,7 +17,10 @@ export function tierFor(
 }
 
 /** A tier with the manifest of the model it runs. */
-export function withManifest(tier: TierConfig, manifests: readonly ModelManifest[] = BUILTIN_MODELS): { tier: TierConfig; manifest: ModelManifest } {
+export function withManifest(
+  tier: TierConfig,
+  manifests: readonly ModelManifest[] = BUILTIN_MODELS,
+): { tier: TierConfig; manifest: ModelManifest } {
   const manifest = manifests.find((m) => m.id === tier.model);
   if (!manifest) throw new Error(`No manifest "${tier.model}"`);
   return { tier, manifest };

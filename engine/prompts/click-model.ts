@@ -1,6 +1,14 @@
 import type { ModelIo } from '../models/io';
 import type { InferenceRuntime, InferenceSession } from '../runtime';
-import { clickTracker, newTrackStats, type ClickPrompt, type TrackAnswer, type TrackOptions, type TrackState, type TrackStats } from './click-track';
+import {
+  clickTracker,
+  newTrackStats,
+  type ClickPrompt,
+  type TrackAnswer,
+  type TrackOptions,
+  type TrackState,
+  type TrackStats,
+} from './click-track';
 import { CONCEPT_MODEL_IO } from './concept-model';
 import { SAM_DECODER, SAM_ENCODER } from './models';
 import { samProbability } from './sam';
@@ -15,7 +23,12 @@ import { samProbability } from './sam';
  * answers are read back here, with no model run. Every other key is followed (click-track.ts)
  * from the nearest key answered so far, so the keys after the clicked frame follow it forwards.
  */
-export const CLICK_MODEL_IO: ModelIo = { ...CONCEPT_MODEL_IO, id: 'click', file: 'click', frameIndex: 'frame_index' };
+export const CLICK_MODEL_IO: ModelIo = {
+  ...CONCEPT_MODEL_IO,
+  id: 'click',
+  file: 'click',
+  frameIndex: 'frame_index',
+};
 
 /** The pre-pass's answers, by frame index. */
 export interface KnownAnswers {
@@ -27,7 +40,10 @@ export interface KnownAnswers {
 const KEEP_STATES = 8;
 
 /** `stats` may be the pre-pass's, so one record counts both passes. */
-export function clickRuntime(runtime: InferenceRuntime, opts: TrackOptions & { click: ClickPrompt; known: KnownAnswers; stats?: TrackStats }): { runtime: InferenceRuntime; stats: TrackStats } {
+export function clickRuntime(
+  runtime: InferenceRuntime,
+  opts: TrackOptions & { click: ClickPrompt; known: KnownAnswers; stats?: TrackStats },
+): { runtime: InferenceRuntime; stats: TrackStats } {
   const stats = opts.stats ?? newTrackStats();
   const states = new Map<number, TrackState>();
   const remember = (s: TrackState) => {
@@ -39,7 +55,9 @@ export function clickRuntime(runtime: InferenceRuntime, opts: TrackOptions & { c
   async function nearest(index: number): Promise<TrackState> {
     const candidates = [...new Set([...states.keys(), ...opts.known.indices])];
     const c = opts.click.frame;
-    candidates.sort((a, b) => Math.abs(a - index) - Math.abs(b - index) || Math.abs(a - c) - Math.abs(b - c));
+    candidates.sort(
+      (a, b) => Math.abs(a - index) - Math.abs(b - index) || Math.abs(a - c) - Math.abs(b - c),
+    );
     const best = candidates[0];
     if (best === undefined) throw new Error('A key was asked for before any key was answered');
     return states.get(best) ?? (await opts.known.load(best)).state;
@@ -48,20 +66,33 @@ export function clickRuntime(runtime: InferenceRuntime, opts: TrackOptions & { c
   const composite: InferenceRuntime = {
     name: `click over ${runtime.name}`,
     async load(): Promise<InferenceSession> {
-      const [encoder, decoder] = await Promise.all([runtime.load(SAM_ENCODER), runtime.load(SAM_DECODER)]);
+      const [encoder, decoder] = await Promise.all([
+        runtime.load(SAM_ENCODER),
+        runtime.load(SAM_DECODER),
+      ]);
       const tracker = clickTracker({ encoder, decoder }, opts, stats);
       let queue: Promise<unknown> = Promise.resolve();
-      async function answer(index: number, planes: Float32Array[], width: number, height: number): Promise<Float32Array> {
+      async function answer(
+        index: number,
+        planes: Float32Array[],
+        width: number,
+        height: number,
+      ): Promise<Float32Array> {
         let a: TrackAnswer;
         if (opts.known.indices.has(index)) {
           stats.reused++;
           a = await opts.known.load(index);
         } else {
           const frame = { index, planes, width, height };
-          a = index === opts.click.frame ? await tracker.click(frame, opts.click.points) : await tracker.follow(frame, await nearest(index));
+          a =
+            index === opts.click.frame
+              ? await tracker.click(frame, opts.click.points)
+              : await tracker.follow(frame, await nearest(index));
         }
         remember(a.state);
-        return a.logits ? samProbability(a.logits, width, height).data : new Float32Array(width * height);
+        return a.logits
+          ? samProbability(a.logits, width, height).data
+          : new Float32Array(width * height);
       }
       return {
         inFlight: 1,
@@ -74,7 +105,9 @@ export function clickRuntime(runtime: InferenceRuntime, opts: TrackOptions & { c
           const planes = [0, 1, 2].map((c) => t.data.subarray(c * n, (c + 1) * n));
           const result = queue.then(() => answer(index, planes, width, height));
           queue = result.catch(() => undefined);
-          return result.then((p) => ({ [CLICK_MODEL_IO.output.name]: { data: p, dims: [1, 1, height, width] } }));
+          return result.then((p) => ({
+            [CLICK_MODEL_IO.output.name]: { data: p, dims: [1, 1, height, width] },
+          }));
         },
         release: async () => {
           await queue;

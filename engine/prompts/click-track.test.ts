@@ -1,7 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import type { InferenceRuntime, InferenceSession, TensorData } from '../runtime';
 import { CLICK_MODEL_IO, clickRuntime } from './click-model';
-import { answerLayout, clickTracker, innermostPoint, packAnswer, trackBackward, unpackAnswer, type TrackAnswer, type TrackFrame } from './click-track';
+import {
+  answerLayout,
+  clickTracker,
+  innermostPoint,
+  packAnswer,
+  trackBackward,
+  unpackAnswer,
+  type TrackAnswer,
+  type TrackFrame,
+} from './click-track';
 import { SAM_DECODER, SAM_ENCODER } from './models';
 
 /**
@@ -16,7 +25,9 @@ function fakeSam(opts: { astray?: boolean } = {}) {
     run(feeds) {
       const x = feeds.input!;
       const grid = new Float32Array(64 * 64);
-      for (let gy = 0; gy < 64; gy++) for (let gx = 0; gx < 64; gx++) grid[gy * 64 + gx] = x.data[(gy * 16 + 8) * 1024 + gx * 16 + 8]! > 1 ? 1 : 0;
+      for (let gy = 0; gy < 64; gy++)
+        for (let gx = 0; gx < 64; gx++)
+          grid[gy * 64 + gx] = x.data[(gy * 16 + 8) * 1024 + gx * 16 + 8]! > 1 ? 1 : 0;
       return Promise.resolve({ output: { data: grid, dims: [1, 1, 64, 64] } });
     },
     release: () => Promise.resolve(),
@@ -27,18 +38,31 @@ function fakeSam(opts: { astray?: boolean } = {}) {
       const coords = feeds.point_coords!.data;
       const labels = [...feeds.point_labels!.data];
       const b = labels.indexOf(2);
-      const box = b >= 0 ? [coords[2 * b]!, coords[2 * b + 1]!, coords[2 * b + 2]!, coords[2 * b + 3]!] : null;
-      asked.push({ box, points: labels.flatMap((l, i) => (l === 0 || l === 1 ? [[coords[2 * i]!, coords[2 * i + 1]!, l]] : [])) });
+      const box =
+        b >= 0
+          ? [coords[2 * b]!, coords[2 * b + 1]!, coords[2 * b + 2]!, coords[2 * b + 3]!]
+          : null;
+      asked.push({
+        box,
+        points: labels.flatMap((l, i) =>
+          l === 0 || l === 1 ? [[coords[2 * i]!, coords[2 * i + 1]!, l]] : [],
+        ),
+      });
       const low = new Float32Array(256 * 256);
       for (let ly = 0; ly < 256; ly++) {
         for (let lx = 0; lx < 256; lx++) {
           const [x, y] = [lx * 4 + 2, ly * 4 + 2];
           const inBox = !box || (x >= box[0]! && x < box[2]! && y >= box[1]! && y < box[3]!);
-          const on = opts.astray ? x < 100 && y < 100 : inBox && grid[Math.floor(y / 16) * 64 + Math.floor(x / 16)] === 1;
+          const on = opts.astray
+            ? x < 100 && y < 100
+            : inBox && grid[Math.floor(y / 16) * 64 + Math.floor(x / 16)] === 1;
           low[ly * 256 + lx] = on ? 10 : -10;
         }
       }
-      return Promise.resolve({ low_res_masks: { data: low, dims: [1, 1, 256, 256] }, iou_predictions: { data: Float32Array.of(0.9), dims: [1, 1] } });
+      return Promise.resolve({
+        low_res_masks: { data: low, dims: [1, 1, 256, 256] },
+        iou_predictions: { data: Float32Array.of(0.9), dims: [1, 1] },
+      });
     },
     release: () => Promise.resolve(),
   };
@@ -89,11 +113,15 @@ describe('clickTracker', () => {
 
   it('keeps the carried mask when SAM answers somewhere else, and loses an object with nothing left to carry', async () => {
     const tracker = clickTracker(fakeSam({ astray: true }), opts);
-    const first = await clickTracker(fakeSam(), opts).click(frame(0, 80), [{ x: 200, y: 144, include: true }]);
+    const first = await clickTracker(fakeSam(), opts).click(frame(0, 80), [
+      { x: 200, y: 144, include: true },
+    ]);
     const kept = await tracker.follow(frame(4, 96), first.state);
     expect(tracker.stats.carried).toBe(1);
     expect(columns(kept)![0]).toBeGreaterThan(80);
-    const nothing = await clickTracker(fakeSam(), opts).click(frame(0, null), [{ x: 200, y: 144, include: true }]);
+    const nothing = await clickTracker(fakeSam(), opts).click(frame(0, null), [
+      { x: 200, y: 144, include: true },
+    ]);
     expect(nothing.logits).toBeNull();
     const after = await tracker.follow(frame(4, 96), nothing.state);
     expect(after.logits).toBeNull();
@@ -104,9 +132,19 @@ describe('clickTracker', () => {
     const tracker = clickTracker(fakeSam(), opts);
     const got: [number, [number, number] | null][] = [];
     function* frames() {
-      for (const [i, ox] of [[8, 120], [4, 100], [0, 80]] as const) yield frame(i, ox);
+      for (const [i, ox] of [
+        [8, 120],
+        [4, 100],
+        [0, 80],
+      ] as const)
+        yield frame(i, ox);
     }
-    await trackBackward(tracker, frames(), [{ x: 280, y: 144, include: true }], (a) => void got.push([a.state.index, columns(a)]));
+    await trackBackward(
+      tracker,
+      frames(),
+      [{ x: 280, y: 144, include: true }],
+      (a) => void got.push([a.state.index, columns(a)]),
+    );
     expect(got).toEqual([
       [8, [120, 168]],
       [4, [100, 148]],
@@ -117,14 +155,19 @@ describe('clickTracker', () => {
 
 describe('packed answers', () => {
   it('come back as they were, lost ones too', async () => {
-    const a = await clickTracker(fakeSam(), opts).click(frame(3, 80), [{ x: 200, y: 144, include: true }]);
+    const a = await clickTracker(fakeSam(), opts).click(frame(3, 80), [
+      { x: 200, y: 144, include: true },
+    ]);
     const layout = answerLayout(FW, FH, opts.flowSide);
     const back = unpackAnswer(packAnswer(a, layout), layout);
     expect(back.state.index).toBe(3);
     expect([...back.logits!.data]).toEqual([...a.logits!.data]);
     expect([...back.state.mask!.data]).toEqual([...a.state.mask!.data]);
     expect([...back.state.small.data]).toEqual([...a.state.small.data]);
-    const lost = unpackAnswer(packAnswer({ ...a, logits: null, state: { ...a.state, mask: null } }, layout), layout);
+    const lost = unpackAnswer(
+      packAnswer({ ...a, logits: null, state: { ...a.state, mask: null } }, layout),
+      layout,
+    );
     expect(lost.logits).toBeNull();
     expect(lost.state.mask).toBeNull();
   });
@@ -151,16 +194,46 @@ describe('clickRuntime', () => {
     const pre = clickTracker(sam, opts);
     const known = new Map<number, TrackAnswer>();
     function* frames() {
-      for (const [i, ox] of [[4, 96], [0, 80]] as const) yield frame(i, ox);
+      for (const [i, ox] of [
+        [4, 96],
+        [0, 80],
+      ] as const)
+        yield frame(i, ox);
     }
-    await trackBackward(pre, frames(), [{ x: 240, y: 144, include: true }], (a) => void known.set(a.state.index, a));
-    const runtime: InferenceRuntime = { name: 'fake', load: (m) => Promise.resolve(m.id === SAM_ENCODER.id ? sam.encoder : m.id === SAM_DECODER.id ? sam.decoder : Promise.reject(new Error(m.id))) };
-    const { runtime: click, stats } = clickRuntime(runtime, { ...opts, click: { frame: 4, points: [] }, known: { indices: new Set(known.keys()), load: (i) => Promise.resolve(known.get(i)!) } });
+    await trackBackward(
+      pre,
+      frames(),
+      [{ x: 240, y: 144, include: true }],
+      (a) => void known.set(a.state.index, a),
+    );
+    const runtime: InferenceRuntime = {
+      name: 'fake',
+      load: (m) =>
+        Promise.resolve(
+          m.id === SAM_ENCODER.id
+            ? sam.encoder
+            : m.id === SAM_DECODER.id
+              ? sam.decoder
+              : Promise.reject(new Error(m.id)),
+        ),
+    };
+    const { runtime: click, stats } = clickRuntime(runtime, {
+      ...opts,
+      click: { frame: 4, points: [] },
+      known: { indices: new Set(known.keys()), load: (i) => Promise.resolve(known.get(i)!) },
+    });
     const session = await click.load(CLICK_MODEL_IO);
     const ask = async (index: number, ox: number) => {
       const f = frame(index, ox);
-      const rgb: TensorData = { data: Float32Array.from([...f.planes[0]!, ...f.planes[1]!, ...f.planes[2]!]), dims: [1, 3, FH, FW] };
-      const out = (await session.run({ rgb, frame_index: { data: Float32Array.of(index), dims: [1] } }, ['probability'])).probability!;
+      const rgb: TensorData = {
+        data: Float32Array.from([...f.planes[0]!, ...f.planes[1]!, ...f.planes[2]!]),
+        dims: [1, 3, FH, FW],
+      };
+      const out = (
+        await session.run({ rgb, frame_index: { data: Float32Array.of(index), dims: [1] } }, [
+          'probability',
+        ])
+      ).probability!;
       return [...Array(FW).keys()].filter((x) => out.data[72 * FW + x]! >= 0.5);
     };
     const asked = sam.asked.length;

@@ -2,7 +2,15 @@ import { denseFlow, warpBack } from '../matte/flow';
 import { fitLongSide, lumaOf, resizeMap, type FloatMap } from '../matte/image';
 import type { InferenceSession } from '../runtime';
 import { boxIou, boxOf } from './detector';
-import { SAM_IO, samDecoderFeeds, samEncoderInput, samLogits, samProbability, type SamPoint, type SamPrompt } from './sam';
+import {
+  SAM_IO,
+  samDecoderFeeds,
+  samEncoderInput,
+  samLogits,
+  samProbability,
+  type SamPoint,
+  type SamPrompt,
+} from './sam';
 
 /**
  * Following one clicked object through a video with SAM (click prompts, `prompt.mode:
@@ -85,21 +93,40 @@ export interface ClickTracker {
 const now = () => performance.now() / 1000;
 
 export function newTrackStats(): TrackStats {
-  return { keys: 0, reused: 0, carried: 0, lost: 0, seconds: { samEncode: 0, samDecode: 0, flow: 0 } };
+  return {
+    keys: 0,
+    reused: 0,
+    carried: 0,
+    lost: 0,
+    seconds: { samEncode: 0, samDecode: 0, flow: 0 },
+  };
 }
 
 /** The frame's luma at the flow size. */
 export function flowLuma(f: TrackFrame, flowSide: number): FloatMap {
-  return resizeMap(lumaOf(f.planes, f.width, f.height), ...fitLongSide(f.width, f.height, flowSide));
+  return resizeMap(
+    lumaOf(f.planes, f.width, f.height),
+    ...fitLongSide(f.width, f.height, flowSide),
+  );
 }
 
-export function clickTracker(s: { encoder: InferenceSession; decoder: InferenceSession }, opts: TrackOptions, stats = newTrackStats()): ClickTracker {
+export function clickTracker(
+  s: { encoder: InferenceSession; decoder: InferenceSession },
+  opts: TrackOptions,
+  stats = newTrackStats(),
+): ClickTracker {
   async function sam(f: TrackFrame, prompt: SamPrompt): Promise<FloatMap> {
     const t0 = now();
-    const enc = await s.encoder.run({ [SAM_IO.encoderInput]: samEncoderInput(f.planes, f.width, f.height) }, [SAM_IO.embedding]);
+    const enc = await s.encoder.run(
+      { [SAM_IO.encoderInput]: samEncoderInput(f.planes, f.width, f.height) },
+      [SAM_IO.embedding],
+    );
     const t1 = now();
     const embedding = enc[SAM_IO.embedding]!;
-    const res = await s.decoder.run({ image_embeddings: embedding, ...samDecoderFeeds(prompt, f.width, f.height) }, SAM_IO.decoderOutputs);
+    const res = await s.decoder.run(
+      { image_embeddings: embedding, ...samDecoderFeeds(prompt, f.width, f.height) },
+      SAM_IO.decoderOutputs,
+    );
     stats.seconds.samEncode += t1 - t0;
     stats.seconds.samDecode += now() - t1;
     return samLogits(res.low_res_masks!, f.width, f.height);
@@ -110,7 +137,10 @@ export function clickTracker(s: { encoder: InferenceSession; decoder: InferenceS
       stats.lost++;
       return { state: { index, small, mask: null }, logits: null };
     }
-    return { state: { index, small, mask: samProbability(logits, small.width, small.height) }, logits };
+    return {
+      state: { index, small, mask: samProbability(logits, small.width, small.height) },
+      logits,
+    };
   };
 
   return {
@@ -119,7 +149,9 @@ export function clickTracker(s: { encoder: InferenceSession; decoder: InferenceS
       stats.keys++;
       const sx = f.width / opts.sourceWidth;
       const sy = f.height / opts.sourceHeight;
-      const logits = await sam(f, { points: points.map((p) => ({ x: p.x * sx, y: p.y * sy, include: p.include })) });
+      const logits = await sam(f, {
+        points: points.map((p) => ({ x: p.x * sx, y: p.y * sy, include: p.include })),
+      });
       return answer(f.index, flowLuma(f, opts.flowSide), logits);
     },
     async follow(f, from) {
@@ -130,15 +162,24 @@ export function clickTracker(s: { encoder: InferenceSession; decoder: InferenceS
         stats.lost++;
         return { state: { index: f.index, small, mask: null }, logits: null };
       }
-      const there = from.small.width === small.width && from.small.height === small.height ? from.small : resizeMap(from.small, small.width, small.height);
-      const carried = warpBack(resizeMap(from.mask, small.width, small.height), denseFlow(small, there));
+      const there =
+        from.small.width === small.width && from.small.height === small.height
+          ? from.small
+          : resizeMap(from.small, small.width, small.height);
+      const carried = warpBack(
+        resizeMap(from.mask, small.width, small.height),
+        denseFlow(small, there),
+      );
       stats.seconds.flow += now() - t0;
       const box = boxOf(carried);
       const inner = innermostPoint(carried);
       if (!box || !inner) return answer(f.index, small, null);
       const kx = f.width / small.width;
       const ky = f.height / small.height;
-      const logits = await sam(f, { box: [box[0] * kx, box[1] * ky, box[2] * kx, box[3] * ky], points: [{ x: inner.x * kx, y: inner.y * ky, include: true }] });
+      const logits = await sam(f, {
+        box: [box[0] * kx, box[1] * ky, box[2] * kx, box[3] * ky],
+        points: [{ x: inner.x * kx, y: inner.y * ky, include: true }],
+      });
       const got = boxOf(samProbability(logits, small.width, small.height));
       if (got && boxIou(got, box) >= TRACK_AGREE_IOU) return answer(f.index, small, logits);
       stats.carried++;
@@ -151,7 +192,12 @@ export function clickTracker(s: { encoder: InferenceSession; decoder: InferenceS
  * The pre-pass for the keys before the clicked frame: `frames` yields the clicked frame first,
  * then earlier keys, nearest first; each is followed from the one before it in that order.
  */
-export async function trackBackward(tracker: ClickTracker, frames: Iterable<TrackFrame> | AsyncIterable<TrackFrame>, points: readonly SamPoint[], onAnswer: (a: TrackAnswer) => void): Promise<void> {
+export async function trackBackward(
+  tracker: ClickTracker,
+  frames: Iterable<TrackFrame> | AsyncIterable<TrackFrame>,
+  points: readonly SamPoint[],
+  onAnswer: (a: TrackAnswer) => void,
+): Promise<void> {
   let last: TrackState | null = null;
   for await (const f of frames) {
     const a: TrackAnswer = last ? await tracker.follow(f, last) : await tracker.click(f, points);
@@ -207,7 +253,11 @@ export function innermostPoint(map: FloatMap): { x: number; y: number } | null {
 
 /** Sizes of a packed answer for frames of `width` × `height` (see `packAnswer`). */
 export function answerLayout(width: number, height: number, flowSide: number) {
-  const logits = samLogits({ data: new Float32Array(256 * 256), dims: [1, 1, 256, 256] }, width, height);
+  const logits = samLogits(
+    { data: new Float32Array(256 * 256), dims: [1, 1, 256, 256] },
+    width,
+    height,
+  );
   const [sw, sh] = fitLongSide(width, height, flowSide);
   const lw = logits.width;
   const lh = logits.height;
@@ -233,9 +283,17 @@ export function unpackAnswer(r: Float32Array, layout: AnswerLayout): TrackAnswer
   const [lw, lh] = layout.logits;
   const [sw, sh] = layout.small;
   const found = r[1] === 1;
-  const at = (off: number, w: number, h: number): FloatMap => ({ data: r.slice(off, off + w * h), width: w, height: h });
+  const at = (off: number, w: number, h: number): FloatMap => ({
+    data: r.slice(off, off + w * h),
+    width: w,
+    height: h,
+  });
   return {
-    state: { index: r[0]!, small: at(2 + lw * lh, sw, sh), mask: found ? at(2 + lw * lh + sw * sh, sw, sh) : null },
+    state: {
+      index: r[0]!,
+      small: at(2 + lw * lh, sw, sh),
+      mask: found ? at(2 + lw * lh + sw * sh, sw, sh) : null,
+    },
     logits: found ? at(2, lw, lh) : null,
   };
 }

@@ -16,14 +16,20 @@ describe('decodeDetections', () => {
     put(2, 4, 5, 0.5, 8); // beside the peak: not a peak
     put(2, 1, 1, 0.3, 2);
     put(0, 6, 6, 0.8, 2); // a class not asked for
-    const found = decodeDetections({ data: heat, dims: [1, C, S, S] }, { data: sides, dims: [1, 4, S, S] }, { classes: new Set([2]), minScore: 0.2, nmsIou: 0.5, width: 1024, height: 512 });
+    const found = decodeDetections(
+      { data: heat, dims: [1, C, S, S] },
+      { data: sides, dims: [1, 4, S, S] },
+      { classes: new Set([2]), minScore: 0.2, nmsIou: 0.5, width: 1024, height: 512 },
+    );
     expect(found.map((d) => d.score)).toEqual([0.9, 0.3].map(Math.fround));
     // Cell (4,4) at stride 4 is (16,16) in the detector's 512 square, ±8 → [8, 8, 24, 24], scaled to 1024×512.
     expect(found[0]!.box).toEqual([16, 8, 48, 24]);
   });
   it('measures box overlap', () => {
     expect(boxIou([0, 0, 10, 10], [5, 0, 15, 10])).toBeCloseTo(1 / 3);
-    expect(boxOf({ data: Float32Array.of(0, 0.9, 0, 0.7), width: 2, height: 2 })).toEqual([1, 0, 2, 2]);
+    expect(boxOf({ data: Float32Array.of(0, 0.9, 0, 0.7), width: 2, height: 2 })).toEqual([
+      1, 0, 2, 2,
+    ]);
     expect(boxOf({ data: new Float32Array(4), width: 2, height: 2 })).toBeNull();
   });
 });

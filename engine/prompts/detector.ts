@@ -25,7 +25,11 @@ export interface Detection {
 export function detectorInput(planes: Float32Array[], width: number, height: number): TensorData {
   const n = DETECTOR_SIDE * DETECTOR_SIDE;
   const data = new Float32Array(3 * n);
-  for (let c = 0; c < 3; c++) data.set(resizeMap({ data: planes[c]!, width, height }, DETECTOR_SIDE, DETECTOR_SIDE).data, c * n);
+  for (let c = 0; c < 3; c++)
+    data.set(
+      resizeMap({ data: planes[c]!, width, height }, DETECTOR_SIDE, DETECTOR_SIDE).data,
+      c * n,
+    );
   return { data, dims: [1, 3, DETECTOR_SIDE, DETECTOR_SIDE] };
 }
 
@@ -45,7 +49,13 @@ export function boxIou(a: Box, b: Box): number {
 export function decodeDetections(
   heatmap: TensorData,
   sides: TensorData,
-  opts: { classes: ReadonlySet<number>; minScore: number; nmsIou: number; width: number; height: number },
+  opts: {
+    classes: ReadonlySet<number>;
+    minScore: number;
+    nmsIou: number;
+    width: number;
+    height: number;
+  },
 ): Detection[] {
   const [, C, H, W] = heatmap.dims as [number, number, number, number];
   const hm = heatmap.data;
@@ -74,11 +84,21 @@ export function decodeDetections(
   }
   found.sort((a, b) => b.score - a.score);
   const kept: Detection[] = [];
-  for (const d of found) if (!kept.some((k) => k.classIndex === d.classIndex && boxIou(k.box, d.box) > opts.nmsIou)) kept.push(d);
+  for (const d of found)
+    if (!kept.some((k) => k.classIndex === d.classIndex && boxIou(k.box, d.box) > opts.nmsIou))
+      kept.push(d);
   return kept;
 }
 
-function isPeak(hm: Float32Array, plane: number, W: number, H: number, x: number, y: number, v: number): boolean {
+function isPeak(
+  hm: Float32Array,
+  plane: number,
+  W: number,
+  H: number,
+  x: number,
+  y: number,
+  v: number,
+): boolean {
   for (let dy = -1; dy <= 1; dy++) {
     const yy = y + dy;
     if (yy < 0 || yy >= H) continue;
@@ -94,7 +114,10 @@ function isPeak(hm: Float32Array, plane: number, W: number, H: number, x: number
 }
 
 /** The box around a map's pixels at or above `cut`, or null when there are none. */
-export function boxOf(map: Pick<FloatMap, 'width' | 'height'> & { data: ArrayLike<number> }, cut = 0.5): Box | null {
+export function boxOf(
+  map: Pick<FloatMap, 'width' | 'height'> & { data: ArrayLike<number> },
+  cut = 0.5,
+): Box | null {
   let x0 = Infinity;
   let y0 = Infinity;
   let x1 = -Infinity;

@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { parseConcepts, UnknownConceptError } from './concepts';
-import { mapRegions, openVocabulary, openVocabularyMap, textFeeds, unknownWords, type OpenVocabularyManifest } from './open-vocabulary';
+import {
+  mapRegions,
+  openVocabulary,
+  openVocabularyMap,
+  textFeeds,
+  unknownWords,
+  type OpenVocabularyManifest,
+} from './open-vocabulary';
 
 const manifest: OpenVocabularyManifest = {
   id: 'words',
@@ -11,7 +18,10 @@ const manifest: OpenVocabularyManifest = {
   text: { vocabulary: 'words.txt', maxTokens: 6, bos: 1, eos: 2, pad: 0 },
   output: 'logits',
 };
-const vocab = openVocabulary(manifest, ['<pad>', '<start>', '<end>', 'the', 'red', 'flag</w>', 'thing</w>', 'big'].join('\n'));
+const vocab = openVocabulary(
+  manifest,
+  ['<pad>', '<start>', '<end>', 'the', 'red', 'flag</w>', 'thing</w>', 'big'].join('\n'),
+);
 
 describe('the open-vocabulary tokeniser', () => {
   it('looks words up as CLIP whole words first, then as they are, and pads with attention 0', () => {
@@ -21,7 +31,9 @@ describe('the open-vocabulary tokeniser', () => {
     expect(feeds.input_ids!.dims).toEqual([1, 6]);
   });
   it('cuts a long phrase to fit, keeping the end token', () => {
-    expect([...textFeeds(vocab, 'the big red flag the big').input_ids!.data]).toEqual([1, 3, 7, 4, 5, 2]);
+    expect([...textFeeds(vocab, 'the big red flag the big').input_ids!.data]).toEqual([
+      1, 3, 7, 4, 5, 2,
+    ]);
   });
   it('names the words it does not know', () => {
     expect(unknownWords(vocab, 'the zorblax and the flumph')).toEqual(['zorblax', 'and', 'flumph']);
@@ -66,6 +78,8 @@ describe('the open-vocabulary map', () => {
     expect(regions[0]!.box[0]).toBeGreaterThanOrEqual(7);
     expect(regions[1]!.box[2]).toBeLessThanOrEqual(7);
     expect(mapRegions(map, 0.5, 0.2)).toHaveLength(1);
-    expect(() => openVocabularyMap(manifest, { data: logits, dims: [1, 4, 4] }, 16, 8)).toThrow(/contract/);
+    expect(() => openVocabularyMap(manifest, { data: logits, dims: [1, 4, 4] }, 16, 8)).toThrow(
+      /contract/,
+    );
   });
 });

@@ -26,7 +26,11 @@ export interface OpenVocabularyManifest {
   /** Its sha256, checked before the worker first loads it. */
   sha256: string;
   license: string;
-  image: { size: number; mean: readonly [number, number, number]; std: readonly [number, number, number] };
+  image: {
+    size: number;
+    mean: readonly [number, number, number];
+    std: readonly [number, number, number];
+  };
   text: {
     /** Vocabulary file in MODELS_DIR: one token per line, the line number (from 0) its id. */
     vocabulary: string;
@@ -38,7 +42,12 @@ export interface OpenVocabularyManifest {
   output: 'logits' | 'probability';
 }
 
-export const OPEN_VOCABULARY_IO = { image: 'pixel_values', ids: 'input_ids', mask: 'attention_mask', output: 'logits' } as const;
+export const OPEN_VOCABULARY_IO = {
+  image: 'pixel_values',
+  ids: 'input_ids',
+  mask: 'attention_mask',
+  output: 'logits',
+} as const;
 
 /** A manifest with its vocabulary read: what the parser and the concept search need. */
 export interface OpenVocabulary {
@@ -47,7 +56,10 @@ export interface OpenVocabulary {
   ids: ReadonlyMap<string, number>;
 }
 
-export function openVocabulary(manifest: OpenVocabularyManifest, vocabularyText: string): OpenVocabulary {
+export function openVocabulary(
+  manifest: OpenVocabularyManifest,
+  vocabularyText: string,
+): OpenVocabulary {
   const ids = new Map<string, number>();
   vocabularyText.split(/\r?\n/).forEach((token, i) => {
     if (token && !ids.has(token)) ids.set(token, i);
@@ -72,18 +84,30 @@ export function textFeeds(v: OpenVocabulary, phrase: string): Record<string, Ten
   const { maxTokens: T, bos, eos, pad } = v.manifest.text;
   const words = wordsOf(phrase).map((w) => idOf(v, w)!);
   const room = T - (bos === undefined ? 0 : 1) - (eos === undefined ? 0 : 1);
-  const tokens = [...(bos === undefined ? [] : [bos]), ...words.slice(0, Math.max(0, room)), ...(eos === undefined ? [] : [eos])];
+  const tokens = [
+    ...(bos === undefined ? [] : [bos]),
+    ...words.slice(0, Math.max(0, room)),
+    ...(eos === undefined ? [] : [eos]),
+  ];
   const ids = new Float32Array(T).fill(pad);
   const mask = new Float32Array(T);
   tokens.forEach((t, i) => {
     ids[i] = t;
     mask[i] = 1;
   });
-  return { [OPEN_VOCABULARY_IO.ids]: { data: ids, dims: [1, T] }, [OPEN_VOCABULARY_IO.mask]: { data: mask, dims: [1, T] } };
+  return {
+    [OPEN_VOCABULARY_IO.ids]: { data: ids, dims: [1, T] },
+    [OPEN_VOCABULARY_IO.mask]: { data: mask, dims: [1, T] },
+  };
 }
 
 /** R, G, B planes (0..255) of any size → `pixel_values`. */
-export function imageFeed(m: OpenVocabularyManifest, planes: Float32Array[], width: number, height: number): TensorData {
+export function imageFeed(
+  m: OpenVocabularyManifest,
+  planes: Float32Array[],
+  width: number,
+  height: number,
+): TensorData {
   const S = m.image.size;
   const n = S * S;
   const data = new Float32Array(3 * n);
@@ -97,10 +121,19 @@ export function imageFeed(m: OpenVocabularyManifest, planes: Float32Array[], wid
 }
 
 /** The model's answer → probability over the picture at `width` × `height`. */
-export function openVocabularyMap(m: OpenVocabularyManifest, out: TensorData, width: number, height: number): FloatMap {
+export function openVocabularyMap(
+  m: OpenVocabularyManifest,
+  out: TensorData,
+  width: number,
+  height: number,
+): FloatMap {
   const [h, w] = out.dims.slice(-2) as [number, number];
-  if (out.data.length !== w * h) throw new Error(`Open-vocabulary model ${m.id} answered ${out.dims.join('×')}; the contract is [1, H, W] or [1, 1, H, W]`);
-  const p = m.output === 'logits' ? Float32Array.from(out.data, (v) => 1 / (1 + Math.exp(-v))) : out.data;
+  if (out.data.length !== w * h)
+    throw new Error(
+      `Open-vocabulary model ${m.id} answered ${out.dims.join('×')}; the contract is [1, H, W] or [1, 1, H, W]`,
+    );
+  const p =
+    m.output === 'logits' ? Float32Array.from(out.data, (v) => 1 / (1 + Math.exp(-v))) : out.data;
   return resizeMap({ data: p, width: w, height: h }, width, height);
 }
 
@@ -108,7 +141,11 @@ export function openVocabularyMap(m: OpenVocabularyManifest, out: TensorData, wi
  * The regions of a map (4-connected, p ≥ `cut`) with at least `minShare` of its pixels: each
  * one's box and its best probability, best first.
  */
-export function mapRegions(map: FloatMap, cut: number, minShare: number): { box: Box; score: number }[] {
+export function mapRegions(
+  map: FloatMap,
+  cut: number,
+  minShare: number,
+): { box: Box; score: number }[] {
   const { width: W, height: H, data } = map;
   const seen = new Uint8Array(W * H);
   const found: { box: Box; score: number }[] = [];
@@ -128,7 +165,12 @@ export function mapRegions(map: FloatMap, cut: number, minShare: number): { box:
       y0 = Math.min(y0, y);
       x1 = Math.max(x1, x + 1);
       y1 = Math.max(y1, y + 1);
-      for (const j of [x > 0 ? i - 1 : -1, x < W - 1 ? i + 1 : -1, y > 0 ? i - W : -1, y < H - 1 ? i + W : -1]) {
+      for (const j of [
+        x > 0 ? i - 1 : -1,
+        x < W - 1 ? i + 1 : -1,
+        y > 0 ? i - W : -1,
+        y < H - 1 ? i + W : -1,
+      ]) {
         if (j >= 0 && !seen[j] && data[j]! >= cut) {
           seen[j] = 1;
           stack.push(j);

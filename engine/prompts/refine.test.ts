@@ -32,7 +32,11 @@ describe('cleanEdges', () => {
   it('keeps a mask that follows the picture, at full resolution', () => {
     const W = 64;
     const H = 32;
-    const luma = { data: new Uint8Array(W * H).map((_, i) => (i % W < 32 ? 20 : 230)), width: W, height: H };
+    const luma = {
+      data: new Uint8Array(W * H).map((_, i) => (i % W < 32 ? 20 : 230)),
+      width: W,
+      height: H,
+    };
     const mask = new Uint8Array(W * H).map((_, i) => (i % W < 32 ? 0 : 255));
     const out = cleanEdges(mask, luma, 128);
     expect(out).toHaveLength(W * H);
@@ -43,6 +47,7 @@ describe('cleanEdges', () => {
 
 describe('REFINE_TIERS', () => {
   it('has an engine configuration for every model that allows text prompts', () => {
-    for (const m of API_MODEL_ROWS.filter((r) => r.textPrompts)) expect(REFINE_TIERS[m.tier], m.id).toBeDefined();
+    for (const m of API_MODEL_ROWS.filter((r) => r.textPrompts))
+      expect(REFINE_TIERS[m.tier], m.id).toBeDefined();
   });
 });

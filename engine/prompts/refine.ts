@@ -32,12 +32,28 @@ export const REFINE_TIERS: Partial<Record<TierName, TierConfig>> = {
   original: {
     ...BASE,
     workSide: 512,
-    keyframes: { interval: 8, fuseRadius: 1, bisectBelow: 0.6, bisectUnexplainedAbove: 0, unexplainedScale: 0, flowSide: 192, cutThreshold: 0.15 },
+    keyframes: {
+      interval: 8,
+      fuseRadius: 1,
+      bisectBelow: 0.6,
+      bisectUnexplainedAbove: 0,
+      unexplainedScale: 0,
+      flowSide: 192,
+      cutThreshold: 0.15,
+    },
   },
   pro: {
     ...BASE,
     workSide: 768,
-    keyframes: { interval: 3, fuseRadius: 1, bisectBelow: 0.7, bisectUnexplainedAbove: 0, unexplainedScale: 0, flowSide: 256, cutThreshold: 0.15 },
+    keyframes: {
+      interval: 3,
+      fuseRadius: 1,
+      bisectBelow: 0.7,
+      bisectUnexplainedAbove: 0,
+      unexplainedScale: 0,
+      flowSide: 256,
+      cutThreshold: 0.15,
+    },
   },
 };
 
@@ -49,7 +65,12 @@ export const REFINE_TIERS: Partial<Record<TierName, TierConfig>> = {
  * covers only a little of (a dog in the arms of a person) keeps everything but the concept.
  * Writes into `concept`.
  */
-export function takeWholeRegions(mask: Uint8Array, concept: Uint8Array, width: number, share: number): void {
+export function takeWholeRegions(
+  mask: Uint8Array,
+  concept: Uint8Array,
+  width: number,
+  share: number,
+): void {
   const n = mask.length;
   const label = new Int32Array(n).fill(-1);
   const parent: number[] = [];
@@ -90,7 +111,8 @@ export function fuseInto(mask: Uint8Array, concept: Uint8Array, op: RefineOp): v
   if (op === 'add') {
     for (let i = 0; i < mask.length; i++) if (concept[i]! > mask[i]!) mask[i] = concept[i]!;
   } else {
-    for (let i = 0; i < mask.length; i++) mask[i] = Math.round((mask[i]! * (255 - concept[i]!)) / 255);
+    for (let i = 0; i < mask.length; i++)
+      mask[i] = Math.round((mask[i]! * (255 - concept[i]!)) / 255);
   }
 }
 
@@ -103,7 +125,11 @@ export function cleanEdges(mask: Uint8Array, luma: GrayFrame, size: number): Uin
   const { width: W, height: H } = luma;
   const [w, h] = fitLongSide(W, H, size);
   const p = resizeMap({ data: Float32Array.from(mask, (v) => v / 255), width: W, height: H }, w, h);
-  const guide = resizeMap({ data: Float32Array.from(luma.data, (v) => v / 255), width: W, height: H }, w, h);
+  const guide = resizeMap(
+    { data: Float32Array.from(luma.data, (v) => v / 255), width: W, height: H },
+    w,
+    h,
+  );
   const radius = Math.max(1, Math.round((2 * Math.max(w, h)) / 512));
   const out = new Uint8Array(W * H);
   applyToFrame(guidedCoefficients(p, guide, radius, 1e-3), p, luma, null, out);

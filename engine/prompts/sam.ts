@@ -47,14 +47,21 @@ export function samEncoderInput(planes: Float32Array[], width: number, height: n
   for (let c = 0; c < 3; c++) {
     const scaled = resizeMap({ data: planes[c]!, width, height }, w, h).data;
     const off = c * n;
-    for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) data[off + y * SAM_SIDE + x] = (scaled[y * w + x]! - MEAN[c]!) / STD[c]!;
+    for (let y = 0; y < h; y++)
+      for (let x = 0; x < w; x++)
+        data[off + y * SAM_SIDE + x] = (scaled[y * w + x]! - MEAN[c]!) / STD[c]!;
     // The padding is 0 after normalisation, as the model was trained.
   }
   return { data, dims: [1, 3, SAM_SIDE, SAM_SIDE] };
 }
 
 /** The decoder's feeds for one prompt on a picture of `width` × `height` (the embedding is added by the caller). */
-export function samDecoderFeeds(prompt: SamPrompt, width: number, height: number, previous?: TensorData): Record<string, TensorData> {
+export function samDecoderFeeds(
+  prompt: SamPrompt,
+  width: number,
+  height: number,
+  previous?: TensorData,
+): Record<string, TensorData> {
   const s = samScale(width, height);
   const coords: number[] = [];
   const labels: number[] = [];
@@ -73,7 +80,9 @@ export function samDecoderFeeds(prompt: SamPrompt, width: number, height: number
   return {
     point_coords: { data: Float32Array.from(coords), dims: [1, labels.length, 2] },
     point_labels: { data: Float32Array.from(labels), dims: [1, labels.length] },
-    mask_input: previous ? { data: previous.data.slice(), dims: [1, 1, LOW_RES, LOW_RES] } : { data: new Float32Array(LOW_RES * LOW_RES), dims: [1, 1, LOW_RES, LOW_RES] },
+    mask_input: previous
+      ? { data: previous.data.slice(), dims: [1, 1, LOW_RES, LOW_RES] }
+      : { data: new Float32Array(LOW_RES * LOW_RES), dims: [1, 1, LOW_RES, LOW_RES] },
     has_mask_input: { data: Float32Array.of(previous ? 1 : 0), dims: [1] },
     orig_im_size: { data: Float32Array.of(height, width), dims: [2] },
   };
@@ -88,7 +97,8 @@ export function samLogits(lowRes: TensorData, width: number, height: number): Fl
   const cw = Math.max(1, Math.min(LOW_RES, Math.round((width * s * LOW_RES) / SAM_SIDE)));
   const ch = Math.max(1, Math.min(LOW_RES, Math.round((height * s * LOW_RES) / SAM_SIDE)));
   const crop = new Float32Array(cw * ch);
-  for (let y = 0; y < ch; y++) for (let x = 0; x < cw; x++) crop[y * cw + x] = lowRes.data[y * LOW_RES + x]!;
+  for (let y = 0; y < ch; y++)
+    for (let x = 0; x < cw; x++) crop[y * cw + x] = lowRes.data[y * LOW_RES + x]!;
   return { data: crop, width: cw, height: ch };
 }
 

@@ -26,7 +26,8 @@ import type { ShotTracks, Tracked } from './tracks';
  * - saliency and own motion are this key's blended with the track's mean over the shot;
  * - persistence is the share of the shot's earlier keys the track was the subject on, so one key
  *   that half loses the subject does not hand it to something else;
- * - a region of no class that stayed still over the shot is no core while something moves;
+ * - a region of no class that stayed still over the shot is no core while something moves, nor
+ *   in place of a moving subject gone from view;
  * - what moved along with the core on several keys joins it when it touches it, whatever its
  *   class (a pushed cart, a scooter); people and animals moving together with it join even
  *   apart from it (a group walking, dogs running with their owner).
@@ -60,10 +61,17 @@ export function chooseInShotKey(
   return subject;
 }
 
-export function chooseInShot(candidates: readonly Tracked[], grid: { width: number; height: number }): Subject | null {
+function chooseInShot(
+  candidates: readonly Tracked[],
+  grid: { width: number; height: number },
+): Subject | null {
   const scored = rank(candidates, (c) => shotScore(c, grid));
-  const somethingMoves = candidates.some((c) => moving(c) && (c.saliency >= CORE_SALIENCY || c.classIndex !== REGION));
-  const best = scored.find(({ c }) => mayBeCore(c) && !(somethingMoves && isStill(c)));
+  const somethingMoves = candidates.some(
+    (c) => moving(c) && (c.saliency >= CORE_SALIENCY || c.classIndex !== REGION),
+  );
+  const best = scored.find(
+    ({ c }) => mayBeCore(c) && !(isStill(c) && (somethingMoves || standsIn(c))),
+  );
   if (!best || best.score < MIN_SCORE) return null;
   return grownFrom(best, scored, (c, m) => belongsInShot(c, m, best.c));
 }
@@ -77,11 +85,23 @@ function shotScore(c: Tracked, grid: { width: number; height: number }): number 
 
 /** Salient, moving, or the shot's subject so far and still faintly marked. */
 function mayBeCore(c: Tracked): boolean {
-  return c.saliency >= CORE_SALIENCY || c.motion >= CORE_MOTION || (c.shot.chosen > 0 && c.saliency > 0.05);
+  return (
+    c.saliency >= CORE_SALIENCY ||
+    c.motion >= CORE_MOTION ||
+    (c.shot.chosen > 0 && c.saliency > 0.05)
+  );
 }
 
 function moving(c: Tracked): boolean {
   return c.shot.motionKeys >= MOTION_KEYS ? c.shot.motion >= MOVING : c.motion >= CORE_MOTION;
+}
+
+/**
+ * A still structure that would only stand in for a moving subject gone from view (a banner while
+ * the rider is behind a spectator): the shot's subject moved, and this was never it.
+ */
+function standsIn(c: Tracked): boolean {
+  return c.shot.subjectMoved && c.shot.chosen === 0;
 }
 
 /** A structure of no class that has not moved over the shot: a ramp, a fence, a sign. */

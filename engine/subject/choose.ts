@@ -61,11 +61,23 @@ export const PERSON = 0;
 const COMPANIONS = new Set([1, 3, 17, 24, 25, 26, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38]);
 
 export function scoreOf(c: Candidate, o: ChooseOptions): number {
-  return weighted(c, { saliency: c.saliency, motion: c.motion, persistence: o.previous ? boxIou(c.box, o.previous) : 0 }, o);
+  return weighted(
+    c,
+    {
+      saliency: c.saliency,
+      motion: c.motion,
+      persistence: o.previous ? boxIou(c.box, o.previous) : 0,
+    },
+    o,
+  );
 }
 
 /** The weighted cues of a candidate; saliency, motion and persistence as the caller measures them (one key, or a shot). */
-export function weighted(c: Candidate, cues: { saliency: number; motion: number; persistence: number }, grid: { width: number; height: number }): number {
+export function weighted(
+  c: Candidate,
+  cues: { saliency: number; motion: number; persistence: number },
+  grid: { width: number; height: number },
+): number {
   const area = boxArea(c.box) / (grid.width * grid.height);
   const cx = (c.box[0] + c.box[2]) / 2 / grid.width - 0.5;
   const cy = (c.box[1] + c.box[3]) / 2 / grid.height - 0.5;
@@ -97,7 +109,10 @@ export function chooseSubject(candidates: readonly Candidate[], o: ChooseOptions
 }
 
 /** Candidates with their scores, best first. */
-export function rank<C extends Candidate>(candidates: readonly C[], score: (c: C) => number): { c: C; score: number }[] {
+export function rank<C extends Candidate>(
+  candidates: readonly C[],
+  score: (c: C) => number,
+): { c: C; score: number }[] {
   return candidates.map((c) => ({ c, score: score(c) })).sort((a, b) => b.score - a.score);
 }
 
@@ -129,17 +144,28 @@ export function belongsWith(c: Candidate, m: Candidate): boolean {
   if (touch(c.box, m.box) < TOUCH) return false;
   // Moving with it, and marked by the saliency model too: flow noise on water, leaves or a
   // shaking camera moves as well.
-  return isCompanion(c, m) || (c.motion >= 0.3 && c.saliency >= 0.3 && movesWith(c.flow, m.flow)) || isHeld(c, m);
+  return (
+    isCompanion(c, m) ||
+    (c.motion >= 0.3 && c.saliency >= 0.3 && movesWith(c.flow, m.flow)) ||
+    isHeld(c, m)
+  );
 }
 
 /** What a person rides, holds or wears, by COCO class. */
 export function isCompanion(c: Candidate, m: Candidate): boolean {
-  return (c.classIndex === PERSON && COMPANIONS.has(m.classIndex)) || (m.classIndex === PERSON && COMPANIONS.has(c.classIndex));
+  return (
+    (c.classIndex === PERSON && COMPANIONS.has(m.classIndex)) ||
+    (m.classIndex === PERSON && COMPANIONS.has(c.classIndex))
+  );
 }
 
 /** A salient region of no class lying mostly on the member: something it holds or carries. */
 export function isHeld(c: Candidate, m: Candidate): boolean {
-  return c.classIndex === REGION && c.saliency >= 0.4 && intersection(c.box, m.box) >= 0.6 * boxArea(c.box);
+  return (
+    c.classIndex === REGION &&
+    c.saliency >= 0.4 &&
+    intersection(c.box, m.box) >= 0.6 * boxArea(c.box)
+  );
 }
 
 /** Both move by themselves, the same way, on this key. */

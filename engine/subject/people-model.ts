@@ -80,7 +80,8 @@ function peopleFramer(
   stage: PeopleStage,
 ) {
   let state: CropState = { shot: -1, detectedAt: -Infinity, crop: null, subject: null };
-  const [sw, sh] = base.input.size === 'multiple-of-32' ? [stage.cropSide, stage.cropSide] : base.input.size;
+  const [sw, sh] =
+    base.input.size === 'multiple-of-32' ? [stage.cropSide, stage.cropSide] : base.input.size;
   const recurrent = recurrentState(base);
 
   /**
@@ -94,7 +95,10 @@ function peopleFramer(
     const planes = k.planes.map(
       (p) => cropResize({ data: p, width: k.width, height: k.height }, b, sw, sh).data,
     );
-    const feeds = { [base.input.name]: toInputTensor(planes, sw, sh, base), ...recurrent.feeds(carry) };
+    const feeds = {
+      [base.input.name]: toInputTensor(planes, sw, sh, base),
+      ...recurrent.feeds(carry),
+    };
     const out = await segmenter.run(feeds, [base.output.name, ...recurrent.outputs]);
     if (carry) recurrent.keep(out);
     return decodeOutput(out[base.output.name]!, base);
@@ -127,7 +131,9 @@ function peopleFramer(
     const previous = state.shot === k.frame.shot ? state.subject : null;
     const subject = chooseSubject(candidates, { width: k.width, height: k.height, previous });
     const crop = subject ? squareAround(subject.box, stage.margin, k.width, k.height) : null;
-    const sameView = state.shot === k.frame.shot && (crop === state.crop || (crop && state.crop && boxIou(crop, state.crop) >= KEEP_STATE_IOU));
+    const sameView =
+      state.shot === k.frame.shot &&
+      (crop === state.crop || (crop && state.crop && boxIou(crop, state.crop) >= KEEP_STATE_IOU));
     if (!sameView) recurrent.reset();
     state = { shot: k.frame.shot, detectedAt: index, subject: subject?.box ?? null, crop };
   }

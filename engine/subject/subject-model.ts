@@ -4,7 +4,7 @@ import { fitLongSide, resizeMap, type FloatMap } from '../matte/image';
 import { labelRegions, type Region, type Regions } from '../matte/regions';
 import { decodeOutput, toInputTensor, type ModelIo } from '../models/io';
 import { COCO_CLASSES } from '../prompts/concepts';
-import { decodeDetections, DETECTOR_IO, detectorInput, type Box } from '../prompts/detector';
+import { boxOf, decodeDetections, DETECTOR_IO, detectorInput, type Box } from '../prompts/detector';
 import { CENTERNET, SAM_DECODER, SAM_ENCODER } from '../prompts/models';
 import { SAM_IO, samDecoderFeeds, samEncoderInput, samMask } from '../prompts/sam';
 import type { InferenceRuntime, InferenceSession, TensorData } from '../runtime';
@@ -16,14 +16,16 @@ import {
   grow,
   intersection,
   REGION,
+  unionBox,
   type Candidate,
   type Subject,
 } from './choose';
 import { fitCameraMotion, median, ownMotion } from './motion';
 import { serialSession } from './serial-session';
+import { samVote } from './sam-vote';
 
 /**
- * The subject stage, packaged as a model so the video matter (engine/video-matter.ts) runs it on
+ * The subject stage, packaged as a model so the video matter (engine/video-matter/index.ts) runs it on
  * its keyframes and carries its answers between them along optical flow, as it does a plain
  * segmentation model. On each key:
  *
@@ -49,6 +51,13 @@ export interface GeneralStage {
   choice: 'shot' | 'key';
   /** Whether SAM may run where the saliency and the chosen objects disagree (costs a SAM encode on those keys). */
   sam: boolean;
+  /**
+   * Whether SAM votes with the segmentation model inside the subject's box on every key with a
+   * subject (engine/subject/sam-vote.ts; a SAM encode on each). Off in every tier: given the
+   * ground truth's box it gains 0.03 J on both folds, but on the tiers' own answers it lost on
+   * most clips of both folds (docs/engine.md); `<tier>:sam-votes` in bench:quality runs it.
+   */
+  samVotes: boolean;
   /** Frames back to the frame the motion cue compares a key with. */
   motionGap: number;
 }
@@ -61,8 +70,7 @@ const MIN_DETECTION = 0.25;
 /** Salient regions under this share of the grid are not candidates, nor moving ones under MIN_MOVING_SHARE. */
 const MIN_REGION_SHARE = 0.002;
 const MIN_MOVING_SHARE = 0.01;
-/** A region is the subject's when this share of it lies in the subject's (grown) box, not the subject's below STRAY. */
-const INSIDE = 0.85;
+/** A region is the subject's when at least half of it lies in the subject's (grown) box, not the subject's below STRAY. */
 const STRAY = 0.15;
 /** A detected member whose box the saliency covers less than this was missed by the model. */
 const MISSED = 0.2;
@@ -73,6 +81,9 @@ const MISSED = 0.2;
  * camera (a fast pan the flow cannot follow), the motion cue is not trusted at all.
  */
 const MOVING_PER_FRAME = 1;
+/** Core motion (0..1) from which a region that stays still inside the subject's box is cut along SAM's masks, and what "still" is. */
+const STILL_CORE_MOTION = 0.5;
+const STILL_SHARE = 0.25;
 
 /** The stage's I/O as the matter sees it: raw RGB at the segmentation model's size, and the frame's context. */
 export function subjectModelIo(base: ModelIo, motionGap: number): ModelIo {
@@ -173,56 +184,85 @@ function keyAnalyser(s: Sessions, base: ModelIo, stage: GeneralStage) {
       : null;
     const regions = labelRegions(saliency);
     const candidates = candidatesOf(saliency, regions, detections, motion);
-    const subject = choose(candidates, { frame: k.frame, width: gw, height: gh, motionTrusted: motion !== null });
+    const subject = choose(candidates, {
+      frame: k.frame,
+      width: gw,
+      height: gh,
+      motionTrusted: motion !== null,
+    });
     if (!subject) {
       return { data: new Float32Array(ow * oh), width: ow, height: oh };
     }
     const zone = grow(subject.box, 0.1, gw, gh);
     const inside = regions.regions.map((r) => insideShare(regions, r, zone));
-    const verdicts = inside.map((x) => verdictOf(x, subject, motion, Boolean(s.encoder)));
+    const still = stage.choice === 'shot' ? stillRegions(regions, subject, motion) : [];
+    const verdicts = inside.map((x, j) =>
+      verdictOf(x, subject, motion, Boolean(s.encoder), still[j] ?? false),
+    );
     const missed = subject.members.some(isMissed);
-    const sam =
-      s.encoder && s.decoder && (verdicts.includes('sam') || missed)
-        ? await samMasks(s as Required<Sessions>, k, subject, gw, ow, oh)
+    const sam = s.encoder && s.decoder ? samOnKey(s as Required<Sessions>, k, ow, oh) : null;
+    const scale = ow / gw;
+    const members =
+      sam && (verdicts.includes('sam') || missed)
+        ? await sam(subject.members.map((m) => scaled(m.box, scale)))
         : null;
-    return composeAnswer(resizeMap(prob, ow, oh), regions, verdicts, {
+    const answer = composeAnswer(resizeMap(prob, ow, oh), regions, verdicts, {
       zone,
       subject,
       motion,
-      sam,
+      sam: members,
     });
+    if (sam && stage.samVotes) await voteOn(answer, sam, scaled(subject.box, scale));
+    return answer;
   };
 
-  /** SAM's mask of each member from its box, at the answer's size. */
-  async function samMasks(
-    ss: Required<Sessions>,
-    k: KeyInput,
-    subject: Subject,
-    gw: number,
-    ow: number,
-    oh: number,
-  ): Promise<FloatMap[]> {
+  /**
+   * SAM's vote on the answer (engine/subject/sam-vote.ts), asked with the box of all the
+   * answer holds and the subject's box together, as it was measured with the ground truth's
+   * box: the subject's box alone may leave out a part the answer rightly kept (a swan's neck).
+   */
+  async function voteOn(answer: FloatMap, sam: SamOnKey, subjectBox: Box): Promise<void> {
+    const held = boxOf(answer);
+    const box = held ? unionBox([held, subjectBox]) : subjectBox;
+    const [mask] = await sam([box]);
+    const zone = grow(box, 0.1, answer.width, answer.height);
+    samVote(answer.data, answer.width, answer.height, mask!, zone);
+  }
+}
+
+type SamOnKey = (boxes: readonly Box[]) => Promise<FloatMap[]>;
+
+/**
+ * SAM on one key at the answer's size: masks from boxes in the answer's pixels. The picture is
+ * encoded once, on the first call, and only if there is one.
+ */
+function samOnKey(ss: Required<Sessions>, k: KeyInput, ow: number, oh: number): SamOnKey {
+  let embedding: Promise<TensorData> | null = null;
+  const encode = async () => {
     const picture = k.planes.map(
       (p) => resizeMap({ data: p, width: k.width, height: k.height }, ow, oh).data,
     );
     const enc = await ss.encoder.run({ [SAM_IO.encoderInput]: samEncoderInput(picture, ow, oh) }, [
       SAM_IO.embedding,
     ]);
-    const embedding = enc[SAM_IO.embedding]!;
-    const scale = ow / gw;
+    return enc[SAM_IO.embedding]!;
+  };
+  return async (boxes) => {
+    const e = await (embedding ??= encode());
     const masks: FloatMap[] = [];
-    for (const m of subject.members) {
-      const box: Box = [m.box[0] * scale, m.box[1] * scale, m.box[2] * scale, m.box[3] * scale];
+    for (const box of boxes) {
       const feeds = {
-        image_embeddings: { data: embedding.data.slice(), dims: embedding.dims },
+        image_embeddings: { data: e.data.slice(), dims: e.dims },
         ...samDecoderFeeds({ box }, ow, oh),
       };
       const res = await ss.decoder.run(feeds, SAM_IO.decoderOutputs);
       masks.push(samMask(res.low_res_masks!, ow, oh));
     }
     return masks;
-  }
+  };
 }
+
+const scaled = (b: Box, k: number): Box => [b[0] * k, b[1] * k, b[2] * k, b[3] * k];
 
 interface ChoiceContext {
   frame: KeyInput['frame'];
@@ -247,7 +287,12 @@ function shotChooser() {
   const tracks = new ShotTracks();
   return (candidates: Candidate[], k: ChoiceContext): Subject | null => {
     const gap = k.frame.index - k.frame.previousIndex;
-    return chooseInShotKey(tracks, candidates, { index: k.frame.index, shot: k.frame.shot, gap, motionTrusted: k.motionTrusted }, k);
+    return chooseInShotKey(
+      tracks,
+      candidates,
+      { index: k.frame.index, shot: k.frame.shot, gap, motionTrusted: k.motionTrusted },
+      k,
+    );
   };
 }
 
@@ -413,12 +458,33 @@ function verdictOf(
   subject: Subject,
   motion: GridMotion | null,
   sam: boolean,
+  still: boolean,
 ): Verdict {
-  if (inside >= INSIDE) return 'keep';
   if (inside <= STRAY) return 'drop';
-  if (inside >= 0.5) return 'keep';
+  // A still region inside a moving subject's box (the fence a horse clears, the ramp under a
+  // rider) is cut along SAM's masks of the members, which follow the objects, not the box.
+  if (inside >= 0.5) return still && sam ? 'sam' : 'keep';
   if (motion && subject.members[0]!.motion >= 0.3) return 'moving';
   return sam ? 'sam' : 'box';
+}
+
+/**
+ * Per saliency region: whether it stays still while the subject's core clearly moves (its own
+ * motion below a quarter of the way from the background's to the core's).
+ */
+function stillRegions(
+  { labels, regions }: Regions,
+  subject: Subject,
+  motion: GridMotion | null,
+): boolean[] {
+  const core = subject.members[0]!;
+  if (!motion || core.motion < STILL_CORE_MOTION) return [];
+  const sums = new Float64Array(regions.length + 1);
+  for (let i = 0; i < labels.length; i++)
+    sums[labels[i]!] = sums[labels[i]!]! + motion.own.data[i]!;
+  const coreLevel = meanIn(motion.own, core.box);
+  const cut = motion.background + STILL_SHARE * (coreLevel - motion.background);
+  return regions.map((r) => sums[r.id]! / r.size < cut);
 }
 
 const isMissed = (m: Candidate) => m.classIndex !== REGION && m.saliency < MISSED;
@@ -427,12 +493,14 @@ interface Composition {
   zone: Box;
   subject: Subject;
   motion: GridMotion | null;
+  /** SAM's mask of each member, where the choice needed them. */
   sam: FloatMap[] | null;
 }
 
 /**
- * The answer: the model's probability on the subject's regions, as their verdicts say, and the
- * SAM masks of members the model missed.
+ * The answer: the model's probability on the subject's regions, as their verdicts say, with
+ * SAM's vote inside the subject's box where it has one, and the SAM masks of members the model
+ * missed.
  */
 function composeAnswer(
   out: FloatMap,

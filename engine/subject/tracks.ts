@@ -22,6 +22,8 @@ export interface ShotEvidence {
   motionKeys: number;
   /** Keys on which it moved along with the subject's core. */
   withSubject: number;
+  /** Whether the shot's subject clearly moved on an earlier key (the same for every track of the shot). */
+  subjectMoved: boolean;
 }
 
 /** A candidate of this key with the shot's evidence of the track it belongs to. */
@@ -39,11 +41,20 @@ interface Track {
   /** Keys since it was last seen. */
   missed: number;
   classIndex: number;
-  sums: { seen: number; chosen: number; saliency: number; motion: number; motionKeys: number; withSubject: number };
+  sums: {
+    seen: number;
+    chosen: number;
+    saliency: number;
+    motion: number;
+    motionKeys: number;
+    withSubject: number;
+  };
 }
 
 /** A track is matched when its predicted box overlaps a candidate this much (IoU). */
 const MATCH_IOU = 0.3;
+/** The core's own motion (0..1) from which the shot's subject has clearly moved. */
+const SUBJECT_MOVES = 0.5;
 /** A track unseen for more keys than this is forgotten. */
 const FORGET_AFTER = 4;
 
@@ -51,13 +62,17 @@ export class ShotTracks {
   private tracks: Track[] = [];
   private shot = -1;
   private keys = 0;
+  private subjectMoved = false;
   private nextId = 0;
 
   /**
    * Links this key's candidates to the shot's tracks (a new shot starts afresh) and returns them
    * with their tracks' evidence, this key counted. `gap` is the frames the motion cue spans.
    */
-  link(candidates: readonly Candidate[], at: { index: number; shot: number; gap: number; motionTrusted: boolean }): Tracked[] {
+  link(
+    candidates: readonly Candidate[],
+    at: { index: number; shot: number; gap: number; motionTrusted: boolean },
+  ): Tracked[] {
     if (at.shot !== this.shot) this.reset(at.shot);
     this.keys++;
     const pairs = this.matches(candidates, at.index);
@@ -71,6 +86,7 @@ export class ShotTracks {
 
   /** Records the key's subject: its members' tracks were chosen, and those moving with the core moved with it. */
   settle(members: readonly Tracked[], movingWithCore: readonly Tracked[]): void {
+    if (members[0] && members[0].motion >= SUBJECT_MOVES) this.subjectMoved = true;
     for (const m of members) this.byId(m.track).sums.chosen++;
     for (const m of movingWithCore) this.byId(m.track).sums.withSubject++;
     this.tracks = this.tracks.filter((t) => t.missed <= FORGET_AFTER);
@@ -80,14 +96,30 @@ export class ShotTracks {
     this.tracks = [];
     this.shot = shot;
     this.keys = 0;
+    this.subjectMoved = false;
   }
 
-  /** Greedy one-to-one matching by IoU between each track's predicted box and the candidates. */
+  /**
+   * Greedy one-to-one matching by IoU between each track's predicted box and the candidates. A
+   * detected object's track goes to a detection of its class before any region of no class, so
+   * a salient region over a person cannot take the person's track while the person is detected.
+   */
   private matches(candidates: readonly Candidate[], index: number): Map<Candidate, Track> {
     const options = this.tracks.flatMap((t) =>
-      candidates.filter((c) => compatible(t, c)).map((c) => ({ t, c, iou: boxIou(predicted(t, index), c.box) })),
+      candidates
+        .filter((c) => compatible(t, c))
+        .map((c) => ({
+          t,
+          c,
+          same: t.classIndex === c.classIndex,
+          iou: boxIou(predicted(t, index), c.box),
+        })),
     );
-    options.sort((a, b) => b.iou - a.iou);
+    options.sort(
+      (a, b) =>
+        Number(b.same && b.iou >= MATCH_IOU) - Number(a.same && a.iou >= MATCH_IOU) ||
+        b.iou - a.iou,
+    );
     const pairs = new Map<Candidate, Track>();
     const taken = new Set<Track>();
     for (const o of options) {
@@ -100,12 +132,24 @@ export class ShotTracks {
 
   private open(c: Candidate): Track {
     const sums = { seen: 0, chosen: 0, saliency: 0, motion: 0, motionKeys: 0, withSubject: 0 };
-    const t: Track = { id: this.nextId++, box: c.box, velocity: [0, 0], lastIndex: -1, missed: 0, classIndex: c.classIndex, sums };
+    const t: Track = {
+      id: this.nextId++,
+      box: c.box,
+      velocity: [0, 0],
+      lastIndex: -1,
+      missed: 0,
+      classIndex: c.classIndex,
+      sums,
+    };
     this.tracks.push(t);
     return t;
   }
 
-  private observe(t: Track, c: Candidate, at: { index: number; gap: number; motionTrusted: boolean }): void {
+  private observe(
+    t: Track,
+    c: Candidate,
+    at: { index: number; gap: number; motionTrusted: boolean },
+  ): void {
     t.box = c.box;
     t.velocity = [c.flow[0] / Math.max(1, at.gap), c.flow[1] / Math.max(1, at.gap)];
     t.lastIndex = at.index;
@@ -129,6 +173,7 @@ export class ShotTracks {
       motion: s.motion / Math.max(1, s.motionKeys),
       motionKeys: s.motionKeys,
       withSubject: s.withSubject,
+      subjectMoved: this.subjectMoved,
     };
   }
 
@@ -144,7 +189,7 @@ function compatible(t: Track, c: Candidate): boolean {
 
 /** The track's last box moved on by its velocity to frame `index`. */
 function predicted(t: Track, index: number): Box {
-  const dt = t.lastIndex < 0 ? 0 : index - t.lastIndex;
+  const dt = index - t.lastIndex;
   const [dx, dy] = [t.velocity[0] * dt, t.velocity[1] * dt];
   return [t.box[0] + dx, t.box[1] + dy, t.box[2] + dx, t.box[3] + dy];
 }

@@ -3,7 +3,7 @@ import { stillFlow, type FlowField } from '../matte/flow';
 import { fuseKeyMattes, type FusionWeights, type KeyMatte } from '../matte/fusion';
 import { applyToFrame, guidedCoefficients } from '../matte/guided-filter';
 import { resizeMap, type FloatMap } from '../matte/image';
-import { keepMainSubject } from '../matte/main-subject';
+import { keepMainSubject } from '../subject/main-subject';
 import type { TierConfig } from '../tiers';
 import type { KeySpacing } from './key-schedule';
 import { flowTo, type Key, type Slot } from './frames';

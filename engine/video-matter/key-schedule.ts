@@ -2,7 +2,7 @@ import type { KeyframeOptions } from '../tiers';
 
 /**
  * Where the video matter puts its keys and how long frames wait for them: pure rules over frame
- * indices, shots and the tier's keyframe options (engine/video-matter.ts keeps the state).
+ * indices, shots and the tier's keyframe options (index.ts keeps the state).
  */
 
 /** How far apart keys fall and how far they reach, for one tier on one runtime. */

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { API_KEY_PREFIX, displayPrefix, generateApiKey, hashApiKey, isWellFormedApiKey } from './api-keys';
+import {
+  API_KEY_PREFIX,
+  displayPrefix,
+  generateApiKey,
+  hashApiKey,
+  isWellFormedApiKey,
+} from './api-keys';
 
 describe('api keys', () => {
   it('are the fixed prefix followed by exactly 32 characters', () => {

@@ -60,7 +60,10 @@ export async function touchApiKey(keyId: string, now = new Date()): Promise<void
   lastTouched.set(keyId, now.getTime());
   if (lastTouched.size > 10_000) lastTouched.clear();
   await db().apiKey.updateMany({
-    where: { id: keyId, OR: [{ lastUsedAt: null }, { lastUsedAt: { lt: new Date(now.getTime() - TOUCH_EVERY_MS) } }] },
+    where: {
+      id: keyId,
+      OR: [{ lastUsedAt: null }, { lastUsedAt: { lt: new Date(now.getTime() - TOUCH_EVERY_MS) } }],
+    },
     data: { lastUsedAt: now },
   });
 }

@@ -9,6 +9,9 @@ export function hashPassword(password: string): Promise<string> {
   return bcrypt.hash(password, COST);
 }
 
-export function verifyPassword(password: string, hash: string | null | undefined): Promise<boolean> {
+export function verifyPassword(
+  password: string,
+  hash: string | null | undefined,
+): Promise<boolean> {
   return bcrypt.compare(password, hash ?? DUMMY_HASH);
 }

@@ -1,36 +1,26 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { PrismaBetterSqlite3 } from '@prisma/adapter-better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { postgresUnavailable, testPostgres, type TestPostgres } from '../../scripts/lib-stack/test-postgres';
-import type { Db } from '../db/client';
-import { PrismaClient } from '../db/generated/client';
-import { applyMigrations } from '../db/migrate';
+import {
+  postgresUnavailable,
+  testPostgres,
+  type TestPostgres,
+} from '../../scripts/lib-stack/test-postgres';
+import { tempDatabase } from '../../tests/support/temp-database';
+import { db as appDb, type Db } from '../db/client';
 import { postgresClient } from '../db/postgres';
 import { ServiceError } from '../errors';
 import { debitForJob, getBalance, grantCredits, refundJob } from './ledger';
 
 // Real databases: the ledger is only as good as its constraints and locks.
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'keyout-ledger-'));
+tempDatabase('ledger');
 const unavailable = postgresUnavailable();
 let pg: TestPostgres | undefined;
 
 afterAll(async () => {
   await pg?.stop();
-  fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
 const databases: [string, string | null, () => Promise<Db>][] = [
-  [
-    'SQLite',
-    null,
-    () => {
-      const file = path.join(dataDir, 'ledger.db');
-      applyMigrations(`file:${file}`);
-      return Promise.resolve(new PrismaClient({ adapter: new PrismaBetterSqlite3({ url: file, timeout: 10_000 }) }));
-    },
-  ],
+  ['SQLite', null, () => Promise.resolve(appDb())],
   [
     'PostgreSQL',
     unavailable,
@@ -59,35 +49,60 @@ describe.each(databases)('ledger on %s', (_name, skip, open) => {
     await expect(grantCredits(userId, 0, 'grant', '', db)).rejects.toBeInstanceOf(ServiceError);
   });
 
-  it.skipIf(skip)('debits a job once, refuses when the balance is short, and refunds once', async () => {
-    const charged = await db.$transaction((tx) => debitForJob(tx, { userId, jobId: 'job-1', amount: 6 }));
-    expect(charged).toBe(true);
-    expect(await db.$transaction((tx) => debitForJob(tx, { userId, jobId: 'job-1', amount: 6 }))).toBe(false);
-    expect(await getBalance(userId, db)).toEqual({ total: 15, remaining: 9, used: 6 });
+  it.skipIf(skip)(
+    'debits a job once, refuses when the balance is short, and refunds once',
+    async () => {
+      const charged = await db.$transaction((tx) =>
+        debitForJob(tx, { userId, jobId: 'job-1', amount: 6 }),
+      );
+      expect(charged).toBe(true);
+      expect(
+        await db.$transaction((tx) => debitForJob(tx, { userId, jobId: 'job-1', amount: 6 })),
+      ).toBe(false);
+      expect(await getBalance(userId, db)).toEqual({ total: 15, remaining: 9, used: 6 });
 
-    const short = db.$transaction((tx) => debitForJob(tx, { userId, jobId: 'job-2', amount: 10 }));
-    await expect(short).rejects.toMatchObject({ kind: 'insufficient_credits', message: 'Insufficient credits' });
-    expect(await getBalance(userId, db)).toEqual({ total: 15, remaining: 9, used: 6 });
+      const short = db.$transaction((tx) =>
+        debitForJob(tx, { userId, jobId: 'job-2', amount: 10 }),
+      );
+      await expect(short).rejects.toMatchObject({
+        kind: 'insufficient_credits',
+        message: 'Insufficient credits',
+      });
+      expect(await getBalance(userId, db)).toEqual({ total: 15, remaining: 9, used: 6 });
 
-    await db.$transaction((tx) => refundJob(tx, 'job-1'));
-    await db.$transaction((tx) => refundJob(tx, 'job-1'));
-    await db.$transaction((tx) => refundJob(tx, 'never-charged'));
-    expect(await getBalance(userId, db)).toEqual({ total: 15, remaining: 15, used: 0 });
-    const entries = await db.creditEntry.findMany({ where: { jobId: 'job-1' }, orderBy: { createdAt: 'asc' } });
-    expect(entries.map((e) => [e.kind, e.amount, e.idempotencyKey])).toEqual([
-      ['debit', -6, 'debit:job-1'],
-      ['refund', 6, 'refund:job-1'],
-    ]);
-  });
+      await db.$transaction((tx) => refundJob(tx, 'job-1'));
+      await db.$transaction((tx) => refundJob(tx, 'job-1'));
+      await db.$transaction((tx) => refundJob(tx, 'never-charged'));
+      expect(await getBalance(userId, db)).toEqual({ total: 15, remaining: 15, used: 0 });
+      const entries = await db.creditEntry.findMany({
+        where: { jobId: 'job-1' },
+        orderBy: { createdAt: 'asc' },
+      });
+      expect(entries.map((e) => [e.kind, e.amount, e.idempotencyKey])).toEqual([
+        ['debit', -6, 'debit:job-1'],
+        ['refund', 6, 'refund:job-1'],
+      ]);
+    },
+  );
 
-  it.skipIf(skip)('charges exactly as many of 50 concurrent jobs as the balance covers', async () => {
-    const owner = (await db.user.create({ data: { email: 'ten@example.com' } })).id;
-    await grantCredits(owner, 10, 'grant', 'ten', db);
-    const results = await Promise.allSettled(
-      Array.from({ length: 50 }, (_, i) => db.$transaction((tx) => debitForJob(tx, { userId: owner, jobId: `c-${i}`, amount: 1 }), { timeout: 60_000, maxWait: 60_000 })),
-    );
-    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(10);
-    for (const r of results) if (r.status === 'rejected') expect(r.reason).toMatchObject({ kind: 'insufficient_credits' });
-    expect(await getBalance(owner, db)).toMatchObject({ remaining: 0 });
-  });
+  it.skipIf(skip)(
+    'charges exactly as many of 50 concurrent jobs as the balance covers',
+    async () => {
+      const owner = (await db.user.create({ data: { email: 'ten@example.com' } })).id;
+      await grantCredits(owner, 10, 'grant', 'ten', db);
+      const results = await Promise.allSettled(
+        Array.from({ length: 50 }, (_, i) =>
+          db.$transaction((tx) => debitForJob(tx, { userId: owner, jobId: `c-${i}`, amount: 1 }), {
+            timeout: 60_000,
+            maxWait: 60_000,
+          }),
+        ),
+      );
+      expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(10);
+      for (const r of results)
+        if (r.status === 'rejected')
+          expect(r.reason).toMatchObject({ kind: 'insufficient_credits' });
+      expect(await getBalance(owner, db)).toMatchObject({ remaining: 0 });
+    },
+  );
 });

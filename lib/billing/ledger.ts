@@ -20,7 +20,10 @@ export interface Balance {
 export async function getBalance(userId: string, tx: Tx = db()): Promise<Balance> {
   const [all, added] = await Promise.all([
     tx.creditEntry.aggregate({ where: { userId }, _sum: { amount: true } }),
-    tx.creditEntry.aggregate({ where: { userId, kind: { in: ['grant', 'purchase'] } }, _sum: { amount: true } }),
+    tx.creditEntry.aggregate({
+      where: { userId, kind: { in: ['grant', 'purchase'] } },
+      _sum: { amount: true },
+    }),
   ]);
   const remaining = all._sum.amount ?? 0;
   const total = added._sum.amount ?? 0;
@@ -45,36 +48,65 @@ export const refinementRefundKey = (refinementId: string) => `refund:refinement:
  */
 export async function debit(
   tx: Tx,
-  { userId, jobId, amount, key, note }: { userId: string; jobId: string; amount: number; key: string; note: string },
+  {
+    userId,
+    jobId,
+    amount,
+    key,
+    note,
+  }: { userId: string; jobId: string; amount: number; key: string; note: string },
 ): Promise<boolean> {
   if (!Number.isInteger(amount) || amount <= 0) throw new Error(`Invalid debit amount ${amount}`);
-  await tx.user.update({ where: { id: userId }, data: { updatedAt: new Date() }, select: { id: true } });
+  await tx.user.update({
+    where: { id: userId },
+    data: { updatedAt: new Date() },
+    select: { id: true },
+  });
   const existing = await tx.creditEntry.findUnique({ where: { idempotencyKey: key } });
   if (existing) return false;
   const { remaining } = await getBalance(userId, tx);
   if (remaining < amount) throw new ServiceError('insufficient_credits', 'Insufficient credits');
-  await tx.creditEntry.create({ data: { userId, kind: 'debit', amount: -amount, jobId, idempotencyKey: key, note } });
+  await tx.creditEntry.create({
+    data: { userId, kind: 'debit', amount: -amount, jobId, idempotencyKey: key, note },
+  });
   return true;
 }
 
 /** Gives back the debit recorded under `charged`, once (under `key`); nothing when it was never charged. */
-export async function refund(tx: Tx, { charged, key, note }: { charged: string; key: string; note: string }): Promise<void> {
+export async function refund(
+  tx: Tx,
+  { charged, key, note }: { charged: string; key: string; note: string },
+): Promise<void> {
   const debitEntry = await tx.creditEntry.findUnique({ where: { idempotencyKey: charged } });
   if (!debitEntry) return;
   if (await tx.creditEntry.findUnique({ where: { idempotencyKey: key } })) return;
   await tx.creditEntry.create({
-    data: { userId: debitEntry.userId, kind: 'refund', amount: -debitEntry.amount, jobId: debitEntry.jobId, idempotencyKey: key, note },
+    data: {
+      userId: debitEntry.userId,
+      kind: 'refund',
+      amount: -debitEntry.amount,
+      jobId: debitEntry.jobId,
+      idempotencyKey: key,
+      note,
+    },
   });
 }
 
 /** Charges a job once (key `debit:<jobId>`); see `debit`. */
-export async function debitForJob(tx: Tx, { userId, jobId, amount }: { userId: string; jobId: string; amount: number }): Promise<boolean> {
+export async function debitForJob(
+  tx: Tx,
+  { userId, jobId, amount }: { userId: string; jobId: string; amount: number },
+): Promise<boolean> {
   return debit(tx, { userId, jobId, amount, key: debitKey(jobId), note: 'Video processing' });
 }
 
 /** Gives back what a failed job was charged (key `refund:<jobId>`). The worker calls this when a job fails. */
 export async function refundJob(tx: Tx, jobId: string): Promise<void> {
-  await refund(tx, { charged: debitKey(jobId), key: refundKey(jobId), note: 'Refund: processing failed' });
+  await refund(tx, {
+    charged: debitKey(jobId),
+    key: refundKey(jobId),
+    note: 'Refund: processing failed',
+  });
 }
 
 export async function grantCredits(

@@ -17,7 +17,9 @@ describe('priceJob', () => {
   });
 
   it('adds the blur rate to the model rate', () => {
-    expect(priceJob({ model: 'service-original', durationSeconds: 5, fps: 24, blur: true })).toBe(10);
+    expect(priceJob({ model: 'service-original', durationSeconds: 5, fps: 24, blur: true })).toBe(
+      10,
+    );
     expect(priceJob({ model: 'service-light', durationSeconds: 2, fps: 24, blur: true })).toBe(4); // 3.5
   });
 

@@ -12,7 +12,10 @@ import { grantCredits } from '../services/credits/grant-credits';
  */
 const argsSchema = z.object({
   email: z.string().trim().toLowerCase().email('--email must be an e-mail address'),
-  credits: z.coerce.number().int('--credits must be a whole number').min(0, '--credits must not be negative'),
+  credits: z.coerce
+    .number()
+    .int('--credits must be a whole number')
+    .min(0, '--credits must not be negative'),
   name: z.string().optional(),
 });
 
@@ -41,7 +44,10 @@ export async function keysCreate(args: string[]): Promise<number> {
   const user = await findOrCreateUser(email);
   if (user.created) console.log(`Created account ${email} (${user.id})`);
   if (credits > 0) {
-    await grantCredits(user.id, credits, { kind: 'grant', note: 'Granted with keyout keys create' });
+    await grantCredits(user.id, credits, {
+      kind: 'grant',
+      note: 'Granted with keyout keys create',
+    });
     console.log(`Granted ${credits} credits`);
   }
   const key = await createApiKey(user.id, { name: name ?? 'CLI', issuedByOperator: true });
@@ -55,7 +61,10 @@ export async function creditsGrant(args: string[]): Promise<number> {
   if (credits <= 0) throw new Error('--credits must be a positive whole number');
   const user = await db().user.findUnique({ where: { email }, select: { id: true } });
   if (!user) throw new Error(`No account with e-mail ${email}`);
-  await grantCredits(user.id, credits, { kind: 'grant', note: 'Granted with keyout credits grant' });
+  await grantCredits(user.id, credits, {
+    kind: 'grant',
+    note: 'Granted with keyout credits grant',
+  });
   console.log(`Granted ${credits} credits to ${email}`);
   return 0;
 }
@@ -68,7 +77,9 @@ export async function usersResetLink(args: string[]): Promise<number> {
   const { email } = parse(args, false);
   const issued = await issueResetLink(email);
   if (!issued) throw new Error(`No account with e-mail ${email}`);
-  console.log(`Password-reset link for ${email} (works once, until ${issued.expiresAt.toISOString()}):`);
+  console.log(
+    `Password-reset link for ${email} (works once, until ${issued.expiresAt.toISOString()}):`,
+  );
   console.log(issued.link);
   return 0;
 }

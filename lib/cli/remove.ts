@@ -2,13 +2,20 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { OPAQUE_CONTAINERS, OUTPUT_FORMATS, TRANSPARENT_FORMATS, isTransparentFormat, type OpaqueContainer, type TransparentFormat } from '../../engine/formats';
+import {
+  OPAQUE_CONTAINERS,
+  OUTPUT_FORMATS,
+  TRANSPARENT_FORMATS,
+  isTransparentFormat,
+  type OpaqueContainer,
+  type TransparentFormat,
+} from '../../engine/formats';
 import { formatOf, type Recipe } from '../../engine/media/recipe';
-import { API_MODELS, DEFAULT_MODEL, isApiModel } from '../../engine/api-models';
+import { API_MODELS, apiModel, DEFAULT_MODEL, isApiModel } from '../../engine/api-models';
 import { probeVideo } from '../media/probe';
 import { renderOutput } from '../media/render';
 import { safeFetchToFile } from '../net/safe-fetch';
-import { segmentVideo } from '../segment/segment-video';
+import { segmentVideo } from '../segment/mask-video';
 
 const USAGE = `keyout remove <input> -o <output> [--model ${API_MODELS.join('|')}] [--format <${TRANSPARENT_FORMATS.join('|')}|mp4>]
               [--color '#RRGGBB'] [--background <image/video path or URL>] [--blur background|subject]
@@ -67,7 +74,8 @@ async function run(args: string[]): Promise<number> {
   if (!v.output) throw new UsageError('-o <output> is required');
   if (!isApiModel(v.model)) throw new UsageError(`--model must be one of ${API_MODELS.join(', ')}`);
   const threshold = v.threshold === undefined ? null : Number(v.threshold);
-  if (threshold !== null && !(threshold >= 0 && threshold <= 1)) throw new UsageError('--threshold must be a number from 0 to 1');
+  if (threshold !== null && !(threshold >= 0 && threshold <= 1))
+    throw new UsageError('--threshold must be a number from 0 to 1');
 
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'keyout-cli-'));
   try {
@@ -88,11 +96,23 @@ async function run(args: string[]): Promise<number> {
         if (pct === shown) return;
         shown = pct;
         const eta = p.etaSeconds === null ? '' : `, ${Math.ceil(p.etaSeconds)} s left`;
-        process.stderr.write(`\rsegmenting ${p.framesDone}/${p.framesTotal} frames (${p.fps.toFixed(1)} fps${eta})   `);
+        process.stderr.write(
+          `\rsegmenting ${p.framesDone}/${p.framesTotal} frames (${p.fps.toFixed(1)} fps${eta})   `,
+        );
       },
     });
-    process.stderr.write(`\rsegmented ${seg.framesWritten} frames in ${seg.seconds.toFixed(1)} s; rendering…${' '.repeat(20)}\n`);
-    const out = await renderOutput({ source: path.resolve(input), info, mask, recipe, outDir: work, basename: 'output' });
+    process.stderr.write(
+      `\rsegmented ${seg.framesWritten} frames in ${seg.seconds.toFixed(1)} s; rendering…${' '.repeat(20)}\n`,
+    );
+    const out = await renderOutput({
+      source: path.resolve(input),
+      info,
+      mask,
+      recipe,
+      outDir: work,
+      basename: 'output',
+      edgeColour: apiModel(v.model).edgeColour,
+    });
     fs.mkdirSync(path.dirname(path.resolve(v.output)), { recursive: true });
     fs.copyFileSync(out.file, v.output);
     console.log(`${v.output} (${out.contentType})`);
@@ -104,7 +124,8 @@ async function run(args: string[]): Promise<number> {
 
 /** What an output name makes when neither --format nor a background option says otherwise. */
 const transparentByExtension = (ext: string): TransparentFormat | undefined =>
-  OUTPUT_FORMATS.find((f) => f.family === 'transparent' && f.cliDefault && f.extension === ext)?.id as TransparentFormat | undefined;
+  OUTPUT_FORMATS.find((f) => f.family === 'transparent' && f.cliDefault && f.extension === ext)
+    ?.id as TransparentFormat | undefined;
 
 /**
  * CLI flags → the renderer's Recipe (the same shapes the API builds). The output's extension
@@ -137,15 +158,20 @@ async function recipeFrom(
     return recipe;
   }
   if (v.format !== undefined && v.format !== 'mp4') {
-    throw new UsageError('--color, --background and --blur make an opaque video; drop --format or use --format mp4');
+    throw new UsageError(
+      '--color, --background and --blur make an opaque video; drop --format or use --format mp4',
+    );
   }
   if (v.format === 'mp4') expectExtension(ext, 'mp4', 'mp4');
   if (!(OPAQUE_CONTAINERS as readonly string[]).includes(ext)) {
-    throw new UsageError(`an opaque video is written as .mp4, .webm or .mov, not ${path.basename(output)}`);
+    throw new UsageError(
+      `an opaque video is written as .mp4, .webm or .mov, not ${path.basename(output)}`,
+    );
   }
   const exportFormat = ext as OpaqueContainer;
   if (v.blur !== undefined) {
-    if (v.blur !== 'background' && v.blur !== 'subject') throw new UsageError('--blur must be background or subject');
+    if (v.blur !== 'background' && v.blur !== 'subject')
+      throw new UsageError('--blur must be background or subject');
     return { kind: 'blur', blur: { mode: v.blur, intensity: 50, type: 'gaussian' }, exportFormat };
   }
   if (v.background !== undefined) {
@@ -154,7 +180,14 @@ async function recipeFrom(
       file = path.join(work, 'background');
       await safeFetchToFile(v.background, file, { maxBytes: MAX_BACKGROUND_BYTES });
     } else if (!fs.existsSync(file)) throw new Error(`background not found: ${file}`);
-    return { kind: 'composition', background: { file: path.resolve(file) }, template: 'full', backgroundAudio: false, backgroundAudioVolume: 0, exportFormat };
+    return {
+      kind: 'composition',
+      background: { file: path.resolve(file) },
+      template: 'full',
+      backgroundAudio: false,
+      backgroundAudioVolume: 0,
+      exportFormat,
+    };
   }
   const color = v.color ?? '#00FF00';
   if (!/^#[0-9a-fA-F]{6}$/.test(color)) throw new UsageError("--color must look like '#RRGGBB'");
@@ -162,5 +195,8 @@ async function recipeFrom(
 }
 
 function expectExtension(ext: string, wanted: string, format: string): void {
-  if (ext !== wanted) throw new UsageError(`${format} writes a .${wanted} file; name the output so (got ${ext ? `.${ext}` : 'no extension'})`);
+  if (ext !== wanted)
+    throw new UsageError(
+      `${format} writes a .${wanted} file; name the output so (got ${ext ? `.${ext}` : 'no extension'})`,
+    );
 }

@@ -28,7 +28,10 @@ export function db(): PrismaClient {
     globalForDb.keyoutDb = postgresClient(databaseUrl, DATABASE_POOL_MAX);
   } else {
     applyMigrations(databaseUrl);
-    const adapter = new PrismaBetterSqlite3({ url: sqlitePath(databaseUrl), timeout: BUSY_TIMEOUT_MS });
+    const adapter = new PrismaBetterSqlite3({
+      url: sqlitePath(databaseUrl),
+      timeout: BUSY_TIMEOUT_MS,
+    });
     globalForDb.keyoutDb = new PrismaClient({ adapter });
   }
   return globalForDb.keyoutDb;

@@ -4,7 +4,10 @@ import type { z } from 'zod';
 export class StoredShapeError extends Error {
   override name = 'StoredShapeError';
   constructor(column: string, cause: unknown) {
-    super(`${column} does not hold what it should: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    super(
+      `${column} does not hold what it should: ${cause instanceof Error ? cause.message : String(cause)}`,
+      { cause },
+    );
   }
 }
 
@@ -23,7 +26,10 @@ export interface JsonColumn<T, In = T> {
   write(value: In): string;
 }
 
-export function jsonColumn<S extends z.ZodType>(column: string, schema: S): JsonColumn<z.output<S>, z.input<S>> {
+export function jsonColumn<S extends z.ZodType>(
+  column: string,
+  schema: S,
+): JsonColumn<z.output<S>, z.input<S>> {
   const parse = (text: string) => schema.safeParse(JSON.parse(text));
   return {
     read(text) {

@@ -12,7 +12,10 @@ import { migrationsOf } from './migrations';
 const LOCK_KEY = 0x6b65796f; // "keyo"
 
 export async function applyPostgresMigrations(databaseUrl: string): Promise<string[]> {
-  const client = new pg.Client({ connectionString: databaseUrl, application_name: 'keyout-migrate' });
+  const client = new pg.Client({
+    connectionString: databaseUrl,
+    application_name: 'keyout-migrate',
+  });
   await client.connect();
   try {
     await client.query('SELECT pg_advisory_lock($1)', [LOCK_KEY]);
@@ -44,7 +47,10 @@ export async function applyPostgresMigrations(databaseUrl: string): Promise<stri
         await client.query('COMMIT');
       } catch (e) {
         await client.query('ROLLBACK');
-        throw new Error(`PostgreSQL migration ${name} failed: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
+        throw new Error(
+          `PostgreSQL migration ${name} failed: ${e instanceof Error ? e.message : String(e)}`,
+          { cause: e },
+        );
       }
       done.push(name);
     }

@@ -35,7 +35,10 @@ function enableWal(db: Database.Database): void {
       Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10);
       continue;
     }
-    if (mode !== 'wal') throw new Error(`SQLite could not switch ${db.name} to WAL mode (it stays in "${String(mode)}")`);
+    if (mode !== 'wal')
+      throw new Error(
+        `SQLite could not switch ${db.name} to WAL mode (it stays in "${String(mode)}")`,
+      );
     return;
   }
 }
@@ -70,7 +73,9 @@ export function applyMigrations(databaseUrl: string): string[] {
       // IMMEDIATE: two processes starting together cannot both apply the same migration.
       db.transaction(() => {
         const again = db
-          .prepare('SELECT 1 FROM _prisma_migrations WHERE migration_name = ? AND finished_at IS NOT NULL')
+          .prepare(
+            'SELECT 1 FROM _prisma_migrations WHERE migration_name = ? AND finished_at IS NOT NULL',
+          )
           .get(name);
         if (again) return;
         db.exec(sql);

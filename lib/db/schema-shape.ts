@@ -41,7 +41,8 @@ function defaultOf(value: string | null): string {
   return ` default ${/^current_timestamp$/i.test(v) ? 'CURRENT_TIMESTAMP' : v}`;
 }
 
-const column = (type: string, nullable: boolean, dflt: string | null) => `${family(type)}${nullable ? ' null' : ' not null'}${defaultOf(dflt)}`;
+const column = (type: string, nullable: boolean, dflt: string | null) =>
+  `${family(type)}${nullable ? ' null' : ' not null'}${defaultOf(dflt)}`;
 
 const IGNORED = new Set(['_prisma_migrations']);
 
@@ -49,24 +50,51 @@ export function sqliteShape(file: string): Shape {
   const db = new Database(file, { readonly: true });
   try {
     const shape: Shape = {};
-    const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").all() as { name: string }[];
+    const tables = db
+      .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
+      .all() as { name: string }[];
     for (const { name } of tables) {
       if (IGNORED.has(name)) continue;
-      const cols = db.pragma(`table_info("${name}")`) as { name: string; type: string; notnull: number; dflt_value: string | null; pk: number }[];
-      const indexes = db.pragma(`index_list("${name}")`) as { name: string; unique: number; origin: string }[];
-      const fks = db.pragma(`foreign_key_list("${name}")`) as { table: string; from: string; to: string; on_delete: string }[];
+      const cols = db.pragma(`table_info("${name}")`) as {
+        name: string;
+        type: string;
+        notnull: number;
+        dflt_value: string | null;
+        pk: number;
+      }[];
+      const indexes = db.pragma(`index_list("${name}")`) as {
+        name: string;
+        unique: number;
+        origin: string;
+      }[];
+      const fks = db.pragma(`foreign_key_list("${name}")`) as {
+        table: string;
+        from: string;
+        to: string;
+        on_delete: string;
+      }[];
       shape[name] = {
-        columns: Object.fromEntries(cols.map((c) => [c.name, column(c.type, !c.notnull && !c.pk, c.dflt_value)])),
-        primaryKey: cols.filter((c) => c.pk).sort((a, b) => a.pk - b.pk).map((c) => c.name).join(', '),
+        columns: Object.fromEntries(
+          cols.map((c) => [c.name, column(c.type, !c.notnull && !c.pk, c.dflt_value)]),
+        ),
+        primaryKey: cols
+          .filter((c) => c.pk)
+          .sort((a, b) => a.pk - b.pk)
+          .map((c) => c.name)
+          .join(', '),
         indexes: Object.fromEntries(
           indexes
             .filter((i) => i.origin !== 'pk')
             .map((i) => {
-              const on = (db.pragma(`index_info("${i.name}")`) as { name: string }[]).map((c) => c.name).join(', ');
+              const on = (db.pragma(`index_info("${i.name}")`) as { name: string }[])
+                .map((c) => c.name)
+                .join(', ');
               return [i.name, `${i.unique ? 'unique ' : ''}(${on})`];
             }),
         ),
-        foreignKeys: fks.map((f) => `${f.from} → ${f.table}.${f.to} on delete ${f.on_delete.toLowerCase()}`).sort(),
+        foreignKeys: fks
+          .map((f) => `${f.from} → ${f.table}.${f.to} on delete ${f.on_delete.toLowerCase()}`)
+          .sort(),
       };
     }
     return shape;
@@ -80,7 +108,14 @@ export async function postgresShape(url: string): Promise<Shape> {
   await client.connect();
   try {
     const q = async <R extends object>(sql: string) => (await client.query<R>(sql)).rows;
-    const cols = await q<{ table_name: string; column_name: string; data_type: string; precision: number | null; is_nullable: string; column_default: string | null }>(
+    const cols = await q<{
+      table_name: string;
+      column_name: string;
+      data_type: string;
+      precision: number | null;
+      is_nullable: string;
+      column_default: string | null;
+    }>(
       `SELECT table_name, column_name, data_type, datetime_precision AS precision, is_nullable, column_default
        FROM information_schema.columns WHERE table_schema = current_schema() ORDER BY ordinal_position`,
     );
@@ -107,17 +142,31 @@ export async function postgresShape(url: string): Promise<Shape> {
     const shape: Shape = {};
     for (const c of cols) {
       if (IGNORED.has(c.table_name)) continue;
-      const t = (shape[c.table_name] ??= { columns: {}, primaryKey: '', indexes: {}, foreignKeys: [] });
-      const type = c.data_type === 'timestamp without time zone' ? `timestamp(${c.precision})` : c.data_type;
+      const t = (shape[c.table_name] ??= {
+        columns: {},
+        primaryKey: '',
+        indexes: {},
+        foreignKeys: [],
+      });
+      const type =
+        c.data_type === 'timestamp without time zone' ? `timestamp(${c.precision})` : c.data_type;
       t.columns[c.column_name] = column(type, c.is_nullable === 'YES', c.column_default);
     }
-    for (const p of pks) if (shape[unquote(p.table)]) shape[unquote(p.table)]!.primaryKey = p.columns;
-    for (const i of indexes) if (shape[i.table]) shape[i.table]!.indexes[i.name] = `${i.unique ? 'unique ' : ''}(${i.columns})`;
+    for (const p of pks)
+      if (shape[unquote(p.table)]) shape[unquote(p.table)]!.primaryKey = p.columns;
+    for (const i of indexes)
+      if (shape[i.table])
+        shape[i.table]!.indexes[i.name] = `${i.unique ? 'unique ' : ''}(${i.columns})`;
     for (const f of fks) {
-      const m = /^FOREIGN KEY \((.+)\) REFERENCES (.+)\((.+)\)(?: ON UPDATE \w+)?(?: ON DELETE (.+?))?(?: ON UPDATE \w+)?$/.exec(unquote(f.def));
+      const m =
+        /^FOREIGN KEY \((.+)\) REFERENCES (.+)\((.+)\)(?: ON UPDATE \w+)?(?: ON DELETE (.+?))?(?: ON UPDATE \w+)?$/.exec(
+          unquote(f.def),
+        );
       const t = shape[unquote(f.table)];
       if (!t) continue;
-      t.foreignKeys.push(m ? `${m[1]} → ${m[2]}.${m[3]} on delete ${(m[4] ?? 'no action').toLowerCase()}` : f.def);
+      t.foreignKeys.push(
+        m ? `${m[1]} → ${m[2]}.${m[3]} on delete ${(m[4] ?? 'no action').toLowerCase()}` : f.def,
+      );
     }
     for (const t of Object.values(shape)) t.foreignKeys.sort();
     return shape;
@@ -139,17 +188,24 @@ export function differences(a: Shape, b: Shape, names: [string, string]): string
     }
     for (const col of new Set([...Object.keys(x.columns), ...Object.keys(y.columns)])) {
       if (x.columns[col] !== y.columns[col]) {
-        out.push(`"${table}"."${col}": ${an} ${x.columns[col] ?? '(missing)'}, ${bn} ${y.columns[col] ?? '(missing)'}`);
+        out.push(
+          `"${table}"."${col}": ${an} ${x.columns[col] ?? '(missing)'}, ${bn} ${y.columns[col] ?? '(missing)'}`,
+        );
       }
     }
-    if (x.primaryKey !== y.primaryKey) out.push(`"${table}" primary key: ${an} (${x.primaryKey}), ${bn} (${y.primaryKey})`);
+    if (x.primaryKey !== y.primaryKey)
+      out.push(`"${table}" primary key: ${an} (${x.primaryKey}), ${bn} (${y.primaryKey})`);
     for (const idx of new Set([...Object.keys(x.indexes), ...Object.keys(y.indexes)])) {
       if (x.indexes[idx] !== y.indexes[idx]) {
-        out.push(`index "${idx}" on "${table}": ${an} ${x.indexes[idx] ?? '(missing)'}, ${bn} ${y.indexes[idx] ?? '(missing)'}`);
+        out.push(
+          `index "${idx}" on "${table}": ${an} ${x.indexes[idx] ?? '(missing)'}, ${bn} ${y.indexes[idx] ?? '(missing)'}`,
+        );
       }
     }
-    for (const fk of x.foreignKeys) if (!y.foreignKeys.includes(fk)) out.push(`"${table}" foreign key ${fk}: only in ${an}`);
-    for (const fk of y.foreignKeys) if (!x.foreignKeys.includes(fk)) out.push(`"${table}" foreign key ${fk}: only in ${bn}`);
+    for (const fk of x.foreignKeys)
+      if (!y.foreignKeys.includes(fk)) out.push(`"${table}" foreign key ${fk}: only in ${an}`);
+    for (const fk of y.foreignKeys)
+      if (!x.foreignKeys.includes(fk)) out.push(`"${table}" foreign key ${fk}: only in ${bn}`);
   }
   return out;
 }

@@ -3,7 +3,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postgresSchema, POSTGRES, SOURCE } from '../../scripts/prisma-schemas.mjs';
-import { postgresUnavailable, testPostgres, type TestPostgres } from '../../scripts/lib-stack/test-postgres';
+import {
+  postgresUnavailable,
+  testPostgres,
+  type TestPostgres,
+} from '../../scripts/lib-stack/test-postgres';
 import { applyMigrations } from './migrate';
 import { applyPostgresMigrations } from './migrate-postgres';
 import { migrationsOf } from './migrations';
@@ -27,15 +31,22 @@ if (unavailable) console.warn(`Skipping the PostgreSQL side of the schema checks
 describe('the two databases stay in step', () => {
   it('prisma/postgres/schema.prisma is derived from the current prisma/schema.prisma', () => {
     const want = postgresSchema(fs.readFileSync(SOURCE, 'utf8'));
-    expect(fs.readFileSync(POSTGRES, 'utf8') === want, 'prisma/postgres/schema.prisma is out of date: run `npm run prisma:generate`').toBe(true);
+    expect(
+      fs.readFileSync(POSTGRES, 'utf8') === want,
+      'prisma/postgres/schema.prisma is out of date: run `npm run prisma:generate`',
+    ).toBe(true);
   });
 
   it('every migration has a twin of the same name in the other set', () => {
     const sqlite = migrationsOf('sqlite').map((m) => m.name);
     const postgres = migrationsOf('postgres').map((m) => m.name);
     const missing = [
-      ...sqlite.filter((n) => !postgres.includes(n)).map((n) => `prisma/postgres/migrations/${n}/migration.sql (twin of the SQLite migration)`),
-      ...postgres.filter((n) => !sqlite.includes(n)).map((n) => `prisma/migrations/${n}/migration.sql (twin of the PostgreSQL migration)`),
+      ...sqlite
+        .filter((n) => !postgres.includes(n))
+        .map((n) => `prisma/postgres/migrations/${n}/migration.sql (twin of the SQLite migration)`),
+      ...postgres
+        .filter((n) => !sqlite.includes(n))
+        .map((n) => `prisma/migrations/${n}/migration.sql (twin of the PostgreSQL migration)`),
     ];
     expect(missing, `Missing migrations:\n  ${missing.join('\n  ')}`).toEqual([]);
   });
@@ -56,13 +67,20 @@ describe('the two databases stay in step', () => {
       applyMigrations(`file:${file}`);
       const url = await server.freshDatabase();
       await applyPostgresMigrations(url);
-      const diff = differences(sqliteShape(file), await postgresShape(url), ['SQLite', 'PostgreSQL']);
+      const diff = differences(sqliteShape(file), await postgresShape(url), [
+        'SQLite',
+        'PostgreSQL',
+      ]);
       expect(diff, `The migration sets disagree:\n  ${diff.join('\n  ')}`).toEqual([]);
     });
 
     it('records each PostgreSQL migration once, like prisma migrate deploy, even when processes start together', async () => {
       const url = await server.freshDatabase();
-      const runs = await Promise.all([applyPostgresMigrations(url), applyPostgresMigrations(url), applyPostgresMigrations(url)]);
+      const runs = await Promise.all([
+        applyPostgresMigrations(url),
+        applyPostgresMigrations(url),
+        applyPostgresMigrations(url),
+      ]);
       expect(runs.flat().sort()).toEqual(migrationsOf('postgres').map((m) => m.name));
       expect(await applyPostgresMigrations(url)).toEqual([]);
     });

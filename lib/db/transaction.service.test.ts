@@ -1,6 +1,10 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { postgresUnavailable, testPostgres, type TestPostgres } from '../../scripts/lib-stack/test-postgres';
+import {
+  postgresUnavailable,
+  testPostgres,
+  type TestPostgres,
+} from '../../scripts/lib-stack/test-postgres';
 import { debitForJob, getBalance, grantCredits } from '../billing/ledger';
 import { resetEnvForTests } from '../env';
 import { ServiceError } from '../errors';
@@ -19,7 +23,11 @@ beforeAll(async () => {
   server = await testPostgres();
   url = await server.freshDatabase();
   // The process-wide client (db()) on this database, with a pool of 2 connections.
-  Object.assign(process.env, { DATABASE_URL: url, DATABASE_POOL_MAX: '2', KEYOUT_SECRET: 'x'.repeat(64) });
+  Object.assign(process.env, {
+    DATABASE_URL: url,
+    DATABASE_POOL_MAX: '2',
+    KEYOUT_SECRET: 'x'.repeat(64),
+  });
   resetEnvForTests();
   db = (await import('./client')).db();
   userId = (await db.user.create({ data: { email: 'busy@example.com' } })).id;
@@ -43,7 +51,9 @@ describe.skipIf(unavailable)('transactions on PostgreSQL under contention', () =
   it("waits for an account's row lock held longer than Prisma's default 5 s transaction timeout, then charges once", async () => {
     await holdAccountLock(6_500);
     const t0 = Date.now();
-    expect(await transaction((tx) => debitForJob(tx, { userId, jobId: 'locked-1', amount: 1 }))).toBe(true);
+    expect(
+      await transaction((tx) => debitForJob(tx, { userId, jobId: 'locked-1', amount: 1 })),
+    ).toBe(true);
     expect(Date.now() - t0).toBeGreaterThan(5_000);
     expect(await db.creditEntry.count({ where: { jobId: 'locked-1' } })).toBe(1);
   }, 60_000);
@@ -52,7 +62,9 @@ describe.skipIf(unavailable)('transactions on PostgreSQL under contention', () =
     // Both connections of the pool held by transactions waiting on the lock for 3.5 s; a third
     // transaction waits for one of them to be free.
     await holdAccountLock(3_500);
-    const charges = ['pool-1', 'pool-2', 'pool-3'].map((jobId) => transaction((tx) => debitForJob(tx, { userId, jobId, amount: 1 })));
+    const charges = ['pool-1', 'pool-2', 'pool-3'].map((jobId) =>
+      transaction((tx) => debitForJob(tx, { userId, jobId, amount: 1 })),
+    );
     expect(await Promise.all(charges)).toEqual([true, true, true]);
     expect(await db.creditEntry.count({ where: { jobId: { startsWith: 'pool-' } } })).toBe(3);
   }, 60_000);
@@ -61,7 +73,10 @@ describe.skipIf(unavailable)('transactions on PostgreSQL under contention', () =
     let runs = 0;
     const result = await transaction(async (tx) => {
       await tx.user.update({ where: { id: userId }, data: { updatedAt: new Date() } });
-      if (++runs === 1) throw Object.assign(new Error('Transaction failed due to a write conflict or a deadlock'), { code: 'P2034' });
+      if (++runs === 1)
+        throw Object.assign(new Error('Transaction failed due to a write conflict or a deadlock'), {
+          code: 'P2034',
+        });
       return runs;
     });
     expect(result).toBe(2);

@@ -34,7 +34,9 @@ export async function transaction<T>(fn: (tx: Prisma.TransactionClient) => Promi
       return await db().$transaction(fn, TRANSACTION_LIMITS);
     } catch (e) {
       if (attempt >= ATTEMPTS || !rolledBack(e)) throw e;
-      console.warn(`[db] transaction rolled back (${(e as { code: string }).code}), running it again (attempt ${attempt + 1}/${ATTEMPTS})`);
+      console.warn(
+        `[db] transaction rolled back (${(e as { code: string }).code}), running it again (attempt ${attempt + 1}/${ATTEMPTS})`,
+      );
       await new Promise((r) => setTimeout(r, 50 + Math.random() * 200 * attempt));
     }
   }

@@ -13,7 +13,11 @@ function lazyBody(total: number, chunk = 64 * 1024) {
       c.enqueue(new Uint8Array(n).fill(0x20));
     },
   });
-  const req = new Request('http://x/v1/jobs', { method: 'POST', body: stream, duplex: 'half' } as RequestInit);
+  const req = new Request('http://x/v1/jobs', {
+    method: 'POST',
+    body: stream,
+    duplex: 'half',
+  } as RequestInit);
   return { req, pulled };
 }
 
@@ -38,7 +42,12 @@ describe('readJson', () => {
     expect(await readJson(post('{"a":1}'))).toEqual({ a: 1 });
     expect(await readJson(post(null))).toEqual({});
     expect(await readJson(post('  '))).toEqual({});
-    await expect(readJson(post('{"a":'))).rejects.toMatchObject({ status: 400, message: 'Invalid JSON body' });
-    await expect(readJson(post(new Uint8Array([0x22, 0xff, 0x22])))).rejects.toMatchObject({ status: 400 });
+    await expect(readJson(post('{"a":'))).rejects.toMatchObject({
+      status: 400,
+      message: 'Invalid JSON body',
+    });
+    await expect(readJson(post(new Uint8Array([0x22, 0xff, 0x22])))).rejects.toMatchObject({
+      status: 400,
+    });
   });
 });

@@ -2,13 +2,22 @@ import { HttpError } from './errors';
 
 export const MAX_JSON_BYTES = 1024 * 1024;
 
-const tooLarge = () => new HttpError(413, 'Request body too large', `JSON bodies are limited to ${MAX_JSON_BYTES} bytes.`);
+const tooLarge = () =>
+  new HttpError(
+    413,
+    'Request body too large',
+    `JSON bodies are limited to ${MAX_JSON_BYTES} bytes.`,
+  );
 
 /**
  * The body's bytes, counted while they stream in: past `maxBytes` the read stops at once and
  * 413 is thrown, whatever Content-Length said (a chunked body has none, and a header can lie).
  */
-export async function readCapped(req: Request, maxBytes: number, onTooLarge: () => Error): Promise<Uint8Array> {
+export async function readCapped(
+  req: Request,
+  maxBytes: number,
+  onTooLarge: () => Error,
+): Promise<Uint8Array> {
   if (Number(req.headers.get('content-length') ?? 0) > maxBytes) throw onTooLarge();
   if (!req.body) return new Uint8Array(0);
   const reader = req.body.getReader();

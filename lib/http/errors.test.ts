@@ -4,7 +4,8 @@ import { StartJobRequest } from '../schemas/jobs';
 import { ServiceError } from '../errors';
 import { toHttpError } from './errors';
 
-const zodError = (schema: { safeParse: (v: unknown) => { error?: unknown } }, value: unknown) => schema.safeParse(value).error;
+const zodError = (schema: { safeParse: (v: unknown) => { error?: unknown } }, value: unknown) =>
+  schema.safeParse(value).error;
 
 describe('toHttpError', () => {
   it('maps service error kinds to statuses and keeps the message a string', () => {
@@ -22,7 +23,9 @@ describe('toHttpError', () => {
       expect(h.message).toBe(e.message);
       expect(h.details).toBe(e.details);
     }
-    expect(toHttpError(new ServiceError('rate_limited', 'r', undefined, 12)).headers).toEqual({ 'Retry-After': '12' });
+    expect(toHttpError(new ServiceError('rate_limited', 'r', undefined, 12)).headers).toEqual({
+      'Retry-After': '12',
+    });
   });
 
   it('shows spec messages verbatim and names the field otherwise', () => {

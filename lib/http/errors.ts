@@ -35,10 +35,14 @@ const STATUS: Record<ServiceErrorKind, number> = {
 function fromZod(e: ZodError): HttpError {
   const where = (path: PropertyKey[]) => path.map(String).join('.');
   const first = e.issues[0];
-  const details = e.issues.map((i) => (i.path.length ? `${where(i.path)}: ${i.message}` : i.message)).join('; ');
+  const details = e.issues
+    .map((i) => (i.path.length ? `${where(i.path)}: ${i.message}` : i.message))
+    .join('; ');
   if (!first) return new HttpError(400, 'Invalid request');
   if (isUserMessage(first.message)) return new HttpError(400, first.message, details);
-  const error = first.path.length ? `Invalid ${where(first.path)}: ${first.message}` : `Invalid request: ${first.message}`;
+  const error = first.path.length
+    ? `Invalid ${where(first.path)}: ${first.message}`
+    : `Invalid request: ${first.message}`;
   return new HttpError(400, error, details);
 }
 

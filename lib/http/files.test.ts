@@ -39,7 +39,10 @@ function countedBody(total: number) {
 
 async function newJob() {
   const user = await db().user.create({ data: { email: `u${Math.random()}@example.com` } });
-  const receipt = (await createJob(user.id, { filename: 'clip.mp4', content_type: 'video/mp4' })) as { id: string; upload_url: string };
+  const receipt = (await createJob(user.id, {
+    filename: 'clip.mp4',
+    content_type: 'video/mp4',
+  })) as { id: string; upload_url: string };
   return { ...receipt, key: new URL(receipt.upload_url).pathname.replace(/^\/files\//, '') };
 }
 
@@ -48,15 +51,23 @@ const put = (url: string, body: ReadableStream<Uint8Array>, headers: Record<stri
 
 /** Every file but the database and the instance secret: uploads, partial or whole. */
 const storedFiles = () =>
-  fs.readdirSync(dataDir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile() && !e.name.startsWith('keyout.db') && e.name !== 'secret');
+  fs
+    .readdirSync(dataDir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile() && !e.name.startsWith('keyout.db') && e.name !== 'secret');
 
 describe('receiveUpload refusals', () => {
   it('answers a PUT declaring far more than the limit with 413 in the error body, reads little and stores nothing', async () => {
     const job = await newJob();
     const { body, read } = countedBody(2 * 1024 ** 3);
-    const res = await receiveUpload(put(job.upload_url, body, { 'Content-Length': String(2 * 1024 ** 3) }), job.key);
+    const res = await receiveUpload(
+      put(job.upload_url, body, { 'Content-Length': String(2 * 1024 ** 3) }),
+      job.key,
+    );
     expect(res.status).toBe(413);
-    expect(await res.json()).toEqual({ error: 'File too large', details: `The file is ${2 * 1024 ** 3} bytes; the limit is ${LIMIT} bytes.` });
+    expect(await res.json()).toEqual({
+      error: 'File too large',
+      details: `The file is ${2 * 1024 ** 3} bytes; the limit is ${LIMIT} bytes.`,
+    });
     // At most what discardBody reads of a refused body (1 MiB), never the declared 2 GiB.
     expect(read.bytes).toBeLessThanOrEqual(1024 * 1024 + 16 * 1024);
     expect(storedFiles()).toEqual([]);
@@ -69,7 +80,9 @@ describe('receiveUpload refusals', () => {
     const { body } = countedBody(LIMIT / 2);
     const res = await receiveUpload(put(job.upload_url, body), job.key);
     expect(res.status).toBe(409);
-    expect(await res.json()).toEqual({ error: 'The job has already been started; its video cannot be replaced' });
+    expect(await res.json()).toEqual({
+      error: 'The job has already been started; its video cannot be replaced',
+    });
     expect(storedFiles()).toEqual([]);
     expect((await db().job.findUniqueOrThrow({ where: { id: job.id } })).status).toBe('processing');
   });

@@ -16,13 +16,22 @@ import { apiHeaders } from './headers';
 function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
   return new Response(JSON.stringify(body), {
     status,
-    headers: { 'Content-Type': 'application/json; charset=utf-8', 'X-Content-Type-Options': 'nosniff', ...apiHeaders(), ...headers },
+    headers: {
+      'Content-Type': 'application/json; charset=utf-8',
+      'X-Content-Type-Options': 'nosniff',
+      ...apiHeaders(),
+      ...headers,
+    },
   });
 }
 
 function fail(e: unknown): Response {
   const err = toHttpError(e);
-  return json(err.status, err.details ? { error: err.message, details: err.details } : { error: err.message }, err.headers);
+  return json(
+    err.status,
+    err.details ? { error: err.message, details: err.details } : { error: err.message },
+    err.headers,
+  );
 }
 
 /** Checks the URL's signature for `method`; a Response when it does not authorise the request. */
@@ -30,16 +39,32 @@ function authorise(req: Request, key: string, method: 'GET' | 'PUT'): Response |
   const url = new URL(req.url);
   if (!isSafeKey(key)) return json(404, { error: 'Not found' });
   const verdict = verifySignature(
-    { method, path: `/files/${key}`, expires: Number(url.searchParams.get('expires')), filename: url.searchParams.get('filename') },
+    {
+      method,
+      path: `/files/${key}`,
+      expires: Number(url.searchParams.get('expires')),
+      filename: url.searchParams.get('filename'),
+    },
     url.searchParams.get('sig'),
   );
-  if (verdict === 'expired') return json(403, { error: 'URL expired', details: 'Signed URLs are valid for one hour; ask the API for a new one.' });
-  if (verdict !== 'ok') return json(403, { error: 'Invalid signature', details: 'The URL is not a valid signed URL for this file and method.' });
+  if (verdict === 'expired')
+    return json(403, {
+      error: 'URL expired',
+      details: 'Signed URLs are valid for one hour; ask the API for a new one.',
+    });
+  if (verdict !== 'ok')
+    return json(403, {
+      error: 'Invalid signature',
+      details: 'The URL is not a valid signed URL for this file and method.',
+    });
   return null;
 }
 
 /** Parses a single "bytes=a-b" range; null when absent, 'invalid' when unsatisfiable. */
-function parseRange(header: string | null, size: number): { start: number; end: number } | null | 'invalid' {
+function parseRange(
+  header: string | null,
+  size: number,
+): { start: number; end: number } | null | 'invalid' {
   if (!header) return null;
   const m = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
   if (!m || (!m[1] && !m[2])) return 'invalid';
@@ -76,7 +101,10 @@ export async function serveFile(req: Request, key: string, headOnly = false): Pr
     if (filename) headers['Content-Disposition'] = contentDisposition(filename);
     const range = parseRange(req.headers.get('range'), stat.bytes);
     if (range === 'invalid') {
-      return new Response(null, { status: 416, headers: { ...headers, 'Content-Range': `bytes */${stat.bytes}` } });
+      return new Response(null, {
+        status: 416,
+        headers: { ...headers, 'Content-Range': `bytes */${stat.bytes}` },
+      });
     }
     const { start, end } = range ?? { start: 0, end: stat.bytes - 1 };
     headers['Content-Length'] = String(stat.bytes === 0 ? 0 : end - start + 1);
@@ -101,11 +129,14 @@ async function receive(req: Request, key: string): Promise<Response> {
     const denied = authorise(req, key, 'PUT');
     if (denied) return denied;
     const jobId = jobIdOfUploadTarget(key);
-    if (!jobId) return json(403, { error: 'Invalid signature', details: 'Only job uploads may be PUT.' });
+    if (!jobId)
+      return json(403, { error: 'Invalid signature', details: 'Only job uploads may be PUT.' });
     if (!req.body) return json(400, { error: 'The upload is empty' });
     const length = req.headers.get('content-length');
     const body = req.body as NodeWebStream<Uint8Array>;
-    const result = await uploadSource(jobId, () => Readable.fromWeb(body), { contentLength: length ? Number(length) : undefined });
+    const result = await uploadSource(jobId, () => Readable.fromWeb(body), {
+      contentLength: length ? Number(length) : undefined,
+    });
     return json(200, result);
   } catch (e) {
     return fail(e);
@@ -117,7 +148,14 @@ const FILE_METHODS = ['GET', 'HEAD', 'PUT', 'OPTIONS'];
 /** The methods a signed file URL does not have: the spec's JSON 405, not Next's empty one. */
 export async function otherFileMethod(req: Request): Promise<Response> {
   await discardBody(req);
-  return json(405, { error: 'Method not allowed', details: 'Signed file URLs accept GET, HEAD and (for uploads) PUT.' }, { Allow: FILE_METHODS.join(', ') });
+  return json(
+    405,
+    {
+      error: 'Method not allowed',
+      details: 'Signed file URLs accept GET, HEAD and (for uploads) PUT.',
+    },
+    { Allow: FILE_METHODS.join(', ') },
+  );
 }
 
 /** OPTIONS on a signed file URL: its methods, in a JSON body like every answer (Next's is an empty 204). */

@@ -75,7 +75,10 @@ describe('multipartFile', () => {
     try {
       const file = await multipartFile(req);
       await new Promise((r) => setTimeout(r, 100)); // the caller is busy (creating its job row)
-      const err = await pipeline(file.body, new Writable({ write: (_c, _e, done) => done() })).catch((e: unknown) => e);
+      const err = await pipeline(
+        file.body,
+        new Writable({ write: (_c, _e, done) => done() }),
+      ).catch((e: unknown) => e);
       expect(err).toMatchObject({ status: 400, message: 'Incomplete multipart upload' });
     } finally {
       process.off('uncaughtException', onUncaught);
@@ -84,12 +87,18 @@ describe('multipartFile', () => {
   });
 
   it('a form cut off before any file, or not a form at all, is a 400', async () => {
-    await expect(multipartFile(formRequest([`--${BOUNDARY}\r\nContent-Disposition: form-da`]).req)).rejects.toMatchObject({ status: 400 });
+    await expect(
+      multipartFile(formRequest([`--${BOUNDARY}\r\nContent-Disposition: form-da`]).req),
+    ).rejects.toMatchObject({ status: 400 });
     await expect(multipartFile(formRequest([head('other'), 'x', tail]).req)).rejects.toMatchObject({
       status: 400,
       message: 'The multipart form needs a file field named "file"',
     });
-    const notForm = new Request('http://x/', { method: 'POST', headers: { 'content-type': 'multipart/form-data' }, body: 'x' });
+    const notForm = new Request('http://x/', {
+      method: 'POST',
+      headers: { 'content-type': 'multipart/form-data' },
+      body: 'x',
+    });
     await expect(multipartFile(notForm)).rejects.toMatchObject({ status: 400 });
   });
 
@@ -103,7 +112,10 @@ describe('multipartFile', () => {
   it('stops reading the request soon after the file passes MAX_UPLOAD_BYTES', async () => {
     const { req, pulled } = formRequest([head('file')], 256 * 1024 * 1024);
     const file = await multipartFile(req);
-    await expect(drain(file.body)).rejects.toMatchObject({ kind: 'too_large', message: 'File too large' });
+    await expect(drain(file.body)).rejects.toMatchObject({
+      kind: 'too_large',
+      message: 'File too large',
+    });
     await new Promise((r) => setTimeout(r, 200));
     expect(pulled.bytes).toBeLessThan(8 * 1024 * 1024);
   });

@@ -21,7 +21,11 @@ const MAX_BYTES_BEFORE_FILE = 1024 * 1024;
 const FORM_OVERHEAD_BYTES = 64 * 1024;
 
 const incomplete = () =>
-  new HttpError(400, 'Incomplete multipart upload', 'The request ended before the file and the form were complete; send the whole file again.');
+  new HttpError(
+    400,
+    'Incomplete multipart upload',
+    'The request ended before the file and the form were complete; send the whole file again.',
+  );
 
 /**
  * The `field` file of a multipart/form-data request, as a stream: the caller consumes it (to
@@ -33,15 +37,35 @@ const incomplete = () =>
 export function multipartFile(req: Request, field = 'file'): Promise<MultipartFile> {
   const maxFileBytes = env().MAX_UPLOAD_BYTES;
   return new Promise((resolve, reject) => {
-    if (!req.body) return reject(new HttpError(400, 'The multipart form is empty', `Send the video in a field named "${field}".`));
+    if (!req.body)
+      return reject(
+        new HttpError(
+          400,
+          'The multipart form is empty',
+          `Send the video in a field named "${field}".`,
+        ),
+      );
     let parser: busboy.Busboy;
     try {
       parser = busboy({
         headers: { 'content-type': req.headers.get('content-type') ?? '' },
-        limits: { files: 1, fileSize: maxFileBytes + 1, fields: 20, fieldSize: 256 * 1024, parts: 30, headerPairs: 20 },
+        limits: {
+          files: 1,
+          fileSize: maxFileBytes + 1,
+          fields: 20,
+          fieldSize: 256 * 1024,
+          parts: 30,
+          headerPairs: 20,
+        },
       });
     } catch {
-      return reject(new HttpError(400, 'Invalid multipart form', 'The Content-Type must be multipart/form-data with a boundary.'));
+      return reject(
+        new HttpError(
+          400,
+          'Invalid multipart form',
+          'The Content-Type must be multipart/form-data with a boundary.',
+        ),
+      );
     }
     const input = Readable.fromWeb(req.body as NodeWebStream<Uint8Array>);
     let found = false;
@@ -54,7 +78,13 @@ export function multipartFile(req: Request, field = 'file'): Promise<MultipartFi
       transform(chunk: Buffer, _enc, done) {
         seen += chunk.length;
         if (!found && seen > MAX_BYTES_BEFORE_FILE) {
-          done(new HttpError(400, 'Invalid multipart form', `The "${field}" part must come first, after at most ${MAX_BYTES_BEFORE_FILE} bytes of other fields.`));
+          done(
+            new HttpError(
+              400,
+              'Invalid multipart form',
+              `The "${field}" part must come first, after at most ${MAX_BYTES_BEFORE_FILE} bytes of other fields.`,
+            ),
+          );
         } else if (seen > maxFileBytes + FORM_OVERHEAD_BYTES + MAX_BYTES_BEFORE_FILE) {
           done(tooLarge(maxFileBytes));
         } else done(null, chunk);
@@ -86,11 +116,21 @@ export function multipartFile(req: Request, field = 'file'): Promise<MultipartFi
     });
     pipeline(input, counter, parser).then(
       () => {
-        if (!found) reject(new HttpError(400, `The multipart form needs a file field named "${field}"`));
+        if (!found)
+          reject(new HttpError(400, `The multipart form needs a file field named "${field}"`));
       },
       (e: unknown) => {
         if (e instanceof HttpError || e instanceof ServiceError) reject(e);
-        else reject(found ? incomplete() : new HttpError(400, 'Invalid multipart form', 'The form could not be read; it is malformed or incomplete.'));
+        else
+          reject(
+            found
+              ? incomplete()
+              : new HttpError(
+                  400,
+                  'Invalid multipart form',
+                  'The form could not be read; it is malformed or incomplete.',
+                ),
+          );
       },
     );
   });

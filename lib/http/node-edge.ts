@@ -33,15 +33,29 @@ const KEEP_ALIVE_MS = 60_000;
 const ROUTABLE = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
 
 function jsonHead(status: number, extra: Record<string, string> = {}): Record<string, string> {
-  return { 'Content-Type': 'application/json; charset=utf-8', ...apiHeaders(), 'X-Content-Type-Options': 'nosniff', ...extra };
+  return {
+    'Content-Type': 'application/json; charset=utf-8',
+    ...apiHeaders(),
+    'X-Content-Type-Options': 'nosniff',
+    ...extra,
+  };
 }
 
 /** Answers once the request's body is in (a client still sending would see a reset), or after 1 s. */
-function reply(req: http.IncomingMessage, res: http.ServerResponse, status: number, body: { error: string; details: string }, extra?: Record<string, string>): void {
+function reply(
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+  status: number,
+  body: { error: string; details: string },
+  extra?: Record<string, string>,
+): void {
   const text = JSON.stringify(body);
   const send = () => {
     if (res.headersSent) return;
-    res.writeHead(status, jsonHead(status, { 'Content-Length': String(Buffer.byteLength(text)), ...extra }));
+    res.writeHead(
+      status,
+      jsonHead(status, { 'Content-Length': String(Buffer.byteLength(text)), ...extra }),
+    );
     res.end(text);
   };
   req.once('end', send);
@@ -105,13 +119,13 @@ function closeWhenAnsweredEarly(req: http.IncomingMessage, res: http.ServerRespo
   const { socket } = req; // req.socket is null by the time a destroyed request is answered
   // Node's implicit headers (res.end without writeHead) go through writeHead too.
   const writeHead = res.writeHead.bind(res) as (...args: unknown[]) => http.ServerResponse;
-  res.writeHead = ((...args: unknown[]) => {
+  res.writeHead = (...args: unknown[]) => {
     if (!req.complete && !res.headersSent) {
       res.setHeader('Connection', 'close');
       if (!socket.destroyed) lingerOnClose(socket);
     }
     return writeHead(...args);
-  });
+  };
 }
 
 /** Answers the request here when Next would answer it with something other than the spec's body. */
@@ -128,14 +142,21 @@ function refuse(req: http.IncomingMessage, res: http.ServerResponse): boolean {
     return true;
   }
   if (!decodablePath(req.url ?? '/')) {
-    reply(req, res, 400, { error: 'Invalid URL', details: 'The request path has invalid percent-encoding.' });
+    reply(req, res, 400, {
+      error: 'Invalid URL',
+      details: 'The request path has invalid percent-encoding.',
+    });
     return true;
   }
   return false;
 }
 
 const CLIENT_ERRORS: Record<string, [number, string, string]> = {
-  HPE_HEADER_OVERFLOW: [431, 'Request headers too large', 'The request headers exceed the server limit.'],
+  HPE_HEADER_OVERFLOW: [
+    431,
+    'Request headers too large',
+    'The request headers exceed the server limit.',
+  ],
   ERR_HTTP_REQUEST_TIMEOUT: [408, 'Request timeout', 'The request was not received in time.'],
 };
 
@@ -145,9 +166,15 @@ function answerClientError(err: NodeJS.ErrnoException, socket: Socket): void {
     socket.destroy();
     return;
   }
-  const [status, error, details] = CLIENT_ERRORS[err.code ?? ''] ?? [400, 'Bad request', 'The request could not be parsed as HTTP.'];
+  const [status, error, details] = CLIENT_ERRORS[err.code ?? ''] ?? [
+    400,
+    'Bad request',
+    'The request could not be parsed as HTTP.',
+  ];
   const body = JSON.stringify({ error, details });
-  const head = Object.entries(jsonHead(status, { 'Content-Length': String(Buffer.byteLength(body)), Connection: 'close' }))
+  const head = Object.entries(
+    jsonHead(status, { 'Content-Length': String(Buffer.byteLength(body)), Connection: 'close' }),
+  )
     .map(([k, v]) => `${k}: ${v}\r\n`)
     .join('');
   socket.end(`HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\n${head}\r\n${body}`);
@@ -161,7 +188,11 @@ export function installNodeEdge(): void {
   const guarded = new WeakSet<http.Server>();
   // eslint-disable-next-line @typescript-eslint/unbound-method -- re-applied below with its server as `this`
   const emit = http.Server.prototype.emit;
-  http.Server.prototype.emit = function (this: http.Server, event: string | symbol, ...args: unknown[]): boolean {
+  http.Server.prototype.emit = function (
+    this: http.Server,
+    event: string | symbol,
+    ...args: unknown[]
+  ): boolean {
     if (event === 'connection' && !guarded.has(this)) {
       guarded.add(this);
       this.on('clientError', answerClientError);

@@ -17,7 +17,9 @@ export async function servePackageFile(dir: string, file: string): Promise<Respo
   }
   return new Response(Readable.toWeb(fs.createReadStream(full)) as ReadableStream, {
     headers: {
-      'Content-Type': file.endsWith('.wasm') ? 'application/wasm' : 'text/javascript; charset=utf-8',
+      'Content-Type': file.endsWith('.wasm')
+        ? 'application/wasm'
+        : 'text/javascript; charset=utf-8',
       'Content-Length': String(size),
       'Cache-Control': 'public, max-age=86400',
       'Cross-Origin-Resource-Policy': 'same-origin',

@@ -21,20 +21,28 @@ describe('PUBLIC_URL', () => {
     configure({ PORT: '3917' });
     const { env } = await import('../env');
     expect(env().PUBLIC_URL).toBe('http://localhost:3917');
-    expect((await load()).publicUrlLine()).toContain('point to http://localhost:3917 (PUBLIC_URL is not set');
+    expect((await load()).publicUrlLine()).toContain(
+      'point to http://localhost:3917 (PUBLIC_URL is not set',
+    );
   });
 
   it('says so at start-up when it names this machine on another port', async () => {
     configure({ PORT: '3917', PUBLIC_URL: 'http://localhost:3000' });
-    expect((await load()).publicUrlLine()).toMatch(/^\[web\] Warning: PUBLIC_URL is http:\/\/localhost:3000 but this server listens on port 3917/);
+    expect((await load()).publicUrlLine()).toMatch(
+      /^\[web\] Warning: PUBLIC_URL is http:\/\/localhost:3000 but this server listens on port 3917/,
+    );
     configure({ PORT: '3000', PUBLIC_URL: 'https://keyout.example.com' });
-    expect((await load()).publicUrlLine()).toMatch(/^\[web\] Upload and result URLs point to https:\/\/keyout\.example\.com \(PUBLIC_URL\)/);
+    expect((await load()).publicUrlLine()).toMatch(
+      /^\[web\] Upload and result URLs point to https:\/\/keyout\.example\.com \(PUBLIC_URL\)/,
+    );
   });
 
   it('warns once when requests arrive at another origin', async () => {
     configure({ PORT: '3917', PUBLIC_URL: 'http://localhost:3000' });
     const { arrivalWarning } = await load();
-    expect(arrivalWarning(request({ host: '127.0.0.1:3917' }))).toMatch(/requests arrive at http:\/\/127\.0\.0\.1:3917 but upload and result URLs point to http:\/\/localhost:3000/);
+    expect(arrivalWarning(request({ host: '127.0.0.1:3917' }))).toMatch(
+      /requests arrive at http:\/\/127\.0\.0\.1:3917 but upload and result URLs point to http:\/\/localhost:3000/,
+    );
     expect(arrivalWarning(request({ host: '127.0.0.1:3917' }))).toBeNull();
   });
 
@@ -42,8 +50,18 @@ describe('PUBLIC_URL', () => {
     configure({ PORT: '3917' });
     expect((await load()).arrivalWarning(request({ host: '127.0.0.1:3917' }))).toBeNull();
     configure({ PORT: '3000', PUBLIC_URL: 'https://keyout.example.com' });
-    expect((await load()).arrivalWarning(request({ host: '127.0.0.1:3000', 'x-forwarded-host': 'keyout.example.com', 'x-forwarded-proto': 'https' }))).toBeNull();
+    expect(
+      (await load()).arrivalWarning(
+        request({
+          host: '127.0.0.1:3000',
+          'x-forwarded-host': 'keyout.example.com',
+          'x-forwarded-proto': 'https',
+        }),
+      ),
+    ).toBeNull();
     configure({ PORT: '3917' });
-    expect((await load()).arrivalWarning(request({ host: '192.168.1.20:3917' }))).toMatch(/arrive at http:\/\/192\.168\.1\.20:3917/);
+    expect((await load()).arrivalWarning(request({ host: '192.168.1.20:3917' }))).toMatch(
+      /arrive at http:\/\/192\.168\.1\.20:3917/,
+    );
   });
 });

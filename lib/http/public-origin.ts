@@ -20,7 +20,10 @@ export function publicUrlLine(): string {
     return `[web] Upload and result URLs point to ${PUBLIC_URL} (PUBLIC_URL is not set: this server's own port). Set PUBLIC_URL when clients reach the server under another name.`;
   }
   const url = new URL(PUBLIC_URL);
-  if (LOOPBACK.has(url.hostname) && originKey(url) !== originKey(new URL(`${url.protocol}//localhost:${PORT}`))) {
+  if (
+    LOOPBACK.has(url.hostname) &&
+    originKey(url) !== originKey(new URL(`${url.protocol}//localhost:${PORT}`))
+  ) {
     return `[web] Warning: PUBLIC_URL is ${PUBLIC_URL} but this server listens on port ${PORT}: the upload and result URLs it hands out will not reach it.`;
   }
   return `[web] Upload and result URLs point to ${PUBLIC_URL} (PUBLIC_URL); this server listens on port ${PORT}.`;
@@ -31,7 +34,10 @@ let checked = false;
 /** Once per process: the warning when a request arrives at another origin than PUBLIC_URL's. */
 export function arrivalWarning(req: IncomingMessage): string | null {
   if (checked) return null;
-  const forwarded = (name: string) => String(req.headers[name] ?? '').split(',')[0]!.trim();
+  const forwarded = (name: string) =>
+    String(req.headers[name] ?? '')
+      .split(',')[0]!
+      .trim();
   const host = forwarded('x-forwarded-host') || req.headers.host;
   if (!host) return null;
   checked = true;

@@ -23,7 +23,8 @@ afterAll(async () => {
 // would otherwise count in one window and read another, and the module's own timer (real time)
 // must find these windows still open.
 const now = currentWindow(Date.now() + 3_600_000).start + 1_000;
-const row = (bucket: string) => db().rateLimitCounter.findUnique({ where: { key: `${bucket}:${currentWindow(now).start}` } });
+const row = (bucket: string) =>
+  db().rateLimitCounter.findUnique({ where: { key: `${bucket}:${currentWindow(now).start}` } });
 
 describe('rate-limit counters', () => {
   it('count every hit at once, in memory: the request path takes no database lock', async () => {
@@ -40,7 +41,10 @@ describe('rate-limit counters', () => {
     hit('req:b', 100, now);
     await flushRateCounters(now);
     // Another web process flushing 40 hits of its own.
-    await db().rateLimitCounter.update({ where: { key: `req:b:${currentWindow(now).start}` }, data: { count: { increment: 40 } } });
+    await db().rateLimitCounter.update({
+      where: { key: `req:b:${currentWindow(now).start}` },
+      data: { count: { increment: 40 } },
+    });
     expect(hit('req:b', 100, now).count).toBe(2);
     await flushRateCounters(now);
     expect(peek('req:b', 100, now).count).toBe(42);

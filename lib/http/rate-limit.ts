@@ -25,7 +25,12 @@ export function currentWindow(now = Date.now()): { start: number; end: number } 
 }
 
 export function stateOf(count: number, limit: number, now = Date.now()): WindowState {
-  return { limit, count, remaining: Math.max(0, limit - count), resetAt: Math.ceil(currentWindow(now).end / 1000) };
+  return {
+    limit,
+    count,
+    remaining: Math.max(0, limit - count),
+    resetAt: Math.ceil(currentWindow(now).end / 1000),
+  };
 }
 
 interface Counter {
@@ -49,7 +54,11 @@ interface Counters {
   flushing: Promise<void>;
 }
 const shared = globalThis as unknown as { keyoutRateCounters?: Counters };
-const state: Counters = (shared.keyoutRateCounters ??= { byKey: new Map(), timer: null, flushing: Promise.resolve() });
+const state: Counters = (shared.keyoutRateCounters ??= {
+  byKey: new Map(),
+  timer: null,
+  flushing: Promise.resolve(),
+});
 const counters = state.byKey;
 
 function counter(bucket: string, now: number): Counter {
@@ -106,7 +115,11 @@ async function flushOne(c: Counter): Promise<void> {
       select: { count: true },
     }));
   } else {
-    if (delta < 0) await rows.updateMany({ where: { key: c.key, count: { gte: -delta } }, data: { count: { decrement: -delta } } });
+    if (delta < 0)
+      await rows.updateMany({
+        where: { key: c.key, count: { gte: -delta } },
+        data: { count: { decrement: -delta } },
+      });
     count = (await rows.findUnique({ where: { key: c.key }, select: { count: true } }))?.count ?? 0;
   }
   c.pending -= delta;
@@ -124,10 +137,15 @@ export function flushRateCounters(now = Date.now()): Promise<void> {
         if (c.pending > 0) await flushOne(c).catch(() => undefined);
         counters.delete(c.key);
       } else if (c.pending !== 0) {
-        await flushOne(c).catch((e: unknown) => console.error('[rate-limit] writing counters failed', e));
+        await flushOne(c).catch((e: unknown) =>
+          console.error('[rate-limit] writing counters failed', e),
+        );
       }
     }
-    if (Math.random() < 0.05) await db().rateLimitCounter.deleteMany({ where: { expiresAt: { lt: new Date(now - WINDOW_MS) } } });
+    if (Math.random() < 0.05)
+      await db().rateLimitCounter.deleteMany({
+        where: { expiresAt: { lt: new Date(now - WINDOW_MS) } },
+      });
     if ([...counters.values()].some((c) => c.pending !== 0)) scheduleFlush();
   });
   return state.flushing;

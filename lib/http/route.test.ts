@@ -21,7 +21,9 @@ beforeAll(async () => {
   resetEnvForTests();
   const user = await db().user.create({ data: { email: 'owner@example.com' } });
   goodKey = generateApiKey();
-  await db().apiKey.create({ data: { userId: user.id, prefix: goodKey.slice(0, 9), hash: hashApiKey(goodKey) } });
+  await db().apiKey.create({
+    data: { userId: user.id, prefix: goodKey.slice(0, 9), hash: hashApiKey(goodKey) },
+  });
 });
 afterAll(async () => {
   vi.useRealTimers();
@@ -34,7 +36,10 @@ afterAll(async () => {
 const noParams = { params: Promise.resolve({}) };
 /** A request as node-edge.ts hands it on: the connection's address stamped on it. */
 const request = (headers: Record<string, string>, address = '203.0.113.7', method = 'GET') =>
-  new Request('http://localhost/v1/anything', { method, headers: { [PEER_HEADER]: address, ...headers } });
+  new Request('http://localhost/v1/anything', {
+    method,
+    headers: { [PEER_HEADER]: address, ...headers },
+  });
 const errorOf = async (res: Response) => ((await res.json()) as { error: string }).error;
 const ok = apiRoute(() => Promise.resolve({ body: { ok: true } }));
 
@@ -47,13 +52,24 @@ function expectApiHeaders(res: Response) {
 
 describe('the key check', () => {
   it('calls any header plainly meant as the key (a name with "key" or "auth" in it) an invalid key', async () => {
-    for (const [i, name] of ['Api-Key', 'X-Key', 'Authorization', 'X-Auth-Token', 'X-Api_Key'].entries()) {
-      expect(await errorOf(await ok(request({ [name]: 'abc' }, `198.51.100.${i}`), noParams))).toBe('Invalid API key');
+    for (const [i, name] of [
+      'Api-Key',
+      'X-Key',
+      'Authorization',
+      'X-Auth-Token',
+      'X-Api_Key',
+    ].entries()) {
+      expect(await errorOf(await ok(request({ [name]: 'abc' }, `198.51.100.${i}`), noParams))).toBe(
+        'Invalid API key',
+      );
     }
   });
 
   it('still calls a request with no key and only headers of its own a missing key', async () => {
-    const res = await ok(request({ 'Idempotency-Key': 'abc', Accept: 'application/json' }, '198.51.100.200'), noParams);
+    const res = await ok(
+      request({ 'Idempotency-Key': 'abc', Accept: 'application/json' }, '198.51.100.200'),
+      noParams,
+    );
     expect(res.status).toBe(401);
     expect(await errorOf(res)).toBe('API key required');
   });
@@ -61,7 +77,8 @@ describe('the key check', () => {
   it('throttles the wrong keys of an address, never its good key', async () => {
     const address = '192.0.2.10';
     const answers = [];
-    for (let i = 0; i < 31; i++) answers.push((await ok(request({ 'X-Api-Key': 'ko_wrong' }, address), noParams)).status);
+    for (let i = 0; i < 31; i++)
+      answers.push((await ok(request({ 'X-Api-Key': 'ko_wrong' }, address), noParams)).status);
     expect(answers.slice(0, 30).every((s) => s === 401)).toBe(true);
     expect(answers[30]).toBe(429);
     // Behind one reverse proxy every client shares an address: the good key still works…
@@ -80,7 +97,15 @@ describe('the start allowance', () => {
     if (req.headers.get('x-replay') !== '1') admitStart();
     return Promise.resolve({ body: { ok: true } });
   });
-  const starting = (replay: boolean) => start(request({ 'X-Api-Key': goodKey, ...(replay ? { 'X-Replay': '1' } : {}) }, '192.0.2.20', 'POST'), { params: Promise.resolve({ replay: '' }) });
+  const starting = (replay: boolean) =>
+    start(
+      request(
+        { 'X-Api-Key': goodKey, ...(replay ? { 'X-Replay': '1' } : {}) },
+        '192.0.2.20',
+        'POST',
+      ),
+      { params: Promise.resolve({ replay: '' }) },
+    );
 
   it('lets replays through without using up one of the three starts a minute', async () => {
     expect((await starting(false)).status).toBe(200);
@@ -108,7 +133,10 @@ describe('headers on every response', () => {
     expect(res.headers.get('allow')).toBe('POST, OPTIONS');
     expect(await res.json()).toEqual({ allow: ['POST', 'OPTIONS'] });
     expectApiHeaders(res);
-    const get = await otherMethods('GET', { public: true }).OPTIONS(request({}, '192.0.2.30', 'OPTIONS'), noParams);
+    const get = await otherMethods('GET', { public: true }).OPTIONS(
+      request({}, '192.0.2.30', 'OPTIONS'),
+      noParams,
+    );
     expect(get.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
   });
 });

@@ -35,7 +35,10 @@ type Handler<P> = (ctx: ApiContext<P>) => Promise<ApiReply>;
 type RouteContext<P> = { params: Promise<P> };
 
 function respond(status: number, body: unknown, headers: Record<string, string>): Response {
-  return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json; charset=utf-8', ...headers } });
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { 'Content-Type': 'application/json; charset=utf-8', ...headers },
+  });
 }
 
 function errorResponse(status: number, body: ErrorBody, headers: Record<string, string>): Response {
@@ -65,7 +68,10 @@ function keyUnderWrongHeader(req: Request): boolean {
 export function clientAddress(req: Request): string {
   const hops = env().TRUST_PROXY_HOPS;
   if (hops > 0) {
-    const chain = (req.headers.get('x-forwarded-for') ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+    const chain = (req.headers.get('x-forwarded-for') ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
     const appended = chain[chain.length - hops];
     if (appended) return appended;
   }
@@ -89,7 +95,11 @@ export function apiRoute<P = Record<string, never>>(handler: Handler<P>) {
  * a good key is never locked out by wrong ones from the same address (behind a reverse proxy
  * every client may share one).
  */
-function refuseKey(req: Request, presented: string | undefined, headers: Record<string, string>): Response {
+function refuseKey(
+  req: Request,
+  presented: string | undefined,
+  headers: Record<string, string>,
+): Response {
   const { AUTH_FAILURES_PER_MINUTE } = env();
   const failed = hit(`auth-fail:${clientAddress(req)}`, AUTH_FAILURES_PER_MINUTE);
   if (failed.count > AUTH_FAILURES_PER_MINUTE) {
@@ -102,7 +112,11 @@ function refuseKey(req: Request, presented: string | undefined, headers: Record<
       { ...headers, 'Retry-After': retryIn(failed) },
     );
   }
-  return errorResponse(401, { error: presented || keyUnderWrongHeader(req) ? 'Invalid API key' : 'API key required' }, headers);
+  return errorResponse(
+    401,
+    { error: presented || keyUnderWrongHeader(req) ? 'Invalid API key' : 'API key required' },
+    headers,
+  );
 }
 
 function answerer<P>(handler: Handler<P>) {
@@ -120,7 +134,10 @@ function answerer<P>(handler: Handler<P>) {
       if (window.count > RATE_LIMIT_PER_MINUTE) {
         return errorResponse(
           429,
-          { error: 'Rate limit exceeded', details: `At most ${RATE_LIMIT_PER_MINUTE} requests per minute per API key; retry in ${retryIn(window)} s.` },
+          {
+            error: 'Rate limit exceeded',
+            details: `At most ${RATE_LIMIT_PER_MINUTE} requests per minute per API key; retry in ${retryIn(window)} s.`,
+          },
           { ...headers, 'Retry-After': retryIn(window) },
         );
       }
@@ -144,12 +161,22 @@ function answerer<P>(handler: Handler<P>) {
         }
         return giveBack;
       };
-      const reply = await handler({ req, userId: key.userId, keyId: key.keyId, params: await route.params, admitStart });
+      const reply = await handler({
+        req,
+        userId: key.userId,
+        keyId: key.keyId,
+        params: await route.params,
+        admitStart,
+      });
       startBucket = null; // an accepted start keeps its place in the window
       return respond(reply.status ?? 200, reply.body, { ...headers, ...reply.headers });
     } catch (e) {
       const err = toHttpError(e);
-      return errorResponse(err.status, { error: err.message, details: err.details }, { ...headers, ...err.headers });
+      return errorResponse(
+        err.status,
+        { error: err.message, details: err.details },
+        { ...headers, ...err.headers },
+      );
     } finally {
       // A refused or failed start does not use up one of the per-minute starts.
       if (startBucket) unhit(startBucket);
@@ -165,7 +192,11 @@ export function publicRoute(handler: (req: Request) => ApiReply) {
       return respond(reply.status ?? 200, reply.body, { ...apiHeaders(), ...reply.headers });
     } catch (e) {
       const err = toHttpError(e);
-      return errorResponse(err.status, { error: err.message, details: err.details }, { ...apiHeaders(), ...err.headers });
+      return errorResponse(
+        err.status,
+        { error: err.message, details: err.details },
+        { ...apiHeaders(), ...err.headers },
+      );
     }
   };
 }
@@ -177,7 +208,12 @@ type PlainHandler = ReturnType<typeof apiRoute<unknown>>;
 
 /** 405: `details` names the endpoint's own methods; `Allow` every method the path answers. */
 const notAllowed = (req: Request, methods: string[], allow: string) =>
-  new HttpError(405, 'Method not allowed', `${new URL(req.url).pathname} accepts ${methods.join(', ')}.`, { Allow: allow });
+  new HttpError(
+    405,
+    'Method not allowed',
+    `${new URL(req.url).pathname} accepts ${methods.join(', ')}.`,
+    { Allow: allow },
+  );
 
 /**
  * Handlers for the methods a /v1 path does not have: like any endpoint they check the key and
@@ -187,7 +223,9 @@ const notAllowed = (req: Request, methods: string[], allow: string) =>
  * in `Allow` and a JSON body (Next.js answered an empty 204, which the SDKs take for an error).
  * Usage in a route file: `export const { GET, PUT, PATCH, DELETE, OPTIONS } = otherMethods('POST');`
  */
-export function otherMethods(...allowed: (Method | { public: true })[]): Record<Method | 'OPTIONS', PlainHandler> {
+export function otherMethods(
+  ...allowed: (Method | { public: true })[]
+): Record<Method | 'OPTIONS', PlainHandler> {
   const methods = allowed.filter((m): m is Method => typeof m === 'string');
   // Next.js answers HEAD wherever there is a GET.
   const allowList = [...methods.flatMap((m) => (m === 'GET' ? ['GET', 'HEAD'] : [m])), 'OPTIONS'];
@@ -203,10 +241,17 @@ export function otherMethods(...allowed: (Method | { public: true })[]): Record<
         });
   const options = publicRoute(() => ({ body: { allow: allowList }, headers: { Allow: allow } }));
   const answerOptions: PlainHandler = (req) => Promise.resolve(options(req));
-  return { ...(Object.fromEntries(METHODS.map((m) => [m, refuse])) as Record<Method, PlainHandler>), OPTIONS: answerOptions };
+  return {
+    ...(Object.fromEntries(METHODS.map((m) => [m, refuse])) as Record<Method, PlainHandler>),
+    OPTIONS: answerOptions,
+  };
 }
 
 /** Every method of a path under /v1 that is not an endpoint: after the key check, the spec's 404 body. */
 export const noEndpoint: PlainHandler = apiRoute<unknown>(({ req }) => {
-  throw new HttpError(404, 'Not found', `There is no API endpoint ${req.method} ${new URL(req.url).pathname}.`);
+  throw new HttpError(
+    404,
+    'Not found',
+    `There is no API endpoint ${req.method} ${new URL(req.url).pathname}.`,
+  );
 });

@@ -20,11 +20,17 @@ describe('keyframes batched into one model run', () => {
     const model = await createOrtNodeRuntime({ threads: 1, batch: 2 }).load(ISNET);
     expect(model.inFlight).toBe(4);
     let runs = 0;
-    const batched = batchRuns({ ...model, run: (feeds, outputs) => (runs++, model.run(feeds, outputs)) }, 2);
+    const batched = batchRuns(
+      { ...model, run: (feeds, outputs) => (runs++, model.run(feeds, outputs)) },
+      2,
+    );
     const seeds = [1, 2, 3, 4, 5];
     const alone: TensorData[] = [];
-    for (const s of seeds) alone.push((await single.run(frame(s), [ISNET.output.name]))[ISNET.output.name]!);
-    const together = await Promise.all(seeds.map((s) => batched.run(frame(s), [ISNET.output.name])));
+    for (const s of seeds)
+      alone.push((await single.run(frame(s), [ISNET.output.name]))[ISNET.output.name]!);
+    const together = await Promise.all(
+      seeds.map((s) => batched.run(frame(s), [ISNET.output.name])),
+    );
     // The first frame alone (nothing else waited yet), then two batches of two.
     expect(runs).toBe(3);
     for (const [i, out] of together.entries()) {

@@ -6,7 +6,8 @@ import type { InferenceSession, ModelFile, TensorData } from '../../engine/runti
  * convolutional at any multiple of 32. Fixed-size models (MediaPipe selfie) reshape with a
  * batch of 1 built in. A model loaded by its file alone (the refinement's prompt models) is not batched.
  */
-export const batchable = (m: ModelFile | ModelManifest) => 'input' in m && m.input.size === 'multiple-of-32';
+export const batchable = (m: ModelFile | ModelManifest) =>
+  'input' in m && m.input.size === 'multiple-of-32';
 
 interface Waiting {
   feeds: Record<string, TensorData>;
@@ -16,7 +17,8 @@ interface Waiting {
 }
 
 /** The batch key: runs are merged only when every feed has the same shape and the same outputs are asked for. */
-const shapeOf = (w: Waiting) => JSON.stringify([Object.entries(w.feeds).map(([k, t]) => [k, t.dims]), w.outputs]);
+const shapeOf = (w: Waiting) =>
+  JSON.stringify([Object.entries(w.feeds).map(([k, t]) => [k, t.dims]), w.outputs]);
 
 function concat(parts: TensorData[]): TensorData {
   const data = new Float32Array(parts.reduce((n, t) => n + t.data.length, 0));
@@ -44,13 +46,15 @@ export function batchRuns(inner: InferenceSession, maxBatch: number): InferenceS
     busy = true;
     const key = shapeOf(queue[0]!);
     const batch: Waiting[] = [];
-    for (let i = 0; i < queue.length && batch.length < maxBatch; ) {
+    for (let i = 0; i < queue.length && batch.length < maxBatch;) {
       if (shapeOf(queue[i]!) === key) batch.push(...queue.splice(i, 1));
       else i++;
     }
     try {
       const first = batch[0]!;
-      const feeds = Object.fromEntries(Object.keys(first.feeds).map((name) => [name, concat(batch.map((w) => w.feeds[name]!))]));
+      const feeds = Object.fromEntries(
+        Object.keys(first.feeds).map((name) => [name, concat(batch.map((w) => w.feeds[name]!))]),
+      );
       const out = await inner.run(feeds, first.outputs);
       let row = 0;
       for (const w of batch) {
@@ -58,7 +62,10 @@ export function batchRuns(inner: InferenceSession, maxBatch: number): InferenceS
         const mine: Record<string, TensorData> = {};
         for (const [name, t] of Object.entries(out)) {
           const per = t.data.length / t.dims[0]!;
-          mine[name] = { data: t.data.slice(row * per, (row + rows) * per), dims: [rows, ...t.dims.slice(1)] };
+          mine[name] = {
+            data: t.data.slice(row * per, (row + rows) * per),
+            dims: [rows, ...t.dims.slice(1)],
+          };
         }
         row += rows;
         w.resolve(mine);

@@ -6,7 +6,12 @@
 
 export type InferenceDevice = 'cpu' | 'webgpu' | 'cuda';
 export type DeviceSetting = 'auto' | InferenceDevice;
-export const DEVICE_SETTINGS = ['auto', 'cpu', 'webgpu', 'cuda'] as const satisfies readonly DeviceSetting[];
+export const DEVICE_SETTINGS = [
+  'auto',
+  'cpu',
+  'webgpu',
+  'cuda',
+] as const satisfies readonly DeviceSetting[];
 
 /** A GPU provider's answer: the adapter it found, or why not. */
 export type ProbeResult = { ok: true; adapter: string } | { ok: false; reason: string };
@@ -32,18 +37,36 @@ export const isGpu = (device: InferenceDevice) => device !== 'cpu';
  * WebGPU when a real adapter answers, else the CPU. An explicit GPU that does not answer
  * throws: a worker meant for a GPU must not quietly run 30 times slower on the CPU.
  */
-export async function chooseDevice(setting: DeviceSetting, probes: DeviceProbes, cpuAdapter: string): Promise<DeviceChoice> {
-  if (setting === 'cpu') return { device: 'cpu', adapter: cpuAdapter, notChosen: { webgpu: 'INFERENCE_DEVICE=cpu', cuda: 'INFERENCE_DEVICE=cpu' } };
+export async function chooseDevice(
+  setting: DeviceSetting,
+  probes: DeviceProbes,
+  cpuAdapter: string,
+): Promise<DeviceChoice> {
+  if (setting === 'cpu')
+    return {
+      device: 'cpu',
+      adapter: cpuAdapter,
+      notChosen: { webgpu: 'INFERENCE_DEVICE=cpu', cuda: 'INFERENCE_DEVICE=cpu' },
+    };
   if (setting !== 'auto') {
     const probe = await probes[setting]();
     if (!probe.ok) throw new Error(unavailable(setting, probe.reason));
     const other = setting === 'cuda' ? 'webgpu' : 'cuda';
-    return { device: setting, adapter: probe.adapter, notChosen: { [other]: `INFERENCE_DEVICE=${setting}`, cpu: `INFERENCE_DEVICE=${setting}` } };
+    return {
+      device: setting,
+      adapter: probe.adapter,
+      notChosen: { [other]: `INFERENCE_DEVICE=${setting}`, cpu: `INFERENCE_DEVICE=${setting}` },
+    };
   }
   const notChosen: DeviceChoice['notChosen'] = {};
   for (const device of ['cuda', 'webgpu'] as const) {
     const probe = await probes[device]();
-    if (probe.ok) return { device, adapter: probe.adapter, notChosen: { ...notChosen, cpu: `${device} answered` } };
+    if (probe.ok)
+      return {
+        device,
+        adapter: probe.adapter,
+        notChosen: { ...notChosen, cpu: `${device} answered` },
+      };
     notChosen[device] = probe.reason;
   }
   return { device: 'cpu', adapter: cpuAdapter, notChosen };

@@ -5,7 +5,14 @@ import { modelFilePath } from '../models/resolve';
 import { runFloat32 } from '../../engine/ort-run';
 import { freeBatchDim } from './batch-dim';
 import { batchable } from './batching';
-import { chooseDevice, isGpu, type DeviceChoice, type DeviceProbes, type DeviceSetting, type InferenceDevice } from './device';
+import {
+  chooseDevice,
+  isGpu,
+  type DeviceChoice,
+  type DeviceProbes,
+  type DeviceSetting,
+  type InferenceDevice,
+} from './device';
 import { ortProbes, ortReason } from './ort-probes';
 import type { ServedRuntime, ServedSession } from './runtime-rpc';
 
@@ -51,7 +58,9 @@ export function ortSessions(opts: LocalOrtOptions): SessionMaker {
         // other frames on meanwhile: service-human ran at 29 fps spinning, 40 fps without.
         extra: { session: { intra_op: { allow_spinning: '0' } } },
       };
-      return typeof model === 'string' ? ort.InferenceSession.create(model, options) : ort.InferenceSession.create(model, options);
+      return typeof model === 'string'
+        ? ort.InferenceSession.create(model, options)
+        : ort.InferenceSession.create(model, options);
     },
   };
 }
@@ -66,12 +75,19 @@ const seconds = (since: number) => ((performance.now() - since) / 1000).toFixed(
  * Model files come from MODELS_DIR; a missing one is a clear error, never a download. Used
  * inside the inference thread (ort-thread.ts): run() blocks the thread that calls it.
  */
-export function createLocalOrtNodeRuntime(opts: LocalOrtOptions, maker: SessionMaker = ortSessions(opts)): ServedRuntime {
+export function createLocalOrtNodeRuntime(
+  opts: LocalOrtOptions,
+  maker: SessionMaker = ortSessions(opts),
+): ServedRuntime {
   let choice: Promise<DeviceChoice> | null = null;
   const runtime: ServedRuntime = {
     name: 'onnxruntime-node',
     device() {
-      choice ??= chooseDevice(opts.device, maker.probes, `CPU, ${opts.threads} thread${opts.threads === 1 ? '' : 's'}`).then((c) => {
+      choice ??= chooseDevice(
+        opts.device,
+        maker.probes,
+        `CPU, ${opts.threads} thread${opts.threads === 1 ? '' : 's'}`,
+      ).then((c) => {
         runtime.name = `onnxruntime-node (${c.device})`;
         return c;
       });
@@ -92,9 +108,17 @@ export function createLocalOrtNodeRuntime(opts: LocalOrtOptions, maker: SessionM
  * One model's session on `device`, moved to the CPU for good if the GPU provider refuses to
  * start it or fails a run (the run is then repeated on the CPU).
  */
-async function modelSession(id: string, model: string | Uint8Array, device: InferenceDevice, maker: SessionMaker): Promise<InferenceSession> {
+async function modelSession(
+  id: string,
+  model: string | Uint8Array,
+  device: InferenceDevice,
+  maker: SessionMaker,
+): Promise<InferenceSession> {
   const onCpu = () => maker.create(model, 'cpu');
-  const fallBack = (e: unknown) => console.error(`[inference] ${id} runs on the CPU: the ${device} provider cannot run it (${ortReason(e)})`);
+  const fallBack = (e: unknown) =>
+    console.error(
+      `[inference] ${id} runs on the CPU: the ${device} provider cannot run it (${ortReason(e)})`,
+    );
   let session: ort.InferenceSession;
   let gpu = isGpu(device);
   if (gpu) {
@@ -115,7 +139,10 @@ async function modelSession(id: string, model: string | Uint8Array, device: Infe
       const started = performance.now();
       try {
         const out = await runFloat32(ort.Tensor, session, feeds, outputs);
-        if (firstRun) console.log(`[inference] ${id} on ${device}: first run ${seconds(started)} s (shaders compiled, weights uploaded; later runs reuse them)`);
+        if (firstRun)
+          console.log(
+            `[inference] ${id} on ${device}: first run ${seconds(started)} s (shaders compiled, weights uploaded; later runs reuse them)`,
+          );
         firstRun = false;
         return out;
       } catch (e) {

@@ -5,7 +5,13 @@ import { env } from '../env';
 import { batchRuns } from './batching';
 import type { DeviceSetting } from './device';
 import type { LocalOrtOptions } from './ort-node-local';
-import { remoteRuntime, type RemoteRuntime, type RuntimeReply, type RuntimeRequest, type ServedRuntime } from './runtime-rpc';
+import {
+  remoteRuntime,
+  type RemoteRuntime,
+  type RuntimeReply,
+  type RuntimeRequest,
+  type ServedRuntime,
+} from './runtime-rpc';
 
 /**
  * Starts the inference thread. It holds the process open only while a request is outstanding;
@@ -37,7 +43,9 @@ function startThread(options: LocalOrtOptions, onExit: () => void): RemoteRuntim
  * INFERENCE_DEVICE names or `auto` finds. Sessions the thread loads with a batch above 1 (ORT_BATCH,
  * or a GPU's default) take keyframes of batchable models several at a time (batching.ts).
  */
-export function createOrtNodeRuntime(opts: { threads?: number; batch?: number; device?: DeviceSetting } = {}): ServedRuntime {
+export function createOrtNodeRuntime(
+  opts: { threads?: number; batch?: number; device?: DeviceSetting } = {},
+): ServedRuntime {
   const e = env();
   const options: LocalOrtOptions = {
     // onnxruntime's own default counts physical cores, which leaves vCPUs idle on most VMs.

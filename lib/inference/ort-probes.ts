@@ -15,24 +15,44 @@ const { onnx } = onnxProto;
 export function ortProbes(cudaDevice: number): DeviceProbes {
   return {
     webgpu: () => tryProvider(['webgpu']),
-    cuda: () => (cudaLibrary() ? tryProvider([{ name: 'cuda', deviceId: cudaDevice }]) : Promise.resolve({ ok: false, reason: "onnxruntime-node's CUDA provider is not installed" })),
+    cuda: () =>
+      cudaLibrary()
+        ? tryProvider([{ name: 'cuda', deviceId: cudaDevice }])
+        : Promise.resolve({
+            ok: false,
+            reason: "onnxruntime-node's CUDA provider is not installed",
+          }),
   };
 }
 
 /** The CUDA provider ships as a separate library that only a CUDA-enabled install fetches. */
 function cudaLibrary(): string | null {
   try {
-    const pkg = path.dirname(createRequire(import.meta.url).resolve('onnxruntime-node/package.json'));
-    const lib = path.join(pkg, 'bin', 'napi-v6', process.platform, process.arch, 'libonnxruntime_providers_cuda.so');
+    const pkg = path.dirname(
+      createRequire(import.meta.url).resolve('onnxruntime-node/package.json'),
+    );
+    const lib = path.join(
+      pkg,
+      'bin',
+      'napi-v6',
+      process.platform,
+      process.arch,
+      'libonnxruntime_providers_cuda.so',
+    );
     return fs.existsSync(lib) ? lib : null;
   } catch {
     return null;
   }
 }
 
-async function tryProvider(providers: ort.InferenceSession.ExecutionProviderConfig[]): Promise<ProbeResult> {
+async function tryProvider(
+  providers: ort.InferenceSession.ExecutionProviderConfig[],
+): Promise<ProbeResult> {
   try {
-    const session = await ort.InferenceSession.create(probeModel(), { executionProviders: providers, logSeverityLevel: 4 });
+    const session = await ort.InferenceSession.create(probeModel(), {
+      executionProviders: providers,
+      logSeverityLevel: 4,
+    });
     await session.run({ x: new ort.Tensor('float32', Float32Array.of(-1, 2), [1, 2]) });
     await session.release();
     return { ok: true, adapter: gpuName() ?? 'adapter not named by onnxruntime-node' };
@@ -43,9 +63,24 @@ async function tryProvider(providers: ort.InferenceSession.ExecutionProviderConf
 
 /** A model of one Relu, the smallest graph a provider must start for. */
 function probeModel(): Uint8Array {
-  const info = (name: string) => ({ name, type: { tensorType: { elemType: onnx.TensorProto.DataType.FLOAT, shape: { dim: [{ dimValue: 1 }, { dimValue: 2 }] } } } });
-  const graph = onnx.GraphProto.create({ name: 'probe', node: [{ opType: 'Relu', input: ['x'], output: ['y'] }], input: [info('x')], output: [info('y')] });
-  return onnx.ModelProto.encode(onnx.ModelProto.create({ irVersion: 8, opsetImport: [{ domain: '', version: 17 }], graph })).finish();
+  const info = (name: string) => ({
+    name,
+    type: {
+      tensorType: {
+        elemType: onnx.TensorProto.DataType.FLOAT,
+        shape: { dim: [{ dimValue: 1 }, { dimValue: 2 }] },
+      },
+    },
+  });
+  const graph = onnx.GraphProto.create({
+    name: 'probe',
+    node: [{ opType: 'Relu', input: ['x'], output: ['y'] }],
+    input: [info('x')],
+    output: [info('y')],
+  });
+  return onnx.ModelProto.encode(
+    onnx.ModelProto.create({ irVersion: 8, opsetImport: [{ domain: '', version: 17 }], graph }),
+  ).finish();
 }
 
 /**
@@ -65,7 +100,13 @@ export function ortReason(e: unknown): string {
 function gpuName(): string | null {
   try {
     const dir = '/proc/driver/nvidia/gpus';
-    const names = fs.readdirSync(dir).map((g) => /^Model:\s*(.+)$/m.exec(fs.readFileSync(path.join(dir, g, 'information'), 'utf8'))?.[1]?.trim());
+    const names = fs
+      .readdirSync(dir)
+      .map((g) =>
+        /^Model:\s*(.+)$/m
+          .exec(fs.readFileSync(path.join(dir, g, 'information'), 'utf8'))?.[1]
+          ?.trim(),
+      );
     const known = names.filter((n): n is string => Boolean(n));
     return known.length ? known.join(', ') : null;
   } catch {

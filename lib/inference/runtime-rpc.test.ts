@@ -2,12 +2,23 @@ import { MessageChannel } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
 import { SELFIE } from '../../engine/models/catalog';
 import type { TensorData } from '../../engine/runtime';
-import { remoteRuntime, serveRuntime, type RuntimeReply, type RuntimeRequest, type ServedRuntime } from './runtime-rpc';
+import {
+  remoteRuntime,
+  serveRuntime,
+  type RuntimeReply,
+  type RuntimeRequest,
+  type ServedRuntime,
+} from './runtime-rpc';
 
 /** A stand-in model that doubles its input, slower for the first request, failing on NaN; on a CPU, two keyframes a run. */
 const doubler: ServedRuntime = {
   name: 'doubler',
-  device: () => Promise.resolve({ device: 'cpu', adapter: 'CPU, 1 thread', notChosen: { webgpu: 'No supported adapters' } }),
+  device: () =>
+    Promise.resolve({
+      device: 'cpu',
+      adapter: 'CPU, 1 thread',
+      notChosen: { webgpu: 'No supported adapters' },
+    }),
   load: () =>
     Promise.resolve({
       batch: 2,
@@ -29,7 +40,10 @@ function connect(runtime: ServedRuntime) {
   });
   const busy: boolean[] = [];
   const remote = remoteRuntime(
-    { post: (msg: RuntimeRequest, transfer) => port2.postMessage(msg, transfer), listen: (on: (msg: RuntimeReply) => void) => port2.on('message', on) },
+    {
+      post: (msg: RuntimeRequest, transfer) => port2.postMessage(msg, transfer),
+      listen: (on: (msg: RuntimeReply) => void) => port2.on('message', on),
+    },
     (b) => busy.push(b),
   );
   return { remote, busy, close: () => (port1.close(), port2.close()) };
@@ -45,7 +59,11 @@ describe('runtime over a message channel', () => {
     expect(session.inFlight).toBe(1);
     expect(session.batch).toBe(2);
     const input = feed(1);
-    const runs = [session.run(input, ['y']), session.run(feed(Number.NaN), ['y']), session.run(feed(3), ['y'])];
+    const runs = [
+      session.run(input, ['y']),
+      session.run(feed(Number.NaN), ['y']),
+      session.run(feed(3), ['y']),
+    ];
     // The caller's buffer went to the other side.
     expect(input.x.data.length).toBe(0);
     const values = (out: Record<string, TensorData>) => Array.from(out.y!.data);
@@ -68,12 +86,21 @@ describe('runtime over a message channel', () => {
     close();
   });
 
-  it("passes the device choice across, and the refusal of a device that is not there", async () => {
+  it('passes the device choice across, and the refusal of a device that is not there', async () => {
     const served = connect(doubler);
-    await expect(served.remote.device()).resolves.toEqual({ device: 'cpu', adapter: 'CPU, 1 thread', notChosen: { webgpu: 'No supported adapters' } });
+    await expect(served.remote.device()).resolves.toEqual({
+      device: 'cpu',
+      adapter: 'CPU, 1 thread',
+      notChosen: { webgpu: 'No supported adapters' },
+    });
     served.close();
-    const refused = connect({ ...doubler, device: () => Promise.reject(new Error('INFERENCE_DEVICE=webgpu, but No supported adapters')) });
-    await expect(refused.remote.device()).rejects.toThrow('INFERENCE_DEVICE=webgpu, but No supported adapters');
+    const refused = connect({
+      ...doubler,
+      device: () => Promise.reject(new Error('INFERENCE_DEVICE=webgpu, but No supported adapters')),
+    });
+    await expect(refused.remote.device()).rejects.toThrow(
+      'INFERENCE_DEVICE=webgpu, but No supported adapters',
+    );
     refused.close();
   });
 });

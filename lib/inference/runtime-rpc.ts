@@ -4,7 +4,12 @@
  * it through `remoteRuntime`. The model computes over there while the engine prepares and
  * finishes other frames here (sessions report `inFlight: 1`).
  */
-import type { InferenceRuntime, InferenceSession, ModelFile, TensorData } from '../../engine/runtime';
+import type {
+  InferenceRuntime,
+  InferenceSession,
+  ModelFile,
+  TensorData,
+} from '../../engine/runtime';
 import type { DeviceChoice } from './device';
 
 /** A session as the serving side loads it: with the keyframes it takes per run (batching.ts). */
@@ -24,11 +29,25 @@ export interface ServedRuntime extends InferenceRuntime {
 export type RuntimeRequest =
   | { type: 'device'; id: number }
   | { type: 'load'; id: number; manifest: ModelFile }
-  | { type: 'run'; id: number; session: number; feeds: Record<string, TensorData>; outputs: readonly string[] }
+  | {
+      type: 'run';
+      id: number;
+      session: number;
+      feeds: Record<string, TensorData>;
+      outputs: readonly string[];
+    }
   | { type: 'release'; id: number; session: number };
 
 export type RuntimeReply =
-  | { id: number; ok: true; session?: number; runtime?: string; batch?: number; device?: DeviceChoice; outputs?: Record<string, TensorData> }
+  | {
+      id: number;
+      ok: true;
+      session?: number;
+      runtime?: string;
+      batch?: number;
+      device?: DeviceChoice;
+      outputs?: Record<string, TensorData>;
+    }
   | { id: number; ok: false; message: string };
 
 /** One end of a message channel (a worker thread's port), as its side sees it. */
@@ -37,10 +56,14 @@ export interface Channel<In, Out> {
   listen(onMessage: (msg: In) => void): void;
 }
 
-const buffersOf = (tensors: Record<string, TensorData>) => Object.values(tensors).map((t) => t.data.buffer as ArrayBuffer);
+const buffersOf = (tensors: Record<string, TensorData>) =>
+  Object.values(tensors).map((t) => t.data.buffer as ArrayBuffer);
 
 /** Answers load/run/release requests with `runtime`, one at a time and in order. */
-export function serveRuntime(runtime: ServedRuntime, channel: Channel<RuntimeRequest, RuntimeReply>): void {
+export function serveRuntime(
+  runtime: ServedRuntime,
+  channel: Channel<RuntimeRequest, RuntimeReply>,
+): void {
   const sessions = new Map<number, InferenceSession>();
   let nextSession = 1;
   const sessionOf = (id: number) => {
@@ -52,13 +75,19 @@ export function serveRuntime(runtime: ServedRuntime, channel: Channel<RuntimeReq
     try {
       switch (req.type) {
         case 'device':
-          channel.post({ id: req.id, ok: true, device: await runtime.device(), runtime: runtime.name }, []);
+          channel.post(
+            { id: req.id, ok: true, device: await runtime.device(), runtime: runtime.name },
+            [],
+          );
           return;
         case 'load': {
           const id = nextSession++;
           const session = await runtime.load(req.manifest);
           sessions.set(id, session);
-          channel.post({ id: req.id, ok: true, session: id, runtime: runtime.name, batch: session.batch }, []);
+          channel.post(
+            { id: req.id, ok: true, session: id, runtime: runtime.name, batch: session.batch },
+            [],
+          );
           return;
         }
         case 'run': {
@@ -94,8 +123,14 @@ export interface RemoteRuntime extends ServedRuntime {
  * The client side. `busy` is told when requests start and stop being outstanding (so an idle
  * worker thread does not hold the process open).
  */
-export function remoteRuntime(channel: Channel<RuntimeReply, RuntimeRequest>, busy: (outstanding: boolean) => void = () => undefined): RemoteRuntime {
-  const waiting = new Map<number, { resolve: (r: RuntimeReply & { ok: true }) => void; reject: (e: Error) => void }>();
+export function remoteRuntime(
+  channel: Channel<RuntimeReply, RuntimeRequest>,
+  busy: (outstanding: boolean) => void = () => undefined,
+): RemoteRuntime {
+  const waiting = new Map<
+    number,
+    { resolve: (r: RuntimeReply & { ok: true }) => void; reject: (e: Error) => void }
+  >();
   let nextId = 1;
   let dead: Error | null = null;
   channel.listen((msg) => {
@@ -130,7 +165,9 @@ export function remoteRuntime(channel: Channel<RuntimeReply, RuntimeRequest>, bu
         batch: reply.batch,
         inFlight: 1,
         async run(feeds, outputs) {
-          return (await call({ type: 'run', session, feeds, outputs }, buffersOf(feeds))).outputs ?? {};
+          return (
+            (await call({ type: 'run', session, feeds, outputs }, buffersOf(feeds))).outputs ?? {}
+          );
         },
         release: async () => {
           await call({ type: 'release', session });

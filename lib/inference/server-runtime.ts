@@ -29,7 +29,11 @@ export function keepingSessions(inner: ServedRuntime): ServedRuntime {
       const key = `${m.id}:${m.file}`;
       let s = sessions.get(key);
       if (!s) {
-        s = inner.load(m).then((session) => ({ run: session.run.bind(session), inFlight: session.inFlight, release: () => Promise.resolve() }));
+        s = inner.load(m).then((session) => ({
+          run: session.run.bind(session),
+          inFlight: session.inFlight,
+          release: () => Promise.resolve(),
+        }));
         s.catch(() => sessions.delete(key));
         sessions.set(key, s);
       }

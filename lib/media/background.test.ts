@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { sniffImage } from './background';
 
 const bytes = (...b: (number | string)[]) =>
-  new Uint8Array(b.flatMap((x) => (typeof x === 'string' ? [...x].map((c) => c.charCodeAt(0)) : [x])));
+  new Uint8Array(
+    b.flatMap((x) => (typeof x === 'string' ? [...x].map((c) => c.charCodeAt(0)) : [x])),
+  );
 
 describe('sniffImage', () => {
   it('recognises PNG, JPEG and WebP by their magic bytes', () => {

@@ -17,7 +17,10 @@ export function sniffImage(head: Uint8Array): ImageDemuxer | null {
  * Looks at an (untrusted, already downloaded) composition background: an image read through a
  * forced single-image demuxer, or a video through the same guarded probe as uploads.
  */
-export async function probeBackground(file: string, signal?: AbortSignal): Promise<BackgroundInput> {
+export async function probeBackground(
+  file: string,
+  signal?: AbortSignal,
+): Promise<BackgroundInput> {
   const demuxer = sniffImage(await fileHead(file));
   if (!demuxer) {
     try {
@@ -50,21 +53,43 @@ export async function fileHead(file: string): Promise<Uint8Array> {
  * frame-pixel cap: a local file, or an object of the store at a short presigned URL (a still
  * PUT straight into S3). The MediaError's message continues "The … image …".
  */
-export async function imageSize(source: string | { url: string }, demuxer: ImageDemuxer, signal?: AbortSignal): Promise<{ width: number; height: number }> {
+export async function imageSize(
+  source: string | { url: string },
+  demuxer: ImageDemuxer,
+  signal?: AbortSignal,
+): Promise<{ width: number; height: number }> {
   const remote = typeof source !== 'string';
   let size: { width?: number; height?: number } | undefined;
   try {
     const { stdout } = await ffprobe(
-      ['-v', 'error', '-f', demuxer, '-protocol_whitelist', remote ? 'http,https,tcp,tls' : 'file', '-select_streams', 'v:0', '-show_entries', 'stream=width,height', '-of', 'json', remote ? source.url : source],
+      [
+        '-v',
+        'error',
+        '-f',
+        demuxer,
+        '-protocol_whitelist',
+        remote ? 'http,https,tcp,tls' : 'file',
+        '-select_streams',
+        'v:0',
+        '-show_entries',
+        'stream=width,height',
+        '-of',
+        'json',
+        remote ? source.url : source,
+      ],
       { timeoutMs: 30_000, signal },
     );
-    size = (JSON.parse(stdout.toString()) as { streams?: { width?: number; height?: number }[] }).streams?.[0];
+    size = (JSON.parse(stdout.toString()) as { streams?: { width?: number; height?: number }[] })
+      .streams?.[0];
   } catch {
     size = undefined;
   }
-  if (!size?.width || !size.height) throw new MediaError('cannot be read: PNG, JPEG or WebP expected.');
+  if (!size?.width || !size.height)
+    throw new MediaError('cannot be read: PNG, JPEG or WebP expected.');
   if (size.width * size.height > env().MAX_FRAME_PIXELS) {
-    throw new MediaError(`is ${size.width}x${size.height}; the limit is ${env().MAX_FRAME_PIXELS} pixels.`);
+    throw new MediaError(
+      `is ${size.width}x${size.height}; the limit is ${env().MAX_FRAME_PIXELS} pixels.`,
+    );
   }
   return { width: size.width, height: size.height };
 }

@@ -30,12 +30,27 @@ async function detectHevcAlpha(): Promise<boolean> {
     const output = path.join(dir, 'probe.mov');
     await ffmpeg(
       [
-        '-f', 'lavfi', '-i', 'testsrc2=s=64x64:r=10:d=0.3,format=yuva420p,geq=lum=p(X\\,Y):a=X*4',
-        '-c:v', 'ffv1', '-pix_fmt', 'yuva420p', '-f', 'nut', intermediate,
+        '-f',
+        'lavfi',
+        '-i',
+        'testsrc2=s=64x64:r=10:d=0.3,format=yuva420p,geq=lum=p(X\\,Y):a=X*4',
+        '-c:v',
+        'ffv1',
+        '-pix_fmt',
+        'yuva420p',
+        '-f',
+        'nut',
+        intermediate,
       ],
       { timeoutMs: 30_000 },
     );
-    await encodeHevcAlpha({ kind: 'hevc-alpha', intermediate, output, fpsRational: '10/1', hasAudio: false });
+    await encodeHevcAlpha({
+      kind: 'hevc-alpha',
+      intermediate,
+      output,
+      fpsRational: '10/1',
+      hasAudio: false,
+    });
     return (await alphaLayerUnits(output)) > 0;
   } finally {
     await fs.rm(dir, { recursive: true, force: true });
@@ -47,7 +62,10 @@ export const HEVC_ALPHA_UNAVAILABLE =
   'HEVC with alpha (hevc_alpha) needs FFmpeg 8 with x265 4, which Keyout runs in-process through the optional node-av package; ' +
   'it is not installed or does not load on this server. Use webm_vp9 (Chrome, Firefox), mov_prores (Safari, Final Cut, Premiere) or stacked_video instead.';
 
-const DETECT: Record<NonNullable<OutputFormat['requires']>, { has: () => Promise<boolean>; missing: string }> = {
+const DETECT: Record<
+  NonNullable<OutputFormat['requires']>,
+  { has: () => Promise<boolean>; missing: string }
+> = {
   'hevc-alpha': { has: canEncodeHevcAlpha, missing: HEVC_ALPHA_UNAVAILABLE },
 };
 

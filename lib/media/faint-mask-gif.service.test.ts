@@ -17,9 +17,31 @@ const half = path.join(tmp, 'half.mkv');
 
 beforeAll(async () => {
   source = path.join(tmp, 'clip.mp4');
-  await ffmpeg(['-v', 'error', '-f', 'lavfi', '-i', 'testsrc2=s=160x120:r=25:d=2', '-c:v', 'libx264', '-pix_fmt', 'yuv420p', source]);
+  await ffmpeg([
+    '-v',
+    'error',
+    '-f',
+    'lavfi',
+    '-i',
+    'testsrc2=s=160x120:r=25:d=2',
+    '-c:v',
+    'libx264',
+    '-pix_fmt',
+    'yuv420p',
+    source,
+  ]);
   const mask = (box: string, out: string) =>
-    ffmpeg(['-v', 'error', '-f', 'lavfi', '-i', `color=c=black:s=160x120:r=25:d=2,drawbox=x=0:y=0:w=80:h=120:color=${box}:t=fill,format=gray`, '-c:v', 'ffv1', out]);
+    ffmpeg([
+      '-v',
+      'error',
+      '-f',
+      'lavfi',
+      '-i',
+      `color=c=black:s=160x120:r=25:d=2,drawbox=x=0:y=0:w=80:h=120:color=${box}:t=fill,format=gray`,
+      '-c:v',
+      'ffv1',
+      out,
+    ]);
   await mask('0x303030', faint);
   await mask('white', half);
   info = await probeVideo(source);
@@ -28,12 +50,24 @@ afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
 describe('a GIF judged against its mask', () => {
   it('passes when the mask is too faint for GIF transparency: the file is rightly all transparent', async () => {
-    const out = await renderOutput({ source, info, mask: faint, recipe: { kind: 'transparent', format: 'gif' }, outDir: path.join(tmp, 'faint') });
+    const out = await renderOutput({
+      source,
+      info,
+      mask: faint,
+      recipe: { kind: 'transparent', format: 'gif' },
+      outDir: path.join(tmp, 'faint'),
+    });
     expect(out.metadata).toMatchObject({ validated: true, alpha_range: [0, 0] });
   });
 
   it('still passes a GIF of a mask with a clear subject', async () => {
-    const out = await renderOutput({ source, info, mask: half, recipe: { kind: 'transparent', format: 'gif' }, outDir: path.join(tmp, 'half') });
+    const out = await renderOutput({
+      source,
+      info,
+      mask: half,
+      recipe: { kind: 'transparent', format: 'gif' },
+      outDir: path.join(tmp, 'half'),
+    });
     expect(out.metadata).toMatchObject({ validated: true, alpha_range: [0, 255] });
   });
 });

@@ -92,7 +92,8 @@ function run(bin: string, args: string[], opts: RunOptions = {}): Promise<RunRes
       const subject = opts.what ?? bin;
       if (killedFor === 'timed out') return reject(new MediaTimeout(`${subject} timed out`));
       if (killedFor) return reject(new MediaError(`${subject} ${killedFor}`));
-      if (code !== 0) return reject(new ToolError(`${bin} exited with ${code}`, lastLines(err, 12)));
+      if (code !== 0)
+        return reject(new ToolError(`${bin} exited with ${code}`, lastLines(err, 12)));
       resolve({ stdout: Buffer.concat(out), stderr: err });
     });
   });

@@ -14,10 +14,31 @@ import { ffmpeg } from './ffmpeg';
  */
 
 /** The first `seconds` of a clip (audio kept), scaled to at most `maxWidth`, as H.264 MP4. */
-export async function makeExcerpt(input: string, out: string, o: { seconds: number; maxWidth?: number }): Promise<string> {
+export async function makeExcerpt(
+  input: string,
+  out: string,
+  o: { seconds: number; maxWidth?: number },
+): Promise<string> {
   const scale = o.maxWidth ? ['-vf', `scale='min(${o.maxWidth},iw)':-2`] : [];
   await ffmpeg(
-    ['-v', 'error', '-i', input, '-t', String(o.seconds), ...scale, '-c:v', 'libx264', '-preset', 'veryfast', '-crf', '18', '-c:a', 'aac', out],
+    [
+      '-v',
+      'error',
+      '-i',
+      input,
+      '-t',
+      String(o.seconds),
+      ...scale,
+      '-c:v',
+      'libx264',
+      '-preset',
+      'veryfast',
+      '-crf',
+      '18',
+      '-c:a',
+      'aac',
+      out,
+    ],
     { timeoutMs: 120_000 },
   );
   return out;
@@ -42,20 +63,38 @@ export async function makeTestMask(source: string, info: MediaInfo, out: string)
     const disc = path.join(dir, 'disc.png');
     await ffmpeg(
       [
-        '-v', 'error', '-f', 'lavfi',
-        '-i', `color=black:s=${2 * rx}x${2 * ry},format=gray,geq=lum='255*lte(hypot((X-${rx})/${rx}\\,(Y-${ry})/${ry})\\,1)'`,
-        '-frames:v', '1', disc,
+        '-v',
+        'error',
+        '-f',
+        'lavfi',
+        '-i',
+        `color=black:s=${2 * rx}x${2 * ry},format=gray,geq=lum='255*lte(hypot((X-${rx})/${rx}\\,(Y-${ry})/${ry})\\,1)'`,
+        '-frames:v',
+        '1',
+        disc,
       ],
       { timeoutMs: 60_000 },
     );
     const x = `W/2-${rx}+${info.width * 0.2}*sin(2*t)`;
     await ffmpeg(
       [
-        '-v', 'error', ...safeInputArgs(info, source, env().MAX_FRAME_PIXELS), '-loop', '1', '-i', disc,
+        '-v',
+        'error',
+        ...safeInputArgs(info, source, env().MAX_FRAME_PIXELS),
+        '-loop',
+        '1',
+        '-i',
+        disc,
         '-filter_complex',
         `[0:v]${normalizeFilters(info).join(',')},format=gray,drawbox=c=black:t=fill[b];` +
           `[1:v]format=gray[d];[b][d]overlay=x='${x}':y='(H-h)/2':shortest=1,gblur=sigma=2,format=gray`,
-        '-c:v', 'ffv1', '-pix_fmt', 'gray', '-f', 'matroska', out,
+        '-c:v',
+        'ffv1',
+        '-pix_fmt',
+        'gray',
+        '-f',
+        'matroska',
+        out,
       ],
       { timeoutMs: 300_000 },
     );

@@ -51,7 +51,8 @@ export async function encodeHevcAlpha(f: HevcFinish, signal?: AbortSignal): Prom
       frame.timeBase = tick;
     };
     const encode = async (frame: Frame | null) => {
-      for await (const packet of encoder.packets(frame)) if (packet) await output.writePacket(packet, videoOut);
+      for await (const packet of encoder.packets(frame))
+        if (packet) await output.writePacket(packet, videoOut);
     };
     for await (const packet of input.packets()) {
       if (signal?.aborted) throw new MediaError('Encoding the hevc_alpha output was cancelled.');
@@ -80,17 +81,41 @@ export async function encodeHevcAlpha(f: HevcFinish, signal?: AbortSignal): Prom
 /** NAL units of the alpha layer (nuh_layer_id > 0) in a MOV's HEVC stream, read by the system ffmpeg. */
 export async function alphaLayerUnits(file: string, signal?: AbortSignal): Promise<number> {
   const { stdout } = await ffmpeg(
-    ['-v', 'error', '-f', 'mov', '-protocol_whitelist', 'file', '-i', file, '-map', '0:v:0', '-c:v', 'copy', '-bsf:v', 'hevc_mp4toannexb', '-f', 'hevc', 'pipe:1'],
+    [
+      '-v',
+      'error',
+      '-f',
+      'mov',
+      '-protocol_whitelist',
+      'file',
+      '-i',
+      file,
+      '-map',
+      '0:v:0',
+      '-c:v',
+      'copy',
+      '-bsf:v',
+      'hevc_mp4toannexb',
+      '-f',
+      'hevc',
+      'pipe:1',
+    ],
     { timeoutMs: 300_000, signal },
   );
-  return [...hevcLayerCounts(stdout).entries()].filter(([layer]) => layer > 0).reduce((n, [, count]) => n + count, 0);
+  return [...hevcLayerCounts(stdout).entries()]
+    .filter(([layer]) => layer > 0)
+    .reduce((n, [, count]) => n + count, 0);
 }
 
 /**
  * The alpha planes of the chosen frames (width × height bytes each), decoded by FFmpeg 8
  * in-process: FFmpeg before 8 cannot decode the alpha layer at all.
  */
-export async function decodeAlphaLayer(file: string, indices: number[], signal?: AbortSignal): Promise<Uint8Array[]> {
+export async function decodeAlphaLayer(
+  file: string,
+  indices: number[],
+  signal?: AbortSignal,
+): Promise<Uint8Array[]> {
   const av = await requireLibav('Reading the alpha layer of HEVC');
   const input = await av.Demuxer.open(file, { format: 'mov' });
   const closers: (() => unknown)[] = [() => input.close()];
@@ -108,10 +133,12 @@ export async function decodeAlphaLayer(file: string, indices: number[], signal?:
       if (!frame) continue;
       if (wanted.has(n)) {
         const alpha = frame.data?.[3];
-        if (frame.format !== av.constants.AV_PIX_FMT_YUVA420P || !alpha) throw new MediaError(`frame ${n} decoded without an alpha layer.`);
+        if (frame.format !== av.constants.AV_PIX_FMT_YUVA420P || !alpha)
+          throw new MediaError(`frame ${n} decoded without an alpha layer.`);
         const stride = frame.linesize[3]!;
         const plane = new Uint8Array(frame.width * frame.height);
-        for (let y = 0; y < frame.height; y++) plane.set(alpha.subarray(y * stride, y * stride + frame.width), y * frame.width);
+        for (let y = 0; y < frame.height; y++)
+          plane.set(alpha.subarray(y * stride, y * stride + frame.width), y * frame.width);
         planes.push(plane);
       }
       if (++n > last) break;

@@ -28,23 +28,57 @@ interface Doc {
 
 beforeAll(async () => {
   await ffmpeg([
-    '-v', 'error', '-f', 'lavfi', '-i', 'testsrc2=s=160x120:r=25:d=1,trim=end_frame=1,loop=loop=24:size=1', '-f', 'lavfi', '-i', 'testsrc2=s=160x120:r=25:d=1',
-    '-filter_complex', '[0:v]setpts=N/25/TB[a];[a][1:v]concat=n=2:v=1[v]', '-map', '[v]', '-c:v', 'libx264', '-pix_fmt', 'yuv420p', source,
+    '-v',
+    'error',
+    '-f',
+    'lavfi',
+    '-i',
+    'testsrc2=s=160x120:r=25:d=1,trim=end_frame=1,loop=loop=24:size=1',
+    '-f',
+    'lavfi',
+    '-i',
+    'testsrc2=s=160x120:r=25:d=1',
+    '-filter_complex',
+    '[0:v]setpts=N/25/TB[a];[a][1:v]concat=n=2:v=1[v]',
+    '-map',
+    '[v]',
+    '-c:v',
+    'libx264',
+    '-pix_fmt',
+    'yuv420p',
+    source,
   ]);
   await ffmpeg([
-    '-v', 'error', '-f', 'lavfi', '-i', 'color=c=black:s=160x120:r=25:d=2,drawbox=x=40:y=20:w=80:h=80:color=white:t=fill,gblur=sigma=4,format=gray',
-    '-c:v', 'ffv1', mask,
+    '-v',
+    'error',
+    '-f',
+    'lavfi',
+    '-i',
+    'color=c=black:s=160x120:r=25:d=2,drawbox=x=40:y=20:w=80:h=80:color=white:t=fill,gblur=sigma=4,format=gray',
+    '-c:v',
+    'ffv1',
+    mask,
   ]);
   info = await probeVideo(source);
 });
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
-async function render(name: string, lottie?: Partial<LottieOptions>, maxWidth?: number, matte = mask) {
+async function render(
+  name: string,
+  lottie?: Partial<LottieOptions>,
+  maxWidth?: number,
+  matte = mask,
+) {
   const out = await renderOutput({
     source,
     info,
     mask: matte,
-    recipe: { kind: 'transparent', format: 'lottie', ...(lottie ? { lottie: { ...DEFAULT_LOTTIE_OPTIONS, ...lottie } } : {}), ...(maxWidth ? { transform: { max_width: maxWidth } } : {}) },
+    recipe: {
+      kind: 'transparent',
+      format: 'lottie',
+      ...(lottie ? { lottie: { ...DEFAULT_LOTTIE_OPTIONS, ...lottie } } : {}),
+      ...(maxWidth ? { transform: { max_width: maxWidth } } : {}),
+    },
     outDir: path.join(tmp, name),
   });
   return { out, doc: JSON.parse(fs.readFileSync(out.file, 'utf8')) as Doc };
@@ -54,7 +88,18 @@ async function render(name: string, lottie?: Partial<LottieOptions>, maxWidth?: 
 async function alphaOf(uri: string, file: string): Promise<Set<number>> {
   fs.writeFileSync(file, Buffer.from(uri.slice(uri.indexOf(',') + 1), 'base64'));
   const raw = path.join(tmp, 'alpha.raw');
-  await ffmpeg(['-v', 'error', '-y', '-i', file, '-vf', 'alphaextract,format=gray', '-f', 'rawvideo', raw]);
+  await ffmpeg([
+    '-v',
+    'error',
+    '-y',
+    '-i',
+    file,
+    '-vf',
+    'alphaextract,format=gray',
+    '-f',
+    'rawvideo',
+    raw,
+  ]);
   return new Set(fs.readFileSync(raw));
 }
 
@@ -68,7 +113,14 @@ describe('Lottie output', () => {
     expect(doc.layers[0]!.op).toBeGreaterThanOrEqual(25);
     expect(doc.assets.length).toBeGreaterThan(20);
     expect(doc.assets.length).toBeLessThan(30);
-    expect(out.metadata).toMatchObject({ validated: true, format: 'lottie', profile: 'lottie-alpha', frame_count: 50, fps: 25, lottie: { images: doc.assets.length, image_format: 'webp' } });
+    expect(out.metadata).toMatchObject({
+      validated: true,
+      format: 'lottie',
+      profile: 'lottie-alpha',
+      frame_count: 50,
+      fps: 25,
+      lottie: { images: doc.assets.length, image_format: 'webp' },
+    });
     expect(out.metadata.bytes).toBe(fs.statSync(out.file).size);
   });
 
@@ -77,21 +129,46 @@ describe('Lottie output', () => {
     expect(doc.assets).toHaveLength(50);
     expect(doc.layers.map((l) => l.op - l.ip)).toEqual(Array(50).fill(1));
     expect(out.metadata.alpha_range).toEqual([0, 255]);
-    expect([...(await alphaOf(doc.assets[30]!.p, path.join(tmp, 'a.webp')))].some((v) => v > 0 && v < 255)).toBe(true);
+    expect(
+      [...(await alphaOf(doc.assets[30]!.p, path.join(tmp, 'a.webp')))].some(
+        (v) => v > 0 && v < 255,
+      ),
+    ).toBe(true);
   });
 
   it('makes PNG frames with hard alpha for the png preset and a threshold, at a smaller canvas', async () => {
     const { out, doc } = await render('png', { preset: 'png', threshold: 0.5 }, 80);
     expect(doc).toMatchObject({ w: 80, h: 60 });
     expect(doc.assets.every((a) => a.p.startsWith('data:image/png;base64,'))).toBe(true);
-    expect([...(await alphaOf(doc.assets[0]!.p, path.join(tmp, 'a.png')))].sort((a, b) => a - b)).toEqual([0, 255]);
-    expect(out.metadata).toMatchObject({ width: 80, height: 60, pixel_format: 'rgba', lottie: { image_format: 'png' } });
+    expect(
+      [...(await alphaOf(doc.assets[0]!.p, path.join(tmp, 'a.png')))].sort((a, b) => a - b),
+    ).toEqual([0, 255]);
+    expect(out.metadata).toMatchObject({
+      width: 80,
+      height: 60,
+      pixel_format: 'rgba',
+      lottie: { image_format: 'png' },
+    });
   });
 
   it('passes frames a subject fills wholly (libwebp then writes them without alpha)', async () => {
     const full = path.join(tmp, 'full.mkv');
-    await ffmpeg(['-v', 'error', '-f', 'lavfi', '-i', 'color=c=black:s=160x120:r=25:d=2,format=gray,lut=c0=255', '-c:v', 'ffv1', full]);
+    await ffmpeg([
+      '-v',
+      'error',
+      '-f',
+      'lavfi',
+      '-i',
+      'color=c=black:s=160x120:r=25:d=2,format=gray,lut=c0=255',
+      '-c:v',
+      'ffv1',
+      full,
+    ]);
     const { out } = await render('opaque', { smartSampling: false }, undefined, full);
-    expect(out.metadata).toMatchObject({ validated: true, alpha_range: [255, 255], lottie: { images: 50, image_format: 'webp' } });
+    expect(out.metadata).toMatchObject({
+      validated: true,
+      alpha_range: [255, 255],
+      lottie: { images: 50, image_format: 'webp' },
+    });
   });
 });

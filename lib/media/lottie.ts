@@ -20,13 +20,18 @@ export async function embeddedFrames(plan: LottiePlan): Promise<number[]> {
  */
 export async function writeLottie(file: string, plan: LottiePlan): Promise<void> {
   const frames = (await embeddedFrames(plan)).filter((f) => f < plan.frames);
-  if (frames[0] !== 0) throw new MediaError('The Lottie could not be made: no first frame was rendered.');
+  if (frames[0] !== 0)
+    throw new MediaError('The Lottie could not be made: no first frame was rendered.');
   const out = await fs.open(file, 'w');
   try {
     await out.write(`${lottieHead(plan)},"assets":[`);
     for (const [i, frame] of frames.entries()) {
-      const data = await fs.readFile(path.join(plan.directory, `frame_${String(frame).padStart(6, '0')}.${plan.image}`));
-      await out.write((i ? ',' : '') + JSON.stringify(lottieAsset(frame, plan, data.toString('base64'))));
+      const data = await fs.readFile(
+        path.join(plan.directory, `frame_${String(frame).padStart(6, '0')}.${plan.image}`),
+      );
+      await out.write(
+        (i ? ',' : '') + JSON.stringify(lottieAsset(frame, plan, data.toString('base64'))),
+      );
     }
     await out.write(`],"layers":${JSON.stringify(imageLayers(frames, plan.frames))},"markers":[]}`);
   } finally {

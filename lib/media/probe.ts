@@ -21,7 +21,12 @@ interface ProbeStream {
 }
 interface ProbeJson {
   streams?: ProbeStream[];
-  format?: { format_name?: string; duration?: string; start_time?: string; tags?: Record<string, string> };
+  format?: {
+    format_name?: string;
+    duration?: string;
+    start_time?: string;
+    tags?: Record<string, string>;
+  };
 }
 
 /** Above this a "frame rate" is a broken header, not a video. */
@@ -44,9 +49,15 @@ function demuxerOf(formatName: string): Demuxer | null {
   return null;
 }
 
-function containerOf(demuxer: Demuxer, brand: string, video: string, file: string): MediaInfo['container'] {
+function containerOf(
+  demuxer: Demuxer,
+  brand: string,
+  video: string,
+  file: string,
+): MediaInfo['container'] {
   if (demuxer === 'avi') return 'avi';
-  if (demuxer === 'matroska') return ['vp8', 'vp9', 'av1'].includes(video) && !file.endsWith('.mkv') ? 'webm' : 'mkv';
+  if (demuxer === 'matroska')
+    return ['vp8', 'vp9', 'av1'].includes(video) && !file.endsWith('.mkv') ? 'webm' : 'mkv';
   if (brand.startsWith('qt')) return 'mov';
   if (brand.startsWith('M4V')) return 'm4v';
   return 'mp4';
@@ -86,9 +97,20 @@ async function packetTimeline(
   try {
     ({ stdout } = await ffprobe(
       [
-        ...guardArgs(protocol), '-f', demuxer, '-v', 'error', '-select_streams', String(stream),
-        '-read_intervals', `%+#${maxPackets + 1}`,
-        '-show_entries', 'packet=pts_time,dts_time,duration_time,flags', '-of', 'csv=p=0', file,
+        ...guardArgs(protocol),
+        '-f',
+        demuxer,
+        '-v',
+        'error',
+        '-select_streams',
+        String(stream),
+        '-read_intervals',
+        `%+#${maxPackets + 1}`,
+        '-show_entries',
+        'packet=pts_time,dts_time,duration_time,flags',
+        '-of',
+        'csv=p=0',
+        file,
       ],
       { timeoutMs: 60_000, signal, what: "Reading the video's frames" },
     ));
@@ -138,7 +160,8 @@ function declaredSeconds(s: ProbeStream): number | null {
  */
 function declaredVideoSeconds(s: ProbeStream, demuxer: Demuxer, fps: number): number | null {
   const frames = Number(s.nb_frames);
-  if (demuxer === 'avi' && Number.isFinite(frames) && frames > 0) return Math.max(frames / fps, declaredSeconds(s) ?? 0);
+  if (demuxer === 'avi' && Number.isFinite(frames) && frames > 0)
+    return Math.max(frames / fps, declaredSeconds(s) ?? 0);
   return declaredSeconds(s);
 }
 
@@ -160,9 +183,13 @@ export function videoDuration(o: {
   maxSeconds: number;
 }): number {
   const { timeline } = o;
-  if (timeline.packets === 0 || !(timeline.end > timeline.start)) throw new MediaError('The video stream has no frames.');
+  if (timeline.packets === 0 || !(timeline.end > timeline.start))
+    throw new MediaError('The video stream has no frames.');
   const frames = timeline.end - timeline.start;
-  if (frames > o.maxSeconds) throw new MediaError(`The video is ${frames.toFixed(1)} s long; the limit is ${o.maxSeconds} s.`);
+  if (frames > o.maxSeconds)
+    throw new MediaError(
+      `The video is ${frames.toFixed(1)} s long; the limit is ${o.maxSeconds} s.`,
+    );
   if (o.declaredVideo !== null && o.declaredVideo > frames + durationTolerance(o.declaredVideo)) {
     throw new MediaError(
       `The file is incomplete: its video stream declares ${secs(o.declaredVideo)} but its frames stop after ${secs(frames)}. Upload the whole file again.`,
@@ -176,7 +203,10 @@ export function videoDuration(o: {
   if (o.container !== null) {
     const videoEnd = timeline.end - o.containerStart;
     const longest = Math.max(videoEnd, ...o.declaredOthers);
-    if (o.container < videoEnd - durationTolerance(videoEnd) || o.container > longest + durationTolerance(longest)) {
+    if (
+      o.container < videoEnd - durationTolerance(videoEnd) ||
+      o.container > longest + durationTolerance(longest)
+    ) {
       throw new MediaError(
         `The file's container says it lasts ${secs(o.container)} but its video stream runs for ${secs(frames)}; a video whose length cannot be trusted is refused.`,
       );
@@ -186,10 +216,26 @@ export function videoDuration(o: {
 }
 
 /** Headers can lie: decoding one frame catches truncated and corrupt files at upload time. */
-async function decodeFirstFrame(demuxer: Demuxer, file: string, signal?: AbortSignal): Promise<void> {
+async function decodeFirstFrame(
+  demuxer: Demuxer,
+  file: string,
+  signal?: AbortSignal,
+): Promise<void> {
   try {
     await ffmpeg(
-      ['-v', 'error', '-xerror', ...safeInputArgs({ demuxer }, file, env().MAX_FRAME_PIXELS), '-map', '0:v:0', '-frames:v', '1', '-f', 'null', '-'],
+      [
+        '-v',
+        'error',
+        '-xerror',
+        ...safeInputArgs({ demuxer }, file, env().MAX_FRAME_PIXELS),
+        '-map',
+        '0:v:0',
+        '-frames:v',
+        '1',
+        '-f',
+        'null',
+        '-',
+      ],
       { timeoutMs: 30_000, signal },
     );
   } catch {
@@ -219,13 +265,23 @@ export async function probeVideo(
 ): Promise<MediaInfo> {
   const { MAX_FRAME_PIXELS, MAX_VIDEO_SECONDS } = env();
   const remote = typeof source !== 'string';
-  if (remote && !opts.metadataOnly) throw new Error('Only headers are probed at a URL; decoding reads local files');
+  if (remote && !opts.metadataOnly)
+    throw new Error('Only headers are probed at a URL; decoding reads local files');
   const file = remote ? source.url : source;
   const size = remote ? source.bytes : (await fs.stat(file)).size;
   let json: ProbeJson;
   try {
     const { stdout } = await ffprobe(
-      [...guardArgs(remote ? 'http' : 'file'), '-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', file],
+      [
+        ...guardArgs(remote ? 'http' : 'file'),
+        '-v',
+        'error',
+        '-print_format',
+        'json',
+        '-show_format',
+        '-show_streams',
+        file,
+      ],
       { timeoutMs: 30_000, signal: opts.signal, what: 'Probing the video' },
     );
     json = JSON.parse(stdout.toString()) as ProbeJson;
@@ -240,7 +296,9 @@ export async function probeVideo(
     throw new MediaError('The file has no video stream.');
   }
   if (Math.min(video.width, video.height) < MIN_FRAME_SIDE) {
-    throw new MediaError(`The video frame is ${video.width}x${video.height}; Keyout needs at least ${MIN_FRAME_SIDE} pixels on each side.`);
+    throw new MediaError(
+      `The video frame is ${video.width}x${video.height}; Keyout needs at least ${MIN_FRAME_SIDE} pixels on each side.`,
+    );
   }
   const pixels = video.width * video.height;
   if (pixels > MAX_FRAME_PIXELS) {
@@ -253,13 +311,25 @@ export async function probeVideo(
   const fps = avg || real;
   if (!fps || fps > MAX_FPS) throw new MediaError('The video has no usable frame rate.');
   const maxPackets = Math.ceil(MAX_VIDEO_SECONDS * MAX_FPS);
-  const timeline = await packetTimeline(file, demuxer, video.index ?? 0, maxPackets, opts.signal, remote ? 'http' : 'file');
-  if (timeline.packets > maxPackets) throw new MediaError(`The video has more frames than ${MAX_VIDEO_SECONDS} s at ${MAX_FPS} fps.`);
+  const timeline = await packetTimeline(
+    file,
+    demuxer,
+    video.index ?? 0,
+    maxPackets,
+    opts.signal,
+    remote ? 'http' : 'file',
+  );
+  if (timeline.packets > maxPackets)
+    throw new MediaError(
+      `The video has more frames than ${MAX_VIDEO_SECONDS} s at ${MAX_FPS} fps.`,
+    );
   const container = Number(json.format?.duration);
   const duration = videoDuration({
     timeline,
     declaredVideo: declaredVideoSeconds(video, demuxer, fps),
-    declaredOthers: (json.streams ?? []).filter((st) => st !== video).flatMap((st) => declaredSeconds(st) ?? []),
+    declaredOthers: (json.streams ?? [])
+      .filter((st) => st !== video)
+      .flatMap((st) => declaredSeconds(st) ?? []),
     container: Number.isFinite(container) && container > 0 ? container : null,
     containerStart: Number(json.format?.start_time) || 0,
     maxSeconds: MAX_VIDEO_SECONDS,
@@ -270,7 +340,12 @@ export async function probeVideo(
   if (!opts.metadataOnly) await decodeFirstFrame(demuxer, file, opts.signal);
   return {
     demuxer,
-    container: containerOf(demuxer, json.format?.tags?.major_brand ?? '', video.codec_name, remote ? '' : file),
+    container: containerOf(
+      demuxer,
+      json.format?.tags?.major_brand ?? '',
+      video.codec_name,
+      remote ? '' : file,
+    ),
     width: swap ? video.height : video.width,
     height: swap ? video.width : video.height,
     codedWidth: video.width,

@@ -13,7 +13,19 @@ describe('runEncode', () => {
     const log = vi.spyOn(console, 'error').mockImplementation(() => undefined);
     // An FFV1 encode with a slice count the encoder refuses (the review saw this text reach a user).
     const err = await runEncode(
-      ['-f', 'lavfi', '-i', 'testsrc2=s=64x64:d=0.2', '-c:v', 'ffv1', '-level', '3', '-slices', '5', path.join(dir, 'x.mkv')],
+      [
+        '-f',
+        'lavfi',
+        '-i',
+        'testsrc2=s=64x64:d=0.2',
+        '-c:v',
+        'ffv1',
+        '-level',
+        '3',
+        '-slices',
+        '5',
+        path.join(dir, 'x.mkv'),
+      ],
       { what: 'the mask' },
     ).catch((e: unknown) => e);
     const calls = log.mock.calls.map((c) => String(c[0]));

@@ -16,25 +16,66 @@ const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'keyout-still-webp-'));
 let source: string;
 let info: MediaInfo;
 const masks = {
-  'an opaque subject': 'color=c=black:s=320x320:r=24:d=2,drawbox=x=100:y=40:w=120:h=160:color=white:t=fill,format=gray',
-  'alpha over the whole canvas': 'color=c=0x808080:s=320x320:r=24:d=2,drawbox=x=100:y=40:w=120:h=160:color=white:t=fill,format=gray',
+  'an opaque subject':
+    'color=c=black:s=320x320:r=24:d=2,drawbox=x=100:y=40:w=120:h=160:color=white:t=fill,format=gray',
+  'alpha over the whole canvas':
+    'color=c=0x808080:s=320x320:r=24:d=2,drawbox=x=100:y=40:w=120:h=160:color=white:t=fill,format=gray',
 };
 
 beforeAll(async () => {
   source = path.join(tmp, 'still.mp4');
-  await ffmpeg(['-v', 'error', '-f', 'lavfi', '-i', 'color=c=0x3060c0:s=320x320:r=24:d=2', '-c:v', 'libx264', '-pix_fmt', 'yuv420p', source]);
-  for (const [name, graph] of Object.entries(masks)) await ffmpeg(['-v', 'error', '-f', 'lavfi', '-i', graph, '-c:v', 'ffv1', path.join(tmp, `${name}.mkv`)]);
+  await ffmpeg([
+    '-v',
+    'error',
+    '-f',
+    'lavfi',
+    '-i',
+    'color=c=0x3060c0:s=320x320:r=24:d=2',
+    '-c:v',
+    'libx264',
+    '-pix_fmt',
+    'yuv420p',
+    source,
+  ]);
+  for (const [name, graph] of Object.entries(masks))
+    await ffmpeg([
+      '-v',
+      'error',
+      '-f',
+      'lavfi',
+      '-i',
+      graph,
+      '-c:v',
+      'ffv1',
+      path.join(tmp, `${name}.mkv`),
+    ]);
   info = await probeVideo(source);
 });
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
 describe('a WebP of a clip with no motion', () => {
-  const cases = (['whatsapp_webp_v1', 'webp'] as const).flatMap((format) => Object.keys(masks).map((mask) => [format, mask] as const));
+  const cases = (['whatsapp_webp_v1', 'webp'] as const).flatMap((format) =>
+    Object.keys(masks).map((mask) => [format, mask] as const),
+  );
   it.each(cases)('is a valid looping animation (%s, %s)', async (format, maskName) => {
-    const out = await renderOutput({ source, info, mask: path.join(tmp, `${maskName}.mkv`), recipe: { kind: 'transparent', format }, outDir: path.join(tmp, format) });
-    expect(out.metadata).toMatchObject({ validated: true, loop: true, loop_count: 0, has_alpha: true });
+    const out = await renderOutput({
+      source,
+      info,
+      mask: path.join(tmp, `${maskName}.mkv`),
+      recipe: { kind: 'transparent', format },
+      outDir: path.join(tmp, format),
+    });
+    expect(out.metadata).toMatchObject({
+      validated: true,
+      loop: true,
+      loop_count: 0,
+      has_alpha: true,
+    });
     const webp = readWebp(new Uint8Array(fs.readFileSync(out.file)));
     expect(webp.frames.length).toBeGreaterThanOrEqual(1);
-    expect(webp.frames.reduce((t, f) => t + f.duration, 0)).toBeCloseTo(out.metadata.duration_seconds * 1000, -1);
+    expect(webp.frames.reduce((t, f) => t + f.duration, 0)).toBeCloseTo(
+      out.metadata.duration_seconds * 1000,
+      -1,
+    );
   });
 });

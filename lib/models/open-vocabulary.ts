@@ -2,7 +2,11 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { openVocabulary, type OpenVocabulary, type OpenVocabularyManifest } from '../../engine/prompts/open-vocabulary';
+import {
+  openVocabulary,
+  type OpenVocabulary,
+  type OpenVocabularyManifest,
+} from '../../engine/prompts/open-vocabulary';
 import { env } from '../env';
 
 /**
@@ -13,7 +17,9 @@ import { env } from '../env';
  */
 export const OPEN_VOCABULARY_MANIFEST = 'open-vocabulary.json';
 
-const fileName = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'a plain file name in MODELS_DIR');
+const fileName = z
+  .string()
+  .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'a plain file name in MODELS_DIR');
 const tokenId = z.number().int().min(0);
 const triple = z.tuple([z.number(), z.number(), z.number()]);
 const manifestSchema = z.object({
@@ -21,14 +27,25 @@ const manifestSchema = z.object({
   file: fileName.refine((f) => f.endsWith('.onnx'), 'an .onnx file'),
   sha256: z.string().regex(/^[0-9a-f]{64}$/),
   license: z.string().min(1),
-  image: z.object({ size: z.number().int().min(32).max(2048), mean: triple, std: triple.refine((s) => s.every((v) => v > 0), 'positive') }),
-  text: z.object({ vocabulary: fileName, maxTokens: z.number().int().min(2).max(512), bos: tokenId.optional(), eos: tokenId.optional(), pad: tokenId }),
+  image: z.object({
+    size: z.number().int().min(32).max(2048),
+    mean: triple,
+    std: triple.refine((s) => s.every((v) => v > 0), 'positive'),
+  }),
+  text: z.object({
+    vocabulary: fileName,
+    maxTokens: z.number().int().min(2).max(512),
+    bos: tokenId.optional(),
+    eos: tokenId.optional(),
+    pad: tokenId,
+  }),
   output: z.enum(['logits', 'probability']),
 }) satisfies z.ZodType<OpenVocabularyManifest>;
 
 let cached: { stamp: string; model: OpenVocabulary } | null = null;
 
-const stampOf = (...files: string[]) => files.map((f) => `${f}:${fs.statSync(f).mtimeMs}:${fs.statSync(f).size}`).join('|');
+const stampOf = (...files: string[]) =>
+  files.map((f) => `${f}:${fs.statSync(f).mtimeMs}:${fs.statSync(f).size}`).join('|');
 
 /** The configured open-vocabulary model with its vocabulary, or null when there is none (read again when the files change). */
 export function openVocabularyModel(): OpenVocabulary | null {
@@ -36,11 +53,16 @@ export function openVocabularyModel(): OpenVocabulary | null {
   const file = path.join(dir, OPEN_VOCABULARY_MANIFEST);
   if (!fs.existsSync(file)) return null;
   const parsed = manifestSchema.safeParse(JSON.parse(fs.readFileSync(file, 'utf8')));
-  if (!parsed.success) throw new Error(`The open-vocabulary manifest ${file} is invalid: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  if (!parsed.success)
+    throw new Error(
+      `The open-vocabulary manifest ${file} is invalid: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
+    );
   const vocabulary = path.join(dir, parsed.data.text.vocabulary);
-  if (!fs.existsSync(vocabulary)) throw new Error(`The open-vocabulary model's vocabulary ${vocabulary} is missing`);
+  if (!fs.existsSync(vocabulary))
+    throw new Error(`The open-vocabulary model's vocabulary ${vocabulary} is missing`);
   const stamp = stampOf(file, vocabulary);
-  if (cached?.stamp !== stamp) cached = { stamp, model: openVocabulary(parsed.data, fs.readFileSync(vocabulary, 'utf8')) };
+  if (cached?.stamp !== stamp)
+    cached = { stamp, model: openVocabulary(parsed.data, fs.readFileSync(vocabulary, 'utf8')) };
   return cached.model;
 }
 
@@ -55,7 +77,10 @@ export function verifiedOpenVocabularyModel(): OpenVocabulary | null {
   const stamp = `${stampOf(file)}:${model.manifest.sha256}`;
   if (!checked.has(stamp)) {
     const sum = createHash('sha256').update(fs.readFileSync(file)).digest('hex');
-    if (sum !== model.manifest.sha256) throw new Error(`The open-vocabulary model ${file} has sha256 ${sum}, not the manifest's ${model.manifest.sha256}`);
+    if (sum !== model.manifest.sha256)
+      throw new Error(
+        `The open-vocabulary model ${file} has sha256 ${sum}, not the manifest's ${model.manifest.sha256}`,
+      );
     checked.add(stamp);
   }
   return model;

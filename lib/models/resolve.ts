@@ -7,7 +7,8 @@ import { env } from '../env';
  * (nothing is ever downloaded at request time) or when the name is not a plain file name.
  */
 export function modelFilePath(file: string): string {
-  if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(file)) throw new Error(`Invalid model file name "${file}"`);
+  if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(file))
+    throw new Error(`Invalid model file name "${file}"`);
   const full = path.join(env().modelsDir, file);
   if (!fs.existsSync(full)) {
     throw new Error(

@@ -150,11 +150,19 @@ describe('checkUrl normalises every IPv4/IPv6 spelling before judging it', () =>
   });
 
   it('refuses other schemes, credentials, and plain http where HTTPS is required', () => {
-    for (const url of ['ftp://example.com/', 'file:///etc/passwd', 'gopher://x/', 'data:text/plain,hi', 'not a url']) {
+    for (const url of [
+      'ftp://example.com/',
+      'file:///etc/passwd',
+      'gopher://x/',
+      'data:text/plain,hi',
+      'not a url',
+    ]) {
       expect(() => checkUrl(url, strict)).toThrow(UnsafeUrlError);
     }
     expect(() => checkUrl('https://user:pw@example.com/', strict)).toThrow(/credentials/);
-    expect(() => checkUrl('http://example.com/', { ...strict, requireHttps: true })).toThrow(/HTTPS/);
+    expect(() => checkUrl('http://example.com/', { ...strict, requireHttps: true })).toThrow(
+      /HTTPS/,
+    );
   });
 
   it('KEYOUT_ALLOW_PRIVATE_URLS lifts the address rule (the policy carries it)', () => {

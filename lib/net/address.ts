@@ -77,19 +77,26 @@ function embeddedIPv4(ip: ipaddr.IPv6): { form: string; addresses: ipaddr.IPv4[]
   const g = ip.parts;
   const zeros = (n: number) => g.slice(0, n).every((x) => x === 0);
   if (zeros(6)) return { form: 'an IPv4-compatible IPv6 address', addresses: [v4(g[6]!, g[7]!)] };
-  if (zeros(4) && g[4] === 0xffff && g[5] === 0) return { form: 'an IPv4-translated (SIIT) address', addresses: [v4(g[6]!, g[7]!)] };
-  if (ip.match(ipaddr.IPv6.parse('64:ff9b::'), 96)) return { form: 'a NAT64 address', addresses: [v4(g[6]!, g[7]!)] };
+  if (zeros(4) && g[4] === 0xffff && g[5] === 0)
+    return { form: 'an IPv4-translated (SIIT) address', addresses: [v4(g[6]!, g[7]!)] };
+  if (ip.match(ipaddr.IPv6.parse('64:ff9b::'), 96))
+    return { form: 'a NAT64 address', addresses: [v4(g[6]!, g[7]!)] };
   if (g[0] === 0x2002) return { form: 'a 6to4 address', addresses: [v4(g[1]!, g[2]!)] };
   // Teredo: the server's address, then the client's with every bit inverted.
   if (g[0] === 0x2001 && g[1] === 0) {
-    return { form: 'a Teredo address', addresses: [v4(g[2]!, g[3]!), v4(~g[6]! & 0xffff, ~g[7]! & 0xffff)] };
+    return {
+      form: 'a Teredo address',
+      addresses: [v4(g[2]!, g[3]!), v4(~g[6]! & 0xffff, ~g[7]! & 0xffff)],
+    };
   }
-  if ((g[4] === 0 || g[4] === 0x200) && g[5] === 0x5efe) return { form: 'an ISATAP address', addresses: [v4(g[6]!, g[7]!)] };
+  if ((g[4] === 0 || g[4] === 0x200) && g[5] === 0x5efe)
+    return { form: 'an ISATAP address', addresses: [v4(g[6]!, g[7]!)] };
   return null;
 }
 
 function judgeIPv4(ip: ipaddr.IPv4): AddressVerdict {
-  if (METADATA_ADDRESSES.has(ip.toString())) return { allowed: false, reason: 'a cloud metadata address' };
+  if (METADATA_ADDRESSES.has(ip.toString()))
+    return { allowed: false, reason: 'a cloud metadata address' };
   const range = ip.range();
   if (range === 'unicast') return { allowed: true };
   return { allowed: false, reason: REASONS[range] ?? `a reserved address (${range})` };
@@ -98,13 +105,19 @@ function judgeIPv4(ip: ipaddr.IPv4): AddressVerdict {
 const GLOBAL_UNICAST = ipaddr.IPv6.parse('2000::');
 
 function judgeIPv6(ip: ipaddr.IPv6): AddressVerdict {
-  if (METADATA_ADDRESSES.has(ip.toString())) return { allowed: false, reason: 'a cloud metadata address' };
+  if (METADATA_ADDRESSES.has(ip.toString()))
+    return { allowed: false, reason: 'a cloud metadata address' };
   const range = ip.range();
-  if (range === 'loopback' || range === 'unspecified') return { allowed: false, reason: REASONS[range]! };
+  if (range === 'loopback' || range === 'unspecified')
+    return { allowed: false, reason: REASONS[range]! };
   const embedded = embeddedIPv4(ip);
   for (const inner of embedded?.addresses ?? []) {
     const verdict = judgeIPv4(inner);
-    if (!verdict.allowed) return { allowed: false, reason: `${embedded!.form} embedding ${inner.toString()} (${verdict.reason})` };
+    if (!verdict.allowed)
+      return {
+        allowed: false,
+        reason: `${embedded!.form} embedding ${inner.toString()} (${verdict.reason})`,
+      };
   }
   if (range === 'rfc6052') {
     // The well-known /96 passed above; the local-use /48 maps into a network of its own.
@@ -116,7 +129,8 @@ function judgeIPv6(ip: ipaddr.IPv6): AddressVerdict {
   if (range !== 'unicast' && range !== '6to4' && range !== 'teredo') {
     return { allowed: false, reason: REASONS[range] ?? `a reserved address (${range})` };
   }
-  if (!ip.match(GLOBAL_UNICAST, 3)) return { allowed: false, reason: 'an address outside the global unicast range (2000::/3)' };
+  if (!ip.match(GLOBAL_UNICAST, 3))
+    return { allowed: false, reason: 'an address outside the global unicast range (2000::/3)' };
   return { allowed: true };
 }
 
@@ -136,7 +150,9 @@ export function isMetadataAddress(address: string): boolean {
   if (!ip) return false;
   if (METADATA_ADDRESSES.has(ip.toString())) return true;
   if (ip.kind() === 'ipv4') return false;
-  return (embeddedIPv4(ip as ipaddr.IPv6)?.addresses ?? []).some((a) => METADATA_ADDRESSES.has(a.toString()));
+  return (embeddedIPv4(ip as ipaddr.IPv6)?.addresses ?? []).some((a) =>
+    METADATA_ADDRESSES.has(a.toString()),
+  );
 }
 
 /** The canonical text of an IP literal host, e.g. "[::ffff:7f00:1]" → "127.0.0.1". */

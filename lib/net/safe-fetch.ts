@@ -53,7 +53,9 @@ const CONNECT_TIMEOUT_MS = 10_000;
 function checkAddress(address: string, host: string, policy: NetPolicy): void {
   // Metadata endpoints hand out the host's credentials: no setting makes them reachable.
   if (isMetadataAddress(address)) {
-    throw new UnsafeUrlError(`The URL's host ${host} points to a cloud metadata address, which is never fetched.`);
+    throw new UnsafeUrlError(
+      `The URL's host ${host} points to a cloud metadata address, which is never fetched.`,
+    );
   }
   if (policy.allowPrivate) return;
   const ip = parseIpLiteral(address);
@@ -118,7 +120,8 @@ async function resolveChecked(url: URL, policy: NetPolicy): Promise<void> {
   } catch {
     throw new UnsafeUrlError(`The host ${url.hostname} could not be resolved.`);
   }
-  if (addresses.length === 0) throw new UnsafeUrlError(`The host ${url.hostname} could not be resolved.`);
+  if (addresses.length === 0)
+    throw new UnsafeUrlError(`The host ${url.hostname} could not be resolved.`);
   for (const a of addresses) checkAddress(a.address, url.hostname, policy);
 }
 
@@ -126,7 +129,10 @@ async function resolveChecked(url: URL, policy: NetPolicy): Promise<void> {
  * Throws UnsafeUrlError unless the URL is http(s) (https when required) and its host resolves
  * only to public addresses. A check at submission time; every fetch checks again at connect time.
  */
-export async function assertFetchableUrl(url: string, opts: { requireHttps?: boolean } = {}): Promise<void> {
+export async function assertFetchableUrl(
+  url: string,
+  opts: { requireHttps?: boolean } = {},
+): Promise<void> {
   const policy = policyFromEnv(opts);
   await resolveChecked(checkUrl(url, policy), policy);
 }
@@ -216,7 +222,11 @@ async function openFollowing(
       url,
       {
         method: 'GET',
-        headers: { 'User-Agent': 'Keyout-Fetch/1.0', 'Accept-Encoding': 'gzip, deflate, br', Accept: '*/*' },
+        headers: {
+          'User-Agent': 'Keyout-Fetch/1.0',
+          'Accept-Encoding': 'gzip, deflate, br',
+          Accept: '*/*',
+        },
       },
       policy,
       signal,
@@ -225,7 +235,8 @@ async function openFollowing(
     const status = res.statusCode ?? 0;
     if (status >= 300 && status < 400 && res.headers.location) {
       res.resume();
-      if (hop >= MAX_REDIRECTS) throw new FetchError(`The URL redirected more than ${MAX_REDIRECTS} times.`);
+      if (hop >= MAX_REDIRECTS)
+        throw new FetchError(`The URL redirected more than ${MAX_REDIRECTS} times.`);
       url = checkUrl(new URL(res.headers.location, url).toString(), policy);
       continue;
     }
@@ -257,7 +268,9 @@ export async function fetchToFile(
     const decoder = decoderFor(res.headers['content-encoding']);
     // The cap applies to the raw bytes too, and, what matters, to the decoded bytes.
     const stages = [res, byteCap(opts.maxBytes, { bytes: 0 }), ...(decoder ? [decoder] : [])];
-    await pipeline([...stages, byteCap(opts.maxBytes, counter), fs.createWriteStream(dest)], { signal });
+    await pipeline([...stages, byteCap(opts.maxBytes, counter), fs.createWriteStream(dest)], {
+      signal,
+    });
     return { bytes: counter.bytes, contentType: res.headers['content-type'] ?? null };
   } catch (e) {
     await fs.promises.rm(dest, { force: true });
@@ -286,7 +299,10 @@ export async function safeFetchToFile(
  * The first `bytes` bytes (decoded) of an untrusted URL and its Content-Type, under the same
  * rules as safeFetchToFile; the rest of the body is never read. For checking what a URL is.
  */
-export async function safeFetchHead(url: string, opts: { bytes: number; timeoutMs?: number }): Promise<{ head: Buffer; contentType: string | null }> {
+export async function safeFetchHead(
+  url: string,
+  opts: { bytes: number; timeoutMs?: number },
+): Promise<{ head: Buffer; contentType: string | null }> {
   const signal = AbortSignal.timeout(opts.timeoutMs ?? CONNECT_TIMEOUT_MS * 2);
   let res: http.IncomingMessage | undefined;
   try {
@@ -300,10 +316,14 @@ export async function safeFetchHead(url: string, opts: { bytes: number; timeoutM
       got += chunk.length;
       if (got >= opts.bytes) break;
     }
-    return { head: Buffer.concat(chunks).subarray(0, opts.bytes), contentType: res.headers['content-type'] ?? null };
+    return {
+      head: Buffer.concat(chunks).subarray(0, opts.bytes),
+      contentType: res.headers['content-type'] ?? null,
+    };
   } catch (e) {
     if (e instanceof FetchError) throw e;
-    if ((e as NodeJS.ErrnoException).code?.startsWith('Z_')) throw new FetchError('The server sent a corrupt compressed response.');
+    if ((e as NodeJS.ErrnoException).code?.startsWith('Z_'))
+      throw new FetchError('The server sent a corrupt compressed response.');
     throw describeNetworkError(e, signal);
   } finally {
     res?.destroy();
@@ -326,7 +346,11 @@ export async function postJson(
   try {
     const res = await requestOnce(
       target,
-      { method: 'POST', headers: { ...headers, 'Content-Length': String(payload.length) }, body: payload },
+      {
+        method: 'POST',
+        headers: { ...headers, 'Content-Length': String(payload.length) },
+        body: payload,
+      },
       opts.policy,
       signal,
       opts.timeoutMs,

@@ -98,13 +98,18 @@ export class BullmqQueueProvider implements QueueProvider {
     });
   }
 
-  async claim(kinds: readonly string[], workerId: string, leaseMs: number): Promise<ClaimedJob | null> {
+  async claim(
+    kinds: readonly string[],
+    workerId: string,
+    leaseMs: number,
+  ): Promise<ClaimedJob | null> {
     // Round-robin over the slot's kinds, so a busy kind cannot starve the others.
     const start = this.next++;
     for (let i = 0; i < kinds.length; i++) {
       const kind = kinds[(start + i) % kinds.length]!;
       const token = `${workerId}:${randomUUID()}`;
-      const job = (await this.worker(kind, leaseMs).getNextJob(token, { block: false })) as Job | undefined;
+      const job = (await this.worker(kind, leaseMs).getNextJob(token, { block: false })) as
+        Job | undefined;
       if (!job?.id) continue;
       this.held.set(job.id, { job, token });
       return {
@@ -128,7 +133,12 @@ export class BullmqQueueProvider implements QueueProvider {
     try {
       await settle(h);
     } catch (e) {
-      if (!/lock|not in the active state|missing key/i.test(e instanceof Error ? e.message : String(e))) throw e;
+      if (
+        !/lock|not in the active state|missing key/i.test(
+          e instanceof Error ? e.message : String(e),
+        )
+      )
+        throw e;
     } finally {
       this.held.delete(id);
     }
@@ -149,7 +159,9 @@ export class BullmqQueueProvider implements QueueProvider {
   }
 
   fail(id: string, _workerId: string, error: string): Promise<void> {
-    return this.settle(id, (h) => h.job.moveToFailed(new UnrecoverableError(error), h.token, false));
+    return this.settle(id, (h) =>
+      h.job.moveToFailed(new UnrecoverableError(error), h.token, false),
+    );
   }
 
   retry(id: string, _workerId: string, error: string, runAt: Date): Promise<void> {
@@ -167,7 +179,8 @@ export class BullmqQueueProvider implements QueueProvider {
     const grace = Math.max(0, Date.now() - before.getTime());
     let removed = 0;
     for (const kind of JOB_KINDS) {
-      for (const state of ['completed', 'failed'] as const) removed += (await this.queue(kind).clean(grace, 1000, state)).length;
+      for (const state of ['completed', 'failed'] as const)
+        removed += (await this.queue(kind).clean(grace, 1000, state)).length;
     }
     return removed;
   }
@@ -186,7 +199,13 @@ export class BullmqQueueProvider implements QueueProvider {
         const payload = JSON.stringify(job.data);
         if (!ids.some((id) => payload.includes(id))) continue;
         // Taken meanwhile by a worker: left to the job guard, as above.
-        if (await job.remove().then(() => true, () => false)) removed++;
+        if (
+          await job.remove().then(
+            () => true,
+            () => false,
+          )
+        )
+          removed++;
       }
     }
     return removed;

@@ -45,9 +45,19 @@ export class DbQueueProvider implements QueueProvider {
     }
   }
 
-  private async take(row: QueueJob, workerId: string, leaseMs: number, now: Date): Promise<ClaimedJob | null> {
+  private async take(
+    row: QueueJob,
+    workerId: string,
+    leaseMs: number,
+    now: Date,
+  ): Promise<ClaimedJob | null> {
     const { count } = await this.client().queueJob.updateMany({
-      where: { id: row.id, status: row.status, attempts: row.attempts, lockedUntil: row.lockedUntil },
+      where: {
+        id: row.id,
+        status: row.status,
+        attempts: row.attempts,
+        lockedUntil: row.lockedUntil,
+      },
       data: {
         status: 'active',
         lockedBy: workerId,
@@ -58,7 +68,11 @@ export class DbQueueProvider implements QueueProvider {
     return count === 1 ? claimed({ ...row, attempts: row.attempts + 1 }) : null;
   }
 
-  async claim(kinds: readonly string[], workerId: string, leaseMs: number): Promise<ClaimedJob | null> {
+  async claim(
+    kinds: readonly string[],
+    workerId: string,
+    leaseMs: number,
+  ): Promise<ClaimedJob | null> {
     for (let i = 0; i < CLAIM_TRIES; i++) {
       const now = new Date();
       const row = await this.client().queueJob.findFirst({
@@ -97,7 +111,13 @@ export class DbQueueProvider implements QueueProvider {
   async fail(id: string, workerId: string, error: string): Promise<void> {
     await this.client().queueJob.updateMany({
       where: { id, lockedBy: workerId, status: 'active' },
-      data: { status: 'failed', lastError: error, lockedBy: null, lockedUntil: null, singletonKey: null },
+      data: {
+        status: 'failed',
+        lastError: error,
+        lockedBy: null,
+        lockedUntil: null,
+        singletonKey: null,
+      },
     });
   }
 
@@ -121,7 +141,9 @@ export class DbQueueProvider implements QueueProvider {
   async cancel(ids: readonly string[]): Promise<number> {
     if (!ids.length) return 0;
     // Payloads hold ids (uuids), so a substring match cannot name another row's job.
-    const { count } = await this.client().queueJob.deleteMany({ where: { OR: ids.map((id) => ({ payloadJson: { contains: id } })) } });
+    const { count } = await this.client().queueJob.deleteMany({
+      where: { OR: ids.map((id) => ({ payloadJson: { contains: id } })) },
+    });
     return count;
   }
 

@@ -17,7 +17,8 @@ let provider: QueueProvider | undefined;
 export function queueProvider(): QueueProvider {
   if (provider) return provider;
   const e = env();
-  provider = e.QUEUE_PROVIDER === 'bullmq' ? new BullmqQueueProvider(e.REDIS_URL!) : new DbQueueProvider();
+  provider =
+    e.QUEUE_PROVIDER === 'bullmq' ? new BullmqQueueProvider(e.REDIS_URL!) : new DbQueueProvider();
   return provider;
 }
 
@@ -26,7 +27,9 @@ export async function relay(): Promise<void> {
   try {
     await relayOutbox(queueProvider());
   } catch (e) {
-    console.error(`[queue] relaying the outbox failed: ${e instanceof Error ? e.message : String(e)}`);
+    console.error(
+      `[queue] relaying the outbox failed: ${e instanceof Error ? e.message : String(e)}`,
+    );
   }
 }
 

@@ -21,6 +21,11 @@ describe('WORKER_LANES', () => {
   });
 
   it('only a worker on the cpu lane alone starts without choosing an inference device', () => {
-    expect([needsDevice(['cpu']), needsDevice(['gpu']), needsDevice(['gpu', 'cpu']), needsDevice('auto')]).toEqual([false, true, true, true]);
+    expect([
+      needsDevice(['cpu']),
+      needsDevice(['gpu']),
+      needsDevice(['gpu', 'cpu']),
+      needsDevice('auto'),
+    ]).toEqual([false, true, true, true]);
   });
 });

@@ -11,11 +11,21 @@ import type { EnqueueOptions, QueueProvider } from './provider';
  */
 export type Tx = Prisma.TransactionClient;
 
-export async function enqueue<K extends JobKind>(tx: Tx, kind: K, payload: PayloadOf<K>, opts: EnqueueOptions = {}): Promise<void> {
+export async function enqueue<K extends JobKind>(
+  tx: Tx,
+  kind: K,
+  payload: PayloadOf<K>,
+  opts: EnqueueOptions = {},
+): Promise<void> {
   // Validated here as well as when it runs: a bad payload fails the caller, not a worker later.
   const parsed = catalogue[kind].payload.parse(payload);
   await tx.outboxMessage.create({
-    data: { kind, payloadJson: outboxPayloadColumn.write(parsed), singletonKey: opts.singletonKey ?? null, runAt: opts.runAt ?? new Date() },
+    data: {
+      kind,
+      payloadJson: outboxPayloadColumn.write(parsed),
+      singletonKey: opts.singletonKey ?? null,
+      runAt: opts.runAt ?? new Date(),
+    },
   });
 }
 
@@ -26,7 +36,9 @@ export async function enqueue<K extends JobKind>(tx: Tx, kind: K, payload: Paylo
 export async function dropOutbox(tx: Tx, ids: readonly string[]): Promise<number> {
   if (!ids.length) return 0;
   // Payloads hold ids (uuids), so a substring match cannot name another row's job.
-  const { count } = await tx.outboxMessage.deleteMany({ where: { OR: ids.map((id) => ({ payloadJson: { contains: id } })) } });
+  const { count } = await tx.outboxMessage.deleteMany({
+    where: { OR: ids.map((id) => ({ payloadJson: { contains: id } })) },
+  });
   return count;
 }
 
@@ -36,7 +48,10 @@ const RELAY_BATCH = 100;
 export async function relayOutbox(provider: QueueProvider): Promise<number> {
   let sent = 0;
   for (;;) {
-    const rows = await db().outboxMessage.findMany({ orderBy: { createdAt: 'asc' }, take: RELAY_BATCH });
+    const rows = await db().outboxMessage.findMany({
+      orderBy: { createdAt: 'asc' },
+      take: RELAY_BATCH,
+    });
     for (const row of rows) {
       const kind = row.kind as JobKind;
       await provider.send({

@@ -13,12 +13,20 @@ export type Workers = (n: number) => QueueProvider[];
 const KINDS = ['segment-video', 'deliver-webhook'];
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-function message(payload: Record<string, unknown> = { n: 1 }, opts: Partial<QueueMessage> = {}): QueueMessage {
+function message(
+  payload: Record<string, unknown> = { n: 1 },
+  opts: Partial<QueueMessage> = {},
+): QueueMessage {
   return { id: randomUUID(), kind: 'segment-video', payload, maxAttempts: 3, ...opts };
 }
 
 /** Claims until one is handed out (a lapsed lease is noticed by the engine's own checker, on its own schedule). */
-async function claimWithin(q: QueueProvider, workerId: string, leaseMs: number, timeoutMs = 15_000): Promise<ClaimedJob> {
+async function claimWithin(
+  q: QueueProvider,
+  workerId: string,
+  leaseMs: number,
+  timeoutMs = 15_000,
+): Promise<ClaimedJob> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const job = await q.claim(KINDS, workerId, leaseMs);

@@ -17,13 +17,15 @@ export class RecordSpool {
 
   /** Appends a record; returns its slot. */
   append(bytes: Uint8Array): number {
-    if (bytes.byteLength !== this.recordBytes) throw new Error(`a record is ${this.recordBytes} bytes, not ${bytes.byteLength}`);
+    if (bytes.byteLength !== this.recordBytes)
+      throw new Error(`a record is ${this.recordBytes} bytes, not ${bytes.byteLength}`);
     fs.writeSync(this.fd, bytes, 0, bytes.byteLength, this.count * this.recordBytes);
     return this.count++;
   }
 
   read(slot: number): Uint8Array {
-    if (slot < 0 || slot >= this.count) throw new Error(`no record ${slot} (${this.count} written)`);
+    if (slot < 0 || slot >= this.count)
+      throw new Error(`no record ${slot} (${this.count} written)`);
     const out = new Uint8Array(this.recordBytes);
     fs.readSync(this.fd, out, 0, this.recordBytes, slot * this.recordBytes);
     return out;

@@ -6,12 +6,21 @@ import type { MediaInfo } from '../../engine/media/types';
 import { grayOf, type GrayFrame } from '../../engine/matte/image';
 import { CLICK_MODEL_IO, clickRuntime } from '../../engine/prompts/click-model';
 import { newTrackStats } from '../../engine/prompts/click-track';
-import { CONCEPT_MODEL_IO, conceptRuntime, DEFAULT_SEARCH } from '../../engine/prompts/concept-model';
+import {
+  CONCEPT_MODEL_IO,
+  conceptRuntime,
+  DEFAULT_SEARCH,
+} from '../../engine/prompts/concept-model';
 import type { Concept } from '../../engine/prompts/concepts';
 import type { SamPoint } from '../../engine/prompts/sam';
-import { cleanEdges, fuseInto, REFINE_TIERS, takeWholeRegions, type RefineOp } from '../../engine/prompts/refine';
+import {
+  cleanEdges,
+  fuseInto,
+  REFINE_TIERS,
+  takeWholeRegions,
+  type RefineOp,
+} from '../../engine/prompts/refine';
 import { createVideoMatter, workSize } from '../../engine/video-matter';
-import { serverRuntime } from '../inference/server-runtime';
 import { verifiedOpenVocabularyModel } from '../models/open-vocabulary';
 import { MediaError } from '../media/ffmpeg';
 import { readFrames, readMaskFrames } from '../segment/frame-reader';
@@ -44,6 +53,8 @@ export interface RefineVideoOptions {
   scratchDir: string;
   signal?: AbortSignal;
   onProgress?: (framesDone: number) => void;
+  /** The models the worker runs. */
+  runtime: InferenceRuntime;
 }
 
 export interface RefineResult {
@@ -75,11 +86,16 @@ interface Search {
 
 /** The concept search for a text prompt; for a click, the pre-pass backwards from the clicked frame, then the tracker that goes on from it. */
 async function openSearch(opts: RefineVideoOptions, tier: TierConfig): Promise<Search> {
-  const runtime = await serverRuntime();
-  const { info, target } = opts;
+  const { runtime, info, target } = opts;
   if (target.mode === 'text') {
-    const openVocabulary = target.concepts.some((c) => c.kind === 'open') ? verifiedOpenVocabularyModel() : null;
-    const s = conceptRuntime(runtime, { concepts: target.concepts, openVocabulary, ...DEFAULT_SEARCH });
+    const openVocabulary = target.concepts.some((c) => c.kind === 'open')
+      ? verifiedOpenVocabularyModel()
+      : null;
+    const s = conceptRuntime(runtime, {
+      concepts: target.concepts,
+      openVocabulary,
+      ...DEFAULT_SEARCH,
+    });
     const report = () => {
       const { seconds, ...counts } = s.stats;
       return { counts, stageSeconds: seconds };
@@ -87,14 +103,36 @@ async function openSearch(opts: RefineVideoOptions, tier: TierConfig): Promise<S
     return { runtime: s.runtime, manifest: CONCEPT_MODEL_IO, report, close: () => undefined };
   }
   const stats = newTrackStats();
-  const before = await trackBeforeClick({ input: opts.input, info, tier, click: target, runtime, scratchDir: opts.scratchDir, stats, signal: opts.signal });
+  const before = await trackBeforeClick({
+    input: opts.input,
+    info,
+    tier,
+    click: target,
+    runtime,
+    scratchDir: opts.scratchDir,
+    stats,
+    signal: opts.signal,
+  });
   const click = { frame: before.frame, points: target.points };
-  const s = clickRuntime(runtime, { sourceWidth: info.width, sourceHeight: info.height, flowSide: tier.keyframes.flowSide, click, known: before.known, stats });
+  const s = clickRuntime(runtime, {
+    sourceWidth: info.width,
+    sourceHeight: info.height,
+    flowSide: tier.keyframes.flowSide,
+    click,
+    known: before.known,
+    stats,
+  });
   const report = () => {
     const { seconds, ...counts } = stats;
     return { counts, stageSeconds: { prepassDecode: before.decodeSeconds, ...seconds } };
   };
-  return { runtime: s.runtime, manifest: CLICK_MODEL_IO, keyframes: new Set([before.frame]), report, close: () => before.close() };
+  return {
+    runtime: s.runtime,
+    manifest: CLICK_MODEL_IO,
+    keyframes: new Set([before.frame]),
+    report,
+    close: () => before.close(),
+  };
 }
 
 /**
@@ -111,7 +149,14 @@ export async function refineVideo(opts: RefineVideoOptions): Promise<RefineResul
   if (!tier) throw new Error(`${opts.model} cannot refine masks`);
   const started = performance.now();
   const search = await openSearch(opts, tier);
-  const matter = await createVideoMatter({ runtime: search.runtime, manifest: search.manifest, tier, threshold: null, smartSampling: true, keyframes: search.keyframes }).catch((e: unknown) => {
+  const matter = await createVideoMatter({
+    runtime: search.runtime,
+    manifest: search.manifest,
+    tier,
+    threshold: null,
+    smartSampling: true,
+    keyframes: search.keyframes,
+  }).catch((e: unknown) => {
     search.close();
     throw e;
   });
@@ -126,22 +171,29 @@ export async function refineVideo(opts: RefineVideoOptions): Promise<RefineResul
       const h = held.shift();
       if (!h) throw new Error('the matter returned more frames than it was given');
       // Clicks name exactly what to take out (excluded points included); a text prompt's boxes may miss thin parts.
-      if (opts.op === 'subtract' && opts.target.mode === 'text') takeWholeRegions(h.mask, alpha, info.width, WHOLE_REGION_SHARE);
+      if (opts.op === 'subtract' && opts.target.mode === 'text')
+        takeWholeRegions(h.mask, alpha, info.width, WHOLE_REGION_SHARE);
       fuseInto(h.mask, alpha, opts.op);
-      await writer.write(h.luma && opts.edgeCleanup ? cleanEdges(h.mask, h.luma, opts.edgeCleanup) : h.mask);
+      await writer.write(
+        h.luma && opts.edgeCleanup ? cleanEdges(h.mask, h.luma, opts.edgeCleanup) : h.mask,
+      );
       frames++;
     }
     stage.fuse += (performance.now() - t) / 1000;
     if (alphas.length) opts.onProgress?.(frames);
   };
-  const video = readFrames(info, opts.input, { signal: opts.signal, workSize: workSize(tier, info.width, info.height) });
+  const video = readFrames(info, opts.input, {
+    signal: opts.signal,
+    workSize: workSize(tier, info.width, info.height),
+  });
   const masks = readMaskFrames(opts.maskIn, info, { signal: opts.signal });
   try {
     for (;;) {
       const t = performance.now();
       const [next, mask] = await Promise.all([video.next(), masks.next()]);
       stage.decode += (performance.now() - t) / 1000;
-      if (next.done !== mask.done) throw new MediaError('The mask refined from and the video have different frame counts.');
+      if (next.done !== mask.done)
+        throw new MediaError('The mask refined from and the video have different frame counts.');
       if (next.done || mask.done) break;
       if (opts.signal?.aborted) throw new MediaError('The refinement was cancelled');
       held.push({ mask: mask.value, luma: opts.edgeCleanup ? grayOf(next.value) : null });
@@ -163,7 +215,12 @@ export async function refineVideo(opts: RefineVideoOptions): Promise<RefineResul
   return {
     frames,
     seconds: (performance.now() - started) / 1000,
-    stageSeconds: { decode: stage.decode, ...stageSeconds, propagate: matter.stats.stageSeconds.refine, fuse: stage.fuse },
+    stageSeconds: {
+      decode: stage.decode,
+      ...stageSeconds,
+      propagate: matter.stats.stageSeconds.refine,
+      fuse: stage.fuse,
+    },
     counts,
   };
 }

@@ -3,7 +3,16 @@ import type { MediaInfo } from '../../engine/media/types';
 import { resampleRgb } from '../../engine/matte/image';
 import { modelInputSize } from '../../engine/models/io';
 import { CLICK_MODEL_IO, type KnownAnswers } from '../../engine/prompts/click-model';
-import { answerLayout, clickTracker, packAnswer, trackBackward, unpackAnswer, type ClickPrompt, type TrackFrame, type TrackStats } from '../../engine/prompts/click-track';
+import {
+  answerLayout,
+  clickTracker,
+  packAnswer,
+  trackBackward,
+  unpackAnswer,
+  type ClickPrompt,
+  type TrackFrame,
+  type TrackStats,
+} from '../../engine/prompts/click-track';
 import { SAM_DECODER, SAM_ENCODER } from '../../engine/prompts/models';
 import type { InferenceRuntime } from '../../engine/runtime';
 import type { TierConfig } from '../../engine/tiers';
@@ -52,7 +61,10 @@ export async function trackBeforeClick(opts: {
       for (let c = 0; c < 3; c++) for (let i = 0; i < n; i++) bytes[c * n + i] = planes[c]![i]!;
       slots.set(index, frames.append(bytes));
     };
-    for await (const f of readFrames(info, opts.input, { signal: opts.signal, maxFrames: click.frame + 1 })) {
+    for await (const f of readFrames(info, opts.input, {
+      signal: opts.signal,
+      maxFrames: click.frame + 1,
+    })) {
       frame++;
       if (frame % interval !== 0 && frame !== click.frame) {
         last = { index: frame, frame: f };
@@ -66,17 +78,32 @@ export async function trackBeforeClick(opts: {
     const decodeSeconds = (performance.now() - t0) / 1000;
 
     const layout = answerLayout(mw, mh, tier.keyframes.flowSide);
-    const answers = new RecordSpool(path.join(opts.scratchDir, 'click-answers.raw'), 4 * layout.length);
+    const answers = new RecordSpool(
+      path.join(opts.scratchDir, 'click-answers.raw'),
+      4 * layout.length,
+    );
     const answerSlots = new Map<number, number>();
     try {
-      const [encoder, decoder] = await Promise.all([opts.runtime.load(SAM_ENCODER), opts.runtime.load(SAM_DECODER)]);
-      const tracker = clickTracker({ encoder, decoder }, { sourceWidth: info.width, sourceHeight: info.height, flowSide: tier.keyframes.flowSide }, opts.stats);
+      const [encoder, decoder] = await Promise.all([
+        opts.runtime.load(SAM_ENCODER),
+        opts.runtime.load(SAM_DECODER),
+      ]);
+      const tracker = clickTracker(
+        { encoder, decoder },
+        { sourceWidth: info.width, sourceHeight: info.height, flowSide: tier.keyframes.flowSide },
+        opts.stats,
+      );
       const order = [...slots.keys()].sort((a, b) => b - a);
       function* reversed(): Generator<TrackFrame> {
         for (const index of order) {
           if (opts.signal?.aborted) throw new MediaError('The refinement was cancelled');
           const bytes = frames.read(slots.get(index)!);
-          yield { index, planes: [0, 1, 2].map((c) => Float32Array.from(bytes.subarray(c * n, (c + 1) * n))), width: mw, height: mh };
+          yield {
+            index,
+            planes: [0, 1, 2].map((c) => Float32Array.from(bytes.subarray(c * n, (c + 1) * n))),
+            width: mw,
+            height: mh,
+          };
         }
       }
       await trackBackward(tracker, reversed(), click.points, (a) => {
@@ -92,7 +119,10 @@ export async function trackBeforeClick(opts: {
       decodeSeconds,
       known: {
         indices: new Set(answerSlots.keys()),
-        load: (index) => Promise.resolve(unpackAnswer(new Float32Array(answers.read(answerSlots.get(index)!).buffer), layout)),
+        load: (index) =>
+          Promise.resolve(
+            unpackAnswer(new Float32Array(answers.read(answerSlots.get(index)!).buffer), layout),
+          ),
       },
       close: () => answers.close(),
     };

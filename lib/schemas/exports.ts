@@ -9,32 +9,52 @@ import { z } from './zod';
  * records. Every optional field also accepts an explicit null, as start's do.
  */
 
-const MaskVersion = MaskVersionInput('A completed mask version of the job to render from (extension beyond the spec for single exports); the active version by default.');
+const MaskVersion = MaskVersionInput(
+  'A completed mask version of the job to render from (extension beyond the spec for single exports); the active version by default.',
+);
 
 export const CreateExportRequest = z
   .object({
     format: ExportFormat.nullish(),
     /** The earlier input name for a sticker format (spec); `format` is preferred. */
-    sticker_profile: ExportFormat.nullish().openapi({ description: 'Earlier input name of `format` for sticker formats; `format` is preferred' }),
+    sticker_profile: ExportFormat.nullish().openapi({
+      description: 'Earlier input name of `format` for sticker formats; `format` is preferred',
+    }),
     transform: Transform.nullish(),
     sizes: ExportSizes.nullish().openapi({
-      description: 'One size, as in batch-exports (`native` or a maximum width); several sizes need batch-exports. Not for sticker formats.',
+      description:
+        'One size, as in batch-exports (`native` or a maximum width); several sizes need batch-exports. Not for sticker formats.',
     }),
     mask_version: MaskVersion,
   })
-  .refine((b) => Boolean(b.format ?? b.sticker_profile), { error: userMessage('format is required'), path: ['format'] })
+  .refine((b) => Boolean(b.format ?? b.sticker_profile), {
+    error: userMessage('format is required'),
+    path: ['format'],
+  })
   .refine((b) => !(b.format && b.sticker_profile && b.format !== b.sticker_profile), {
     error: userMessage('format and sticker_profile name different formats; give one of them'),
     path: ['sticker_profile'],
   })
   .superRefine((b, ctx) => {
     const format = b.format ?? b.sticker_profile;
-    if (format) for (const issue of exportIssues(format, b.transform, b.sizes)) ctx.addIssue({ code: 'custom', ...issue });
+    if (format)
+      for (const issue of exportIssues(format, b.transform, b.sizes))
+        ctx.addIssue({ code: 'custom', ...issue });
     if (format && !isStickerFormat(format) && b.sizes) {
       if (b.sizes.length > 1) {
-        ctx.addIssue({ code: 'custom', path: ['sizes'], message: userMessage('a single export makes one file: give one size, or use batch-exports for several') });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['sizes'],
+          message: userMessage(
+            'a single export makes one file: give one size, or use batch-exports for several',
+          ),
+        });
       } else if (typeof b.sizes[0] === 'number' && b.transform?.max_width != null) {
-        ctx.addIssue({ code: 'custom', path: ['sizes'], message: userMessage('give the width once: in sizes or in transform.max_width') });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['sizes'],
+          message: userMessage('give the width once: in sizes or in transform.max_width'),
+        });
       }
     }
   })
@@ -42,7 +62,8 @@ export const CreateExportRequest = z
   .transform(({ sticker_profile, sizes, ...b }) => ({
     ...b,
     format: b.format ?? sticker_profile,
-    transform: typeof sizes?.[0] === 'number' ? { ...b.transform, max_width: sizes[0] } : b.transform,
+    transform:
+      typeof sizes?.[0] === 'number' ? { ...b.transform, max_width: sizes[0] } : b.transform,
   }))
   .openapi('CreateExportRequest');
 export type CreateExportRequest = z.infer<typeof CreateExportRequest>;
@@ -70,15 +91,22 @@ export const EXPORT_STATUSES = ['queued', 'completed', 'failed'] as const;
 
 const StickerMetadata = z
   .object({
-    policy: z.string().openapi({ description: 'The sticker policy, e.g. `telegram_video`; `profile` names it with its version' }),
+    policy: z.string().openapi({
+      description: 'The sticker policy, e.g. `telegram_video`; `profile` names it with its version',
+    }),
     version: z.number().int(),
     platform: z.string(),
     canvas: z.object({ width: z.number().int(), height: z.number().int() }),
     limit_bytes: z.number().int().openapi({ description: "The platform's byte limit" }),
-    budget_bytes: z.number().int().openapi({ description: '90 % of the limit: the file is at most this' }),
+    budget_bytes: z
+      .number()
+      .int()
+      .openapi({ description: '90 % of the limit: the file is at most this' }),
     max_seconds: z.number(),
     source_seconds: z.number(),
-    speed_up: z.number().openapi({ description: 'How much a source longer than max_seconds was sped up (1 = not retimed)' }),
+    speed_up: z.number().openapi({
+      description: 'How much a source longer than max_seconds was sped up (1 = not retimed)',
+    }),
     final_fps: z.number(),
     attempts: z
       .array(
@@ -89,19 +117,23 @@ const StickerMetadata = z
           fits: z.boolean(),
         }),
       )
-      .openapi({ description: 'Every attempt of the adaptive encoder, in order; the last one fits' }),
+      .openapi({
+        description: 'Every attempt of the adaptive encoder, in order; the last one fits',
+      }),
   })
   .openapi('StickerMetadata', { description: 'What the adaptive sticker encoder did' });
 
 export const ExportMetadata = z
   .object({
     validated: z.literal(true),
-    format: z
-      .string()
-      .openapi({
-        description: 'The encoded codec (vp9, prores, hevc, h264, webp, gif, apng, png; `lottie` for a Lottie JSON)',
-      }),
-    profile: z.string().openapi({ description: 'The validation policy the file passed; for a sticker, its versioned sticker policy (the format id)' }),
+    format: z.string().openapi({
+      description:
+        'The encoded codec (vp9, prores, hevc, h264, webp, gif, apng, png; `lottie` for a Lottie JSON)',
+    }),
+    profile: z.string().openapi({
+      description:
+        'The validation policy the file passed; for a sticker, its versioned sticker policy (the format id)',
+    }),
     container: z.string(),
     bytes: z.number().int(),
     width: z.number().int(),
@@ -122,7 +154,10 @@ export const ExportMetadata = z
     lottie: z
       .object({ images: z.number().int(), image_format: z.enum(['webp', 'png']) })
       .optional()
-      .openapi({ description: 'A Lottie: its embedded images (fewer than its frames where smart sampling held a frame) and their format' }),
+      .openapi({
+        description:
+          'A Lottie: its embedded images (fewer than its frames where smart sampling held a frame) and their format',
+      }),
   })
   .openapi('ExportMetadata', { description: 'Facts checked on the file before it was served' });
 
@@ -131,20 +166,14 @@ export const ExportRecord = z
     export_id: z.uuid(),
     job_id: z.uuid(),
     format: z.string(),
-    status: z
-      .enum(EXPORT_STATUSES)
-      .openapi({
-        description:
-          '`queued` until the file is made and validated (`started_at` says when a worker took it)',
-      }),
+    status: z.enum(EXPORT_STATUSES).openapi({
+      description:
+        '`queued` until the file is made and validated (`started_at` says when a worker took it)',
+    }),
     transform: z.record(z.string(), z.unknown()).nullable(),
-    mask_version: z
-      .number()
-      .int()
-      .nullable()
-      .openapi({
-        description: 'The mask version it renders from (null until a start output begins)',
-      }),
+    mask_version: z.number().int().nullable().openapi({
+      description: 'The mask version it renders from (null until a start output begins)',
+    }),
     batch_id: z.uuid().nullable(),
     created_at: z.iso.datetime(),
     started_at: z.iso.datetime().nullable(),

@@ -12,7 +12,9 @@ import { z } from './zod';
  */
 
 export const STILL_CONTENT_TYPES = ['image/png', 'image/jpeg', 'image/webp'] as const;
-export const IMAGE_SOURCE_REQUIRED = userMessage('One of (filename with content_type), image_url or a multipart file is required');
+export const IMAGE_SOURCE_REQUIRED = userMessage(
+  'One of (filename with content_type), image_url or a multipart file is required',
+);
 
 export const ImageToVideoOptionsSchema = z.object({
   duration_seconds: z
@@ -20,18 +22,27 @@ export const ImageToVideoOptionsSchema = z.object({
     .min(STILL_LIMITS.minSeconds)
     .max(STILL_LIMITS.maxSeconds)
     .nullish()
-    .openapi({ description: `Length of the clip, ${STILL_LIMITS.minSeconds}–${STILL_LIMITS.maxSeconds} s (default ${STILL_DEFAULTS.durationSeconds})` }),
+    .openapi({
+      description: `Length of the clip, ${STILL_LIMITS.minSeconds}–${STILL_LIMITS.maxSeconds} s (default ${STILL_DEFAULTS.durationSeconds})`,
+    }),
   fps: z
     .number()
     .int()
     .min(STILL_LIMITS.minFps)
     .max(STILL_LIMITS.maxFps)
     .nullish()
-    .openapi({ description: `${STILL_LIMITS.minFps}–${STILL_LIMITS.maxFps} (default ${STILL_DEFAULTS.fps})` }),
-  motion: z.enum(MOTIONS).nullish().openapi({ description: `The camera move (default ${STILL_DEFAULTS.motion})` }),
+    .openapi({
+      description: `${STILL_LIMITS.minFps}–${STILL_LIMITS.maxFps} (default ${STILL_DEFAULTS.fps})`,
+    }),
+  motion: z
+    .enum(MOTIONS)
+    .nullish()
+    .openapi({ description: `The camera move (default ${STILL_DEFAULTS.motion})` }),
   model: ModelInput,
   background: Background.nullish(),
-  exports: ExportList.nullish().openapi({ description: 'Rendered at start like start `exports`; sticker formats allowed' }),
+  exports: ExportList.nullish().openapi({
+    description: 'Rendered at start like start `exports`; sticker formats allowed',
+  }),
 });
 
 export type ImageToVideoOptions = z.infer<typeof ImageToVideoOptionsSchema>;
@@ -39,11 +50,17 @@ export type ImageToVideoOptions = z.infer<typeof ImageToVideoOptionsSchema>;
 export const ImageToVideoRequest = ImageToVideoOptionsSchema.extend({
   filename: z.string().trim().min(1).max(255).nullish(),
   content_type: z
-    .enum(STILL_CONTENT_TYPES, { error: userMessage(`content_type must be one of ${STILL_CONTENT_TYPES.join(', ')}`) })
+    .enum(STILL_CONTENT_TYPES, {
+      error: userMessage(`content_type must be one of ${STILL_CONTENT_TYPES.join(', ')}`),
+    })
     .nullish(),
-  image_url: z.url({ protocol: /^https?$/, error: userMessage('image_url must be an http(s) URL') }).nullish(),
+  image_url: z
+    .url({ protocol: /^https?$/, error: userMessage('image_url must be an http(s) URL') })
+    .nullish(),
 })
-  .refine((b) => Boolean(b.image_url) || Boolean(b.filename && b.content_type), { error: IMAGE_SOURCE_REQUIRED })
+  .refine((b) => Boolean(b.image_url) || Boolean(b.filename && b.content_type), {
+    error: IMAGE_SOURCE_REQUIRED,
+  })
   .superRefine((b, ctx) => startRules(b, ctx))
   .openapi('ImageToVideoRequest');
 export type ImageToVideoRequest = z.infer<typeof ImageToVideoRequest>;
@@ -51,7 +68,8 @@ export type ImageToVideoRequest = z.infer<typeof ImageToVideoRequest>;
 /** The start request's own rules (exports need a background), checked at creation already. */
 function startRules(b: { background?: unknown; exports?: unknown }, ctx: z.RefinementCtx) {
   const r = StartJobRequest.safeParse({ background: b.background, exports: b.exports });
-  for (const issue of r.error?.issues ?? []) ctx.addIssue({ code: 'custom', path: issue.path, message: issue.message });
+  for (const issue of r.error?.issues ?? [])
+    ctx.addIssue({ code: 'custom', path: issue.path, message: issue.message });
 }
 
 /** The options of a multipart request: text fields, `background` and `exports` as JSON. */
@@ -62,10 +80,13 @@ export function multipartOptions(fields: Record<string, string>): ImageToVideoOp
     try {
       return JSON.parse(v) as unknown;
     } catch {
-      throw new z.ZodError([{ code: 'custom', path: [name], message: userMessage(`${name} must be JSON`), input: v }]);
+      throw new z.ZodError([
+        { code: 'custom', path: [name], message: userMessage(`${name} must be JSON`), input: v },
+      ]);
     }
   };
-  const number = (name: string) => (fields[name] === undefined || fields[name] === '' ? undefined : Number(fields[name]));
+  const number = (name: string) =>
+    fields[name] === undefined || fields[name] === '' ? undefined : Number(fields[name]);
   return ImageToVideoOptionsSchema.superRefine((b, ctx) => startRules(b, ctx)).parse({
     duration_seconds: number('duration_seconds'),
     fps: number('fps'),
@@ -98,7 +119,8 @@ export function stillOptions(o: ImageToVideoOptions): StillOptions {
 }
 
 /** The frames of the clip. */
-export const stillFrames = (o: Pick<StillOptions, 'durationSeconds' | 'fps'>) => Math.max(1, Math.round(o.durationSeconds * o.fps));
+export const stillFrames = (o: Pick<StillOptions, 'durationSeconds' | 'fps'>) =>
+  Math.max(1, Math.round(o.durationSeconds * o.fps));
 
 export const ImageToVideoEcho = z
   .object({
@@ -107,13 +129,21 @@ export const ImageToVideoEcho = z
     motion: z.enum(MOTIONS),
     model: z.string(),
   })
-  .openapi('ImageToVideoOptions', { description: 'The clip the still becomes; the job then follows the normal lifecycle' });
+  .openapi('ImageToVideoOptions', {
+    description: 'The clip the still becomes; the job then follows the normal lifecycle',
+  });
 
-export const ImageToVideoReceipt = JobReceipt.extend({ image_to_video: ImageToVideoEcho }).openapi('ImageToVideoReceipt', {
-  description: 'A job waiting for its still: PUT the image to upload_url, then start the job.',
-});
-export const ImageToVideoUploaded = UploadedJob.extend({ image_to_video: ImageToVideoEcho }).openapi('ImageToVideoUploaded', {
-  description: 'The still is stored and checked (image_url or multipart); start the job. length_seconds is the clip to be made.',
+export const ImageToVideoReceipt = JobReceipt.extend({ image_to_video: ImageToVideoEcho }).openapi(
+  'ImageToVideoReceipt',
+  {
+    description: 'A job waiting for its still: PUT the image to upload_url, then start the job.',
+  },
+);
+export const ImageToVideoUploaded = UploadedJob.extend({
+  image_to_video: ImageToVideoEcho,
+}).openapi('ImageToVideoUploaded', {
+  description:
+    'The still is stored and checked (image_url or multipart); start the job. length_seconds is the clip to be made.',
 });
 
 export const echoOf = (o: StillOptions): z.infer<typeof ImageToVideoEcho> => ({

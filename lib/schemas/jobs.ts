@@ -1,11 +1,18 @@
-import { API_MODEL_ROWS, DEFAULT_MODEL, resolveApiModel, type ApiModel } from '../../engine/api-models';
+import {
+  API_MODEL_ROWS,
+  DEFAULT_MODEL,
+  resolveApiModel,
+  type ApiModel,
+} from '../../engine/api-models';
 import { Background, ExportList, StoredBackground } from './background';
 import { userMessage } from './messages';
 import { z } from './zod';
 
 // ── create ────────────────────────────────────────────────────────────────────
 
-export const SOURCE_REQUIRED = userMessage('One of (filename with content_type) or video_url is required');
+export const SOURCE_REQUIRED = userMessage(
+  'One of (filename with content_type) or video_url is required',
+);
 
 /**
  * What an upload may be declared as: a video type, or application/octet-stream (a file whose
@@ -23,15 +30,22 @@ export const CreateJobRequest = z
       .string()
       .trim()
       .regex(/^[\w.+-]+\/[\w.+-]+(;.*)?$/, { error: 'must be a MIME type such as video/mp4' })
-      .refine(takesContentType, { error: (iss) => `must be a video type such as video/mp4 (or application/octet-stream), not ${String(iss.input)}` })
+      .refine(takesContentType, {
+        error: (iss) =>
+          `must be a video type such as video/mp4 (or application/octet-stream), not ${String(iss.input)}`,
+      })
       .nullish(),
-    video_url: z.url({ protocol: /^https?$/, error: userMessage('video_url must be an http(s) URL') }).nullish(),
+    video_url: z
+      .url({ protocol: /^https?$/, error: userMessage('video_url must be an http(s) URL') })
+      .nullish(),
     content_length: z.number().int().positive().nullish().openapi({
       description:
-        'Extension: the file\'s exact size in bytes. Over the upload limit → 413 at once. Given, the upload_url is signed for that size: where uploads go straight into S3, the store itself refuses a body of any other size.',
+        "Extension: the file's exact size in bytes. Over the upload limit → 413 at once. Given, the upload_url is signed for that size: where uploads go straight into S3, the store itself refuses a body of any other size.",
     }),
   })
-  .refine((b) => Boolean(b.video_url) || Boolean(b.filename && b.content_type), { error: SOURCE_REQUIRED })
+  .refine((b) => Boolean(b.video_url) || Boolean(b.filename && b.content_type), {
+    error: SOURCE_REQUIRED,
+  })
   .openapi('CreateJobRequest');
 export type CreateJobRequest = z.infer<typeof CreateJobRequest>;
 
@@ -46,11 +60,18 @@ export const JobReceipt = z
     created_at: z.iso.datetime(),
     instructions: z.object({
       method: z.literal('PUT'),
-      headers: z.object({ 'Content-Type': z.string(), 'Content-Length': z.string().optional().openapi({ description: 'When content_length was given: the PUT must carry exactly this size' }) }),
+      headers: z.object({
+        'Content-Type': z.string(),
+        'Content-Length': z.string().optional().openapi({
+          description: 'When content_length was given: the PUT must carry exactly this size',
+        }),
+      }),
       note: z.string(),
     }),
   })
-  .openapi('JobReceipt', { description: 'A job waiting for its video: PUT the file to upload_url.' });
+  .openapi('JobReceipt', {
+    description: 'A job waiting for its video: PUT the file to upload_url.',
+  });
 
 /** The URL and multipart variants: the video is already stored and probed. */
 export const UploadedJob = z
@@ -82,12 +103,18 @@ const startFields = {
   format: z.enum(['mp4', 'webm', 'mov']).nullish(),
   model: ModelInput,
   exports: ExportList.nullish(),
-  webhook_url: z.url({ protocol: /^https?$/, error: userMessage('webhook_url must be an http(s) URL') }).nullish(),
+  webhook_url: z
+    .url({ protocol: /^https?$/, error: userMessage('webhook_url must be an http(s) URL') })
+    .nullish(),
 };
 
 function checkStart(b: { exports?: unknown[] | null; background?: unknown }, ctx: z.RefinementCtx) {
   if (b.exports?.length && !b.background) {
-    ctx.addIssue({ code: 'custom', path: ['background'], message: userMessage('background is required when exports are given') });
+    ctx.addIssue({
+      code: 'custom',
+      path: ['background'],
+      message: userMessage('background is required when exports are given'),
+    });
   }
 }
 
@@ -96,14 +123,18 @@ export const StartJobRequest = z
   .superRefine(checkStart)
   .openapi('StartJobRequest');
 /** The dashboard's start: the public request, whose composition may name the job's uploaded background image. */
-export const DashboardStartRequest = z.object({ ...startFields, background: StoredBackground.nullish() }).superRefine(checkStart);
+export const DashboardStartRequest = z
+  .object({ ...startFields, background: StoredBackground.nullish() })
+  .superRefine(checkStart);
 export type DashboardStartRequest = z.infer<typeof DashboardStartRequest>;
 export type StartJobRequest = z.infer<typeof StartJobRequest>;
 
 /** The start fields a body really gives (present and not null): an image-to-video job keeps its creation options for the rest. */
 export function givenStartFields(body: unknown): ReadonlySet<keyof StartJobRequest> {
   if (!body || typeof body !== 'object') return new Set();
-  return new Set(Object.entries(body).flatMap(([k, v]) => (v == null ? [] : [k as keyof StartJobRequest])));
+  return new Set(
+    Object.entries(body).flatMap(([k, v]) => (v == null ? [] : [k as keyof StartJobRequest])),
+  );
 }
 
 export const ClassicBackgroundSchema = z
@@ -172,4 +203,6 @@ export const JobStatusRecord = z
   .openapi('JobStatus');
 export type JobStatusRecord = z.infer<typeof JobStatusRecord>;
 
-export const DeleteJobResponse = z.object({ id: z.uuid(), message: z.string() }).openapi('DeleteJobResponse');
+export const DeleteJobResponse = z
+  .object({ id: z.uuid(), message: z.string() })
+  .openapi('DeleteJobResponse');

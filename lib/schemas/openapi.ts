@@ -1,11 +1,36 @@
-import { OpenAPIRegistry, OpenApiGeneratorV3, type RouteConfig } from '@asteasolutions/zod-to-openapi';
+import {
+  OpenAPIRegistry,
+  OpenApiGeneratorV3,
+  type RouteConfig,
+} from '@asteasolutions/zod-to-openapi';
 import { stringify } from 'yaml';
 import { CreditBalance } from './credits';
 import { ErrorBody, JobIdParams } from './common';
-import { BatchIdParams, BatchRecord, CreateBatchRequest, CreateExportRequest, ExportIdParams, ExportRecord } from './exports';
+import {
+  BatchIdParams,
+  BatchRecord,
+  CreateBatchRequest,
+  CreateExportRequest,
+  ExportIdParams,
+  ExportRecord,
+} from './exports';
 import { ImageToVideoReceipt, ImageToVideoRequest, ImageToVideoUploaded } from './image-to-video';
-import { CreateJobRequest, DeleteJobResponse, JobReceipt, JobStatusRecord, StartJobRequest, StartResponse, UploadedJob } from './jobs';
-import { MaskVersionList, MaskVersionParams, RefinementIdParams, RefinementRecord, RefineMaskRequest } from './refinements';
+import {
+  CreateJobRequest,
+  DeleteJobResponse,
+  JobReceipt,
+  JobStatusRecord,
+  StartJobRequest,
+  StartResponse,
+  UploadedJob,
+} from './jobs';
+import {
+  MaskVersionList,
+  MaskVersionParams,
+  RefinementIdParams,
+  RefinementRecord,
+  RefineMaskRequest,
+} from './refinements';
 import { DeliveriesQuery, DeliveryHistory } from './webhooks';
 import { z } from './zod';
 
@@ -14,7 +39,7 @@ const ERRORS: Record<number, string> = {
   400: 'Invalid parameters',
   401: 'Invalid or missing API key (`Invalid API key`, `API key required`)',
   402: 'Insufficient credits',
-  404: 'Not found, or not the caller\'s (`Job not found or does not belong to user`)',
+  404: "Not found, or not the caller's (`Job not found or does not belong to user`)",
   405: 'Method not allowed on this path (`Allow` lists those it has)',
   413: 'File exceeds the size limit',
   429: 'Rate limit exceeded (100 requests per minute per key; 3 processing starts per minute per key); `Retry-After` says when to retry',
@@ -23,7 +48,10 @@ const ERRORS: Record<number, string> = {
 
 const json = (schema: z.ZodType) => ({ 'application/json': { schema } });
 
-const header = (description: string, type: 'string' | 'integer' = 'integer') => ({ description, schema: { type } });
+const header = (description: string, type: 'string' | 'integer' = 'integer') => ({
+  description,
+  schema: { type },
+});
 /** Every answer, errors included, carries these (spec, "Limits" and "Versioning"). */
 const HEADERS = {
   'X-API-Version': header('API version, 1.6.0', 'string'),
@@ -32,7 +60,11 @@ const HEADERS = {
   'X-RateLimit-Reset': header('Unix time (seconds) when the minute resets'),
 };
 
-function ok(description: string, schema: z.ZodType, headers: Record<string, ReturnType<typeof header>> = HEADERS): RouteConfig['responses'] {
+function ok(
+  description: string,
+  schema: z.ZodType,
+  headers: Record<string, ReturnType<typeof header>> = HEADERS,
+): RouteConfig['responses'] {
   return { 200: { description, headers, content: json(schema) } };
 }
 
@@ -45,7 +77,10 @@ function errors(...codes: (number | [number, string])[]): RouteConfig['responses
         code,
         {
           description,
-          headers: code === 429 ? { ...HEADERS, 'Retry-After': header('Seconds until a retry can succeed') } : HEADERS,
+          headers:
+            code === 429
+              ? { ...HEADERS, 'Retry-After': header('Seconds until a retry can succeed') }
+              : HEADERS,
           content: json(ErrorBody),
         },
       ];
@@ -68,17 +103,23 @@ function jobPaths(): RouteConfig[] {
     {
       method: 'post',
       path: '/v1/jobs',
-      summary: 'Create a job (then PUT the video to upload_url), or give video_url, or send multipart `file`',
+      summary:
+        'Create a job (then PUT the video to upload_url), or give video_url, or send multipart `file`',
       request: {
         body: {
           content: {
             ...json(CreateJobRequest),
-            'multipart/form-data': { schema: z.object({ file: z.string().openapi({ format: 'binary' }) }) },
+            'multipart/form-data': {
+              schema: z.object({ file: z.string().openapi({ format: 'binary' }) }),
+            },
           },
         },
       },
       responses: {
-        ...ok('Job creation receipt, or the uploaded job for video_url and multipart', z.union([JobReceipt, UploadedJob])),
+        ...ok(
+          'Job creation receipt, or the uploaded job for video_url and multipart',
+          z.union([JobReceipt, UploadedJob]),
+        ),
         ...errors(400, 401, 413, 429, 500),
       },
     },
@@ -94,12 +135,17 @@ function jobPaths(): RouteConfig[] {
         body: {
           content: {
             ...json(ImageToVideoRequest),
-            'multipart/form-data': { schema: z.object({ file: z.string().openapi({ format: 'binary' }) }) },
+            'multipart/form-data': {
+              schema: z.object({ file: z.string().openapi({ format: 'binary' }) }),
+            },
           },
         },
       },
       responses: {
-        ...ok('Job creation receipt, or the uploaded job for image_url and multipart', z.union([ImageToVideoReceipt, ImageToVideoUploaded])),
+        ...ok(
+          'Job creation receipt, or the uploaded job for image_url and multipart',
+          z.union([ImageToVideoReceipt, ImageToVideoUploaded]),
+        ),
         ...errors(400, 401, 413, 429, 500),
       },
     },
@@ -108,7 +154,10 @@ function jobPaths(): RouteConfig[] {
       path: '/v1/jobs/{id}/start',
       summary: 'Start processing; creditsUsed is the exact charge',
       request: { params: JobIdParams, body: { content: json(StartJobRequest) } },
-      responses: { ...ok('Processing started', StartResponse), ...errors(400, 401, 402, 404, 413, 429, 500) },
+      responses: {
+        ...ok('Processing started', StartResponse),
+        ...errors(400, 401, 402, 404, 413, 429, 500),
+      },
     },
     {
       method: 'get',
@@ -133,23 +182,32 @@ function exportPaths(): RouteConfig[] {
     {
       method: 'post',
       path: '/v1/jobs/{id}/exports',
-      summary: 'Export a completed job again in any format, from its stored original and mask (no credits); poll GET /v1/exports/{exportId}',
+      summary:
+        'Export a completed job again in any format, from its stored original and mask (no credits); poll GET /v1/exports/{exportId}',
       request: { params: JobIdParams, body: { content: json(CreateExportRequest) } },
-      responses: { ...ok('Export receipt (status queued)', ExportRecord), ...errors(400, 401, 404, 429, 500) },
+      responses: {
+        ...ok('Export receipt (status queued)', ExportRecord),
+        ...errors(400, 401, 404, 429, 500),
+      },
     },
     {
       method: 'get',
       path: '/v1/exports/{exportId}',
-      summary: 'An export: its receipt, and when completed signed output_url and poster_url (1 h) and validated metadata',
+      summary:
+        'An export: its receipt, and when completed signed output_url and poster_url (1 h) and validated metadata',
       request: { params: ExportIdParams },
       responses: { ...ok('Export', ExportRecord), ...errors(401, 404, 429, 500) },
     },
     {
       method: 'post',
       path: '/v1/jobs/{id}/batch-exports',
-      summary: 'Several exports of a completed job (no credits): one queue row each, or use_gpu for one pass that decodes once',
+      summary:
+        'Several exports of a completed job (no credits): one queue row each, or use_gpu for one pass that decodes once',
       request: { params: JobIdParams, body: { content: json(CreateBatchRequest) } },
-      responses: { ...ok('Batch with its export receipts', BatchRecord), ...errors(400, 401, 404, 429, 500) },
+      responses: {
+        ...ok('Batch with its export receipts', BatchRecord),
+        ...errors(400, 401, 404, 429, 500),
+      },
     },
     {
       method: 'get',
@@ -167,7 +225,7 @@ function refinementPaths(): RouteConfig[] {
     {
       method: 'post',
       path: '/v1/jobs/{id}/refine-mask',
-      summary: 'Refine a completed job\'s mask by a text prompt (or, as an extension, clicks)',
+      summary: "Refine a completed job's mask by a text prompt (or, as an extension, clicks)",
       // The long text goes in the description: the reference renders a summary as a heading,
       // and its unbreakable paths made the docs page scroll sideways on a phone.
       description:
@@ -175,32 +233,53 @@ function refinementPaths(): RouteConfig[] {
       request: {
         params: JobIdParams,
         headers: z.object({
-          'Idempotency-Key': z.string().optional().openapi({ description: '1-128 printable ASCII characters; the same key and request replay the refinement with no new charge, a different request is a 409' }),
+          'Idempotency-Key': z.string().optional().openapi({
+            description:
+              '1-128 printable ASCII characters; the same key and request replay the refinement with no new charge, a different request is a 409',
+          }),
         }),
         body: { content: json(RefineMaskRequest) },
       },
-      responses: { ...ok('Mask refinement record (status queued when new)', RefinementRecord), ...errors(400, 401, 402, 404, REFINEMENT_CONFLICT, 429, 500) },
+      responses: {
+        ...ok('Mask refinement record (status queued when new)', RefinementRecord),
+        ...errors(400, 401, 402, 404, REFINEMENT_CONFLICT, 429, 500),
+      },
     },
     {
       method: 'get',
       path: '/v1/refinements/{refinementId}',
       summary: 'Extension: a refinement and its current status',
       request: { params: RefinementIdParams },
-      responses: { ...ok('Mask refinement record', RefinementRecord), ...errors(401, 404, 429, 500) },
+      responses: {
+        ...ok('Mask refinement record', RefinementRecord),
+        ...errors(401, 404, 429, 500),
+      },
     },
     {
       method: 'get',
       path: '/v1/jobs/{id}/mask-versions',
-      summary: 'Extension: the job\'s mask versions and which is active; export any completed one with mask_version',
+      summary:
+        "Extension: the job's mask versions and which is active; export any completed one with mask_version",
       request: { params: JobIdParams },
       responses: { ...ok('Mask versions', MaskVersionList), ...errors(401, 404, 429, 500) },
     },
     {
       method: 'post',
       path: '/v1/jobs/{id}/mask-versions/{version}/activate',
-      summary: 'Extension: make a completed mask version the active one (409 while a refinement runs)',
+      summary:
+        'Extension: make a completed mask version the active one (409 while a refinement runs)',
       request: { params: MaskVersionParams },
-      responses: { ...ok('Mask versions', MaskVersionList), ...errors(400, 401, 404, [409, 'A refinement of the job is running (`A refinement of this job is running`)'], 429, 500) },
+      responses: {
+        ...ok('Mask versions', MaskVersionList),
+        ...errors(
+          400,
+          401,
+          404,
+          [409, 'A refinement of the job is running (`A refinement of this job is running`)'],
+          429,
+          500,
+        ),
+      },
     },
   ];
 }
@@ -226,10 +305,14 @@ function accountPaths(): RouteConfig[] {
       path: '/v1/openapi',
       summary: 'This document, as a YAML string (public: no API key needed)',
       responses: {
-        ...ok('OpenAPI YAML in a JSON string. Its X-RateLimit-* headers show a full window: the document counts against no key.', z.string(), {
-          ...HEADERS,
-          'Cache-Control': header('`public, max-age=300`', 'string'),
-        }),
+        ...ok(
+          'OpenAPI YAML in a JSON string. Its X-RateLimit-* headers show a full window: the document counts against no key.',
+          z.string(),
+          {
+            ...HEADERS,
+            'Cache-Control': header('`public, max-age=300`', 'string'),
+          },
+        ),
         ...errors(405, 500),
       },
     },
@@ -238,10 +321,15 @@ function accountPaths(): RouteConfig[] {
 
 function build(): string {
   const registry = new OpenAPIRegistry();
-  const apiKey = registry.registerComponent('securitySchemes', 'ApiKey', { type: 'apiKey', in: 'header', name: 'X-Api-Key' });
+  const apiKey = registry.registerComponent('securitySchemes', 'ApiKey', {
+    type: 'apiKey',
+    in: 'header',
+    name: 'X-Api-Key',
+  });
   const security = [{ [apiKey.name]: [] }];
   const paths = [...jobPaths(), ...exportPaths(), ...refinementPaths(), ...accountPaths()];
-  for (const p of paths) registry.registerPath({ ...p, security: p.path === '/v1/openapi' ? [] : security });
+  for (const p of paths)
+    registry.registerPath({ ...p, security: p.path === '/v1/openapi' ? [] : security });
   const doc = new OpenApiGeneratorV3(registry.definitions).generateDocument({
     openapi: '3.0.3',
     info: {

@@ -18,18 +18,32 @@ export interface DecodedFrame {
  * ffmpeg, in its own process): it rides in `workSize[1]` extra rows below the frame, so one
  * pipe keeps both in step.
  */
-export function decodeArgs(info: MediaInfo, input: string, opts: { maxFrames?: number; workSize?: [number, number] } = {}): string[] {
+export function decodeArgs(
+  info: MediaInfo,
+  input: string,
+  opts: { maxFrames?: number; workSize?: [number, number] } = {},
+): string[] {
   const base = [...normalizeFilters(info), 'format=rgba'].join(',');
   const ws = opts.workSize;
   const graph = ws
-    ? ['-filter_complex', `[0:v:0]${base},split[f][w];[w]scale=${ws[0]}:${ws[1]}:flags=area[s];[f]pad=${info.width}:${info.height + ws[1]}[p];[p][s]overlay=0:${info.height}:format=rgb,format=rgba[out]`, '-map', '[out]']
+    ? [
+        '-filter_complex',
+        `[0:v:0]${base},split[f][w];[w]scale=${ws[0]}:${ws[1]}:flags=area[s];[f]pad=${info.width}:${info.height + ws[1]}[p];[p][s]overlay=0:${info.height}:format=rgb,format=rgba[out]`,
+        '-map',
+        '[out]',
+      ]
     : ['-map', '0:v:0', '-vf', base];
   return [
-    '-v', 'error',
+    '-v',
+    'error',
     ...safeInputArgs(info, input, env().MAX_FRAME_PIXELS),
     ...graph,
     ...(opts.maxFrames ? ['-frames:v', String(opts.maxFrames)] : []),
-    '-f', 'rawvideo', '-pix_fmt', 'rgba', 'pipe:1',
+    '-f',
+    'rawvideo',
+    '-pix_fmt',
+    'rgba',
+    'pipe:1',
   ];
 }
 
@@ -41,18 +55,32 @@ export function decodeArgs(info: MediaInfo, input: string, opts: { maxFrames?: n
 export async function* readFrames(
   info: MediaInfo,
   input: string,
-  opts: { signal?: AbortSignal; bufferFrames?: number; maxFrames?: number; workSize?: [number, number] } = {},
+  opts: {
+    signal?: AbortSignal;
+    bufferFrames?: number;
+    maxFrames?: number;
+    workSize?: [number, number];
+  } = {},
 ): AsyncGenerator<DecodedFrame> {
   const { width, height } = info;
   const ws = opts.workSize;
-  for await (const all of rawFrames(decodeArgs(info, input, opts), width * (height + (ws ? ws[1] : 0)) * 4, 'Decoding the video', opts)) {
+  for await (const all of rawFrames(
+    decodeArgs(info, input, opts),
+    width * (height + (ws ? ws[1] : 0)) * 4,
+    'Decoding the video',
+    opts,
+  )) {
     // Copy out: the frame outlives the pipe's chunk and may be transferred elsewhere.
     const data = all.slice(0, width * height * 4);
     let work: DecodedFrame['work'];
     if (ws) {
       const [w, h] = ws;
       const small = new Uint8Array(w * h * 4);
-      for (let y = 0; y < h; y++) small.set(all.subarray(((height + y) * width) * 4, ((height + y) * width + w) * 4), y * w * 4);
+      for (let y = 0; y < h; y++)
+        small.set(
+          all.subarray((height + y) * width * 4, ((height + y) * width + w) * 4),
+          y * w * 4,
+        );
       work = { data: small, width: w, height: h };
     }
     yield { data, width, height, work };
@@ -63,8 +91,27 @@ export async function* readFrames(
  * The frames of a stored mask version (FFV1 grey in Matroska, written by mask-writer.ts): one
  * byte per pixel, 255 = subject, one frame per frame of the original's timeline.
  */
-export function readMaskFrames(file: string, size: { width: number; height: number }, opts: { signal?: AbortSignal } = {}): AsyncGenerator<Uint8Array> {
-  const args = ['-v', 'error', '-f', 'matroska', ...guardArgs(), '-i', file, '-map', '0:v:0', '-f', 'rawvideo', '-pix_fmt', 'gray', 'pipe:1'];
+export function readMaskFrames(
+  file: string,
+  size: { width: number; height: number },
+  opts: { signal?: AbortSignal } = {},
+): AsyncGenerator<Uint8Array> {
+  const args = [
+    '-v',
+    'error',
+    '-f',
+    'matroska',
+    ...guardArgs(),
+    '-i',
+    file,
+    '-map',
+    '0:v:0',
+    '-f',
+    'rawvideo',
+    '-pix_fmt',
+    'gray',
+    'pipe:1',
+  ];
   return rawFrames(args, size.width * size.height, 'Reading the mask', opts);
 }
 
@@ -72,13 +119,20 @@ export function readMaskFrames(file: string, size: { width: number; height: numb
  * Runs ffmpeg and yields its raw output cut into frames of `frameBytes` (each a view the
  * caller may keep until the next one). Bounded by the pipe's back-pressure.
  */
-async function* rawFrames(args: string[], frameBytes: number, what: string, opts: { signal?: AbortSignal; bufferFrames?: number }): AsyncGenerator<Uint8Array> {
+export async function* rawFrames(
+  args: string[],
+  frameBytes: number,
+  what: string,
+  opts: { signal?: AbortSignal; bufferFrames?: number },
+): AsyncGenerator<Uint8Array> {
   const child = spawnFfmpeg(args);
   let stderr = '';
   child.stderr.on('data', (d: Buffer) => {
     stderr = (stderr + d.toString()).slice(-16_384);
   });
-  const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+  const exited = new Promise<number | null>((resolve) =>
+    child.on('close', (code) => resolve(code)),
+  );
   const onAbort = () => child.kill('SIGKILL');
   opts.signal?.addEventListener('abort', onAbort, { once: true });
   const limit = (opts.bufferFrames ?? 4) * frameBytes;

@@ -7,14 +7,47 @@ import { spawnFfmpeg, toolFailure } from '../media/ffmpeg';
  * `tee`: the same stream also goes to stdout as it is made (a render reading it meanwhile); the
  * file is written the same, and a reader that goes away stops nothing.
  */
-export function maskEncodeArgs(info: Pick<MediaInfo, 'width' | 'height' | 'fpsRational'>, out: string, tee = false): string[] {
-  const output = tee ? ['-map', '0:v', '-f', 'tee', `[f=matroska]${out.replaceAll('\\', '\\\\').replace(/[|:[\]]/g, '\\$&')}|[f=matroska:onfail=ignore]pipe\\:1`] : ['-f', 'matroska', out];
+export function maskEncodeArgs(
+  info: Pick<MediaInfo, 'width' | 'height' | 'fpsRational'>,
+  out: string,
+  tee = false,
+): string[] {
+  const output = tee
+    ? [
+        '-map',
+        '0:v',
+        '-f',
+        'tee',
+        `[f=matroska]${out.replaceAll('\\', '\\\\').replace(/[|:[\]]/g, '\\$&')}|[f=matroska:onfail=ignore]pipe\\:1`,
+      ]
+    : ['-f', 'matroska', out];
   return [
-    '-v', 'error',
-    '-f', 'rawvideo', '-pix_fmt', 'gray', '-s', `${info.width}x${info.height}`, '-framerate', info.fpsRational,
-    '-i', 'pipe:0',
-    '-c:v', 'ffv1', '-level', '3', '-pix_fmt', 'gray', '-g', '1', '-slices', '4', '-slicecrc', '1',
-    '-fps_mode', 'passthrough',
+    '-v',
+    'error',
+    '-f',
+    'rawvideo',
+    '-pix_fmt',
+    'gray',
+    '-s',
+    `${info.width}x${info.height}`,
+    '-framerate',
+    info.fpsRational,
+    '-i',
+    'pipe:0',
+    '-c:v',
+    'ffv1',
+    '-level',
+    '3',
+    '-pix_fmt',
+    'gray',
+    '-g',
+    '1',
+    '-slices',
+    '4',
+    '-slicecrc',
+    '1',
+    '-fps_mode',
+    'passthrough',
     ...output,
   ];
 }
@@ -34,7 +67,11 @@ export interface MaskWriter {
 }
 
 /** `alsoTo` gets the mask's Matroska stream as it is written (render-while-segmenting.ts). */
-export function openMaskWriter(info: Pick<MediaInfo, 'width' | 'height' | 'fpsRational'>, out: string, alsoTo?: Writable): MaskWriter {
+export function openMaskWriter(
+  info: Pick<MediaInfo, 'width' | 'height' | 'fpsRational'>,
+  out: string,
+  alsoTo?: Writable,
+): MaskWriter {
   const child = spawnFfmpeg(maskEncodeArgs(info, out, Boolean(alsoTo)));
   // The reader may fall behind by up to TEE_BUFFER_BYTES before it holds the writer (and so
   // segmentation) back. One that fails or goes away is let go and the rest of the stream
@@ -57,7 +94,9 @@ export function openMaskWriter(info: Pick<MediaInfo, 'width' | 'height' | 'fpsRa
   child.stdin.on('error', (e) => {
     failed ??= e;
   });
-  const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+  const exited = new Promise<number | null>((resolve) =>
+    child.on('close', (code) => resolve(code)),
+  );
   const fail = (why: string) => toolFailure('Writing the mask failed', stderr || why);
   return {
     async write(alpha) {

@@ -11,7 +11,17 @@ describe('encodePng', () => {
     const rgba = new Uint8Array(w * h * 4).map((_, i) => (i * 37) % 256);
     const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'keyout-png-')), 'p.png');
     fs.writeFileSync(file, encodePng(w, h, rgba));
-    const back = execFileSync('ffmpeg', ['-v', 'error', '-i', file, '-f', 'rawvideo', '-pix_fmt', 'rgba', '-']);
+    const back = execFileSync('ffmpeg', [
+      '-v',
+      'error',
+      '-i',
+      file,
+      '-f',
+      'rawvideo',
+      '-pix_fmt',
+      'rgba',
+      '-',
+    ]);
     expect(new Uint8Array(back)).toEqual(rgba);
   });
 });
@@ -24,7 +34,13 @@ describe('PreviewSampler', () => {
   it('pairs each alpha with its own frame and offers at most once per interval', () => {
     let clock = 0;
     const offered: PreviewImage[] = [];
-    const s = new PreviewSampler(4, 2, 1000, (i) => offered.push(i), () => clock);
+    const s = new PreviewSampler(
+      4,
+      2,
+      1000,
+      (i) => offered.push(i),
+      () => clock,
+    );
     for (let n = 0; n < 5; n++) s.pushed(frame(n));
     s.finishedFrames([alpha(10), alpha(11)]); // frames 0 and 1 are done: 1 is offered
     expect(offered.map((o) => [o.frame, o.rgba[0], o.rgba[3]])).toEqual([[1, 1, 11]]);

@@ -13,13 +13,22 @@ export interface PreviewImage {
 export const PREVIEW_MAX_SIDE = 480;
 
 /** Preview size for a frame, keeping its aspect ratio, never upscaled. */
-export function previewSize(width: number, height: number, maxSide = PREVIEW_MAX_SIDE): [number, number] {
+export function previewSize(
+  width: number,
+  height: number,
+  maxSide = PREVIEW_MAX_SIDE,
+): [number, number] {
   const scale = Math.min(1, maxSide / Math.max(width, height));
   return [Math.max(1, Math.round(width * scale)), Math.max(1, Math.round(height * scale))];
 }
 
 /** Nearest-neighbour copy of an RGBA frame at preview size (cheap; the preview is a glance, not a result). */
-export function shrinkRgba(data: Uint8Array, width: number, height: number, size: [number, number]): Uint8Array {
+export function shrinkRgba(
+  data: Uint8Array,
+  width: number,
+  height: number,
+  size: [number, number],
+): Uint8Array {
   const [w, h] = size;
   const out = new Uint8Array(w * h * 4);
   for (let y = 0; y < h; y++) {
@@ -38,7 +47,13 @@ export function shrinkRgba(data: Uint8Array, width: number, height: number, size
 }
 
 /** Writes a full-size alpha (one byte a pixel) into the alpha channel of a shrunk colour copy. */
-export function applyAlpha(rgba: Uint8Array, size: [number, number], alpha: Uint8Array, width: number, height: number): void {
+export function applyAlpha(
+  rgba: Uint8Array,
+  size: [number, number],
+  alpha: Uint8Array,
+  width: number,
+  height: number,
+): void {
   const [w, h] = size;
   for (let y = 0; y < h; y++) {
     const sy = Math.min(height - 1, Math.floor(((y + 0.5) * height) / h));

@@ -7,6 +7,7 @@ import type { MediaInfo } from '../../engine/media/types';
 import { env } from '../env';
 import { unavailableReason } from '../media/capabilities';
 import { MediaError, spawnFfmpeg } from '../media/ffmpeg';
+import { takesForeground } from '../media/foreground';
 import { probeFile } from '../media/frames';
 import type { RenderedOutput } from '../media/render';
 import { runEncode } from '../media/run-ffmpeg';
@@ -19,6 +20,8 @@ export interface RenderWhileSegmenting {
   outDir: string;
   basename: string;
   poster?: boolean;
+  /** false: the output passes the filmed colour of soft edges through (RenderInputs.edgeColour). */
+  edgeColour?: boolean;
 }
 
 /**
@@ -79,6 +82,8 @@ export async function startStreamedRender(source: string, info: MediaInfo, out: 
   const format = formatOf(out.recipe);
   if (info.width * info.height > MAX_STREAMED_PIXELS) return null;
   if (out.recipe.kind !== 'transparent' || format.encoding.kind !== 'branch' || (await unavailableReason(format))) return null;
+  // The edge colour is estimated from the whole frame and its mask (lib/media/foreground.ts): such outputs render after.
+  if (out.edgeColour !== false && takesForeground(out.recipe)) return null;
   await fs.mkdir(out.outDir, { recursive: true });
   const file = path.join(out.outDir, `${out.basename}.${format.extension}`);
   const input: RenderPlanInput = { source, info, mask: MASK_ON_STDIN, maskFrames: info.frameCount, maxPixels: env().MAX_FRAME_PIXELS, recipe: out.recipe, output: file, workDir: out.outDir };

@@ -1,21 +1,12 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resetEnvForTests } from '../env';
+import { describe, expect, it } from 'vitest';
+import { tempDatabase } from '../../tests/support/temp-database';
 import { incomingFile, STALE_INCOMING_MS, sweepIncoming } from './incoming';
 
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'keyout-incoming-'));
-beforeAll(() => {
-  process.env.DATA_DIR = dataDir;
-  resetEnvForTests();
-});
-afterAll(() => {
-  delete process.env.DATA_DIR;
-  resetEnvForTests();
-  fs.rmSync(dataDir, { recursive: true, force: true });
-});
+// DATA_DIR, where incoming uploads are spooled.
+tempDatabase('incoming');
 
 const JOB = '0b6c1a5e-1111-4222-8333-944455556666';
 
@@ -35,7 +26,9 @@ describe('sweepIncoming', () => {
     const other = path.join(path.dirname(live), 'not-ours.tmp');
     fs.writeFileSync(other, 'x');
 
-    expect((await sweepIncoming()).sort()).toEqual([path.basename(orphan), path.basename(stalled)].sort());
+    expect((await sweepIncoming()).sort()).toEqual(
+      [path.basename(orphan), path.basename(stalled)].sort(),
+    );
     expect(fs.existsSync(live)).toBe(true);
     expect(fs.existsSync(other)).toBe(true);
     expect(await sweepIncoming()).toEqual([]);

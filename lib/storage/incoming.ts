@@ -17,7 +17,10 @@ export const STALE_INCOMING_MS = 15 * 60_000;
 
 export async function incomingFile(jobId: string): Promise<string> {
   await fs.mkdir(tempDir(), { recursive: true });
-  return path.join(tempDir(), `${jobId}.${process.pid}.${HOST}.${randomUUID().slice(0, 8)}${SUFFIX}`);
+  return path.join(
+    tempDir(),
+    `${jobId}.${process.pid}.${HOST}.${randomUUID().slice(0, 8)}${SUFFIX}`,
+  );
 }
 
 function alive(pid: number): boolean {

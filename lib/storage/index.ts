@@ -24,7 +24,12 @@ export function storage(): Storage {
           publicEndpoint: e.S3_PUBLIC_ENDPOINT,
           forcePathStyle: e.S3_FORCE_PATH_STYLE,
           ...(e.S3_ACCESS_KEY_ID && e.S3_SECRET_ACCESS_KEY
-            ? { credentials: { accessKeyId: e.S3_ACCESS_KEY_ID, secretAccessKey: e.S3_SECRET_ACCESS_KEY } }
+            ? {
+                credentials: {
+                  accessKeyId: e.S3_ACCESS_KEY_ID,
+                  secretAccessKey: e.S3_SECRET_ACCESS_KEY,
+                },
+              }
             : {}),
         })
       : new LocalStorage(path.join(e.dataDir, 'files'), e.PUBLIC_URL),

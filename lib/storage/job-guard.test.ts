@@ -28,7 +28,9 @@ describe('guardJobWrites', () => {
     live.delete(JOB);
     await store.delete(`jobs/${JOB}`);
     const file = scratch('b');
-    await expect(store.putFile(`jobs/${JOB}/mask-v1.mkv`, file, { move: true })).rejects.toMatchObject({ kind: 'not_found' });
+    await expect(
+      store.putFile(`jobs/${JOB}/mask-v1.mkv`, file, { move: true }),
+    ).rejects.toMatchObject({ kind: 'not_found' });
     expect(fs.existsSync(path.join(root, 'files', 'jobs', JOB))).toBe(false);
     expect(fs.existsSync(file)).toBe(true); // the caller's own scratch file is its to remove
   });
@@ -36,7 +38,9 @@ describe('guardJobWrites', () => {
   it('removes what it wrote when the job was deleted during the write', async () => {
     let checks = 0;
     const racing = guardJobWrites(local, () => Promise.resolve(++checks === 1));
-    await expect(racing.putFile(`jobs/${JOB}/outputs/o.webm`, scratch('c'), { move: true })).rejects.toMatchObject({ kind: 'not_found' });
+    await expect(
+      racing.putFile(`jobs/${JOB}/outputs/o.webm`, scratch('c'), { move: true }),
+    ).rejects.toMatchObject({ kind: 'not_found' });
     expect(fs.existsSync(path.join(root, 'files', 'jobs', JOB))).toBe(false);
   });
 

@@ -11,7 +11,10 @@ const jobExists = async (jobId: string) => (await db().job.count({ where: { id: 
  * job is checked before the write, and again after it, in case the delete (row, then files)
  * ran in between; then the job's files are removed again.
  */
-export function guardJobWrites(inner: Storage, exists: (jobId: string) => Promise<boolean> = jobExists): Storage {
+export function guardJobWrites(
+  inner: Storage,
+  exists: (jobId: string) => Promise<boolean> = jobExists,
+): Storage {
   const guarded = async <T>(key: string, write: () => Promise<T>): Promise<T> => {
     const jobId = jobIdOfKey(key);
     if (!jobId) return write();

@@ -18,7 +18,8 @@ export const storageKeys = {
   source: (jobId: string, upload: string, ext: string) => `jobs/${jobId}/source-${upload}.${ext}`,
   still: (jobId: string, upload: string, ext: string) => `jobs/${jobId}/still-${upload}.${ext}`,
   mask: (jobId: string, version: number) => `jobs/${jobId}/mask-v${version}.mkv`,
-  output: (jobId: string, outputId: string, ext: string) => `jobs/${jobId}/outputs/${outputId}.${ext}`,
+  output: (jobId: string, outputId: string, ext: string) =>
+    `jobs/${jobId}/outputs/${outputId}.${ext}`,
   poster: (jobId: string, outputId: string) => `jobs/${jobId}/outputs/${outputId}.poster.png`,
   thumbnail: (jobId: string) => `jobs/${jobId}/thumb.jpg`,
   transparentThumbnail: (jobId: string) => `jobs/${jobId}/thumb.png`,
@@ -52,7 +53,9 @@ const SAFE_KEY = /^[A-Za-z0-9][A-Za-z0-9._-]*(\/[A-Za-z0-9][A-Za-z0-9._-]*)*$/;
 
 /** Keys are plain relative paths: no "..", no leading slash, no odd characters. */
 export function isSafeKey(key: string): boolean {
-  return key.length <= 512 && SAFE_KEY.test(key) && !key.split('/').some((s) => s === '..' || s === '.');
+  return (
+    key.length <= 512 && SAFE_KEY.test(key) && !key.split('/').some((s) => s === '..' || s === '.')
+  );
 }
 
 /** A download's Content-Disposition: the name as given (RFC 5987) with an ASCII fallback. */

@@ -11,16 +11,25 @@ import { ServiceError } from '../errors';
 export const DRAIN_BYTES = 64 * 1024 * 1024;
 
 export function tooLarge(maxBytes: number, bytes?: number): ServiceError {
-  const limit = maxBytes >= 1024 ** 3 ? `${+(maxBytes / 1024 ** 3).toFixed(2)} GB (${maxBytes} bytes)` : `${maxBytes} bytes`;
+  const limit =
+    maxBytes >= 1024 ** 3
+      ? `${+(maxBytes / 1024 ** 3).toFixed(2)} GB (${maxBytes} bytes)`
+      : `${maxBytes} bytes`;
   return new ServiceError(
     'too_large',
     'File too large',
-    bytes ? `The file is ${bytes} bytes; the limit is ${limit}.` : `The file exceeds the limit of ${limit}.`,
+    bytes
+      ? `The file is ${bytes} bytes; the limit is ${limit}.`
+      : `The file exceeds the limit of ${limit}.`,
   );
 }
 
 /** Reads and discards a body that will be refused, when it is small enough to be worth it. */
-export async function drainRefused(body: Readable, declaredBytes: number, maxBytes: number): Promise<void> {
+export async function drainRefused(
+  body: Readable,
+  declaredBytes: number,
+  maxBytes: number,
+): Promise<void> {
   if (declaredBytes - maxBytes > DRAIN_BYTES) return;
   let seen = 0;
   await pipeline(
@@ -39,7 +48,11 @@ export async function drainRefused(body: Readable, declaredBytes: number, maxByt
  * file is removed), so neither a lying Content-Length nor a chunked body can fill the disk or
  * memory.
  */
-export async function writeLimited(body: Readable, dest: string, maxBytes: number): Promise<number> {
+export async function writeLimited(
+  body: Readable,
+  dest: string,
+  maxBytes: number,
+): Promise<number> {
   let bytes = 0;
   const counter = new Transform({
     transform(chunk: Buffer, _enc, done) {

@@ -31,9 +31,17 @@ const paramsOf = (url: string) => {
 describe('LocalStorage', () => {
   it('streams in under a byte cap and removes what it started when the cap is passed', async () => {
     const key = 'jobs/a/outputs/x.webm';
-    expect(await store.writeStream(key, Readable.from([Buffer.alloc(10), Buffer.alloc(5)]), { maxBytes: 15 })).toEqual({ bytes: 15 });
+    expect(
+      await store.writeStream(key, Readable.from([Buffer.alloc(10), Buffer.alloc(5)]), {
+        maxBytes: 15,
+      }),
+    ).toEqual({ bytes: 15 });
     expect(await store.stat(key)).toMatchObject({ bytes: 15 });
-    await expect(store.writeStream('jobs/a/big.bin', Readable.from([Buffer.alloc(10), Buffer.alloc(10)]), { maxBytes: 15 })).rejects.toMatchObject({
+    await expect(
+      store.writeStream('jobs/a/big.bin', Readable.from([Buffer.alloc(10), Buffer.alloc(10)]), {
+        maxBytes: 15,
+      }),
+    ).rejects.toMatchObject({
       kind: 'too_large',
     });
     expect(fs.readdirSync(path.join(dataDir, 'files/jobs/a'))).toEqual(['outputs']);
@@ -52,13 +60,18 @@ describe('LocalStorage', () => {
   });
 
   it('signs absolute URLs bound to method, path, expiry and download name', async () => {
-    const url = await store.signedUrl('jobs/c/outputs/o.webm', { method: 'GET', filename: 'talk-keyout.webm' });
+    const url = await store.signedUrl('jobs/c/outputs/o.webm', {
+      method: 'GET',
+      filename: 'talk-keyout.webm',
+    });
     expect(url.startsWith('https://keyout.example.com/files/jobs/c/outputs/o.webm?')).toBe(true);
     const p = paramsOf(url);
     expect(p.expires - Date.now() / 1000).toBeGreaterThan(3590);
     expect(verifySignature({ method: 'GET', ...p }, p.sig)).toBe('ok');
     expect(verifySignature({ method: 'PUT', ...p }, p.sig)).toBe('invalid');
-    expect(verifySignature({ method: 'GET', ...p, path: '/files/jobs/c/source.mp4' }, p.sig)).toBe('invalid');
+    expect(verifySignature({ method: 'GET', ...p, path: '/files/jobs/c/source.mp4' }, p.sig)).toBe(
+      'invalid',
+    );
     expect(verifySignature({ method: 'GET', ...p, expires: p.expires + 1 }, p.sig)).toBe('invalid');
     expect(verifySignature({ method: 'GET', ...p, filename: 'other.webm' }, p.sig)).toBe('invalid');
     const old = paramsOf(await store.signedUrl('jobs/c/x.mp4', { method: 'GET', expiresIn: -1 }));
@@ -66,10 +79,13 @@ describe('LocalStorage', () => {
   });
 
   it('refuses keys that could leave the storage root', () => {
-    for (const key of ['../etc/passwd', 'jobs/../../x', '/abs', 'jobs//x', 'jobs/./x', 'a\\b']) expect(isSafeKey(key)).toBe(false);
+    for (const key of ['../etc/passwd', 'jobs/../../x', '/abs', 'jobs//x', 'jobs/./x', 'a\\b'])
+      expect(isSafeKey(key)).toBe(false);
     expect(isSafeKey(storageKeys.mask('0b6c1a5e-1111-4222-8333-944455556666', 2))).toBe(true);
     expect(() => store.signedUrl('../x', { method: 'GET' })).toThrow();
-    expect(jobIdOfUploadTarget(storageKeys.uploadTarget('0b6c1a5e-1111-4222-8333-944455556666'))).toBe('0b6c1a5e-1111-4222-8333-944455556666');
+    expect(
+      jobIdOfUploadTarget(storageKeys.uploadTarget('0b6c1a5e-1111-4222-8333-944455556666')),
+    ).toBe('0b6c1a5e-1111-4222-8333-944455556666');
     expect(jobIdOfUploadTarget('jobs/0b6c1a5e-1111-4222-8333-944455556666/source.mp4')).toBeNull();
   });
 });

@@ -25,7 +25,11 @@ export class LocalStorage implements Storage {
     return `${file}.${randomUUID()}.part`;
   }
 
-  async writeStream(key: string, body: Readable, { maxBytes }: { maxBytes: number }): Promise<{ bytes: number }> {
+  async writeStream(
+    key: string,
+    body: Readable,
+    { maxBytes }: { maxBytes: number },
+  ): Promise<{ bytes: number }> {
     const file = this.resolve(key);
     const tmp = await this.tempBeside(file);
     const bytes = await writeLimited(body, tmp, maxBytes);
@@ -67,7 +71,8 @@ export class LocalStorage implements Storage {
   }
 
   async move(from: string, to: string, opts: { ifVersion?: string } = {}): Promise<void> {
-    if (opts.ifVersion && (await this.stat(from))?.version !== opts.ifVersion) throw new ObjectChanged(`${from} changed`);
+    if (opts.ifVersion && (await this.stat(from))?.version !== opts.ifVersion)
+      throw new ObjectChanged(`${from} changed`);
     const dest = this.resolve(to);
     await fs.mkdir(path.dirname(dest), { recursive: true });
     await fs.rename(this.resolve(from), dest);
@@ -77,7 +82,10 @@ export class LocalStorage implements Storage {
     await fs.rm(this.resolve(prefix), { recursive: true, force: true });
   }
 
-  signedUrl(key: string, { method, expiresIn = 3600, filename }: SignedUrlOptions): Promise<string> {
+  signedUrl(
+    key: string,
+    { method, expiresIn = 3600, filename }: SignedUrlOptions,
+  ): Promise<string> {
     this.resolve(key);
     const urlPath = `/files/${key}`;
     const expires = Math.floor(Date.now() / 1000) + expiresIn;

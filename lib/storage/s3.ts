@@ -54,17 +54,24 @@ function limit(maxBytes: number): Transform & { bytes: number } {
  * older rule (OpenStack Swift's s3api among them) refuse the request without it, while the SDK
  * now sends only its newer checksums.
  */
-const contentMd5ForBatchDeletes: BuildMiddleware<object, MetadataBearer> = (next, context) => (args) => {
-  const request = args.request as { headers?: Record<string, string>; body?: unknown };
-  if (context.commandName === 'DeleteObjectsCommand' && request.headers && typeof request.body === 'string') {
-    request.headers['content-md5'] = createHash('md5').update(request.body).digest('base64');
-  }
-  return next(args);
-};
+const contentMd5ForBatchDeletes: BuildMiddleware<object, MetadataBearer> =
+  (next, context) => (args) => {
+    const request = args.request as { headers?: Record<string, string>; body?: unknown };
+    if (
+      context.commandName === 'DeleteObjectsCommand' &&
+      request.headers &&
+      typeof request.body === 'string'
+    ) {
+      request.headers['content-md5'] = createHash('md5').update(request.body).digest('base64');
+    }
+    return next(args);
+  };
 
 function notFound(e: unknown): boolean {
   const err = e as { name?: string; $metadata?: { httpStatusCode?: number } };
-  return err.name === 'NotFound' || err.name === 'NoSuchKey' || err.$metadata?.httpStatusCode === 404;
+  return (
+    err.name === 'NotFound' || err.name === 'NoSuchKey' || err.$metadata?.httpStatusCode === 404
+  );
 }
 
 /**
@@ -88,7 +95,10 @@ export class S3Storage implements Storage {
       ...(opts.credentials ? { credentials: opts.credentials } : {}),
     });
     this.client = new S3Client(config(opts.endpoint));
-    this.client.middlewareStack.add(contentMd5ForBatchDeletes, { step: 'build', name: 'contentMd5ForBatchDeletes' });
+    this.client.middlewareStack.add(contentMd5ForBatchDeletes, {
+      step: 'build',
+      name: 'contentMd5ForBatchDeletes',
+    });
     this.presigner = opts.publicEndpoint ? new S3Client(config(opts.publicEndpoint)) : this.client;
   }
 
@@ -112,7 +122,11 @@ export class S3Storage implements Storage {
     });
   }
 
-  async writeStream(key: string, body: Readable, { maxBytes }: { maxBytes: number }): Promise<{ bytes: number }> {
+  async writeStream(
+    key: string,
+    body: Readable,
+    { maxBytes }: { maxBytes: number },
+  ): Promise<{ bytes: number }> {
     const counter = limit(maxBytes);
     const through = new PassThrough();
     const upload = this.upload(key, through);
@@ -141,14 +155,20 @@ export class S3Storage implements Storage {
 
   async openRead(key: string, range?: { start: number; end: number }): Promise<Readable> {
     const res = await this.client.send(
-      new GetObjectCommand({ Bucket: this.opts.bucket, Key: this.key(key), ...(range ? { Range: `bytes=${range.start}-${range.end}` } : {}) }),
+      new GetObjectCommand({
+        Bucket: this.opts.bucket,
+        Key: this.key(key),
+        ...(range ? { Range: `bytes=${range.start}-${range.end}` } : {}),
+      }),
     );
     return res.Body as Readable;
   }
 
   async stat(key: string): Promise<{ bytes: number; version: string } | null> {
     try {
-      const head = await this.client.send(new HeadObjectCommand({ Bucket: this.opts.bucket, Key: this.key(key) }));
+      const head = await this.client.send(
+        new HeadObjectCommand({ Bucket: this.opts.bucket, Key: this.key(key) }),
+      );
       return { bytes: head.ContentLength ?? 0, version: head.ETag ?? '' };
     } catch (e) {
       if (notFound(e)) return null;
@@ -169,7 +189,8 @@ export class S3Storage implements Storage {
       );
     } catch (e) {
       const err = e as { name?: string; $metadata?: { httpStatusCode?: number } };
-      if (err.name === 'PreconditionFailed' || err.$metadata?.httpStatusCode === 412) throw new ObjectChanged(`${from} changed`);
+      if (err.name === 'PreconditionFailed' || err.$metadata?.httpStatusCode === 412)
+        throw new ObjectChanged(`${from} changed`);
       throw e;
     }
     await this.delete(from);
@@ -182,21 +203,34 @@ export class S3Storage implements Storage {
     let token: string | undefined;
     do {
       const page = await this.client.send(
-        new ListObjectsV2Command({ Bucket: this.opts.bucket, Prefix: `${base}/`, ContinuationToken: token }),
+        new ListObjectsV2Command({
+          Bucket: this.opts.bucket,
+          Prefix: `${base}/`,
+          ContinuationToken: token,
+        }),
       );
       for (const o of page.Contents ?? []) if (o.Key) doomed.push(o.Key);
       token = page.IsTruncated ? page.NextContinuationToken : undefined;
     } while (token);
     for (let i = 0; i < doomed.length; i += 1000) {
       const res = await this.client.send(
-        new DeleteObjectsCommand({ Bucket: this.opts.bucket, Delete: { Objects: doomed.slice(i, i + 1000).map((Key) => ({ Key })), Quiet: true } }),
+        new DeleteObjectsCommand({
+          Bucket: this.opts.bucket,
+          Delete: { Objects: doomed.slice(i, i + 1000).map((Key) => ({ Key })), Quiet: true },
+        }),
       );
       const failed = (res.Errors ?? []).filter((e) => e.Code !== 'NoSuchKey');
-      if (failed.length) throw new Error(`Deleting ${failed.length} objects under ${prefix} failed: ${failed[0]!.Code} ${failed[0]!.Message ?? ''}`);
+      if (failed.length)
+        throw new Error(
+          `Deleting ${failed.length} objects under ${prefix} failed: ${failed[0]!.Code} ${failed[0]!.Message ?? ''}`,
+        );
     }
   }
 
-  signedUrl(key: string, { method, expiresIn = 3600, filename, contentType, contentLength }: SignedUrlOptions): Promise<string> {
+  signedUrl(
+    key: string,
+    { method, expiresIn = 3600, filename, contentType, contentLength }: SignedUrlOptions,
+  ): Promise<string> {
     const Key = this.key(key);
     const command =
       method === 'PUT'
@@ -206,10 +240,20 @@ export class S3Storage implements Storage {
             ...(contentType ? { ContentType: contentType } : {}),
             ...(contentLength !== undefined ? { ContentLength: contentLength } : {}),
           })
-        : new GetObjectCommand({ Bucket: this.opts.bucket, Key, ...(filename ? { ResponseContentDisposition: contentDisposition(filename) } : {}) });
+        : new GetObjectCommand({
+            Bucket: this.opts.bucket,
+            Key,
+            ...(filename ? { ResponseContentDisposition: contentDisposition(filename) } : {}),
+          });
     // The Content-Type is signed: the one PUT must carry the type given at creation. A stated
     // length is signed too, so the store itself refuses a body of any other size.
-    const signed = [...(contentType ? ['content-type'] : []), ...(contentLength !== undefined ? ['content-length'] : [])];
-    return getSignedUrl(this.presigner, command, { expiresIn, ...(signed.length ? { signableHeaders: new Set(signed) } : {}) });
+    const signed = [
+      ...(contentType ? ['content-type'] : []),
+      ...(contentLength !== undefined ? ['content-length'] : []),
+    ];
+    return getSignedUrl(this.presigner, command, {
+      expiresIn,
+      ...(signed.length ? { signableHeaders: new Set(signed) } : {}),
+    });
   }
 }

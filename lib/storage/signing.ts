@@ -20,7 +20,11 @@ export function signature({ method, path, expires, filename }: SignedParams): st
 
 export type Verdict = 'ok' | 'expired' | 'invalid';
 
-export function verifySignature(params: SignedParams, sig: string | null, now = Date.now()): Verdict {
+export function verifySignature(
+  params: SignedParams,
+  sig: string | null,
+  now = Date.now(),
+): Verdict {
   if (!sig || !Number.isInteger(params.expires)) return 'invalid';
   const expected = Buffer.from(signature(params));
   const given = Buffer.from(sig);

@@ -29,7 +29,13 @@ import { readSequence, resizeRgba, type Sequence } from './frames';
 const args = parseArgs(process.argv.slice(2));
 const data = path.resolve(args.get('data') ?? 'data');
 const devices = (args.get('devices') ?? 'webgpu,cpu').split(',') as InferenceDevice[];
-const configs = benchConfigs((args.get('configs') ?? 'service-light,service-human,service-human@gpu,service-original,service-pro').split(','), args);
+const configs = benchConfigs(
+  (
+    args.get('configs') ??
+    'service-light,service-human,service-human@gpu,service-original,service-pro'
+  ).split(','),
+  args,
+);
 const resolutions = (args.get('resolutions') ?? '480,720,1080').split(',').map(Number);
 const speedFrames = Number(args.get('frames') ?? 30);
 const qualityFrames = Number(args.get('quality-frames') ?? 0) || Infinity;
@@ -62,10 +68,16 @@ async function matte(device: Device, cfg: BenchConfig, frames: RgbaFrame[]) {
   const { width, height } = frames[0]!;
   const [ww, wh] = workSize(cfg.tier, width, height);
   const scaled = frames.map((f) => resizeRgba(f, ww, wh));
-  const matter = await createVideoMatter({ runtime: device.runtime, manifest: cfg.manifest, tier: cfg.tier, threshold: cfg.threshold });
+  const matter = await createVideoMatter({
+    runtime: device.runtime,
+    manifest: cfg.manifest,
+    tier: cfg.tier,
+    threshold: cfg.threshold,
+  });
   const t = performance.now();
   const alphas: Uint8Array[] = [];
-  for (let i = 0; i < frames.length; i++) alphas.push(...(await matter.push(frames[i]!, scaled[i])));
+  for (let i = 0; i < frames.length; i++)
+    alphas.push(...(await matter.push(frames[i]!, scaled[i])));
   alphas.push(...(await matter.flush()));
   const seconds = (performance.now() - t) / 1000;
   await matter.release();
@@ -131,7 +143,8 @@ async function quality(open: Device[], sequences: Sequence[]) {
       const row: Row = { config: cfg.name, sequence: seq.name, frames: seq.frames.length };
       for (const d of open) {
         const r = await matte(d, cfg, seq.frames);
-        row[`${d.name}_J`] = r.alphas.reduce((s, a, i) => s + iou(a, seq.masks[i]!), 0) / r.alphas.length;
+        row[`${d.name}_J`] =
+          r.alphas.reduce((s, a, i) => s + iou(a, seq.masks[i]!), 0) / r.alphas.length;
         row[`${d.name}_fps`] = r.fps;
       }
       qualityRows.push(row);
@@ -154,10 +167,20 @@ const clip = sequences.find((s) => s.name === 'dance-twirl') ?? sequences[0]!;
 await speed(open, clip);
 await quality(open, sequences);
 
-console.log(`\nFirst runs (${WARM_FRAMES} frames at ${resolutions[0]}p: session start, shader compilation; a model's session starts with the first config that uses it), s:\n${table(firstRuns)}`);
+console.log(
+  `\nFirst runs (${WARM_FRAMES} frames at ${resolutions[0]}p: session start, shader compilation; a model's session starts with the first config that uses it), s:\n${table(firstRuns)}`,
+);
 console.log(`\nEngine frames/s (no decode or encode):\n${table(speedRows)}`);
 console.log(`\nJ on DAVIS:\n${table(qualityRows)}`);
 if (skipped.length) console.log(`\nSkipped past the ${budgetS} s budget: ${skipped.join(', ')}`);
 console.log(`\n[bench] done in ${elapsed().toFixed(0)} s`);
-if (args.has('json')) fs.writeFileSync(args.get('json')!, JSON.stringify({ date: new Date().toISOString(), firstRuns, speedRows, qualityRows, skipped }, null, 2));
+if (args.has('json'))
+  fs.writeFileSync(
+    args.get('json')!,
+    JSON.stringify(
+      { date: new Date().toISOString(), firstRuns, speedRows, qualityRows, skipped },
+      null,
+      2,
+    ),
+  );
 process.exit(0);

@@ -20,17 +20,32 @@ export interface Sequence {
 }
 
 interface JpegJs {
-  decode(data: Uint8Array, opts: { useTArray: true; formatAsRGBA: true }): { width: number; height: number; data: Uint8Array };
+  decode(
+    data: Uint8Array,
+    opts: { useTArray: true; formatAsRGBA: true },
+  ): { width: number; height: number; data: Uint8Array };
 }
 
 export function readSequence(dir: string, maxFrames = Infinity): Sequence {
   const jpeg = createRequire(path.join(dir, 'x.js'))('jpeg-js') as JpegJs;
-  const info = JSON.parse(fs.readFileSync(path.join(dir, 'info.json'), 'utf8')) as { width: number; height: number; frames: number };
+  const info = JSON.parse(fs.readFileSync(path.join(dir, 'info.json'), 'utf8')) as {
+    width: number;
+    height: number;
+    frames: number;
+  };
   const n = Math.min(info.frames, maxFrames);
-  const frames = Array.from({ length: n }, (_, i) => jpeg.decode(fs.readFileSync(path.join(dir, `${String(i).padStart(5, '0')}.jpg`)), { useTArray: true, formatAsRGBA: true }));
+  const frames = Array.from({ length: n }, (_, i) =>
+    jpeg.decode(fs.readFileSync(path.join(dir, `${String(i).padStart(5, '0')}.jpg`)), {
+      useTArray: true,
+      formatAsRGBA: true,
+    }),
+  );
   const all = zlib.gunzipSync(fs.readFileSync(path.join(dir, 'masks.gz')));
   const size = info.width * info.height;
-  const masks = Array.from({ length: n }, (_, i) => new Uint8Array(all.subarray(i * size, (i + 1) * size)));
+  const masks = Array.from(
+    { length: n },
+    (_, i) => new Uint8Array(all.subarray(i * size, (i + 1) * size)),
+  );
   return { name: path.basename(dir), width: info.width, height: info.height, frames, masks };
 }
 

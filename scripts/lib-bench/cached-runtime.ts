@@ -44,24 +44,46 @@ function keyOf(feeds: Record<string, TensorData>, outputs: readonly string[]): s
 }
 
 function writeAnswer(file: string, answer: Record<string, TensorData>): void {
-  const head = Object.entries(answer).map(([name, t]) => ({ name, dims: t.dims, length: t.data.length }));
+  const head = Object.entries(answer).map(([name, t]) => ({
+    name,
+    dims: t.dims,
+    length: t.data.length,
+  }));
   const json = Buffer.from(JSON.stringify(head));
   const size = Buffer.alloc(4);
   size.writeUInt32LE(json.length);
   const tmp = `${file}.${process.pid}.tmp`;
-  fs.writeFileSync(tmp, Buffer.concat([size, json, ...Object.values(answer).map((t) => Buffer.from(t.data.buffer, t.data.byteOffset, t.data.byteLength))]));
+  fs.writeFileSync(
+    tmp,
+    Buffer.concat([
+      size,
+      json,
+      ...Object.values(answer).map((t) =>
+        Buffer.from(t.data.buffer, t.data.byteOffset, t.data.byteLength),
+      ),
+    ]),
+  );
   fs.renameSync(tmp, file);
 }
 
 function readAnswer(file: string): Record<string, TensorData> {
   const buf = fs.readFileSync(file);
   const n = buf.readUInt32LE(0);
-  const head = JSON.parse(buf.subarray(4, 4 + n).toString()) as { name: string; dims: number[]; length: number }[];
+  const head = JSON.parse(buf.subarray(4, 4 + n).toString()) as {
+    name: string;
+    dims: number[];
+    length: number;
+  }[];
   let off = 4 + n;
   const out: Record<string, TensorData> = {};
   for (const t of head) {
     const bytes = buf.subarray(off, off + t.length * 4);
-    out[t.name] = { data: new Float32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength)), dims: t.dims };
+    out[t.name] = {
+      data: new Float32Array(
+        bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength),
+      ),
+      dims: t.dims,
+    };
     off += t.length * 4;
   }
   return out;

@@ -37,9 +37,20 @@ export interface CeilingScore {
 }
 
 /** Both ceilings of one clip (and, with `baseline`, the naive baseline), on every `every`th frame of its ground truth. */
-export async function ceilingScores(runtime: InferenceRuntime, video: string, info: MediaInfo, gt: Uint8Array[], every: number, baseline = false): Promise<CeilingScore[]> {
+export async function ceilingScores(
+  runtime: InferenceRuntime,
+  video: string,
+  info: MediaInfo,
+  gt: Uint8Array[],
+  every: number,
+  baseline = false,
+): Promise<CeilingScore[]> {
   const { width, height } = info;
-  const [isnet, encoder, decoder] = await Promise.all([runtime.load(ISNET), runtime.load(SAM_ENCODER), runtime.load(SAM_DECODER)]);
+  const [isnet, encoder, decoder] = await Promise.all([
+    runtime.load(ISNET),
+    runtime.load(SAM_ENCODER),
+    runtime.load(SAM_DECODER),
+  ]);
   const sums = { isnet: { J: 0, F: 0 }, sam: { J: 0, F: 0 }, whole: { J: 0, F: 0 } };
   let frames = 0;
   let index = -1;
@@ -51,10 +62,12 @@ export async function ceilingScores(runtime: InferenceRuntime, video: string, in
     const answers = box
       ? {
           isnet: await isnetInBox(isnet, planes, width, height, box),
-          sam: await samFromBox(encoder, decoder, planes, width, height, box),
+          sam: binary((await samFromBox(encoder, decoder, planes, width, height, box)).probability),
         }
       : { isnet: new Uint8Array(truth.length), sam: new Uint8Array(truth.length) };
-    const scored = baseline ? { ...answers, whole: await isnetWhole(isnet, planes, width, height) } : answers;
+    const scored = baseline
+      ? { ...answers, whole: binary(await isnetWhole(isnet, planes, width, height)) }
+      : answers;
     for (const [k, answer] of Object.entries(scored) as [keyof typeof sums, Uint8Array][]) {
       sums[k].J += iou(answer, truth);
       sums[k].F += boundaryF(answer, truth, width, height);
@@ -66,37 +79,88 @@ export async function ceilingScores(runtime: InferenceRuntime, video: string, in
     { config: 'ceiling-isnet-box', frames, J: sums.isnet.J / n, F: sums.isnet.F / n },
     { config: 'ceiling-sam-box', frames, J: sums.sam.J / n, F: sums.sam.F / n },
   ];
-  return baseline ? [...rows, { config: SAMPLED_BASELINE, frames, J: sums.whole.J / n, F: sums.whole.F / n }] : rows;
+  return baseline
+    ? [...rows, { config: SAMPLED_BASELINE, frames, J: sums.whole.J / n, F: sums.whole.F / n }]
+    : rows;
 }
 
-/** ISNet on the whole frame squeezed to 1024², as the naive baseline runs it. */
-async function isnetWhole(isnet: Session, planes: Float32Array[], width: number, height: number): Promise<Uint8Array> {
-  const input = planes.map((p) => resizeMap({ data: p, width, height }, ISNET_SIDE, ISNET_SIDE).data);
-  const out = await isnet.run({ [ISNET.input.name]: toInputTensor(input, ISNET_SIDE, ISNET_SIDE, ISNET) }, [ISNET.output.name]);
-  return binary(resizeMap(decodeOutput(out[ISNET.output.name]!, ISNET), width, height));
+/** ISNet's probability on the whole frame squeezed to 1024², as the naive baseline runs it. */
+export async function isnetWhole(
+  isnet: Session,
+  planes: Float32Array[],
+  width: number,
+  height: number,
+): Promise<FloatMap> {
+  const input = planes.map(
+    (p) => resizeMap({ data: p, width, height }, ISNET_SIDE, ISNET_SIDE).data,
+  );
+  const out = await isnet.run(
+    { [ISNET.input.name]: toInputTensor(input, ISNET_SIDE, ISNET_SIDE, ISNET) },
+    [ISNET.output.name],
+  );
+  return resizeMap(decodeOutput(out[ISNET.output.name]!, ISNET), width, height);
 }
 
-type Session = Awaited<ReturnType<InferenceRuntime['load']>>;
+export type Session = Awaited<ReturnType<InferenceRuntime['load']>>;
 
-async function isnetInBox(isnet: Session, planes: Float32Array[], width: number, height: number, box: Box): Promise<Uint8Array> {
+async function isnetInBox(
+  isnet: Session,
+  planes: Float32Array[],
+  width: number,
+  height: number,
+  box: Box,
+): Promise<Uint8Array> {
   const dx = (box[2] - box[0]) * CONTEXT;
   const dy = (box[3] - box[1]) * CONTEXT;
-  const crop = [Math.max(0, Math.floor(box[0] - dx)), Math.max(0, Math.floor(box[1] - dy)), Math.min(width, Math.ceil(box[2] + dx)), Math.min(height, Math.ceil(box[3] + dy))] as const;
-  const [iw, ih] = modelInputSize(ISNET, ISNET_SIDE, { width: crop[2] - crop[0], height: crop[3] - crop[1] }, false);
+  const crop = [
+    Math.max(0, Math.floor(box[0] - dx)),
+    Math.max(0, Math.floor(box[1] - dy)),
+    Math.min(width, Math.ceil(box[2] + dx)),
+    Math.min(height, Math.ceil(box[3] + dy)),
+  ] as const;
+  const [iw, ih] = modelInputSize(
+    ISNET,
+    ISNET_SIDE,
+    { width: crop[2] - crop[0], height: crop[3] - crop[1] },
+    false,
+  );
   const input = planes.map((p) => cropResize({ data: p, width, height }, crop, iw, ih).data);
-  const out = await isnet.run({ [ISNET.input.name]: toInputTensor(input, iw, ih, ISNET) }, [ISNET.output.name]);
-  const prob = resizeMap(decodeOutput(out[ISNET.output.name]!, ISNET), crop[2] - crop[0], crop[3] - crop[1]);
+  const out = await isnet.run({ [ISNET.input.name]: toInputTensor(input, iw, ih, ISNET) }, [
+    ISNET.output.name,
+  ]);
+  const prob = resizeMap(
+    decodeOutput(out[ISNET.output.name]!, ISNET),
+    crop[2] - crop[0],
+    crop[3] - crop[1],
+  );
   const mask = new Uint8Array(width * height);
   for (let y = crop[1]; y < crop[3]; y++) {
-    for (let x = crop[0]; x < crop[2]; x++) mask[y * width + x] = prob.data[(y - crop[1]) * prob.width + (x - crop[0])]! >= 0.5 ? 255 : 0;
+    for (let x = crop[0]; x < crop[2]; x++)
+      mask[y * width + x] = prob.data[(y - crop[1]) * prob.width + (x - crop[0])]! >= 0.5 ? 255 : 0;
   }
   return mask;
 }
 
-async function samFromBox(encoder: Session, decoder: Session, planes: Float32Array[], width: number, height: number, box: Box): Promise<Uint8Array> {
-  const enc = await encoder.run({ [SAM_IO.encoderInput]: samEncoderInput(planes, width, height) }, [SAM_IO.embedding]);
-  const res = await decoder.run({ image_embeddings: enc[SAM_IO.embedding]!, ...samDecoderFeeds({ box }, width, height) }, SAM_IO.decoderOutputs);
-  return binary(samMask(res.low_res_masks!, width, height));
+/** SAM's probability from a box, with its own estimate of the mask's IoU. */
+export async function samFromBox(
+  encoder: Session,
+  decoder: Session,
+  planes: Float32Array[],
+  width: number,
+  height: number,
+  box: Box,
+): Promise<{ probability: FloatMap; score: number }> {
+  const enc = await encoder.run({ [SAM_IO.encoderInput]: samEncoderInput(planes, width, height) }, [
+    SAM_IO.embedding,
+  ]);
+  const res = await decoder.run(
+    { image_embeddings: enc[SAM_IO.embedding]!, ...samDecoderFeeds({ box }, width, height) },
+    SAM_IO.decoderOutputs,
+  );
+  return {
+    probability: samMask(res.low_res_masks!, width, height),
+    score: res.iou_predictions!.data[0]!,
+  };
 }
 
 function binary(map: FloatMap): Uint8Array {

@@ -14,18 +14,33 @@ describe('the two DAVIS folds', () => {
     expect(two).toHaveLength(16);
     expect(one.filter((c) => two.includes(c))).toEqual([]);
     for (const clips of Object.values(FOLDS)) {
-      expect(new Set(Object.values(clips))).toEqual(new Set(['person', 'person+object', 'animal', 'vehicle']));
+      expect(new Set(Object.values(clips))).toEqual(
+        new Set(['person', 'person+object', 'animal', 'vehicle']),
+      );
     }
   });
 
   it.skipIf(!fs.existsSync(TESTDATA))('name exactly the clips in the shared test data', () => {
-    const onDisk = ['davis', 'davis-train'].flatMap((d) => fs.readdirSync(path.join(TESTDATA, d)).filter((s) => fs.existsSync(path.join(TESTDATA, d, s, 'video.mp4'))));
+    const onDisk = ['davis', 'davis-train'].flatMap((d) =>
+      fs
+        .readdirSync(path.join(TESTDATA, d))
+        .filter((s) => fs.existsSync(path.join(TESTDATA, d, s, 'video.mp4'))),
+    );
     expect(onDisk.sort()).toEqual([...foldClips('1'), ...foldClips('2')].sort());
   });
 });
 
 describe('the quality report', () => {
-  const row = (config: string, sequence: string, J: number): QualityRow => ({ config, sequence, frames: 10, keys: 2, J, F: J, flicker: 0, fps: 1 });
+  const row = (config: string, sequence: string, J: number): QualityRow => ({
+    config,
+    sequence,
+    frames: 10,
+    keys: 2,
+    J,
+    F: J,
+    flicker: 0,
+    fps: 1,
+  });
   const rows = [
     row('tier', 'bear', 0.8),
     row('tier', 'boat', 0.6),
@@ -38,9 +53,15 @@ describe('the quality report', () => {
   it('means each config per fold, labelling the fold tuned on and the one held out', () => {
     const summary = foldSummary(rows, '1');
     expect(foldOf('bear')).toBe('1');
-    expect(summary.find((r) => r.config === 'tier' && r.sequence === 'mean, fold 1 (tuned on)')?.J).toBeCloseTo(0.8);
-    expect(summary.find((r) => r.config === 'tier' && r.sequence === 'mean, fold 2 (held out)')?.J).toBeCloseTo(0.6);
-    expect(summary.find((r) => r.config === 'tier' && r.sequence === 'mean, all clips')?.J).toBeCloseTo(0.7);
+    expect(
+      summary.find((r) => r.config === 'tier' && r.sequence === 'mean, fold 1 (tuned on)')?.J,
+    ).toBeCloseTo(0.8);
+    expect(
+      summary.find((r) => r.config === 'tier' && r.sequence === 'mean, fold 2 (held out)')?.J,
+    ).toBeCloseTo(0.6);
+    expect(
+      summary.find((r) => r.config === 'tier' && r.sequence === 'mean, all clips')?.J,
+    ).toBeCloseTo(0.7);
   });
 
   it('splits a tier’s loss at the better ceiling, beside its gap to the baseline', () => {

@@ -12,9 +12,24 @@ const VIDEOS = path.resolve(import.meta.dirname, '../../../shared/testdata/video
  * input: the dog-and-woman clip at 3840x2160, looped to 60 s.
  */
 export const JOB_CLIPS = {
-  'juggle-1080p': { source: 'sam2_05_juggle_fullbody_1280x720.mp4', seconds: 10, scale: '1920:1080', loop: false },
-  'talking-head': { source: 'liveportrait_d12_talking_glasses_512.mp4', seconds: null, scale: null, loop: false },
-  'phone-4k': { source: 'sam2_01_dog_and_woman_1280x720.mp4', seconds: 60, scale: '3840:2160', loop: true },
+  'juggle-1080p': {
+    source: 'sam2_05_juggle_fullbody_1280x720.mp4',
+    seconds: 10,
+    scale: '1920:1080',
+    loop: false,
+  },
+  'talking-head': {
+    source: 'liveportrait_d12_talking_glasses_512.mp4',
+    seconds: null,
+    scale: null,
+    loop: false,
+  },
+  'phone-4k': {
+    source: 'sam2_01_dog_and_woman_1280x720.mp4',
+    seconds: 60,
+    scale: '3840:2160',
+    loop: true,
+  },
 } as const;
 
 /** The clips bench:jobs runs unless --clips names others. */
@@ -32,7 +47,8 @@ export interface JobClip {
 
 /** The clip `name`, made into `dir` where it needs making; `cut` seconds keeps only its start. */
 export async function prepareJobClip(name: string, dir: string, cut?: number): Promise<JobClip> {
-  if (!Object.hasOwn(JOB_CLIPS, name)) throw new Error(`unknown clip ${name}; use ${Object.keys(JOB_CLIPS).join(', ')}`);
+  if (!Object.hasOwn(JOB_CLIPS, name))
+    throw new Error(`unknown clip ${name}; use ${Object.keys(JOB_CLIPS).join(', ')}`);
   const spec = JOB_CLIPS[name as keyof typeof JOB_CLIPS];
   const source = path.join(VIDEOS, spec.source);
   if (!fs.existsSync(source)) throw new Error(`shared footage not found: ${source}`);
@@ -42,7 +58,30 @@ export async function prepareJobClip(name: string, dir: string, cut?: number): P
     file = path.join(dir, `${name}.mp4`);
     const scale = spec.scale ? ['-vf', `scale=${spec.scale}:flags=lanczos`] : [];
     const length = seconds !== null ? ['-t', String(seconds)] : [];
-    await ffmpeg(['-v', 'error', '-y', ...(spec.loop ? ['-stream_loop', '-1'] : []), '-i', source, ...length, ...scale, '-c:v', 'libx264', '-preset', 'veryfast', '-crf', '18', '-pix_fmt', 'yuv420p', '-c:a', 'aac', file], { timeoutMs: 600_000 });
+    await ffmpeg(
+      [
+        '-v',
+        'error',
+        '-y',
+        ...(spec.loop ? ['-stream_loop', '-1'] : []),
+        '-i',
+        source,
+        ...length,
+        ...scale,
+        '-c:v',
+        'libx264',
+        '-preset',
+        'veryfast',
+        '-crf',
+        '18',
+        '-pix_fmt',
+        'yuv420p',
+        '-c:a',
+        'aac',
+        file,
+      ],
+      { timeoutMs: 600_000 },
+    );
   }
   const info = await probeVideo(file);
   return { file, seconds: info.duration, width: info.width, height: info.height };

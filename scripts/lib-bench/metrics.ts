@@ -33,7 +33,8 @@ function boundary(mask: Uint8Array, w: number, h: number): Uint8Array {
 /** Pixels of `a` that lie within `r` (a disk) of some pixel of `b`. */
 function matched(a: Uint8Array, b: Uint8Array, w: number, h: number, r: number): number {
   const offsets: [number, number][] = [];
-  for (let dy = -r; dy <= r; dy++) for (let dx = -r; dx <= r; dx++) if (dx * dx + dy * dy <= r * r) offsets.push([dx, dy]);
+  for (let dy = -r; dy <= r; dy++)
+    for (let dx = -r; dx <= r; dx++) if (dx * dx + dy * dy <= r * r) offsets.push([dx, dy]);
   let n = 0;
   for (let y = 0; y < h; y++) {
     for (let x = 0; x < w; x++) {
@@ -70,11 +71,16 @@ export function boundaryF(pred: Uint8Array, gt: Uint8Array, w: number, h: number
 }
 
 /** Mean |alpha_t − alpha_t−1| (0..1) over pixels whose ground truth did not change. */
-export function flickerSum(prev: Uint8Array, cur: Uint8Array, gtPrev: Uint8Array, gtCur: Uint8Array): { sum: number; n: number } {
+export function flickerSum(
+  prev: Uint8Array,
+  cur: Uint8Array,
+  gtPrev: Uint8Array,
+  gtCur: Uint8Array,
+): { sum: number; n: number } {
   let sum = 0;
   let n = 0;
   for (let i = 0; i < cur.length; i++) {
-    if ((gtPrev[i]! >= 128) !== (gtCur[i]! >= 128)) continue;
+    if (gtPrev[i]! >= 128 !== gtCur[i]! >= 128) continue;
     sum += Math.abs(cur[i]! - prev[i]!) / 255;
     n++;
   }
@@ -88,15 +94,21 @@ export function flickerSum(prev: Uint8Array, cur: Uint8Array, gtPrev: Uint8Array
  * own label did not change: these rows show how low flicker can go for a matte that is not
  * pixel-exact.
  */
-export function groundTruthReferences(gt: Uint8Array[], w: number, h: number): { name: string; frames: Uint8Array[] }[] {
-  const softened = (m: Uint8Array) => Uint8Array.from(boxMean(Float32Array.from(m), w, h, 1), Math.round);
+export function groundTruthReferences(
+  gt: Uint8Array[],
+  w: number,
+  h: number,
+): { name: string; frames: Uint8Array[] }[] {
+  const softened = (m: Uint8Array) =>
+    Uint8Array.from(boxMean(Float32Array.from(m), w, h, 1), Math.round);
   const grown = (m: Uint8Array) => {
     const out = new Uint8Array(w * h);
     for (let y = 0; y < h; y++) {
       for (let x = 0; x < w; x++) {
         let v = 0;
         for (let yy = Math.max(0, y - 1); yy <= Math.min(h - 1, y + 1); yy++) {
-          for (let xx = Math.max(0, x - 1); xx <= Math.min(w - 1, x + 1); xx++) v = Math.max(v, m[yy * w + xx]!);
+          for (let xx = Math.max(0, x - 1); xx <= Math.min(w - 1, x + 1); xx++)
+            v = Math.max(v, m[yy * w + xx]!);
         }
         out[y * w + x] = v;
       }
@@ -113,5 +125,33 @@ export function groundTruthReferences(gt: Uint8Array[], w: number, h: number): {
 export function percentile(values: readonly number[], p: number): number {
   if (!values.length) return NaN;
   const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
+  return sorted[
+    Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))
+  ]!;
+}
+
+/**
+ * Share of the mask's subject (≥ 128) farther than `r` pixels (a square's half side) from the
+ * ground truth's: background kept around the subject, such as a band along its edges.
+ */
+export function spillOutside(
+  pred: Uint8Array,
+  gt: Uint8Array,
+  w: number,
+  h: number,
+  r: number,
+): number {
+  const g = new Float32Array(w * h);
+  for (let i = 0; i < g.length; i++) g[i] = gt[i]! >= 128 ? 1 : 0;
+  const near = boxMean(g, w, h, r);
+  // Any ground-truth pixel in the window makes the mean at least 1 / (2r + 1)².
+  const floor = 0.5 / (2 * r + 1) ** 2;
+  let subject = 0;
+  let outside = 0;
+  for (let i = 0; i < pred.length; i++) {
+    if (pred[i]! < 128) continue;
+    subject++;
+    if (near[i]! < floor) outside++;
+  }
+  return subject ? outside / subject : 0;
 }

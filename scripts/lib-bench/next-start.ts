@@ -5,7 +5,14 @@ import os from 'node:os';
 import path from 'node:path';
 
 /** Chromium's flags for a closed network (docs/dashboard.md, WORKPLACE.md). */
-export const QUIET_CHROMIUM = ['--no-sandbox', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+export const QUIET_CHROMIUM = [
+  '--no-sandbox',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -21,14 +28,19 @@ export async function freePort(): Promise<number> {
 export async function startNext(): Promise<{ url: string; stop: () => void }> {
   const port = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'keyout-bench-web-'));
-  const proc: ChildProcess = spawn(path.resolve('node_modules/.bin/next'), ['start', '-p', String(port)], {
-    env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), NODE_ENV: 'production' },
-    stdio: 'ignore',
-    detached: true,
-  });
+  const proc: ChildProcess = spawn(
+    path.resolve('node_modules/.bin/next'),
+    ['start', '-p', String(port)],
+    {
+      env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), NODE_ENV: 'production' },
+      stdio: 'ignore',
+      detached: true,
+    },
+  );
   const url = `http://localhost:${port}`;
   for (let i = 0; i < 240; i++) {
-    if (proc.exitCode !== null) throw new Error(`next start exited (${proc.exitCode}); run npx next build first`);
+    if (proc.exitCode !== null)
+      throw new Error(`next start exited (${proc.exitCode}); run npx next build first`);
     try {
       await fetch(url, { redirect: 'manual' });
       return {

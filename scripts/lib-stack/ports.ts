@@ -13,7 +13,10 @@ function portIsFree(port: number): Promise<boolean> {
  * from a random offset so concurrent runs rarely collide.
  */
 export async function freePorts(count: number): Promise<number> {
-  const [lo, hi] = (process.env.KEYOUT_TEST_PORTS ?? '3100-3199').split('-').map(Number) as [number, number];
+  const [lo, hi] = (process.env.KEYOUT_TEST_PORTS ?? '3100-3199').split('-').map(Number) as [
+    number,
+    number,
+  ];
   const span = hi - lo + 2 - count;
   const offset = Math.floor(Math.random() * span);
   search: for (let i = 0; i < span; i++) {

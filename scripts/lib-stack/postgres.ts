@@ -33,9 +33,17 @@ const USER = 'keyout';
 export function postgresBin(): string {
   if (process.env.PG_BIN) return process.env.PG_BIN;
   const base = '/usr/lib/postgresql';
-  const majors = fs.existsSync(base) ? fs.readdirSync(base).filter((d) => /^\d+$/.test(d)).sort((a, b) => Number(b) - Number(a)) : [];
-  for (const m of majors) if (fs.existsSync(path.join(base, m, 'bin/postgres'))) return path.join(base, m, 'bin');
-  throw new Error('PostgreSQL server binaries were not found (Debian: apt-get install postgresql); set PG_BIN to their folder.');
+  const majors = fs.existsSync(base)
+    ? fs
+        .readdirSync(base)
+        .filter((d) => /^\d+$/.test(d))
+        .sort((a, b) => Number(b) - Number(a))
+    : [];
+  for (const m of majors)
+    if (fs.existsSync(path.join(base, m, 'bin/postgres'))) return path.join(base, m, 'bin');
+  throw new Error(
+    'PostgreSQL server binaries were not found (Debian: apt-get install postgresql); set PG_BIN to their folder.',
+  );
 }
 
 export async function startPostgres(opts: PostgresOptions): Promise<Postgres> {
@@ -47,7 +55,27 @@ export async function startPostgres(opts: PostgresOptions): Promise<Postgres> {
   if (!fs.existsSync(path.join(data, 'PG_VERSION'))) {
     fs.writeFileSync(passwordFile, randomBytes(18).toString('base64url'), { mode: 0o600 });
     if (account) fs.chownSync(passwordFile, account.uid, account.gid);
-    const init = launch('initdb', path.join(bin, 'initdb'), ['-D', data, '-U', USER, '--pwfile', passwordFile, '--auth', 'scram-sha-256', '-E', 'UTF8', '--locale', 'C', ...(opts.throwaway ? ['--no-sync'] : [])], path.join(opts.dir, 'initdb.log'), { user: account });
+    const init = launch(
+      'initdb',
+      path.join(bin, 'initdb'),
+      [
+        '-D',
+        data,
+        '-U',
+        USER,
+        '--pwfile',
+        passwordFile,
+        '--auth',
+        'scram-sha-256',
+        '-E',
+        'UTF8',
+        '--locale',
+        'C',
+        ...(opts.throwaway ? ['--no-sync'] : []),
+      ],
+      path.join(opts.dir, 'initdb.log'),
+      { user: account },
+    );
     const code = await new Promise<number | null>((resolve) => init.child.once('exit', resolve));
     if (code !== 0) throw new Error(`initdb failed (exit ${code}): see ${init.log}`);
   }
@@ -57,9 +85,21 @@ export async function startPostgres(opts: PostgresOptions): Promise<Postgres> {
     ['port', String(opts.port)],
     ['unix_socket_directories', opts.dir],
     ['max_connections', String(opts.maxConnections ?? 300)],
-    ...(opts.throwaway ? [['fsync', 'off'], ['synchronous_commit', 'off'], ['full_page_writes', 'off']] : []),
+    ...(opts.throwaway
+      ? [
+          ['fsync', 'off'],
+          ['synchronous_commit', 'off'],
+          ['full_page_writes', 'off'],
+        ]
+      : []),
   ];
-  const service = launch('postgres', path.join(bin, 'postgres'), ['-D', data, ...settings.flatMap(([k, v]) => ['-c', `${k}=${v}`])], path.join(opts.dir, 'postgres.log'), { user: account });
+  const service = launch(
+    'postgres',
+    path.join(bin, 'postgres'),
+    ['-D', data, ...settings.flatMap(([k, v]) => ['-c', `${k}=${v}`])],
+    path.join(opts.dir, 'postgres.log'),
+    { user: account },
+  );
   const serverUrl = `postgres://${USER}:${encodeURIComponent(password)}@127.0.0.1:${opts.port}`;
   const admin = () => new pg.Client({ connectionString: `${serverUrl}/postgres` });
   const query = async (sql: string) => {
@@ -71,10 +111,12 @@ export async function startPostgres(opts: PostgresOptions): Promise<Postgres> {
       await c.end();
     }
   };
-  await waitUntil(service, 'connections', async () => (await query('SELECT 1'), true)).catch(async (e: unknown) => {
-    await stopService(service);
-    throw e;
-  });
+  await waitUntil(service, 'connections', async () => (await query('SELECT 1'), true)).catch(
+    async (e: unknown) => {
+      await stopService(service);
+      throw e;
+    },
+  );
   const quote = (name: string) => {
     if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`Not a plain database name: ${name}`);
     return `"${name}"`;

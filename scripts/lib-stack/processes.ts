@@ -26,7 +26,13 @@ export interface Account {
   name: string;
 }
 
-export function launch(name: string, cmd: string, args: string[], log: string, opts: LaunchOptions = {}): Service {
+export function launch(
+  name: string,
+  cmd: string,
+  args: string[],
+  log: string,
+  opts: LaunchOptions = {},
+): Service {
   const out = fs.openSync(log, 'a');
   const spawnOpts: SpawnOptions = {
     cwd: opts.cwd,
@@ -71,10 +77,18 @@ export function tail(file: string, bytes = 4000): string {
 }
 
 /** Polls `ready` until it resolves true; fails with the service's last output when it exits or times out. */
-export async function waitUntil(s: Service, what: string, ready: () => Promise<boolean>, timeoutMs = 60_000): Promise<void> {
+export async function waitUntil(
+  s: Service,
+  what: string,
+  ready: () => Promise<boolean>,
+  timeoutMs = 60_000,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    if (!isRunning(s)) throw new Error(`${s.name} exited (${s.child.exitCode ?? s.child.signalCode}) before ${what}:\n${tail(s.log)}`);
+    if (!isRunning(s))
+      throw new Error(
+        `${s.name} exited (${s.child.exitCode ?? s.child.signalCode}) before ${what}:\n${tail(s.log)}`,
+      );
     if (await ready().catch(() => false)) return;
     await new Promise((r) => setTimeout(r, 200));
   }
@@ -102,7 +116,10 @@ export function serviceAccount(fallback = 'postgres'): Account | undefined {
     .readFileSync('/etc/passwd', 'utf8')
     .split('\n')
     .find((l) => l.startsWith(`${fallback}:`));
-  if (!line) throw new Error(`Running as root, and there is no "${fallback}" account to run the service as.`);
+  if (!line)
+    throw new Error(
+      `Running as root, and there is no "${fallback}" account to run the service as.`,
+    );
   const [name, , uid, gid] = line.split(':');
   return { name: name!, uid: Number(uid), gid: Number(gid) };
 }
@@ -112,10 +129,29 @@ export function ownDir(dir: string, account: Account | undefined, mode = 0o700):
   fs.mkdirSync(dir, { recursive: true, mode });
   if (!account) return;
   fs.chownSync(dir, account.uid, account.gid);
-  for (let p = dir; p !== '/'; ) {
+  for (let p = dir; p !== '/';) {
     p = fs.realpathSync(`${p}/..`);
     if (!(fs.statSync(p).mode & 0o001)) {
-      throw new Error(`${p} is not searchable by other users, so the "${account.name}" account cannot reach ${dir}: chmod o+x it or use another folder.`);
+      throw new Error(
+        `${p} is not searchable by other users, so the "${account.name}" account cannot reach ${dir}: chmod o+x it or use another folder.`,
+      );
     }
+  }
+}
+
+/**
+ * Why a test service can be neither taken from the environment (`given`, a URL CI sets) nor
+ * started here (`findBinary` throws, saying what to install); null when one of them can.
+ */
+export function unavailableUnless(
+  given: string | undefined,
+  findBinary: () => unknown,
+): string | null {
+  if (given) return null;
+  try {
+    findBinary();
+    return null;
+  } catch (e) {
+    return e instanceof Error ? e.message : String(e);
   }
 }

@@ -31,7 +31,12 @@ export async function startScaleServices(): Promise<ScaleServices> {
     env: {
       KEYOUT_TEST_POSTGRES_URL: pg.serverUrl,
       KEYOUT_TEST_REDIS_URL: redis.url,
-      KEYOUT_TEST_S3: JSON.stringify({ endpoint: swift.endpoint, region: swift.region, accessKeyId: swift.accessKeyId, secretAccessKey: swift.secretAccessKey }),
+      KEYOUT_TEST_S3: JSON.stringify({
+        endpoint: swift.endpoint,
+        region: swift.region,
+        accessKeyId: swift.accessKeyId,
+        secretAccessKey: swift.secretAccessKey,
+      }),
     },
     describe: `PostgreSQL :${port}, Redis :${port + 1}, Swift :${port + 2}`,
     async stop() {

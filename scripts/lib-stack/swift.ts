@@ -28,7 +28,12 @@ const SERVERS = ['account', 'container', 'object'] as const;
 const REGION = 'us-east-1';
 
 export function swiftUnavailable(): string | null {
-  for (const bin of ['swift-proxy-server', 'swift-object-server', 'swift-ring-builder', 'memcached']) {
+  for (const bin of [
+    'swift-proxy-server',
+    'swift-object-server',
+    'swift-ring-builder',
+    'memcached',
+  ]) {
     try {
       execFileSync('which', [bin], { stdio: 'ignore' });
     } catch {
@@ -40,7 +45,12 @@ export function swiftUnavailable(): string | null {
 
 function ini(sections: Record<string, Record<string, string | number>>): string {
   return Object.entries(sections)
-    .map(([name, kv]) => `[${name}]\n${Object.entries(kv).map(([k, v]) => `${k} = ${v}`).join('\n')}\n`)
+    .map(
+      ([name, kv]) =>
+        `[${name}]\n${Object.entries(kv)
+          .map(([k, v]) => `${k} = ${v}`)
+          .join('\n')}\n`,
+    )
     .join('\n');
 }
 
@@ -50,7 +60,13 @@ function ini(sections: Record<string, Record<string, string | number>>): string 
  * own RingBuilder (the nine commands took about 10 s of CPU, the slowest part of starting).
  */
 function buildRings(dir: string, rings: (readonly [string, number])[]): void {
-  const python = /^#!\s*(\S+)/.exec(fs.readFileSync(execFileSync('which', ['swift-ring-builder'], { encoding: 'utf8' }).trim(), 'utf8'))?.[1] ?? 'python3';
+  const python =
+    /^#!\s*(\S+)/.exec(
+      fs.readFileSync(
+        execFileSync('which', ['swift-ring-builder'], { encoding: 'utf8' }).trim(),
+        'utf8',
+      ),
+    )?.[1] ?? 'python3';
   const script = `
 import sys
 from swift.common.ring import RingBuilder
@@ -74,10 +90,21 @@ function configure(dir: string, port: number, secret: string): void {
   const hash = fs.readFileSync(hashFile, 'utf8');
   fs.writeFileSync(
     path.join(dir, 'swift.conf'),
-    ini({ 'swift-hash': { swift_hash_path_suffix: hash, swift_hash_path_prefix: hash }, 'storage-policy:0': { name: 'Policy-0', default: 'yes' } }),
+    ini({
+      'swift-hash': { swift_hash_path_suffix: hash, swift_hash_path_prefix: hash },
+      'storage-policy:0': { name: 'Policy-0', default: 'yes' },
+    }),
   );
   // workers 0: each storage server serves from its own process (no forked child loading the app again).
-  const common = { bind_ip: '127.0.0.1', user, swift_dir: dir, devices, mount_check: 'false', workers: 0, log_level: 'WARNING' };
+  const common = {
+    bind_ip: '127.0.0.1',
+    user,
+    swift_dir: dir,
+    devices,
+    mount_check: 'false',
+    workers: 0,
+    log_level: 'WARNING',
+  };
   SERVERS.forEach((server, i) => {
     fs.writeFileSync(
       path.join(dir, `${server}-server.conf`),
@@ -91,21 +118,56 @@ function configure(dir: string, port: number, secret: string): void {
       }),
     );
   });
-  const missing = SERVERS.map((server, i) => [server, port + 1 + i] as const).filter(([server]) => !fs.existsSync(path.join(dir, `${server}.builder`)));
+  const missing = SERVERS.map((server, i) => [server, port + 1 + i] as const).filter(
+    ([server]) => !fs.existsSync(path.join(dir, `${server}.builder`)),
+  );
   if (missing.length) buildRings(dir, missing);
-  const filters = ['catch_errors', 'gatekeeper', 'healthcheck', 'proxy_logging', 'cache', 'listing_formats', 'bulk', 's3api', 'tempauth', 'copy', 'slo', 'dlo'];
+  const filters = [
+    'catch_errors',
+    'gatekeeper',
+    'healthcheck',
+    'proxy_logging',
+    'cache',
+    'listing_formats',
+    'bulk',
+    's3api',
+    'tempauth',
+    'copy',
+    'slo',
+    'dlo',
+  ];
   fs.writeFileSync(
     path.join(dir, 'proxy-server.conf'),
     ini({
-      DEFAULT: { bind_ip: '127.0.0.1', bind_port: port, user, swift_dir: dir, workers: 2, log_level: 'WARNING' },
-      'pipeline:main': { pipeline: `${filters.join(' ').replace('proxy_logging', 'proxy-logging')} proxy-logging proxy-server` },
-      'app:proxy-server': { use: 'egg:swift#proxy', account_autocreate: 'true', cors_allow_origin: '*', cors_expose_headers: 'ETag, Content-Range, Accept-Ranges' },
+      DEFAULT: {
+        bind_ip: '127.0.0.1',
+        bind_port: port,
+        user,
+        swift_dir: dir,
+        workers: 2,
+        log_level: 'WARNING',
+      },
+      'pipeline:main': {
+        pipeline: `${filters.join(' ').replace('proxy_logging', 'proxy-logging')} proxy-logging proxy-server`,
+      },
+      'app:proxy-server': {
+        use: 'egg:swift#proxy',
+        account_autocreate: 'true',
+        cors_allow_origin: '*',
+        cors_expose_headers: 'ETag, Content-Range, Accept-Ranges',
+      },
       'filter:tempauth': { use: 'egg:swift#tempauth', user_keyout_keyout: `${secret} .admin` },
-      'filter:s3api': { use: 'egg:swift#s3api', location: REGION, cors_preflight_allow_origin: '*' },
+      'filter:s3api': {
+        use: 'egg:swift#s3api',
+        location: REGION,
+        cors_preflight_allow_origin: '*',
+      },
       'filter:cache': { use: 'egg:swift#memcache', memcache_servers: `127.0.0.1:${port + 4}` },
       'filter:proxy-logging': { use: 'egg:swift#proxy_logging' },
       ...Object.fromEntries(
-        filters.filter((f) => !['tempauth', 's3api', 'cache', 'proxy_logging'].includes(f)).map((f) => [`filter:${f}`, { use: `egg:swift#${f}` }]),
+        filters
+          .filter((f) => !['tempauth', 's3api', 'cache', 'proxy_logging'].includes(f))
+          .map((f) => [`filter:${f}`, { use: `egg:swift#${f}` }]),
       ),
     }),
   );
@@ -114,21 +176,59 @@ function configure(dir: string, port: number, secret: string): void {
 export async function startSwift({ dir, port }: { dir: string; port: number }): Promise<SwiftS3> {
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
   const secretFile = path.join(dir, 'secret');
-  if (!fs.existsSync(secretFile)) fs.writeFileSync(secretFile, randomBytes(18).toString('base64url'), { mode: 0o600 });
+  if (!fs.existsSync(secretFile))
+    fs.writeFileSync(secretFile, randomBytes(18).toString('base64url'), { mode: 0o600 });
   const secret = fs.readFileSync(secretFile, 'utf8');
   configure(dir, port, secret);
   const log = (name: string) => path.join(dir, `${name}.log`);
   const root = process.getuid?.() === 0;
-  const services: Service[] = [launch('memcached', 'memcached', ['-l', '127.0.0.1', '-p', String(port + 4), '-U', '0', '-m', '64', ...(root ? ['-u', 'nobody'] : [])], log('memcached'))];
-  for (const server of SERVERS) services.push(launch(`swift-${server}`, `swift-${server}-server`, [path.join(dir, `${server}-server.conf`), '-v'], log(server)));
-  const proxy = launch('swift-proxy', 'swift-proxy-server', [path.join(dir, 'proxy-server.conf'), '-v'], log('proxy'));
+  const services: Service[] = [
+    launch(
+      'memcached',
+      'memcached',
+      [
+        '-l',
+        '127.0.0.1',
+        '-p',
+        String(port + 4),
+        '-U',
+        '0',
+        '-m',
+        '64',
+        ...(root ? ['-u', 'nobody'] : []),
+      ],
+      log('memcached'),
+    ),
+  ];
+  for (const server of SERVERS)
+    services.push(
+      launch(
+        `swift-${server}`,
+        `swift-${server}-server`,
+        [path.join(dir, `${server}-server.conf`), '-v'],
+        log(server),
+      ),
+    );
+  const proxy = launch(
+    'swift-proxy',
+    'swift-proxy-server',
+    [path.join(dir, 'proxy-server.conf'), '-v'],
+    log('proxy'),
+  );
   services.push(proxy);
   const stop = async () => {
     await Promise.all(services.map((s) => stopService(s)));
   };
   try {
-    for (const [s, p] of services.slice(0, 4).map((s, i) => [s, i === 0 ? port + 4 : port + i] as const)) await waitUntil(s, `port ${p}`, () => portOpen(p));
-    await waitUntil(proxy, 'a healthy proxy', async () => (await fetch(`http://127.0.0.1:${port}/healthcheck`)).ok);
+    for (const [s, p] of services
+      .slice(0, 4)
+      .map((s, i) => [s, i === 0 ? port + 4 : port + i] as const))
+      await waitUntil(s, `port ${p}`, () => portOpen(p));
+    await waitUntil(
+      proxy,
+      'a healthy proxy',
+      async () => (await fetch(`http://127.0.0.1:${port}/healthcheck`)).ok,
+    );
   } catch (e) {
     await stop();
     throw e;

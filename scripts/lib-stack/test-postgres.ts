@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { freePort } from './ports';
+import { unavailableUnless } from './processes';
 import { postgresBin, startPostgres } from './postgres';
 
 /**
@@ -18,13 +19,7 @@ export interface TestPostgres {
 }
 
 export function postgresUnavailable(): string | null {
-  if (process.env.KEYOUT_TEST_POSTGRES_URL) return null;
-  try {
-    postgresBin();
-    return null;
-  } catch (e) {
-    return e instanceof Error ? e.message : String(e);
-  }
+  return unavailableUnless(process.env.KEYOUT_TEST_POSTGRES_URL, postgresBin);
 }
 
 export async function testPostgres(): Promise<TestPostgres> {
@@ -56,7 +51,8 @@ export async function testPostgres(): Promise<TestPostgres> {
       return `${serverUrl}/${name}`;
     },
     async stop() {
-      for (const name of created) await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => undefined);
+      for (const name of created)
+        await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => undefined);
       await stopServer();
       if (dir) fs.rmSync(dir, { recursive: true, force: true });
     },

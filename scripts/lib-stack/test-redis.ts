@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { freePort } from './ports';
+import { unavailableUnless } from './processes';
 import { redisBin, startRedis } from './redis';
 
 /**
@@ -10,17 +11,12 @@ import { redisBin, startRedis } from './redis';
  * is possible, for a test to skip with.
  */
 export function redisUnavailable(): string | null {
-  if (process.env.KEYOUT_TEST_REDIS_URL) return null;
-  try {
-    redisBin();
-    return null;
-  } catch (e) {
-    return e instanceof Error ? e.message : String(e);
-  }
+  return unavailableUnless(process.env.KEYOUT_TEST_REDIS_URL, redisBin);
 }
 
 export async function testRedis(): Promise<{ url: string; stop(): Promise<void> }> {
-  if (process.env.KEYOUT_TEST_REDIS_URL) return { url: process.env.KEYOUT_TEST_REDIS_URL, stop: async () => {} };
+  if (process.env.KEYOUT_TEST_REDIS_URL)
+    return { url: process.env.KEYOUT_TEST_REDIS_URL, stop: async () => {} };
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'keyout-redis-'));
   const server = await startRedis({ dir, port: await freePort() });
   return {

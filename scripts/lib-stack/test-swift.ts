@@ -31,7 +31,12 @@ export async function testS3(): Promise<TestS3> {
     return {
       ...given,
       async freshBucket() {
-        const s3 = new S3Client({ endpoint: given.endpoint, region: given.region, forcePathStyle: true, credentials: given });
+        const s3 = new S3Client({
+          endpoint: given.endpoint,
+          region: given.region,
+          forcePathStyle: true,
+          credentials: given,
+        });
         const name = fresh();
         await s3.send(new CreateBucketCommand({ Bucket: name }));
         s3.destroy();

@@ -47,8 +47,17 @@ export function makeResizeDynamic(model: Uint8Array): { bytes: Uint8Array; rewri
   }
 
   const int64 = (name: string, value: number) =>
-    onnx.TensorProto.create({ name, dims: [1], dataType: onnx.TensorProto.DataType.INT64, int64Data: [value] }) as unknown as { name: string };
-  g.initializer.push(int64('keyout_dyn/starts', 2), int64('keyout_dyn/ends', 4), int64('keyout_dyn/axes', 0));
+    onnx.TensorProto.create({
+      name,
+      dims: [1],
+      dataType: onnx.TensorProto.DataType.INT64,
+      int64Data: [value],
+    }) as unknown as { name: string };
+  g.initializer.push(
+    int64('keyout_dyn/starts', 2),
+    int64('keyout_dyn/ends', 4),
+    int64('keyout_dyn/axes', 0),
+  );
 
   const added: Node[] = [];
   let rewritten = 0;
@@ -68,7 +77,12 @@ export function makeResizeDynamic(model: Uint8Array): { bytes: Uint8Array; rewri
     if (!target) continue;
     const base = `keyout_dyn/${n.name || `resize${rewritten}`}`;
     added.push(
-      onnx.NodeProto.create({ name: `${base}/shape`, opType: 'Shape', input: [target], output: [`${base}/shape`] }),
+      onnx.NodeProto.create({
+        name: `${base}/shape`,
+        opType: 'Shape',
+        input: [target],
+        output: [`${base}/shape`],
+      }),
       onnx.NodeProto.create({
         name: `${base}/hw`,
         opType: 'Slice',
@@ -82,7 +96,10 @@ export function makeResizeDynamic(model: Uint8Array): { bytes: Uint8Array; rewri
   // Drop the constants that only fed the old sizes, so the runtime has nothing to warn about.
   const used = new Set([...g.node, ...added].flatMap((n) => n.input));
   const live = g.node.filter((n) => n.opType !== 'Constant' || n.output.some((o) => used.has(o)));
-  g.node = topologicalOrder([...live, ...added], new Set([...g.input.map((i) => i.name), ...g.initializer.map((t) => t.name)]));
+  g.node = topologicalOrder(
+    [...live, ...added],
+    new Set([...g.input.map((i) => i.name), ...g.initializer.map((t) => t.name)]),
+  );
 
   // Spatial dims become symbolic; stale intermediate shapes would contradict the new sizes.
   for (const v of [...g.input, ...g.output]) {
@@ -111,7 +128,8 @@ function topologicalOrder(nodes: Node[], available: Set<string>): Node[] {
         for (const o of n.output) ready.add(o);
       } else next.push(n);
     }
-    if (next.length === pending.length) throw new Error('ONNX graph has a cycle or an unknown input');
+    if (next.length === pending.length)
+      throw new Error('ONNX graph has a cycle or an unknown input');
     pending = next;
   }
   return out;

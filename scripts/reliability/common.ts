@@ -32,23 +32,57 @@ export interface Part {
  * many starts from one account (the per-minute limits are tested elsewhere). With `--stack
  * scale` (KEYOUT_TEST_STACK=scale) it is the scale-out stack, with `webs` web processes.
  */
-export async function reliabilityStack(env: Record<string, string> = {}, worker = true, webs = 1): Promise<{ stack: Stack; db: PrismaClient }> {
-  const stack = await startStack({ worker, webs, env: { STARTS_PER_MINUTE: '100000', RATE_LIMIT_PER_MINUTE: '100000', ...env } });
+export async function reliabilityStack(
+  env: Record<string, string> = {},
+  worker = true,
+  webs = 1,
+): Promise<{ stack: Stack; db: PrismaClient }> {
+  const stack = await startStack({
+    worker,
+    webs,
+    env: { STARTS_PER_MINUTE: '100000', RATE_LIMIT_PER_MINUTE: '100000', ...env },
+  });
   // A client of its own per stack: the app's db() is one per process, and parts run one after another.
   const db =
     stack.kind === 'scale'
       ? postgresClient(stack.env.DATABASE_URL!, 2)
-      : new PrismaClient({ adapter: new PrismaBetterSqlite3({ url: path.join(stack.dataDir, 'keyout.db'), timeout: 10_000 }) });
+      : new PrismaClient({
+          adapter: new PrismaBetterSqlite3({
+            url: path.join(stack.dataDir, 'keyout.db'),
+            timeout: 10_000,
+          }),
+        });
   return { stack, db };
 }
 
 export { createAccount };
 
 /** A small H.264 MP4 from ffmpeg's test source. */
-export async function testClip(dir: string, name: string, seconds: number, size = '160x120'): Promise<string> {
+export async function testClip(
+  dir: string,
+  name: string,
+  seconds: number,
+  size = '160x120',
+): Promise<string> {
   const out = path.join(dir, name);
-  await run('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', `testsrc2=size=${size}:rate=25:duration=${seconds}`,
-    '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-movflags', '+faststart', out]);
+  await run('ffmpeg', [
+    '-v',
+    'error',
+    '-y',
+    '-f',
+    'lavfi',
+    '-i',
+    `testsrc2=size=${size}:rate=25:duration=${seconds}`,
+    '-c:v',
+    'libx264',
+    '-preset',
+    'ultrafast',
+    '-pix_fmt',
+    'yuv420p',
+    '-movflags',
+    '+faststart',
+    out,
+  ]);
   return out;
 }
 
@@ -81,7 +115,9 @@ export function isSpecError(text: string): boolean {
 
 /** Tool output that must never reach a user ("[h264 @ 0x55d…]", stack traces, paths of ours). */
 export function leaksInternals(message: string): boolean {
-  return /@ 0x[0-9a-f]+|\[[a-z0-9_]+ @|\n\s+at |\/work\/|\/tmp\/|DATA_DIR|prisma|SQLITE/i.test(message);
+  return /@ 0x[0-9a-f]+|\[[a-z0-9_]+ @|\n\s+at |\/work\/|\/tmp\/|DATA_DIR|prisma|SQLITE/i.test(
+    message,
+  );
 }
 
 /**

@@ -3,7 +3,14 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { api, createJob, waitForJob, type Receipt } from '../../tests/integration/helpers';
 import { generateCorpus } from './hostile-corpus';
-import { allLogs, createAccount, isSpecError, leaksInternals, reliabilityStack, type Part } from './common';
+import {
+  allLogs,
+  createAccount,
+  isSpecError,
+  leaksInternals,
+  reliabilityStack,
+  type Part,
+} from './common';
 
 /**
  * The PUT streamed from disk, as an SDK sends a large file. Node's fetch with the whole file as
@@ -54,7 +61,10 @@ export function hostileMedia(): Part {
             problems.push(`${item.name}: upload answered ${put.status} ${text}`);
             continue;
           }
-          const start = await api(stack, 'POST', `/v1/jobs/${receipt.id}/start`, { key, body: { model: 'service-human' } });
+          const start = await api(stack, 'POST', `/v1/jobs/${receipt.id}/start`, {
+            key,
+            body: { model: 'service-human' },
+          });
           if (start.status !== 200) {
             counts.broken++;
             problems.push(`${item.name}: start answered ${start.status} ${start.text}`);
@@ -65,18 +75,29 @@ export function hostileMedia(): Part {
         for (const { name, id } of started) {
           const done = await waitForJob(stack, key, id, { timeoutMs: 600_000 });
           const entries = await db.creditEntry.findMany({ where: { jobId: id } });
-          const refunded = entries.some((e) => e.kind === 'refund') && entries.reduce((s, e) => s + e.amount, 0) === 0;
-          if (done.status === 'failed' && refunded && done.message && !leaksInternals(done.message)) counts.refunded++;
+          const refunded =
+            entries.some((e) => e.kind === 'refund') &&
+            entries.reduce((s, e) => s + e.amount, 0) === 0;
+          if (done.status === 'failed' && refunded && done.message && !leaksInternals(done.message))
+            counts.refunded++;
           else if (done.status === 'completed') {
             counts.completed++;
-            problems.push(`${name}: completed (a file the corpus means to be unusable was processed)`);
+            problems.push(
+              `${name}: completed (a file the corpus means to be unusable was processed)`,
+            );
           } else {
             counts.broken++;
-            problems.push(`${name}: ${done.status}, refunded ${refunded}, message ${done.message ?? ''}`);
+            problems.push(
+              `${name}: ${done.status}, refunded ${refunded}, message ${done.message ?? ''}`,
+            );
           }
         }
         const logs = allLogs(stack);
-        const crashes = (logs.match(/Worker exited|uncaughtException|unhandled rejection|FATAL|Segmentation fault/gi) ?? []).length;
+        const crashes = (
+          logs.match(
+            /Worker exited|uncaughtException|unhandled rejection|FATAL|Segmentation fault/gi,
+          ) ?? []
+        ).length;
         const web5xx = (logs.match(/\[api\] unexpected error/g) ?? []).length;
         if (crashes) problems.push(`${crashes} crash lines in the logs`);
         if (web5xx) problems.push(`${web5xx} unexpected errors (500) in the web log`);

@@ -16,7 +16,11 @@ export function racingStarts(starts: number, credit: number, rounds = 1): Part {
     scale: true,
     async run() {
       // No worker: the race is the start requests' transactions.
-      const { stack, db } = await reliabilityStack({}, false, process.env.KEYOUT_TEST_STACK === 'scale' ? 2 : 1);
+      const { stack, db } = await reliabilityStack(
+        {},
+        false,
+        process.env.KEYOUT_TEST_STACK === 'scale' ? 2 : 1,
+      );
       const problems: string[] = [];
       let held = 0;
       const totals = { ok: 0, refused: 0, debits: 0 };
@@ -29,27 +33,60 @@ export function racingStarts(starts: number, credit: number, rounds = 1): Part {
           const jobs: string[] = [];
           while (jobs.length < starts) {
             const batch = Math.min(5, starts - jobs.length);
-            jobs.push(...(await Promise.all(Array.from({ length: batch }, () => uploadedJob(stack, key, clip)))));
+            jobs.push(
+              ...(await Promise.all(
+                Array.from({ length: batch }, () => uploadedJob(stack, key, clip)),
+              )),
+            );
           }
           const answers = await Promise.all(
             jobs.map((id, i) =>
-              api<{ error?: string }>(stack, 'POST', `/v1/jobs/${id}/start`, { key, web: i % stack.baseUrls.length, body: { model: 'service-original' } }).catch(
+              api<{ error?: string }>(stack, 'POST', `/v1/jobs/${id}/start`, {
+                key,
+                web: i % stack.baseUrls.length,
+                body: { model: 'service-original' },
+              }).catch(
                 // A start the client saw fail (no answer) is a finding, not the end of the part.
-                (e: unknown) => ({ status: 0, text: `no answer: ${String((e as { cause?: unknown }).cause ?? e)}`, body: NO_ANSWER }),
+                (e: unknown) => ({
+                  status: 0,
+                  text: `no answer: ${String((e as { cause?: unknown }).cause ?? e)}`,
+                  body: NO_ANSWER,
+                }),
               ),
             ),
           );
           const ok = answers.filter((a) => a.status === 200).length;
-          const refused = answers.filter((a) => a.status === 402 && a.body.error === 'Insufficient credits').length;
-          const other = answers.filter((a) => a.status !== 200 && !(a.status === 402 && a.body.error === 'Insufficient credits'));
-          const balance = (await api<{ remaining_credits: number }>(stack, 'GET', '/v1/credits', { key })).body.remaining_credits;
-          const debits = await db.creditEntry.count({ where: { kind: 'debit', jobId: { in: jobs } } });
-          const processing = await db.job.count({ where: { id: { in: jobs }, status: 'processing' } });
+          const refused = answers.filter(
+            (a) => a.status === 402 && a.body.error === 'Insufficient credits',
+          ).length;
+          const other = answers.filter(
+            (a) =>
+              a.status !== 200 && !(a.status === 402 && a.body.error === 'Insufficient credits'),
+          );
+          const balance = (
+            await api<{ remaining_credits: number }>(stack, 'GET', '/v1/credits', { key })
+          ).body.remaining_credits;
+          const debits = await db.creditEntry.count({
+            where: { kind: 'debit', jobId: { in: jobs } },
+          });
+          const processing = await db.job.count({
+            where: { id: { in: jobs }, status: 'processing' },
+          });
           totals.ok += ok;
           totals.refused += refused;
           totals.debits += debits;
-          if (ok === credit && refused === starts - credit && balance === 0 && debits === credit && processing === credit) held++;
-          else problems.push(`round ${round + 1}: ${ok} started, ${refused} × 402, ${debits} debits, ${processing} processing, balance ${balance}`);
+          if (
+            ok === credit &&
+            refused === starts - credit &&
+            balance === 0 &&
+            debits === credit &&
+            processing === credit
+          )
+            held++;
+          else
+            problems.push(
+              `round ${round + 1}: ${ok} started, ${refused} × 402, ${debits} debits, ${processing} processing, balance ${balance}`,
+            );
           for (const a of other) problems.push(`round ${round + 1}: ${a.status} ${a.text}`);
         }
         return {

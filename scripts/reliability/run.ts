@@ -44,10 +44,18 @@ const { values: given } = parseArgs({
     ci: { type: 'boolean', default: false },
   },
 });
-const FULL = { kills: '20', fuzz: '300', 'fuzz-seed': '28', 'race-rounds': '30', 'soak-minutes': '10', 'starts-rounds': '1' };
+const FULL = {
+  kills: '20',
+  fuzz: '300',
+  'fuzz-seed': '28',
+  'race-rounds': '30',
+  'soak-minutes': '10',
+  'starts-rounds': '1',
+};
 const CI = { ...FULL, kills: '5', 'race-rounds': '10', 'soak-minutes': '2' };
 const values: typeof FULL & { only?: string } = { ...(given.ci ? CI : FULL) };
-for (const [k, v] of Object.entries(given)) if (typeof v === 'string') Object.assign(values, { [k]: v });
+for (const [k, v] of Object.entries(given))
+  if (typeof v === 'string') Object.assign(values, { [k]: v });
 
 const parts: Record<string, Part> = {
   kills: workerKills(Number(values.kills)),
@@ -60,12 +68,19 @@ const parts: Record<string, Part> = {
 
 async function main(): Promise<void> {
   const scale = given.stack === 'scale';
-  if (!['embedded', 'scale'].includes(given.stack)) throw new Error(`--stack is embedded or scale, not ${given.stack}`);
-  const chosen = values.only ? values.only.split(',').map((s) => s.trim()) : Object.keys(parts).filter((k) => !scale || parts[k]!.scale);
+  if (!['embedded', 'scale'].includes(given.stack))
+    throw new Error(`--stack is embedded or scale, not ${given.stack}`);
+  const chosen = values.only
+    ? values.only.split(',').map((s) => s.trim())
+    : Object.keys(parts).filter((k) => !scale || parts[k]!.scale);
   const unknown = chosen.filter((c) => !parts[c]);
-  if (unknown.length) throw new Error(`Unknown part(s): ${unknown.join(', ')} (known: ${Object.keys(parts).join(', ')})`);
+  if (unknown.length)
+    throw new Error(
+      `Unknown part(s): ${unknown.join(', ')} (known: ${Object.keys(parts).join(', ')})`,
+    );
   const embeddedOnly = scale ? chosen.filter((c) => !parts[c]!.scale) : [];
-  if (embeddedOnly.length) throw new Error(`Part(s) ${embeddedOnly.join(', ')} run on the embedded stack only`);
+  if (embeddedOnly.length)
+    throw new Error(`Part(s) ${embeddedOnly.join(', ')} run on the embedded stack only`);
   const services = scale ? await startScaleServices() : null;
   if (services) {
     console.log(`› Scale-out services: ${services.describe}`);
@@ -89,21 +104,36 @@ async function runParts(chosen: string[], scale: boolean): Promise<void> {
     try {
       result = { name: part.name, ...(await part.run()), seconds: (Date.now() - started) / 1000 };
     } catch (e) {
-      result = { name: part.name, passed: false, figures: 'did not finish', problems: [e instanceof Error ? (e.stack ?? e.message) : String(e)], seconds: (Date.now() - started) / 1000 };
+      result = {
+        name: part.name,
+        passed: false,
+        figures: 'did not finish',
+        problems: [e instanceof Error ? (e.stack ?? e.message) : String(e)],
+        seconds: (Date.now() - started) / 1000,
+      };
     }
     results.push(result);
     console.log(`${result.passed ? '✔' : '✖'} ${result.figures} (${result.seconds.toFixed(0)} s)`);
     for (const p of result.problems.slice(0, 20)) console.log(`   - ${p}`);
   }
   const table = [
-    `Run ${new Date().toISOString()} on ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? 'unknown'}), ${scale ? 'the scale-out stack' : 'the embedded stack'}, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}, ${((Date.now() - t0) / 60_000).toFixed(1)} min in all.`,
+    `Run ${new Date().toISOString()} on ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? 'unknown'}), ${scale ? 'the scale-out stack' : 'the embedded stack'}, load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}, ${((Date.now() - t0) / 60_000).toFixed(1)} min in all.`,
     '',
     '| what we test | how it held | held | time |',
     '|---|---|---|---|',
-    ...results.map((r) => `| ${r.name} | ${r.figures} | ${r.passed ? 'yes' : 'NO'} | ${Math.round(r.seconds)} s |`),
+    ...results.map(
+      (r) =>
+        `| ${r.name} | ${r.figures} | ${r.passed ? 'yes' : 'NO'} | ${Math.round(r.seconds)} s |`,
+    ),
   ].join('\n');
   console.log(`\n${table}\n`);
-  const out = path.resolve(import.meta.dirname, `../../bench-results/reliability${scale ? '-scale' : ''}.md`);
+  const out = path.resolve(
+    import.meta.dirname,
+    `../../bench-results/reliability${scale ? '-scale' : ''}.md`,
+  );
   fs.mkdirSync(path.dirname(out), { recursive: true });
   fs.writeFileSync(out, `${table}\n`);
   process.exitCode = results.every((r) => r.passed) ? 0 : 1;

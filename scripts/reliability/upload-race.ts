@@ -6,7 +6,17 @@ import { createAccount, reliabilityStack, run, sleep, testClip, type Part } from
 
 /** The duration of the file the job will process, as ffprobe reads its video stream. */
 async function streamSeconds(file: string): Promise<number> {
-  const { stdout } = await run('ffprobe', ['-v', 'error', '-select_streams', 'v:0', '-show_entries', 'stream=duration', '-of', 'csv=p=0', file]);
+  const { stdout } = await run('ffprobe', [
+    '-v',
+    'error',
+    '-select_streams',
+    'v:0',
+    '-show_entries',
+    'stream=duration',
+    '-of',
+    'csv=p=0',
+    file,
+  ]);
   return Number(stdout.trim());
 }
 
@@ -28,11 +38,18 @@ export function uploadRace(rounds: number): Part {
         const long = fs.readFileSync(await testClip(stack.dataDir, 'long.mp4', 4));
         for (let round = 0; round < rounds; round++) {
           const receipt = await createJob(stack, key);
-          if ((await putUpload(receipt, short)).status !== 200) throw new Error('the first upload failed');
+          if ((await putUpload(receipt, short)).status !== 200)
+            throw new Error('the first upload failed');
           const url = new URL(receipt.upload_url);
           const put = new Promise<number>((resolve) => {
             const req = http.request(
-              { host: url.hostname, port: url.port, method: 'PUT', path: url.pathname + url.search, headers: { 'Content-Type': 'video/mp4', 'Content-Length': long.length } },
+              {
+                host: url.hostname,
+                port: url.port,
+                method: 'PUT',
+                path: url.pathname + url.search,
+                headers: { 'Content-Type': 'video/mp4', 'Content-Length': long.length },
+              },
               (res) => {
                 res.resume();
                 res.on('end', () => resolve(res.statusCode ?? 0));
@@ -42,20 +59,38 @@ export function uploadRace(rounds: number): Part {
             void (async () => {
               const pieces = 4;
               for (let i = 0; i < pieces; i++) {
-                req.write(long.subarray((i * long.length) / pieces, ((i + 1) * long.length) / pieces));
+                req.write(
+                  long.subarray((i * long.length) / pieces, ((i + 1) * long.length) / pieces),
+                );
                 await sleep(Math.random() * 80);
               }
               req.end();
             })();
           });
           await sleep(Math.random() * 300);
-          const start = await api<{ creditsUsed: number }>(stack, 'POST', `/v1/jobs/${receipt.id}/start`, { key, body: { model: 'service-original' } });
+          const start = await api<{ creditsUsed: number }>(
+            stack,
+            'POST',
+            `/v1/jobs/${receipt.id}/start`,
+            { key, body: { model: 'service-original' } },
+          );
           const putStatus = await put;
-          const again = await api<{ creditsUsed: number }>(stack, 'POST', `/v1/jobs/${receipt.id}/start`, { key, body: { model: 'service-original' } });
+          const again = await api<{ creditsUsed: number }>(
+            stack,
+            'POST',
+            `/v1/jobs/${receipt.id}/start`,
+            { key, body: { model: 'service-original' } },
+          );
           const job = await db.job.findUniqueOrThrow({ where: { id: receipt.id } });
-          const debits = await db.creditEntry.findMany({ where: { jobId: receipt.id, kind: 'debit' } });
+          const debits = await db.creditEntry.findMany({
+            where: { jobId: receipt.id, kind: 'debit' },
+          });
           const processed = await streamSeconds(`${stack.dataDir}/files/${job.sourceKey}`);
-          const price = priceJob({ model: 'service-original', durationSeconds: processed, fps: 25 });
+          const price = priceJob({
+            model: 'service-original',
+            durationSeconds: processed,
+            fps: 25,
+          });
           const fine =
             start.status === 200 &&
             again.status === 200 &&

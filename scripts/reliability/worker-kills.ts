@@ -22,7 +22,10 @@ export function workerKills(kills: number): Part {
         let missed = 0;
         while (jobs.length - missed < kills) {
           const id = await uploadedJob(stack, key, clip);
-          const r = await api(stack, 'POST', `/v1/jobs/${id}/start`, { key, body: { model: 'service-human' } });
+          const r = await api(stack, 'POST', `/v1/jobs/${id}/start`, {
+            key,
+            body: { model: 'service-human' },
+          });
           if (r.status !== 200) throw new Error(`start answered ${r.status}: ${r.text}`);
           jobs.push(id);
           // Its first attempt, segmenting (killed jobs of earlier rounds may be retried first).
@@ -30,12 +33,20 @@ export function workerKills(kills: number): Part {
             async () => {
               const job = await db.job.findUnique({ where: { id } });
               if (job && job.status !== 'processing') return 'finished' as const;
-              const row = await db.queueJob.findFirst({ where: { queue: 'segment-video', status: 'active', payloadJson: { contains: id } } });
+              const row = await db.queueJob.findFirst({
+                where: { queue: 'segment-video', status: 'active', payloadJson: { contains: id } },
+              });
               if (!row || row.attempts !== 1) return undefined;
               const p = job && readProgress(job);
-              return p?.stage === 'segment' && (p.framesDone ?? 0) >= 1 ? ('segmenting' as const) : undefined;
+              return p?.stage === 'segment' && (p.framesDone ?? 0) >= 1
+                ? ('segmenting' as const)
+                : undefined;
             },
-            { timeoutMs: 600_000, intervalMs: 50, what: `the worker to be segmenting job ${jobs.length}` },
+            {
+              timeoutMs: 600_000,
+              intervalMs: 50,
+              what: `the worker to be segmenting job ${jobs.length}`,
+            },
           );
           if (caught === 'finished') {
             missed++;
@@ -53,16 +64,24 @@ export function workerKills(kills: number): Part {
           else problems.push(`job ${id} ${done.status}: ${done.message ?? ''}`);
           const entries = await db.creditEntry.findMany({ where: { jobId: id } });
           if (entries.length === 1 && entries[0]!.kind === 'debit') singleCharges++;
-          else problems.push(`job ${id} has ledger entries ${entries.map((e) => `${e.kind} ${e.amount}`).join(', ')}`);
+          else
+            problems.push(
+              `job ${id} has ledger entries ${entries.map((e) => `${e.kind} ${e.amount}`).join(', ')}`,
+            );
         }
-        const reclaimed = await db.queueJob.count({ where: { queue: 'segment-video', status: 'completed', attempts: { gte: 2 } } });
+        const reclaimed = await db.queueJob.count({
+          where: { queue: 'segment-video', status: 'completed', attempts: { gte: 2 } },
+        });
         const n = jobs.length;
-        if (reclaimed !== kills) problems.push(`${reclaimed} jobs were completed on a later attempt, not ${kills}`);
+        if (reclaimed !== kills)
+          problems.push(`${reclaimed} jobs were completed on a later attempt, not ${kills}`);
         return {
           passed: completed === n && singleCharges === n && reclaimed === kills,
           figures:
             `${kills} kills → ${completed}/${n} jobs completed, ${singleCharges}/${n} charged exactly once, 0 refunds; ${reclaimed} killed jobs reclaimed after their lease lapsed` +
-            (missed ? ` (${missed} more finished before the worker was caught segmenting them)` : ''),
+            (missed
+              ? ` (${missed} more finished before the worker was caught segmenting them)`
+              : ''),
           problems,
         };
       } finally {

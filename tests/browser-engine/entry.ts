@@ -11,7 +11,8 @@ declare global {
 
 function base64(bytes: Uint8Array): string {
   let s = '';
-  for (let i = 0; i < bytes.length; i += 0x8000) s += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  for (let i = 0; i < bytes.length; i += 0x8000)
+    s += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
   return btoa(s);
 }
 
@@ -23,7 +24,11 @@ window.runEngine = async (model, count) => {
   const height = Number(res.headers.get('x-height'));
   const all = new Uint8Array(await res.arrayBuffer());
   const { tier, manifest } = isApiModel(model) ? tierFor(model) : withManifest(PEOPLE_TIERS.rvm);
-  const matter = await createVideoMatter({ runtime: createOrtWebRuntime({ modelBaseUrl: '/models/', wasmPaths: '/vendor/ort/' }), manifest, tier });
+  const matter = await createVideoMatter({
+    runtime: createOrtWebRuntime({ modelBaseUrl: '/models/', wasmPaths: '/vendor/ort/' }),
+    manifest,
+    tier,
+  });
   const alphas: string[] = [];
   const t0 = performance.now();
   for (let i = 0; i < count; i++) {

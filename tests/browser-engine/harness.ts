@@ -19,7 +19,11 @@ export interface BrowserEngine {
  * Serves the bundled engine, onnxruntime-web's WASM files (/vendor/ort/), prepared models
  * (/models/<file>) and the test frames on loopback, and opens it in headless Debian Chromium.
  */
-export async function openBrowserEngine(frames: { data: Uint8Array; width: number; height: number }): Promise<BrowserEngine> {
+export async function openBrowserEngine(frames: {
+  data: Uint8Array;
+  width: number;
+  height: number;
+}): Promise<BrowserEngine> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'keyout-browser-engine-'));
   await build({
     entryPoints: [path.join(import.meta.dirname, 'entry.ts')],
@@ -30,21 +34,36 @@ export async function openBrowserEngine(frames: { data: Uint8Array; width: numbe
     outfile: path.join(dir, 'bundle.js'),
     logLevel: 'error',
   });
-  fs.writeFileSync(path.join(dir, 'index.html'), '<!doctype html><meta charset="utf-8"><script type="module" src="/bundle.js"></script>');
-  const types: Record<string, string> = { '.js': 'text/javascript', '.mjs': 'text/javascript', '.wasm': 'application/wasm', '.html': 'text/html' };
+  fs.writeFileSync(
+    path.join(dir, 'index.html'),
+    '<!doctype html><meta charset="utf-8"><script type="module" src="/bundle.js"></script>',
+  );
+  const types: Record<string, string> = {
+    '.js': 'text/javascript',
+    '.mjs': 'text/javascript',
+    '.wasm': 'application/wasm',
+    '.html': 'text/html',
+  };
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
     let file: string | null = null;
     try {
       if (url.pathname === '/frames.bin') {
-        res.writeHead(200, { 'content-type': 'application/octet-stream', 'x-width': String(frames.width), 'x-height': String(frames.height) });
+        res.writeHead(200, {
+          'content-type': 'application/octet-stream',
+          'x-width': String(frames.width),
+          'x-height': String(frames.height),
+        });
         res.end(frames.data);
         return;
       }
-      if (url.pathname === '/' || url.pathname === '/index.html') file = path.join(dir, 'index.html');
+      if (url.pathname === '/' || url.pathname === '/index.html')
+        file = path.join(dir, 'index.html');
       else if (url.pathname === '/bundle.js') file = path.join(dir, 'bundle.js');
-      else if (url.pathname.startsWith('/vendor/ort/')) file = path.join(ORT_DIST, path.basename(url.pathname));
-      else if (url.pathname.startsWith('/models/')) file = modelFilePath(path.basename(url.pathname));
+      else if (url.pathname.startsWith('/vendor/ort/'))
+        file = path.join(ORT_DIST, path.basename(url.pathname));
+      else if (url.pathname.startsWith('/models/'))
+        file = modelFilePath(path.basename(url.pathname));
     } catch {
       file = null;
     }
@@ -61,7 +80,14 @@ export async function openBrowserEngine(frames: { data: Uint8Array; width: numbe
   const context: BrowserContext = await chromium.launchPersistentContext(profile, {
     executablePath: '/usr/bin/chromium',
     headless: true,
-    args: ['--no-sandbox', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--no-sandbox',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
   const page = context.pages()[0] ?? (await context.newPage());
   await page.goto(`http://127.0.0.1:${port}/`);

@@ -31,7 +31,11 @@ describe.skipIf(!hasTestdata)('SDK-style lifecycle (needs ../shared/testdata)', 
   let clip: string;
   let receiver: http.Server;
   let hookUrl: string;
-  const hooks: { event: string; headers: http.IncomingHttpHeaders; body: Record<string, unknown> }[] = [];
+  const hooks: {
+    event: string;
+    headers: http.IncomingHttpHeaders;
+    body: Record<string, unknown>;
+  }[] = [];
 
   beforeAll(async () => {
     tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'keyout-lifecycle-'));
@@ -69,11 +73,22 @@ describe.skipIf(!hasTestdata)('SDK-style lifecycle (needs ../shared/testdata)', 
       body: { format: 'mp4', model: 'service-human', background: null, webhook_url: hookUrl },
     });
     expect(start.status).toBe(200);
-    expect(start.body).toMatchObject({ id: receipt.id, status: 'processing', creditsUsed: 2, webhook_url: hookUrl }); // 0.75 × 2 s
+    expect(start.body).toMatchObject({
+      id: receipt.id,
+      status: 'processing',
+      creditsUsed: 2,
+      webhook_url: hookUrl,
+    }); // 0.75 × 2 s
 
     const done = await waitForJob(stack, account.key, receipt.id, { timeoutMs: 280_000 });
-    if (done.status !== 'completed') throw new Error(`job failed: ${done.message}\n${stack.logs()}`);
-    expect(done).toMatchObject({ status: 'completed', filename: 'talk.mp4', background: null, output_format: null });
+    if (done.status !== 'completed')
+      throw new Error(`job failed: ${done.message}\n${stack.logs()}`);
+    expect(done).toMatchObject({
+      status: 'completed',
+      filename: 'talk.mp4',
+      background: null,
+      output_format: null,
+    });
     expect(done.length_seconds).toBeCloseTo(2, 0);
 
     const videoUrl = String(done.processed_video_url);
@@ -99,36 +114,53 @@ describe.skipIf(!hasTestdata)('SDK-style lifecycle (needs ../shared/testdata)', 
     expect((await part.arrayBuffer()).byteLength).toBe(100);
 
     // Deliveries are recorded and finished before the status reads completed (client-compat).
-    const deliveries = await api<{ deliveries: Record<string, unknown>[] }>(stack, 'GET', `/v1/webhooks/deliveries?video_id=${receipt.id}`, {
-      key: account.key,
-    });
+    const deliveries = await api<{ deliveries: Record<string, unknown>[] }>(
+      stack,
+      'GET',
+      `/v1/webhooks/deliveries?video_id=${receipt.id}`,
+      {
+        key: account.key,
+      },
+    );
     const events = deliveries.body.deliveries.map((d) => d.event_type);
     expect(events).toEqual(expect.arrayContaining(['job.started', 'job.completed']));
     for (const d of deliveries.body.deliveries) {
-      expect(d).toMatchObject({ webhook_url: hookUrl, delivery_status: 'delivered', http_status_code: 200 });
+      expect(d).toMatchObject({
+        webhook_url: hookUrl,
+        delivery_status: 'delivered',
+        http_status_code: 200,
+      });
     }
-    expect(hooks.map((h) => h.event)).toEqual(expect.arrayContaining(['job.started', 'job.completed']));
+    expect(hooks.map((h) => h.event)).toEqual(
+      expect.arrayContaining(['job.started', 'job.completed']),
+    );
 
     const credits = await api(stack, 'GET', '/v1/credits', { key: account.key });
-    expect(credits.body).toMatchObject({ total_credits: 20, remaining_credits: 18, used_credits: 2 });
+    expect(credits.body).toMatchObject({
+      total_credits: 20,
+      remaining_credits: 18,
+      used_credits: 2,
+    });
   });
   it('renders additional exports at start, deduplicated, validated, before completing', async () => {
     const receipt = await createJob(stack, account.key, 'talk.mp4', 'video/mp4');
     expect((await putUpload(receipt, clip)).status).toBe(200);
-    const start = await api<{ batch_id: string; total_exports: number; exports: { export_id: string; format: string; status: string; transform: unknown }[] }>(
-      stack,
-      'POST',
-      `/v1/jobs/${receipt.id}/start`,
-      {
-        key: account.key,
-        body: {
-          model: 'service-human',
-          background: { type: 'transparent', transparent_format: 'webm_vp9' },
-          // webm_vp9 "native" repeats the primary output and is dropped.
-          exports: [{ format: 'mask_video', sizes: ['native'] }, { format: 'webm_vp9', sizes: ['native', 256] }],
-        },
+    const start = await api<{
+      batch_id: string;
+      total_exports: number;
+      exports: { export_id: string; format: string; status: string; transform: unknown }[];
+    }>(stack, 'POST', `/v1/jobs/${receipt.id}/start`, {
+      key: account.key,
+      body: {
+        model: 'service-human',
+        background: { type: 'transparent', transparent_format: 'webm_vp9' },
+        // webm_vp9 "native" repeats the primary output and is dropped.
+        exports: [
+          { format: 'mask_video', sizes: ['native'] },
+          { format: 'webm_vp9', sizes: ['native', 256] },
+        ],
       },
-    );
+    });
     expect(start.status).toBe(200);
     expect(start.body).toMatchObject({ total_exports: 3, creditsUsed: 2 });
     expect(start.body.exports.map((e) => [e.format, e.status, e.transform])).toEqual([
@@ -137,9 +169,13 @@ describe.skipIf(!hasTestdata)('SDK-style lifecycle (needs ../shared/testdata)', 
     ]);
 
     const done = await waitForJob(stack, account.key, receipt.id, { timeoutMs: 280_000 });
-    if (done.status !== 'completed') throw new Error(`job failed: ${done.message}\n${stack.logs()}`);
+    if (done.status !== 'completed')
+      throw new Error(`job failed: ${done.message}\n${stack.logs()}`);
     const prisma = await stackDb(stack);
-    const outputs = await prisma.output.findMany({ where: { jobId: receipt.id }, orderBy: { createdAt: 'asc' } });
+    const outputs = await prisma.output.findMany({
+      where: { jobId: receipt.id },
+      orderBy: { createdAt: 'asc' },
+    });
     expect(outputs.map((o) => [o.role, o.format, o.status, o.batchId])).toEqual([
       ['primary', 'webm_vp9', 'completed', start.body.batch_id],
       ['additional', 'mask_video', 'completed', start.body.batch_id],
@@ -150,17 +186,45 @@ describe.skipIf(!hasTestdata)('SDK-style lifecycle (needs ../shared/testdata)', 
   });
 
   it('refuses a background URL that cannot be fetched before charging anything', async () => {
-    const before = (await api<{ remaining_credits: number }>(stack, 'GET', '/v1/credits', { key: account.key })).body.remaining_credits;
+    const before = (
+      await api<{ remaining_credits: number }>(stack, 'GET', '/v1/credits', { key: account.key })
+    ).body.remaining_credits;
     const receipt = await createJob(stack, account.key, 'talk.mp4', 'video/mp4');
     expect((await putUpload(receipt, clip)).status).toBe(200);
     // A background URL the server refuses (403): checked at start, so nothing is charged and the job stays uploaded.
-    const start = await api<{ error: string; details: string }>(stack, 'POST', `/v1/jobs/${receipt.id}/start`, {
-      key: account.key,
-      body: { model: 'service-light', background: { type: 'composition', composition: { template: 'centered', background_url: `${stack.baseUrl}/files/jobs/missing/bg.jpg` } } },
-    });
+    const start = await api<{ error: string; details: string }>(
+      stack,
+      'POST',
+      `/v1/jobs/${receipt.id}/start`,
+      {
+        key: account.key,
+        body: {
+          model: 'service-light',
+          background: {
+            type: 'composition',
+            composition: {
+              template: 'centered',
+              background_url: `${stack.baseUrl}/files/jobs/missing/bg.jpg`,
+            },
+          },
+        },
+      },
+    );
     expect(start.status).toBe(400);
-    expect(start.body).toMatchObject({ error: expect.stringMatching(/background_url/) as string, details: 'The server answered HTTP 403.' });
-    expect((await api<{ remaining_credits: number }>(stack, 'GET', '/v1/credits', { key: account.key })).body.remaining_credits).toBe(before);
-    expect((await api<{ status: string }>(stack, 'GET', `/v1/jobs/${receipt.id}/status`, { key: account.key })).body.status).toBe('uploaded');
+    expect(start.body).toMatchObject({
+      error: expect.stringMatching(/background_url/) as string,
+      details: 'The server answered HTTP 403.',
+    });
+    expect(
+      (await api<{ remaining_credits: number }>(stack, 'GET', '/v1/credits', { key: account.key }))
+        .body.remaining_credits,
+    ).toBe(before);
+    expect(
+      (
+        await api<{ status: string }>(stack, 'GET', `/v1/jobs/${receipt.id}/status`, {
+          key: account.key,
+        })
+      ).body.status,
+    ).toBe('uploaded');
   });
 });

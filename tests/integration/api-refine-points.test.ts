@@ -1,6 +1,20 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, createAccount, grayFrames, hasTestdata, meanJ, stackDb, startStack, TESTDATA, uploadedJob, waitFor, waitForJob, type Stack, type TestAccount } from './helpers';
+import {
+  api,
+  createAccount,
+  grayFrames,
+  hasTestdata,
+  meanJ,
+  stackDb,
+  startStack,
+  TESTDATA,
+  uploadedJob,
+  waitFor,
+  waitForJob,
+  type Stack,
+  type TestAccount,
+} from './helpers';
 
 interface Refinement {
   refinement_id: string;
@@ -31,8 +45,11 @@ describe.skipIf(!hasTestdata)('refine-mask by clicks (needs ../shared/testdata)'
   let car: string;
   let gt: Uint8Array[];
 
-  const balance = async () => (await api<{ remaining_credits: number }>(stack, 'GET', '/v1/credits', { key: owner.key })).body.remaining_credits;
-  const refine = (body: unknown, headers: Record<string, string> = {}, key = owner.key) => api<Refinement>(stack, 'POST', `/v1/jobs/${car}/refine-mask`, { key, body, headers });
+  const balance = async () =>
+    (await api<{ remaining_credits: number }>(stack, 'GET', '/v1/credits', { key: owner.key })).body
+      .remaining_credits;
+  const refine = (body: unknown, headers: Record<string, string> = {}, key = owner.key) =>
+    api<Refinement>(stack, 'POST', `/v1/jobs/${car}/refine-mask`, { key, body, headers });
   const finished = (id: string) =>
     waitFor(
       async () => {
@@ -53,36 +70,52 @@ describe.skipIf(!hasTestdata)('refine-mask by clicks (needs ../shared/testdata)'
     [owner, other] = await Promise.all([createAccount(stack, 20), createAccount(stack, 20)]);
     // No person to speak of in car-shadow: service-human's matte is nearly empty.
     car = await uploadedJob(stack, owner.key, path.join(TESTDATA, 'davis/car-shadow/video.mp4'));
-    const start = await api(stack, 'POST', `/v1/jobs/${car}/start`, { key: owner.key, body: { model: 'service-human' } });
+    const start = await api(stack, 'POST', `/v1/jobs/${car}/start`, {
+      key: owner.key,
+      body: { model: 'service-human' },
+    });
     expect(start.status, start.text).toBe(200);
     const done = await waitForJob(stack, owner.key, car, { timeoutMs: 400_000 });
-    if (done.status !== 'completed') throw new Error(`job failed: ${done.message}\n${stack.logs()}`);
+    if (done.status !== 'completed')
+      throw new Error(`job failed: ${done.message}\n${stack.logs()}`);
     gt = await grayFrames(path.join(TESTDATA, 'davis/car-shadow/masks/%05d.png'), W, H);
   });
   afterAll(async () => {
     await stack?.stop();
   });
 
-  it('refuses every bad click prompt with 400 before any charge, and another account\'s job with 404', async () => {
+  it("refuses every bad click prompt with 400 before any charge, and another account's job with 404", async () => {
     const before = await balance();
-    const click = (over: Record<string, unknown>) => ({ model: 'service-original', prompt: { mode: 'points', time: 0.5, points: [{ ...ON_CAR, include: true }], ...over } });
+    const click = (over: Record<string, unknown>) => ({
+      model: 'service-original',
+      prompt: { mode: 'points', time: 0.5, points: [{ ...ON_CAR, include: true }], ...over },
+    });
     const twentyOne = Array.from({ length: 21 }, (_, i) => ({ x: 10 * i, y: 10, include: true }));
     const cases: [unknown, RegExp][] = [
       [{ prompt: { mode: 'clicks', points: [ON_CAR] } }, /prompt.mode must be "text" or "points"/],
       [click({ time: undefined }), /prompt.time is required/],
       [click({ time: '0.5' }), /prompt.time is required/],
       [click({ time: -1 }), /prompt.time must be ≥ 0 seconds/],
-      [click({ time: 2 }), /prompt.time must be within the video: at least 0 and under 1.667 seconds/],
+      [
+        click({ time: 2 }),
+        /prompt.time must be within the video: at least 0 and under 1.667 seconds/,
+      ],
       [click({ points: undefined }), /prompt.points must be a list of 1 to 20 points/],
       [click({ points: [] }), /prompt.points must be a list of 1 to 20 points/],
       [click({ points: twentyOne }), /prompt.points must be a list of 1 to 20 points/],
       [click({ points: [{ x: 10 }] }), /prompt.points\[\].x and .y must be numbers ≥ 0/],
       [click({ points: [{ x: -1, y: 5 }] }), /prompt.points\[\].x and .y must be numbers ≥ 0/],
       [click({ points: [{ x: 'a', y: 5 }] }), /prompt.points\[\].x and .y must be numbers ≥ 0/],
-      [click({ points: [{ ...ON_CAR, include: 'yes' }] }), /prompt.points\[\].include must be true/],
+      [
+        click({ points: [{ ...ON_CAR, include: 'yes' }] }),
+        /prompt.points\[\].include must be true/,
+      ],
       [click({ points: [{ ...ON_CAR, include: false }] }), /at least one point with include: true/],
       [click({ points: [ON_CAR, { x: 900, y: 10 }] }), /prompt.points\[1\] is outside the picture/],
-      [{ ...click({}), model: 'service-human' }, /supports text prompts: service-pro \(default\) or service-original/],
+      [
+        { ...click({}), model: 'service-human' },
+        /supports text prompts: service-pro \(default\) or service-original/,
+      ],
       [{ ...click({}), op: 'invert' }, /op must be "add" or "subtract"/],
     ];
     for (const [body, error] of cases) {
@@ -100,18 +133,39 @@ describe.skipIf(!hasTestdata)('refine-mask by clicks (needs ../shared/testdata)'
 
   it('adds the clicked car through the whole clip (J ≥ 0.85), charges once, replays without charge and answers the 409s', async () => {
     const before = await balance();
-    const body = { op: 'add', model: 'service-original', prompt: { mode: 'points', time: FRAME_20, points: [ON_CAR] } };
+    const body = {
+      op: 'add',
+      model: 'service-original',
+      prompt: { mode: 'points', time: FRAME_20, points: [ON_CAR] },
+    };
     const r = await refine(body, { 'Idempotency-Key': 'click-1' });
     expect(r.status, r.text).toBe(200);
-    expect(r.body).toMatchObject({ status: 'queued', version: 2, from_version: 1, credits_used: 2, concepts: [] });
-    expect(r.body.prompt).toEqual({ mode: 'points', time: FRAME_20, frame: 20, points: [{ ...ON_CAR, include: true }] });
+    expect(r.body).toMatchObject({
+      status: 'queued',
+      version: 2,
+      from_version: 1,
+      credits_used: 2,
+      concepts: [],
+    });
+    expect(r.body.prompt).toEqual({
+      mode: 'points',
+      time: FRAME_20,
+      frame: 20,
+      points: [{ ...ON_CAR, include: true }],
+    });
     expect(await balance()).toBe(before - 2);
 
     // The defaults filled in make the same request: a replay.
-    const same = await refine({ ...body, prompt: { ...body.prompt, points: [{ ...ON_CAR, include: true }] } }, { 'Idempotency-Key': 'click-1' });
+    const same = await refine(
+      { ...body, prompt: { ...body.prompt, points: [{ ...ON_CAR, include: true }] } },
+      { 'Idempotency-Key': 'click-1' },
+    );
     expect(same.status).toBe(200);
     expect(same.body.refinement_id).toBe(r.body.refinement_id);
-    const moved = await refine({ ...body, prompt: { ...body.prompt, points: [{ x: 381, y: 200 }] } }, { 'Idempotency-Key': 'click-1' });
+    const moved = await refine(
+      { ...body, prompt: { ...body.prompt, points: [{ x: 381, y: 200 }] } },
+      { 'Idempotency-Key': 'click-1' },
+    );
     expect(moved.status).toBe(409);
     expect(moved.body.error).toMatch(/Idempotency-Key was already used with a different request/);
     const second = await refine({ ...body, prompt: { mode: 'points', time: 0, points: [ON_CAR] } });
@@ -137,7 +191,15 @@ describe.skipIf(!hasTestdata)('refine-mask by clicks (needs ../shared/testdata)'
   });
 
   it('subtracts the clicked car but not the excluded wheels', async () => {
-    const r = await refine({ op: 'subtract', model: 'service-original', prompt: { mode: 'points', time: FRAME_20, points: [ON_CAR, { ...REAR_WHEEL, include: false }, { ...FRONT_WHEEL, include: false }] } });
+    const r = await refine({
+      op: 'subtract',
+      model: 'service-original',
+      prompt: {
+        mode: 'points',
+        time: FRAME_20,
+        points: [ON_CAR, { ...REAR_WHEEL, include: false }, { ...FRONT_WHEEL, include: false }],
+      },
+    });
     expect(r.status, r.text).toBe(200);
     expect(r.body).toMatchObject({ version: 3, from_version: 2 });
     const done = await finished(r.body.refinement_id);

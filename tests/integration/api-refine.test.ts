@@ -4,7 +4,23 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, createAccount, cutClip, grayFrames, hasTestdata, meanJ, stackDb, startStack, TESTDATA, testVideo, uploadedJob, waitFor, waitForJob, type Stack, type TestAccount } from './helpers';
+import {
+  api,
+  createAccount,
+  cutClip,
+  grayFrames,
+  hasTestdata,
+  meanJ,
+  stackDb,
+  startStack,
+  TESTDATA,
+  testVideo,
+  uploadedJob,
+  waitFor,
+  waitForJob,
+  type Stack,
+  type TestAccount,
+} from './helpers';
 
 const run = promisify(execFile);
 
@@ -23,11 +39,18 @@ interface Refinement {
 }
 interface Versions {
   active_version: number;
-  versions: { version: number; status: string; source: string; active: boolean; refinement_id: string | null }[];
+  versions: {
+    version: number;
+    status: string;
+    source: string;
+    active: boolean;
+    refinement_id: string | null;
+  }[];
 }
 
 /** Frames of a grey mask file (or ground-truth PNG sequence), one byte per pixel. */
-const coverage = (frames: Uint8Array[]) => frames.reduce((s, f) => s + f.filter((v) => v >= 128).length / f.length, 0) / frames.length;
+const coverage = (frames: Uint8Array[]) =>
+  frames.reduce((s, f) => s + f.filter((v) => v >= 128).length / f.length, 0) / frames.length;
 
 // Mask refinement by text prompt as a client uses it: real server, worker, detector and SAM.
 describe.skipIf(!hasTestdata)('refine-mask (needs ../shared/testdata)', () => {
@@ -37,9 +60,21 @@ describe.skipIf(!hasTestdata)('refine-mask (needs ../shared/testdata)', () => {
   let tmp: string;
   let car: string;
 
-  const balance = async (key = owner.key) => (await api<{ remaining_credits: number }>(stack, 'GET', '/v1/credits', { key })).body.remaining_credits;
-  const refine = (jobId: string, body: unknown, headers: Record<string, string> = {}, key = owner.key) =>
-    api<Refinement & { error?: string; details?: string }>(stack, 'POST', `/v1/jobs/${jobId}/refine-mask`, { key, body, headers });
+  const balance = async (key = owner.key) =>
+    (await api<{ remaining_credits: number }>(stack, 'GET', '/v1/credits', { key })).body
+      .remaining_credits;
+  const refine = (
+    jobId: string,
+    body: unknown,
+    headers: Record<string, string> = {},
+    key = owner.key,
+  ) =>
+    api<Refinement & { error?: string; details?: string }>(
+      stack,
+      'POST',
+      `/v1/jobs/${jobId}/refine-mask`,
+      { key, body, headers },
+    );
   const finished = (id: string) =>
     waitFor(
       async () => {
@@ -51,10 +86,14 @@ describe.skipIf(!hasTestdata)('refine-mask (needs ../shared/testdata)', () => {
     );
   const processed = async (file: string, model: string, key = owner.key) => {
     const id = await uploadedJob(stack, key, file);
-    const start = await api(stack, 'POST', `/v1/jobs/${id}/start`, { key, body: { model, background: { type: 'transparent', transparent_format: 'webm_vp9' } } });
+    const start = await api(stack, 'POST', `/v1/jobs/${id}/start`, {
+      key,
+      body: { model, background: { type: 'transparent', transparent_format: 'webm_vp9' } },
+    });
     expect(start.status, start.text).toBe(200);
     const done = await waitForJob(stack, key, id, { timeoutMs: 400_000 });
-    if (done.status !== 'completed') throw new Error(`job failed: ${done.message}\n${stack.logs()}`);
+    if (done.status !== 'completed')
+      throw new Error(`job failed: ${done.message}\n${stack.logs()}`);
     return id;
   };
   /** The stored file of a mask version, as the worker wrote it. */
@@ -77,22 +116,46 @@ describe.skipIf(!hasTestdata)('refine-mask (needs ../shared/testdata)', () => {
     fs.rmSync(tmp, { recursive: true, force: true });
   });
 
-  it('refuses bad requests with 400 before any charge, and another account\'s job with 404', async () => {
+  it("refuses bad requests with 400 before any charge, and another account's job with 404", async () => {
     const before = await balance();
     const cases: [unknown, Record<string, string>, RegExp][] = [
       [{}, {}, /prompt is required/],
       [{ prompt: {} }, {}, /prompt.text is required/],
       [{ prompt: { text: 'car '.repeat(126) } }, {}, /at most 500 characters/],
       [{ prompt: { text: 'a unicorn' } }, {}, /No known concept in "a unicorn"/],
-      [{ prompt: { text: 'car' }, model: 'service-human' }, {}, /supports text prompts: service-pro \(default\) or service-original/],
+      [
+        { prompt: { text: 'car' }, model: 'service-human' },
+        {},
+        /supports text prompts: service-pro \(default\) or service-original/,
+      ],
       [{ prompt: { text: 'car' }, model: 'nope' }, {}, /supports text prompts/],
       [{ prompt: { text: 'car' }, op: 'multiply' }, {}, /op must be "add" or "subtract"/],
       [{ prompt: { text: 'car', mode: 'image' } }, {}, /prompt.mode must be "text"/],
-      [{ prompt: { text: 'car' }, edge_cleanup: { enabled: true, size: 100 } }, {}, /128 to 1024, divisible by 8/],
-      [{ prompt: { text: 'car' }, edge_cleanup: { enabled: true, size: 1032 } }, {}, /128 to 1024, divisible by 8/],
-      [{ prompt: { text: 'car' }, edge_cleanup: { enabled: true, size: 500 } }, {}, /divisible by 8/],
-      [{ prompt: { text: 'car' } }, { 'Idempotency-Key': 'has space' }, /Idempotency-Key must be 1 to 128 printable ASCII/],
-      [{ prompt: { text: 'car' } }, { 'Idempotency-Key': 'k'.repeat(129) }, /Idempotency-Key must be/],
+      [
+        { prompt: { text: 'car' }, edge_cleanup: { enabled: true, size: 100 } },
+        {},
+        /128 to 1024, divisible by 8/,
+      ],
+      [
+        { prompt: { text: 'car' }, edge_cleanup: { enabled: true, size: 1032 } },
+        {},
+        /128 to 1024, divisible by 8/,
+      ],
+      [
+        { prompt: { text: 'car' }, edge_cleanup: { enabled: true, size: 500 } },
+        {},
+        /divisible by 8/,
+      ],
+      [
+        { prompt: { text: 'car' } },
+        { 'Idempotency-Key': 'has space' },
+        /Idempotency-Key must be 1 to 128 printable ASCII/,
+      ],
+      [
+        { prompt: { text: 'car' } },
+        { 'Idempotency-Key': 'k'.repeat(129) },
+        /Idempotency-Key must be/,
+      ],
       [{ prompt: { text: 'car' } }, { 'Idempotency-Key': 'clé' }, /Idempotency-Key must be/],
     ];
     for (const [body, headers, error] of cases) {
@@ -102,14 +165,24 @@ describe.skipIf(!hasTestdata)('refine-mask (needs ../shared/testdata)', () => {
     }
     const unknown = await refine(car, { prompt: { text: 'unicorn' } });
     expect(unknown.body.details).toMatch(/person.*skin, clothes, hair.*dog.*toothbrush/s);
-    const notCompleted = await uploadedJob(stack, owner.key, await cutClip(testVideo('liveportrait_d12_talking_glasses_512.mp4'), path.join(tmp, 'talk.mp4'), 1));
+    const notCompleted = await uploadedJob(
+      stack,
+      owner.key,
+      await cutClip(
+        testVideo('liveportrait_d12_talking_glasses_512.mp4'),
+        path.join(tmp, 'talk.mp4'),
+        1,
+      ),
+    );
     const early = await refine(notCompleted, { prompt: { text: 'person' } });
     expect(early.status).toBe(400);
     expect(early.body.error).toMatch(/completed job/);
     const theirs = await refine(car, { prompt: { text: 'car' } }, {}, other.key);
     expect(theirs.status).toBe(404);
     expect(theirs.body).toEqual({ error: 'Job not found or does not belong to user' });
-    expect((await api(stack, 'GET', `/v1/jobs/${car}/mask-versions`, { key: other.key })).status).toBe(404);
+    expect(
+      (await api(stack, 'GET', `/v1/jobs/${car}/mask-versions`, { key: other.key })).status,
+    ).toBe(404);
     expect(await balance()).toBe(before);
   });
 
@@ -119,26 +192,56 @@ describe.skipIf(!hasTestdata)('refine-mask (needs ../shared/testdata)', () => {
     const r = await refine(car, body, { 'Idempotency-Key': 'car-1' });
     expect(r.status, r.text).toBe(200);
     // 40 frames at 24 fps: ceil(1 credit/s × 1.67 s).
-    expect(r.body).toMatchObject({ job_id: car, status: 'queued', op: 'add', model: 'service-original', version: 2, credits_used: 2, from_version: 1, concepts: ['car'] });
-    expect(Object.keys(r.body)).toEqual(expect.arrayContaining(['refinement_id', 'job_id', 'status', 'op', 'model', 'version', 'credits_used', 'created_at']));
+    expect(r.body).toMatchObject({
+      job_id: car,
+      status: 'queued',
+      op: 'add',
+      model: 'service-original',
+      version: 2,
+      credits_used: 2,
+      from_version: 1,
+      concepts: ['car'],
+    });
+    expect(Object.keys(r.body)).toEqual(
+      expect.arrayContaining([
+        'refinement_id',
+        'job_id',
+        'status',
+        'op',
+        'model',
+        'version',
+        'credits_used',
+        'created_at',
+      ]),
+    );
     expect(await balance()).toBe(before - 2);
 
     const again = await refine(car, body, { 'Idempotency-Key': 'car-1' });
     expect(again.status).toBe(200);
     expect(again.body.refinement_id).toBe(r.body.refinement_id);
-    const otherInputs = await refine(car, { ...body, op: 'subtract' }, { 'Idempotency-Key': 'car-1' });
+    const otherInputs = await refine(
+      car,
+      { ...body, op: 'subtract' },
+      { 'Idempotency-Key': 'car-1' },
+    );
     expect(otherInputs.status).toBe(409);
-    expect(otherInputs.body.error).toMatch(/Idempotency-Key was already used with a different request/);
+    expect(otherInputs.body.error).toMatch(
+      /Idempotency-Key was already used with a different request/,
+    );
     const second = await refine(car, { prompt: { text: 'person' } });
     expect(second.status).toBe(409);
     expect(second.body.error).toMatch(/Another refinement of this job is running/);
-    const switched = await api(stack, 'POST', `/v1/jobs/${car}/mask-versions/1/activate`, { key: owner.key });
+    const switched = await api(stack, 'POST', `/v1/jobs/${car}/mask-versions/1/activate`, {
+      key: owner.key,
+    });
     expect(switched.status).toBe(409);
     expect(await balance()).toBe(before - 2);
 
     const done = await finished(r.body.refinement_id);
     expect(done.status, `${done.error}\n${stack.logs()}`).toBe('completed');
-    const versions = await api<Versions>(stack, 'GET', `/v1/jobs/${car}/mask-versions`, { key: owner.key });
+    const versions = await api<Versions>(stack, 'GET', `/v1/jobs/${car}/mask-versions`, {
+      key: owner.key,
+    });
     expect(versions.body.active_version).toBe(2);
     expect(versions.body.versions.map((v) => [v.version, v.status, v.source, v.active])).toEqual([
       [1, 'completed', 'segmentation', false],
@@ -162,11 +265,21 @@ describe.skipIf(!hasTestdata)('refine-mask (needs ../shared/testdata)', () => {
 
   it('exports the refined mask by default and the old one with mask_version 1', async () => {
     const exportOf = async (body: Record<string, unknown>) => {
-      const r = await api<{ export_id: string; mask_version: number }>(stack, 'POST', `/v1/jobs/${car}/exports`, { key: owner.key, body: { format: 'mask_video', ...body } });
+      const r = await api<{ export_id: string; mask_version: number }>(
+        stack,
+        'POST',
+        `/v1/jobs/${car}/exports`,
+        { key: owner.key, body: { format: 'mask_video', ...body } },
+      );
       expect(r.status, r.text).toBe(200);
       const done = await waitFor(
         async () => {
-          const e = await api<{ status: string; output_url?: string; error?: string; mask_version: number }>(stack, 'GET', `/v1/exports/${r.body.export_id}`, { key: owner.key });
+          const e = await api<{
+            status: string;
+            output_url?: string;
+            error?: string;
+            mask_version: number;
+          }>(stack, 'GET', `/v1/exports/${r.body.export_id}`, { key: owner.key });
           return e.body.status === 'queued' ? undefined : e.body;
         },
         { timeoutMs: 180_000, intervalMs: 1_000, what: 'mask export' },
@@ -190,7 +303,11 @@ describe.skipIf(!hasTestdata)('refine-mask (needs ../shared/testdata)', () => {
     const good = fs.readFileSync(file);
     fs.writeFileSync(file, Buffer.alloc(4096, 7));
     const before = await balance();
-    const r = await refine(car, { model: 'service-original', prompt: { text: 'car' } }, { 'Idempotency-Key': 'fails-1' });
+    const r = await refine(
+      car,
+      { model: 'service-original', prompt: { text: 'car' } },
+      { 'Idempotency-Key': 'fails-1' },
+    );
     expect(r.status, r.text).toBe(200);
     expect(r.body.version).toBe(3);
     expect(await balance()).toBe(before - 2);
@@ -199,13 +316,21 @@ describe.skipIf(!hasTestdata)('refine-mask (needs ../shared/testdata)', () => {
     expect(done.status).toBe('failed');
     expect(done.error).toMatch(/mask/i);
     expect(await balance()).toBe(before);
-    const replay = await refine(car, { model: 'service-original', prompt: { text: 'car' } }, { 'Idempotency-Key': 'fails-1' });
+    const replay = await refine(
+      car,
+      { model: 'service-original', prompt: { text: 'car' } },
+      { 'Idempotency-Key': 'fails-1' },
+    );
     expect(replay.body).toMatchObject({ refinement_id: r.body.refinement_id, status: 'failed' });
     expect(await balance()).toBe(before);
-    const versions = await api<Versions>(stack, 'GET', `/v1/jobs/${car}/mask-versions`, { key: owner.key });
+    const versions = await api<Versions>(stack, 'GET', `/v1/jobs/${car}/mask-versions`, {
+      key: owner.key,
+    });
     expect(versions.body.active_version).toBe(2);
     expect(versions.body.versions.find((v) => v.version === 3)?.status).toBe('failed');
-    const back = await api<Versions>(stack, 'POST', `/v1/jobs/${car}/mask-versions/1/activate`, { key: owner.key });
+    const back = await api<Versions>(stack, 'POST', `/v1/jobs/${car}/mask-versions/1/activate`, {
+      key: owner.key,
+    });
     expect(back.status, back.text).toBe(200);
     expect(back.body.active_version).toBe(1);
   });
@@ -213,21 +338,37 @@ describe.skipIf(!hasTestdata)('refine-mask (needs ../shared/testdata)', () => {
   it('answers 402 Insufficient credits and leaves everything untouched', async () => {
     // Processing car-shadow with service-human costs 2 of the 3 credits; refining it needs 2.
     const poor = await createAccount(stack, 3);
-    const job = await processed(path.join(TESTDATA, 'davis/car-shadow/video.mp4'), 'service-human', poor.key);
+    const job = await processed(
+      path.join(TESTDATA, 'davis/car-shadow/video.mp4'),
+      'service-human',
+      poor.key,
+    );
     expect(await balance(poor.key)).toBe(1);
-    const broke = await refine(job, { model: 'service-original', prompt: { text: 'car' } }, { 'Idempotency-Key': 'poor-1' }, poor.key);
+    const broke = await refine(
+      job,
+      { model: 'service-original', prompt: { text: 'car' } },
+      { 'Idempotency-Key': 'poor-1' },
+      poor.key,
+    );
     expect(broke.status).toBe(402);
     expect(broke.body).toEqual({ error: 'Insufficient credits' });
     expect(await balance(poor.key)).toBe(1);
     const prisma = await stackDb(stack);
     expect(await prisma.refinement.count({ where: { jobId: job } })).toBe(0);
     expect(await prisma.maskVersion.count({ where: { jobId: job } })).toBe(1);
-    expect((await api<Versions>(stack, 'GET', `/v1/jobs/${job}/mask-versions`, { key: poor.key })).body.active_version).toBe(1);
+    expect(
+      (await api<Versions>(stack, 'GET', `/v1/jobs/${job}/mask-versions`, { key: poor.key })).body
+        .active_version,
+    ).toBe(1);
   });
 
   it('subtracts "bird" from DAVIS blackswan: the mask is nearly empty', async () => {
     const swan = await processed(path.join(TESTDATA, 'davis/blackswan/video.mp4'), 'service-light');
-    const r = await refine(swan, { op: 'subtract', model: 'service-original', prompt: { text: 'birds' } });
+    const r = await refine(swan, {
+      op: 'subtract',
+      model: 'service-original',
+      prompt: { text: 'birds' },
+    });
     expect(r.status, r.text).toBe(200);
     const done = await finished(r.body.refinement_id);
     expect(done.status, done.error).toBe('completed');
@@ -240,9 +381,29 @@ describe.skipIf(!hasTestdata)('refine-mask (needs ../shared/testdata)', () => {
   it('adds "dog" to the woman service-human keeps on the dog clip', async () => {
     // Seconds 4 to 6.5, where the dog runs up to the woman.
     const clip = path.join(tmp, 'dog.mp4');
-    await run('ffmpeg', ['-v', 'error', '-y', '-ss', '4', '-i', testVideo('sam2_01_dog_and_woman_1280x720.mp4'), '-t', '2.5', '-c:v', 'libx264', '-preset', 'veryfast', '-an', clip]);
+    await run('ffmpeg', [
+      '-v',
+      'error',
+      '-y',
+      '-ss',
+      '4',
+      '-i',
+      testVideo('sam2_01_dog_and_woman_1280x720.mp4'),
+      '-t',
+      '2.5',
+      '-c:v',
+      'libx264',
+      '-preset',
+      'veryfast',
+      '-an',
+      clip,
+    ]);
     const job = await processed(clip, 'service-human');
-    const r = await refine(job, { model: 'service-original', prompt: { text: 'a puppy' }, edge_cleanup: { enabled: true, size: 512 } });
+    const r = await refine(job, {
+      model: 'service-original',
+      prompt: { text: 'a puppy' },
+      edge_cleanup: { enabled: true, size: 512 },
+    });
     expect(r.status, r.text).toBe(200);
     const done = await finished(r.body.refinement_id);
     expect(done.status, done.error).toBe('completed');

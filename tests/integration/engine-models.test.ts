@@ -24,7 +24,10 @@ describe('prepared models', () => {
       [256, 256],
       [320, 192],
     ] as const) {
-      const out = await session.run({ input: { data: new Float32Array(3 * w * h).fill(0.1), dims: [1, 3, h, w] } }, ['output']);
+      const out = await session.run(
+        { input: { data: new Float32Array(3 * w * h).fill(0.1), dims: [1, 3, h, w] } },
+        ['output'],
+      );
       expect(out.output?.dims).toEqual([1, 1, h, w]);
     }
     await session.release();
@@ -32,7 +35,10 @@ describe('prepared models', () => {
 
   it('runs a small model from MODELS_DIR', async () => {
     const session = await createOrtNodeRuntime({ threads: 1 }).load(SELFIE);
-    const out = await session.run({ 'input_1:0': { data: new Float32Array(256 * 256 * 3).fill(0.5), dims: [1, 256, 256, 3] } }, ['activation_10']);
+    const out = await session.run(
+      { 'input_1:0': { data: new Float32Array(256 * 256 * 3).fill(0.5), dims: [1, 256, 256, 3] } },
+      ['activation_10'],
+    );
     expect(out.activation_10?.dims).toEqual([1, 256, 256, 1]);
     await session.release();
   });
@@ -44,18 +50,28 @@ describe('prepared models', () => {
     let ticks = 0;
     const timer = setInterval(() => ticks++, 5);
     const t0 = performance.now();
-    await session.run({ input: { data: new Float32Array(3 * 512 * 512).fill(0.1), dims: [1, 3, 512, 512] } }, ['output']);
+    await session.run(
+      { input: { data: new Float32Array(3 * 512 * 512).fill(0.1), dims: [1, 3, 512, 512] } },
+      ['output'],
+    );
     const ms = performance.now() - t0;
     clearInterval(timer);
     expect(ticks).toBeGreaterThanOrEqual(Math.floor(ms / 20) - 2);
-    await expect(session.run({ input: { data: new Float32Array(10), dims: [1, 10] } }, ['output'])).rejects.toThrow(/input/i);
-    const out = await session.run({ input: { data: new Float32Array(3 * 64 * 64).fill(0.1), dims: [1, 3, 64, 64] } }, ['output']);
+    await expect(
+      session.run({ input: { data: new Float32Array(10), dims: [1, 10] } }, ['output']),
+    ).rejects.toThrow(/input/i);
+    const out = await session.run(
+      { input: { data: new Float32Array(3 * 64 * 64).fill(0.1), dims: [1, 3, 64, 64] } },
+      ['output'],
+    );
     expect(out.output?.dims).toEqual([1, 1, 64, 64]);
     await session.release();
   });
 
   it('names the missing file and the fix instead of hanging', () => {
-    expect(() => modelFilePath('not-there.onnx')).toThrow(/not prepared in MODELS_DIR.*npm run setup/);
+    expect(() => modelFilePath('not-there.onnx')).toThrow(
+      /not prepared in MODELS_DIR.*npm run setup/,
+    );
     expect(() => modelFilePath('../etc/passwd')).toThrow(/Invalid model file name/);
   });
 });

@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { normalizeFilters } from '../../engine/media/normalize';
 import { probeVideo } from '../../lib/media/probe';
 import { renderOutput } from '../../lib/media/render';
-import { segmentVideo, type SegmentProgress } from '../../lib/segment/segment-video';
+import { segmentVideo, type SegmentProgress } from '../../lib/segment/mask-video';
 
 const run = promisify(execFile);
 const TESTDATA = path.resolve(import.meta.dirname, '../../../shared/testdata/videos');
@@ -16,18 +16,50 @@ const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'keyout-engine-it-'));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
 async function maskFacts(file: string) {
-  const { stdout } = await run('ffprobe', ['-v', 'error', '-count_frames', '-show_streams', '-of', 'json', file]);
+  const { stdout } = await run('ffprobe', [
+    '-v',
+    'error',
+    '-count_frames',
+    '-show_streams',
+    '-of',
+    'json',
+    file,
+  ]);
   const s = (JSON.parse(stdout) as { streams: Record<string, string | number>[] }).streams[0]!;
-  const { stdout: raw } = await run('ffmpeg', ['-v', 'error', '-i', file, '-f', 'rawvideo', '-pix_fmt', 'gray', '-'], {
-    encoding: 'buffer',
-    maxBuffer: 1 << 30,
-  });
-  return { codec: s.codec_name, pixFmt: s.pix_fmt, width: s.width, height: s.height, frames: Number(s.nb_read_frames), values: new Set(raw) };
+  const { stdout: raw } = await run(
+    'ffmpeg',
+    ['-v', 'error', '-i', file, '-f', 'rawvideo', '-pix_fmt', 'gray', '-'],
+    {
+      encoding: 'buffer',
+      maxBuffer: 1 << 30,
+    },
+  );
+  return {
+    codec: s.codec_name,
+    pixFmt: s.pix_fmt,
+    width: s.width,
+    height: s.height,
+    frames: Number(s.nb_read_frames),
+    values: new Set(raw),
+  };
 }
 
 /** Frames the encoders see: the source through the shared timeline filters, as they decode it. */
-async function normalizedFrameCount(file: string, info: Parameters<typeof normalizeFilters>[0]): Promise<number> {
-  const { stderr } = await run('ffmpeg', ['-hide_banner', '-nostats', '-i', file, '-vf', normalizeFilters(info).join(','), '-f', 'null', '-']);
+async function normalizedFrameCount(
+  file: string,
+  info: Parameters<typeof normalizeFilters>[0],
+): Promise<number> {
+  const { stderr } = await run('ffmpeg', [
+    '-hide_banner',
+    '-nostats',
+    '-i',
+    file,
+    '-vf',
+    normalizeFilters(info).join(','),
+    '-f',
+    'null',
+    '-',
+  ]);
   const m = [...stderr.matchAll(/frame=\s*(\d+)/g)].at(-1);
   return Number(m?.[1]);
 }
@@ -36,12 +68,35 @@ describe('segmentVideo (real ffmpeg and models)', () => {
   it('writes one FFV1 gray mask frame per normalized frame at an odd size, with hard alpha on request', async () => {
     const input = path.join(tmp, 'odd.mp4');
     // Variable frame rate: timestamps jump after frame 10.
-    await run('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc2=size=333x187:rate=25:duration=1.2',
-      '-vf', "scale=333:187,setpts='if(lt(N,10),N,N+7)/25/TB'", '-fps_mode', 'vfr', '-c:v', 'libx264', '-pix_fmt', 'yuv444p', input]);
+    await run('ffmpeg', [
+      '-v',
+      'error',
+      '-y',
+      '-f',
+      'lavfi',
+      '-i',
+      'testsrc2=size=333x187:rate=25:duration=1.2',
+      '-vf',
+      "scale=333:187,setpts='if(lt(N,10),N,N+7)/25/TB'",
+      '-fps_mode',
+      'vfr',
+      '-c:v',
+      'libx264',
+      '-pix_fmt',
+      'yuv444p',
+      input,
+    ]);
     const info = await probeVideo(input);
     const progress: SegmentProgress[] = [];
     const maskOut = path.join(tmp, 'odd.mkv');
-    const res = await segmentVideo({ input, info, maskOut, model: 'service-human', threshold: 0.5, onProgress: (p) => progress.push(p) });
+    const res = await segmentVideo({
+      input,
+      info,
+      maskOut,
+      model: 'service-human',
+      threshold: 0.5,
+      onProgress: (p) => progress.push(p),
+    });
     const mask = await maskFacts(maskOut);
     expect(mask).toMatchObject({ codec: 'ffv1', pixFmt: 'gray', width: 333, height: 187 });
     expect(mask.frames).toBe(await normalizedFrameCount(input, info));
@@ -55,7 +110,22 @@ describe('segmentVideo (real ffmpeg and models)', () => {
     // An intact index over zeroed data: the packets are all there (the upload's probe passes),
     // the decoder gives up after the first second.
     const whole = path.join(tmp, 'whole.mp4');
-    await run('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc2=size=256x256:rate=25:duration=2', '-c:v', 'libx264', '-preset', 'ultrafast', '-movflags', '+faststart', whole]);
+    await run('ffmpeg', [
+      '-v',
+      'error',
+      '-y',
+      '-f',
+      'lavfi',
+      '-i',
+      'testsrc2=size=256x256:rate=25:duration=2',
+      '-c:v',
+      'libx264',
+      '-preset',
+      'ultrafast',
+      '-movflags',
+      '+faststart',
+      whole,
+    ]);
     const bytes = fs.readFileSync(whole);
     const mdat = bytes.indexOf('mdat');
     const end = mdat - 4 + bytes.readUInt32BE(mdat - 4);
@@ -64,51 +134,89 @@ describe('segmentVideo (real ffmpeg and models)', () => {
     fs.writeFileSync(damaged, bytes);
     const info = await probeVideo(damaged);
     expect(info.duration).toBe(2);
-    await expect(segmentVideo({ input: damaged, info, maskOut: path.join(tmp, 'damaged.mkv'), model: 'service-human' })).rejects.toThrow(
+    await expect(
+      segmentVideo({
+        input: damaged,
+        info,
+        maskOut: path.join(tmp, 'damaged.mkv'),
+        model: 'service-human',
+      }),
+    ).rejects.toThrow(
       /^The video could not be decoded past 1\.\d s of its 2\.0 s: the file is damaged or incomplete\.$/,
     );
   });
 
-  it.skipIf(!hasTestdata)('honours the display rotation of a phone video and finds the person', async () => {
-    const input = path.join(TESTDATA, 'liveportrait_d13_stored_landscape_displaymatrix_portrait.mov');
-    const info = await probeVideo(input);
-    const maskOut = path.join(tmp, 'rotated.mkv');
-    await segmentVideo({ input, info, maskOut, model: 'service-human', maxFrames: 20 });
-    const { stdout: raw } = await run('ffmpeg', ['-v', 'error', '-i', maskOut, '-frames:v', '1', '-f', 'rawvideo', '-pix_fmt', 'gray', '-'], {
-      encoding: 'buffer',
-      maxBuffer: 1 << 28,
-    });
-    expect(raw.length).toBe(720 * 1280);
-    const mean = raw.reduce((s, v) => s + v, 0) / raw.length;
-    // A head-and-shoulders portrait: a real share of the frame, not all of it.
-    expect(mean).toBeGreaterThan(20);
-    expect(mean).toBeLessThan(200);
-    // Subject in the middle column of the portrait frame, background in the top corners.
-    expect(raw[640 * 720 + 360]).toBeGreaterThan(128);
-    expect(raw[5 * 720 + 5]).toBeLessThan(128);
-  });
+  it.skipIf(!hasTestdata)(
+    'honours the display rotation of a phone video and finds the person',
+    async () => {
+      const input = path.join(
+        TESTDATA,
+        'liveportrait_d13_stored_landscape_displaymatrix_portrait.mov',
+      );
+      const info = await probeVideo(input);
+      const maskOut = path.join(tmp, 'rotated.mkv');
+      await segmentVideo({ input, info, maskOut, model: 'service-human', maxFrames: 20 });
+      const { stdout: raw } = await run(
+        'ffmpeg',
+        ['-v', 'error', '-i', maskOut, '-frames:v', '1', '-f', 'rawvideo', '-pix_fmt', 'gray', '-'],
+        {
+          encoding: 'buffer',
+          maxBuffer: 1 << 28,
+        },
+      );
+      expect(raw.length).toBe(720 * 1280);
+      const mean = raw.reduce((s, v) => s + v, 0) / raw.length;
+      // A head-and-shoulders portrait: a real share of the frame, not all of it.
+      expect(mean).toBeGreaterThan(20);
+      expect(mean).toBeLessThan(200);
+      // Subject in the middle column of the portrait frame, background in the top corners.
+      expect(raw[640 * 720 + 360]).toBeGreaterThan(128);
+      expect(raw[5 * 720 + 5]).toBeLessThan(128);
+    },
+  );
 
-  it.skipIf(!hasTestdata)('keeps a person solid up to the edge where the background is as light as the skin', async () => {
-    // A full-body dancer on a near-white backdrop: the luma guide barely separates arms and legs
-    // from it, and without the edge gain the limbs came out see-through (soft/solid 0.48).
-    const input = path.join(TESTDATA, 'liveportrait_s13_dance_fullbody_white_bg_720x1080.mp4');
-    const info = await probeVideo(input);
-    const maskOut = path.join(tmp, 'white-bg.mkv');
-    await segmentVideo({ input, info, maskOut, model: 'service-human', maxFrames: 51 });
-    const { stdout: raw } = await run('ffmpeg', ['-v', 'error', '-i', maskOut, '-vf', 'select=eq(n\\,50)', '-frames:v', '1', '-f', 'rawvideo', '-pix_fmt', 'gray', '-'], {
-      encoding: 'buffer',
-      maxBuffer: 1 << 28,
-    });
-    expect(raw.length).toBe(720 * 1080);
-    let soft = 0;
-    let solid = 0;
-    for (const v of raw) {
-      if (v >= 230) solid++;
-      else if (v > 25) soft++;
-    }
-    expect(solid).toBeGreaterThan(0.1 * raw.length);
-    expect(soft / solid).toBeLessThan(0.2);
-  });
+  it.skipIf(!hasTestdata)(
+    'keeps a person solid up to the edge where the background is as light as the skin',
+    async () => {
+      // A full-body dancer on a near-white backdrop: the luma guide barely separates arms and legs
+      // from it, and without the edge gain the limbs came out see-through (soft/solid 0.48).
+      const input = path.join(TESTDATA, 'liveportrait_s13_dance_fullbody_white_bg_720x1080.mp4');
+      const info = await probeVideo(input);
+      const maskOut = path.join(tmp, 'white-bg.mkv');
+      await segmentVideo({ input, info, maskOut, model: 'service-human', maxFrames: 51 });
+      const { stdout: raw } = await run(
+        'ffmpeg',
+        [
+          '-v',
+          'error',
+          '-i',
+          maskOut,
+          '-vf',
+          'select=eq(n\\,50)',
+          '-frames:v',
+          '1',
+          '-f',
+          'rawvideo',
+          '-pix_fmt',
+          'gray',
+          '-',
+        ],
+        {
+          encoding: 'buffer',
+          maxBuffer: 1 << 28,
+        },
+      );
+      expect(raw.length).toBe(720 * 1080);
+      let soft = 0;
+      let solid = 0;
+      for (const v of raw) {
+        if (v >= 230) solid++;
+        else if (v > 25) soft++;
+      }
+      expect(solid).toBeGreaterThan(0.1 * raw.length);
+      expect(soft / solid).toBeLessThan(0.2);
+    },
+  );
 
   it('refuses a file whose frames run on past its declared duration before any work', async () => {
     // 50 frames, the last one 10 hours later; the header then says 2 s. Decoded naively, the
@@ -116,25 +224,64 @@ describe('segmentVideo (real ffmpeg and models)', () => {
     // own timestamps, so the lie is refused at upload (the decoders' duration-plus-a-second
     // limit, engine/media/normalize.ts, stays as a second line).
     const honest = path.join(tmp, 'gap.mkv');
-    await run('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc2=size=160x120:rate=25', '-frames:v', '50',
-      '-vf', "setpts='if(gte(N,49),PTS+36000/TB,PTS)'", '-c:v', 'libx264', '-preset', 'ultrafast', honest]);
+    await run('ffmpeg', [
+      '-v',
+      'error',
+      '-y',
+      '-f',
+      'lavfi',
+      '-i',
+      'testsrc2=size=160x120:rate=25',
+      '-frames:v',
+      '50',
+      '-vf',
+      "setpts='if(gte(N,49),PTS+36000/TB,PTS)'",
+      '-c:v',
+      'libx264',
+      '-preset',
+      'ultrafast',
+      honest,
+    ]);
     const bytes = fs.readFileSync(honest);
     const at = bytes.indexOf(Buffer.from([0x44, 0x89, 0x88])); // Matroska Duration, an 8-byte float in ms
     expect(bytes.readDoubleBE(at + 3)).toBeGreaterThan(36_000_000);
     bytes.writeDoubleBE(2000, at + 3);
     const input = path.join(tmp, 'lying.mkv');
     fs.writeFileSync(input, bytes);
-    await expect(probeVideo(input, { metadataOnly: true })).rejects.toThrow('The video is 36002.0 s long; the limit is 600 s.');
+    await expect(probeVideo(input, { metadataOnly: true })).rejects.toThrow(
+      'The video is 36002.0 s long; the limit is 600 s.',
+    );
   });
 
   it('keeps the timeline and the probed size when a stream changes frame size mid-way, and refuses frames over the pixel cap', async () => {
     // Two H.264 streams joined: 25 frames at 160x120, then 25 at a larger size. The header
     // (and so the probe) only knows the first.
     const joined = async (name: string, second: string) => {
-      const parts = [['160x120', path.join(tmp, `${name}-a.h264`)], [second, path.join(tmp, `${name}-b.h264`)]] as const;
+      const parts = [
+        ['160x120', path.join(tmp, `${name}-a.h264`)],
+        [second, path.join(tmp, `${name}-b.h264`)],
+      ] as const;
       for (const [size, file] of parts) {
-        await run('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', `testsrc2=size=${size}:rate=25`, '-frames:v', '25',
-          '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-f', 'h264', file]);
+        await run('ffmpeg', [
+          '-v',
+          'error',
+          '-y',
+          '-f',
+          'lavfi',
+          '-i',
+          `testsrc2=size=${size}:rate=25`,
+          '-frames:v',
+          '25',
+          '-c:v',
+          'libx264',
+          '-preset',
+          'ultrafast',
+          '-pix_fmt',
+          'yuv420p',
+          '-f',
+          'h264',
+          file,
+        ]);
       }
       const raw = path.join(tmp, `${name}.h264`);
       fs.writeFileSync(raw, Buffer.concat(parts.map(([, f]) => fs.readFileSync(f))));
@@ -147,26 +294,79 @@ describe('segmentVideo (real ffmpeg and models)', () => {
 
     // Under the cap (a stream that grows, as WebRTC recordings do): every frame, at the probed size.
     const grows = await joined('grows', '320x240');
-    const res = await segmentVideo({ input: grows.file, info: grows.info, maskOut: path.join(tmp, 'grows-mask.mkv'), model: 'service-human' });
+    const res = await segmentVideo({
+      input: grows.file,
+      info: grows.info,
+      maskOut: path.join(tmp, 'grows-mask.mkv'),
+      model: 'service-human',
+    });
     expect(res.framesWritten).toBe(50);
-    const out = await renderOutput({ source: grows.file, info: grows.info, mask: path.join(tmp, 'grows-mask.mkv'), recipe: { kind: 'transparent', format: 'webm_vp9' }, outDir: path.join(tmp, 'grows-out') });
-    const { stdout } = await run('ffprobe', ['-v', 'error', '-count_frames', '-show_entries', 'stream=width,height,nb_read_frames', '-of', 'json', out.file]);
-    expect((JSON.parse(stdout) as { streams: unknown[] }).streams[0]).toMatchObject({ width: 160, height: 120, nb_read_frames: '50' });
+    const out = await renderOutput({
+      source: grows.file,
+      info: grows.info,
+      mask: path.join(tmp, 'grows-mask.mkv'),
+      recipe: { kind: 'transparent', format: 'webm_vp9' },
+      outDir: path.join(tmp, 'grows-out'),
+    });
+    const { stdout } = await run('ffprobe', [
+      '-v',
+      'error',
+      '-count_frames',
+      '-show_entries',
+      'stream=width,height,nb_read_frames',
+      '-of',
+      'json',
+      out.file,
+    ]);
+    expect((JSON.parse(stdout) as { streams: unknown[] }).streams[0]).toMatchObject({
+      width: 160,
+      height: 120,
+      nb_read_frames: '50',
+    });
 
     // Over the cap (8192x8192 is 67 M pixels; the limit is 9.4 M): those frames are not decoded,
     // and a job that would get half its video fails (and is refunded) instead.
     const bomb = await joined('bomb', '8192x8192');
     await expect(
-      segmentVideo({ input: bomb.file, info: bomb.info, maskOut: path.join(tmp, 'bomb-mask.mkv'), model: 'service-human' }),
-    ).rejects.toThrow('The video could not be decoded past 1.0 s of its 2.0 s: the file is damaged or incomplete.');
+      segmentVideo({
+        input: bomb.file,
+        info: bomb.info,
+        maskOut: path.join(tmp, 'bomb-mask.mkv'),
+        model: 'service-human',
+      }),
+    ).rejects.toThrow(
+      'The video could not be decoded past 1.0 s of its 2.0 s: the file is damaged or incomplete.',
+    );
   });
 
   it('stops promptly when aborted', async () => {
     const input = path.join(tmp, 'long.mp4');
-    await run('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc2=size=320x240:rate=25:duration=20', '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', input]);
+    await run('ffmpeg', [
+      '-v',
+      'error',
+      '-y',
+      '-f',
+      'lavfi',
+      '-i',
+      'testsrc2=size=320x240:rate=25:duration=20',
+      '-c:v',
+      'libx264',
+      '-preset',
+      'ultrafast',
+      '-pix_fmt',
+      'yuv420p',
+      input,
+    ]);
     const info = await probeVideo(input);
     const ctrl = new AbortController();
-    const p = segmentVideo({ input, info, maskOut: path.join(tmp, 'long.mkv'), model: 'service-human', signal: ctrl.signal, onProgress: () => ctrl.abort() });
+    const p = segmentVideo({
+      input,
+      info,
+      maskOut: path.join(tmp, 'long.mkv'),
+      model: 'service-human',
+      signal: ctrl.signal,
+      onProgress: () => ctrl.abort(),
+    });
     await expect(p).rejects.toThrow(/cancelled/);
   });
 });

@@ -4,7 +4,18 @@ import net from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LocalStorage } from '../../lib/storage/local';
-import { api, createAccount, roomInWindow, stackDb, startStack, syntheticClip, uploadedJob, waitFor, type Stack, type TestAccount } from './helpers';
+import {
+  api,
+  createAccount,
+  roomInWindow,
+  stackDb,
+  startStack,
+  syntheticClip,
+  uploadedJob,
+  waitFor,
+  type Stack,
+  type TestAccount,
+} from './helpers';
 
 /**
  * The HTTP edge as a hostile or careless client meets it: every answer, including those made
@@ -15,7 +26,9 @@ let stack: Stack;
 let account: TestAccount;
 
 beforeAll(async () => {
-  stack = await startStack({ env: { MAX_UPLOAD_BYTES: String(4 * 1024 * 1024), AUTH_FAILURES_PER_MINUTE: '20' } });
+  stack = await startStack({
+    env: { MAX_UPLOAD_BYTES: String(4 * 1024 * 1024), AUTH_FAILURES_PER_MINUTE: '20' },
+  });
   account = await createAccount(stack, 100);
 });
 afterAll(async () => {
@@ -29,9 +42,20 @@ interface Raw {
 }
 
 /** A request exactly as written (no URL normalisation), optionally from another local address. */
-function raw(method: string, target: string, opts: { headers?: Record<string, string>; localAddress?: string } = {}): Promise<Raw> {
+function raw(
+  method: string,
+  target: string,
+  opts: { headers?: Record<string, string>; localAddress?: string } = {},
+): Promise<Raw> {
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: '127.0.0.1', port: stack.port, method, path: target, headers: opts.headers, localAddress: opts.localAddress });
+    const req = http.request({
+      host: '127.0.0.1',
+      port: stack.port,
+      method,
+      path: target,
+      headers: opts.headers,
+      localAddress: opts.localAddress,
+    });
     req.on('response', (res) => {
       let text = '';
       res.on('data', (d: Buffer) => (text += d.toString()));
@@ -55,7 +79,10 @@ function rawSocket(bytes: string | Buffer): Promise<string> {
   });
 }
 
-function expectSpecError(text: string, headers?: http.IncomingHttpHeaders): { error: string; details?: string } {
+function expectSpecError(
+  text: string,
+  headers?: http.IncomingHttpHeaders,
+): { error: string; details?: string } {
   const body = JSON.parse(text) as { error: string; details?: string };
   expect(typeof body.error).toBe('string');
   expect(Object.keys(body).every((k) => k === 'error' || k === 'details')).toBe(true);
@@ -85,13 +112,22 @@ describe('answers made before any route handler', () => {
       expect(r.status).toBe(200);
       expect(JSON.parse(r.text)).toMatchObject({ remaining_credits: 100 });
     }
-    const created = await api(stack, 'POST', '/v1/jobs/', { key: account.key, body: { filename: 'a.mp4', content_type: 'video/mp4' } });
+    const created = await api(stack, 'POST', '/v1/jobs/', {
+      key: account.key,
+      body: { filename: 'a.mp4', content_type: 'video/mp4' },
+    });
     expect(created.status).toBe(200);
     expect(created.body.status).toBe('created');
   });
 
   it('a path with broken percent-encoding is a JSON 400, not a text 500', async () => {
-    for (const p of ['/v1/jobs/%zz/status', '/v1/%', '/api/v1/jobs/%E0%A4%A/status', '/files/jobs/%zz', '/%']) {
+    for (const p of [
+      '/v1/jobs/%zz/status',
+      '/v1/%',
+      '/api/v1/jobs/%E0%A4%A/status',
+      '/files/jobs/%zz',
+      '/%',
+    ]) {
       const r = await raw('GET', p, { headers: { 'X-Api-Key': account.key } });
       expect(r.status, p).toBe(400);
       expectSpecError(r.text, r.headers);
@@ -112,13 +148,17 @@ describe('answers made before any route handler', () => {
   });
 
   it("requests Node's parser refuses get the JSON body too (431, 400)", async () => {
-    const big = await rawSocket(`GET /v1/credits HTTP/1.1\r\nHost: x\r\nX-Junk: ${'a'.repeat(20_000)}\r\n\r\n`);
+    const big = await rawSocket(
+      `GET /v1/credits HTTP/1.1\r\nHost: x\r\nX-Junk: ${'a'.repeat(20_000)}\r\n\r\n`,
+    );
     expect(big).toMatch(/^HTTP\/1\.1 431 /);
     expectSpecError(big.slice(big.indexOf('\r\n\r\n') + 4));
     const garbage = await rawSocket('GARBAGE\r\n\r\n');
     expect(garbage).toMatch(/^HTTP\/1\.1 400 /);
     expectSpecError(garbage.slice(garbage.indexOf('\r\n\r\n') + 4));
-    const badHeader = await rawSocket('GET /v1/credits HTTP/1.1\r\nHost: x\r\nBad Header: x\r\n\r\n');
+    const badHeader = await rawSocket(
+      'GET /v1/credits HTTP/1.1\r\nHost: x\r\nBad Header: x\r\n\r\n',
+    );
     expect(badHeader).toMatch(/^HTTP\/1\.1 400 /);
   });
 });
@@ -143,7 +183,9 @@ describe('the 404 catch-all and 405 answers behave like endpoints', () => {
       expect(r.status).toBe(status);
       expectSpecError(r.text, r.headers);
       expect(r.headers['x-ratelimit-limit']).toBe('100');
-      expect(Number(r.headers['x-ratelimit-remaining'])).toBe(Number(before.headers.get('x-ratelimit-remaining')) - 1);
+      expect(Number(r.headers['x-ratelimit-remaining'])).toBe(
+        Number(before.headers.get('x-ratelimit-remaining')) - 1,
+      );
       expect(r.headers['x-ratelimit-reset']).toMatch(/^\d+$/);
     }
   });
@@ -151,33 +193,44 @@ describe('the 404 catch-all and 405 answers behave like endpoints', () => {
 
 describe('bodies are capped while they stream', () => {
   it('a 64 MB chunked JSON body is refused with 413 after about 1 MiB, not read whole', async () => {
-    const res = await new Promise<{ status: number; text: string; sent: number }>((resolve, reject) => {
-      const req = http.request({
-        host: '127.0.0.1',
-        port: stack.port,
-        method: 'POST',
-        path: '/v1/jobs',
-        headers: { 'X-Api-Key': account.key, 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked' },
-      });
-      let sent = 0;
-      const chunk = Buffer.alloc(64 * 1024, 0x20);
-      const pump = () => {
-        while (sent < 64 * 1024 * 1024) {
-          sent += chunk.length;
-          if (!req.write(chunk)) return req.once('drain', pump);
-        }
-        req.end();
-      };
-      req.on('response', (r) => {
-        let text = '';
-        r.on('data', (d: Buffer) => (text += d.toString()));
-        r.on('end', () => resolve({ status: r.statusCode ?? 0, text, sent }));
-      });
-      // Writes fail once the server closes; the answer must have come before that.
-      req.on('error', (e) => (sent > 0 ? undefined : reject(e)));
-      req.on('close', () => setTimeout(() => reject(new Error(`the connection closed without an answer after ${sent} bytes`)), 200));
-      pump();
-    });
+    const res = await new Promise<{ status: number; text: string; sent: number }>(
+      (resolve, reject) => {
+        const req = http.request({
+          host: '127.0.0.1',
+          port: stack.port,
+          method: 'POST',
+          path: '/v1/jobs',
+          headers: {
+            'X-Api-Key': account.key,
+            'Content-Type': 'application/json',
+            'Transfer-Encoding': 'chunked',
+          },
+        });
+        let sent = 0;
+        const chunk = Buffer.alloc(64 * 1024, 0x20);
+        const pump = () => {
+          while (sent < 64 * 1024 * 1024) {
+            sent += chunk.length;
+            if (!req.write(chunk)) return req.once('drain', pump);
+          }
+          req.end();
+        };
+        req.on('response', (r) => {
+          let text = '';
+          r.on('data', (d: Buffer) => (text += d.toString()));
+          r.on('end', () => resolve({ status: r.statusCode ?? 0, text, sent }));
+        });
+        // Writes fail once the server closes; the answer must have come before that.
+        req.on('error', (e) => (sent > 0 ? undefined : reject(e)));
+        req.on('close', () =>
+          setTimeout(
+            () => reject(new Error(`the connection closed without an answer after ${sent} bytes`)),
+            200,
+          ),
+        );
+        pump();
+      },
+    );
     expect(res.status).toBe(413);
     expect(JSON.parse(res.text)).toMatchObject({ error: 'Request body too large' });
     expect(res.sent).toBeLessThan(64 * 1024 * 1024);
@@ -195,7 +248,11 @@ describe('bodies are capped while they stream', () => {
           path: target,
           agent,
           localAddress: '127.0.0.77',
-          headers: { 'X-Api-Key': key, 'Content-Type': 'application/json', 'Content-Length': String(body.length) },
+          headers: {
+            'X-Api-Key': key,
+            'Content-Type': 'application/json',
+            'Content-Length': String(body.length),
+          },
         });
         req.on('response', (res) => {
           let text = '';
@@ -234,16 +291,25 @@ describe('bodies are capped while they stream', () => {
     const socket = net.connect(stack.port, '127.0.0.1');
     let text = '';
     socket.on('data', (d: Buffer) => (text += d.toString()));
-    const ask = () => socket.write(`GET /v1/openapi HTTP/1.1\r\nHost: 127.0.0.1:${stack.port}\r\n\r\n`);
+    const ask = () =>
+      socket.write(`GET /v1/openapi HTTP/1.1\r\nHost: 127.0.0.1:${stack.port}\r\n\r\n`);
     const answers = () => text.split('HTTP/1.1 200').length - 1;
     try {
       ask();
-      await waitFor(() => Promise.resolve(answers() === 1 ? true : undefined), { timeoutMs: 30_000, intervalMs: 50, what: 'the first answer' });
+      await waitFor(() => Promise.resolve(answers() === 1 ? true : undefined), {
+        timeoutMs: 30_000,
+        intervalMs: 50,
+        what: 'the first answer',
+      });
       expect(text).toMatch(/^keep-alive: timeout=60\r$/im);
       await new Promise((r) => setTimeout(r, 7_000));
       expect(socket.readyState).toBe('open');
       ask();
-      await waitFor(() => Promise.resolve(answers() === 2 ? true : undefined), { timeoutMs: 30_000, intervalMs: 50, what: 'the answer on the same connection' });
+      await waitFor(() => Promise.resolve(answers() === 2 ? true : undefined), {
+        timeoutMs: 30_000,
+        intervalMs: 50,
+        what: 'the answer on the same connection',
+      });
     } finally {
       socket.destroy();
     }
@@ -272,13 +338,18 @@ describe('bodies are capped while they stream', () => {
     // A form whose closing boundary never comes, on a connection that stays open and ends cleanly.
     const cut = await fetch(`${stack.baseUrl}/v1/jobs`, {
       method: 'POST',
-      headers: { 'X-Api-Key': account.key, 'Content-Type': `multipart/form-data; boundary=${boundary}` },
+      headers: {
+        'X-Api-Key': account.key,
+        'Content-Type': `multipart/form-data; boundary=${boundary}`,
+      },
       body: full.subarray(0, full.length - 20),
     });
     expect(cut.status).toBe(400);
     expect(await cut.json()).toMatchObject({ error: 'Incomplete multipart upload' });
     await new Promise((r) => setTimeout(r, 500));
-    expect(stack.logs()).not.toMatch(/uncaughtException|Unexpected end of (form|file)|Internal server error/i);
+    expect(stack.logs()).not.toMatch(
+      /uncaughtException|Unexpected end of (form|file)|Internal server error/i,
+    );
     expect(fs.readdirSync(path.join(stack.dataDir, 'tmp'))).toEqual([]);
     expect(await (await stackDb(stack)).job.count({ where: { filename: 'cut-off.mp4' } })).toBe(0);
   });
@@ -288,7 +359,9 @@ describe('files', () => {
   it('are served with X-Content-Type-Options: nosniff, and other methods get the JSON 405', async () => {
     const clip = await syntheticClip(path.join(stack.dataDir, 'nosniff.mp4'), { seconds: 1 });
     const jobId = await uploadedJob(stack, account.key, clip);
-    const { sourceKey } = await (await stackDb(stack)).job.findUniqueOrThrow({ where: { id: jobId } });
+    const { sourceKey } = await (
+      await stackDb(stack)
+    ).job.findUniqueOrThrow({ where: { id: jobId } });
     const files = new LocalStorage(path.join(stack.dataDir, 'files'), stack.baseUrl);
     const url = await files.signedUrl(sourceKey!, { method: 'GET' });
     const res = await fetch(url);
@@ -313,24 +386,42 @@ describe('addresses that keep sending bad keys', () => {
     const statuses: number[] = [];
     for (let i = 0; i < 30; i++) {
       // A made-up X-Forwarded-For does not give a fresh allowance: the connection's address counts.
-      const r = await raw('GET', '/v1/credits', { localAddress: from, headers: { 'X-Api-Key': `ko_${String(i).padStart(32, 'z')}`, 'X-Forwarded-For': `10.9.8.${i}` } });
+      const r = await raw('GET', '/v1/credits', {
+        localAddress: from,
+        headers: {
+          'X-Api-Key': `ko_${String(i).padStart(32, 'z')}`,
+          'X-Forwarded-For': `10.9.8.${i}`,
+        },
+      });
       statuses.push(r.status);
     }
     expect(statuses.filter((s) => s === 401).length).toBeLessThanOrEqual(20);
     expect(statuses.slice(-5)).toEqual([429, 429, 429, 429, 429]);
-    const throttled = await raw('GET', '/v1/credits', { localAddress: from, headers: { 'X-Api-Key': 'ko_'.padEnd(35, 'y') } });
+    const throttled = await raw('GET', '/v1/credits', {
+      localAddress: from,
+      headers: { 'X-Api-Key': 'ko_'.padEnd(35, 'y') },
+    });
     expect(throttled.status).toBe(429);
     const body = expectSpecError(throttled.text, throttled.headers);
     expect(body.error).toBe('Rate limit exceeded');
     expect(Number(throttled.headers['retry-after'])).toBeGreaterThan(0);
     // Behind a proxy every client shares one address: a good key from it is still served.
-    const good = await raw('GET', '/v1/credits', { localAddress: from, headers: { 'X-Api-Key': account.key } });
+    const good = await raw('GET', '/v1/credits', {
+      localAddress: from,
+      headers: { 'X-Api-Key': account.key },
+    });
     expect(good.status).toBe(200);
     // Another address, with the same valid key, is served.
-    const other = await raw('GET', '/v1/credits', { localAddress: '127.0.0.4', headers: { 'X-Api-Key': account.key } });
+    const other = await raw('GET', '/v1/credits', {
+      localAddress: '127.0.0.4',
+      headers: { 'X-Api-Key': account.key },
+    });
     expect(other.status).toBe(200);
     // Bad keys from yet another address are still answered 401 until that one's allowance runs out.
-    const fresh = await raw('GET', '/v1/credits', { localAddress: '127.0.0.5', headers: { 'X-Api-Key': 'nope' } });
+    const fresh = await raw('GET', '/v1/credits', {
+      localAddress: '127.0.0.5',
+      headers: { 'X-Api-Key': 'nope' },
+    });
     expect(fresh.status).toBe(401);
   });
 });

@@ -3,7 +3,22 @@ import http from 'node:http';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../lib/db/client';
-import { api, createAccount, createJob, cutClip, freePort, hasTestdata, stackDb, startStack, syntheticClip, testVideo, uploadedJob, waitFor, waitForJob, type Stack } from './helpers';
+import {
+  api,
+  createAccount,
+  createJob,
+  cutClip,
+  freePort,
+  hasTestdata,
+  stackDb,
+  startStack,
+  syntheticClip,
+  testVideo,
+  uploadedJob,
+  waitFor,
+  waitForJob,
+  type Stack,
+} from './helpers';
 import { readProgress } from '../../lib/services/jobs/progress';
 
 /**
@@ -52,7 +67,10 @@ const workDir = (id: string) => path.join(stack.dataDir, 'work', `segment-${id}`
 describe('deleting a job while the worker processes it', () => {
   it('stops the worker, which writes nothing more, and every file and row of the job goes', async () => {
     const jobId = await uploadedJob(stack, key, clip);
-    const start = await api(stack, 'POST', `/v1/jobs/${jobId}/start`, { key, body: { model: 'service-original', webhook_url: hookUrl } });
+    const start = await api(stack, 'POST', `/v1/jobs/${jobId}/start`, {
+      key,
+      body: { model: 'service-original', webhook_url: hookUrl },
+    });
     expect(start.status, start.text).toBe(200);
     await waitFor(
       async () => {
@@ -69,16 +87,22 @@ describe('deleting a job while the worker processes it', () => {
     expect(deleted.body).toEqual({ id: jobId, message: 'Job deleted' });
 
     // The abort is seen between frames; on a loaded host a frame of the niced worker can take long.
-    await waitFor(() => Promise.resolve(/stopped: its row was cancelled/.test(stack.logs()) || undefined), {
-      timeoutMs: 180_000,
-      what: 'the worker to stop the deleted job',
-    });
+    await waitFor(
+      () => Promise.resolve(/stopped: its row was cancelled/.test(stack.logs()) || undefined),
+      {
+        timeoutMs: 180_000,
+        what: 'the worker to stop the deleted job',
+      },
+    );
     // Whatever the worker still had in flight lands nowhere.
     for (let i = 0; i < 20; i++) {
       expect(fs.existsSync(jobFiles(jobId)), 'job files reappeared').toBe(false);
       await new Promise((r) => setTimeout(r, 150));
     }
-    await waitFor(() => Promise.resolve(fs.existsSync(workDir(jobId)) ? undefined : true), { timeoutMs: 10_000, what: 'the work folder to go' });
+    await waitFor(() => Promise.resolve(fs.existsSync(workDir(jobId)) ? undefined : true), {
+      timeoutMs: 10_000,
+      what: 'the work folder to go',
+    });
     expect(await prisma.job.count({ where: { id: jobId } })).toBe(0);
     expect(await prisma.output.count({ where: { jobId } })).toBe(0);
     expect(await prisma.maskVersion.count({ where: { jobId } })).toBe(0);
@@ -86,12 +110,25 @@ describe('deleting a job while the worker processes it', () => {
     expect(await prisma.queueJob.count({ where: { payloadJson: { contains: jobId } } })).toBe(0);
     expect(hooks.filter((e) => e !== 'job.started')).toEqual([]);
     // The ledger keeps its history: one debit, no refund (deletion is not refunded).
-    expect((await prisma.creditEntry.findMany({ where: { jobId } })).map((e) => e.kind)).toEqual(['debit']);
+    expect((await prisma.creditEntry.findMany({ where: { jobId } })).map((e) => e.kind)).toEqual([
+      'debit',
+    ]);
     expect((await api(stack, 'GET', `/v1/jobs/${jobId}/status`, { key })).status).toBe(404);
 
     // The worker is free and well: the next job completes.
-    const next = await uploadedJob(stack, key, await syntheticClip(path.join(stack.dataDir, 'next.mp4'), { seconds: 1 }));
-    expect((await api(stack, 'POST', `/v1/jobs/${next}/start`, { key, body: { model: 'service-human' } })).status).toBe(200);
+    const next = await uploadedJob(
+      stack,
+      key,
+      await syntheticClip(path.join(stack.dataDir, 'next.mp4'), { seconds: 1 }),
+    );
+    expect(
+      (
+        await api(stack, 'POST', `/v1/jobs/${next}/start`, {
+          key,
+          body: { model: 'service-human' },
+        })
+      ).status,
+    ).toBe(200);
     expect((await waitForJob(stack, key, next)).status).toBe('completed');
   }, 600_000);
 });
@@ -100,18 +137,41 @@ describe('an upload whose web process is killed', () => {
   it('leaves no incoming file once the server is back', async () => {
     const receipt = await createJob(stack, key);
     const url = new URL(receipt.upload_url);
-    const put = http.request({ host: url.hostname, port: url.port, method: 'PUT', path: url.pathname + url.search, headers: { 'Content-Type': 'video/mp4', 'Content-Length': 64 * 1024 * 1024 } });
+    const put = http.request({
+      host: url.hostname,
+      port: url.port,
+      method: 'PUT',
+      path: url.pathname + url.search,
+      headers: { 'Content-Type': 'video/mp4', 'Content-Length': 64 * 1024 * 1024 },
+    });
     put.on('error', () => undefined); // the server dies under it
     put.write(Buffer.alloc(4 * 1024 * 1024, 7));
     const tmp = path.join(stack.dataDir, 'tmp');
     const incoming = await waitFor(
-      () => Promise.resolve(fs.readdirSync(tmp).find((f) => f.startsWith(receipt.id) && fs.statSync(path.join(tmp, f)).size > 0)),
+      () =>
+        Promise.resolve(
+          fs.existsSync(tmp)
+            ? fs
+                .readdirSync(tmp)
+                .find((f) => f.startsWith(receipt.id) && fs.statSync(path.join(tmp, f)).size > 0)
+            : undefined,
+        ),
       { what: 'the upload to be streaming to disk' },
     );
     await stack.restartWeb();
     put.destroy();
-    await waitFor(() => Promise.resolve(fs.existsSync(path.join(tmp, incoming)) ? undefined : true), { timeoutMs: 20_000, what: 'the sweep' });
-    expect(stack.logs()).toContain(`removed 1 abandoned upload file(s): ${incoming}`);
-    expect((await api(stack, 'GET', `/v1/jobs/${receipt.id}/status`, { key })).body.status).toBe('created');
+    // The whole log, not the tail: the sweep deletes the file before its line crosses the web
+    // process's stdout pipe, and the tail keeps only the last 20,000 characters.
+    const line = `removed 1 abandoned upload file(s): ${incoming}`;
+    const logged = () =>
+      fs.readFileSync(path.join(stack.dataDir, 'stack.log'), 'utf8').includes(line);
+    await waitFor(() => Promise.resolve(logged() ? true : undefined), {
+      timeoutMs: 20_000,
+      what: 'the sweep',
+    });
+    expect(fs.existsSync(path.join(tmp, incoming))).toBe(false);
+    expect((await api(stack, 'GET', `/v1/jobs/${receipt.id}/status`, { key })).body.status).toBe(
+      'created',
+    );
   });
 });

@@ -86,7 +86,9 @@ describe('npm start', () => {
     const port = await freePort();
     // Unset: the launcher must supply the arena setting, and PUBLIC_URL must default to this port.
     const inherited = Object.fromEntries(
-      Object.entries(process.env).filter(([k]) => !['MALLOC_ARENA_MAX', 'NODE_ENV', 'PUBLIC_URL'].includes(k)),
+      Object.entries(process.env).filter(
+        ([k]) => !['MALLOC_ARENA_MAX', 'NODE_ENV', 'PUBLIC_URL'].includes(k),
+      ),
     );
     const env = {
       ...inherited,
@@ -96,25 +98,52 @@ describe('npm start', () => {
       KEYOUT_SECRET: randomBytes(32).toString('hex'),
       NEXT_TELEMETRY_DISABLED: '1',
     } as unknown as NodeJS.ProcessEnv;
-    const start = spawn(process.execPath, ['scripts/start.mjs'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const start = spawn(process.execPath, ['scripts/start.mjs'], {
+      cwd: ROOT,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let log = '';
     start.stdout.on('data', (d: Buffer) => (log += d.toString()));
     start.stderr.on('data', (d: Buffer) => (log += d.toString()));
-    const ended = new Promise<number | null>((resolve) => start.on('exit', (code) => resolve(code)));
+    const ended = new Promise<number | null>((resolve) =>
+      start.on('exit', (code) => resolve(code)),
+    );
     const readyCount = () => log.match(/\[worker\] \S+ ready/g)?.length ?? 0;
 
     await waitFor(
       async () => {
-        if (start.exitCode !== null) throw new Error(`npm start exited (${start.exitCode}):\n${log}`);
+        if (start.exitCode !== null)
+          throw new Error(`npm start exited (${start.exitCode}):\n${log}`);
         const res = await fetch(`http://127.0.0.1:${port}/v1/credits`).catch(() => null);
         return res && readyCount() >= 1 ? res : undefined;
       },
-      { timeoutMs: 280_000, intervalMs: 500, what: 'npm start to serve and its worker to be ready' },
+      {
+        timeoutMs: 280_000,
+        intervalMs: 500,
+        what: 'npm start to serve and its worker to be ready',
+      },
     ).then((res) => expect(res.status).toBe(401));
 
     // A job through the URLs the server hands out (upload_url, processed_video_url).
-    expect(log).toContain(`[web] Upload and result URLs point to http://localhost:${port} (PUBLIC_URL is not set`);
-    const cli = await run(process.execPath, ['--import', 'tsx', 'bin/keyout.ts', 'keys', 'create', '--email', 'newcomer@example.com', '--credits', '10'], { cwd: ROOT, env });
+    expect(log).toContain(
+      `[web] Upload and result URLs point to http://localhost:${port} (PUBLIC_URL is not set`,
+    );
+    const cli = await run(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        'bin/keyout.ts',
+        'keys',
+        'create',
+        '--email',
+        'newcomer@example.com',
+        '--credits',
+        '10',
+      ],
+      { cwd: ROOT, env },
+    );
     const key = cli.stdout.trim().split('\n').at(-1)!.trim();
     const call = async (method: string, p: string, body?: unknown) => {
       const res = await fetch(`http://127.0.0.1:${port}${p}`, {
@@ -124,12 +153,22 @@ describe('npm start', () => {
       });
       return (await res.json()) as Record<string, unknown>;
     };
-    const receipt = await call('POST', '/v1/jobs', { filename: 'clip.mp4', content_type: 'video/mp4' });
+    const receipt = await call('POST', '/v1/jobs', {
+      filename: 'clip.mp4',
+      content_type: 'video/mp4',
+    });
     expect(String(receipt.upload_url)).toMatch(new RegExp(`^http://localhost:${port}/files/`));
     const clip = await syntheticClip(path.join(dataDir, 'clip.mp4'), { seconds: 1 });
-    const put = await fetch(String(receipt.upload_url), { method: 'PUT', headers: { 'Content-Type': 'video/mp4' }, body: fs.readFileSync(clip) });
+    const put = await fetch(String(receipt.upload_url), {
+      method: 'PUT',
+      headers: { 'Content-Type': 'video/mp4' },
+      body: fs.readFileSync(clip),
+    });
     expect(put.status).toBe(200);
-    expect((await call('POST', `/v1/jobs/${String(receipt.id)}/start`, { model: 'service-human' })).status).toBe('processing');
+    expect(
+      (await call('POST', `/v1/jobs/${String(receipt.id)}/start`, { model: 'service-human' }))
+        .status,
+    ).toBe('processing');
     const done = await waitFor(
       async () => {
         const s = await call('GET', `/v1/jobs/${String(receipt.id)}/status`);
@@ -148,7 +187,11 @@ describe('npm start', () => {
 
     // A worker killed with its whole process group (OOM killer, `kill -9`) is started again.
     process.kill(-first!.launcher, 'SIGKILL');
-    await waitFor(() => Promise.resolve(readyCount() >= 2 || undefined), { timeoutMs: 120_000, intervalMs: 200, what: 'a new worker' });
+    await waitFor(() => Promise.resolve(readyCount() >= 2 || undefined), {
+      timeoutMs: 120_000,
+      intervalMs: 200,
+      what: 'a new worker',
+    });
     expect(log).toMatch(/Worker exited \(SIGKILL\); restarting in \d+ s\./);
     const second = workerPair(start.pid!);
     expect(second?.worker).not.toBe(first!.worker);
@@ -157,9 +200,17 @@ describe('npm start', () => {
     expect(processes).toContain(second!.worker);
     start.kill('SIGTERM');
     expect(await ended).toBe(0);
-    await waitFor(() => Promise.resolve(processes.every((p) => !alive(p)) || undefined), { timeoutMs: 20_000, what: 'every process to end' });
+    await waitFor(() => Promise.resolve(processes.every((p) => !alive(p)) || undefined), {
+      timeoutMs: 20_000,
+      what: 'every process to end',
+    });
     expect(log).toMatch(/\[worker\] SIGTERM: draining/);
     // The port is free again.
-    expect(await fetch(`http://127.0.0.1:${port}/`).then(() => 'answered', () => 'refused')).toBe('refused');
+    expect(
+      await fetch(`http://127.0.0.1:${port}/`).then(
+        () => 'answered',
+        () => 'refused',
+      ),
+    ).toBe('refused');
   });
 });

@@ -25,12 +25,34 @@ const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'keyout-outputs-it-'));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
 interface Probe {
-  streams: { codec_type: string; codec_name: string; width?: number; height?: number; pix_fmt?: string; profile?: string; codec_tag_string?: string; avg_frame_rate?: string; nb_read_packets?: string; duration?: string; tags?: Record<string, string> }[];
+  streams: {
+    codec_type: string;
+    codec_name: string;
+    width?: number;
+    height?: number;
+    pix_fmt?: string;
+    profile?: string;
+    codec_tag_string?: string;
+    avg_frame_rate?: string;
+    nb_read_packets?: string;
+    duration?: string;
+    tags?: Record<string, string>;
+  }[];
   format: { duration?: string };
 }
 
 async function ffprobe(file: string, demuxer?: string): Promise<Probe> {
-  const { stdout } = await run('ffprobe', ['-v', 'error', ...(demuxer ? ['-f', demuxer] : []), '-count_packets', '-show_streams', '-show_format', '-of', 'json', file]);
+  const { stdout } = await run('ffprobe', [
+    '-v',
+    'error',
+    ...(demuxer ? ['-f', demuxer] : []),
+    '-count_packets',
+    '-show_streams',
+    '-show_format',
+    '-of',
+    'json',
+    file,
+  ]);
   return JSON.parse(stdout) as Probe;
 }
 
@@ -38,7 +60,20 @@ async function ffprobe(file: string, demuxer?: string): Promise<Probe> {
 async function grayFrame(input: string[], filter: string, n: number): Promise<Buffer> {
   const { stdout } = await run(
     'ffmpeg',
-    ['-v', 'error', ...input, '-vf', `select='eq(n\\,${n})',${filter},format=gray`, '-frames:v', '1', '-f', 'rawvideo', '-pix_fmt', 'gray', '-'],
+    [
+      '-v',
+      'error',
+      ...input,
+      '-vf',
+      `select='eq(n\\,${n})',${filter},format=gray`,
+      '-frames:v',
+      '1',
+      '-f',
+      'rawvideo',
+      '-pix_fmt',
+      'gray',
+      '-',
+    ],
     { encoding: 'buffer', maxBuffer: 1 << 28 },
   );
   return stdout;
@@ -53,210 +88,317 @@ const meanAbsDiff = (a: Buffer, b: Buffer) => {
 const invert = (b: Buffer) => Buffer.from(b.map((v) => 255 - v));
 const distinct = (b: Buffer) => new Set(b).size;
 
-describe.skipIf(!hasTestdata)('transparent outputs from a real clip (needs ../shared/testdata)', () => {
-  let source: string;
-  let mask: string;
-  let info: MediaInfo;
-  const frame = 25; // a frame in the middle of the 2 s excerpt
-  let maskFrame: Buffer;
-  const outputs = new Map<TransparentFormat, RenderedOutput>();
-  const render = async (format: TransparentFormat) => {
-    const o = await renderOutput({ source, info, mask, recipe: { kind: 'transparent', format }, outDir: path.join(tmp, 'out'), poster: true });
-    outputs.set(format, o);
-    // Every output's poster is a PNG of one frame as the format shows it (checked by ffprobe).
-    const poster = JSON.parse(
-      execFileSync('ffprobe', ['-v', 'error', '-show_entries', 'stream=codec_name,width,height,pix_fmt', '-of', 'json', o.poster!], { encoding: 'utf8' }),
-    ) as { streams: { codec_name: string; width: number; height: number; pix_fmt: string }[] };
-    const alpha = ['straight', 'binary', 'separate'].includes(o.metadata.alpha);
-    expect(poster.streams[0], format).toMatchObject({
-      codec_name: 'png',
-      width: o.metadata.width,
-      height: o.metadata.height,
-      pix_fmt: alpha ? 'rgba' : 'rgb24',
+describe.skipIf(!hasTestdata)(
+  'transparent outputs from a real clip (needs ../shared/testdata)',
+  () => {
+    let source: string;
+    let mask: string;
+    let info: MediaInfo;
+    const frame = 25; // a frame in the middle of the 2 s excerpt
+    let maskFrame: Buffer;
+    const outputs = new Map<TransparentFormat, RenderedOutput>();
+    const render = async (format: TransparentFormat) => {
+      const o = await renderOutput({
+        source,
+        info,
+        mask,
+        recipe: { kind: 'transparent', format },
+        outDir: path.join(tmp, 'out'),
+        poster: true,
+      });
+      outputs.set(format, o);
+      // Every output's poster is a PNG of one frame as the format shows it (checked by ffprobe).
+      const poster = JSON.parse(
+        execFileSync(
+          'ffprobe',
+          [
+            '-v',
+            'error',
+            '-show_entries',
+            'stream=codec_name,width,height,pix_fmt',
+            '-of',
+            'json',
+            o.poster!,
+          ],
+          { encoding: 'utf8' },
+        ),
+      ) as { streams: { codec_name: string; width: number; height: number; pix_fmt: string }[] };
+      const alpha = ['straight', 'binary', 'separate'].includes(o.metadata.alpha);
+      expect(poster.streams[0], format).toMatchObject({
+        codec_name: 'png',
+        width: o.metadata.width,
+        height: o.metadata.height,
+        pix_fmt: alpha ? 'rgba' : 'rgb24',
+      });
+      return o;
+    };
+
+    beforeAll(async () => {
+      source = await makeExcerpt(
+        path.join(VIDEOS, 'liveportrait_d12_talking_glasses_512.mp4'),
+        path.join(tmp, 'talking.mp4'),
+        { seconds: 2, maxWidth: 320 },
+      );
+      info = await probeVideo(source);
+      mask = await makeTestMask(source, info, path.join(tmp, 'mask.mkv'));
+      maskFrame = await grayFrame(['-i', mask], 'null', frame);
+      expect(distinct(maskFrame)).toBeGreaterThan(2);
     });
-    return o;
-  };
 
-  beforeAll(async () => {
-    source = await makeExcerpt(path.join(VIDEOS, 'liveportrait_d12_talking_glasses_512.mp4'), path.join(tmp, 'talking.mp4'), { seconds: 2, maxWidth: 320 });
-    info = await probeVideo(source);
-    mask = await makeTestMask(source, info, path.join(tmp, 'mask.mkv'));
-    maskFrame = await grayFrame(['-i', mask], 'null', frame);
-    expect(distinct(maskFrame)).toBeGreaterThan(2);
-  });
-
-  it('webm_vp9: VP9 with a real, matching alpha (libvpx decoder), Opus audio, served as .webm', async () => {
-    const o = await render('webm_vp9');
-    expect(o).toMatchObject({ extension: 'webm', contentType: 'video/webm' });
-    const p = await ffprobe(o.file);
-    const v = p.streams.find((s) => s.codec_type === 'video')!;
-    expect(v).toMatchObject({ codec_name: 'vp9', width: 320, height: 320 });
-    expect(v.tags?.alpha_mode ?? v.tags?.ALPHA_MODE).toBe('1');
-    expect(p.streams.find((s) => s.codec_type === 'audio')?.codec_name).toBe('opus');
-    expect(Number(p.format.duration)).toBeCloseTo(2, 1);
-    // ffmpeg's native VP9 decoder has no alpha plane at all; libvpx's has one, matching the mask.
-    await expect(grayFrame(['-i', o.file], 'alphaextract', frame)).rejects.toThrow();
-    const alpha = await grayFrame(['-c:v', 'libvpx-vp9', '-i', o.file], 'alphaextract', frame);
-    expect(distinct(alpha)).toBeGreaterThan(2);
-    expect(meanAbsDiff(alpha, maskFrame)).toBeLessThan(3);
-    expect(o.metadata).toMatchObject({ validated: true, format: 'vp9', profile: 'video-alpha', width: 320, height: 320, fps: 25, frame_count: 50, has_audio: true });
-    expect(o.metadata.sha256).toMatch(/^[0-9a-f]{64}$/);
-    expect(o.metadata.bytes).toBe(fs.statSync(o.file).size);
-  });
-
-  it('mov_prores: ProRes 4444 with alpha, PCM audio, served as .mov', async () => {
-    const o = await render('mov_prores');
-    expect(o.extension).toBe('mov');
-    const p = await ffprobe(o.file);
-    const v = p.streams.find((s) => s.codec_type === 'video')!;
-    expect(v).toMatchObject({ codec_name: 'prores', profile: '4444', codec_tag_string: 'ap4h' });
-    expect(v.pix_fmt).toMatch(/^yuva444p/);
-    expect(p.streams.find((s) => s.codec_type === 'audio')?.codec_name).toBe('pcm_s16le');
-    const alpha = await grayFrame(['-i', o.file], 'alphaextract', frame);
-    expect(meanAbsDiff(alpha, maskFrame)).toBeLessThan(1);
-  });
-
-  it('stacked_video and its inverted twin: colour on top, (inverted) matte below, double height, audio kept', async () => {
-    for (const format of ['stacked_video', 'stacked_video_mask_inverted'] as const) {
-      const o = await render(format);
-      expect(o.extension).toBe('mp4');
+    it('webm_vp9: VP9 with a real, matching alpha (libvpx decoder), Opus audio, served as .webm', async () => {
+      const o = await render('webm_vp9');
+      expect(o).toMatchObject({ extension: 'webm', contentType: 'video/webm' });
       const p = await ffprobe(o.file);
-      expect(p.streams.find((s) => s.codec_type === 'video')).toMatchObject({ codec_name: 'h264', width: 320, height: 640, pix_fmt: 'yuv420p' });
+      const v = p.streams.find((s) => s.codec_type === 'video')!;
+      expect(v).toMatchObject({ codec_name: 'vp9', width: 320, height: 320 });
+      expect(v.tags?.alpha_mode ?? v.tags?.ALPHA_MODE).toBe('1');
+      expect(p.streams.find((s) => s.codec_type === 'audio')?.codec_name).toBe('opus');
+      expect(Number(p.format.duration)).toBeCloseTo(2, 1);
+      // ffmpeg's native VP9 decoder has no alpha plane at all; libvpx's has one, matching the mask.
+      await expect(grayFrame(['-i', o.file], 'alphaextract', frame)).rejects.toThrow();
+      const alpha = await grayFrame(['-c:v', 'libvpx-vp9', '-i', o.file], 'alphaextract', frame);
+      expect(distinct(alpha)).toBeGreaterThan(2);
+      expect(meanAbsDiff(alpha, maskFrame)).toBeLessThan(3);
+      expect(o.metadata).toMatchObject({
+        validated: true,
+        format: 'vp9',
+        profile: 'video-alpha',
+        width: 320,
+        height: 320,
+        fps: 25,
+        frame_count: 50,
+        has_audio: true,
+      });
+      expect(o.metadata.sha256).toMatch(/^[0-9a-f]{64}$/);
+      expect(o.metadata.bytes).toBe(fs.statSync(o.file).size);
+    });
+
+    it('mov_prores: ProRes 4444 with alpha, PCM audio, served as .mov', async () => {
+      const o = await render('mov_prores');
+      expect(o.extension).toBe('mov');
+      const p = await ffprobe(o.file);
+      const v = p.streams.find((s) => s.codec_type === 'video')!;
+      expect(v).toMatchObject({ codec_name: 'prores', profile: '4444', codec_tag_string: 'ap4h' });
+      expect(v.pix_fmt).toMatch(/^yuva444p/);
+      expect(p.streams.find((s) => s.codec_type === 'audio')?.codec_name).toBe('pcm_s16le');
+      const alpha = await grayFrame(['-i', o.file], 'alphaextract', frame);
+      expect(meanAbsDiff(alpha, maskFrame)).toBeLessThan(1);
+    });
+
+    it('stacked_video and its inverted twin: colour on top, (inverted) matte below, double height, audio kept', async () => {
+      for (const format of ['stacked_video', 'stacked_video_mask_inverted'] as const) {
+        const o = await render(format);
+        expect(o.extension).toBe('mp4');
+        const p = await ffprobe(o.file);
+        expect(p.streams.find((s) => s.codec_type === 'video')).toMatchObject({
+          codec_name: 'h264',
+          width: 320,
+          height: 640,
+          pix_fmt: 'yuv420p',
+        });
+        expect(p.streams.find((s) => s.codec_type === 'audio')?.codec_name).toBe('aac');
+        const below = await grayFrame(['-i', o.file], 'crop=iw:ih/2:0:ih/2', frame);
+        const expected = format === 'stacked_video' ? maskFrame : invert(maskFrame);
+        expect(meanAbsDiff(below, expected)).toBeLessThan(3);
+        expect(meanAbsDiff(below, invert(expected))).toBeGreaterThan(50);
+        // The top half is the picture itself.
+        const top = await grayFrame(['-i', o.file], 'crop=iw:ih/2:0:0', frame);
+        const src = await grayFrame(['-i', source], 'null', frame);
+        expect(meanAbsDiff(top, src)).toBeLessThan(4);
+      }
+    });
+
+    it('mask_video and mask_video_inverted: H.264 greyscale mattes, really (inverted)', async () => {
+      for (const format of ['mask_video', 'mask_video_inverted'] as const) {
+        const o = await render(format);
+        const p = await ffprobe(o.file);
+        expect(p.streams.map((s) => s.codec_type)).toEqual(['video']);
+        expect(p.streams[0]).toMatchObject({ codec_name: 'h264', width: 320, height: 320 });
+        const matte = await grayFrame(['-i', o.file], 'null', frame);
+        const expected = format === 'mask_video' ? maskFrame : invert(maskFrame);
+        expect(meanAbsDiff(matte, expected)).toBeLessThan(2);
+        expect(o.metadata.alpha_inverted).toBe(format === 'mask_video_inverted');
+      }
+    });
+
+    it('pro_bundle: ZIP with color.mp4, alpha.mp4, audio.m4a and manifest.json at its root', async () => {
+      const o = await render('pro_bundle');
+      expect(o).toMatchObject({ extension: 'zip', contentType: 'application/zip' });
+      const { stdout } = await run('unzip', ['-l', o.file]);
+      const names = stdout
+        .split('\n')
+        .map((l) => l.trim().split(/\s+/).at(-1))
+        .filter((n): n is string => Boolean(n && /\.(mp4|m4a|json)$/.test(n)));
+      expect(names.sort()).toEqual(['alpha.mp4', 'audio.m4a', 'color.mp4', 'manifest.json']);
+      const dir = path.join(tmp, 'bundle');
+      await run('unzip', ['-o', '-q', o.file, '-d', dir]);
+      const color = await ffprobe(path.join(dir, 'color.mp4'));
+      expect(color.streams).toHaveLength(1);
+      expect(color.streams[0]).toMatchObject({ codec_name: 'h264', width: 320, height: 320 });
+      const alpha = await grayFrame(['-i', path.join(dir, 'alpha.mp4')], 'null', frame);
+      expect(meanAbsDiff(alpha, maskFrame)).toBeLessThan(2);
+      expect((await ffprobe(path.join(dir, 'audio.m4a'))).streams[0]?.codec_name).toBe('aac');
+      const manifest = JSON.parse(
+        fs.readFileSync(path.join(dir, 'manifest.json'), 'utf8'),
+      ) as Record<string, unknown>;
+      expect(manifest).toMatchObject({
+        color: 'color.mp4',
+        alpha: 'alpha.mp4',
+        audio: 'audio.m4a',
+        width: 320,
+        height: 320,
+        frame_count: 50,
+      });
+    });
+
+    it('png_sequence: ZIP of one RGBA PNG per frame, alpha matching the mask', async () => {
+      const o = await render('png_sequence');
+      const { stdout } = await run('unzip', ['-l', o.file]);
+      const pngs = stdout.split('\n').filter((l) => /frame_\d{6}\.png$/.test(l.trim()));
+      expect(pngs).toHaveLength(50);
+      const dir = path.join(tmp, 'seq');
+      await run('unzip', ['-o', '-q', o.file, 'frame_000026.png', '-d', dir]);
+      const png = path.join(dir, 'frame_000026.png');
+      expect((await ffprobe(png)).streams[0]).toMatchObject({
+        codec_name: 'png',
+        pix_fmt: 'rgba',
+        width: 320,
+        height: 320,
+      });
+      const alpha = await grayFrame(['-i', png], 'alphaextract', 0);
+      expect(meanAbsDiff(alpha, maskFrame)).toBeLessThan(0.5);
+    });
+
+    it('webp: animated WebP with alpha that loops forever (webpmux -info)', async () => {
+      const o = await render('webp');
+      expect(o.contentType).toBe('image/webp');
+      const { stdout } = await run('webpmux', ['-info', o.file]);
+      expect(stdout).toContain('Canvas size: 320 x 320');
+      expect(stdout).toMatch(/Features present: animation transparency/);
+      expect(stdout).toMatch(/Loop Count\s*:\s*0/);
+      // libwebp folds a frame identical to the one before into it (longer duration).
+      const frames = Number(/Number of frames: (\d+)/.exec(stdout)?.[1]);
+      expect(frames).toBeGreaterThan(40);
+      expect(frames).toBeLessThanOrEqual(50);
+      const rows = stdout.split('\n').filter((l) => /^\s*\d+:/.test(l));
+      expect(rows).toHaveLength(frames);
+      expect(rows.every((r) => /\byes\b/.test(r))).toBe(true); // every frame carries alpha
+      const total = rows.reduce((t, r) => t + Number(r.trim().split(/\s+/)[6]), 0);
+      expect(Math.abs(total - 2000)).toBeLessThanOrEqual(40);
+    });
+
+    it('gif: binary transparency, non-constant, loops forever', async () => {
+      const o = await render('gif');
+      const p = await ffprobe(o.file);
+      expect(p.streams[0]).toMatchObject({ codec_name: 'gif', width: 320, height: 320 });
+      expect(Number(p.streams[0]!.nb_read_packets)).toBe(50);
+      const alpha = await grayFrame(['-i', o.file], 'alphaextract', frame);
+      expect([...new Set(alpha)].sort((a, b) => a - b)).toEqual([0, 255]);
+      // Binary alpha follows the mask's 50 % line.
+      const thresholded = Buffer.from(maskFrame.map((v) => (v >= 128 ? 255 : 0)));
+      expect(meanAbsDiff(alpha, thresholded)).toBeLessThan(3);
+      const bytes = fs.readFileSync(o.file);
+      const netscape = bytes.indexOf('NETSCAPE2.0');
+      expect(netscape).toBeGreaterThan(0);
+      expect(bytes.readUInt16LE(netscape + 13)).toBe(0);
+    });
+
+    it('apng: RGBA animation with partial alpha, plays forever', async () => {
+      const o = await render('apng');
+      expect(o).toMatchObject({ extension: 'png', contentType: 'image/apng' });
+      const p = await ffprobe(o.file, 'apng');
+      expect(p.streams[0]).toMatchObject({
+        codec_name: 'apng',
+        pix_fmt: 'rgba',
+        width: 320,
+        height: 320,
+      });
+      const alpha = await grayFrame(['-f', 'apng', '-i', o.file], 'alphaextract', frame);
+      expect(meanAbsDiff(alpha, maskFrame)).toBeLessThan(0.5);
+      const bytes = fs.readFileSync(o.file);
+      const actl = bytes.indexOf('acTL');
+      expect(bytes.readUInt32BE(actl + 4)).toBe(50);
+      expect(bytes.readUInt32BE(actl + 8)).toBe(0);
+    });
+
+    it('hevc_alpha (FFmpeg 8 through node-av): hvc1 MOV with an alpha layer per frame, alpha decoded back matching the mask, colour readable by the system FFmpeg 5.1, AAC audio', async () => {
+      expect(await canEncodeHevcAlpha()).toBe(true);
+      const o = await render('hevc_alpha');
+      expect(o).toMatchObject({ extension: 'mov', contentType: 'video/quicktime' });
+      const p = await ffprobe(o.file);
+      const v = p.streams.find((s) => s.codec_type === 'video')!;
+      expect(v).toMatchObject({
+        codec_name: 'hevc',
+        codec_tag_string: 'hvc1',
+        width: 320,
+        height: 320,
+        avg_frame_rate: '25/1',
+      });
       expect(p.streams.find((s) => s.codec_type === 'audio')?.codec_name).toBe('aac');
-      const below = await grayFrame(['-i', o.file], 'crop=iw:ih/2:0:ih/2', frame);
-      const expected = format === 'stacked_video' ? maskFrame : invert(maskFrame);
-      expect(meanAbsDiff(below, expected)).toBeLessThan(3);
-      expect(meanAbsDiff(below, invert(expected))).toBeGreaterThan(50);
-      // The top half is the picture itself.
-      const top = await grayFrame(['-i', o.file], 'crop=iw:ih/2:0:0', frame);
-      const src = await grayFrame(['-i', source], 'null', frame);
-      expect(meanAbsDiff(top, src)).toBeLessThan(4);
-    }
-  });
-
-  it('mask_video and mask_video_inverted: H.264 greyscale mattes, really (inverted)', async () => {
-    for (const format of ['mask_video', 'mask_video_inverted'] as const) {
-      const o = await render(format);
-      const p = await ffprobe(o.file);
-      expect(p.streams.map((s) => s.codec_type)).toEqual(['video']);
-      expect(p.streams[0]).toMatchObject({ codec_name: 'h264', width: 320, height: 320 });
-      const matte = await grayFrame(['-i', o.file], 'null', frame);
-      const expected = format === 'mask_video' ? maskFrame : invert(maskFrame);
-      expect(meanAbsDiff(matte, expected)).toBeLessThan(2);
-      expect(o.metadata.alpha_inverted).toBe(format === 'mask_video_inverted');
-    }
-  });
-
-  it('pro_bundle: ZIP with color.mp4, alpha.mp4, audio.m4a and manifest.json at its root', async () => {
-    const o = await render('pro_bundle');
-    expect(o).toMatchObject({ extension: 'zip', contentType: 'application/zip' });
-    const { stdout } = await run('unzip', ['-l', o.file]);
-    const names = stdout.split('\n').map((l) => l.trim().split(/\s+/).at(-1)).filter((n): n is string => Boolean(n && /\.(mp4|m4a|json)$/.test(n)));
-    expect(names.sort()).toEqual(['alpha.mp4', 'audio.m4a', 'color.mp4', 'manifest.json']);
-    const dir = path.join(tmp, 'bundle');
-    await run('unzip', ['-o', '-q', o.file, '-d', dir]);
-    const color = await ffprobe(path.join(dir, 'color.mp4'));
-    expect(color.streams).toHaveLength(1);
-    expect(color.streams[0]).toMatchObject({ codec_name: 'h264', width: 320, height: 320 });
-    const alpha = await grayFrame(['-i', path.join(dir, 'alpha.mp4')], 'null', frame);
-    expect(meanAbsDiff(alpha, maskFrame)).toBeLessThan(2);
-    expect((await ffprobe(path.join(dir, 'audio.m4a'))).streams[0]?.codec_name).toBe('aac');
-    const manifest = JSON.parse(fs.readFileSync(path.join(dir, 'manifest.json'), 'utf8')) as Record<string, unknown>;
-    expect(manifest).toMatchObject({ color: 'color.mp4', alpha: 'alpha.mp4', audio: 'audio.m4a', width: 320, height: 320, frame_count: 50 });
-  });
-
-  it('png_sequence: ZIP of one RGBA PNG per frame, alpha matching the mask', async () => {
-    const o = await render('png_sequence');
-    const { stdout } = await run('unzip', ['-l', o.file]);
-    const pngs = stdout.split('\n').filter((l) => /frame_\d{6}\.png$/.test(l.trim()));
-    expect(pngs).toHaveLength(50);
-    const dir = path.join(tmp, 'seq');
-    await run('unzip', ['-o', '-q', o.file, 'frame_000026.png', '-d', dir]);
-    const png = path.join(dir, 'frame_000026.png');
-    expect((await ffprobe(png)).streams[0]).toMatchObject({ codec_name: 'png', pix_fmt: 'rgba', width: 320, height: 320 });
-    const alpha = await grayFrame(['-i', png], 'alphaextract', 0);
-    expect(meanAbsDiff(alpha, maskFrame)).toBeLessThan(0.5);
-  });
-
-  it('webp: animated WebP with alpha that loops forever (webpmux -info)', async () => {
-    const o = await render('webp');
-    expect(o.contentType).toBe('image/webp');
-    const { stdout } = await run('webpmux', ['-info', o.file]);
-    expect(stdout).toContain('Canvas size: 320 x 320');
-    expect(stdout).toMatch(/Features present: animation transparency/);
-    expect(stdout).toMatch(/Loop Count\s*:\s*0/);
-    // libwebp folds a frame identical to the one before into it (longer duration).
-    const frames = Number(/Number of frames: (\d+)/.exec(stdout)?.[1]);
-    expect(frames).toBeGreaterThan(40);
-    expect(frames).toBeLessThanOrEqual(50);
-    const rows = stdout.split('\n').filter((l) => /^\s*\d+:/.test(l));
-    expect(rows).toHaveLength(frames);
-    expect(rows.every((r) => /\byes\b/.test(r))).toBe(true); // every frame carries alpha
-    const total = rows.reduce((t, r) => t + Number(r.trim().split(/\s+/)[6]), 0);
-    expect(Math.abs(total - 2000)).toBeLessThanOrEqual(40);
-  });
-
-  it('gif: binary transparency, non-constant, loops forever', async () => {
-    const o = await render('gif');
-    const p = await ffprobe(o.file);
-    expect(p.streams[0]).toMatchObject({ codec_name: 'gif', width: 320, height: 320 });
-    expect(Number(p.streams[0]!.nb_read_packets)).toBe(50);
-    const alpha = await grayFrame(['-i', o.file], 'alphaextract', frame);
-    expect([...new Set(alpha)].sort((a, b) => a - b)).toEqual([0, 255]);
-    // Binary alpha follows the mask's 50 % line.
-    const thresholded = Buffer.from(maskFrame.map((v) => (v >= 128 ? 255 : 0)));
-    expect(meanAbsDiff(alpha, thresholded)).toBeLessThan(3);
-    const bytes = fs.readFileSync(o.file);
-    const netscape = bytes.indexOf('NETSCAPE2.0');
-    expect(netscape).toBeGreaterThan(0);
-    expect(bytes.readUInt16LE(netscape + 13)).toBe(0);
-  });
-
-  it('apng: RGBA animation with partial alpha, plays forever', async () => {
-    const o = await render('apng');
-    expect(o).toMatchObject({ extension: 'png', contentType: 'image/apng' });
-    const p = await ffprobe(o.file, 'apng');
-    expect(p.streams[0]).toMatchObject({ codec_name: 'apng', pix_fmt: 'rgba', width: 320, height: 320 });
-    const alpha = await grayFrame(['-f', 'apng', '-i', o.file], 'alphaextract', frame);
-    expect(meanAbsDiff(alpha, maskFrame)).toBeLessThan(0.5);
-    const bytes = fs.readFileSync(o.file);
-    const actl = bytes.indexOf('acTL');
-    expect(bytes.readUInt32BE(actl + 4)).toBe(50);
-    expect(bytes.readUInt32BE(actl + 8)).toBe(0);
-  });
-
-  it('hevc_alpha (FFmpeg 8 through node-av): hvc1 MOV with an alpha layer per frame, alpha decoded back matching the mask, colour readable by the system FFmpeg 5.1, AAC audio', async () => {
-    expect(await canEncodeHevcAlpha()).toBe(true);
-    const o = await render('hevc_alpha');
-    expect(o).toMatchObject({ extension: 'mov', contentType: 'video/quicktime' });
-    const p = await ffprobe(o.file);
-    const v = p.streams.find((s) => s.codec_type === 'video')!;
-    expect(v).toMatchObject({ codec_name: 'hevc', codec_tag_string: 'hvc1', width: 320, height: 320, avg_frame_rate: '25/1' });
-    expect(p.streams.find((s) => s.codec_type === 'audio')?.codec_name).toBe('aac');
-    // Two layers: NAL units with nuh_layer_id 1 (the alpha) for every frame.
-    const { stdout: annexB } = await run('ffmpeg', ['-v', 'error', '-i', o.file, '-map', '0:v:0', '-c', 'copy', '-bsf:v', 'hevc_mp4toannexb', '-f', 'hevc', '-'], {
-      encoding: 'buffer',
-      maxBuffer: 1 << 28,
+      // Two layers: NAL units with nuh_layer_id 1 (the alpha) for every frame.
+      const { stdout: annexB } = await run(
+        'ffmpeg',
+        [
+          '-v',
+          'error',
+          '-i',
+          o.file,
+          '-map',
+          '0:v:0',
+          '-c',
+          'copy',
+          '-bsf:v',
+          'hevc_mp4toannexb',
+          '-f',
+          'hevc',
+          '-',
+        ],
+        {
+          encoding: 'buffer',
+          maxBuffer: 1 << 28,
+        },
+      );
+      const layers = hevcLayerCounts(new Uint8Array(annexB));
+      expect(layers.get(1)).toBeGreaterThanOrEqual(50);
+      // The system FFmpeg 5.1 decodes the colour layer, every frame.
+      const colour = await grayFrame(['-i', o.file], 'null', frame);
+      expect(colour.length).toBe(320 * 320);
+      const { stdout: count } = await run('ffprobe', [
+        '-v',
+        'error',
+        '-count_frames',
+        '-select_streams',
+        'v:0',
+        '-show_entries',
+        'stream=nb_read_frames',
+        '-of',
+        'csv=p=0',
+        o.file,
+      ]);
+      expect(Number(count.trim())).toBe(50);
+      // FFmpeg 8 (node-av) decodes the alpha layer back: not constant, and it is the mask.
+      const [alpha] = await decodeAlphaLayer(o.file, [frame]);
+      expect(distinct(Buffer.from(alpha!))).toBeGreaterThan(2);
+      expect(meanAbsDiff(Buffer.from(alpha!), maskFrame)).toBeLessThan(3);
     });
-    const layers = hevcLayerCounts(new Uint8Array(annexB));
-    expect(layers.get(1)).toBeGreaterThanOrEqual(50);
-    // The system FFmpeg 5.1 decodes the colour layer, every frame.
-    const colour = await grayFrame(['-i', o.file], 'null', frame);
-    expect(colour.length).toBe(320 * 320);
-    const { stdout: count } = await run('ffprobe', ['-v', 'error', '-count_frames', '-select_streams', 'v:0', '-show_entries', 'stream=nb_read_frames', '-of', 'csv=p=0', o.file]);
-    expect(Number(count.trim())).toBe(50);
-    // FFmpeg 8 (node-av) decodes the alpha layer back: not constant, and it is the mask.
-    const [alpha] = await decodeAlphaLayer(o.file, [frame]);
-    expect(distinct(Buffer.from(alpha!))).toBeGreaterThan(2);
-    expect(meanAbsDiff(Buffer.from(alpha!), maskFrame)).toBeLessThan(3);
-  });
 
-  it('a clip without audio gives outputs without audio', async () => {
-    const quiet = await makeExcerpt(path.join(VIDEOS, 'sam2_05_juggle_fullbody_1280x720.mp4'), path.join(tmp, 'juggle.mp4'), { seconds: 1, maxWidth: 320 });
-    const qInfo = await probeVideo(quiet);
-    const qMask = await makeTestMask(quiet, qInfo, path.join(tmp, 'juggle-mask.mkv'));
-    const o = await renderOutput({ source: quiet, info: qInfo, mask: qMask, recipe: { kind: 'transparent', format: 'stacked_video' }, outDir: path.join(tmp, 'quiet') });
-    expect((await ffprobe(o.file)).streams.map((s) => s.codec_type)).toEqual(['video']);
-    expect(o.metadata).toMatchObject({ has_audio: false, width: 320, height: 360 });
-  });
-});
+    it('a clip without audio gives outputs without audio', async () => {
+      const quiet = await makeExcerpt(
+        path.join(VIDEOS, 'sam2_05_juggle_fullbody_1280x720.mp4'),
+        path.join(tmp, 'juggle.mp4'),
+        { seconds: 1, maxWidth: 320 },
+      );
+      const qInfo = await probeVideo(quiet);
+      const qMask = await makeTestMask(quiet, qInfo, path.join(tmp, 'juggle-mask.mkv'));
+      const o = await renderOutput({
+        source: quiet,
+        info: qInfo,
+        mask: qMask,
+        recipe: { kind: 'transparent', format: 'stacked_video' },
+        outDir: path.join(tmp, 'quiet'),
+      });
+      expect((await ffprobe(o.file)).streams.map((s) => s.codec_type)).toEqual(['video']);
+      expect(o.metadata).toMatchObject({ has_audio: false, width: 320, height: 360 });
+    });
+  },
+);

@@ -4,17 +4,33 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, createAccount, ROOT, stackDb, startStack, uploadedJob, waitFor, waitForJob, type Stack, type TestAccount } from './helpers';
+import {
+  api,
+  createAccount,
+  ROOT,
+  stackDb,
+  startStack,
+  uploadedJob,
+  waitFor,
+  waitForJob,
+  type Stack,
+  type TestAccount,
+} from './helpers';
 import { writeColourWordsModel } from './helpers/open-vocabulary-model';
 
 const run = promisify(execFile);
 const [W, H] = [320, 240];
 
 async function frames(input: string, pixFmt: 'gray' | 'rgb24'): Promise<Uint8Array[]> {
-  const { stdout } = await run('ffmpeg', ['-v', 'error', '-i', input, '-f', 'rawvideo', '-pix_fmt', pixFmt, '-'], { encoding: 'buffer', maxBuffer: 1 << 28 });
+  const { stdout } = await run(
+    'ffmpeg',
+    ['-v', 'error', '-i', input, '-f', 'rawvideo', '-pix_fmt', pixFmt, '-'],
+    { encoding: 'buffer', maxBuffer: 1 << 28 },
+  );
   const size = W * H * (pixFmt === 'gray' ? 1 : 3);
   const out: Uint8Array[] = [];
-  for (let off = 0; off + size <= stdout.length; off += size) out.push(stdout.subarray(off, off + size));
+  for (let off = 0; off + size <= stdout.length; off += size)
+    out.push(stdout.subarray(off, off + size));
   return out;
 }
 
@@ -37,21 +53,41 @@ describe('the open-vocabulary slot', () => {
     const models = path.join(tmp, 'models');
     fs.mkdirSync(models);
     const prepared = path.resolve(ROOT, process.env.MODELS_DIR ?? 'models-cache');
-    for (const f of fs.readdirSync(prepared)) fs.symlinkSync(path.join(prepared, f), path.join(models, f));
+    for (const f of fs.readdirSync(prepared))
+      fs.symlinkSync(path.join(prepared, f), path.join(models, f));
     writeColourWordsModel(models);
     // 0.6 s at 25 fps: a red box crossing a green grid.
     clip = path.join(tmp, 'red.mp4');
     await run('ffmpeg', [
-      '-v', 'error', '-y', '-f', 'lavfi', '-i',
+      '-v',
+      'error',
+      '-y',
+      '-f',
+      'lavfi',
+      '-i',
       `color=c=0x406040:s=${W}x${H}:d=0.6:r=25,drawgrid=w=20:h=20:t=2:c=0x70a070[bg];color=c=0xdd2020:s=80x60:r=25[box];[bg][box]overlay=x='30+t*100':y=80:shortest=1`,
-      '-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-preset', 'veryfast', clip,
+      '-c:v',
+      'libx264',
+      '-pix_fmt',
+      'yuv420p',
+      '-preset',
+      'veryfast',
+      clip,
     ]);
     stack = await startStack({ worker: true, env: { MODELS_DIR: models } });
     owner = await createAccount(stack, 20);
     job = await uploadedJob(stack, owner.key, clip);
-    expect((await api(stack, 'POST', `/v1/jobs/${job}/start`, { key: owner.key, body: { model: 'service-human' } })).status).toBe(200);
+    expect(
+      (
+        await api(stack, 'POST', `/v1/jobs/${job}/start`, {
+          key: owner.key,
+          body: { model: 'service-human' },
+        })
+      ).status,
+    ).toBe(200);
     const done = await waitForJob(stack, owner.key, job, { timeoutMs: 300_000 });
-    if (done.status !== 'completed') throw new Error(`job failed: ${done.message}\n${stack.logs()}`);
+    if (done.status !== 'completed')
+      throw new Error(`job failed: ${done.message}\n${stack.logs()}`);
   });
   afterAll(async () => {
     await stack?.stop();
@@ -59,22 +95,41 @@ describe('the open-vocabulary slot', () => {
   });
 
   it('refuses a phrase with a word the model does not know, naming it, before any charge', async () => {
-    const balance = async () => (await api<{ remaining_credits: number }>(stack, 'GET', '/v1/credits', { key: owner.key })).body.remaining_credits;
+    const balance = async () =>
+      (await api<{ remaining_credits: number }>(stack, 'GET', '/v1/credits', { key: owner.key }))
+        .body.remaining_credits;
     const before = await balance();
-    const r = await api<{ error: string; details: string }>(stack, 'POST', `/v1/jobs/${job}/refine-mask`, { key: owner.key, body: { model: 'service-original', prompt: { text: 'the red zorblax' } } });
+    const r = await api<{ error: string; details: string }>(
+      stack,
+      'POST',
+      `/v1/jobs/${job}/refine-mask`,
+      { key: owner.key, body: { model: 'service-original', prompt: { text: 'the red zorblax' } } },
+    );
     expect(r.status).toBe(400);
     expect(r.body.error).toMatch(/No known concept in "the red zorblax".*open-vocabulary model/);
-    expect(r.body.details).toMatch(/words the open-vocabulary model "colour-words" knows \(it does not know "zorblax"\)/);
+    expect(r.body.details).toMatch(
+      /words the open-vocabulary model "colour-words" knows \(it does not know "zorblax"\)/,
+    );
     expect(await balance()).toBe(before);
   });
 
   it('adds "the red thing" through the model\'s map: the red box, frame by frame', async () => {
-    const r = await api<{ refinement_id: string; concepts: string[] }>(stack, 'POST', `/v1/jobs/${job}/refine-mask`, { key: owner.key, body: { model: 'service-original', prompt: { text: 'the red thing' } } });
+    const r = await api<{ refinement_id: string; concepts: string[] }>(
+      stack,
+      'POST',
+      `/v1/jobs/${job}/refine-mask`,
+      { key: owner.key, body: { model: 'service-original', prompt: { text: 'the red thing' } } },
+    );
     expect(r.status, r.text).toBe(200);
     expect(r.body.concepts).toEqual(['the red thing']);
     const done = await waitFor(
       async () => {
-        const s = await api<{ status: string; error?: string }>(stack, 'GET', `/v1/refinements/${r.body.refinement_id}`, { key: owner.key });
+        const s = await api<{ status: string; error?: string }>(
+          stack,
+          'GET',
+          `/v1/refinements/${r.body.refinement_id}`,
+          { key: owner.key },
+        );
         return ['queued', 'processing'].includes(s.body.status) ? undefined : s.body;
       },
       { timeoutMs: 300_000, intervalMs: 1_000, what: 'refinement' },

@@ -16,22 +16,51 @@ import { modelFilePath } from '../../lib/models/resolve';
 import { convertTfjsGraph, type TfjsModelJson } from '../../scripts/models/tfjs-graph-to-onnx';
 
 const run = promisify(execFile);
-const CLIP = path.resolve(import.meta.dirname, '../../../shared/testdata/videos/liveportrait_d10_long_black_hair_512.mp4');
+const CLIP = path.resolve(
+  import.meta.dirname,
+  '../../../shared/testdata/videos/liveportrait_d10_long_black_hair_512.mp4',
+);
 const SIDE = 256;
 const FRAMES = 3;
 const source = RVM.source as ModelSourceNpmTfjs;
-const sources = () => path.join(env().modelsDir, 'sources', source.package.replace(/[^A-Za-z0-9.@-]+/g, '_'));
+const sources = () =>
+  path.join(env().modelsDir, 'sources', source.package.replace(/[^A-Za-z0-9.@-]+/g, '_'));
 const STATE = ['r1', 'r2', 'r3', 'r4'];
 
 /** Consecutive real frames (a person with long hair) as NHWC floats in 0..1. */
 async function frames(): Promise<Float32Array[]> {
-  const { stdout } = await run('ffmpeg', ['-v', 'error', '-i', CLIP, '-frames:v', String(FRAMES), '-vf', `scale=${SIDE}:${SIDE}`, '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-'], { encoding: 'buffer', maxBuffer: 1 << 26 });
+  const { stdout } = await run(
+    'ffmpeg',
+    [
+      '-v',
+      'error',
+      '-i',
+      CLIP,
+      '-frames:v',
+      String(FRAMES),
+      '-vf',
+      `scale=${SIDE}:${SIDE}`,
+      '-f',
+      'rawvideo',
+      '-pix_fmt',
+      'rgb24',
+      '-',
+    ],
+    { encoding: 'buffer', maxBuffer: 1 << 26 },
+  );
   const n = SIDE * SIDE * 3;
-  return Array.from({ length: FRAMES }, (_, f) => Float32Array.from(stdout.subarray(f * n, (f + 1) * n), (v) => v / 255));
+  return Array.from({ length: FRAMES }, (_, f) =>
+    Float32Array.from(stdout.subarray(f * n, (f + 1) * n), (v) => v / 255),
+  );
 }
 
 /** The TFJS original, run by TensorFlow.js itself (WASM backend), recurrent state carried along. */
-async function tfjsAlphas(json: TfjsModelJson, weights: Buffer, ratio: number, inputs: Float32Array[]): Promise<Float32Array[]> {
+async function tfjsAlphas(
+  json: TfjsModelJson,
+  weights: Buffer,
+  ratio: number,
+  inputs: Float32Array[],
+): Promise<Float32Array[]> {
   const model = await loadGraphModel({
     load: () =>
       Promise.resolve({
@@ -42,23 +71,41 @@ async function tfjsAlphas(json: TfjsModelJson, weights: Buffer, ratio: number, i
         signature: json.signature,
       }),
   });
-  let state: Record<string, tf.Tensor> = Object.fromEntries(STATE.map((s) => [`${s}i`, tf.scalar(0)]));
+  let state: Record<string, tf.Tensor> = Object.fromEntries(
+    STATE.map((s) => [`${s}i`, tf.scalar(0)]),
+  );
   const out: Float32Array[] = [];
   for (const px of inputs) {
-    const names = ['pha', ...STATE.map((s) => `${s}o`)].map((k) => json.signature!.outputs[k]!.name);
-    const res = (await model.executeAsync({ src: tf.tensor(px, [1, SIDE, SIDE, 3]), downsample_ratio: tf.scalar(ratio), ...state }, names)) as tf.Tensor[];
+    const names = ['pha', ...STATE.map((s) => `${s}o`)].map(
+      (k) => json.signature!.outputs[k]!.name,
+    );
+    const res = (await model.executeAsync(
+      { src: tf.tensor(px, [1, SIDE, SIDE, 3]), downsample_ratio: tf.scalar(ratio), ...state },
+      names,
+    )) as tf.Tensor[];
     out.push((await res[0]!.data()) as Float32Array);
     state = Object.fromEntries(STATE.map((s, i) => [`${s}i`, res[i + 1]!]));
   }
   return out;
 }
 
-async function onnxAlphas(model: string | Uint8Array, inputs: Float32Array[]): Promise<Float32Array[]> {
-  const session = await ort.InferenceSession.create(model as string, { intraOpNumThreads: 2, logSeverityLevel: 3 });
-  let state: Record<string, ort.Tensor> = Object.fromEntries(STATE.map((s) => [`${s}i`, new ort.Tensor('float32', new Float32Array(1), [1, 1, 1, 1])]));
+async function onnxAlphas(
+  model: string | Uint8Array,
+  inputs: Float32Array[],
+): Promise<Float32Array[]> {
+  const session = await ort.InferenceSession.create(model as string, {
+    intraOpNumThreads: 2,
+    logSeverityLevel: 3,
+  });
+  let state: Record<string, ort.Tensor> = Object.fromEntries(
+    STATE.map((s) => [`${s}i`, new ort.Tensor('float32', new Float32Array(1), [1, 1, 1, 1])]),
+  );
   const out: Float32Array[] = [];
   for (const px of inputs) {
-    const res = await session.run({ src: new ort.Tensor('float32', px, [1, SIDE, SIDE, 3]), ...state });
+    const res = await session.run({
+      src: new ort.Tensor('float32', px, [1, SIDE, SIDE, 3]),
+      ...state,
+    });
     out.push(res.pha!.data as Float32Array);
     state = Object.fromEntries(STATE.map((s) => [`${s}i`, res[`${s}o`]!]));
   }
@@ -85,7 +132,9 @@ describe.skipIf(!fs.existsSync(CLIP))('Robust Video Matting converted from its T
     json = JSON.parse(fs.readFileSync(path.join(sources(), 'rvm.json'), 'utf8')) as TfjsModelJson;
     weights = fs.readFileSync(path.join(sources(), 'rvm.bin'));
     inputs = await frames();
-    setWasmPaths(`${path.dirname(createRequire(import.meta.url).resolve('@tensorflow/tfjs-backend-wasm/package.json'))}/dist/`);
+    setWasmPaths(
+      `${path.dirname(createRequire(import.meta.url).resolve('@tensorflow/tfjs-backend-wasm/package.json'))}/dist/`,
+    );
     await tf.setBackend('wasm');
   }, 600_000);
 
@@ -100,13 +149,18 @@ describe.skipIf(!fs.existsSync(CLIP))('Robust Video Matting converted from its T
   });
 
   it('fixing another downsample_ratio keeps the other branch (resize and refiner), and still agrees', async () => {
-    const model = convertTfjsGraph({ json, weights }, { fixed: { downsample_ratio: 0.5 }, outputs: ['pha', ...STATE.map((s) => `${s}o`)] });
+    const model = convertTfjsGraph(
+      { json, weights },
+      { fixed: { downsample_ratio: 0.5 }, outputs: ['pha', ...STATE.map((s) => `${s}o`)] },
+    );
     const expected = await tfjsAlphas(json, weights, 0.5, inputs);
     const got = await onnxAlphas(model, inputs);
     for (let f = 0; f < FRAMES; f++) expect(compare(expected[f]!, got[f]!).max).toBeLessThan(1e-3);
   });
 
   it('refuses a graph whose control flow is not fixed, naming why', () => {
-    expect(() => convertTfjsGraph({ json, weights }, {})).toThrow(/Switch on a value that is not fixed/);
+    expect(() => convertTfjsGraph({ json, weights }, {})).toThrow(
+      /Switch on a value that is not fixed/,
+    );
   });
 });

@@ -5,7 +5,13 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { resetEnvForTests } from '../../lib/env';
-import { FetchError, fetchToFile, safeFetchToFile, UnsafeUrlError, type NetPolicy } from '../../lib/net/safe-fetch';
+import {
+  FetchError,
+  fetchToFile,
+  safeFetchToFile,
+  UnsafeUrlError,
+  type NetPolicy,
+} from '../../lib/net/safe-fetch';
 import { listenOnFreePort } from '../support/listen';
 
 /**
@@ -31,7 +37,11 @@ const publicish = http.createServer((req, res) => {
     return res.end();
   }
   if (req.url === '/bomb') {
-    res.writeHead(200, { 'Content-Encoding': 'gzip', 'Content-Type': 'video/mp4', 'Content-Length': bomb.length });
+    res.writeHead(200, {
+      'Content-Encoding': 'gzip',
+      'Content-Type': 'video/mp4',
+      'Content-Length': bomb.length,
+    });
     return res.end(bomb);
   }
   if (req.url === '/hang') return; // never answers
@@ -42,10 +52,17 @@ const publicish = http.createServer((req, res) => {
 const INTERNAL_PORT = await listenOnFreePort(internal, '127.0.0.1');
 const PUBLIC_PORT = await listenOnFreePort(publicish, '127.0.0.2');
 
-const testPolicy: NetPolicy = { allowPrivate: false, requireHttps: false, treatAsPublic: ['127.0.0.2'] };
+const testPolicy: NetPolicy = {
+  allowPrivate: false,
+  requireHttps: false,
+  treatAsPublic: ['127.0.0.2'],
+};
 afterAll(async () => {
   publicish.closeAllConnections();
-  await Promise.all([new Promise((r) => internal.close(r)), new Promise((r) => publicish.close(r))]);
+  await Promise.all([
+    new Promise((r) => internal.close(r)),
+    new Promise((r) => publicish.close(r)),
+  ]);
   fs.rmSync(dir, { recursive: true, force: true });
   delete process.env.KEYOUT_ALLOW_PRIVATE_URLS;
   resetEnvForTests();
@@ -78,11 +95,14 @@ const embeddedForms = [
 ] as const;
 
 describe('safeFetchToFile with KEYOUT_ALLOW_PRIVATE_URLS unset', () => {
-  it.each([...loopbackForms, ...embeddedForms])('refuses the %s form and never connects', async (_form, url) => {
-    await expect(safeFetchToFile(url, dest, { maxBytes: 1e6 })).rejects.toThrow(UnsafeUrlError);
-    expect(internalHits).toBe(0);
-    expect(fs.existsSync(dest)).toBe(false);
-  });
+  it.each([...loopbackForms, ...embeddedForms])(
+    'refuses the %s form and never connects',
+    async (_form, url) => {
+      await expect(safeFetchToFile(url, dest, { maxBytes: 1e6 })).rejects.toThrow(UnsafeUrlError);
+      expect(internalHits).toBe(0);
+      expect(fs.existsSync(dest)).toBe(false);
+    },
+  );
 
   it.each([
     'http://169.254.169.254/latest/meta-data/',
@@ -92,14 +112,18 @@ describe('safeFetchToFile with KEYOUT_ALLOW_PRIVATE_URLS unset', () => {
   ])('refuses the cloud metadata address %s even when private URLs are allowed', async (url) => {
     process.env.KEYOUT_ALLOW_PRIVATE_URLS = '1';
     resetEnvForTests();
-    await expect(safeFetchToFile(url, dest, { maxBytes: 1e6 })).rejects.toThrow(/cloud metadata address/);
+    await expect(safeFetchToFile(url, dest, { maxBytes: 1e6 })).rejects.toThrow(
+      /cloud metadata address/,
+    );
   });
 
   it('the same URLs do reach the internal server when private URLs are allowed (control)', async () => {
     process.env.KEYOUT_ALLOW_PRIVATE_URLS = '1';
     resetEnvForTests();
     for (const [, url] of loopbackForms) {
-      await expect(safeFetchToFile(url, dest, { maxBytes: 1e6 })).resolves.toMatchObject({ bytes: 6 });
+      await expect(safeFetchToFile(url, dest, { maxBytes: 1e6 })).resolves.toMatchObject({
+        bytes: 6,
+      });
     }
     expect(internalHits).toBe(loopbackForms.length);
   });
@@ -107,7 +131,12 @@ describe('safeFetchToFile with KEYOUT_ALLOW_PRIVATE_URLS unset', () => {
 
 describe('redirects are checked on every hop', () => {
   it('downloads from the allowed host (control)', async () => {
-    const r = await fetchToFile(`http://127.0.0.2:${PUBLIC_PORT}/bg.png`, dest, { maxBytes: 1e6 }, testPolicy);
+    const r = await fetchToFile(
+      `http://127.0.0.2:${PUBLIC_PORT}/bg.png`,
+      dest,
+      { maxBytes: 1e6 },
+      testPolicy,
+    );
     expect(r).toEqual({ bytes: 1000, contentType: 'image/png' });
   });
 
@@ -120,15 +149,17 @@ describe('redirects are checked on every hop', () => {
     'file:///etc/passwd',
   ])('refuses a redirect from the allowed host to %s', async (target) => {
     const url = `http://127.0.0.2:${PUBLIC_PORT}/redirect?to=${encodeURIComponent(target)}`;
-    await expect(fetchToFile(url, dest, { maxBytes: 1e6 }, testPolicy)).rejects.toThrow(UnsafeUrlError);
+    await expect(fetchToFile(url, dest, { maxBytes: 1e6 }, testPolicy)).rejects.toThrow(
+      UnsafeUrlError,
+    );
     expect(internalHits).toBe(0);
   });
 
   it('refuses a redirect to plain http when HTTPS is required', async () => {
     const url = `http://127.0.0.2:${PUBLIC_PORT}/redirect?to=${encodeURIComponent(`http://127.0.0.2:${PUBLIC_PORT}/x`)}`;
-    await expect(fetchToFile(url, dest, { maxBytes: 1e6 }, { ...testPolicy, requireHttps: true })).rejects.toThrow(
-      /HTTPS/,
-    );
+    await expect(
+      fetchToFile(url, dest, { maxBytes: 1e6 }, { ...testPolicy, requireHttps: true }),
+    ).rejects.toThrow(/HTTPS/);
   });
 });
 
@@ -136,16 +167,24 @@ describe('limits', () => {
   it('caps the decoded bytes of a gzip bomb (a small body that inflates to 52 MB)', async () => {
     const started = process.memoryUsage().rss;
     await expect(
-      fetchToFile(`http://127.0.0.2:${PUBLIC_PORT}/bomb`, dest, { maxBytes: 5 * 1024 * 1024 }, testPolicy),
+      fetchToFile(
+        `http://127.0.0.2:${PUBLIC_PORT}/bomb`,
+        dest,
+        { maxBytes: 5 * 1024 * 1024 },
+        testPolicy,
+      ),
     ).rejects.toThrow(/larger than the limit/);
     expect(fs.existsSync(dest)).toBe(false);
     expect(process.memoryUsage().rss - started).toBeLessThan(200 * 1024 * 1024);
   });
 
   it('gives up on a server that never answers', async () => {
-    const err = await fetchToFile(`http://127.0.0.2:${PUBLIC_PORT}/hang`, dest, { maxBytes: 1e6, timeoutMs: 500 }, testPolicy).catch(
-      (e: unknown) => e,
-    );
+    const err = await fetchToFile(
+      `http://127.0.0.2:${PUBLIC_PORT}/hang`,
+      dest,
+      { maxBytes: 1e6, timeoutMs: 500 },
+      testPolicy,
+    ).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(FetchError);
     expect((err as FetchError).transient).toBe(true);
   });

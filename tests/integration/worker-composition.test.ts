@@ -24,7 +24,10 @@ const requests: string[] = [];
 const host = http.createServer((req, res) => {
   requests.push(req.url ?? '');
   // /once.png is there for the check at start and gone when the worker comes to fetch it.
-  if (req.url === '/bg.png' || (req.url === '/once.png' && requests.filter((u) => u === '/once.png').length === 1)) {
+  if (
+    req.url === '/bg.png' ||
+    (req.url === '/once.png' && requests.filter((u) => u === '/once.png').length === 1)
+  ) {
     res.writeHead(200, { 'Content-Type': 'image/png' });
     return res.end(png);
   }
@@ -43,7 +46,18 @@ let clip: string;
 beforeAll(async () => {
   stack = await startStack({ worker: true });
   const file = path.join(stack.dataDir, 'bg.png');
-  execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'color=c=red:s=160x120', '-frames:v', '1', file]);
+  execFileSync('ffmpeg', [
+    '-v',
+    'error',
+    '-y',
+    '-f',
+    'lavfi',
+    '-i',
+    'color=c=red:s=160x120',
+    '-frames:v',
+    '1',
+    file,
+  ]);
   png = fs.readFileSync(file);
   key = (await createAccount(stack, 100)).key;
   clip = await syntheticClip(path.join(stack.dataDir, 'clip.mp4'), { seconds: 1, size: '160x120' });
@@ -57,7 +71,13 @@ async function startComposition(backgroundUrl: string): Promise<string> {
   const id = await uploadedJob(stack, key, clip);
   const started = await api(stack, 'POST', `/v1/jobs/${id}/start`, {
     key,
-    body: { model: 'service-light', background: { type: 'composition', composition: { template: 'centered', background_url: backgroundUrl } } },
+    body: {
+      model: 'service-light',
+      background: {
+        type: 'composition',
+        composition: { template: 'centered', background_url: backgroundUrl },
+      },
+    },
   });
   expect(started.status, started.text).toBe(200);
   return id;
@@ -77,13 +97,24 @@ describe('composition backgrounds fetched by the worker', () => {
     const before = await api<{ remaining_credits: number }>(stack, 'GET', '/v1/credits', { key });
     for (const [url, why] of [
       [`http://127.0.0.1:${HOST_PORT}/missing.png`, /HTTP 404/],
-      [`http://127.0.0.1:${HOST_PORT}/page.html`, /not lead to an image .* or a video .*; it answered with text\/html/],
+      [
+        `http://127.0.0.1:${HOST_PORT}/page.html`,
+        /not lead to an image .* or a video .*; it answered with text\/html/,
+      ],
     ] as const) {
       const id = await uploadedJob(stack, key, clip);
-      const started = await api<{ error: string; details?: string }>(stack, 'POST', `/v1/jobs/${id}/start`, {
-        key,
-        body: { model: 'service-light', background: { type: 'composition', composition: { background_url: url } } },
-      });
+      const started = await api<{ error: string; details?: string }>(
+        stack,
+        'POST',
+        `/v1/jobs/${id}/start`,
+        {
+          key,
+          body: {
+            model: 'service-light',
+            background: { type: 'composition', composition: { background_url: url } },
+          },
+        },
+      );
       expect(started.status, started.text).toBe(400);
       expect(started.body.error).toMatch(/background_url/);
       expect(started.body.details).toMatch(why);

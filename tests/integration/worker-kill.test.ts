@@ -49,7 +49,10 @@ afterAll(async () => {
 
 async function startJob(): Promise<string> {
   const id = await uploadedJob(stack, key, clip);
-  const started = await api(stack, 'POST', `/v1/jobs/${id}/start`, { key, body: { model: 'service-light' } });
+  const started = await api(stack, 'POST', `/v1/jobs/${id}/start`, {
+    key,
+    body: { model: 'service-light' },
+  });
   expect(started.status, started.text).toBe(200);
   return id;
 }
@@ -61,7 +64,9 @@ async function heldRow(jobId: string) {
       const job = await db().job.findUniqueOrThrow({ where: { id: jobId } });
       const progress = readProgress(job);
       if (progress?.stage !== 'segment' || (progress.framesDone ?? 0) < 1) return undefined;
-      const row = await db().queueJob.findFirst({ where: { queue: 'segment-video', payloadJson: { contains: jobId }, status: 'active' } });
+      const row = await db().queueJob.findFirst({
+        where: { queue: 'segment-video', payloadJson: { contains: jobId }, status: 'active' },
+      });
       return row?.lockedBy ? { row, pid: Number(row.lockedBy.split(':')[1]) } : undefined;
     },
     { timeoutMs: 180_000, intervalMs: 100, what: 'the worker to be segmenting' },
@@ -70,7 +75,10 @@ async function heldRow(jobId: string) {
 
 async function chargesOf(jobId: string) {
   const entries = await db().creditEntry.findMany({ where: { jobId } });
-  return { debits: entries.filter((e) => e.kind === 'debit').length, refunds: entries.filter((e) => e.kind === 'refund').length };
+  return {
+    debits: entries.filter((e) => e.kind === 'debit').length,
+    refunds: entries.filter((e) => e.kind === 'refund').length,
+  };
 }
 
 const alive = (pid: number) => {
@@ -83,42 +91,58 @@ const alive = (pid: number) => {
 };
 
 describe('worker crash safety', () => {
-  it('a job whose worker is SIGKILLed mid-job is reclaimed after the lease and completes, charged once', async () => {
-    const jobId = await startJob();
-    const { row, pid } = await heldRow(jobId);
-    // The worker's whole process group (its launcher, the worker, their ffmpeg), like a container kill.
-    process.kill(-stack.pids().worker!, 'SIGKILL');
-    await waitFor(() => Promise.resolve(alive(pid) ? undefined : true), { what: 'the worker to die' });
-    expect((await db().job.findUniqueOrThrow({ where: { id: jobId } })).status).toBe('processing');
+  it(
+    'a job whose worker is SIGKILLed mid-job is reclaimed after the lease and completes, charged once',
+    async () => {
+      const jobId = await startJob();
+      const { row, pid } = await heldRow(jobId);
+      // The worker's whole process group (its launcher, the worker, their ffmpeg), like a container kill.
+      process.kill(-stack.pids().worker!, 'SIGKILL');
+      await waitFor(() => Promise.resolve(alive(pid) ? undefined : true), {
+        what: 'the worker to die',
+      });
+      expect((await db().job.findUniqueOrThrow({ where: { id: jobId } })).status).toBe(
+        'processing',
+      );
 
-    // The launcher ends just after the worker; startWorker() sees a worker still running until then.
-    await stack.stopWorker();
-    stack.startWorker();
-    const status = await waitForJob(stack, key, jobId, { timeoutMs: 300_000 });
-    expect(status.status, `${status.message}\n${stack.logs()}`).toBe('completed');
-    expect(status.processed_video_url).toEqual(expect.any(String));
-    const after = await db().queueJob.findUniqueOrThrow({ where: { id: row.id } });
-    expect(after).toMatchObject({ status: 'completed', attempts: 2 });
-    expect(after.lockedBy).toBeNull();
-    expect(await chargesOf(jobId)).toEqual({ debits: 1, refunds: 0 });
-    expect(await db().maskVersion.count({ where: { jobId } })).toBe(1);
-    expect(fs.existsSync(path.join(stack.dataDir, 'work', `segment-${jobId}`))).toBe(false);
-  }, SLOW_HOST_MS);
+      // The launcher ends just after the worker; startWorker() sees a worker still running until then.
+      await stack.stopWorker();
+      stack.startWorker();
+      const status = await waitForJob(stack, key, jobId, { timeoutMs: 300_000 });
+      expect(status.status, `${status.message}\n${stack.logs()}`).toBe('completed');
+      expect(status.processed_video_url).toEqual(expect.any(String));
+      const after = await db().queueJob.findUniqueOrThrow({ where: { id: row.id } });
+      expect(after).toMatchObject({ status: 'completed', attempts: 2 });
+      expect(after.lockedBy).toBeNull();
+      expect(await chargesOf(jobId)).toEqual({ debits: 1, refunds: 0 });
+      expect(await db().maskVersion.count({ where: { jobId } })).toBe(1);
+      expect(fs.existsSync(path.join(stack.dataDir, 'work', `segment-${jobId}`))).toBe(false);
+    },
+    SLOW_HOST_MS,
+  );
 
-  it('SIGTERM drains: the worker finishes or releases its job and exits; the job completes, charged once', async () => {
-    const jobId = await startJob();
-    const { row, pid } = await heldRow(jobId);
-    process.kill(pid, 'SIGTERM');
-    await waitFor(() => Promise.resolve(alive(pid) ? undefined : true), { timeoutMs: 120_000, what: 'the worker to exit' });
-    const left = await db().queueJob.findUniqueOrThrow({ where: { id: row.id } });
-    // Finished within the grace period, or handed back untouched for the next worker.
-    if (left.status !== 'completed') expect(left).toMatchObject({ status: 'queued', attempts: 0, lockedBy: null });
+  it(
+    'SIGTERM drains: the worker finishes or releases its job and exits; the job completes, charged once',
+    async () => {
+      const jobId = await startJob();
+      const { row, pid } = await heldRow(jobId);
+      process.kill(pid, 'SIGTERM');
+      await waitFor(() => Promise.resolve(alive(pid) ? undefined : true), {
+        timeoutMs: 120_000,
+        what: 'the worker to exit',
+      });
+      const left = await db().queueJob.findUniqueOrThrow({ where: { id: row.id } });
+      // Finished within the grace period, or handed back untouched for the next worker.
+      if (left.status !== 'completed')
+        expect(left).toMatchObject({ status: 'queued', attempts: 0, lockedBy: null });
 
-    await stack.stopWorker();
-    stack.startWorker();
-    const status = await waitForJob(stack, key, jobId);
-    expect(status.status, `${status.message}\n${stack.logs()}`).toBe('completed');
-    expect(await chargesOf(jobId)).toEqual({ debits: 1, refunds: 0 });
-    expect(stack.logs()).toMatch(/SIGTERM: draining/);
-  }, SLOW_HOST_MS);
+      await stack.stopWorker();
+      stack.startWorker();
+      const status = await waitForJob(stack, key, jobId);
+      expect(status.status, `${status.message}\n${stack.logs()}`).toBe('completed');
+      expect(await chargesOf(jobId)).toEqual({ debits: 1, refunds: 0 });
+      expect(stack.logs()).toMatch(/SIGTERM: draining/);
+    },
+    SLOW_HOST_MS,
+  );
 });

@@ -72,8 +72,14 @@ async function plantJob(file: string, webhookUrl: string | null = null): Promise
         startedAt: new Date(),
       },
     });
-    await tx.creditEntry.create({ data: { userId, kind: 'debit', amount: -1, jobId: id, idempotencyKey: `debit:${id}` } });
-    await createOutput(tx, { jobId: id, role: 'primary', recipe: { kind: 'transparent', format: 'webm_vp9' } });
+    await tx.creditEntry.create({
+      data: { userId, kind: 'debit', amount: -1, jobId: id, idempotencyKey: `debit:${id}` },
+    });
+    await createOutput(tx, {
+      jobId: id,
+      role: 'primary',
+      recipe: { kind: 'transparent', format: 'webm_vp9' },
+    });
   });
   await storage().putFile(key, file);
   await transact((tx) => enqueue(tx, 'segment-video', { jobId: id }));
@@ -92,16 +98,43 @@ const finished = (id: string) =>
 describe('the worker and hostile media', () => {
   it('fails each disguised or lying file with a clear message and a refund, then keeps working', async () => {
     // A real video the playlist and concat list point at: if ffmpeg followed them, it would succeed.
-    const secret = make('secret.mp4', ['-f', 'lavfi', '-i', 'testsrc2=s=64x64:d=1', '-pix_fmt', 'yuv420p']);
+    const secret = make('secret.mp4', [
+      '-f',
+      'lavfi',
+      '-i',
+      'testsrc2=s=64x64:d=1',
+      '-pix_fmt',
+      'yuv420p',
+    ]);
     const hls = path.join(dir, 'playlist.mp4');
-    fs.writeFileSync(hls, `#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXTINF:10.0,\nfile://${secret}\n#EXT-X-ENDLIST\n`);
+    fs.writeFileSync(
+      hls,
+      `#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXTINF:10.0,\nfile://${secret}\n#EXT-X-ENDLIST\n`,
+    );
     const concat = path.join(dir, 'concat.mp4');
     fs.writeFileSync(concat, `ffconcat version 1.0\nfile '${secret}'\n`);
     const tenHours = make('long.mkv', [
-      '-f', 'lavfi', '-i', 'color=s=64x64:r=25:d=0.08',
-      '-vf', "setpts='if(eq(N,1),36000/TB,PTS)'", '-fps_mode', 'passthrough', '-c:v', 'ffv1',
+      '-f',
+      'lavfi',
+      '-i',
+      'color=s=64x64:r=25:d=0.08',
+      '-vf',
+      "setpts='if(eq(N,1),36000/TB,PTS)'",
+      '-fps_mode',
+      'passthrough',
+      '-c:v',
+      'ffv1',
     ]);
-    const huge = make('huge.mp4', ['-f', 'lavfi', '-i', 'color=s=8192x8192:r=1:d=1', '-c:v', 'mjpeg', '-q:v', '31']);
+    const huge = make('huge.mp4', [
+      '-f',
+      'lavfi',
+      '-i',
+      'color=s=8192x8192:r=1:d=1',
+      '-c:v',
+      'mjpeg',
+      '-q:v',
+      '31',
+    ]);
     const text = path.join(dir, 'notes.mp4');
     fs.writeFileSync(text, 'hello, this is not a video');
 
@@ -114,14 +147,19 @@ describe('the worker and hostile media', () => {
     ];
     const ids: string[] = [];
     const hook = `http://127.0.0.1:${RECEIVER_PORT}/hook`;
-    for (const [i, [file]] of cases.entries()) ids.push(await plantJob(file, i === 0 ? hook : null));
-    const good = await plantJob(await syntheticClip(path.join(dir, 'good.mp4'), { seconds: 1, size: '160x120' }));
+    for (const [i, [file]] of cases.entries())
+      ids.push(await plantJob(file, i === 0 ? hook : null));
+    const good = await plantJob(
+      await syntheticClip(path.join(dir, 'good.mp4'), { seconds: 1, size: '160x120' }),
+    );
 
     for (const [i, [file, message]] of cases.entries()) {
       const job = await finished(ids[i]!);
       expect(job.status, `${path.basename(file)}: ${job.message}`).toBe('failed');
       expect(job.message).toMatch(message);
-      const refund = await db().creditEntry.findUnique({ where: { idempotencyKey: `refund:${job.id}` } });
+      const refund = await db().creditEntry.findUnique({
+        where: { idempotencyKey: `refund:${job.id}` },
+      });
       expect(refund?.amount).toBe(1);
       const output = await db().output.findFirstOrThrow({ where: { jobId: job.id } });
       expect(output).toMatchObject({ status: 'failed', storageKey: null });
@@ -131,7 +169,12 @@ describe('the worker and hostile media', () => {
     // The failure is announced with the same message.
     const failedJob = await db().job.findUniqueOrThrow({ where: { id: ids[0]! } });
     const delivery = await waitFor(
-      () => db().webhookDelivery.findFirst({ where: { jobId: ids[0]!, eventType: 'job.failed', deliveryStatus: 'delivered' } }).then((d) => d ?? undefined),
+      () =>
+        db()
+          .webhookDelivery.findFirst({
+            where: { jobId: ids[0]!, eventType: 'job.failed', deliveryStatus: 'delivered' },
+          })
+          .then((d) => d ?? undefined),
       { what: 'the job.failed delivery' },
     );
     expect(delivery.httpStatusCode).toBe(200);

@@ -1,5 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, createAccount, createKey, keyout, roomInWindow, stackDb, startStack, type Stack, type TestAccount } from './helpers';
+import {
+  api,
+  createAccount,
+  createKey,
+  keyout,
+  roomInWindow,
+  stackDb,
+  startStack,
+  type Stack,
+  type TestAccount,
+} from './helpers';
 
 let stack: Stack;
 let account: TestAccount;
@@ -35,7 +45,9 @@ describe('authentication', () => {
   });
 
   it('answers 401 "Invalid API key" for a key under a wrong header name', async () => {
-    const r = await api(stack, 'GET', '/v1/credits', { headers: { Authorization: `Bearer ${account.key}` } });
+    const r = await api(stack, 'GET', '/v1/credits', {
+      headers: { Authorization: `Bearer ${account.key}` },
+    });
     expect(r.status).toBe(401);
     expect(r.body).toEqual({ error: 'Invalid API key' });
   });
@@ -64,9 +76,14 @@ describe('authentication', () => {
 });
 
 describe('paths and methods that are not endpoints', () => {
-  it('answer the spec\'s JSON error body, not an empty 405 or an HTML page', async () => {
+  it("answer the spec's JSON error body, not an empty 405 or an HTML page", async () => {
     for (const prefix of ['/v1', '/api/v1']) {
-      const wrongMethod = await api(stack, 'GET', `${prefix}/jobs/00000000-0000-4000-8000-000000000000`, { key: account.key });
+      const wrongMethod = await api(
+        stack,
+        'GET',
+        `${prefix}/jobs/00000000-0000-4000-8000-000000000000`,
+        { key: account.key },
+      );
       expect(wrongMethod.status).toBe(405);
       expect(wrongMethod.headers.get('allow')).toBe('DELETE, OPTIONS');
       expect(wrongMethod.body).toEqual({
@@ -75,12 +92,24 @@ describe('paths and methods that are not endpoints', () => {
       });
       const listJobs = await api(stack, 'GET', `${prefix}/jobs`, { key: account.key });
       expect([listJobs.status, listJobs.headers.get('allow')]).toEqual([405, 'POST, OPTIONS']);
-      const putCredits = await api(stack, 'PUT', `${prefix}/credits`, { key: account.key, body: {} });
-      expect([putCredits.status, putCredits.headers.get('allow')]).toEqual([405, 'GET, HEAD, OPTIONS']);
+      const putCredits = await api(stack, 'PUT', `${prefix}/credits`, {
+        key: account.key,
+        body: {},
+      });
+      expect([putCredits.status, putCredits.headers.get('allow')]).toEqual([
+        405,
+        'GET, HEAD, OPTIONS',
+      ]);
 
-      const unknown = await api(stack, 'POST', `${prefix}/jobs/x/nothing`, { key: account.key, body: {} });
+      const unknown = await api(stack, 'POST', `${prefix}/jobs/x/nothing`, {
+        key: account.key,
+        body: {},
+      });
       expect(unknown.status).toBe(404);
-      expect(unknown.body).toEqual({ error: 'Not found', details: `There is no API endpoint POST ${prefix}/jobs/x/nothing.` });
+      expect(unknown.body).toEqual({
+        error: 'Not found',
+        details: `There is no API endpoint POST ${prefix}/jobs/x/nothing.`,
+      });
       expect(unknown.headers.get('content-type')).toContain('application/json');
     }
     // The real endpoints still answer.
@@ -104,7 +133,10 @@ describe('keys', () => {
     const second = await createKey(stack, account.email);
     expect((await api(stack, 'GET', '/v1/credits', { key: second })).status).toBe(200);
     const prisma = await stackDb(stack);
-    await prisma.apiKey.updateMany({ where: { prefix: second.slice(0, 9) }, data: { revokedAt: new Date() } });
+    await prisma.apiKey.updateMany({
+      where: { prefix: second.slice(0, 9) },
+      data: { revokedAt: new Date() },
+    });
     const r = await api(stack, 'GET', '/v1/credits', { key: second });
     expect(r.status).toBe(401);
     expect(r.body).toEqual({ error: 'Invalid API key' });
@@ -123,7 +155,9 @@ describe('rate limit', () => {
     expect(reset).toBeGreaterThan(Date.now() / 1000);
     expect(reset).toBeLessThanOrEqual(Math.ceil(Date.now() / 1000) + 60);
     for (let batch = 0; batch < 9; batch++) {
-      const rs = await Promise.all(Array.from({ length: 11 }, () => api(stack, 'GET', '/v1/credits', { key: busy.key })));
+      const rs = await Promise.all(
+        Array.from({ length: 11 }, () => api(stack, 'GET', '/v1/credits', { key: busy.key })),
+      );
       for (const r of rs) expect(r.status).toBe(200);
     }
     const last = await api(stack, 'GET', '/v1/credits', { key: busy.key });

@@ -47,14 +47,22 @@ afterAll(async () => {
   fs.rmSync(tmp, { recursive: true, force: true });
 });
 
-const credits = async (key: string) => (await api<{ remaining_credits: number }>(stack, 'GET', '/v1/credits', { key })).body;
+const credits = async (key: string) =>
+  (await api<{ remaining_credits: number }>(stack, 'GET', '/v1/credits', { key })).body;
 
 describe('POST /v1/jobs', () => {
   it('answers 400 with the spec message when neither source is given', async () => {
-    for (const body of [{}, { filename: 'a.mp4' }, { content_type: 'video/mp4' }, { filename: null, content_type: null, video_url: null }]) {
+    for (const body of [
+      {},
+      { filename: 'a.mp4' },
+      { content_type: 'video/mp4' },
+      { filename: null, content_type: null, video_url: null },
+    ]) {
       const r = await api(stack, 'POST', '/v1/jobs', { key: alice.key, body });
       expect(r.status).toBe(400);
-      expect(r.body).toMatchObject({ error: 'One of (filename with content_type) or video_url is required' });
+      expect(r.body).toMatchObject({
+        error: 'One of (filename with content_type) or video_url is required',
+      });
       expect(typeof r.body.error).toBe('string');
       expect(r.headers.get('x-api-version')).toBe('1.6.0');
     }
@@ -67,17 +75,33 @@ describe('POST /v1/jobs', () => {
       body: '{nope',
     });
     expect(res.status).toBe(400);
-    expect(await res.json()).toEqual({ error: 'Invalid JSON body', details: 'The request body is not valid JSON.' });
+    expect(await res.json()).toEqual({
+      error: 'Invalid JSON body',
+      details: 'The request body is not valid JSON.',
+    });
   });
 
   it('takes a video content_type or application/octet-stream, and answers 400 for any other', async () => {
     for (const type of ['text/html', 'image/svg+xml', 'application/json']) {
-      const r = await api(stack, 'POST', '/v1/jobs', { key: alice.key, body: { filename: 'page.mp4', content_type: type } });
+      const r = await api(stack, 'POST', '/v1/jobs', {
+        key: alice.key,
+        body: { filename: 'page.mp4', content_type: type },
+      });
       expect(r.status, type).toBe(400);
-      expect(r.body.error).toBe(`Invalid content_type: must be a video type such as video/mp4 (or application/octet-stream), not ${type}`);
+      expect(r.body.error).toBe(
+        `Invalid content_type: must be a video type such as video/mp4 (or application/octet-stream), not ${type}`,
+      );
     }
-    for (const type of ['video/quicktime', 'video/x-matroska', 'application/octet-stream', 'VIDEO/MP4; codecs="avc1"']) {
-      const r = await api(stack, 'POST', '/v1/jobs', { key: alice.key, body: { filename: 'clip.mkv', content_type: type } });
+    for (const type of [
+      'video/quicktime',
+      'video/x-matroska',
+      'application/octet-stream',
+      'VIDEO/MP4; codecs="avc1"',
+    ]) {
+      const r = await api(stack, 'POST', '/v1/jobs', {
+        key: alice.key,
+        body: { filename: 'clip.mkv', content_type: type },
+      });
       expect(r.status, type).toBe(200);
     }
   });
@@ -90,7 +114,10 @@ describe('POST /v1/jobs', () => {
       content_type: 'video/mp4',
       instructions: { method: 'PUT', headers: { 'Content-Type': 'video/mp4' } },
     });
-    expect(receipt.upload_url.startsWith(`${storedUrlPrefix(stack)}jobs/${receipt.id}/source?`), receipt.upload_url).toBe(true);
+    expect(
+      receipt.upload_url.startsWith(`${storedUrlPrefix(stack)}jobs/${receipt.id}/source?`),
+      receipt.upload_url,
+    ).toBe(true);
     const ttl = Date.parse(receipt.expires_at) - Date.now();
     expect(ttl).toBeGreaterThan(3500_000);
     expect(ttl).toBeLessThanOrEqual(3600_000);
@@ -114,7 +141,11 @@ describe('POST /v1/jobs', () => {
   it('takes a multipart `file` straight to uploaded', async () => {
     const form = new FormData();
     form.append('file', new Blob([fs.readFileSync(clip25)], { type: 'video/mp4' }), 'form.mp4');
-    const res = await fetch(`${stack.baseUrl}/v1/jobs`, { method: 'POST', headers: { 'X-Api-Key': alice.key }, body: form });
+    const res = await fetch(`${stack.baseUrl}/v1/jobs`, {
+      method: 'POST',
+      headers: { 'X-Api-Key': alice.key },
+      body: form,
+    });
     const body = (await res.json()) as Record<string, unknown>;
     expect(res.status).toBe(200);
     expect(body).toMatchObject({ status: 'uploaded', filename: 'form.mp4' });
@@ -124,7 +155,12 @@ describe('POST /v1/jobs', () => {
   it('downloads a video_url now and probes it', async () => {
     const receipt = await createJob(stack, alice.key);
     await putUpload(receipt, clip25);
-    const status = await api<{ processed_video_url: string | null }>(stack, 'GET', `/v1/jobs/${receipt.id}/status`, { key: alice.key });
+    const status = await api<{ processed_video_url: string | null }>(
+      stack,
+      'GET',
+      `/v1/jobs/${receipt.id}/status`,
+      { key: alice.key },
+    );
     expect(status.body.processed_video_url).toBeNull();
     // Our own signed file URL serves as a public video URL (private addresses are allowed in tests).
     const source = await prisma.job.findUniqueOrThrow({ where: { id: receipt.id } });
@@ -133,10 +169,20 @@ describe('POST /v1/jobs', () => {
     const r = await api(stack, 'POST', '/v1/jobs', { key: alice.key, body: { video_url: url } });
     expect(r.status).toBe(200);
     // The name comes from the URL's path: the source's own key (each upload has its own).
-    expect(r.body).toMatchObject({ status: 'uploaded', video_url: url, filename: source.sourceKey!.split('/').pop() });
-    const bad = await api(stack, 'POST', '/v1/jobs', { key: alice.key, body: { video_url: 'ftp://example.com/a.mp4' } });
+    expect(r.body).toMatchObject({
+      status: 'uploaded',
+      video_url: url,
+      filename: source.sourceKey!.split('/').pop(),
+    });
+    const bad = await api(stack, 'POST', '/v1/jobs', {
+      key: alice.key,
+      body: { video_url: 'ftp://example.com/a.mp4' },
+    });
     expect(bad.status).toBe(400);
-    expect(bad.body).toEqual({ error: 'video_url must be an http(s) URL', details: 'video_url: video_url must be an http(s) URL' });
+    expect(bad.body).toEqual({
+      error: 'video_url must be an http(s) URL',
+      details: 'video_url: video_url must be an http(s) URL',
+    });
   });
 });
 
@@ -146,7 +192,12 @@ describe('signed upload', () => {
     const res = await putUpload(receipt, clip25);
     expect(res.status).toBe(200);
     if (!s3()) expect(await res.json()).toMatchObject({ id: receipt.id, status: 'uploaded' });
-    const status = await api<{ status: string; length_seconds: number }>(stack, 'GET', `/v1/jobs/${receipt.id}/status`, { key: alice.key });
+    const status = await api<{ status: string; length_seconds: number }>(
+      stack,
+      'GET',
+      `/v1/jobs/${receipt.id}/status`,
+      { key: alice.key },
+    );
     expect(status.body.status).toBe('uploaded');
     expect(status.body.length_seconds).toBeCloseTo(2, 1);
   });
@@ -154,7 +205,10 @@ describe('signed upload', () => {
   it('refuses tampered and expired URLs with 403 and an error body', async () => {
     const receipt = await createJob(stack, alice.key);
     // Our own /files route answers the spec's error body; S3 answers 403 with its own XML.
-    const tampered = receipt.upload_url.replace(s3() ? /X-Amz-Signature=[^&]+/ : /sig=[^&]+/, s3() ? `X-Amz-Signature=${'0'.repeat(64)}` : 'sig=AAAA');
+    const tampered = receipt.upload_url.replace(
+      s3() ? /X-Amz-Signature=[^&]+/ : /sig=[^&]+/,
+      s3() ? `X-Amz-Signature=${'0'.repeat(64)}` : 'sig=AAAA',
+    );
     const r1 = await fetch(tampered, { method: 'PUT', body: 'x' });
     expect(r1.status).toBe(403);
     if (!s3()) expect(await r1.json()).toMatchObject({ error: 'Invalid signature' });
@@ -163,7 +217,10 @@ describe('signed upload', () => {
     const asGet = await fetch(receipt.upload_url);
     expect(asGet.status).toBe(403);
     const { storage } = await import('../../lib/storage');
-    const expired = await storage().signedUrl(`jobs/${receipt.id}/source`, { method: 'PUT', expiresIn: s3() ? 1 : -10 });
+    const expired = await storage().signedUrl(`jobs/${receipt.id}/source`, {
+      method: 'PUT',
+      expiresIn: s3() ? 1 : -10,
+    });
     if (s3()) await new Promise((r) => setTimeout(r, 2_000));
     const r2 = await fetch(expired, { method: 'PUT', body: 'x' });
     expect(r2.status).toBe(403);
@@ -183,7 +240,8 @@ describe('signed upload', () => {
     }
     const status = await api(stack, 'GET', `/v1/jobs/${receipt.id}/status`, { key: alice.key });
     expect(status.body.status).toBe('created');
-    if (s3()) expect(status.body.message).toMatch(/The upload was refused: .*not a supported video/);
+    if (s3())
+      expect(status.body.message).toMatch(/The upload was refused: .*not a supported video/);
     expect(await storedKeys(stack, receipt.id)).toEqual([]);
   });
 });
@@ -202,7 +260,10 @@ describe('POST /v1/jobs/{id}/start', () => {
     expect(r.body).not.toHaveProperty('export_id');
     expect((await credits(account.key)).remaining_credits).toBe(48);
 
-    const again = await api(stack, 'POST', `/v1/jobs/${light}/start`, { key: account.key, body: {} });
+    const again = await api(stack, 'POST', `/v1/jobs/${light}/start`, {
+      key: account.key,
+      body: {},
+    });
     expect(again.status).toBe(200);
     expect(again.body).toMatchObject({ id: light, creditsUsed: 2 });
     expect((await credits(account.key)).remaining_credits).toBe(48);
@@ -210,14 +271,25 @@ describe('POST /v1/jobs/{id}/start', () => {
     const fast = await uploadedJob(stack, account.key, clip60);
     const r60 = await api(stack, 'POST', `/v1/jobs/${fast}/start`, {
       key: account.key,
-      body: { background: { type: 'color', color: '#00FF00' }, webhook_url: 'http://127.0.0.1:9/hook' },
+      body: {
+        background: { type: 'color', color: '#00FF00' },
+        webhook_url: 'http://127.0.0.1:9/hook',
+      },
     });
     expect(r60.status).toBe(200);
     // service-original 1 credit/s × 2 s × (60/30)
-    expect(r60.body).toMatchObject({ creditsUsed: 4, export_id: expect.any(String) as string, webhook_url: 'http://127.0.0.1:9/hook' });
+    expect(r60.body).toMatchObject({
+      creditsUsed: 4,
+      export_id: expect.any(String) as string,
+      webhook_url: 'http://127.0.0.1:9/hook',
+    });
     expect(r60.body.message).toEqual(expect.any(String));
     expect(r60.body.background).toEqual({ type: 'color', color: '#00FF00' });
-    expect(await credits(account.key)).toMatchObject({ total_credits: 50, remaining_credits: 44, used_credits: 6 });
+    expect(await credits(account.key)).toMatchObject({
+      total_credits: 50,
+      remaining_credits: 44,
+      used_credits: 6,
+    });
 
     const ledger = await prisma.creditEntry.findMany({ where: { jobId: { in: [light, fast] } } });
     expect(ledger.map((e) => [e.kind, e.amount, e.idempotencyKey]).sort()).toEqual(
@@ -228,22 +300,37 @@ describe('POST /v1/jobs/{id}/start', () => {
     );
     expect(await enqueued(stack, 'segment-video', fast)).toBe(1);
     const status = await api(stack, 'GET', `/v1/jobs/${fast}/status`, { key: account.key });
-    expect(status.body).toMatchObject({ status: 'processing', background: { type: 'color', color: '#00FF00' }, output_format: 'mp4' });
-    const deliveries = await api(stack, 'GET', `/v1/webhooks/deliveries?video_id=${fast}`, { key: account.key });
+    expect(status.body).toMatchObject({
+      status: 'processing',
+      background: { type: 'color', color: '#00FF00' },
+      output_format: 'mp4',
+    });
+    const deliveries = await api(stack, 'GET', `/v1/webhooks/deliveries?video_id=${fast}`, {
+      key: account.key,
+    });
     expect(deliveries.body).toMatchObject({ video_id: fast, total_deliveries: 1 });
     expect(deliveries.body.deliveries).toEqual([
-      expect.objectContaining({ event_type: 'job.started', webhook_url: 'http://127.0.0.1:9/hook', attempt_number: 1 }),
+      expect.objectContaining({
+        event_type: 'job.started',
+        webhook_url: 'http://127.0.0.1:9/hook',
+        attempt_number: 1,
+      }),
     ]);
   });
 
   it('answers 402 and leaves the job, the balance and the queue untouched', async () => {
     const poor = await createAccount(stack, 1);
     const id = await uploadedJob(stack, poor.key, clip25);
-    const r = await api(stack, 'POST', `/v1/jobs/${id}/start`, { key: poor.key, body: { model: 'service-original' } });
+    const r = await api(stack, 'POST', `/v1/jobs/${id}/start`, {
+      key: poor.key,
+      body: { model: 'service-original' },
+    });
     expect(r.status).toBe(402);
     expect(r.body).toEqual({ error: 'Insufficient credits' });
     expect(r.headers.get('x-ratelimit-limit')).toBe('100');
-    expect((await api(stack, 'GET', `/v1/jobs/${id}/status`, { key: poor.key })).body.status).toBe('uploaded');
+    expect((await api(stack, 'GET', `/v1/jobs/${id}/status`, { key: poor.key })).body.status).toBe(
+      'uploaded',
+    );
     expect(await credits(poor.key)).toMatchObject({ remaining_credits: 1, used_credits: 0 });
     expect(await enqueued(stack, 'segment-video', id)).toBe(0);
     expect(await prisma.output.count({ where: { jobId: id } })).toBe(0);
@@ -251,34 +338,62 @@ describe('POST /v1/jobs/{id}/start', () => {
 
   it('answers 400 with the spec message for a bad colour, and for an unknown Lottie preset', async () => {
     const id = await uploadedJob(stack, alice.key, clip25);
-    const bad = await api(stack, 'POST', `/v1/jobs/${id}/start`, { key: alice.key, body: { background: { type: 'color', color: 'green' } } });
+    const bad = await api(stack, 'POST', `/v1/jobs/${id}/start`, {
+      key: alice.key,
+      body: { background: { type: 'color', color: 'green' } },
+    });
     expect(bad.status).toBe(400);
     expect(bad.body.error).toBe('invalid background colour format (must be a hex colour)');
     const lottie = await api(stack, 'POST', `/v1/jobs/${id}/start`, {
       key: alice.key,
-      body: { background: { type: 'transparent', transparent_format: 'lottie', lottie_options: { preset: 'ultra' } } },
+      body: {
+        background: {
+          type: 'transparent',
+          transparent_format: 'lottie',
+          lottie_options: { preset: 'ultra' },
+        },
+      },
     });
     expect(lottie.status).toBe(400);
-    expect(lottie.body.error).toMatch(/lottie_options\.preset must be one of balanced, small, quality, png/);
-    const model = await api(stack, 'POST', `/v1/jobs/${id}/start`, { key: alice.key, body: { model: 'service-mega' } });
+    expect(lottie.body.error).toMatch(
+      /lottie_options\.preset must be one of balanced, small, quality, png/,
+    );
+    const model = await api(stack, 'POST', `/v1/jobs/${id}/start`, {
+      key: alice.key,
+      body: { model: 'service-mega' },
+    });
     expect(model.status).toBe(400);
     expect(model.body.error).toMatch(/^Invalid model/);
-    expect((await api(stack, 'GET', `/v1/jobs/${id}/status`, { key: alice.key })).body.status).toBe('uploaded');
+    expect((await api(stack, 'GET', `/v1/jobs/${id}/status`, { key: alice.key })).body.status).toBe(
+      'uploaded',
+    );
   });
 
   it('takes 50 unique exports besides a distinct primary output, and refuses 51 before any charge', async () => {
     const account = await createAccount(stack, 50);
-    const exports = (n: number) => [{ format: 'webm_vp9', sizes: Array.from({ length: n }, (_, i) => 100 + i) }];
+    const exports = (n: number) => [
+      { format: 'webm_vp9', sizes: Array.from({ length: n }, (_, i) => 100 + i) },
+    ];
     const background = { type: 'transparent', transparent_format: 'webm_vp9' };
     const refused = await uploadedJob(stack, account.key, clip25);
-    const tooMany = await api(stack, 'POST', `/v1/jobs/${refused}/start`, { key: account.key, body: { background, exports: exports(51) } });
+    const tooMany = await api(stack, 'POST', `/v1/jobs/${refused}/start`, {
+      key: account.key,
+      body: { background, exports: exports(51) },
+    });
     expect(tooMany.status).toBe(400);
     expect(tooMany.body.error).toBe('at most 50 unique outputs are allowed (requested 51)');
     expect((await credits(account.key)).remaining_credits).toBe(50);
-    expect((await api(stack, 'GET', `/v1/jobs/${refused}/status`, { key: account.key })).body.status).toBe('uploaded');
+    expect(
+      (await api(stack, 'GET', `/v1/jobs/${refused}/status`, { key: account.key })).body.status,
+    ).toBe('uploaded');
 
     const id = await uploadedJob(stack, account.key, clip25);
-    const r = await api<{ total_exports: number; exports: unknown[] }>(stack, 'POST', `/v1/jobs/${id}/start`, { key: account.key, body: { background, exports: exports(50) } });
+    const r = await api<{ total_exports: number; exports: unknown[] }>(
+      stack,
+      'POST',
+      `/v1/jobs/${id}/start`,
+      { key: account.key, body: { background, exports: exports(50) } },
+    );
     expect(r.status, r.text).toBe(200);
     expect(r.body.total_exports).toBe(51);
     expect(r.body.exports).toHaveLength(50);
@@ -289,29 +404,48 @@ describe('POST /v1/jobs/{id}/start', () => {
     const account = await createAccount(stack, 50);
     const id = await uploadedJob(stack, account.key, clip25);
     const body = { model: 'service-light', background: { type: 'color', color: '#00FF00' } };
-    const [a, b] = await Promise.all([1, 2].map(() => api(stack, 'POST', `/v1/jobs/${id}/start`, { key: account.key, body })));
+    const [a, b] = await Promise.all(
+      [1, 2].map(() => api(stack, 'POST', `/v1/jobs/${id}/start`, { key: account.key, body })),
+    );
     expect([a!.status, b!.status]).toEqual([200, 200]);
     expect(b!.body).toEqual(a!.body);
     expect(a!.body).toMatchObject({ id, status: 'processing', creditsUsed: 2 });
     expect((await credits(account.key)).remaining_credits).toBe(48);
-    expect((await prisma.creditEntry.findMany({ where: { jobId: id } })).map((e) => [e.kind, e.amount])).toEqual([['debit', -2]]);
+    expect(
+      (await prisma.creditEntry.findMany({ where: { jobId: id } })).map((e) => [e.kind, e.amount]),
+    ).toEqual([['debit', -2]]);
     expect(await enqueued(stack, 'segment-video', id)).toBe(1);
   });
 
   it('refuses a Lottie of a source over 60 s at start, before charging', async () => {
-    const long = await syntheticClip(path.join(tmp, 'long.mp4'), { seconds: 61, size: '64x64', fps: 12 });
+    const long = await syntheticClip(path.join(tmp, 'long.mp4'), {
+      seconds: 61,
+      size: '64x64',
+      fps: 12,
+    });
     const id = await uploadedJob(stack, bob.key, long);
-    const before = (await api(stack, 'GET', '/v1/credits', { key: bob.key })).body.remaining_credits;
-    const r = await api(stack, 'POST', `/v1/jobs/${id}/start`, { key: bob.key, body: { background: { type: 'transparent', transparent_format: 'lottie' } } });
+    const before = (await api(stack, 'GET', '/v1/credits', { key: bob.key })).body
+      .remaining_credits;
+    const r = await api(stack, 'POST', `/v1/jobs/${id}/start`, {
+      key: bob.key,
+      body: { background: { type: 'transparent', transparent_format: 'lottie' } },
+    });
     expect(r.status, r.text).toBe(400);
     expect(r.body.error).toBe('lottie takes videos up to 60 seconds; this one is 61.0 s');
-    expect((await api(stack, 'GET', '/v1/credits', { key: bob.key })).body.remaining_credits).toBe(before);
-    expect((await api(stack, 'GET', `/v1/jobs/${id}/status`, { key: bob.key })).body.status).toBe('uploaded');
+    expect((await api(stack, 'GET', '/v1/credits', { key: bob.key })).body.remaining_credits).toBe(
+      before,
+    );
+    expect((await api(stack, 'GET', `/v1/jobs/${id}/status`, { key: bob.key })).body.status).toBe(
+      'uploaded',
+    );
   });
 
   it('refuses to start a job whose video was not uploaded', async () => {
     const receipt = await createJob(stack, alice.key);
-    const r = await api(stack, 'POST', `/v1/jobs/${receipt.id}/start`, { key: alice.key, body: {} });
+    const r = await api(stack, 'POST', `/v1/jobs/${receipt.id}/start`, {
+      key: alice.key,
+      body: {},
+    });
     expect(r.status).toBe(400);
     expect(r.body.error).toBe('Upload the video before starting the job');
   });
@@ -321,14 +455,18 @@ describe('POST /v1/jobs/{id}/start', () => {
     const ids = await Promise.all([1, 2, 3, 4].map(() => uploadedJob(stack, account.key, clip25)));
     await roomInWindow(20);
     for (const id of ids.slice(0, 3)) {
-      expect((await api(stack, 'POST', `/v1/jobs/${id}/start`, { key: account.key, body: {} })).status).toBe(200);
+      expect(
+        (await api(stack, 'POST', `/v1/jobs/${id}/start`, { key: account.key, body: {} })).status,
+      ).toBe(200);
     }
     const r = await api(stack, 'POST', `/v1/jobs/${ids[3]}/start`, { key: account.key, body: {} });
     expect(r.status).toBe(429);
     expect(typeof r.body.error).toBe('string');
     expect(Number(r.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(r.headers.get('x-api-version')).toBe('1.6.0');
-    expect((await api(stack, 'GET', `/v1/jobs/${ids[3]}/status`, { key: account.key })).body.status).toBe('uploaded');
+    expect(
+      (await api(stack, 'GET', `/v1/jobs/${ids[3]}/status`, { key: account.key })).body.status,
+    ).toBe('uploaded');
   });
 });
 
@@ -350,7 +488,9 @@ describe('another account’s job is not found on every route', () => {
         expect(r.headers.get('x-api-version')).toBe('1.6.0');
       }
     }
-    expect((await api(stack, 'GET', `/v1/jobs/${id}/status`, { key: alice.key })).body.status).toBe('uploaded');
+    expect((await api(stack, 'GET', `/v1/jobs/${id}/status`, { key: alice.key })).body.status).toBe(
+      'uploaded',
+    );
   });
 });
 
@@ -358,13 +498,18 @@ describe('DELETE /v1/jobs/{id}', () => {
   it('deletes the row and the files, without a refund', async () => {
     const account = await createAccount(stack, 10);
     const id = await uploadedJob(stack, account.key, clip25);
-    await api(stack, 'POST', `/v1/jobs/${id}/start`, { key: account.key, body: { model: 'service-light' } });
+    await api(stack, 'POST', `/v1/jobs/${id}/start`, {
+      key: account.key,
+      body: { model: 'service-light' },
+    });
     expect((await storedKeys(stack, id)).length).toBeGreaterThan(0);
     const r = await api(stack, 'DELETE', `/api/v1/jobs/${id}`, { key: account.key });
     expect(r.status).toBe(200);
     expect(r.body).toEqual({ id, message: 'Job deleted' });
     expect(await storedKeys(stack, id)).toEqual([]);
-    expect((await api(stack, 'GET', `/v1/jobs/${id}/status`, { key: account.key })).status).toBe(404);
+    expect((await api(stack, 'GET', `/v1/jobs/${id}/status`, { key: account.key })).status).toBe(
+      404,
+    );
     expect((await api(stack, 'DELETE', `/v1/jobs/${id}`, { key: account.key })).status).toBe(404);
     expect((await credits(account.key)).remaining_credits).toBe(8);
   });

@@ -45,9 +45,19 @@ afterAll(async () => {
 });
 
 /** A PUT of `bytes` to `uploadUrl` with its first half sent and the connection held open; `finish` sends the rest. */
-function halfSentPut(uploadUrl: string, contentType: string, bytes: Buffer): { finish: () => void; answered: Promise<{ status: number; body: string }> } {
+function halfSentPut(
+  uploadUrl: string,
+  contentType: string,
+  bytes: Buffer,
+): { finish: () => void; answered: Promise<{ status: number; body: string }> } {
   const url = new URL(uploadUrl);
-  const put = http.request({ host: url.hostname, port: url.port, method: 'PUT', path: url.pathname + url.search, headers: { 'Content-Type': contentType, 'Content-Length': bytes.length } });
+  const put = http.request({
+    host: url.hostname,
+    port: url.port,
+    method: 'PUT',
+    path: url.pathname + url.search,
+    headers: { 'Content-Type': contentType, 'Content-Length': bytes.length },
+  });
   const answered = new Promise<{ status: number; body: string }>((resolve, reject) => {
     put.on('response', (res) => {
       let body = '';
@@ -62,8 +72,25 @@ function halfSentPut(uploadUrl: string, contentType: string, bytes: Buffer): { f
 
 async function clip(name: string, seconds: number, extra: string[] = []): Promise<string> {
   const out = path.join(stack.dataDir, name);
-  await run('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', `testsrc2=size=256x256:rate=25:duration=${seconds}`, ...extra,
-    '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-movflags', '+faststart', out]);
+  await run('ffmpeg', [
+    '-v',
+    'error',
+    '-y',
+    '-f',
+    'lavfi',
+    '-i',
+    `testsrc2=size=256x256:rate=25:duration=${seconds}`,
+    ...extra,
+    '-c:v',
+    'libx264',
+    '-preset',
+    'ultrafast',
+    '-pix_fmt',
+    'yuv420p',
+    '-movflags',
+    '+faststart',
+    out,
+  ]);
   return out;
 }
 
@@ -77,20 +104,41 @@ function claiming(file: string, seconds: number): string {
   return out;
 }
 
-const balance = async (key: string) => (await api<{ remaining_credits: number }>(stack, 'GET', '/v1/credits', { key })).body.remaining_credits;
-const entries = (jobId: string) => prisma.creditEntry.findMany({ where: { jobId }, orderBy: { createdAt: 'asc' } });
+const balance = async (key: string) =>
+  (await api<{ remaining_credits: number }>(stack, 'GET', '/v1/credits', { key })).body
+    .remaining_credits;
+const entries = (jobId: string) =>
+  prisma.creditEntry.findMany({ where: { jobId }, orderBy: { createdAt: 'asc' } });
 
 describe('one duration of truth', () => {
   it.each([
-    ['a 2 s clip whose header claims 36,000 s', 2, 36_000, "The file's container says it lasts 36000.0 s but its video stream runs for 2.0 s"],
-    ['a 30 s stream whose header claims 0.5 s', 30, 0.5, "The file's container says it lasts 0.5 s but its video stream runs for 30.0 s"],
+    [
+      'a 2 s clip whose header claims 36,000 s',
+      2,
+      36_000,
+      "The file's container says it lasts 36000.0 s but its video stream runs for 2.0 s",
+    ],
+    [
+      'a 30 s stream whose header claims 0.5 s',
+      30,
+      0.5,
+      "The file's container says it lasts 0.5 s but its video stream runs for 30.0 s",
+    ],
   ])('refuses %s at upload, before any charge', async (_what, seconds, claim, message) => {
     const { key } = await createAccount(stack, 100_000);
     const receipt = await createJob(stack, key);
-    const refused = await refusedUpload(stack, key, receipt, claiming(await clip(`c${seconds}.mp4`, seconds), claim));
+    const refused = await refusedUpload(
+      stack,
+      key,
+      receipt,
+      claiming(await clip(`c${seconds}.mp4`, seconds), claim),
+    );
     expect(refused.status).toBe(onS3 ? 200 : 400);
     expect(refused.reason).toContain(message);
-    const start = await api(stack, 'POST', `/v1/jobs/${receipt.id}/start`, { key, body: { model: 'service-original' } });
+    const start = await api(stack, 'POST', `/v1/jobs/${receipt.id}/start`, {
+      key,
+      body: { model: 'service-original' },
+    });
     expect(start.status).toBe(400);
     expect(start.body.error).toBe('Upload the video before starting the job');
     expect(await balance(key)).toBe(100_000);
@@ -100,21 +148,53 @@ describe('one duration of truth', () => {
     const { key } = await createAccount(stack, 10);
     const whole = await clip('whole.mp4', 2);
     const half = path.join(stack.dataDir, 'half.mp4');
-    fs.writeFileSync(half, fs.readFileSync(whole).subarray(0, Math.floor(fs.statSync(whole).size / 2)));
+    fs.writeFileSync(
+      half,
+      fs.readFileSync(whole).subarray(0, Math.floor(fs.statSync(whole).size / 2)),
+    );
     const receipt = await createJob(stack, key);
     const refused = await refusedUpload(stack, key, receipt, half);
     expect(refused.status).toBe(onS3 ? 200 : 400);
-    expect(refused.reason).toMatch(/^The file is incomplete: its video stream declares 2\.0 s but its frames stop after/);
+    expect(refused.reason).toMatch(
+      /^The file is incomplete: its video stream declares 2\.0 s but its frames stop after/,
+    );
     expect(await storedKeys(stack, receipt.id)).toEqual([]);
   });
 
   it('prices a video whose audio runs on by the video: 4 s at 0.75 credit/s is 3, not 6', async () => {
     const { key } = await createAccount(stack, 10);
     const file = path.join(stack.dataDir, 'audio-longer.mp4');
-    await run('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc2=size=160x120:rate=25:duration=4', '-f', 'lavfi', '-t', '7',
-      '-i', 'sine=f=440:r=48000', '-map', '0:v', '-map', '1:a', '-c:v', 'libx264', '-preset', 'ultrafast', '-c:a', 'aac', file]);
+    await run('ffmpeg', [
+      '-v',
+      'error',
+      '-y',
+      '-f',
+      'lavfi',
+      '-i',
+      'testsrc2=size=160x120:rate=25:duration=4',
+      '-f',
+      'lavfi',
+      '-t',
+      '7',
+      '-i',
+      'sine=f=440:r=48000',
+      '-map',
+      '0:v',
+      '-map',
+      '1:a',
+      '-c:v',
+      'libx264',
+      '-preset',
+      'ultrafast',
+      '-c:a',
+      'aac',
+      file,
+    ]);
     const jobId = await uploadedJob(stack, key, file);
-    const start = await api(stack, 'POST', `/v1/jobs/${jobId}/start`, { key, body: { model: 'service-human' } });
+    const start = await api(stack, 'POST', `/v1/jobs/${jobId}/start`, {
+      key,
+      body: { model: 'service-human' },
+    });
     expect(start.body).toMatchObject({ creditsUsed: 3, video_length_seconds: 4 });
     expect((await entries(jobId)).map((e) => e.amount)).toEqual([-3]);
     expect((await waitForJob(stack, key, jobId)).status).toBe('completed');
@@ -129,12 +209,20 @@ describe('one duration of truth', () => {
     const damaged = path.join(stack.dataDir, 'damaged.mp4');
     fs.writeFileSync(damaged, bytes);
     const jobId = await uploadedJob(stack, key, damaged);
-    const start = await api(stack, 'POST', `/v1/jobs/${jobId}/start`, { key, body: { model: 'service-human' } });
+    const start = await api(stack, 'POST', `/v1/jobs/${jobId}/start`, {
+      key,
+      body: { model: 'service-human' },
+    });
     expect(start.body).toMatchObject({ creditsUsed: 2, video_length_seconds: 2 });
     const done = await waitForJob(stack, key, jobId);
     expect(done.status, stack.logs()).toBe('failed');
-    expect(done.message).toMatch(/^The video could not be decoded past 1\.\d s of its 2\.0 s: the file is damaged or incomplete\.$/);
-    expect((await entries(jobId)).map((e) => [e.kind, e.amount])).toEqual([['debit', -2], ['refund', 2]]);
+    expect(done.message).toMatch(
+      /^The video could not be decoded past 1\.\d s of its 2\.0 s: the file is damaged or incomplete\.$/,
+    );
+    expect((await entries(jobId)).map((e) => [e.kind, e.amount])).toEqual([
+      ['debit', -2],
+      ['refund', 2],
+    ]);
     expect(await balance(key)).toBe(10);
   });
 });
@@ -144,29 +232,50 @@ describe('transforms are bounded by the video at start', () => {
     const { key } = await createAccount(stack, 10);
     const jobId = await uploadedJob(stack, key, await clip('bounds.mp4', 1));
     const cases: [unknown, RegExp][] = [
-      [{ transform: { crop: { x: 1e308, y: 0, width: 10, height: 10 } } }, /^Invalid background\.transform\.crop: it must lie inside the 256x256 video$/],
-      [{ transform: { crop: { x: 0, y: 0, width: 300, height: 100 } } }, /inside the 256x256 video/],
+      [
+        { transform: { crop: { x: 1e308, y: 0, width: 10, height: 10 } } },
+        /^Invalid background\.transform\.crop: it must lie inside the 256x256 video$/,
+      ],
+      [
+        { transform: { crop: { x: 0, y: 0, width: 300, height: 100 } } },
+        /inside the 256x256 video/,
+      ],
     ];
     for (const [background, message] of cases) {
-      const r = await api(stack, 'POST', `/v1/jobs/${jobId}/start`, { key, body: { background: { type: 'transparent', ...(background as object) } } });
+      const r = await api(stack, 'POST', `/v1/jobs/${jobId}/start`, {
+        key,
+        body: { background: { type: 'transparent', ...(background as object) } },
+      });
       expect(r.status, r.text).toBe(400);
       expect(r.body.error).toMatch(message);
     }
     const exports = await api(stack, 'POST', `/v1/jobs/${jobId}/start`, {
       key,
-      body: { background: { type: 'transparent' }, exports: [{ format: 'webm_vp9', transform: { crop: { x: 0, y: 250, width: 64, height: 64 } } }] },
+      body: {
+        background: { type: 'transparent' },
+        exports: [
+          { format: 'webm_vp9', transform: { crop: { x: 0, y: 250, width: 64, height: 64 } } },
+        ],
+      },
     });
     expect(exports.status).toBe(400);
     expect(exports.body.error).toMatch(/^Invalid exports\.transform\.crop/);
     expect(await balance(key)).toBe(10);
-    expect((await api(stack, 'GET', `/v1/jobs/${jobId}/status`, { key })).body.status).toBe('uploaded');
+    expect((await api(stack, 'GET', `/v1/jobs/${jobId}/status`, { key })).body.status).toBe(
+      'uploaded',
+    );
   });
 });
 
 /** A job's checked uploads (`source-…`, `still-…`), not the upload target that S3 PUTs land on. */
-const kept = async (jobId: string, kind: 'source' | 'still') => (await storedKeys(stack, jobId)).filter((k) => path.basename(k).startsWith(`${kind}-`));
-const sha256 = async (key: string) => createHash('sha256').update(await storedBytes(stack, key)).digest('hex');
-const uploadedStatus = async (key: string, jobId: string) => (await api(stack, 'GET', `/v1/jobs/${jobId}/status`, { key })).body.status;
+const kept = async (jobId: string, kind: 'source' | 'still') =>
+  (await storedKeys(stack, jobId)).filter((k) => path.basename(k).startsWith(`${kind}-`));
+const sha256 = async (key: string) =>
+  createHash('sha256')
+    .update(await storedBytes(stack, key))
+    .digest('hex');
+const uploadedStatus = async (key: string, jobId: string) =>
+  (await api(stack, 'GET', `/v1/jobs/${jobId}/status`, { key })).body.status;
 
 /**
  * A second upload that ends after `start`. Our upload route sees it: the PUT begins before the
@@ -174,16 +283,28 @@ const uploadedStatus = async (key: string, jobId: string) => (await api(stack, '
  * straight into S3 is the store's to take; it lands on the upload target, which only the checks
  * of a job still `created` read.
  */
-async function lateUpload(upload: Receipt, contentType: string, bytes: Buffer<ArrayBuffer>, start: () => Promise<void>): Promise<{ status: number; body: string }> {
+async function lateUpload(
+  upload: Receipt,
+  contentType: string,
+  bytes: Buffer<ArrayBuffer>,
+  start: () => Promise<void>,
+): Promise<{ status: number; body: string }> {
   if (onS3) {
     await start();
     const put = await putUpload(upload, bytes);
     return { status: put.status, body: await put.text() };
   }
   const { finish, answered } = halfSentPut(upload.upload_url, contentType, bytes);
-  await waitFor(() => Promise.resolve(fs.readdirSync(path.join(stack.dataDir, 'tmp')).some((f) => f.startsWith(upload.id)) || undefined), {
-    what: 'the second upload to be streaming',
-  });
+  await waitFor(
+    () =>
+      Promise.resolve(
+        fs.readdirSync(path.join(stack.dataDir, 'tmp')).some((f) => f.startsWith(upload.id)) ||
+          undefined,
+      ),
+    {
+      what: 'the second upload to be streaming',
+    },
+  );
   await start();
   finish();
   return answered;
@@ -199,43 +320,85 @@ describe('uploads are immutable once a job starts', () => {
     const originalHash = await sha256(before.sourceKey!);
 
     // A second, longer upload.
-    const late = await lateUpload(receipt, 'video/mp4', fs.readFileSync(await clip('second.mp4', 16)), async () => {
-      const start = await api<{ creditsUsed: number }>(stack, 'POST', `/v1/jobs/${receipt.id}/start`, { key, body: { model: 'service-human' } });
-      expect(start.status).toBe(200);
-      expect(start.body.creditsUsed).toBe(1);
-    });
+    const late = await lateUpload(
+      receipt,
+      'video/mp4',
+      fs.readFileSync(await clip('second.mp4', 16)),
+      async () => {
+        const start = await api<{ creditsUsed: number }>(
+          stack,
+          'POST',
+          `/v1/jobs/${receipt.id}/start`,
+          { key, body: { model: 'service-human' } },
+        );
+        expect(start.status).toBe(200);
+        expect(start.body.creditsUsed).toBe(1);
+      },
+    );
     if (onS3) expect(late.status).toBe(200);
     else {
       expect(late.status).toBe(409);
-      expect(JSON.parse(late.body)).toEqual({ error: 'The job has already been started; its video cannot be replaced' });
+      expect(JSON.parse(late.body)).toEqual({
+        error: 'The job has already been started; its video cannot be replaced',
+      });
       expect(fs.readdirSync(path.join(stack.dataDir, 'tmp'))).toEqual([]);
     }
 
     const after = await prisma.job.findUniqueOrThrow({ where: { id: receipt.id } });
-    expect(after).toMatchObject({ sourceKey: before.sourceKey, lengthSeconds: before.lengthSeconds, creditsUsed: 1 });
+    expect(after).toMatchObject({
+      sourceKey: before.sourceKey,
+      lengthSeconds: before.lengthSeconds,
+      creditsUsed: 1,
+    });
     expect(['processing', 'completed']).toContain(after.status);
     expect(await sha256(before.sourceKey!)).toBe(originalHash);
     expect(await kept(receipt.id, 'source')).toEqual([before.sourceKey]);
 
     // A second start answers the first one again: same price, one debit.
-    const again = await api<{ creditsUsed: number }>(stack, 'POST', `/v1/jobs/${receipt.id}/start`, { key, body: { model: 'service-human' } });
+    const again = await api<{ creditsUsed: number }>(
+      stack,
+      'POST',
+      `/v1/jobs/${receipt.id}/start`,
+      { key, body: { model: 'service-human' } },
+    );
     if (again.status === 200) expect(again.body.creditsUsed).toBe(1);
     else expect(again.status).toBe(400); // already completed: a job runs once
     expect((await entries(receipt.id)).map((e) => e.amount)).toEqual([-1]);
     expect((await waitForJob(stack, key, receipt.id)).status).toBe('completed');
-    expect(await prisma.job.findUniqueOrThrow({ where: { id: receipt.id } })).toMatchObject({ sourceKey: before.sourceKey, lengthSeconds: before.lengthSeconds });
+    expect(await prisma.job.findUniqueOrThrow({ where: { id: receipt.id } })).toMatchObject({
+      sourceKey: before.sourceKey,
+      lengthSeconds: before.lengthSeconds,
+    });
   });
 
   it("a PUT of another image that ends after an image-to-video job's start cannot replace it (our route answers 409); the job keeps its image", async () => {
     const { key } = await createAccount(stack, 100);
     const png = async (name: string, size: string) => {
       const out = path.join(stack.dataDir, name);
-      await run('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', `nullsrc=s=${size},geq=random(1)*255:128:128`, '-frames:v', '1', out]);
+      await run('ffmpeg', [
+        '-v',
+        'error',
+        '-y',
+        '-f',
+        'lavfi',
+        '-i',
+        `nullsrc=s=${size},geq=random(1)*255:128:128`,
+        '-frames:v',
+        '1',
+        out,
+      ]);
       return out;
     };
     const created = await api<Receipt>(stack, 'POST', '/v1/h3/image-to-video', {
       key,
-      body: { filename: 'still.png', content_type: 'image/png', duration_seconds: 1, fps: 12, model: 'service-light', background: { type: 'transparent' } },
+      body: {
+        filename: 'still.png',
+        content_type: 'image/png',
+        duration_seconds: 1,
+        fps: 12,
+        model: 'service-light',
+        background: { type: 'transparent' },
+      },
     });
     expect(created.status, created.text).toBe(200);
     expect((await putUpload(created.body, await png('small.png', '64x64'))).status).toBe(200);
@@ -243,24 +406,44 @@ describe('uploads are immutable once a job starts', () => {
     const before = await prisma.job.findUniqueOrThrow({ where: { id: created.body.id } });
     const originalHash = await sha256(before.stillKey!);
 
-    const late = await lateUpload(created.body, 'image/png', fs.readFileSync(await png('big.png', '640x640')), async () => {
-      const start = await api<{ creditsUsed: number }>(stack, 'POST', `/v1/jobs/${created.body.id}/start`, { key, body: {} });
-      expect(start.status, start.text).toBe(200);
-      expect(start.body.creditsUsed).toBe(1);
-    });
+    const late = await lateUpload(
+      created.body,
+      'image/png',
+      fs.readFileSync(await png('big.png', '640x640')),
+      async () => {
+        const start = await api<{ creditsUsed: number }>(
+          stack,
+          'POST',
+          `/v1/jobs/${created.body.id}/start`,
+          { key, body: {} },
+        );
+        expect(start.status, start.text).toBe(200);
+        expect(start.body.creditsUsed).toBe(1);
+      },
+    );
     if (onS3) expect(late.status).toBe(200);
     else {
       expect(late.status).toBe(409);
-      expect(JSON.parse(late.body)).toEqual({ error: 'The job has already been started; its image cannot be replaced' });
+      expect(JSON.parse(late.body)).toEqual({
+        error: 'The job has already been started; its image cannot be replaced',
+      });
     }
     const after = await prisma.job.findUniqueOrThrow({ where: { id: created.body.id } });
-    expect(after).toMatchObject({ stillKey: before.stillKey, width: before.width, height: before.height, creditsUsed: 1 });
+    expect(after).toMatchObject({
+      stillKey: before.stillKey,
+      width: before.width,
+      height: before.height,
+      creditsUsed: 1,
+    });
     expect(['processing', 'completed']).toContain(after.status);
     expect(await sha256(before.stillKey!)).toBe(originalHash);
     expect(await kept(created.body.id, 'still')).toEqual([before.stillKey]);
     expect((await entries(created.body.id)).map((e) => e.amount)).toEqual([-1]);
     expect((await waitForJob(stack, key, created.body.id)).status).toBe('completed');
-    expect(await prisma.job.findUniqueOrThrow({ where: { id: created.body.id } })).toMatchObject({ stillKey: before.stillKey, width: 64 });
+    expect(await prisma.job.findUniqueOrThrow({ where: { id: created.body.id } })).toMatchObject({
+      stillKey: before.stillKey,
+      width: 64,
+    });
   });
 
   it('an upload before start may replace the video; the start prices the one it sees', async () => {
@@ -268,7 +451,10 @@ describe('uploads are immutable once a job starts', () => {
     const receipt = await createJob(stack, key);
     expect((await putUpload(receipt, await clip('one.mp4', 1))).status).toBe(200);
     expect((await putUpload(receipt, await clip('three.mp4', 3))).status).toBe(200);
-    const start = await api(stack, 'POST', `/v1/jobs/${receipt.id}/start`, { key, body: { model: 'service-human' } });
+    const start = await api(stack, 'POST', `/v1/jobs/${receipt.id}/start`, {
+      key,
+      body: { model: 'service-human' },
+    });
     expect(start.body).toMatchObject({ creditsUsed: 3, video_length_seconds: 3 });
     expect(await kept(receipt.id, 'source')).toHaveLength(1);
     expect((await waitForJob(stack, key, receipt.id)).status).toBe('completed');

@@ -1,23 +1,18 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { VideoMatterOptions } from '../../engine/video-matter';
-import { api, createAccount, createKey, startStack, syntheticClip, uploadedJob, waitForJob, type Stack, type TestAccount } from './helpers';
-
-// The engine the worker runs is the real one; this only records the options each matter is
-// created with, so the test reads the settings a preset made the engine use.
-const used = vi.hoisted(() => [] as VideoMatterOptions[]);
-vi.mock('../../engine/video-matter', async (importOriginal) => {
-  const engine = await importOriginal<typeof import('../../engine/video-matter')>();
-  return {
-    ...engine,
-    createVideoMatter: (opts: VideoMatterOptions) => {
-      used.push(opts);
-      return engine.createVideoMatter(opts);
-    },
-  };
-});
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  api,
+  createAccount,
+  createKey,
+  startStack,
+  syntheticClip,
+  uploadedJob,
+  waitForJob,
+  type Stack,
+  type TestAccount,
+} from './helpers';
 
 let stack: Stack;
 let account: TestAccount;
@@ -26,7 +21,10 @@ let clip: string;
 
 beforeAll(async () => {
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'keyout-presets-'));
-  [stack, clip] = await Promise.all([startStack({ worker: true }), syntheticClip(path.join(tmp, 'clip.mp4'), { seconds: 1 })]);
+  [stack, clip] = await Promise.all([
+    startStack({ worker: true }),
+    syntheticClip(path.join(tmp, 'clip.mp4'), { seconds: 1 }),
+  ]);
   account = await createAccount(stack, 100);
 });
 afterAll(async () => {
@@ -34,7 +32,9 @@ afterAll(async () => {
   fs.rmSync(tmp, { recursive: true, force: true });
 });
 
-const credits = async () => (await api<{ remaining_credits: number }>(stack, 'GET', '/v1/credits', { key: account.key })).body.remaining_credits;
+const credits = async () =>
+  (await api<{ remaining_credits: number }>(stack, 'GET', '/v1/credits', { key: account.key })).body
+    .remaining_credits;
 
 /**
  * Starts a job on service-light with `preset` and returns the engine settings its segmentation
@@ -44,23 +44,48 @@ async function settingsFor(preset: string | null) {
   const key = await createKey(stack, account.email);
   const id = await uploadedJob(stack, key, clip);
   const before = await credits();
-  const start = await api(stack, 'POST', `/v1/jobs/${id}/start`, { key, body: { model: 'service-light', background: { type: 'transparent', options: { preset } } } });
+  const start = await api(stack, 'POST', `/v1/jobs/${id}/start`, {
+    key,
+    body: { model: 'service-light', background: { type: 'transparent', options: { preset } } },
+  });
   expect(start.status, start.text).toBe(200);
   const done = await waitForJob(stack, key, id);
   expect(done.status, done.message ?? '').toBe('completed');
-  const opts = used.at(-1)!;
-  return { charged: before - (await credits()), workSide: opts.tier.workSide, interval: opts.tier.keyframes.interval, guided: opts.tier.guided };
+  // The worker logs the engine settings each job's segmentation ran with.
+  const line = stack
+    .logs()
+    .split('\n')
+    .find((l) => l.includes(`job ${id} segmented with `));
+  expect(line, stack.logs()).toBeDefined();
+  const ran = JSON.parse(line!.slice(line!.indexOf('{'))) as {
+    workSide: number;
+    keyInterval: number;
+    guided: unknown;
+  };
+  return {
+    charged: before - (await credits()),
+    workSide: ran.workSide,
+    interval: ran.keyInterval,
+    guided: ran.guided,
+  };
 }
 
 describe('background.options.preset', () => {
   it('refuses an unknown preset with 400 naming the valid ones, before any charge', async () => {
     const id = await uploadedJob(stack, account.key, clip);
     const before = await credits();
-    const r = await api(stack, 'POST', `/v1/jobs/${id}/start`, { key: account.key, body: { background: { type: 'transparent', options: { preset: 'ultra' } } } });
+    const r = await api(stack, 'POST', `/v1/jobs/${id}/start`, {
+      key: account.key,
+      body: { background: { type: 'transparent', options: { preset: 'ultra' } } },
+    });
     expect(r.status).toBe(400);
-    expect(r.body.error).toBe('background.options.preset must be one of: balanced, fast, fine-edges');
+    expect(r.body.error).toBe(
+      'background.options.preset must be one of: balanced, fast, fine-edges',
+    );
     expect(await credits()).toBe(before);
-    expect((await api(stack, 'GET', `/v1/jobs/${id}/status`, { key: account.key })).body.status).toBe('uploaded');
+    expect(
+      (await api(stack, 'GET', `/v1/jobs/${id}/status`, { key: account.key })).body.status,
+    ).toBe('uploaded');
   });
 
   it('changes what the engine runs, at the model’s price', async () => {

@@ -4,7 +4,18 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, createAccount, createJob, refusedUpload, startStack, storedKeys, uploadedJob, waitForJob, type Stack, type TestAccount } from './helpers';
+import {
+  api,
+  createAccount,
+  createJob,
+  refusedUpload,
+  startStack,
+  storedKeys,
+  uploadedJob,
+  waitForJob,
+  type Stack,
+  type TestAccount,
+} from './helpers';
 
 // Media too small to matte is refused at upload, before anything is charged (lib/media/probe.ts,
 // MIN_FRAME_SIDE); the smallest accepted size goes all the way through the worker.
@@ -16,7 +27,24 @@ let tmp: string;
 /** A 1 s H.264 clip of `width`x`height` (4:4:4, so odd and tiny sizes encode). */
 async function clip(width: number, height: number): Promise<string> {
   const file = path.join(tmp, `${width}x${height}.mp4`);
-  await run('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc2=size=64x64:rate=25:duration=1', '-vf', `scale=${width}:${height}`, '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv444p', file]);
+  await run('ffmpeg', [
+    '-v',
+    'error',
+    '-y',
+    '-f',
+    'lavfi',
+    '-i',
+    'testsrc2=size=64x64:rate=25:duration=1',
+    '-vf',
+    `scale=${width}:${height}`,
+    '-c:v',
+    'libx264',
+    '-preset',
+    'ultrafast',
+    '-pix_fmt',
+    'yuv444p',
+    file,
+  ]);
   return file;
 }
 
@@ -30,7 +58,9 @@ afterAll(async () => {
   fs.rmSync(tmp, { recursive: true, force: true });
 });
 
-const remaining = async () => (await api<{ remaining_credits: number }>(stack, 'GET', '/v1/credits', { key: account.key })).body.remaining_credits;
+const remaining = async () =>
+  (await api<{ remaining_credits: number }>(stack, 'GET', '/v1/credits', { key: account.key })).body
+    .remaining_credits;
 
 describe('media too small to matte', () => {
   it('refuses a 1x1 and a 31x40 video at upload with a message naming the minimum, charging and keeping nothing', async () => {
@@ -41,10 +71,17 @@ describe('media too small to matte', () => {
       const receipt = await createJob(stack, account.key);
       const refused = await refusedUpload(stack, account.key, receipt, await clip(w, h));
       // On S3 the status call's reason adds what to do ("Upload the video again.").
-      expect(refused.reason).toMatch(new RegExp(`^The video frame is ${w}x${h}; Keyout needs at least 32 pixels on each side\\.`));
+      expect(refused.reason).toMatch(
+        new RegExp(
+          `^The video frame is ${w}x${h}; Keyout needs at least 32 pixels on each side\\.`,
+        ),
+      );
       if (stack.kind === 'embedded') expect(refused.status).toBe(400);
       expect(await storedKeys(stack, receipt.id)).toEqual([]);
-      const start = await api(stack, 'POST', `/v1/jobs/${receipt.id}/start`, { key: account.key, body: {} });
+      const start = await api(stack, 'POST', `/v1/jobs/${receipt.id}/start`, {
+        key: account.key,
+        body: {},
+      });
       expect(start.status).toBe(400);
       expect(start.body.error).toBe('Upload the video before starting the job');
     }
@@ -53,7 +90,14 @@ describe('media too small to matte', () => {
 
   it('processes a 32x32 video, the smallest it takes', async () => {
     const id = await uploadedJob(stack, account.key, await clip(32, 32));
-    expect((await api(stack, 'POST', `/v1/jobs/${id}/start`, { key: account.key, body: { model: 'service-light' } })).status).toBe(200);
+    expect(
+      (
+        await api(stack, 'POST', `/v1/jobs/${id}/start`, {
+          key: account.key,
+          body: { model: 'service-light' },
+        })
+      ).status,
+    ).toBe(200);
     const done = await waitForJob(stack, account.key, id);
     expect(done.status, done.message ?? '').toBe('completed');
     expect(await remaining()).toBe(19);

@@ -24,16 +24,22 @@ let jobId: string;
 beforeAll(async () => {
   stack = await startStack({ env: { KEYOUT_ALLOW_PRIVATE_URLS: '0' } });
   key = (await createAccount(stack, 100)).key;
-  const clip = await syntheticClip(path.join(stack.dataDir, 'clip.mp4'), { seconds: 1, size: '160x120' });
-  const created = await api<{ id: string; upload_url: string; instructions: { headers: Record<string, string> } }>(
-    stack,
-    'POST',
-    '/v1/jobs',
-    { key, body: { filename: 'clip.mp4', content_type: 'video/mp4' } },
-  );
+  const clip = await syntheticClip(path.join(stack.dataDir, 'clip.mp4'), {
+    seconds: 1,
+    size: '160x120',
+  });
+  const created = await api<{
+    id: string;
+    upload_url: string;
+    instructions: { headers: Record<string, string> };
+  }>(stack, 'POST', '/v1/jobs', { key, body: { filename: 'clip.mp4', content_type: 'video/mp4' } });
   expect(created.status, created.text).toBe(200);
   jobId = created.body.id;
-  const put = await fetch(created.body.upload_url, { method: 'PUT', headers: created.body.instructions.headers, body: fs.readFileSync(clip) });
+  const put = await fetch(created.body.upload_url, {
+    method: 'PUT',
+    headers: created.body.instructions.headers,
+    body: fs.readFileSync(clip),
+  });
   expect(put.status, await put.text()).toBe(200);
 });
 afterAll(async () => {
@@ -59,7 +65,10 @@ const forms = [
 
 describe('start refuses private URLs when KEYOUT_ALLOW_PRIVATE_URLS is unset', () => {
   it.each(forms)('webhook_url in %s form', async (_form, url) => {
-    const r = await api(stack, 'POST', `/v1/jobs/${jobId}/start`, { key, body: { model: 'service-light', webhook_url: url } });
+    const r = await api(stack, 'POST', `/v1/jobs/${jobId}/start`, {
+      key,
+      body: { model: 'service-light', webhook_url: url },
+    });
     expect(r.status, r.text).toBe(400);
     expect(r.body).toMatchObject({ error: expect.stringMatching(/webhook_url/) as string });
   });
@@ -67,7 +76,10 @@ describe('start refuses private URLs when KEYOUT_ALLOW_PRIVATE_URLS is unset', (
   it.each(forms)('composition background_url in %s form', async (_form, url) => {
     const r = await api(stack, 'POST', `/v1/jobs/${jobId}/start`, {
       key,
-      body: { model: 'service-light', background: { type: 'composition', composition: { background_url: url } } },
+      body: {
+        model: 'service-light',
+        background: { type: 'composition', composition: { background_url: url } },
+      },
     });
     expect(r.status, r.text).toBe(400);
     expect(r.body).toMatchObject({ error: expect.stringMatching(/background_url/) as string });
@@ -76,7 +88,9 @@ describe('start refuses private URLs when KEYOUT_ALLOW_PRIVATE_URLS is unset', (
   it.each(forms)('video_url in %s form', async (_form, url) => {
     const r = await api(stack, 'POST', '/v1/jobs', { key, body: { video_url: url } });
     expect(r.status, r.text).toBe(400);
-    expect(r.body).toMatchObject({ error: expect.stringMatching(/^video_url is not allowed: /) as string });
+    expect(r.body).toMatchObject({
+      error: expect.stringMatching(/^video_url is not allowed: /) as string,
+    });
   });
 
   it('reached nothing and charged nothing', async () => {

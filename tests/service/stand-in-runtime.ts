@@ -41,19 +41,29 @@ function session(answer: Answer): InferenceSession {
 
 function answerFor(model: ModelFile): Answer {
   if (model.id === CENTERNET.id) return detector;
-  if (model.id === SAM_ENCODER.id) return () => ({ [SAM_IO.embedding]: { data: new Float32Array(256 * 64 * 64), dims: [1, 256, 64, 64] } });
+  if (model.id === SAM_ENCODER.id)
+    return () => ({
+      [SAM_IO.embedding]: { data: new Float32Array(256 * 64 * 64), dims: [1, 256, 64, 64] },
+    });
   if (model.id === SAM_DECODER.id) return samDecoder;
   const manifest = BUILTIN_MODELS.find((m) => m.id === model.id);
-  if (!manifest) throw new Error(`The stand-in runtime has no answer for model "${model.id}": test it in the integration tier.`);
+  if (!manifest)
+    throw new Error(
+      `The stand-in runtime has no answer for model "${model.id}": test it in the integration tier.`,
+    );
   return (feeds) => segmenter(manifest, feeds);
 }
 
 /** A segmentation model's output in its declared layout: the subject in its decoded channel(s). */
-function segmenter(m: ModelManifest, feeds: Record<string, TensorData>): Record<string, TensorData> {
+function segmenter(
+  m: ModelManifest,
+  feeds: Record<string, TensorData>,
+): Record<string, TensorData> {
   const dims = feeds[m.input.name]!.dims;
   const [h, w] = m.input.layout === 'nchw' ? [dims[2]!, dims[3]!] : [dims[1]!, dims[2]!];
   const c = m.output.channels;
-  const subjectChannels = m.output.decode.kind === 'probability' ? [m.output.decode.channel] : m.output.decode.channels;
+  const subjectChannels =
+    m.output.decode.kind === 'probability' ? [m.output.decode.channel] : m.output.decode.channels;
   const data = new Float32Array(c * h * w);
   for (let y = 0; y < h; y++) {
     for (let x = 0; x < w; x++) {
@@ -64,7 +74,9 @@ function segmenter(m: ModelManifest, feeds: Record<string, TensorData>): Record<
       }
     }
   }
-  const out: Record<string, TensorData> = { [m.output.name]: { data, dims: m.output.layout === 'nchw' ? [1, c, h, w] : [1, h, w, c] } };
+  const out: Record<string, TensorData> = {
+    [m.output.name]: { data, dims: m.output.layout === 'nchw' ? [1, c, h, w] : [1, h, w, c] },
+  };
   // A recurrent model's state goes round unchanged.
   for (const s of m.recurrent?.state ?? []) out[s.output] = feeds[s.input]!;
   return out;
@@ -81,7 +93,8 @@ function detector(): Record<string, TensorData> {
   const centre = (GRID / 2) * GRID + GRID / 2;
   heat[centre] = 0.9;
   // Distances from the centre cell to the box's left, top, right and bottom, in the 512² input.
-  for (let i = 0; i < 4; i++) sides[i * n + centre] = i % 2 === 0 ? DETECTOR_SIDE / 4 : (3 * DETECTOR_SIDE) / 8;
+  for (let i = 0; i < 4; i++)
+    sides[i * n + centre] = i % 2 === 0 ? DETECTOR_SIDE / 4 : (3 * DETECTOR_SIDE) / 8;
   return {
     [DETECTOR_IO.heatmap]: { data: heat, dims: [1, COCO_CLASSES, GRID, GRID] },
     [DETECTOR_IO.sides]: { data: sides, dims: [1, 4, GRID, GRID] },

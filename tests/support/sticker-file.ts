@@ -27,24 +27,41 @@ export interface SeenSticker {
 }
 
 const run = promisify(execFile);
-const exec = async (cmd: string, args: string[]) => (await run(cmd, args, { encoding: 'buffer', maxBuffer: 1 << 30 })).stdout;
+const exec = async (cmd: string, args: string[]) =>
+  (await run(cmd, args, { encoding: 'buffer', maxBuffer: 1 << 30 })).stdout;
 
 /** Every alpha value of frames 10 %, 50 % and 90 % through `input` (ffmpeg input arguments). */
 export async function alphaValues(input: string[], frames: number): Promise<number[]> {
   const picks = [0.1, 0.5, 0.9].map((f) => Math.floor(frames * f));
   const select = picks.map((n) => `eq(n\\,${n})`).join('+');
-  const out = await exec('ffmpeg', ['-v', 'error', ...input, '-vf', `select='${select}',format=rgba,alphaextract,format=gray`, '-fps_mode', 'passthrough', '-f', 'rawvideo', '-']);
+  const out = await exec('ffmpeg', [
+    '-v',
+    'error',
+    ...input,
+    '-vf',
+    `select='${select}',format=rgba,alphaextract,format=gray`,
+    '-fps_mode',
+    'passthrough',
+    '-f',
+    'rawvideo',
+    '-',
+  ]);
   return [...out];
 }
 
-export async function lookAtSticker(file: string, codec: string, scratchDir: string): Promise<SeenSticker> {
+export async function lookAtSticker(
+  file: string,
+  codec: string,
+  scratchDir: string,
+): Promise<SeenSticker> {
   const bytes = (await exec('stat', ['-c', '%s', file])).toString().trim();
   if (codec === 'webp') {
     const info = (await exec('webpmux', ['-info', file])).toString();
     const [, w, h] = /Canvas size: (\d+) x (\d+)/.exec(info)!;
     const frames = Number(/Number of frames: (\d+)/.exec(info)![1]);
     const rows = info.split('\n').filter((l) => /^\s*\d+:/.test(l));
-    const duration = rows.map((l) => Number(l.trim().split(/\s+/)[6])).reduce((a, b) => a + b, 0) / 1000;
+    const duration =
+      rows.map((l) => Number(l.trim().split(/\s+/)[6])).reduce((a, b) => a + b, 0) / 1000;
     const alpha: number[] = [];
     for (const n of [Math.ceil(frames * 0.1), Math.ceil(frames * 0.5)]) {
       const still = path.join(scratchDir, `${path.basename(file)}-frame${n}.webp`);
@@ -65,11 +82,32 @@ export async function lookAtSticker(file: string, codec: string, scratchDir: str
       bytes: Number(bytes),
     };
   }
-  const demuxer = codec === 'vp9' ? ['-f', 'matroska'] : codec === 'apng' ? ['-f', 'apng'] : ['-f', 'gif'];
+  const demuxer =
+    codec === 'vp9' ? ['-f', 'matroska'] : codec === 'apng' ? ['-f', 'apng'] : ['-f', 'gif'];
   const probe = JSON.parse(
-    (await exec('ffprobe', ['-v', 'error', ...demuxer, '-count_frames', '-show_streams', '-show_format', '-of', 'json', file])).toString(),
+    (
+      await exec('ffprobe', [
+        '-v',
+        'error',
+        ...demuxer,
+        '-count_frames',
+        '-show_streams',
+        '-show_format',
+        '-of',
+        'json',
+        file,
+      ])
+    ).toString(),
   ) as {
-    streams: { codec_type: string; codec_name: string; width: number; height: number; nb_read_frames: string; avg_frame_rate: string; tags?: Record<string, string> }[];
+    streams: {
+      codec_type: string;
+      codec_name: string;
+      width: number;
+      height: number;
+      nb_read_frames: string;
+      avg_frame_rate: string;
+      tags?: Record<string, string>;
+    }[];
     format: { duration?: string };
   };
   const v = probe.streams.find((s) => s.codec_type === 'video')!;
@@ -97,24 +135,44 @@ export async function lookAtSticker(file: string, codec: string, scratchDir: str
  * within the cap, 12–30 fps, bytes within the budget, no audio, alpha (partial where the codec
  * has it, binary for GIF). Empty when nothing is.
  */
-export function stickerProblems(seen: SeenSticker, policy: StickerPolicy, sourceSeconds: number): string[] {
+export function stickerProblems(
+  seen: SeenSticker,
+  policy: StickerPolicy,
+  sourceSeconds: number,
+): string[] {
   const problems: string[] = [];
   const expect = (ok: boolean, what: string) => (ok ? undefined : problems.push(what));
   expect(seen.codec === policy.codec.codec, `codec ${seen.codec}, not ${policy.codec.codec}`);
-  expect(seen.width === policy.canvas.width && seen.height === policy.canvas.height, `canvas ${seen.width}x${seen.height}, not ${policy.canvas.width}x${policy.canvas.height}`);
-  expect(seen.duration <= policy.maxSeconds + 0.001, `${seen.duration} s, over the ${policy.maxSeconds} s cap`);
+  expect(
+    seen.width === policy.canvas.width && seen.height === policy.canvas.height,
+    `canvas ${seen.width}x${seen.height}, not ${policy.canvas.width}x${policy.canvas.height}`,
+  );
+  expect(
+    seen.duration <= policy.maxSeconds + 0.001,
+    `${seen.duration} s, over the ${policy.maxSeconds} s cap`,
+  );
   // The whole loop is there: a long source is sped up, not cut.
-  expect(seen.duration > Math.min(sourceSeconds, policy.maxSeconds) - 0.1, `${seen.duration} s: the loop is cut short`);
+  expect(
+    seen.duration > Math.min(sourceSeconds, policy.maxSeconds) - 0.1,
+    `${seen.duration} s: the loop is cut short`,
+  );
   const fps = seen.frames / seen.duration;
   expect(fps >= 12 - 0.05 && fps <= 30.05, `${fps.toFixed(2)} fps, outside 12-30`);
-  expect(seen.bytes <= policy.budgetBytes, `${seen.bytes} bytes, over the ${policy.budgetBytes} budget`);
-  expect(seen.streams.join() === 'video', `streams ${seen.streams.join()}: only one video stream, no audio`);
+  expect(
+    seen.bytes <= policy.budgetBytes,
+    `${seen.bytes} bytes, over the ${policy.budgetBytes} budget`,
+  );
+  expect(
+    seen.streams.join() === 'video',
+    `streams ${seen.streams.join()}: only one video stream, no audio`,
+  );
   expect(seen.alphaFlagged, 'the file does not say it has alpha');
   if (seen.loopsForever !== null) expect(seen.loopsForever, 'it does not loop forever');
   const values = new Set(seen.alpha);
   expect(values.has(0) && values.has(255), 'it lacks fully transparent or fully opaque pixels');
   const partial = seen.alpha.filter((a) => a > 0 && a < 255).length;
-  if (policy.codec.alpha === 'binary') expect(partial === 0, `${partial} partially transparent pixels in binary alpha`);
+  if (policy.codec.alpha === 'binary')
+    expect(partial === 0, `${partial} partially transparent pixels in binary alpha`);
   else expect(partial > 0, 'no partial alpha');
   return problems;
 }

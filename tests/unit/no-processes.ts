@@ -8,9 +8,19 @@ import net from 'node:net';
  * `*.service.test.ts` (vitest.config.ts).
  */
 const refuse = (what: string) => () => {
-  throw new Error(`A unit test may not ${what}: name the file *.service.test.ts to run it in the service tier.`);
+  throw new Error(
+    `A unit test may not ${what}: name the file *.service.test.ts to run it in the service tier.`,
+  );
 };
-for (const fn of ['spawn', 'spawnSync', 'exec', 'execSync', 'execFile', 'execFileSync', 'fork'] as const) {
+for (const fn of [
+  'spawn',
+  'spawnSync',
+  'exec',
+  'execSync',
+  'execFile',
+  'execFileSync',
+  'fork',
+] as const) {
   (childProcess as Record<string, unknown>)[fn] = refuse(`start a process (child_process.${fn})`);
 }
 net.Server.prototype.listen = refuse('open a port') as never;

@@ -4,6 +4,7 @@ import type { ModelManifest } from '../../engine/models/manifest';
 export async function fetchModel(baseUrl: string, manifest: ModelManifest): Promise<Uint8Array> {
   const url = `${baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`}${manifest.file}`;
   const res = await fetch(url);
-  if (!res.ok) throw new Error(`Model ${manifest.id} could not be loaded from ${url} (HTTP ${res.status})`);
+  if (!res.ok)
+    throw new Error(`Model ${manifest.id} could not be loaded from ${url} (HTTP ${res.status})`);
   return new Uint8Array(await res.arrayBuffer());
 }

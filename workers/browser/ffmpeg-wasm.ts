@@ -25,9 +25,15 @@ export class FfmpegWasm {
   /** Loads the worker and the core (about 32 MB of WebAssembly, cached by the browser). */
   static async load(): Promise<FfmpegWasm> {
     const at = (file: string) => new URL(`/vendor/ffmpeg/${file}`, self.location.origin).href;
-    const { FFmpeg } = (await import(/* webpackIgnore: true */ /* turbopackIgnore: true */ at('index.js'))) as typeof import('@ffmpeg/ffmpeg');
+    const { FFmpeg } = (await import(
+      /* webpackIgnore: true */ /* turbopackIgnore: true */ at('index.js')
+    )) as typeof import('@ffmpeg/ffmpeg');
     const ff = new FFmpeg();
-    await ff.load({ classWorkerURL: at('worker.js'), coreURL: at('ffmpeg-core.js'), wasmURL: at('ffmpeg-core.wasm') });
+    await ff.load({
+      classWorkerURL: at('worker.js'),
+      coreURL: at('ffmpeg-core.js'),
+      wasmURL: at('ffmpeg-core.wasm'),
+    });
     return new FfmpegWasm(ff);
   }
 
@@ -38,10 +44,17 @@ export class FfmpegWasm {
     try {
       code = await this.ff.exec(['-hide_banner', '-nostats', ...args]);
     } catch (err) {
-      throw new FfmpegWasmError(`ffmpeg.wasm stopped while making ${what} (${(err as Error).message}).`);
+      throw new FfmpegWasmError(
+        `ffmpeg.wasm stopped while making ${what} (${(err as Error).message}).`,
+      );
     }
     if (code !== 0) {
-      const said = this.log.filter((l) => !/^\s*(Stream|Input|Output|Duration|Metadata|encoder|major_brand|\[)/.test(l)).slice(-3).join(' ');
+      const said = this.log
+        .filter(
+          (l) => !/^\s*(Stream|Input|Output|Duration|Metadata|encoder|major_brand|\[)/.test(l),
+        )
+        .slice(-3)
+        .join(' ');
       throw new FfmpegWasmError(`ffmpeg.wasm could not make ${what}${said ? `: ${said}` : ''}.`);
     }
   }

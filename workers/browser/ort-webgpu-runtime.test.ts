@@ -26,7 +26,8 @@ const ort = vi.hoisted(() => {
 });
 vi.mock('onnxruntime-web/webgpu', () => ort);
 vi.mock('./fetch-model', () => ({
-  fetchModel: (_base: string, manifest: ModelManifest) => Promise.resolve(new TextEncoder().encode(manifest.id)),
+  fetchModel: (_base: string, manifest: ModelManifest) =>
+    Promise.resolve(new TextEncoder().encode(manifest.id)),
 }));
 
 const { createOrtWebGpuRuntime } = await import('./ort-webgpu-runtime');
@@ -37,13 +38,18 @@ describe('createOrtWebGpuRuntime', () => {
 
   it('creates sessions one at a time when models load together', async () => {
     const runtime = createOrtWebGpuRuntime({ modelBaseUrl: '/models/', wasmPaths: '/ort/' });
-    await Promise.all(['selfie', 'centernet', 'sam-decoder'].map((id) => runtime.load(manifest(id))));
+    await Promise.all(
+      ['selfie', 'centernet', 'sam-decoder'].map((id) => runtime.load(manifest(id))),
+    );
     expect(ort.created.sort()).toEqual(['centernet', 'sam-decoder', 'selfie']);
   });
 
   it('rejects the load whose creation fails and still creates the ones queued after it', async () => {
     const runtime = createOrtWebGpuRuntime({ modelBaseUrl: '/models/', wasmPaths: '/ort/' });
-    const [broken, next] = await Promise.allSettled([runtime.load(manifest('broken')), runtime.load(manifest('selfie'))]);
+    const [broken, next] = await Promise.allSettled([
+      runtime.load(manifest('broken')),
+      runtime.load(manifest('selfie')),
+    ]);
     expect(broken).toMatchObject({ status: 'rejected', reason: { message: 'unsupported op' } });
     expect(next.status).toBe('fulfilled');
     expect(ort.created).toEqual(['selfie']);

@@ -9,7 +9,10 @@ import { fetchModel } from './fetch-model';
  * (dynamically, by segment.worker.ts) only when the page found a hardware WebGPU adapter; the
  * WASM runtime (ort-web-runtime.ts) serves everyone else. Same model files, same origin.
  */
-export function createOrtWebGpuRuntime(opts: { modelBaseUrl: string; wasmPaths: string }): InferenceRuntime {
+export function createOrtWebGpuRuntime(opts: {
+  modelBaseUrl: string;
+  wasmPaths: string;
+}): InferenceRuntime {
   ort.env.wasm.wasmPaths = opts.wasmPaths;
   ort.env.wasm.numThreads = 1;
   ort.env.logLevel = 'error';
@@ -21,7 +24,10 @@ export function createOrtWebGpuRuntime(opts: { modelBaseUrl: string; wasmPaths: 
     async load(manifest: ModelManifest): Promise<InferenceSession> {
       const bytes = await fetchModel(opts.modelBaseUrl, manifest);
       const created = creating.then(() =>
-        ort.InferenceSession.create(bytes, { executionProviders: ['webgpu'], graphOptimizationLevel: 'all' }),
+        ort.InferenceSession.create(bytes, {
+          executionProviders: ['webgpu'],
+          graphOptimizationLevel: 'all',
+        }),
       );
       creating = created.catch(() => undefined);
       const session = await created;

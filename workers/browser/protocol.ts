@@ -22,7 +22,14 @@ export type ToWorker =
       wasmPaths: string;
     }
   /** `work`: the same frame already scaled to the engine's working size (the page's canvas does it faster than JS). */
-  | { type: 'frame'; id: number; width: number; height: number; rgba: ArrayBuffer; work: { rgba: ArrayBuffer; width: number; height: number } | null }
+  | {
+      type: 'frame';
+      id: number;
+      width: number;
+      height: number;
+      rgba: ArrayBuffer;
+      work: { rgba: ArrayBuffer; width: number; height: number } | null;
+    }
   | { type: 'flush' }
   | { type: 'reset' }
   | { type: 'dispose' };
@@ -44,5 +51,13 @@ export interface WorkerReady {
 export type FromWorker =
   | WorkerReady
   /** `busyMs`: the worker's time on frames so far (engine and writing alphas back), all frames together. */
-  | { type: 'matted'; id: number; width: number; height: number; rgba: ArrayBuffer; busyMs: number; stats: MatterStats }
+  | {
+      type: 'matted';
+      id: number;
+      width: number;
+      height: number;
+      rgba: ArrayBuffer;
+      busyMs: number;
+      stats: MatterStats;
+    }
   | { type: 'error'; id: number | null; phase: 'init' | 'frame'; message: string };

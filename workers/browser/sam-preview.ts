@@ -15,8 +15,14 @@ export interface PreviewMask {
 }
 
 export class SamPreview {
-  private readonly worker = new Worker(new URL('./sam-preview.worker.ts', import.meta.url), { type: 'module', name: 'keyout-sam-preview' });
-  private readonly waiting = new Map<number, { resolve: (m: FromSamWorker) => void; reject: (e: Error) => void }>();
+  private readonly worker = new Worker(new URL('./sam-preview.worker.ts', import.meta.url), {
+    type: 'module',
+    name: 'keyout-sam-preview',
+  });
+  private readonly waiting = new Map<
+    number,
+    { resolve: (m: FromSamWorker) => void; reject: (e: Error) => void }
+  >();
   private nextId = 1;
 
   constructor() {
@@ -44,7 +50,10 @@ export class SamPreview {
   /** Encodes a picture (its pixels are copied); later masks are over it. Resolves with the encoder's time in ms. */
   async encode(picture: ImageData): Promise<number> {
     const rgba = picture.data.slice().buffer;
-    const r = await this.ask({ type: 'encode', id: this.nextId++, rgba, width: picture.width, height: picture.height }, [rgba]);
+    const r = await this.ask(
+      { type: 'encode', id: this.nextId++, rgba, width: picture.width, height: picture.height },
+      [rgba],
+    );
     return r.type === 'encoded' ? r.ms : 0;
   }
 

@@ -22,8 +22,15 @@ const post = (msg: FromSamWorker, transfer: Transferable[] = []) => self.postMes
 
 function load() {
   sessions ??= (async () => {
-    const runtime = createOrtWebRuntime({ modelBaseUrl: '/models/', wasmPaths: '/vendor/ort/', threads: 1 });
-    const [encoder, decoder] = await Promise.all([runtime.load(SAM_ENCODER), runtime.load(SAM_DECODER)]);
+    const runtime = createOrtWebRuntime({
+      modelBaseUrl: '/models/',
+      wasmPaths: '/vendor/ort/',
+      threads: 1,
+    });
+    const [encoder, decoder] = await Promise.all([
+      runtime.load(SAM_ENCODER),
+      runtime.load(SAM_DECODER),
+    ]);
     return { encoder, decoder };
   })();
   return sessions;
@@ -34,9 +41,14 @@ async function handle(msg: ToSamWorker): Promise<void> {
   if (msg.type === 'encode') {
     const { width, height } = msg;
     const rgba = new Uint8Array(msg.rgba);
-    const planes = [0, 1, 2].map((c) => Float32Array.from({ length: width * height }, (_, i) => rgba[i * 4 + c]!));
+    const planes = [0, 1, 2].map((c) =>
+      Float32Array.from({ length: width * height }, (_, i) => rgba[i * 4 + c]!),
+    );
     const t0 = performance.now();
-    const out = await s.encoder.run({ [SAM_IO.encoderInput]: samEncoderInput(planes, width, height) }, [SAM_IO.embedding]);
+    const out = await s.encoder.run(
+      { [SAM_IO.encoderInput]: samEncoderInput(planes, width, height) },
+      [SAM_IO.embedding],
+    );
     picture = { embedding: out[SAM_IO.embedding]!, width, height };
     post({ type: 'encoded', id: msg.id, ms: performance.now() - t0 });
     return;
@@ -44,17 +56,29 @@ async function handle(msg: ToSamWorker): Promise<void> {
   if (!picture) throw new Error('No picture is encoded yet');
   const { embedding, width, height } = picture;
   const t0 = performance.now();
-  const feeds = { image_embeddings: { data: embedding.data.slice(), dims: embedding.dims }, ...samDecoderFeeds({ points: msg.points }, width, height) };
+  const feeds = {
+    image_embeddings: { data: embedding.data.slice(), dims: embedding.dims },
+    ...samDecoderFeeds({ points: msg.points }, width, height),
+  };
   const res = await s.decoder.run(feeds, SAM_IO.decoderOutputs);
   const prob = samMask(res.low_res_masks!, width, height);
   const alpha = new Uint8Array(width * height);
   for (let i = 0; i < alpha.length; i++) alpha[i] = prob.data[i]! >= 0.5 ? 255 : 0;
-  post({ type: 'mask', id: msg.id, width, height, alpha: alpha.buffer, ms: performance.now() - t0 }, [alpha.buffer]);
+  post(
+    { type: 'mask', id: msg.id, width, height, alpha: alpha.buffer, ms: performance.now() - t0 },
+    [alpha.buffer],
+  );
 }
 
 self.onmessage = (e: MessageEvent<ToSamWorker>) => {
   const msg = e.data;
   queue = queue
     .then(() => handle(msg))
-    .catch((err: unknown) => post({ type: 'error', id: msg.id, message: err instanceof Error ? err.message : String(err) }));
+    .catch((err: unknown) =>
+      post({
+        type: 'error',
+        id: msg.id,
+        message: err instanceof Error ? err.message : String(err),
+      }),
+    );
 };

@@ -45,7 +45,12 @@ export async function sourceAudioTrack(input: Input): Promise<InputAudioTrack | 
  * Adds the track's sound to `output` (before `output.start()`); the returned feed writes it and
  * closes the track when the sound ends. `signal` stops it early.
  */
-export async function addSourceAudio(output: Output, track: InputAudioTrack, codec: ResultAudioCodec, signal: AbortSignal): Promise<AudioFeed> {
+export async function addSourceAudio(
+  output: Output,
+  track: InputAudioTrack,
+  codec: ResultAudioCodec,
+  signal: AbortSignal,
+): Promise<AudioFeed> {
   if ((await track.getCodec()) === codec) {
     const source = new EncodedAudioPacketSource(codec);
     output.addAudioTrack(source);

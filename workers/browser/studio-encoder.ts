@@ -46,7 +46,12 @@ export interface EncoderSetup {
 }
 
 /** An Output with its video track and, when the source has sound, its audio track; the sound runs from start. */
-async function startOutput(format: OutputFormat, video: VideoSampleSource, setup: EncoderSetup, audioCodec: ResultAudioCodec) {
+async function startOutput(
+  format: OutputFormat,
+  video: VideoSampleSource,
+  setup: EncoderSetup,
+  audioCodec: ResultAudioCodec,
+) {
   const target = new BufferTarget();
   const output = new Output({ format, target });
   output.addVideoTrack(video, { frameRate: setup.frameRate });
@@ -69,14 +74,25 @@ async function startOutput(format: OutputFormat, video: VideoSampleSource, setup
 /** The cut-out: VP9 with alpha in WebM, with the source's sound as Opus. */
 export async function cutoutEncoder(setup: EncoderSetup): Promise<FrameEncoder> {
   const { width, height } = setup;
-  const source = new VideoSampleSource({ codec: 'vp9', quality: QUALITY_HIGH, alpha: 'keep', keyFrameInterval: 2 });
+  const source = new VideoSampleSource({
+    codec: 'vp9',
+    quality: QUALITY_HIGH,
+    alpha: 'keep',
+    keyFrameInterval: 2,
+  });
   const out = await startOutput(new WebMOutputFormat(), source, setup, 'opus');
   return {
     type: 'video/webm',
     extension: 'webm',
     hasAudio: out.hasAudio,
     async add(rgba, timestamp, duration) {
-      const sample = new VideoSample(rgba, { format: 'RGBA', codedWidth: width, codedHeight: height, timestamp, duration });
+      const sample = new VideoSample(rgba, {
+        format: 'RGBA',
+        codedWidth: width,
+        codedHeight: height,
+        timestamp,
+        duration,
+      });
       try {
         await source.add(sample);
       } finally {
@@ -88,14 +104,19 @@ export async function cutoutEncoder(setup: EncoderSetup): Promise<FrameEncoder> 
 }
 
 /** What an opaque Studio result stands on: a colour, a picture the user chose, or its own blurred frame. */
-export type StudioBackground = { kind: 'color'; color: string } | { kind: 'image'; image: ImageBitmap } | { kind: 'blur' };
+export type StudioBackground =
+  { kind: 'color'; color: string } | { kind: 'image'; image: ImageBitmap } | { kind: 'blur' };
 
 /**
  * Draws a matted frame (RGBA, alpha filled in) over `background` on one reused canvas: a colour,
  * a picture covering the frame (scaled to fill it, centred, cropped), or the frame itself
  * blurred (the matted frame keeps its colours under alpha 0).
  */
-export function backgroundCompositor(width: number, height: number, background: StudioBackground): (rgba: Uint8ClampedArray) => OffscreenCanvas {
+export function backgroundCompositor(
+  width: number,
+  height: number,
+  background: StudioBackground,
+): (rgba: Uint8ClampedArray) => OffscreenCanvas {
   const cut = new OffscreenCanvas(width, height).getContext('2d')!;
   const canvas = new OffscreenCanvas(width, height);
   // Read back once per frame by the MP4 encoder (see rgbaToI420).
@@ -105,8 +126,12 @@ export function backgroundCompositor(width: number, height: number, background: 
   // A blur reads past the frame's edges, where a canvas is transparent: blurring the frame inside a
   // margin filled with the frame stretched keeps the edges from fading to black.
   const margin = 3 * blurPx;
-  const plain = background.kind === 'blur' ? new OffscreenCanvas(width, height).getContext('2d')! : null;
-  const padded = background.kind === 'blur' ? new OffscreenCanvas(width + 2 * margin, height + 2 * margin).getContext('2d')! : null;
+  const plain =
+    background.kind === 'blur' ? new OffscreenCanvas(width, height).getContext('2d')! : null;
+  const padded =
+    background.kind === 'blur'
+      ? new OffscreenCanvas(width + 2 * margin, height + 2 * margin).getContext('2d')!
+      : null;
   return (rgba) => {
     cut.putImageData(new ImageData(rgba as Uint8ClampedArray<ArrayBuffer>, width, height), 0, 0);
     if (background.kind === 'color') {
@@ -137,11 +162,22 @@ export function backgroundCompositor(width: number, height: number, background: 
  * limited-range I420 so the file's colours are the same in every browser: H.264 in MP4 (what
  * every editor and phone opens) with AAC, or VP9 in WebM with Opus.
  */
-export async function onBackgroundEncoder(setup: EncoderSetup & { container: 'mp4' | 'webm'; background: StudioBackground }): Promise<FrameEncoder> {
+export async function onBackgroundEncoder(
+  setup: EncoderSetup & { container: 'mp4' | 'webm'; background: StudioBackground },
+): Promise<FrameEncoder> {
   const { width, height } = setup;
   const mp4 = setup.container === 'mp4';
-  const source = new VideoSampleSource({ codec: mp4 ? 'avc' : 'vp9', quality: QUALITY_HIGH, keyFrameInterval: 2 });
-  const out = await startOutput(mp4 ? new Mp4OutputFormat({ fastStart: 'in-memory' }) : new WebMOutputFormat(), source, setup, mp4 ? 'aac' : 'opus');
+  const source = new VideoSampleSource({
+    codec: mp4 ? 'avc' : 'vp9',
+    quality: QUALITY_HIGH,
+    keyFrameInterval: 2,
+  });
+  const out = await startOutput(
+    mp4 ? new Mp4OutputFormat({ fastStart: 'in-memory' }) : new WebMOutputFormat(),
+    source,
+    setup,
+    mp4 ? 'aac' : 'opus',
+  );
   const compose = backgroundCompositor(width, height, setup.background);
   const type = mp4 ? 'video/mp4' : 'video/webm';
   return {

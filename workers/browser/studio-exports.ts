@@ -6,12 +6,23 @@
  * cannot encode (VP9) goes through WebCodecs (mediabunny). Nothing leaves the browser.
  */
 import { zipSync, type Zippable } from 'fflate';
-import { BufferTarget, Output, Quality, VideoSample, VideoSampleSource, WebMOutputFormat } from 'mediabunny';
+import {
+  BufferTarget,
+  Output,
+  Quality,
+  VideoSample,
+  VideoSampleSource,
+  WebMOutputFormat,
+} from 'mediabunny';
 import { outputFormat, type ExportFormat, type FramesJob } from '../../engine/formats';
 import { quantizedApng } from '../../engine/media/apng-palette';
 import { parseRational } from '../../engine/media/geometry';
 import { planBatch, type RenderPlan, type ZipPlan } from '../../engine/media/render-plan';
-import { fitSticker, StickerBudgetError, type AttemptResult } from '../../engine/media/sticker-plan';
+import {
+  fitSticker,
+  StickerBudgetError,
+  type AttemptResult,
+} from '../../engine/media/sticker-plan';
 import type { MediaInfo } from '../../engine/media/types';
 import { FfmpegWasm } from './ffmpeg-wasm';
 
@@ -35,7 +46,8 @@ export interface MadeFile {
   sticker?: { budgetBytes: number; fps: number; attempts: AttemptResult[] };
 }
 
-export type MadeResult = { ok: true; file: MadeFile } | { ok: false; format: ExportFormat; error: string };
+export type MadeResult =
+  { ok: true; file: MadeFile } | { ok: false; format: ExportFormat; error: string };
 
 export interface MakeOptions {
   signal?: AbortSignal;
@@ -78,7 +90,11 @@ const abortError = () => new DOMException('Cancelled', 'AbortError');
  * single encoder branch makes (stickers' masters included), the rest run on their own; each
  * sticker then tries its ladder until it fits. One format failing does not stop the others.
  */
-export async function makeFromCutout(cutout: StudioCutout, formats: ExportFormat[], opts: MakeOptions = {}): Promise<MadeResult[]> {
+export async function makeFromCutout(
+  cutout: StudioCutout,
+  formats: ExportFormat[],
+  opts: MakeOptions = {},
+): Promise<MadeResult[]> {
   const ff = await FfmpegWasm.load();
   const stop = () => ff.terminate();
   opts.signal?.addEventListener('abort', stop);
@@ -92,7 +108,15 @@ export async function makeFromCutout(cutout: StudioCutout, formats: ExportFormat
     }));
     for (const o of outputs) await ff.mkdirs(o.workDir);
     await ff.mkdirs('/out');
-    const batch = planBatch({ info: cutoutInfo(cutout), source: IN, mask: null, maskFrames: cutout.frames, maxPixels: cutout.width * cutout.height, runner: 'wasm', outputs });
+    const batch = planBatch({
+      info: cutoutInfo(cutout),
+      source: IN,
+      mask: null,
+      maskFrames: cutout.frames,
+      maxPixels: cutout.width * cutout.height,
+      runner: 'wasm',
+      outputs,
+    });
     if (batch.shared) {
       const t = performance.now();
       await ff.run(batch.shared, 'the shared pass');
@@ -123,7 +147,11 @@ export async function makeFromCutout(cutout: StudioCutout, formats: ExportFormat
   }
 }
 
-async function makeOne(ff: FfmpegWasm, plan: RenderPlan, o: { output: string; workDir: string }): Promise<MadeFile> {
+async function makeOne(
+  ff: FfmpegWasm,
+  plan: RenderPlan,
+  o: { output: string; workDir: string },
+): Promise<MadeFile> {
   const format = plan.format.id as ExportFormat;
   const t = performance.now();
   if (plan.zip?.directory) await ff.mkdirs(plan.zip.directory);
@@ -157,7 +185,11 @@ async function makeOne(ff: FfmpegWasm, plan: RenderPlan, o: { output: string; wo
   }
   if (plan.finish) throw new Error(`${plan.format.label} cannot be made in the browser.`);
   const bytes = plan.zip ? await zipFromPlan(ff, plan.zip) : await ff.read(o.output);
-  return { format, blob: new Blob([bytes as Uint8Array<ArrayBuffer>], { type: plan.format.contentType }), ms: performance.now() - t };
+  return {
+    format,
+    blob: new Blob([bytes as Uint8Array<ArrayBuffer>], { type: plan.format.contentType }),
+    ms: performance.now() - t,
+  };
 }
 
 /** A ZIP plan's members read out of ffmpeg.wasm's files; images are stored, the manifest deflated (as on the server). */
@@ -165,8 +197,14 @@ async function zipFromPlan(ff: FfmpegWasm, plan: ZipPlan): Promise<Uint8Array> {
   const members: Zippable = {};
   const fixed = new Date('2000-01-01T00:00:00Z');
   for (const f of plan.files) members[f.name] = [await ff.read(f.file), { level: 0, mtime: fixed }];
-  if (plan.directory) for (const name of await ff.files(plan.directory)) members[name] = [await ff.read(`${plan.directory}/${name}`), { level: 0, mtime: fixed }];
-  if (plan.manifest) members[plan.manifest.name] = [new TextEncoder().encode(JSON.stringify(plan.manifest.json, null, 2) + '\n'), { mtime: fixed }];
+  if (plan.directory)
+    for (const name of await ff.files(plan.directory))
+      members[name] = [await ff.read(`${plan.directory}/${name}`), { level: 0, mtime: fixed }];
+  if (plan.manifest)
+    members[plan.manifest.name] = [
+      new TextEncoder().encode(JSON.stringify(plan.manifest.json, null, 2) + '\n'),
+      { mtime: fixed },
+    ];
   return zipSync(members);
 }
 
@@ -186,7 +224,12 @@ async function vp9AlphaWebm(raw: Uint8Array, job: FramesJob, bitrate: number): P
   const fps = parseRational(job.fpsRational);
   const target = new BufferTarget();
   const output = new Output({ format: new WebMOutputFormat(), target });
-  const source = new VideoSampleSource({ codec: 'vp9', quality: new Quality({ bitrate }), alpha: 'keep', keyFrameInterval: 2 });
+  const source = new VideoSampleSource({
+    codec: 'vp9',
+    quality: new Quality({ bitrate }),
+    alpha: 'keep',
+    keyFrameInterval: 2,
+  });
   output.addVideoTrack(source, { frameRate: fps });
   await output.start();
   const frameBytes = job.width * job.height * 4;

@@ -6,10 +6,23 @@
  * decodes and reads back the next and encodes the one before, and one more frame waits in the
  * worker's queue so it never idles. Frames stream through: none is held after it is encoded.
  */
-import { ALL_FORMATS, BlobSource, CanvasSink, canEncodeVideo, Input, QUALITY_HIGH } from 'mediabunny';
+import {
+  ALL_FORMATS,
+  BlobSource,
+  CanvasSink,
+  canEncodeVideo,
+  Input,
+  QUALITY_HIGH,
+} from 'mediabunny';
 import type { ApiModel, MatterStats } from '../../engine';
 import { type BackendChoice, type Matted, type PeopleModel, SegmentClient } from './client';
-import { backgroundCompositor, cutoutEncoder, type FrameEncoder, onBackgroundEncoder, type StudioBackground } from './studio-encoder';
+import {
+  backgroundCompositor,
+  cutoutEncoder,
+  type FrameEncoder,
+  onBackgroundEncoder,
+  type StudioBackground,
+} from './studio-encoder';
 import type { StudioCutout } from './studio-exports';
 
 export interface StudioProgress {
@@ -41,7 +54,7 @@ export interface StudioResult {
   modelReason: string;
   /** Wall time of the whole run, model load included. */
   totalMs: number;
-  /** Mean time the worker was busy with one frame (engine + writing the alpha back). */
+  /** Mean time the worker was busy with one frame (engine, writing the alpha back, the edges' colour). */
   meanFrameMs: number;
   modelLoadMs: number;
   /** Engine totals: how many frames ran the model, and the time in inference vs refinement. */
@@ -64,7 +77,7 @@ export interface StudioProfile {
   inferMs: number;
   /** The engine's refinement (resampling, main subject, guided filter, full-resolution alpha). */
   refineMs: number;
-  /** The worker's time besides the engine: messages and writing the alpha into the frame. */
+  /** The worker's time besides the engine: messages, writing the alpha into the frame, the edges' colour. */
   workerOtherMs: number;
   /** Handing frames to the encoder (waits only when the encoder falls behind). */
   encodeMs: number;
@@ -124,23 +137,79 @@ async function toPng(frame: ImageData): Promise<Blob> {
 /** The file's video track and its frame size and count, refused early when this browser cannot decode it or encode the chosen result. */
 async function openVideoTrack(run: StudioRun, input: Input) {
   const track = await input.getPrimaryVideoTrack().catch(() => null);
-  if (!track) throw new StudioError('This file has no video this browser can read. Try an MP4 (H.264) or WebM file.', true);
+  if (!track)
+    throw new StudioError(
+      'This file has no video this browser can read. Try an MP4 (H.264) or WebM file.',
+      true,
+    );
   if (!(await track.canDecode())) {
     const codec = (await track.getCodecParameterString()) ?? 'this codec';
-    throw new StudioError(`This browser cannot decode ${codec} video (HEVC is a common case). The server can process it.`, true);
+    throw new StudioError(
+      `This browser cannot decode ${codec} video (HEVC is a common case). The server can process it.`,
+      true,
+    );
   }
   // VP9 wants even dimensions; a 1-pixel crop is invisible.
   const width = (await track.getDisplayWidth()) & ~1;
   const height = (await track.getDisplayHeight()) & ~1;
   // Checked before the model loads: a browser built without the encoder says so at once.
-  if (run.opaque && !run.maxFrames && !(await canEncodeVideo(run.opaque.container === 'mp4' ? 'avc' : 'vp9', { width, height, quality: QUALITY_HIGH }))) {
+  if (
+    run.opaque &&
+    !run.maxFrames &&
+    !(await canEncodeVideo(run.opaque.container === 'mp4' ? 'avc' : 'vp9', {
+      width,
+      height,
+      quality: QUALITY_HIGH,
+    }))
+  ) {
     const codec = run.opaque.container === 'mp4' ? 'H.264' : 'VP9';
-    throw new StudioError(`This browser cannot encode ${codec} video. Choose the transparent WebM here, or let the server make the ${run.opaque.container.toUpperCase()}.`, true);
+    throw new StudioError(
+      `This browser cannot encode ${codec} video. Choose the transparent WebM here, or let the server make the ${run.opaque.container.toUpperCase()}.`,
+      true,
+    );
   }
   const stats = await track.computePacketStats(100);
   const duration = await track.computeDuration();
-  const framesTotal = Math.min(run.maxFrames ?? Infinity, Math.max(1, Math.round(stats.averagePacketRate * duration) || stats.packetCount));
+  const framesTotal = Math.min(
+    run.maxFrames ?? Infinity,
+    Math.max(1, Math.round(stats.averagePacketRate * duration) || stats.packetCount),
+  );
   return { track, width, height, stats, duration, framesTotal };
+}
+
+/** A full run's thumbnail looks like its result: on its background when it has one. */
+function thumbnailOf(run: StudioRun, frame: ImageData): Promise<Blob> {
+  if (!run.opaque || run.maxFrames) return toPng(frame);
+  return backgroundCompositor(
+    frame.width,
+    frame.height,
+    run.opaque.background,
+  )(frame.data).convertToBlob({ type: 'image/png' });
+}
+
+/** Where a frame's time went: each stage of the page and the worker, per frame. */
+function profileOf(
+  done: number,
+  stage: Record<'decode' | 'readback' | 'encode' | 'wait' | 'finalize', number>,
+  e: MatterStats,
+  workerBusyMs: number,
+  loopMs: number,
+): StudioProfile {
+  const per = (ms: number) => ms / done;
+  return {
+    frames: done,
+    decodeMs: per(stage.decode),
+    readbackMs: per(stage.readback),
+    inferMs: per(e.stageSeconds.infer * 1000),
+    refineMs: per(e.stageSeconds.refine * 1000),
+    workerOtherMs: per(
+      Math.max(0, workerBusyMs - (e.stageSeconds.infer + e.stageSeconds.refine) * 1000),
+    ),
+    encodeMs: per(stage.encode),
+    waitMs: per(stage.wait),
+    finalizeMs: per(stage.finalize),
+    endToEndMs: per(loopMs),
+  };
 }
 
 export async function runStudio(run: StudioRun): Promise<StudioResult> {
@@ -150,15 +219,26 @@ export async function runStudio(run: StudioRun): Promise<StudioResult> {
   try {
     const { track, width, height, stats, duration, framesTotal } = await openVideoTrack(run, input);
 
-    client = await SegmentClient.start(run.model, run.backend, { people: run.people ?? null, frame: { width, height } }, run.onFallback);
-    run.onStarted?.({ backend: client.backend, runtime: client.runtime, modelName: client.modelName, modelReason: client.modelReason });
+    client = await SegmentClient.start(
+      run.model,
+      run.backend,
+      { people: run.people ?? null, frame: { width, height } },
+      run.onFallback,
+    );
+    run.onStarted?.({
+      backend: client.backend,
+      runtime: client.runtime,
+      modelName: client.modelName,
+      modelReason: client.modelReason,
+    });
     checkAbort(run.signal);
 
     const frameRate = stats.averagePacketRate || undefined;
     // A first-frame preview encodes nothing.
     const setup = { width, height, frameRate, input, signal: run.signal };
     const cutout = run.maxFrames ? null : await cutoutEncoder(setup);
-    const opaque = run.maxFrames || !run.opaque ? null : await onBackgroundEncoder({ ...setup, ...run.opaque });
+    const opaque =
+      run.maxFrames || !run.opaque ? null : await onBackgroundEncoder({ ...setup, ...run.opaque });
     const encoders = [cutout, opaque].filter((e): e is FrameEncoder => e !== null);
     const sink = new CanvasSink(track, { width, height, fit: 'fill', poolSize: 3 });
     // The engine's working-size copy of each frame, scaled by the canvas (the engine would scale it in JS).
@@ -191,7 +271,8 @@ export async function runStudio(run: StudioRun): Promise<StudioResult> {
       const rgba = new Uint8ClampedArray(matted.rgba);
       done++;
       const now = performance.now();
-      if (!thumbnail && (done === 1 || done >= Math.min(12, framesTotal))) thumbnail = new ImageData(rgba.slice(), width, height);
+      if (!thumbnail && (done === 1 || done >= Math.min(12, framesTotal)))
+        thumbnail = new ImageData(rgba.slice(), width, height);
       if (done === 1 || now - lastPreview > 250) {
         lastPreview = now;
         run.onPreview?.(new ImageData(rgba.slice(), width, height));
@@ -200,7 +281,9 @@ export async function runStudio(run: StudioRun): Promise<StudioResult> {
         t = performance.now();
         await encoding;
         // Both encoders read the same frame; neither writes into it.
-        encoding = Promise.all(encoders.map((e) => e.add(rgba, timestamp, frameDuration))).then(() => undefined);
+        encoding = Promise.all(encoders.map((e) => e.add(rgba, timestamp, frameDuration))).then(
+          () => undefined,
+        );
         stage.encode += performance.now() - t;
       }
       // Speed and ETA from the second frame on: the first one carries warm-up costs.
@@ -222,7 +305,9 @@ export async function runStudio(run: StudioRun): Promise<StudioResult> {
       checkAbort(run.signal);
       const { canvas, timestamp, duration: frameDuration } = item.value;
       t = performance.now();
-      const ctx = (canvas as OffscreenCanvas).getContext('2d', { willReadFrequently: true }) as OffscreenCanvasRenderingContext2D;
+      const ctx = (canvas as OffscreenCanvas).getContext('2d', {
+        willReadFrequently: true,
+      }) as OffscreenCanvasRenderingContext2D;
       const pixels = ctx.getImageData(0, 0, width, height);
       small.drawImage(canvas, 0, 0, ww, wh);
       const work = small.getImageData(0, 0, ww, wh);
@@ -247,8 +332,6 @@ export async function runStudio(run: StudioRun): Promise<StudioResult> {
     const [cutoutFile, opaqueFile] = await Promise.all([cutout?.finish(), opaque?.finish()]);
     stage.finalize = performance.now() - t;
     const fps = frameRate ?? done / Math.max(duration, 1e-3);
-    const e = engine!;
-    const per = (ms: number) => ms / done;
     const empty = new Blob([], { type: 'video/webm' });
     return {
       file: opaqueFile ?? cutoutFile ?? empty,
@@ -261,8 +344,7 @@ export async function runStudio(run: StudioRun): Promise<StudioResult> {
         frames: done,
         hasAudio: cutout?.hasAudio ?? false,
       },
-      // A full run's thumbnail looks like its result: on its background when it has one.
-      thumbnail: run.opaque && !run.maxFrames ? await backgroundCompositor(width, height, run.opaque.background)(thumbnail!.data).convertToBlob({ type: 'image/png' }) : await toPng(thumbnail!),
+      thumbnail: await thumbnailOf(run, thumbnail!),
       frames: done,
       width,
       height,
@@ -272,21 +354,10 @@ export async function runStudio(run: StudioRun): Promise<StudioResult> {
       modelName: client.modelName,
       modelReason: client.modelReason,
       totalMs: performance.now() - t0,
-      meanFrameMs: per(workerBusyMs),
+      meanFrameMs: workerBusyMs / done,
       modelLoadMs: client.loadMs,
-      engine: e,
-      profile: {
-        frames: done,
-        decodeMs: per(stage.decode),
-        readbackMs: per(stage.readback),
-        inferMs: per(e.stageSeconds.infer * 1000),
-        refineMs: per(e.stageSeconds.refine * 1000),
-        workerOtherMs: per(Math.max(0, workerBusyMs - (e.stageSeconds.infer + e.stageSeconds.refine) * 1000)),
-        encodeMs: per(stage.encode),
-        waitMs: per(stage.wait),
-        finalizeMs: per(stage.finalize),
-        endToEndMs: per(performance.now() - loopStart),
-      },
+      engine: engine!,
+      profile: profileOf(done, stage, engine!, workerBusyMs, performance.now() - loopStart),
     };
   } finally {
     client?.close();

@@ -3,10 +3,10 @@ import os from 'node:os';
 import { db } from '../../lib/db/client';
 import { env } from '../../lib/env';
 import { describeChoice, isGpu, type DeviceChoice } from '../../lib/inference/device';
-import { serverRuntime } from '../../lib/inference/server-runtime';
 import { queueProvider, relay } from '../../lib/queue';
 import { needsDevice, resolveLanes, type LaneSetting } from '../../lib/queue/lanes';
 import { expireAbandonedJobs } from '../../lib/services/jobs/expire-abandoned-jobs';
+import { defaultPorts } from '../../lib/services/ports';
 import { handlers } from './handlers';
 import { assertHandlersMatchCatalogue, Runner } from './runner';
 
@@ -25,7 +25,10 @@ function sweepAbandonedJobs(): void {
     (n) => {
       if (n) console.log(`[worker] deleted ${n} abandoned job(s) that were never started`);
     },
-    (e: unknown) => console.error(`[worker] abandoned-job sweep failed: ${e instanceof Error ? e.message : String(e)}`),
+    (e: unknown) =>
+      console.error(
+        `[worker] abandoned-job sweep failed: ${e instanceof Error ? e.message : String(e)}`,
+      ),
   );
 }
 
@@ -59,7 +62,7 @@ function yieldToWeb(nice: number): void {
  */
 async function inferenceDevice(lanes: LaneSetting): Promise<DeviceChoice | null> {
   if (!needsDevice(lanes)) return null;
-  return (await serverRuntime()).device();
+  return (await defaultPorts.runtime()).device();
 }
 
 async function main(): Promise<void> {
@@ -72,6 +75,7 @@ async function main(): Promise<void> {
   const provider = queueProvider();
   const runner = new Runner({
     handlers,
+    ports: defaultPorts,
     provider,
     concurrency: config.WORKER_CONCURRENCY,
     lanes,

@@ -10,14 +10,36 @@ import { MediaError } from '../../lib/media/ffmpeg';
 import { FetchError } from '../../lib/net/safe-fetch';
 import { DbQueueProvider } from '../../lib/queue/db-provider';
 import { PermanentJobError } from '../../lib/queue/errors';
-import { assertHandlersMatchCatalogue, Runner, type HandlerMap } from './runner';
+import { defaultPorts } from '../../lib/services/ports';
+import {
+  assertHandlersMatchCatalogue,
+  Runner,
+  type HandlerMap,
+  type RunnerOptions,
+} from './runner';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'keyout-runner-'));
 const url = `file:${path.join(dir, 'runner.db')}`;
 applyMigrations(url);
-const prisma = new PrismaClient({ adapter: new PrismaBetterSqlite3({ url: url.slice(5), timeout: 10_000 }) });
+const prisma = new PrismaClient({
+  adapter: new PrismaBetterSqlite3({ url: url.slice(5), timeout: 10_000 }),
+});
 const provider = new DbQueueProvider(() => prisma);
-const quiet = process.env.DEBUG_RUNNER ? { info: (m: string) => console.log(m), error: (m: string) => console.log(m) } : { info: () => undefined, error: () => undefined };
+const quiet = process.env.DEBUG_RUNNER
+  ? { info: (m: string) => console.log(m), error: (m: string) => console.log(m) }
+  : { info: () => undefined, error: () => undefined };
+
+/** A Runner over this file's queue, on one slot polling every 20 ms, quiet unless DEBUG_RUNNER is set. */
+const runnerWith = (handlers: HandlerMap, opts: Partial<RunnerOptions> = {}) =>
+  new Runner({
+    ports: defaultPorts,
+    handlers,
+    provider,
+    concurrency: 1,
+    pollMs: 20,
+    log: quiet,
+    ...opts,
+  });
 
 afterAll(async () => {
   await prisma.$disconnect();
@@ -28,7 +50,10 @@ beforeEach(async () => {
 });
 
 /** Test handlers: segment-video runs `behaviour`; the other kinds are never enqueued here. */
-function handlersWith(behaviour: (signal: AbortSignal) => Promise<void>, failures: string[] = []): HandlerMap {
+function handlersWith(
+  behaviour: (signal: AbortSignal) => Promise<void>,
+  failures: string[] = [],
+): HandlerMap {
   return {
     'render-output': { run: () => Promise.resolve() },
     'render-batch': { run: () => Promise.resolve() },
@@ -54,21 +79,39 @@ const rowState = async () => prisma.queueJob.findFirstOrThrow();
 const settled = async () => ['completed', 'failed'].includes((await rowState()).status);
 const enqueue = (payload: object = { jobId: randomUUID() }, extra: { attempts?: number } = {}) =>
   prisma.queueJob.create({
-    data: { queue: 'segment-video', payloadJson: JSON.stringify(payload), maxAttempts: 3, ...extra },
+    data: {
+      queue: 'segment-video',
+      payloadJson: JSON.stringify(payload),
+      maxAttempts: 3,
+      ...extra,
+    },
   });
 
 describe('Runner (real SQLite queue)', () => {
   it('refuses a handler map that does not match the catalogue', () => {
-    expect(() => assertHandlersMatchCatalogue({ 'segment-video': {}, 'render-output': {}, 'render-batch': {} })).toThrow(/missing: refine-mask, deliver-webhook/);
     expect(() =>
-      assertHandlersMatchCatalogue({ 'segment-video': {}, 'render-output': {}, 'render-batch': {}, 'refine-mask': {}, 'deliver-webhook': {}, 'make-coffee': {} }),
+      assertHandlersMatchCatalogue({
+        'segment-video': {},
+        'render-output': {},
+        'render-batch': {},
+      }),
+    ).toThrow(/missing: refine-mask, deliver-webhook/);
+    expect(() =>
+      assertHandlersMatchCatalogue({
+        'segment-video': {},
+        'render-output': {},
+        'render-batch': {},
+        'refine-mask': {},
+        'deliver-webhook': {},
+        'make-coffee': {},
+      }),
     ).toThrow(/unknown: make-coffee/);
   });
 
   it('completes a row whose handler succeeds', async () => {
     await enqueue();
     let ran = 0;
-    const runner = new Runner({ handlers: handlersWith(() => Promise.resolve(void ran++)), provider, concurrency: 1, pollMs: 20, log: quiet });
+    const runner = runnerWith(handlersWith(() => Promise.resolve(void ran++)));
     await runUntil(runner, settled);
     expect(ran).toBe(1);
     expect((await rowState()).status).toBe('completed');
@@ -76,13 +119,7 @@ describe('Runner (real SQLite queue)', () => {
 
   it('retries a thrown error later, with backoff', async () => {
     await enqueue();
-    const runner = new Runner({
-      handlers: handlersWith(() => Promise.reject(new Error('database busy'))),
-      provider,
-      concurrency: 1,
-      pollMs: 20,
-      log: quiet,
-    });
+    const runner = runnerWith(handlersWith(() => Promise.reject(new Error('database busy'))));
     await runUntil(runner, async () => (await rowState()).lastError !== null);
     const row = await rowState();
     expect(row).toMatchObject({ status: 'queued', attempts: 1, lastError: 'database busy' });
@@ -95,16 +132,20 @@ describe('Runner (real SQLite queue)', () => {
   ])('fails a %s for good at once and reports its message', async (_name, error) => {
     await enqueue();
     const failures: string[] = [];
-    const runner = new Runner({ handlers: handlersWith(() => Promise.reject(error), failures), provider, concurrency: 1, pollMs: 20, log: quiet });
+    const runner = runnerWith(handlersWith(() => Promise.reject(error), failures));
     await runUntil(runner, settled);
-    expect(await rowState()).toMatchObject({ status: 'failed', attempts: 1, lastError: error.message });
+    expect(await rowState()).toMatchObject({
+      status: 'failed',
+      attempts: 1,
+      lastError: error.message,
+    });
     expect(failures).toEqual([error.message]);
   });
 
   it('fails an invalid payload for good without running the handler', async () => {
     await enqueue({ jobId: 'not-a-uuid' });
     let ran = 0;
-    const runner = new Runner({ handlers: handlersWith(() => Promise.resolve(void ran++)), provider, concurrency: 1, pollMs: 20, log: quiet });
+    const runner = runnerWith(handlersWith(() => Promise.resolve(void ran++)));
     await runUntil(runner, settled);
     expect(ran).toBe(0);
     expect((await rowState()).status).toBe('failed');
@@ -115,32 +156,35 @@ describe('Runner (real SQLite queue)', () => {
     await enqueue(undefined, { attempts: 2 });
     const failures: string[] = [];
     const logged: string[] = [];
-    const runner = new Runner({
-      handlers: handlersWith(() => Promise.reject(new Error('SQLITE_IOERR: disk I/O error at /srv/keyout/data/keyout.db')), failures),
-      provider,
-      concurrency: 1,
-      pollMs: 20,
+    const handlers = handlersWith(
+      () => Promise.reject(new Error('SQLITE_IOERR: disk I/O error at /srv/keyout/data/keyout.db')),
+      failures,
+    );
+    const runner = runnerWith(handlers, {
       log: { info: () => undefined, error: (m) => logged.push(m) },
     });
     await runUntil(runner, settled);
     expect((await rowState()).status).toBe('failed');
     expect(failures).toHaveLength(1);
     const [message] = failures as [string];
-    expect(message).toMatch(/^Processing failed after 3 attempts because of an internal error \(reference [0-9a-f]{8}\)\.$/);
+    expect(message).toMatch(
+      /^Processing failed after 3 attempts because of an internal error \(reference [0-9a-f]{8}\)\.$/,
+    );
     const ref = /reference ([0-9a-f]{8})/.exec(message)![1]!;
-    expect(logged.some((l) => l.includes(`reference ${ref}`) && l.includes('SQLITE_IOERR'))).toBe(true);
+    expect(logged.some((l) => l.includes(`reference ${ref}`) && l.includes('SQLITE_IOERR'))).toBe(
+      true,
+    );
   });
 
   it('passes on the words of a fetch that kept failing', async () => {
     await enqueue(undefined, { attempts: 2 });
     const failures: string[] = [];
-    const runner = new Runner({
-      handlers: handlersWith(() => Promise.reject(new FetchError('The server answered HTTP 503.', true)), failures),
-      provider,
-      concurrency: 1,
-      pollMs: 20,
-      log: quiet,
-    });
+    const runner = runnerWith(
+      handlersWith(
+        () => Promise.reject(new FetchError('The server answered HTTP 503.', true)),
+        failures,
+      ),
+    );
     await runUntil(runner, settled);
     expect(failures).toEqual(['Processing failed after 3 attempts: The server answered HTTP 503.']);
   });
@@ -159,7 +203,7 @@ describe('Runner (real SQLite queue)', () => {
     });
     let ran = 0;
     const failures: string[] = [];
-    const runner = new Runner({ handlers: handlersWith(() => Promise.resolve(void ran++), failures), provider, concurrency: 1, pollMs: 20, log: quiet });
+    const runner = runnerWith(handlersWith(() => Promise.resolve(void ran++), failures));
     await runUntil(runner, settled);
     expect(ran).toBe(0);
     expect(failures[0]).toMatch(/stopped unexpectedly/);
@@ -171,25 +215,19 @@ describe('Runner (real SQLite queue)', () => {
     let started = false;
     let abortedAfter = -1;
     const failures: string[] = [];
-    const runner = new Runner({
-      handlers: handlersWith(
-        (signal) =>
-          new Promise((_resolve, reject) => {
-            started = true;
-            const t0 = Date.now();
-            signal.addEventListener('abort', () => {
-              abortedAfter = Date.now() - t0;
-              reject(new MediaError('ffmpeg was cancelled'));
-            });
-          }),
-        failures,
-      ),
-      provider,
-      concurrency: 1,
-      pollMs: 20,
-      heartbeatMs: 50,
-      log: quiet,
-    });
+    const handlers = handlersWith(
+      (signal) =>
+        new Promise((_resolve, reject) => {
+          started = true;
+          const t0 = Date.now();
+          signal.addEventListener('abort', () => {
+            abortedAfter = Date.now() - t0;
+            reject(new MediaError('ffmpeg was cancelled'));
+          });
+        }),
+      failures,
+    );
+    const runner = runnerWith(handlers, { heartbeatMs: 50 });
     runner.start();
     while (!started) await new Promise((r) => setTimeout(r, 10));
     expect(await provider.cancel([jobId])).toBe(1);
@@ -202,19 +240,14 @@ describe('Runner (real SQLite queue)', () => {
   it('drains on stop: work still running after the grace period is aborted and released', async () => {
     await enqueue();
     let started = false;
-    const runner = new Runner({
-      handlers: handlersWith(
-        (signal) =>
-          new Promise((_resolve, reject) => {
-            started = true;
-            signal.addEventListener('abort', () => reject(new MediaError('ffmpeg was cancelled')));
-          }),
-      ),
-      provider,
-      concurrency: 2,
-      pollMs: 20,
-      log: quiet,
-    });
+    const handlers = handlersWith(
+      (signal) =>
+        new Promise((_resolve, reject) => {
+          started = true;
+          signal.addEventListener('abort', () => reject(new MediaError('ffmpeg was cancelled')));
+        }),
+    );
+    const runner = runnerWith(handlers, { concurrency: 2 });
     runner.start();
     while (!started) await new Promise((r) => setTimeout(r, 10));
     await runner.stop(100);

@@ -2,19 +2,26 @@ import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import { MediaError, ToolError } from '../../lib/media/ffmpeg';
 import { FetchError } from '../../lib/net/safe-fetch';
-import { catalogue, JOB_KINDS, kindsFor, type JobKind, type Lane, type PayloadOf } from '../../lib/queue/job-kinds';
+import {
+  catalogue,
+  JOB_KINDS,
+  kindsFor,
+  type JobKind,
+  type Lane,
+  type PayloadOf,
+} from '../../lib/queue/job-kinds';
 import { PermanentJobError } from '../../lib/queue/errors';
 import type { ClaimedJob, QueueProvider } from '../../lib/queue/provider';
 import { ServiceError } from '../../lib/errors';
+import type { Ports, WorkContext } from '../../lib/services/ports';
 
-export interface HandlerContext {
+/** A unit of work's context (its ports, its signal: aborted on timeout, on shutdown and when the lease is lost). */
+export interface HandlerContext extends WorkContext {
   /** The queue row's id (not the Job's). */
   queueJobId: string;
   workerId: string;
   attempt: number;
   maxAttempts: number;
-  /** Aborted on timeout, on shutdown (the work will be released) and when the lease is lost. */
-  signal: AbortSignal;
 }
 
 export interface KindHandler<K extends JobKind> {
@@ -49,6 +56,8 @@ export interface Logger {
 
 export interface RunnerOptions {
   handlers: HandlerMap;
+  /** What the handlers' use cases work with (lib/services/ports.ts). */
+  ports: Ports;
   provider: QueueProvider;
   concurrency: number;
   /** The lanes this worker takes (WORKER_LANES); every lane by default. */
@@ -109,7 +118,10 @@ export class Runner {
     this.workerId = opts.workerId ?? `${os.hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
     this.leaseMs = opts.leaseMs ?? DEFAULT_LEASE_MS;
     this.pollMs = opts.pollMs ?? DEFAULT_POLL_MS;
-    this.heartbeatMs = Math.min(opts.heartbeatMs ?? DEFAULT_HEARTBEAT_MS, Math.floor(this.leaseMs / 3));
+    this.heartbeatMs = Math.min(
+      opts.heartbeatMs ?? DEFAULT_HEARTBEAT_MS,
+      Math.floor(this.leaseMs / 3),
+    );
     this.log = opts.log ?? { info: (m) => console.log(m), error: (m) => console.error(m) };
   }
 
@@ -127,7 +139,8 @@ export class Runner {
     const all = Promise.all(this.slots);
     const finished = await Promise.race([all.then(() => true), sleep(graceMs).then(() => false)]);
     if (!finished) {
-      for (const ac of this.running.values()) ac.abort(new Shutdown('The worker is shutting down.'));
+      for (const ac of this.running.values())
+        ac.abort(new Shutdown('The worker is shutting down.'));
       await all;
     }
   }
@@ -187,6 +200,8 @@ export class Runner {
     const ac = new AbortController();
     this.running.set(job.id, ac);
     const ctx: HandlerContext = {
+      ports: this.opts.ports,
+      log: (line) => this.log.info(`${tag}: ${line}`),
       queueJobId: job.id,
       workerId: this.workerId,
       attempt: job.attempts,
@@ -194,7 +209,12 @@ export class Runner {
       signal: ac.signal,
     };
     const timeout = setTimeout(
-      () => ac.abort(new TimedOut(`Processing took longer than the limit of ${Math.round(spec.timeoutMs / 60_000)} minutes.`)),
+      () =>
+        ac.abort(
+          new TimedOut(
+            `Processing took longer than the limit of ${Math.round(spec.timeoutMs / 60_000)} minutes.`,
+          ),
+        ),
       spec.timeoutMs,
     );
     const heartbeat = setInterval(() => {
@@ -209,10 +229,16 @@ export class Runner {
     try {
       if (job.attempts > job.maxAttempts) {
         // Its earlier workers died mid-attempt (a lease lapsed each time): do not try again.
-        throw new PermanentJobError('Processing stopped unexpectedly several times; the job was given up.');
+        throw new PermanentJobError(
+          'Processing stopped unexpectedly several times; the job was given up.',
+        );
       }
       // The payload names what the job works on (jobId, outputId, …): operators grep for it.
-      this.log.info(`${tag}: started, ${Object.entries(payload).map(([k, v]) => `${k} ${String(v)}`).join(', ')}`);
+      this.log.info(
+        `${tag}: started, ${Object.entries(payload)
+          .map(([k, v]) => `${k} ${String(v)}`)
+          .join(', ')}`,
+      );
       await handler.run(payload, ctx);
       await provider.complete(job.id, this.workerId);
       this.log.info(`${tag}: completed`);
@@ -237,7 +263,9 @@ export class Runner {
     const reason: unknown = ctx.signal.aborted ? ctx.signal.reason : thrown;
     try {
       if (reason instanceof LeaseLost) {
-        this.log.info(`${tag}: stopped: its row was cancelled (job deleted) or taken over by another worker`);
+        this.log.info(
+          `${tag}: stopped: its row was cancelled (job deleted) or taken over by another worker`,
+        );
         return;
       }
       // While draining, a failure is most likely the shutdown itself (Ctrl-C signals ffmpeg
@@ -256,7 +284,11 @@ export class Runner {
         return;
       }
       this.log.error(`${tag}: failed for good: ${message}`);
-      await handler.onFailure?.(payload, this.userMessage(permanent, job, thrown, message, tag), ctx);
+      await handler.onFailure?.(
+        payload,
+        this.userMessage(permanent, job, thrown, message, tag),
+        ctx,
+      );
       await provider.fail(job.id, this.workerId, message);
     } catch (e) {
       // The row stays active; its lease lapses and it is tried again.
@@ -268,14 +300,23 @@ export class Runner {
    * What the job's owner reads. Errors written for users are shown as they are; any other
    * (a database error, a bug) becomes words and a reference to the log line with the details.
    */
-  private userMessage(permanent: boolean, job: ClaimedJob, thrown: unknown, message: string, tag: string): string {
+  private userMessage(
+    permanent: boolean,
+    job: ClaimedJob,
+    thrown: unknown,
+    message: string,
+    tag: string,
+  ): string {
     if (permanent) return message;
     // A transient error that used up the retries is not the user's fault: say so plainly.
     const failed = `Processing failed after ${job.attempts} attempts`;
-    if (thrown instanceof FetchError || thrown instanceof ServiceError) return `${failed}: ${message}`;
+    if (thrown instanceof FetchError || thrown instanceof ServiceError)
+      return `${failed}: ${message}`;
     const ref = randomUUID().slice(0, 8);
     const detail = thrown instanceof Error && thrown.stack ? thrown.stack : message;
-    this.log.error(`${tag}: reference ${ref}: ${detail}${thrown instanceof ToolError ? `\n${thrown.output}` : ''}`);
+    this.log.error(
+      `${tag}: reference ${ref}: ${detail}${thrown instanceof ToolError ? `\n${thrown.output}` : ''}`,
+    );
     return `${failed} because of an internal error (reference ${ref}).`;
   }
 }

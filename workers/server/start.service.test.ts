@@ -11,8 +11,20 @@ afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 
 /** Starts `npm run worker` (MALLOC_ARENA_MAX set: the launcher runs the worker itself, no child to orphan); resolves with its output once it exits or prints its ready line (then stops it). */
 function startWorker(extra: Record<string, string>): Promise<{ code: number | null; out: string }> {
-  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, ORT_THREADS: '1', MALLOC_ARENA_MAX: '1' };
-  for (const k of ['INFERENCE_DEVICE', 'WORKER_LANES', 'DATABASE_URL', 'QUEUE_PROVIDER', 'STORAGE_PROVIDER']) delete env[k];
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    DATA_DIR: dataDir,
+    ORT_THREADS: '1',
+    MALLOC_ARENA_MAX: '1',
+  };
+  for (const k of [
+    'INFERENCE_DEVICE',
+    'WORKER_LANES',
+    'DATABASE_URL',
+    'QUEUE_PROVIDER',
+    'STORAGE_PROVIDER',
+  ])
+    delete env[k];
   Object.assign(env, extra);
   const child = spawn(process.execPath, [path.join(root, 'bin/worker.mjs')], { cwd: root, env });
   let out = '';

@@ -9,7 +9,9 @@ export default function ForgotPasswordPage() {
   return (
     <Card>
       <h1 className="mb-1 text-xl font-semibold text-slate-900">Forgot your password?</h1>
-      <p className="mb-6 text-sm text-slate-600">Enter your e-mail address and we will send you a link to set a new one.</p>
+      <p className="mb-6 text-sm text-slate-600">
+        Enter your e-mail address and we will send you a link to set a new one.
+      </p>
       <ForgotForm action={forgotPasswordAction} />
     </Card>
   );

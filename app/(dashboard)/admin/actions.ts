@@ -27,7 +27,9 @@ export async function grantCreditsAction(_prev: GrantState, form: FormData): Pro
 }
 
 /** A one-time password-reset link for an account, for the administrator to pass on. */
-export async function resetLinkAction(email: string): Promise<{ link?: string; expiresAt?: string; error?: string }> {
+export async function resetLinkAction(
+  email: string,
+): Promise<{ link?: string; expiresAt?: string; error?: string }> {
   await requireAdmin();
   const issued = await issueResetLink(email);
   if (!issued) return { error: 'That account no longer exists.' };

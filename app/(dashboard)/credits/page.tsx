@@ -12,10 +12,15 @@ import { buyPackAction } from './actions';
 
 export const metadata: Metadata = { title: 'Credits — Keyout' };
 
-export default async function CreditsPage({ searchParams }: { searchParams: Promise<{ checkout?: string }> }) {
+export default async function CreditsPage({
+  searchParams,
+}: {
+  searchParams: Promise<{ checkout?: string }>;
+}) {
   const user = await requireUser('/credits');
   const { checkout } = await searchParams;
-  const confirmed = checkout && checkout !== 'cancelled' ? await confirmStripeCheckout(user.id, checkout) : null;
+  const confirmed =
+    checkout && checkout !== 'cancelled' ? await confirmStripeCheckout(user.id, checkout) : null;
   const [credits, ledger, purchased, mode] = await Promise.all([
     getCredits(user.id),
     listLedger(user.id),
@@ -25,10 +30,17 @@ export default async function CreditsPage({ searchParams }: { searchParams: Prom
 
   return (
     <>
-      <PageHeader title="Credits" description="Server jobs are paid in credits: per second of video, rounded up. The in-browser Studio is free." />
+      <PageHeader
+        title="Credits"
+        description="Server jobs are paid in credits: per second of video, rounded up. The in-browser Studio is free."
+      />
       <div className="space-y-6">
-        {confirmed ? <Alert tone="success">Payment received: {confirmed.credits} credits were added.</Alert> : null}
-        {checkout === 'cancelled' ? <Alert tone="warning">The checkout was cancelled; nothing was charged.</Alert> : null}
+        {confirmed ? (
+          <Alert tone="success">Payment received: {confirmed.credits} credits were added.</Alert>
+        ) : null}
+        {checkout === 'cancelled' ? (
+          <Alert tone="warning">The checkout was cancelled; nothing was charged.</Alert>
+        ) : null}
 
         <div className="grid gap-4 sm:grid-cols-3">
           {[
@@ -40,7 +52,11 @@ export default async function CreditsPage({ searchParams }: { searchParams: Prom
               <p className="text-sm text-slate-600" id={`credits-${s.id}`}>
                 {s.label}
               </p>
-              <p className="mt-1 text-3xl font-semibold tabular-nums text-slate-900" aria-labelledby={`credits-${s.id}`} data-testid={`credits-${s.id}`}>
+              <p
+                className="mt-1 text-3xl font-semibold tabular-nums text-slate-900"
+                aria-labelledby={`credits-${s.id}`}
+                data-testid={`credits-${s.id}`}
+              >
                 {s.value.toLocaleString('en-US')}
               </p>
             </Card>
@@ -49,27 +65,38 @@ export default async function CreditsPage({ searchParams }: { searchParams: Prom
 
         {!purchased ? (
           <Alert tone="info">
-            API keys become available after your first purchase. Credits granted by an administrator can be spent on jobs in the
-            dashboard, but the API requires an account that has bought credits at least once.
+            API keys become available after your first purchase. Credits granted by an administrator
+            can be spent on jobs in the dashboard, but the API requires an account that has bought
+            credits at least once.
           </Alert>
         ) : null}
 
         <Card>
-          <CardTitle description="Credits never expire. Failed jobs are refunded automatically.">Buy credits</CardTitle>
+          <CardTitle description="Credits never expire. Failed jobs are refunded automatically.">
+            Buy credits
+          </CardTitle>
           {mode === 'unavailable' ? (
-            <Alert tone="info">Buying credits is not available on this instance. Ask its administrator for credits.</Alert>
+            <Alert tone="info">
+              Buying credits is not available on this instance. Ask its administrator for credits.
+            </Alert>
           ) : (
             <BuyPacks packs={CREDIT_PACKS} mode={mode} action={buyPackAction} />
           )}
         </Card>
 
         <Card>
-          <CardTitle description="Every grant, purchase, job charge and refund on your account.">History</CardTitle>
+          <CardTitle description="Every grant, purchase, job charge and refund on your account.">
+            History
+          </CardTitle>
           {ledger.length ? (
             <LedgerTable rows={ledger} />
           ) : (
             <EmptyState title="No credit history yet">
-              Buy a pack above, then <Link className="text-indigo-700 underline hover:text-indigo-500" href="/jobs/new">start a job</Link>.
+              Buy a pack above, then{' '}
+              <Link className="text-indigo-700 underline hover:text-indigo-500" href="/jobs/new">
+                start a job
+              </Link>
+              .
             </EmptyState>
           )}
         </Card>

@@ -16,7 +16,9 @@ export default async function DocsPage() {
   const user = await requireUser('/docs');
   const keys = (await listApiKeys(user.id)).filter((k) => !k.revokedAt);
   const h = await headers();
-  const base = h.get('host') ? `${h.get('x-forwarded-proto') ?? 'http'}://${h.get('host')}` : env().PUBLIC_URL;
+  const base = h.get('host')
+    ? `${h.get('x-forwarded-proto') ?? 'http'}://${h.get('host')}`
+    : env().PUBLIC_URL;
   // Only the display prefix is stored; the full key was shown once, so the script asks for it once.
   const prefix = keys[0]?.prefix ?? null;
   const steps = quickstartSteps(base, prefix);
@@ -29,8 +31,8 @@ export default async function DocsPage() {
             Every request carries your key in the <code className="text-xs">X-Api-Key</code> header.{' '}
             {prefix ? (
               <>
-                Paste your full key (it starts with <code className="text-xs">{prefix}</code>) where the first step says, or set{' '}
-                <code className="text-xs">KEYOUT_API_KEY</code>.
+                Paste your full key (it starts with <code className="text-xs">{prefix}</code>) where
+                the first step says, or set <code className="text-xs">KEYOUT_API_KEY</code>.
               </>
             ) : (
               <>
@@ -50,7 +52,11 @@ export default async function DocsPage() {
             <CardTitle description="Create, upload, start, wait, download: paste the steps one after the other into a terminal (bash or zsh, with curl and jq), or copy them as one script.">
               Quick start
             </CardTitle>
-            <CopyButton text={quickstartScript(base, prefix)} label="Copy as one script" testId="copy-script" />
+            <CopyButton
+              text={quickstartScript(base, prefix)}
+              label="Copy as one script"
+              testId="copy-script"
+            />
           </div>
           <ol className="space-y-4">
             {steps.map((e, i) => (
@@ -61,7 +67,11 @@ export default async function DocsPage() {
                   </p>
                   <CopyButton text={e.code} label="Copy" srLabel={`step ${i + 1}`} />
                 </div>
-                <pre className="overflow-x-auto rounded-lg bg-slate-900 p-3 text-xs leading-5 text-slate-100" tabIndex={0} aria-label={`Step ${i + 1}`}>
+                <pre
+                  className="overflow-x-auto rounded-lg bg-slate-900 p-3 text-xs leading-5 text-slate-100"
+                  tabIndex={0}
+                  aria-label={`Step ${i + 1}`}
+                >
                   <code>{e.code}</code>
                 </pre>
               </li>

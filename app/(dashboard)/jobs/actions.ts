@@ -19,7 +19,8 @@ type Failure = { ok: false; error: string; field?: StartField };
 type Result<T> = ({ ok: true } & T) | Failure;
 
 function failure(err: unknown): Failure {
-  if (err instanceof ServiceError || err instanceof z.ZodError) return { ok: false, ...startErrorInWords(err) };
+  if (err instanceof ServiceError || err instanceof z.ZodError)
+    return { ok: false, ...startErrorInWords(err) };
   throw err;
 }
 
@@ -40,9 +41,19 @@ export async function createUploadAction(
 ): Promise<Result<{ jobId: string; uploadUrl: string; headers: Record<string, string> }>> {
   const user = await requireUser('/jobs/new');
   try {
-    const receipt = await createJob(user.id, { filename, content_type: contentType || 'application/octet-stream', content_length: size > 0 ? size : null });
-    if (!('upload_url' in receipt)) return { ok: false, error: 'The server did not issue an upload URL.' };
-    return { ok: true, jobId: receipt.id, uploadUrl: sameOriginPath(receipt.upload_url), headers: receipt.instructions.headers };
+    const receipt = await createJob(user.id, {
+      filename,
+      content_type: contentType || 'application/octet-stream',
+      content_length: size > 0 ? size : null,
+    });
+    if (!('upload_url' in receipt))
+      return { ok: false, error: 'The server did not issue an upload URL.' };
+    return {
+      ok: true,
+      jobId: receipt.id,
+      uploadUrl: sameOriginPath(receipt.upload_url),
+      headers: receipt.instructions.headers,
+    };
   } catch (err) {
     return failure(err);
   }
@@ -54,7 +65,11 @@ export async function discardUploadAction(jobId: string): Promise<void> {
   await discardUnstartedJob(user.id, jobId);
 }
 
-export async function quoteAction(jobIds: string[], model: string, blur: boolean): Promise<Result<{ quote: JobQuote }>> {
+export async function quoteAction(
+  jobIds: string[],
+  model: string,
+  blur: boolean,
+): Promise<Result<{ quote: JobQuote }>> {
   const user = await requireUser('/jobs/new');
   try {
     return { ok: true, quote: await quoteJobs(user.id, jobIds, { model, blur }) };
@@ -63,7 +78,10 @@ export async function quoteAction(jobIds: string[], model: string, blur: boolean
   }
 }
 
-export async function startJobAction(jobId: string, request: unknown): Promise<Result<{ creditsUsed: number }>> {
+export async function startJobAction(
+  jobId: string,
+  request: unknown,
+): Promise<Result<{ creditsUsed: number }>> {
   const user = await requireUser(`/jobs/${jobId}`);
   try {
     const started = await startJob(user.id, jobId, DashboardStartRequest.parse(request));
@@ -73,7 +91,9 @@ export async function startJobAction(jobId: string, request: unknown): Promise<R
   }
 }
 
-export async function pollJobAction(jobId: string): Promise<Result<{ status: JobStatusRecord; progress: JobProgress | null }>> {
+export async function pollJobAction(
+  jobId: string,
+): Promise<Result<{ status: JobStatusRecord; progress: JobProgress | null }>> {
   const user = await requireUser(`/jobs/${jobId}`);
   try {
     return { ok: true, ...(await getJobProgress(user.id, jobId)) };

@@ -10,7 +10,7 @@ import { formatDate, formatSeconds } from '@/components/format';
 import { requireUser } from '@/lib/auth/current-user';
 import { describeOutput, modelName } from '@/components/jobs/describe-output';
 import { JobThumbnail } from '@/components/jobs/job-thumbnail';
-import { listJobs, NOT_STARTED } from '@/lib/services/jobs/list-jobs';
+import { listJobs, NOT_STARTED, type JobListItem } from '@/lib/services/jobs/list-jobs';
 
 export const metadata: Metadata = { title: 'Jobs — Keyout' };
 
@@ -52,7 +52,10 @@ export default async function JobsPage({ searchParams }: { searchParams: Promise
       />
       {sp.password === 'reset' ? (
         <div className="mb-4">
-          <Alert tone="success">Your new password is set, and you are signed in. Other sessions of your account were signed out.</Alert>
+          <Alert tone="success">
+            Your new password is set, and you are signed in. Other sessions of your account were
+            signed out.
+          </Alert>
         </div>
       ) : null}
       {sp.deleted ? (
@@ -82,7 +85,13 @@ export default async function JobsPage({ searchParams }: { searchParams: Promise
           <label htmlFor="job-search" className="sr-only">
             Search by file name
           </label>
-          <input id="job-search" name="q" defaultValue={sp.q} placeholder="Search file names" className={`${inputClass} sm:w-56`} />
+          <input
+            id="job-search"
+            name="q"
+            defaultValue={sp.q}
+            placeholder="Search file names"
+            className={`${inputClass} sm:w-56`}
+          />
           <button type="submit" className={buttonClass('secondary')}>
             Search
           </button>
@@ -91,61 +100,98 @@ export default async function JobsPage({ searchParams }: { searchParams: Promise
 
       {jobs.length === 0 ? (
         filtered ? (
-          <EmptyState title="No jobs match" action={<LinkButton variant="secondary" href="/jobs">Clear filters</LinkButton>}>
+          <EmptyState
+            title="No jobs match"
+            action={
+              <LinkButton variant="secondary" href="/jobs">
+                Clear filters
+              </LinkButton>
+            }
+          >
             Try another status or search term.
           </EmptyState>
         ) : (
-          <EmptyState title="No jobs yet" action={<LinkButton href="/jobs/new">Upload your first video</LinkButton>}>
+          <EmptyState
+            title="No jobs yet"
+            action={<LinkButton href="/jobs/new">Upload your first video</LinkButton>}
+          >
             Upload a video to remove its background on the server, or try the free in-browser{' '}
-            <Link href="/studio" className="text-indigo-700 underline hover:text-indigo-500">Studio</Link>.
+            <Link href="/studio" className="text-indigo-700 underline hover:text-indigo-500">
+              Studio
+            </Link>
+            .
           </EmptyState>
         )
       ) : (
         <ul className="grid gap-4 sm:grid-cols-2 xl:grid-cols-3">
           {jobs.map((j) => (
-            <li key={j.id} data-testid="job-card">
-              <Link
-                href={`/jobs/${j.id}`}
-                className="group block overflow-hidden rounded-xl border border-slate-200 bg-white shadow-sm transition hover:border-slate-300 hover:shadow"
-              >
-                <div className="relative aspect-video">
-                  <JobThumbnail job={j} />
-                  <div className="absolute top-2 left-2">
-                    <JobStatusBadge status={j.status} />
-                  </div>
-                </div>
-                <div className="p-4">
-                  <p className="line-clamp-2 font-medium break-words text-slate-900 group-hover:text-indigo-700" title={j.filename}>
-                    {j.filename}
-                  </p>
-                  {j.model ? (
-                    <p className="mt-0.5 text-xs text-slate-700">
-                      {modelName(j.model)} · {describeOutput(j)}
-                    </p>
-                  ) : null}
-                  <p className="mt-0.5 text-xs text-slate-600">
-                    {formatDate(j.createdAt)}
-                    {j.lengthSeconds ? ` · ${formatSeconds(j.lengthSeconds)}` : ''}
-                    {j.creditsUsed ? ` · ${j.creditsUsed} credits${j.status === 'failed' ? ' refunded' : ''}` : ''}
-                  </p>
-                  {j.status === 'processing' ? (
-                    <div className="mt-3">
-                      <ProgressBar value={j.progress} label={`Progress of ${j.filename}`} />
-                    </div>
-                  ) : null}
-                  {j.status === 'failed' && j.message ? <p className="mt-2 line-clamp-2 text-xs text-rose-700">{j.message}</p> : null}
-                </div>
-              </Link>
-            </li>
+            <JobCard key={j.id} job={j} />
           ))}
         </ul>
       )}
       {page > 0 || hasMore ? (
         <nav aria-label="Pages" className="mt-6 flex justify-between">
-          {page > 0 ? <LinkButton variant="secondary" href={qs({ page: String(page - 1) })}>Newer</LinkButton> : <span />}
-          {hasMore ? <LinkButton variant="secondary" href={qs({ page: String(page + 1) })}>Older</LinkButton> : null}
+          {page > 0 ? (
+            <LinkButton variant="secondary" href={qs({ page: String(page - 1) })}>
+              Newer
+            </LinkButton>
+          ) : (
+            <span />
+          )}
+          {hasMore ? (
+            <LinkButton variant="secondary" href={qs({ page: String(page + 1) })}>
+              Older
+            </LinkButton>
+          ) : null}
         </nav>
       ) : null}
     </>
+  );
+}
+
+/** One job of the list: its thumbnail and status, what it makes, and its progress or error. */
+function JobCard({ job: j }: { job: JobListItem }) {
+  return (
+    <li data-testid="job-card">
+      <Link
+        href={`/jobs/${j.id}`}
+        className="group block overflow-hidden rounded-xl border border-slate-200 bg-white shadow-sm transition hover:border-slate-300 hover:shadow"
+      >
+        <div className="relative aspect-video">
+          <JobThumbnail job={j} />
+          <div className="absolute top-2 left-2">
+            <JobStatusBadge status={j.status} />
+          </div>
+        </div>
+        <div className="p-4">
+          <p
+            className="line-clamp-2 font-medium break-words text-slate-900 group-hover:text-indigo-700"
+            title={j.filename}
+          >
+            {j.filename}
+          </p>
+          {j.model ? (
+            <p className="mt-0.5 text-xs text-slate-700">
+              {modelName(j.model)} · {describeOutput(j)}
+            </p>
+          ) : null}
+          <p className="mt-0.5 text-xs text-slate-600">
+            {formatDate(j.createdAt)}
+            {j.lengthSeconds ? ` · ${formatSeconds(j.lengthSeconds)}` : ''}
+            {j.creditsUsed
+              ? ` · ${j.creditsUsed} credits${j.status === 'failed' ? ' refunded' : ''}`
+              : ''}
+          </p>
+          {j.status === 'processing' ? (
+            <div className="mt-3">
+              <ProgressBar value={j.progress} label={`Progress of ${j.filename}`} />
+            </div>
+          ) : null}
+          {j.status === 'failed' && j.message ? (
+            <p className="mt-2 line-clamp-2 text-xs text-rose-700">{j.message}</p>
+          ) : null}
+        </div>
+      </Link>
+    </li>
   );
 }

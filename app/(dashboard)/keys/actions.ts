@@ -9,7 +9,10 @@ import { revokeApiKey } from '@/lib/services/keys/revoke-api-key';
 
 export type CreateKeyState = { error?: string; key?: string; prefix?: string };
 
-export async function createKeyAction(_prev: CreateKeyState, form: FormData): Promise<CreateKeyState> {
+export async function createKeyAction(
+  _prev: CreateKeyState,
+  form: FormData,
+): Promise<CreateKeyState> {
   const user = await requireUser('/keys');
   try {
     const created = await createApiKey(user.id, { name: textField(form, 'name') });

@@ -23,8 +23,12 @@ export default async function KeysPage() {
         title="API keys"
         description={
           <>
-            Send a key in the <code className="text-xs">X-Api-Key</code> header from your server. Keep keys secret: never put them in a web page or app.{' '}
-            <Link href="/docs" className="text-indigo-700 underline hover:text-indigo-500">Read the API docs</Link>.
+            Send a key in the <code className="text-xs">X-Api-Key</code> header from your server.
+            Keep keys secret: never put them in a web page or app.{' '}
+            <Link href="/docs" className="text-indigo-700 underline hover:text-indigo-500">
+              Read the API docs
+            </Link>
+            .
           </>
         }
       />
@@ -35,11 +39,14 @@ export default async function KeysPage() {
             <div className="mb-4">
               <Alert tone="warning">
                 <p>
-                  API keys are available once your account has <strong>purchased</strong> credits. This protects the service from abuse;
-                  credits granted by an administrator do not count.
+                  API keys are available once your account has <strong>purchased</strong> credits.
+                  This protects the service from abuse; credits granted by an administrator do not
+                  count.
                 </p>
                 <div className="mt-3">
-                  <LinkButton href="/credits" size="sm">Buy credits</LinkButton>
+                  <LinkButton href="/credits" size="sm">
+                    Buy credits
+                  </LinkButton>
                 </div>
               </Alert>
             </div>
@@ -57,25 +64,59 @@ export default async function KeysPage() {
                 <caption className="sr-only">API keys</caption>
                 <thead className={reflowTable.thead}>
                   <tr>
-                    <th scope="col" className="py-2 pr-4 font-medium">Name</th>
-                    <th scope="col" className="py-2 pr-4 font-medium">Key</th>
-                    <th scope="col" className="py-2 pr-4 font-medium">Created</th>
-                    <th scope="col" className="py-2 pr-4 font-medium">Last used</th>
-                    <th scope="col" className="py-2 font-medium"><span className="sr-only">Actions</span></th>
+                    <th scope="col" className="py-2 pr-4 font-medium">
+                      Name
+                    </th>
+                    <th scope="col" className="py-2 pr-4 font-medium">
+                      Key
+                    </th>
+                    <th scope="col" className="py-2 pr-4 font-medium">
+                      Created
+                    </th>
+                    <th scope="col" className="py-2 pr-4 font-medium">
+                      Last used
+                    </th>
+                    <th scope="col" className="py-2 font-medium">
+                      <span className="sr-only">Actions</span>
+                    </th>
                   </tr>
                 </thead>
                 <tbody className={reflowTable.tbody}>
                   {keys.map((k) => (
                     <tr key={k.id} data-testid="api-key-row" className={reflowTable.tr}>
-                      <td data-label="Name" className={`py-2.5 pr-4 font-medium text-slate-900 ${reflowTable.td}`}>{k.name || <span className="text-slate-600">Unnamed</span>}</td>
-                      <td data-label="Key" className={`py-2.5 pr-4 ${reflowTable.td}`}><code className="font-mono text-xs text-slate-700">{k.prefix}…</code></td>
-                      <td data-label="Created" className={`py-2.5 pr-4 whitespace-nowrap text-slate-600 ${reflowTable.td}`}>{formatDate(k.createdAt)}</td>
-                      <td data-label="Last used" className={`py-2.5 pr-4 whitespace-nowrap text-slate-600 ${reflowTable.td}`}>{k.lastUsedAt ? formatDate(k.lastUsedAt) : 'Never'}</td>
-                      <td data-label="" className={`py-2.5 text-right ${reflowTable.td} max-sm:justify-end`}>
+                      <td
+                        data-label="Name"
+                        className={`py-2.5 pr-4 font-medium text-slate-900 ${reflowTable.td}`}
+                      >
+                        {k.name || <span className="text-slate-600">Unnamed</span>}
+                      </td>
+                      <td data-label="Key" className={`py-2.5 pr-4 ${reflowTable.td}`}>
+                        <code className="font-mono text-xs text-slate-700">{k.prefix}…</code>
+                      </td>
+                      <td
+                        data-label="Created"
+                        className={`py-2.5 pr-4 whitespace-nowrap text-slate-600 ${reflowTable.td}`}
+                      >
+                        {formatDate(k.createdAt)}
+                      </td>
+                      <td
+                        data-label="Last used"
+                        className={`py-2.5 pr-4 whitespace-nowrap text-slate-600 ${reflowTable.td}`}
+                      >
+                        {k.lastUsedAt ? formatDate(k.lastUsedAt) : 'Never'}
+                      </td>
+                      <td
+                        data-label=""
+                        className={`py-2.5 text-right ${reflowTable.td} max-sm:justify-end`}
+                      >
                         {k.revokedAt ? (
                           <Badge tone="red">Revoked {formatDate(k.revokedAt)}</Badge>
                         ) : (
-                          <RevokeKey id={k.id} label={k.name ? `“${k.name}”` : `${k.prefix}…`} action={revokeKeyAction} />
+                          <RevokeKey
+                            id={k.id}
+                            label={k.name ? `“${k.name}”` : `${k.prefix}…`}
+                            action={revokeKeyAction}
+                          />
                         )}
                       </td>
                     </tr>

@@ -9,14 +9,20 @@ import { modelFilePath } from '@/lib/models/resolve';
 // this never exposes anything else on disk.
 const SERVED = new Set([...BUILTIN_MODELS, ...BROWSER_PROMPT_MODELS].map((m) => m.file));
 
-export async function GET(_req: Request, { params }: { params: Promise<{ file: string }> }): Promise<Response> {
+export async function GET(
+  _req: Request,
+  { params }: { params: Promise<{ file: string }> },
+): Promise<Response> {
   const { file } = await params;
   if (!SERVED.has(file)) return Response.json({ error: 'Model not found' }, { status: 404 });
   let full: string;
   try {
     full = modelFilePath(file);
   } catch (err) {
-    return Response.json({ error: 'Model not available on this server', details: (err as Error).message }, { status: 503 });
+    return Response.json(
+      { error: 'Model not available on this server', details: (err as Error).message },
+      { status: 503 },
+    );
   }
   const { size, mtimeMs } = await fs.promises.stat(full);
   return new Response(Readable.toWeb(fs.createReadStream(full)) as ReadableStream, {

@@ -2,6 +2,8 @@ import { apiRoute, otherMethods } from '@/lib/http/route';
 import { CreditBalance } from '@/lib/schemas/credits';
 import { getCredits } from '@/lib/services/credits/get-credits';
 
-export const GET = apiRoute(async ({ userId }) => ({ body: CreditBalance.parse(await getCredits(userId)) }));
+export const GET = apiRoute(async ({ userId }) => ({
+  body: CreditBalance.parse(await getCredits(userId)),
+}));
 
 export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods('GET');

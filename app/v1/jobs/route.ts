@@ -6,7 +6,9 @@ import { createJob, createJobWithFile } from '@/lib/services/jobs/create-job';
 
 export const POST = apiRoute(async ({ req, userId }) => {
   if (req.headers.get('content-type')?.toLowerCase().startsWith('multipart/form-data')) {
-    return { body: UploadedJob.parse(await createJobWithFile(userId, await multipartFile(req, 'file'))) };
+    return {
+      body: UploadedJob.parse(await createJobWithFile(userId, await multipartFile(req, 'file'))),
+    };
   }
   const job = await createJob(userId, CreateJobRequest.parse(await readJson(req)));
   return { body: job.status === 'created' ? JobReceipt.parse(job) : UploadedJob.parse(job) };

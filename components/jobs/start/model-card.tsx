@@ -41,8 +41,7 @@ export function ModelCard({
               />
               <span>
                 <span className="block text-sm font-medium text-slate-900">
-                  {m.name}{' '}
-                  <span className="font-normal text-slate-600">· {m.rate} credit/s</span>
+                  {m.name} <span className="font-normal text-slate-600">· {m.rate} credit/s</span>
                 </span>
                 <span className="block text-xs text-slate-600">{m.blurb}</span>
               </span>

@@ -32,7 +32,12 @@ export function OutputCard({
   return (
     <Card>
       <CardTitle>{step}. Output</CardTitle>
-      <OutputKindPicker disabled={disabled} name={name} outKind={options.outKind} onChange={options.setOutKind} />
+      <OutputKindPicker
+        disabled={disabled}
+        name={name}
+        outKind={options.outKind}
+        onChange={options.setOutKind}
+      />
       <OutputFields disabled={disabled} options={options} jobs={jobs} />
       <details
         className="mt-5 rounded-lg border border-slate-200 p-3"

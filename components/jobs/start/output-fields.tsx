@@ -32,7 +32,15 @@ export function UrlField({
 }) {
   return (
     <Field id={id} label={label} hint={hint} error={jobs.fieldError(id)}>
-      <TextInput ref={jobs.fieldRef(id)} id={id} type="url" value={value} onChange={(e) => onChange(e.target.value)} placeholder={placeholder} disabled={disabled} />
+      <TextInput
+        ref={jobs.fieldRef(id)}
+        id={id}
+        type="url"
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+        placeholder={placeholder}
+        disabled={disabled}
+      />
     </Field>
   );
 }
@@ -43,8 +51,12 @@ export function OutputFields({ disabled, options, jobs }: FieldsProps) {
   return (
     <div className="mt-5 grid gap-4 sm:grid-cols-2">
       {outKind === 'transparent' ? <FormatField disabled={disabled} options={options} /> : null}
-      {outKind === 'color' ? <ColourField disabled={disabled} options={options} jobs={jobs} /> : null}
-      {outKind === 'media' ? <MediaFields disabled={disabled} options={options} jobs={jobs} /> : null}
+      {outKind === 'color' ? (
+        <ColourField disabled={disabled} options={options} jobs={jobs} />
+      ) : null}
+      {outKind === 'media' ? (
+        <MediaFields disabled={disabled} options={options} jobs={jobs} />
+      ) : null}
       {outKind === 'blur' ? <BlurFields disabled={disabled} options={options} /> : null}
       {outKind !== 'transparent' ? <ContainerField disabled={disabled} options={options} /> : null}
     </div>
@@ -55,7 +67,13 @@ function FormatField({ disabled, options }: Omit<FieldsProps, 'jobs'>) {
   return (
     <div className="sm:col-span-2">
       <Field id="format" label="Format">
-        <ChoiceSelect id="format" value={options.format} onChange={(e) => options.setFormat(e.target.value)} disabled={disabled} choices={TRANSPARENT_FORMATS} />
+        <ChoiceSelect
+          id="format"
+          value={options.format}
+          onChange={(e) => options.setFormat(e.target.value)}
+          disabled={disabled}
+          choices={TRANSPARENT_FORMATS}
+        />
       </Field>
     </div>
   );
@@ -178,7 +196,13 @@ function BlurFields({ disabled, options }: Omit<FieldsProps, 'jobs'>) {
 function ContainerField({ disabled, options }: Omit<FieldsProps, 'jobs'>) {
   return (
     <Field id="container" label="File type">
-      <ChoiceSelect id="container" value={options.container} onChange={(e) => options.setContainer(e.target.value)} disabled={disabled} choices={CONTAINERS} />
+      <ChoiceSelect
+        id="container"
+        value={options.container}
+        onChange={(e) => options.setContainer(e.target.value)}
+        disabled={disabled}
+        choices={CONTAINERS}
+      />
     </Field>
   );
 }

@@ -39,14 +39,24 @@ export function StartForm({
 }) {
   const options = useStartOptions({ initialModel, initialChoice, initialWebhook });
   const jobIds = targets.map((t) => t.jobId);
-  const { quote, quoteError, retry } = useJobQuote(jobIds, options.model, options.outKind === 'blur');
+  const { quote, quoteError, retry } = useJobQuote(
+    jobIds,
+    options.model,
+    options.outKind === 'blur',
+  );
   const jobs = useStartJobs(jobIds, options);
   const ids = { model: useId(), out: useId() };
 
   return (
     <div className="grid grid-cols-1 gap-6 lg:grid-cols-[minmax(0,1fr)_320px]">
       <div className="space-y-6">
-        <ModelCard step={step} disabled={disabled} name={ids.model} model={options.model} onChange={options.setModel} />
+        <ModelCard
+          step={step}
+          disabled={disabled}
+          name={ids.model}
+          model={options.model}
+          onChange={options.setModel}
+        />
         <OutputCard
           step={step + 1}
           disabled={disabled}

@@ -49,9 +49,7 @@ export function SummaryCard({
             </Link>
           </Alert>
         ) : null}
-        {startError && !startError.field ? (
-          <Alert tone="error">{startError.error}</Alert>
-        ) : null}
+        {startError && !startError.field ? <Alert tone="error">{startError.error}</Alert> : null}
         {startError?.field ? (
           <p className="text-sm text-rose-700" role="alert">
             Check the highlighted field: {startError.error}
@@ -92,12 +90,8 @@ function CostList({
   return (
     <dl className="space-y-2 text-sm">
       <div className="flex justify-between gap-4">
-        <dt className="text-slate-600">
-          {targetCount > 1 ? `${targetCount} videos` : 'Duration'}
-        </dt>
-        <dd className="tabular-nums text-slate-900">
-          {quote ? formatSeconds(seconds) : '—'}
-        </dd>
+        <dt className="text-slate-600">{targetCount > 1 ? `${targetCount} videos` : 'Duration'}</dt>
+        <dd className="tabular-nums text-slate-900">{quote ? formatSeconds(seconds) : '—'}</dd>
       </div>
       <div className="flex justify-between gap-4">
         <dt className="text-slate-600">{modelName}</dt>
@@ -114,9 +108,7 @@ function CostList({
       {multiplier ? (
         <div className="flex justify-between gap-4">
           <dt className="text-slate-600">Frame rate above 30 fps</dt>
-          <dd className="tabular-nums text-slate-900">
-            × {Math.round(multiplier * 100) / 100}
-          </dd>
+          <dd className="tabular-nums text-slate-900">× {Math.round(multiplier * 100) / 100}</dd>
         </div>
       ) : null}
       {quote ? (
@@ -143,8 +135,7 @@ function CostList({
           <dt className="sr-only">In dollars</dt>
           <dd className="text-right text-xs text-slate-600">
             {formatPrice(Math.round(quote.credits * quote.creditCents.min))}–
-            {formatPrice(Math.round(quote.credits * quote.creditCents.max))} at credit-pack
-            prices (
+            {formatPrice(Math.round(quote.credits * quote.creditCents.max))} at credit-pack prices (
             <Link href="/credits" className="underline">
               packs
             </Link>

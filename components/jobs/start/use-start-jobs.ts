@@ -6,11 +6,24 @@ import { startRequest } from '../job-options';
 import type { StartOptions } from './use-start-options';
 
 /** Sends the chosen image to the job's storage (app/(dashboard)/jobs/[id]/background); its key goes into the start. */
-async function uploadBackground(jobId: string, file: File): Promise<{ ok: true; key: string } | { ok: false; error: string; field: StartField }> {
-  const res = await fetch(`/jobs/${jobId}/background`, { method: 'POST', body: file, headers: { 'Content-Type': file.type || 'application/octet-stream' } });
-  const body = (await res.json().catch(() => ({}))) as { key?: string; error?: string; details?: string };
+async function uploadBackground(
+  jobId: string,
+  file: File,
+): Promise<{ ok: true; key: string } | { ok: false; error: string; field: StartField }> {
+  const res = await fetch(`/jobs/${jobId}/background`, {
+    method: 'POST',
+    body: file,
+    headers: { 'Content-Type': file.type || 'application/octet-stream' },
+  });
+  const body = (await res.json().catch(() => ({}))) as {
+    key?: string;
+    error?: string;
+    details?: string;
+  };
   if (res.ok && body.key) return { ok: true, key: body.key };
-  const error = body.error ? `${body.error}${body.details && res.status !== 400 ? ` ${body.details}` : ''}` : `The image could not be uploaded (HTTP ${res.status}).`;
+  const error = body.error
+    ? `${body.error}${body.details && res.status !== 400 ? ` ${body.details}` : ''}`
+    : `The image could not be uploaded (HTTP ${res.status}).`;
   return { ok: false, error, field: 'bg-file' };
 }
 
@@ -42,7 +55,10 @@ export function useStartJobs(jobIds: string[], options: StartOptions) {
     setStartError(null);
     const chosen = options.choice();
     type Outcome = { ok: true } | { ok: false; error: string; field?: StartField };
-    const unreachable = { ok: false as const, error: 'The server could not be reached. Try again.' };
+    const unreachable = {
+      ok: false as const,
+      error: 'The server could not be reached. Try again.',
+    };
     async function startOne(jobId: string): Promise<Outcome> {
       let background = chosen;
       // An uploaded image goes into each job's own storage, so it is deleted with the job.

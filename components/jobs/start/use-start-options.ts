@@ -46,7 +46,12 @@ export function useStartOptions({
       case 'color':
         return { kind: 'color', color, container };
       case 'media':
-        return { kind: 'media', url: mediaUrl.trim(), mediaType: mediaFile ? 'image' : mediaType, container };
+        return {
+          kind: 'media',
+          url: mediaUrl.trim(),
+          mediaType: mediaFile ? 'image' : mediaType,
+          container,
+        };
       case 'blur':
         return { kind: 'blur', mode: blurMode, intensity: blurIntensity, container };
     }

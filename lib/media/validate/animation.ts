@@ -1,6 +1,12 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { readApng, readGifHeader, readWebp, stillWebp, type AnimationInfo } from '../../../engine/media/containers';
+import {
+  readApng,
+  readGifHeader,
+  readWebp,
+  stillWebp,
+  type AnimationInfo,
+} from '../../../engine/media/containers';
 import { MediaError } from '../ffmpeg';
 import { fail, round, type Check, type Facts } from './check';
 import { decodePlanes, planeStats, sampleIndices, type PlaneStats } from './planes';
@@ -25,29 +31,52 @@ export async function animation(c: Check): Promise<Facts> {
     } else if (p.codec === 'apng') {
       const apng = readApng(bytes);
       // RGBA, or (stickers) one palette whose tRNS entries carry partial alpha.
-      if (apng.colorType !== 6 && !(apng.colorType === 3 && apng.hasAlpha)) fail('the APNG is neither RGBA nor a palette with alpha.');
+      if (apng.colorType !== 6 && !(apng.colorType === 3 && apng.hasAlpha))
+        fail('the APNG is neither RGBA nor a palette with alpha.');
       info = apng;
       indices = sampleIndices(apng.frames.length);
-      stats = (await decodePlanes(['-f', 'apng', '-protocol_whitelist', 'file', '-i', c.file], 'format=rgba,alphaextract', indices, p.width, p.height, c.signal)).map(planeStats);
+      stats = (
+        await decodePlanes(
+          ['-f', 'apng', '-protocol_whitelist', 'file', '-i', c.file],
+          'format=rgba,alphaextract',
+          indices,
+          p.width,
+          p.height,
+          c.signal,
+        )
+      ).map(planeStats);
       pixFmt = apng.colorType === 3 ? 'pal8' : 'rgba';
     } else {
       info = await gifInfo(c, bytes);
       indices = sampleIndices(info.frames.length);
-      stats = (await decodePlanes(['-f', 'gif', '-protocol_whitelist', 'file', '-i', c.file], 'alphaextract', indices, p.width, p.height, c.signal)).map(planeStats);
+      stats = (
+        await decodePlanes(
+          ['-f', 'gif', '-protocol_whitelist', 'file', '-i', c.file],
+          'alphaextract',
+          indices,
+          p.width,
+          p.height,
+          c.signal,
+        )
+      ).map(planeStats);
       pixFmt = 'pal8';
     }
   } catch (e) {
     if (e instanceof MediaError) throw e;
-    return fail(`the ${p.codec} file cannot be read back (${e instanceof Error ? e.message : String(e)}).`);
+    return fail(
+      `the ${p.codec} file cannot be read back (${e instanceof Error ? e.message : String(e)}).`,
+    );
   }
-  if (info.width !== p.width || info.height !== p.height) fail(`the animation is ${info.width}x${info.height}, expected ${p.width}x${p.height}.`);
+  if (info.width !== p.width || info.height !== p.height)
+    fail(`the animation is ${info.width}x${info.height}, expected ${p.width}x${p.height}.`);
   if (!info.hasAlpha) fail('the animation has no transparency.');
   if (info.loopCount !== 0) fail(`the animation loops ${info.loopCount} times instead of forever.`);
   const count = info.frames.length;
   // libwebp merges a frame identical to the previous one into it (longer duration), so a WebP
   // may hold fewer frames; its total duration is still checked below.
   const tooFew = p.codec === 'webp' ? count < 1 : count < p.frames - 1;
-  if (tooFew || count > p.frames + 1) fail(`the animation has ${count} frames, expected ${p.frames}.`);
+  if (tooFew || count > p.frames + 1)
+    fail(`the animation has ${count} frames, expected ${p.frames}.`);
   const duration = info.frames.reduce((t, f) => t + f.duration, 0) / 1000;
   // Frame delays are stored in whole milliseconds (centiseconds for GIF): allow that rounding too.
   const rounding = (p.codec === 'gif' ? 0.005 : 0.0005) * count;
@@ -80,7 +109,14 @@ async function gifInfo(c: Check, bytes: Uint8Array): Promise<AnimationInfo> {
     height: header.height,
     loopCount: header.loopCount ?? 1,
     hasAlpha: probed.video?.pixFmt === 'bgra',
-    frames: Array.from({ length: frames }, () => ({ x: 0, y: 0, width: header.width, height: header.height, duration: (duration * 1000) / frames, hasAlpha: true })),
+    frames: Array.from({ length: frames }, () => ({
+      x: 0,
+      y: 0,
+      width: header.width,
+      height: header.height,
+      duration: (duration * 1000) / frames,
+      hasAlpha: true,
+    })),
   };
 }
 
@@ -89,7 +125,8 @@ async function gifInfo(c: Check, bytes: Uint8Array): Promise<AnimationInfo> {
  * those. Frames smaller than the canvas leave the rest transparent (dispose to background).
  */
 async function webpAlpha(c: Check, webp: ReturnType<typeof readWebp>): Promise<PlaneStats[]> {
-  const covers = (f: { width: number; height: number }) => f.width === webp.width && f.height === webp.height;
+  const covers = (f: { width: number; height: number }) =>
+    f.width === webp.width && f.height === webp.height;
   // A frame with no alpha of its own is opaque: fine as a rectangle on the transparent canvas
   // (libwebp crops a frame to its subject), not when it covers the whole canvas.
   if (webp.frames.some((f) => !f.hasAlpha && covers(f))) fail('a WebP frame has no alpha.');
@@ -105,7 +142,14 @@ async function webpAlpha(c: Check, webp: ReturnType<typeof readWebp>): Promise<P
       }
       const still = path.join(dir, `frame${i}.webp`);
       await fs.writeFile(still, stillWebp(frame, webp.frameChunks[i]!));
-      const [plane] = await decodePlanes(['-f', 'webp_pipe', '-protocol_whitelist', 'file', '-i', still], 'alphaextract', null, frame.width, frame.height, c.signal);
+      const [plane] = await decodePlanes(
+        ['-f', 'webp_pipe', '-protocol_whitelist', 'file', '-i', still],
+        'alphaextract',
+        null,
+        frame.width,
+        frame.height,
+        c.signal,
+      );
       if (!plane) fail(`WebP frame ${i} could not be decoded.`);
       const s = planeStats(plane!);
       out.push(covers(frame) ? s : { ...s, min: 0, partial: s.partial });

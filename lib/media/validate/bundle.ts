@@ -7,9 +7,15 @@ export async function bundleColorAlpha(c: Check): Promise<Facts> {
   const members = c.plan.members;
   if (!members) return fail('the bundle has no members.');
   const entries = await c.zipEntries();
-  const expectedNames = ['color.mp4', 'alpha.mp4', ...(members.audio ? ['audio.m4a'] : []), 'manifest.json'];
+  const expectedNames = [
+    'color.mp4',
+    'alpha.mp4',
+    ...(members.audio ? ['audio.m4a'] : []),
+    'manifest.json',
+  ];
   const names = entries.map((e) => e.name).sort();
-  if (names.join() !== [...expectedNames].sort().join()) fail(`the bundle holds ${names.join(', ')}; expected ${expectedNames.join(', ')}.`);
+  if (names.join() !== [...expectedNames].sort().join())
+    fail(`the bundle holds ${names.join(', ')}; expected ${expectedNames.join(', ')}.`);
   if (entries.some((e) => e.size === 0)) fail('the bundle has an empty member.');
   const manifest = await readZipEntry(c.file, 'manifest.json');
   try {

@@ -9,7 +9,17 @@ import { decodePlanes, planeStats, sampleIndices, type PlaneStats } from './plan
 /** What a profile's checks find out about the file (the rest of the metadata is common). */
 export type Facts = Pick<
   OutputMetadata,
-  'width' | 'height' | 'duration_seconds' | 'fps' | 'frame_count' | 'pixel_format' | 'loop' | 'loop_count' | 'alpha_range' | 'has_audio' | 'lottie'
+  | 'width'
+  | 'height'
+  | 'duration_seconds'
+  | 'fps'
+  | 'frame_count'
+  | 'pixel_format'
+  | 'loop'
+  | 'loop_count'
+  | 'alpha_range'
+  | 'has_audio'
+  | 'lottie'
 >;
 
 export const fail = (what: string): never => {
@@ -48,18 +58,27 @@ export class Check {
     }
   }
 
-  checkVideoStream(probed: ProbedFile, codec: string, height: number, label = 'video'): NonNullable<ProbedFile['video']> {
+  checkVideoStream(
+    probed: ProbedFile,
+    codec: string,
+    height: number,
+    label = 'video',
+  ): NonNullable<ProbedFile['video']> {
     const v = probed.video;
     if (!v) return fail(`the ${label} has no video stream.`);
     if (v.codec !== codec) fail(`the ${label} is ${v.codec}, expected ${codec}.`);
     if (v.width !== this.p.width || v.height !== height) {
       fail(`the ${label} is ${v.width}x${v.height}, expected ${this.p.width}x${height}.`);
     }
-    if (Math.abs(v.fps - this.p.fps) > this.p.fps * 0.005) fail(`the ${label} runs at ${v.fps.toFixed(3)} fps, expected ${this.p.fps.toFixed(3)}.`);
-    if (Math.abs(v.frames - this.p.frames) > 1) fail(`the ${label} has ${v.frames} frames, expected ${this.p.frames}.`);
+    if (Math.abs(v.fps - this.p.fps) > this.p.fps * 0.005)
+      fail(`the ${label} runs at ${v.fps.toFixed(3)} fps, expected ${this.p.fps.toFixed(3)}.`);
+    if (Math.abs(v.frames - this.p.frames) > 1)
+      fail(`the ${label} has ${v.frames} frames, expected ${this.p.frames}.`);
     const duration = v.duration ?? probed.formatDuration ?? v.frames / v.fps;
     if (Math.abs(duration - this.p.duration) > this.frameTolerance) {
-      fail(`the ${label} lasts ${duration.toFixed(3)} s, expected ${this.p.duration.toFixed(3)} s (within one frame).`);
+      fail(
+        `the ${label} lasts ${duration.toFixed(3)} s, expected ${this.p.duration.toFixed(3)} s (within one frame).`,
+      );
     }
     return v;
   }
@@ -74,7 +93,12 @@ export class Check {
    * that plane) and checks it: not constant unless the mask is, and — when the output is not
    * cropped, retimed or reversed — close to the mask (inverted when promised).
    */
-  async matteCheck(decoder: string[], file: string, container: string, planeFilter: string): Promise<[number, number]> {
+  async matteCheck(
+    decoder: string[],
+    file: string,
+    container: string,
+    planeFilter: string,
+  ): Promise<[number, number]> {
     const indices = sampleIndices(this.p.frames);
     let planes: Uint8Array[];
     try {
@@ -103,9 +127,11 @@ export class Check {
     if (min === max) {
       const maskRange = expected ?? (await this.maskMeans(sampleIndices(this.p.frames)));
       const maskConstant = maskRange.every((m) => Math.abs(m - min) < 1);
-      if (!maskConstant) fail(`its alpha is constant (${min}) although the mask is not: the alpha was lost.`);
+      if (!maskConstant)
+        fail(`its alpha is constant (${min}) although the mask is not: the alpha was lost.`);
     }
-    if (this.p.alpha === 'binary' && stats.some((s) => s.partial > 0)) fail('a GIF frame has partial transparency.');
+    if (this.p.alpha === 'binary' && stats.some((s) => s.partial > 0))
+      fail('a GIF frame has partial transparency.');
     if (expected) {
       const tolerance = this.p.alpha === 'binary' ? 16 : 8;
       stats.forEach((s, i) => {
@@ -142,7 +168,8 @@ export class Check {
       this.signal,
       this.plan.geometry.fps,
     );
-    const cut = (pl: Uint8Array) => (this.p.alpha === 'binary' ? pl.map((v) => (v < GIF_ALPHA_THRESHOLD ? 0 : 255)) : pl);
+    const cut = (pl: Uint8Array) =>
+      this.p.alpha === 'binary' ? pl.map((v) => (v < GIF_ALPHA_THRESHOLD ? 0 : 255)) : pl;
     return planes.map((pl) => {
       const m = planeStats(cut(pl)).mean;
       return this.p.inverted ? 255 - m : m;

@@ -32,7 +32,12 @@ const PROFILES: Record<ValidationProfile, (c: Check) => Promise<Facts>> = {
  * frames with a decoder that really reads alpha — that the alpha or matte is there, not
  * constant, and the right way round. Returns the served metadata; throws MediaError otherwise.
  */
-export async function validateOutput(o: { file: string; plan: RenderPlan; mask: string; signal?: AbortSignal }): Promise<OutputMetadata> {
+export async function validateOutput(o: {
+  file: string;
+  plan: RenderPlan;
+  mask: string;
+  signal?: AbortSignal;
+}): Promise<OutputMetadata> {
   const promise = o.plan.promise;
   const facts = await PROFILES[promise.profile](new Check(o.file, o.plan, o.mask, o.signal));
   const stat = await fs.stat(o.file);

@@ -25,7 +25,9 @@ export function planeStats(plane: Uint8Array): PlaneStats {
 
 /** Frame indices to decode: early, middle and late. */
 export function sampleIndices(frames: number): number[] {
-  return [...new Set([Math.floor(frames * 0.1), Math.floor(frames * 0.5), Math.max(0, frames - 2)])].sort((a, b) => a - b);
+  return [
+    ...new Set([Math.floor(frames * 0.1), Math.floor(frames * 0.5), Math.max(0, frames - 2)]),
+  ].sort((a, b) => a - b);
 }
 
 /** Beyond this many frames, sampled video frames are reached by seeking (see decodePlanes). */
@@ -57,15 +59,27 @@ export async function decodePlanes(
   const decode = async (pre: string[], select: string, frames: string[]) => {
     const { stdout } = await ffmpeg(
       [
-        '-v', 'error', ...pre, ...input,
-        '-vf', `${select}${planeFilter},scale=${w}:${h}:flags=neighbor,format=gray`,
-        ...frames, '-fps_mode', 'passthrough', '-f', 'rawvideo', '-pix_fmt', 'gray', 'pipe:1',
+        '-v',
+        'error',
+        ...pre,
+        ...input,
+        '-vf',
+        `${select}${planeFilter},scale=${w}:${h}:flags=neighbor,format=gray`,
+        ...frames,
+        '-fps_mode',
+        'passthrough',
+        '-f',
+        'rawvideo',
+        '-pix_fmt',
+        'gray',
+        'pipe:1',
       ],
       { timeoutMs: 600_000, signal },
     );
     const size = w * h;
     const planes: Uint8Array[] = [];
-    for (let at = 0; at + size <= stdout.length; at += size) planes.push(new Uint8Array(stdout.subarray(at, at + size)));
+    for (let at = 0; at + size <= stdout.length; at += size)
+      planes.push(new Uint8Array(stdout.subarray(at, at + size)));
     return planes;
   };
   // Seeking costs a process per frame: worth it only when a single pass would decode many frames.

@@ -9,7 +9,8 @@ export async function imageSequenceAlpha(c: Check): Promise<Facts> {
   const entries = await c.zipEntries();
   const frames = entries.filter((e) => /^frame_\d{6}\.png$/.test(e.name));
   if (frames.length !== entries.length) fail('the PNG sequence ZIP holds unexpected files.');
-  if (Math.abs(frames.length - c.p.frames) > 1) fail(`the PNG sequence has ${frames.length} frames, expected ${c.p.frames}.`);
+  if (Math.abs(frames.length - c.p.frames) > 1)
+    fail(`the PNG sequence has ${frames.length} frames, expected ${c.p.frames}.`);
   const indices = sampleIndices(frames.length);
   const stats: PlaneStats[] = [];
   let pixFmt = '';
@@ -22,7 +23,14 @@ export async function imageSequenceAlpha(c: Check): Promise<Facts> {
     }
     if (v!.pixFmt !== 'rgba') fail(`${frames[i]!.name} is ${v!.pixFmt}, not RGBA.`);
     pixFmt = v!.pixFmt;
-    const [plane] = await decodePlanes(['-f', 'png_pipe', '-protocol_whitelist', 'file', '-i', file], 'alphaextract', null, c.p.width, c.p.height, c.signal);
+    const [plane] = await decodePlanes(
+      ['-f', 'png_pipe', '-protocol_whitelist', 'file', '-i', file],
+      'alphaextract',
+      null,
+      c.p.width,
+      c.p.height,
+      c.signal,
+    );
     if (!plane) fail(`${frames[i]!.name} could not be decoded.`);
     stats.push(planeStats(plane!));
   }

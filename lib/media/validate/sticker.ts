@@ -11,14 +11,24 @@ import { fail } from './check';
  * cap, 12–30 fps, no audio. Returns the served metadata: `profile` names the sticker policy and
  * its version (the format id), and `sticker` what the adaptive encoder did.
  */
-export function stickerMetadata(format: OutputFormat, plan: RenderPlan, m: OutputMetadata, attempts: AttemptResult[], sourceSeconds: number): OutputMetadata {
+export function stickerMetadata(
+  format: OutputFormat,
+  plan: RenderPlan,
+  m: OutputMetadata,
+  attempts: AttemptResult[],
+  sourceSeconds: number,
+): OutputMetadata {
   const policy = format.sticker!;
   const { width, height } = policy.canvas;
-  if (m.width !== width || m.height !== height) fail(`the sticker is ${m.width}x${m.height}, expected the ${width}x${height} canvas.`);
-  if (m.bytes > policy.budgetBytes) fail(`the sticker has ${m.bytes} bytes, over its budget of ${policy.budgetBytes}.`);
-  if (m.duration_seconds > policy.maxSeconds + 0.0005) fail(`the sticker lasts ${m.duration_seconds} s, over the ${policy.maxSeconds} s cap.`);
+  if (m.width !== width || m.height !== height)
+    fail(`the sticker is ${m.width}x${m.height}, expected the ${width}x${height} canvas.`);
+  if (m.bytes > policy.budgetBytes)
+    fail(`the sticker has ${m.bytes} bytes, over its budget of ${policy.budgetBytes}.`);
+  if (m.duration_seconds > policy.maxSeconds + 0.0005)
+    fail(`the sticker lasts ${m.duration_seconds} s, over the ${policy.maxSeconds} s cap.`);
   const fps = plan.geometry.fps;
-  if (fps < STICKER_MIN_FPS - 1e-6 || fps > STICKER_MAX_FPS + 1e-6) fail(`the sticker runs at ${fps} fps, outside ${STICKER_MIN_FPS}–${STICKER_MAX_FPS}.`);
+  if (fps < STICKER_MIN_FPS - 1e-6 || fps > STICKER_MAX_FPS + 1e-6)
+    fail(`the sticker runs at ${fps} fps, outside ${STICKER_MIN_FPS}–${STICKER_MAX_FPS}.`);
   if (m.has_audio) fail('the sticker has an audio stream.');
   const speed = plan.geometry.sticker?.speed ?? 1;
   return {

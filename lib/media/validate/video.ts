@@ -14,8 +14,10 @@ async function readVideo(c: Check, height = c.p.height) {
 /** A real alpha channel (VP9 alpha, ProRes 4444), decoded by a decoder that reads it. */
 export async function videoAlpha(c: Check): Promise<Facts> {
   const { probed, v } = await readVideo(c);
-  if (c.p.codec === 'vp9' && v.tags.alpha_mode !== '1') fail('the WebM does not declare alpha (alpha_mode=1).');
-  if (c.p.codec === 'prores' && !v.pixFmt.startsWith('yuva')) fail(`the ProRes file is ${v.pixFmt}, without alpha.`);
+  if (c.p.codec === 'vp9' && v.tags.alpha_mode !== '1')
+    fail('the WebM does not declare alpha (alpha_mode=1).');
+  if (c.p.codec === 'prores' && !v.pixFmt.startsWith('yuva'))
+    fail(`the ProRes file is ${v.pixFmt}, without alpha.`);
   // ffmpeg's native VP8/VP9 decoders drop alpha: only libvpx reads it.
   const decoder = c.p.codec === 'vp9' ? ['-c:v', 'libvpx-vp9'] : [];
   const range = await c.matteCheck(decoder, c.file, c.p.container, 'alphaextract');
@@ -30,14 +32,36 @@ export async function videoAlpha(c: Check): Promise<Facts> {
 export async function videoAlphaLayer(c: Check): Promise<Facts> {
   const { probed, v } = await readVideo(c);
   const alphaNals = await alphaLayerUnits(c.file, c.signal);
-  if (alphaNals < v.frames) fail(`the HEVC file carries an alpha layer for ${alphaNals} of ${v.frames} frames.`);
+  if (alphaNals < v.frames)
+    fail(`the HEVC file carries an alpha layer for ${alphaNals} of ${v.frames} frames.`);
   try {
-    await ffmpeg(['-v', 'error', '-xerror', '-f', 'mov', '-protocol_whitelist', 'file', '-i', c.file, '-map', '0:v:0', '-f', 'null', '-'], { timeoutMs: 600_000, signal: c.signal });
+    await ffmpeg(
+      [
+        '-v',
+        'error',
+        '-xerror',
+        '-f',
+        'mov',
+        '-protocol_whitelist',
+        'file',
+        '-i',
+        c.file,
+        '-map',
+        '0:v:0',
+        '-f',
+        'null',
+        '-',
+      ],
+      { timeoutMs: 600_000, signal: c.signal },
+    );
   } catch {
     fail("its colour layer does not decode in this server's system ffmpeg.");
   }
   const indices = sampleIndices(c.p.frames);
-  const range = await c.judgePlanes((await decodeAlphaLayer(c.file, indices, c.signal)).map(planeStats), indices);
+  const range = await c.judgePlanes(
+    (await decodeAlphaLayer(c.file, indices, c.signal)).map(planeStats),
+    indices,
+  );
   return videoFacts(v, probed.formatDuration, range, Boolean(probed.audio));
 }
 
@@ -58,6 +82,7 @@ export async function videoMatte(c: Check): Promise<Facts> {
 /** An opaque picture must not have come out with an alpha pixel format. */
 export async function videoOpaque(c: Check): Promise<Facts> {
   const { probed, v } = await readVideo(c);
-  if (v.pixFmt.includes('a') && /^(yuva|rgba|bgra|argb|abgr|gbrap)/.test(v.pixFmt)) fail(`an opaque output came out as ${v.pixFmt}.`);
+  if (v.pixFmt.includes('a') && /^(yuva|rgba|bgra|argb|abgr|gbrap)/.test(v.pixFmt))
+    fail(`an opaque output came out as ${v.pixFmt}.`);
   return videoFacts(v, probed.formatDuration, null, Boolean(probed.audio));
 }

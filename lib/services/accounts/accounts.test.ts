@@ -18,10 +18,16 @@ describe('accounts', () => {
   });
 
   it('explains bad input and duplicate emails in words', async () => {
-    expect(await signUp({ email: 'not-an-email', password: 'long enough password' })).toEqual({ ok: false, error: 'Enter a valid email address.' });
+    expect(await signUp({ email: 'not-an-email', password: 'long enough password' })).toEqual({
+      ok: false,
+      error: 'Enter a valid email address.',
+    });
     const short = await signUp({ email: 'x@example.com', password: 'short' });
     expect(!short.ok && short.error).toContain('10 characters');
-    const duplicate = await signUp({ email: 'owner@example.com', password: 'long enough password' });
+    const duplicate = await signUp({
+      email: 'owner@example.com',
+      password: 'long enough password',
+    });
     expect(!duplicate.ok && duplicate.error).toContain('already exists');
   });
 
@@ -40,7 +46,9 @@ describe('accounts', () => {
     );
     const results = [];
     for (let i = 0; i < 12; i++) {
-      results.push(await signUp({ email: `busy-${i}@example.com`, password: 'long enough password' }));
+      results.push(
+        await signUp({ email: `busy-${i}@example.com`, password: 'long enough password' }),
+      );
     }
     writer.postMessage('stop');
     const written = await new Promise<number>((resolve) => writer.once('message', resolve));
@@ -51,7 +59,9 @@ describe('accounts', () => {
   });
 
   it('authenticates with the right password only (email case-insensitive)', async () => {
-    expect(typeof (await authenticateUser('OWNER@example.com', 'long enough password'))).toBe('string');
+    expect(typeof (await authenticateUser('OWNER@example.com', 'long enough password'))).toBe(
+      'string',
+    );
     expect(await authenticateUser('owner@example.com', 'wrong password!!')).toBeNull();
     expect(await authenticateUser('nobody@example.com', 'long enough password')).toBeNull();
   });

@@ -15,7 +15,14 @@ export async function listUsers(): Promise<UserRow[]> {
   const [users, sums] = await Promise.all([
     db().user.findMany({
       orderBy: { createdAt: 'asc' },
-      select: { id: true, email: true, name: true, isAdmin: true, createdAt: true, _count: { select: { jobs: true } } },
+      select: {
+        id: true,
+        email: true,
+        name: true,
+        isAdmin: true,
+        createdAt: true,
+        _count: { select: { jobs: true } },
+      },
     }),
     db().creditEntry.groupBy({ by: ['userId'], _sum: { amount: true } }),
   ]);

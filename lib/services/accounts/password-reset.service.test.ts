@@ -4,7 +4,13 @@ import { tempDatabase } from '../../../tests/support/temp-database';
 import { db } from '../../db/client';
 import { resetEnvForTests } from '../../env';
 import { authenticateUser } from './authenticate-user';
-import { issueResetLink, requestResetByEmail, resetPassword, resetTokenValid, RESET_LINK_TTL_MS } from './password-reset';
+import {
+  issueResetLink,
+  requestResetByEmail,
+  resetPassword,
+  resetTokenValid,
+  RESET_LINK_TTL_MS,
+} from './password-reset';
 import { signUp } from './sign-up';
 
 // A real SQLite database and a real SMTP server on loopback that keeps what it receives.
@@ -44,29 +50,53 @@ describe('password reset', () => {
   it('issues a one-time link that sets a new password and ends every session', async () => {
     const created = await signUp({ email: 'reset@example.com', password: 'old password 123' });
     if (!created.ok) throw new Error(created.error);
-    await db().session.create({ data: { sessionToken: 'stolen', userId: created.userId, expires: new Date(Date.now() + 3600_000) } });
+    await db().session.create({
+      data: {
+        sessionToken: 'stolen',
+        userId: created.userId,
+        expires: new Date(Date.now() + 3600_000),
+      },
+    });
     expect(await issueResetLink('nobody@example.com')).toBeNull();
 
     const first = await issueResetLink('Reset@Example.com');
     const issued = await issueResetLink('reset@example.com');
-    expect(issued!.link).toMatch(/^https:\/\/keyout\.example\.com\/reset-password\?token=[\w-]{43}$/);
+    expect(issued!.link).toMatch(
+      /^https:\/\/keyout\.example\.com\/reset-password\?token=[\w-]{43}$/,
+    );
     expect(await resetTokenValid(tokenOf(first!.link))).toBe(false); // replaced by the newer link
     expect(await resetTokenValid(tokenOf(issued!.link))).toBe(true);
 
-    expect(await resetPassword(tokenOf(issued!.link), 'short')).toMatchObject({ ok: false, error: expect.stringContaining('10 characters') as string });
-    expect(await resetPassword(tokenOf(issued!.link), 'new password 456')).toEqual({ ok: true, userId: created.userId });
+    expect(await resetPassword(tokenOf(issued!.link), 'short')).toMatchObject({
+      ok: false,
+      error: expect.stringContaining('10 characters') as string,
+    });
+    expect(await resetPassword(tokenOf(issued!.link), 'new password 456')).toEqual({
+      ok: true,
+      userId: created.userId,
+    });
     expect(await authenticateUser('reset@example.com', 'new password 456')).toBe(created.userId);
     expect(await authenticateUser('reset@example.com', 'old password 123')).toBeNull();
     expect(await db().session.count({ where: { userId: created.userId } })).toBe(0);
     // Once only.
-    expect(await resetPassword(tokenOf(issued!.link), 'another password 789')).toMatchObject({ ok: false });
-    expect(await resetPassword('made-up-token', 'another password 789')).toMatchObject({ ok: false });
+    expect(await resetPassword(tokenOf(issued!.link), 'another password 789')).toMatchObject({
+      ok: false,
+    });
+    expect(await resetPassword('made-up-token', 'another password 789')).toMatchObject({
+      ok: false,
+    });
   });
 
   it('refuses an expired link', async () => {
-    const issued = await issueResetLink('reset@example.com', new Date(Date.now() - RESET_LINK_TTL_MS - 1000));
+    const issued = await issueResetLink(
+      'reset@example.com',
+      new Date(Date.now() - RESET_LINK_TTL_MS - 1000),
+    );
     expect(await resetTokenValid(tokenOf(issued!.link))).toBe(false);
-    expect(await resetPassword(tokenOf(issued!.link), 'new password 456')).toMatchObject({ ok: false, error: expect.stringContaining('expired') as string });
+    expect(await resetPassword(tokenOf(issued!.link), 'new password 456')).toMatchObject({
+      ok: false,
+      error: expect.stringContaining('expired') as string,
+    });
   });
 
   it('e-mails the link only when SMTP is configured, and never says whether the account exists', async () => {

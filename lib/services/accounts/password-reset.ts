@@ -17,16 +17,27 @@ const hashToken = (token: string) => createHash('sha256').update(token).digest('
  * Issued by an administrator (Admin page), the CLI (`keyout users reset-link`) or, when SMTP is
  * configured, by e-mail to the account itself.
  */
-export async function issueResetLink(email: string, now = new Date()): Promise<{ link: string; expiresAt: Date } | null> {
-  const user = await db().user.findUnique({ where: { email: email.trim().toLowerCase() }, select: { id: true } });
+export async function issueResetLink(
+  email: string,
+  now = new Date(),
+): Promise<{ link: string; expiresAt: Date } | null> {
+  const user = await db().user.findUnique({
+    where: { email: email.trim().toLowerCase() },
+    select: { id: true },
+  });
   if (!user) return null;
   const token = randomBytes(32).toString('base64url');
   const expiresAt = new Date(now.getTime() + RESET_LINK_TTL_MS);
   await db().$transaction([
     db().passwordResetToken.deleteMany({ where: { userId: user.id, usedAt: null } }),
-    db().passwordResetToken.create({ data: { userId: user.id, tokenHash: hashToken(token), expiresAt } }),
+    db().passwordResetToken.create({
+      data: { userId: user.id, tokenHash: hashToken(token), expiresAt },
+    }),
   ]);
-  return { link: `${env().PUBLIC_URL.replace(/\/$/, '')}/reset-password?token=${token}`, expiresAt };
+  return {
+    link: `${env().PUBLIC_URL.replace(/\/$/, '')}/reset-password?token=${token}`,
+    expiresAt,
+  };
 }
 
 /**
@@ -58,11 +69,19 @@ export async function resetTokenValid(token: string, now = new Date()): Promise<
  * Sets a new password with a reset token: once, before it expires. Every session of the
  * account ends (whoever knew the old password is signed out).
  */
-export async function resetPassword(token: string, password: string, now = new Date()): Promise<ResetResult> {
+export async function resetPassword(
+  token: string,
+  password: string,
+  now = new Date(),
+): Promise<ResetResult> {
   const checked = signUpInput.shape.password.safeParse(password);
-  if (!checked.success) return { ok: false, error: checked.error.issues[0]?.message ?? 'Choose another password.' };
+  if (!checked.success)
+    return { ok: false, error: checked.error.issues[0]?.message ?? 'Choose another password.' };
   const passwordHash = await hashPassword(password);
-  const expired = { ok: false as const, error: 'This reset link has expired or was already used. Ask for a new one.' };
+  const expired = {
+    ok: false as const,
+    error: 'This reset link has expired or was already used. Ask for a new one.',
+  };
   return transaction(async (tx) => {
     // Claiming the token is the first write, so two uses of one link cannot both pass.
     const claimed = await tx.passwordResetToken.updateMany({
@@ -70,7 +89,9 @@ export async function resetPassword(token: string, password: string, now = new D
       data: { usedAt: now },
     });
     if (claimed.count !== 1) return expired;
-    const row = await tx.passwordResetToken.findUniqueOrThrow({ where: { tokenHash: hashToken(token) } });
+    const row = await tx.passwordResetToken.findUniqueOrThrow({
+      where: { tokenHash: hashToken(token) },
+    });
     await tx.user.update({ where: { id: row.userId }, data: { passwordHash } });
     await tx.session.deleteMany({ where: { userId: row.userId } });
     return { ok: true as const, userId: row.userId };

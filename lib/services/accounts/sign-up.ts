@@ -12,8 +12,7 @@ export const signUpInput = z.object({
 });
 
 export type SignUpResult =
-  | { ok: true; userId: string; isAdmin: boolean }
-  | { ok: false; error: string };
+  { ok: true; userId: string; isAdmin: boolean } | { ok: false; error: string };
 
 /**
  * Creates an account with an email and password. The first account of a fresh install becomes
@@ -21,7 +20,8 @@ export type SignUpResult =
  */
 export async function signUp(input: z.input<typeof signUpInput>): Promise<SignUpResult> {
   const parsed = signUpInput.safeParse(input);
-  if (!parsed.success) return { ok: false, error: parsed.error.issues[0]?.message ?? 'Invalid details.' };
+  if (!parsed.success)
+    return { ok: false, error: parsed.error.issues[0]?.message ?? 'Invalid details.' };
   const { email, password, name } = parsed.data;
   const passwordHash = await hashPassword(password);
   try {

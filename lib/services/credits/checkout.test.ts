@@ -24,11 +24,17 @@ beforeAll(async () => {
 beforeEach(() => configure({}));
 afterAll(() => configure({}));
 
-const purchases = (userId: string) => db().creditEntry.count({ where: { userId, kind: 'purchase' } });
+const purchases = (userId: string) =>
+  db().creditEntry.count({ where: { userId, kind: 'purchase' } });
 
 describe('the test-mode checkout is an explicit setting', () => {
   it('is on for everyone in the embedded set-up (PUBLIC_URL on this machine)', async () => {
-    for (const url of [undefined, 'http://localhost:3917', 'http://127.0.0.1:4000', 'http://[::1]:3000']) {
+    for (const url of [
+      undefined,
+      'http://localhost:3917',
+      'http://127.0.0.1:4000',
+      'http://[::1]:3000',
+    ]) {
       configure({ PUBLIC_URL: url });
       expect(await checkoutMode(ids.member)).toBe('test');
     }
@@ -38,21 +44,32 @@ describe('the test-mode checkout is an explicit setting', () => {
     configure({ PUBLIC_URL: 'https://keyout.example.com' });
     expect(await checkoutMode(ids.admin)).toBe('test');
     expect(await checkoutMode(ids.member)).toBe('unavailable');
-    await expect(startCheckout(ids.member, 'starter', 'https://keyout.example.com')).rejects.toMatchObject({
+    await expect(
+      startCheckout(ids.member, 'starter', 'https://keyout.example.com'),
+    ).rejects.toMatchObject({
       kind: 'forbidden',
       message: 'Buying credits is not available on this instance',
     });
     expect(await purchases(ids.member)).toBe(0);
-    expect(await startCheckout(ids.admin, 'starter', 'https://keyout.example.com')).toEqual({ mode: 'test', credits: 100 });
+    expect(await startCheckout(ids.admin, 'starter', 'https://keyout.example.com')).toEqual({
+      mode: 'test',
+      credits: 100,
+    });
   });
 
   it('TEST_CHECKOUT=off, on and admin say so whatever the address', async () => {
     configure({ TEST_CHECKOUT: 'off' });
-    expect([await checkoutMode(ids.admin), await checkoutMode(ids.member)]).toEqual(['unavailable', 'unavailable']);
+    expect([await checkoutMode(ids.admin), await checkoutMode(ids.member)]).toEqual([
+      'unavailable',
+      'unavailable',
+    ]);
     configure({ TEST_CHECKOUT: 'on', PUBLIC_URL: 'https://keyout.example.com' });
     expect(await checkoutMode(ids.member)).toBe('test');
     configure({ TEST_CHECKOUT: 'admin' });
-    expect([await checkoutMode(ids.admin), await checkoutMode(ids.member)]).toEqual(['test', 'unavailable']);
+    expect([await checkoutMode(ids.admin), await checkoutMode(ids.member)]).toEqual([
+      'test',
+      'unavailable',
+    ]);
   });
 
   it('Stripe, when configured, is the checkout for everyone', async () => {

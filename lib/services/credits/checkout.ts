@@ -13,7 +13,12 @@ export interface CreditPack {
 }
 
 export const CREDIT_PACKS: readonly CreditPack[] = [
-  { id: 'starter', credits: 100, priceCents: 1000, blurb: 'About 2 minutes of video on the Original model' },
+  {
+    id: 'starter',
+    credits: 100,
+    priceCents: 1000,
+    blurb: 'About 2 minutes of video on the Original model',
+  },
   { id: 'creator', credits: 500, priceCents: 4500, blurb: 'About 8 minutes of video; 10% off' },
   { id: 'studio', credits: 2000, priceCents: 16000, blurb: 'About 33 minutes of video; 20% off' },
 ];
@@ -28,7 +33,11 @@ export type CheckoutMode = 'stripe' | 'test' | 'unavailable';
 
 function isLoopbackOrigin(url: string): boolean {
   const host = new URL(url).hostname;
-  return host === 'localhost' || host.endsWith('.localhost') || parseIpLiteral(host)?.range() === 'loopback';
+  return (
+    host === 'localhost' ||
+    host.endsWith('.localhost') ||
+    parseIpLiteral(host)?.range() === 'loopback'
+  );
 }
 
 /** Who may use the test-mode checkout (TEST_CHECKOUT, resolved). */
@@ -54,9 +63,18 @@ export async function checkoutMode(userId: string): Promise<CheckoutMode> {
   return 'unavailable';
 }
 
-type StripeSession = { id: string; url?: string; payment_status?: string; metadata?: Record<string, string>; client_reference_id?: string };
+type StripeSession = {
+  id: string;
+  url?: string;
+  payment_status?: string;
+  metadata?: Record<string, string>;
+  client_reference_id?: string;
+};
 
-async function stripe(pathname: string, init: { method: 'GET' | 'POST'; form?: Record<string, string> }): Promise<StripeSession> {
+async function stripe(
+  pathname: string,
+  init: { method: 'GET' | 'POST'; form?: Record<string, string> },
+): Promise<StripeSession> {
   const res = await fetch(`https://api.stripe.com/v1/${pathname}`, {
     method: init.method,
     headers: {
@@ -67,7 +85,11 @@ async function stripe(pathname: string, init: { method: 'GET' | 'POST'; form?: R
     signal: AbortSignal.timeout(15_000),
   });
   const body = (await res.json()) as StripeSession & { error?: { message?: string } };
-  if (!res.ok) throw new ServiceError('invalid', `The payment provider refused the request: ${body.error?.message ?? res.status}`);
+  if (!res.ok)
+    throw new ServiceError(
+      'invalid',
+      `The payment provider refused the request: ${body.error?.message ?? res.status}`,
+    );
   return body;
 }
 
@@ -85,10 +107,17 @@ export async function startCheckout(
   const pack = findPack(packId);
   const mode = await checkoutMode(userId);
   if (mode === 'unavailable') {
-    throw new ServiceError('forbidden', 'Buying credits is not available on this instance', 'Ask its administrator for credits.');
+    throw new ServiceError(
+      'forbidden',
+      'Buying credits is not available on this instance',
+      'Ask its administrator for credits.',
+    );
   }
   if (mode === 'test') {
-    await grantCredits(userId, pack.credits, { kind: 'purchase', note: `Credit pack "${pack.id}" (test-mode checkout)` });
+    await grantCredits(userId, pack.credits, {
+      kind: 'purchase',
+      note: `Credit pack "${pack.id}" (test-mode checkout)`,
+    });
     return { mode: 'test', credits: pack.credits };
   }
   const { STRIPE_PRICE_ID } = env();
@@ -111,7 +140,8 @@ export async function startCheckout(
       ...lineItem,
     },
   });
-  if (!session.url) throw new ServiceError('invalid', 'The payment provider did not return a checkout page');
+  if (!session.url)
+    throw new ServiceError('invalid', 'The payment provider did not return a checkout page');
   return { mode: 'stripe', url: session.url };
 }
 
@@ -119,7 +149,10 @@ export async function startCheckout(
  * Records the credits of a paid Stripe Checkout session once (the session id is the ledger
  * idempotency key), whichever way the buyer comes back.
  */
-export async function confirmStripeCheckout(userId: string, sessionId: string): Promise<{ credits: number } | null> {
+export async function confirmStripeCheckout(
+  userId: string,
+  sessionId: string,
+): Promise<{ credits: number } | null> {
   if (!env().STRIPE_SECRET_KEY || !/^cs_[A-Za-z0-9_]+$/.test(sessionId)) return null;
   const session = await stripe(`checkout/sessions/${sessionId}`, { method: 'GET' });
   if (session.client_reference_id !== userId || session.payment_status !== 'paid') return null;
@@ -129,7 +162,13 @@ export async function confirmStripeCheckout(userId: string, sessionId: string): 
   if (!existing) {
     await db()
       .creditEntry.create({
-        data: { userId, kind: 'purchase', amount: pack.credits, idempotencyKey, note: `Credit pack "${pack.id}" (Stripe ${session.id})` },
+        data: {
+          userId,
+          kind: 'purchase',
+          amount: pack.credits,
+          idempotencyKey,
+          note: `Credit pack "${pack.id}" (Stripe ${session.id})`,
+        },
       })
       .catch((err: { code?: string }) => {
         if (err.code !== 'P2002') throw err; // recorded by a concurrent return

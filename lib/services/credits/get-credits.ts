@@ -9,5 +9,10 @@ export interface CreditBalance {
 
 export async function getCredits(userId: string): Promise<CreditBalance> {
   const b = await getBalance(userId);
-  return { user_id: userId, total_credits: b.total, remaining_credits: b.remaining, used_credits: b.used };
+  return {
+    user_id: userId,
+    total_credits: b.total,
+    remaining_credits: b.remaining,
+    used_credits: b.used,
+  };
 }

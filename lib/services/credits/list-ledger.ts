@@ -15,10 +15,18 @@ export interface LedgerRow {
 
 /** The whole ledger of an account, newest first, each entry with its job and running balance. */
 export async function listLedger(userId: string): Promise<LedgerRow[]> {
-  const entries = await db().creditEntry.findMany({ where: { userId }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
-  const jobIds = [...new Set(entries.map((e) => e.jobId).filter((id): id is string => Boolean(id)))];
+  const entries = await db().creditEntry.findMany({
+    where: { userId },
+    orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+  });
+  const jobIds = [
+    ...new Set(entries.map((e) => e.jobId).filter((id): id is string => Boolean(id))),
+  ];
   const jobs = jobIds.length
-    ? await db().job.findMany({ where: { id: { in: jobIds }, userId }, select: { id: true, filename: true } })
+    ? await db().job.findMany({
+        where: { id: { in: jobIds }, userId },
+        select: { id: true, filename: true },
+      })
     : [];
   const names = new Map(jobs.map((j) => [j.id, j.filename]));
   let balance = 0;

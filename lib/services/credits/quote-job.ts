@@ -31,21 +31,33 @@ export interface JobQuote {
 }
 
 /** The exact charge start-job will make for these uploaded jobs with these options, its parts, and the balance. */
-export async function quoteJobs(userId: string, jobIds: string[], opts: { model: string; blur: boolean }): Promise<JobQuote> {
+export async function quoteJobs(
+  userId: string,
+  jobIds: string[],
+  opts: { model: string; blur: boolean },
+): Promise<JobQuote> {
   if (!isApiModel(opts.model)) throw new ServiceError('invalid', `Unknown model ${opts.model}`);
   const model = opts.model;
   const find = () => db().job.findMany({ where: { id: { in: jobIds }, userId } });
   let rows = await find();
   // Uploads PUT straight to S3 are checked when first looked at (a no-op with local storage).
-  const settled = await Promise.all(rows.filter((r) => r.status === 'created').map((r) => settleDirectUpload(r.id)));
+  const settled = await Promise.all(
+    rows.filter((r) => r.status === 'created').map((r) => settleDirectUpload(r.id)),
+  );
   if (settled.some(Boolean)) rows = await find();
   const jobs = jobIds.map((id): QuotedJob => {
     const job = rows.find((r) => r.id === id);
     if (!job) throw jobNotFound();
-    if (!job.lengthSeconds || !job.fps) throw new ServiceError('invalid', 'The video has not been uploaded yet');
+    if (!job.lengthSeconds || !job.fps)
+      throw new ServiceError('invalid', 'The video has not been uploaded yet');
     return {
       jobId: job.id,
-      credits: priceJob({ model, durationSeconds: job.lengthSeconds, fps: job.fps, blur: opts.blur }),
+      credits: priceJob({
+        model,
+        durationSeconds: job.lengthSeconds,
+        fps: job.fps,
+        blur: opts.blur,
+      }),
       lengthSeconds: job.lengthSeconds,
       fps: job.fps,
       width: job.width,

@@ -35,12 +35,24 @@ export const mediaColumn = jsonColumn(
 /** Job.backgroundJson: the start's background (with Job.model, the started request: started-request.ts). */
 export const backgroundColumn = jsonColumn('Job.backgroundJson', StoredBackground);
 
-export const PROGRESS_STAGES = ['probe', 'fetch-background', 'segment', 'render', 'exports', 'thumbnails', 'finishing'] as const;
+export const PROGRESS_STAGES = [
+  'probe',
+  'fetch-background',
+  'segment',
+  'render',
+  'exports',
+  'thumbnails',
+  'finishing',
+] as const;
 
 /** A progress field reads as null unless it holds what the writer puts there. */
 const number = z.number().nullable().catch(null);
 /** The same for a field the writer may leave out (and rows written before it existed): absent reads as null. */
-const optionalNumber = z.number().nullish().transform((v) => v ?? null).catch(null);
+const optionalNumber = z
+  .number()
+  .nullish()
+  .transform((v) => v ?? null)
+  .catch(null);
 
 /** Job.progressJson: where a running job is (written by ProgressWriter, progress.ts). */
 export const progressColumn = jsonColumn(

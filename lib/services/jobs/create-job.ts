@@ -4,7 +4,13 @@ import type { z } from 'zod';
 import { db } from '../../db/client';
 import { env } from '../../env';
 import { FetchError, safeFetchToFile, UnsafeUrlError } from '../../net/safe-fetch';
-import { echoOf, stillOptions, type ImageToVideoOptions, type ImageToVideoRequest, type StillOptions } from '../../schemas/image-to-video';
+import {
+  echoOf,
+  stillOptions,
+  type ImageToVideoOptions,
+  type ImageToVideoRequest,
+  type StillOptions,
+} from '../../schemas/image-to-video';
 import type { CreateJobRequest, JobReceipt, UploadedJob } from '../../schemas/jobs';
 import { storage, storageKeys } from '../../storage';
 import { ServiceError } from '../../errors';
@@ -17,7 +23,10 @@ const UPLOAD_URL_SECONDS = 3600;
 
 /** A display name: the last path segment, without control characters, never empty. */
 export function cleanFilename(name: string | null | undefined, fallback = 'video.mp4'): string {
-  const base = path.posix.basename((name ?? '').replaceAll('\\', '/')).replace(/\p{Cc}/gu, '').trim();
+  const base = path.posix
+    .basename((name ?? '').replaceAll('\\', '/'))
+    .replace(/\p{Cc}/gu, '')
+    .trim();
   return base.slice(0, 255) || fallback;
 }
 
@@ -37,12 +46,25 @@ type Uploaded = z.infer<typeof UploadedJob>;
  * video_url: the server downloads it now (address rules, size cap), probes it, and the job is
  * already `uploaded`.
  */
-export async function createJob(userId: string, req: CreateJobRequest): Promise<Receipt | Uploaded> {
+export async function createJob(
+  userId: string,
+  req: CreateJobRequest,
+): Promise<Receipt | Uploaded> {
   if (req.video_url) return createJobFromUrl(userId, req.video_url, req.filename);
-  if (!req.filename || !req.content_type) throw new ServiceError('invalid', 'One of (filename with content_type) or video_url is required');
+  if (!req.filename || !req.content_type)
+    throw new ServiceError(
+      'invalid',
+      'One of (filename with content_type) or video_url is required',
+    );
   const length = req.content_length ?? undefined;
-  if (length !== undefined && length > env().MAX_UPLOAD_BYTES) throw tooLarge(env().MAX_UPLOAD_BYTES, length);
-  return receiptFor(await db().job.create({ data: { userId, filename: cleanFilename(req.filename), contentType: req.content_type } }), length);
+  if (length !== undefined && length > env().MAX_UPLOAD_BYTES)
+    throw tooLarge(env().MAX_UPLOAD_BYTES, length);
+  return receiptFor(
+    await db().job.create({
+      data: { userId, filename: cleanFilename(req.filename), contentType: req.content_type },
+    }),
+    length,
+  );
 }
 
 /**
@@ -50,7 +72,10 @@ export async function createJob(userId: string, req: CreateJobRequest): Promise<
  * signed into the URL: S3 then refuses a body of any other size, so nothing over the limit
  * reaches the bucket (the embedded upload route counts the bytes as they arrive either way).
  */
-async function receiptFor(job: { id: string; filename: string; contentType: string; createdAt: Date }, contentLength?: number): Promise<Receipt> {
+async function receiptFor(
+  job: { id: string; filename: string; contentType: string; createdAt: Date },
+  contentLength?: number,
+): Promise<Receipt> {
   const expiresAt = new Date(Date.now() + UPLOAD_URL_SECONDS * 1000);
   const target = storageKeys.uploadTarget(job.id);
   return {
@@ -58,12 +83,20 @@ async function receiptFor(job: { id: string; filename: string; contentType: stri
     status: 'created',
     filename: job.filename,
     content_type: job.contentType,
-    upload_url: await storage().signedUrl(target, { method: 'PUT', expiresIn: UPLOAD_URL_SECONDS, contentType: job.contentType, contentLength }),
+    upload_url: await storage().signedUrl(target, {
+      method: 'PUT',
+      expiresIn: UPLOAD_URL_SECONDS,
+      contentType: job.contentType,
+      contentLength,
+    }),
     expires_at: expiresAt.toISOString(),
     created_at: job.createdAt.toISOString(),
     instructions: {
       method: 'PUT',
-      headers: { 'Content-Type': job.contentType, ...(contentLength !== undefined ? { 'Content-Length': String(contentLength) } : {}) },
+      headers: {
+        'Content-Type': job.contentType,
+        ...(contentLength !== undefined ? { 'Content-Length': String(contentLength) } : {}),
+      },
       note: `Upload the whole ${job.contentType.startsWith('image/') ? 'image' : 'video'} in one PUT request to upload_url with this Content-Type before expires_at (no API key needed; at most ${env().MAX_UPLOAD_BYTES} bytes), then call POST /v1/jobs/${job.id}/start.`,
     },
   };
@@ -84,14 +117,22 @@ async function uploadedView(jobId: string): Promise<Uploaded> {
 
 /** Runs `fill` for a fresh job row; a failure removes the job again so no orphan is left. */
 async function withNewJob(
-  data: { userId: string; filename: string; contentType: string; sourceUrl?: string; stillJson?: string },
+  data: {
+    userId: string;
+    filename: string;
+    contentType: string;
+    sourceUrl?: string;
+    stillJson?: string;
+  },
   fill: (jobId: string) => Promise<void>,
 ): Promise<Uploaded> {
   const job = await db().job.create({ data });
   try {
     await fill(job.id);
   } catch (e) {
-    await db().job.delete({ where: { id: job.id } }).catch(() => undefined);
+    await db()
+      .job.delete({ where: { id: job.id } })
+      .catch(() => undefined);
     await storage().delete(storageKeys.jobPrefix(job.id));
     throw e;
   }
@@ -99,27 +140,54 @@ async function withNewJob(
 }
 
 /** Downloads `url` (address rules, size cap) into the job's incoming file. */
-async function fetchSource(jobId: string, url: string, what: 'video_url' | 'image_url'): Promise<{ file: string; bytes: number; contentType: string | null }> {
+async function fetchSource(
+  jobId: string,
+  url: string,
+  what: 'video_url' | 'image_url',
+): Promise<{ file: string; bytes: number; contentType: string | null }> {
   const file = await incomingFile(jobId);
   try {
-    return { file, ...(await safeFetchToFile(url, file, { maxBytes: env().MAX_UPLOAD_BYTES, timeoutMs: 10 * 60_000 })) };
+    return {
+      file,
+      ...(await safeFetchToFile(url, file, {
+        maxBytes: env().MAX_UPLOAD_BYTES,
+        timeoutMs: 10 * 60_000,
+      })),
+    };
   } catch (e) {
-    if (e instanceof UnsafeUrlError) throw new ServiceError('invalid', `${what} is not allowed: ${e.message}`, e.message);
+    if (e instanceof UnsafeUrlError)
+      throw new ServiceError('invalid', `${what} is not allowed: ${e.message}`, e.message);
     if (e instanceof FetchError) {
       const tooBig = /larger than the limit/i.test(e.message);
       const thing = what === 'video_url' ? 'video' : 'image';
-      throw new ServiceError(tooBig ? 'too_large' : 'invalid', tooBig ? 'File too large' : `The ${thing} could not be downloaded from ${what}`, e.message);
+      throw new ServiceError(
+        tooBig ? 'too_large' : 'invalid',
+        tooBig ? 'File too large' : `The ${thing} could not be downloaded from ${what}`,
+        e.message,
+      );
     }
     throw e;
   }
 }
 
-async function createJobFromUrl(userId: string, url: string, filename: string | null | undefined): Promise<Uploaded> {
+async function createJobFromUrl(
+  userId: string,
+  url: string,
+  filename: string | null | undefined,
+): Promise<Uploaded> {
   return withNewJob(
-    { userId, filename: cleanFilename(filename, filenameFromUrl(url)), contentType: '', sourceUrl: url },
+    {
+      userId,
+      filename: cleanFilename(filename, filenameFromUrl(url)),
+      contentType: '',
+      sourceUrl: url,
+    },
     async (jobId) => {
       const fetched = await fetchSource(jobId, url, 'video_url');
-      await db().job.update({ where: { id: jobId }, data: { contentType: fetched.contentType?.split(';')[0]?.trim() || 'video/mp4' } });
+      await db().job.update({
+        where: { id: jobId },
+        data: { contentType: fetched.contentType?.split(';')[0]?.trim() || 'video/mp4' },
+      });
       await acceptSource(jobId, fetched.file, fetched.bytes);
     },
   );
@@ -131,7 +199,11 @@ export async function createJobWithFile(
   file: { filename: string; contentType: string; body: Readable },
 ): Promise<Uploaded> {
   return withNewJob(
-    { userId, filename: cleanFilename(file.filename), contentType: file.contentType || 'application/octet-stream' },
+    {
+      userId,
+      filename: cleanFilename(file.filename),
+      contentType: file.contentType || 'application/octet-stream',
+    },
     async (jobId) => {
       await uploadSource(jobId, () => file.body);
     },
@@ -148,24 +220,45 @@ type StillUploaded = Uploaded & { image_to_video: ReturnType<typeof echoOf> };
  * status, exports), its options stored with it. With filename + content_type: a receipt with a
  * signed PUT URL for the image; with image_url: fetched now through the SSRF guard.
  */
-export async function createStillJob(userId: string, req: ImageToVideoRequest): Promise<StillReceipt | StillUploaded> {
+export async function createStillJob(
+  userId: string,
+  req: ImageToVideoRequest,
+): Promise<StillReceipt | StillUploaded> {
   const options = stillOptions(req);
   const echo = { image_to_video: echoOf(options) };
   if (req.image_url) {
     const url = req.image_url;
     const job = await withNewJob(
-      { userId, filename: cleanFilename(req.filename, cleanFilename(filenameFromUrl(url), 'image')), contentType: '', sourceUrl: url, stillJson: stillColumn.write(options) },
+      {
+        userId,
+        filename: cleanFilename(req.filename, cleanFilename(filenameFromUrl(url), 'image')),
+        contentType: '',
+        sourceUrl: url,
+        stillJson: stillColumn.write(options),
+      },
       async (jobId) => {
         const fetched = await fetchSource(jobId, url, 'image_url');
-        await db().job.update({ where: { id: jobId }, data: { contentType: fetched.contentType?.split(';')[0]?.trim() || 'image/png' } });
+        await db().job.update({
+          where: { id: jobId },
+          data: { contentType: fetched.contentType?.split(';')[0]?.trim() || 'image/png' },
+        });
         await acceptStill(jobId, fetched.file, fetched.bytes);
       },
     );
     return { ...job, ...echo };
   }
-  if (!req.filename || !req.content_type) throw new ServiceError('invalid', 'One of (filename with content_type) or image_url is required');
+  if (!req.filename || !req.content_type)
+    throw new ServiceError(
+      'invalid',
+      'One of (filename with content_type) or image_url is required',
+    );
   const job = await db().job.create({
-    data: { userId, filename: cleanFilename(req.filename, 'image'), contentType: req.content_type, stillJson: stillColumn.write(options) },
+    data: {
+      userId,
+      filename: cleanFilename(req.filename, 'image'),
+      contentType: req.content_type,
+      stillJson: stillColumn.write(options),
+    },
   });
   return { ...(await receiptFor(job)), ...echo };
 }
@@ -178,7 +271,12 @@ export async function createStillJobWithFile(
 ): Promise<StillUploaded> {
   const options: StillOptions = stillOptions(opts);
   const job = await withNewJob(
-    { userId, filename: cleanFilename(file.filename, 'image'), contentType: file.contentType || 'application/octet-stream', stillJson: stillColumn.write(options) },
+    {
+      userId,
+      filename: cleanFilename(file.filename, 'image'),
+      contentType: file.contentType || 'application/octet-stream',
+      stillJson: stillColumn.write(options),
+    },
     async (jobId) => {
       await uploadSource(jobId, () => file.body);
     },

@@ -12,15 +12,25 @@ import { jobNotFound } from '../../errors';
  * starts on a row cancelled too late finds no job and does nothing. Credits are not refunded;
  * the ledger keeps its history.
  */
-export async function deleteJob(userId: string, jobId: string): Promise<{ id: string; message: string }> {
+export async function deleteJob(
+  userId: string,
+  jobId: string,
+): Promise<{ id: string; message: string }> {
   const work = await transaction(async (tx) => {
     // Writing first takes SQLite's write lock before the reads (see lib/db/client.ts).
-    const { count } = await tx.job.updateMany({ where: { id: jobId, userId }, data: { updatedAt: new Date() } });
+    const { count } = await tx.job.updateMany({
+      where: { id: jobId, userId },
+      data: { updatedAt: new Date() },
+    });
     if (count === 0) return null;
     const select = { where: { jobId }, select: { id: true } } as const;
     const named = [
       jobId,
-      ...[...(await tx.output.findMany(select)), ...(await tx.batch.findMany(select)), ...(await tx.webhookDelivery.findMany(select))].map((r) => r.id),
+      ...[
+        ...(await tx.output.findMany(select)),
+        ...(await tx.batch.findMany(select)),
+        ...(await tx.webhookDelivery.findMany(select)),
+      ].map((r) => r.id),
     ];
     await dropOutbox(tx, named);
     await tx.job.delete({ where: { id: jobId } });

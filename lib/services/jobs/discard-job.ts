@@ -6,6 +6,8 @@ import { storage, storageKeys } from '../../storage';
  * cancelled upload). Started jobs are left alone: they have a charge and a result to keep.
  */
 export async function discardUnstartedJob(userId: string, jobId: string): Promise<void> {
-  const { count } = await db().job.deleteMany({ where: { id: jobId, userId, status: { in: ['created', 'uploaded'] } } });
+  const { count } = await db().job.deleteMany({
+    where: { id: jobId, userId, status: { in: ['created', 'uploaded'] } },
+  });
   if (count) await storage().delete(storageKeys.jobPrefix(jobId));
 }

@@ -14,8 +14,21 @@ describe('expireAbandonedJobs', () => {
     const hour = 3600_000;
     const now = new Date('2026-11-25T12:00:00Z');
     const at = (h: number) => new Date(now.getTime() - h * hour);
-    const make = (filename: string, status: string, createdHoursAgo: number, uploadedHoursAgo?: number) =>
-      db().job.create({ data: { userId: user.id, filename, status, createdAt: at(createdHoursAgo), uploadedAt: uploadedHoursAgo === undefined ? null : at(uploadedHoursAgo) } });
+    const make = (
+      filename: string,
+      status: string,
+      createdHoursAgo: number,
+      uploadedHoursAgo?: number,
+    ) =>
+      db().job.create({
+        data: {
+          userId: user.id,
+          filename,
+          status,
+          createdAt: at(createdHoursAgo),
+          uploadedAt: uploadedHoursAgo === undefined ? null : at(uploadedHoursAgo),
+        },
+      });
     const jobs = {
       createdOld: await make('created-old', 'created', 25),
       createdNew: await make('created-new', 'created', 23),
@@ -29,7 +42,9 @@ describe('expireAbandonedJobs', () => {
     await storage().putFile(storageKeys.source(jobs.uploadedOld.id, 'test', 'mp4'), src);
 
     expect(await expireAbandonedJobs(now)).toBe(2);
-    const left = (await db().job.findMany({ select: { filename: true } })).map((j) => j.filename).sort();
+    const left = (await db().job.findMany({ select: { filename: true } }))
+      .map((j) => j.filename)
+      .sort();
     expect(left).toEqual(['completed-old', 'created-new', 'failed-old', 'uploaded-recently']);
     expect(await storage().stat(storageKeys.source(jobs.uploadedOld.id, 'test', 'mp4'))).toBeNull();
     expect(await expireAbandonedJobs(now)).toBe(0);

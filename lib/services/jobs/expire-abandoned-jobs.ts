@@ -15,7 +15,13 @@ export async function expireAbandonedJobs(now = new Date()): Promise<number> {
     where: {
       OR: [
         { status: 'created', createdAt: { lt: new Date(now.getTime() - CREATED_JOB_TTL_MS) } },
-        { status: 'uploaded', OR: [{ uploadedAt: { lt: new Date(now.getTime() - UPLOADED_JOB_TTL_MS) } }, { uploadedAt: null, createdAt: { lt: new Date(now.getTime() - UPLOADED_JOB_TTL_MS) } }] },
+        {
+          status: 'uploaded',
+          OR: [
+            { uploadedAt: { lt: new Date(now.getTime() - UPLOADED_JOB_TTL_MS) } },
+            { uploadedAt: null, createdAt: { lt: new Date(now.getTime() - UPLOADED_JOB_TTL_MS) } },
+          ],
+        },
       ],
     },
     select: { id: true, status: true },

@@ -41,9 +41,15 @@ export async function finishJobIfReady(jobId: string): Promise<void> {
     });
     if (!already) {
       const job = await tx.job.findUniqueOrThrow({ where: { id: jobId } });
-      const primary = await tx.output.findFirst({ where: { jobId, role: 'primary' }, select: { id: true } });
+      const primary = await tx.output.findFirst({
+        where: { jobId, role: 'primary' },
+        select: { id: true },
+      });
       const request = startedRequest(job);
-      await scheduleWebhook(tx, job, 'job.completed', { exportId: exportIdOf(request, primary?.id), background: classicBackground(request.background) });
+      await scheduleWebhook(tx, job, 'job.completed', {
+        exportId: exportIdOf(request, primary?.id),
+        background: classicBackground(request.background),
+      });
     }
     return true;
   });

@@ -41,7 +41,12 @@ export async function getJobDetail(userId: string, jobId: string): Promise<JobDe
     where: { id: jobId, userId },
     include: { outputs: { orderBy: { createdAt: 'asc' } }, masks: { orderBy: { version: 'asc' } } },
   });
-  const signed = async (key: string, label: string, format: string, suffix: string): Promise<DownloadItem> => {
+  const signed = async (
+    key: string,
+    label: string,
+    format: string,
+    suffix: string,
+  ): Promise<DownloadItem> => {
     const filename = downloadName(job.filename, key, suffix);
     return {
       label,
@@ -60,7 +65,14 @@ export async function getJobDetail(userId: string, jobId: string): Promise<JobDe
   for (const m of job.masks) {
     if (m.status !== 'completed' || !m.storageKey) continue;
     const active = m.version === job.activeMaskVersion;
-    downloads.push(await signed(m.storageKey, active ? 'Mask' : `Mask version ${m.version}`, 'mask (FFV1, greyscale)', `mask-v${m.version}`));
+    downloads.push(
+      await signed(
+        m.storageKey,
+        active ? 'Mask' : `Mask version ${m.version}`,
+        'mask (FFV1, greyscale)',
+        `mask-v${m.version}`,
+      ),
+    );
   }
   return {
     status,

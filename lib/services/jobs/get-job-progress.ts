@@ -36,13 +36,21 @@ function dashboardProgress(p: StoredProgress | null): Omit<JobProgress, 'preview
  * The job's status record plus, while it runs, its stage, frame counts and a signed URL of the
  * live preview. The dashboard polls this; the /v1 status record stays as the spec has it.
  */
-export async function getJobProgress(userId: string, jobId: string): Promise<{ status: JobStatusRecord; progress: JobProgress | null }> {
+export async function getJobProgress(
+  userId: string,
+  jobId: string,
+): Promise<{ status: JobStatusRecord; progress: JobProgress | null }> {
   const status = await getJobStatus(userId, jobId);
   if (status.status !== 'processing') return { status, progress: null };
   const job = await db().job.findFirst({ where: { id: jobId, userId } });
   const p = dashboardProgress(job && readProgress(job));
   // The frame number in the URL's name changes with each preview, so the browser never shows a stale one.
   const previewUrl =
-    p.previewFrame !== null ? await storage().signedUrl(storageKeys.preview(jobId), { method: 'GET', filename: `preview-${p.previewFrame}.png` }) : null;
+    p.previewFrame !== null
+      ? await storage().signedUrl(storageKeys.preview(jobId), {
+          method: 'GET',
+          filename: `preview-${p.previewFrame}.png`,
+        })
+      : null;
   return { status, progress: { ...p, previewUrl } };
 }

@@ -12,7 +12,9 @@ import { readProgress, type Stage, type StoredProgress } from './progress';
 type Progress = NonNullable<z.infer<typeof JobStatusRecord>['progress']>;
 
 /** The status record's progress, once the worker has counted frames. */
-function statusProgress(stored: StoredProgress | null): (Progress & { stage: Stage | null }) | null {
+function statusProgress(
+  stored: StoredProgress | null,
+): (Progress & { stage: Stage | null }) | null {
   if (!stored || stored.framesDone === null || stored.framesTotal === null) return null;
   return {
     frames_done: Math.round(stored.framesDone),
@@ -44,7 +46,9 @@ function progressText(p: Progress & { stage: Stage | null }): string {
 
 /** The job's status as clients see it: one of the five states (any other stored one reads as processing). */
 export function publicStatus(job: { status: string }): JobStatusRecord['status'] {
-  return (JOB_STATUSES as readonly string[]).includes(job.status) ? (job.status as JobStatusRecord['status']) : 'processing';
+  return (JOB_STATUSES as readonly string[]).includes(job.status)
+    ? (job.status as JobStatusRecord['status'])
+    : 'processing';
 }
 
 /**
@@ -67,13 +71,29 @@ export async function getJobStatus(userId: string, jobId: string): Promise<JobSt
   const { background } = request;
   const completed = status === 'completed';
   // Polling is the hot path: the output and mask rows are read only when the answer needs them.
-  const primary = background || completed ? await db().output.findFirst({ where: { jobId, role: 'primary' }, orderBy: { createdAt: 'asc' } }) : null;
+  const primary =
+    background || completed
+      ? await db().output.findFirst({
+          where: { jobId, role: 'primary' },
+          orderBy: { createdAt: 'asc' },
+        })
+      : null;
   // One story: the mask is the version processed_video_url was rendered from, also after a
   // refinement made another active (the refined one is exported, docs/api.md).
   const maskVersion = primary?.maskVersion ?? job.activeMaskVersion;
-  const mask = completed && maskVersion !== null ? await db().maskVersion.findFirst({ where: { jobId, version: maskVersion, status: 'completed' } }) : null;
+  const mask =
+    completed && maskVersion !== null
+      ? await db().maskVersion.findFirst({
+          where: { jobId, version: maskVersion, status: 'completed' },
+        })
+      : null;
   const sign = async (key: string | null | undefined, suffix?: string) =>
-    key ? storage().signedUrl(key, { method: 'GET', ...(suffix ? { filename: downloadName(job.filename, key, suffix) } : {}) }) : null;
+    key
+      ? storage().signedUrl(key, {
+          method: 'GET',
+          ...(suffix ? { filename: downloadName(job.filename, key, suffix) } : {}),
+        })
+      : null;
   const progress = status === 'processing' ? statusProgress(readProgress(job)) : null;
 
   return {
@@ -85,11 +105,21 @@ export async function getJobStatus(userId: string, jobId: string): Promise<JobSt
     length_seconds: job.lengthSeconds,
     thumbnail_url: await sign(job.thumbnailKey),
     transparent_thumbnail_url: await sign(job.transparentThumbKey),
-    processed_video_url: completed && primary?.status === 'completed' ? await sign(primary.storageKey, 'keyout') : null,
+    processed_video_url:
+      completed && primary?.status === 'completed'
+        ? await sign(primary.storageKey, 'keyout')
+        : null,
     processed_mask_url: completed ? await sign(mask?.storageKey, 'mask') : null,
     message: progress ? progressText(progress) : job.message,
     background: classicBackground(background),
     output_format: background ? job.outputFormat : null,
-    progress: progress ? { frames_done: progress.frames_done, frames_total: progress.frames_total, fps: progress.fps, eta_seconds: progress.eta_seconds } : null,
+    progress: progress
+      ? {
+          frames_done: progress.frames_done,
+          frames_total: progress.frames_total,
+          fps: progress.fps,
+          eta_seconds: progress.eta_seconds,
+        }
+      : null,
   };
 }

@@ -1,7 +1,10 @@
 import { db } from '../../db/client';
 
 /** One of the account's uploaded, not yet started jobs (to continue it in the new-job form), or null. */
-export async function getUploadedJob(userId: string, jobId: string): Promise<{ jobId: string; name: string; size: number } | null> {
+export async function getUploadedJob(
+  userId: string,
+  jobId: string,
+): Promise<{ jobId: string; name: string; size: number } | null> {
   const job = await db().job.findFirst({
     where: { id: jobId, userId, status: 'uploaded' },
     select: { id: true, filename: true, sourceBytes: true },

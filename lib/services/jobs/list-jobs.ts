@@ -44,7 +44,9 @@ export const NOT_STARTED = 'not-started';
 
 /** How far a running job is, 0..1, once the worker has counted frames. */
 function fractionDone(p: StoredProgress | null): number | null {
-  return p && p.framesDone !== null && p.framesTotal !== null && p.framesTotal > 0 ? Math.min(1, p.framesDone / p.framesTotal) : null;
+  return p && p.framesDone !== null && p.framesTotal !== null && p.framesTotal > 0
+    ? Math.min(1, p.framesDone / p.framesTotal)
+    : null;
 }
 
 /** The account's jobs for the dashboard list, newest first, filtered by status and filename. */
@@ -54,7 +56,8 @@ export async function listJobs(
 ): Promise<{ jobs: JobListItem[]; hasMore: boolean }> {
   const where: Prisma.JobWhereInput = { userId };
   if (filter.status === NOT_STARTED) where.status = { in: ['created', 'uploaded'] };
-  else if (filter.status && (JOB_STATUSES as readonly string[]).includes(filter.status)) where.status = filter.status;
+  else if (filter.status && (JOB_STATUSES as readonly string[]).includes(filter.status))
+    where.status = filter.status;
   else where.status = { notIn: ['created', 'uploaded'] };
   const query = filter.query?.trim();
   if (query) where.filename = { contains: query };
@@ -71,22 +74,22 @@ export async function listJobs(
     hasMore: rows.length > JOBS_PAGE_SIZE,
     jobs: await Promise.all(
       rows.slice(0, JOBS_PAGE_SIZE).map(async (j) => ({
-      id: j.id,
-      filename: j.filename,
-      status: publicStatus(j),
-      createdAt: j.createdAt,
-      lengthSeconds: j.lengthSeconds,
-      width: j.width,
-      height: j.height,
-      model: j.model,
-      outputFormat: j.outputFormat,
-      background: startedRequest(j).background,
-      creditsUsed: j.creditsUsed,
-      message: j.message,
-      progress: j.status === 'processing' ? fractionDone(readProgress(j)) : null,
-      thumbnailUrl: await sign(j.thumbnailKey),
-      transparentThumbnailUrl: await sign(j.transparentThumbKey),
-      posterUrl: await sign(j.outputs[0]?.posterKey ?? null),
+        id: j.id,
+        filename: j.filename,
+        status: publicStatus(j),
+        createdAt: j.createdAt,
+        lengthSeconds: j.lengthSeconds,
+        width: j.width,
+        height: j.height,
+        model: j.model,
+        outputFormat: j.outputFormat,
+        background: startedRequest(j).background,
+        creditsUsed: j.creditsUsed,
+        message: j.message,
+        progress: j.status === 'processing' ? fractionDone(readProgress(j)) : null,
+        thumbnailUrl: await sign(j.thumbnailKey),
+        transparentThumbnailUrl: await sign(j.transparentThumbKey),
+        posterUrl: await sign(j.outputs[0]?.posterKey ?? null),
       })),
     ),
   };

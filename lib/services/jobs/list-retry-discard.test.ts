@@ -18,21 +18,46 @@ describe('jobs', () => {
     await signUp({ email: 'owner@example.com', password: 'long enough password' });
     const member = await signUp({ email: 'member@example.com', password: 'long enough password' });
     if (!member.ok) throw new Error(member.error);
-    await db().job.create({ data: { userId: member.userId, filename: 'talk.mp4', status: 'completed' } });
+    await db().job.create({
+      data: { userId: member.userId, filename: 'talk.mp4', status: 'completed' },
+    });
   });
 
   it('quotes exactly what start-job will charge, with its parts, and filters the list', async () => {
     const user = await db().user.findUniqueOrThrow({ where: { email: 'owner@example.com' } });
     const job = await db().job.create({
-      data: { userId: user.id, filename: 'clip.mp4', status: 'uploaded', lengthSeconds: 7.32, fps: 25, width: 512, height: 512 },
+      data: {
+        userId: user.id,
+        filename: 'clip.mp4',
+        status: 'uploaded',
+        lengthSeconds: 7.32,
+        fps: 25,
+        width: 512,
+        height: 512,
+      },
     });
     const fast = await db().job.create({
-      data: { userId: user.id, filename: 'fast.mp4', status: 'uploaded', lengthSeconds: 2, fps: 60, width: 512, height: 512 },
+      data: {
+        userId: user.id,
+        filename: 'fast.mp4',
+        status: 'uploaded',
+        lengthSeconds: 2,
+        fps: 60,
+        width: 512,
+        height: 512,
+      },
     });
-    expect(await quoteJobs(user.id, [job.id], { model: 'service-human', blur: false })).toMatchObject({ credits: 6, balance: 0, modelRate: 0.75, blurRate: 0 });
-    expect((await quoteJobs(user.id, [job.id], { model: 'service-pro', blur: true })).credits).toBe(30);
+    expect(
+      await quoteJobs(user.id, [job.id], { model: 'service-human', blur: false }),
+    ).toMatchObject({ credits: 6, balance: 0, modelRate: 0.75, blurRate: 0 });
+    expect((await quoteJobs(user.id, [job.id], { model: 'service-pro', blur: true })).credits).toBe(
+      30,
+    );
     // Several jobs: the sum of each one's own rounded charge; 60 fps costs twice per second.
-    const both = await quoteJobs(user.id, [job.id, fast.id], { model: 'service-original', blur: false });
+    const both = await quoteJobs(user.id, [job.id, fast.id], {
+      model: 'service-original',
+      blur: false,
+    });
     expect(both.jobs.map((j) => [j.credits, j.fpsMultiplier])).toEqual([
       [8, 1],
       [4, 2],
@@ -40,11 +65,15 @@ describe('jobs', () => {
     expect(both.credits).toBe(12);
     expect(both.creditCents).toEqual({ min: 8, max: 10 });
     const other = await db().user.findUniqueOrThrow({ where: { email: 'member@example.com' } });
-    await expect(quoteJobs(other.id, [job.id], { model: 'service-human', blur: false })).rejects.toThrow('not found');
+    await expect(
+      quoteJobs(other.id, [job.id], { model: 'service-human', blur: false }),
+    ).rejects.toThrow('not found');
 
     // Jobs never started are kept out of the default list and shown by "Not started".
     expect((await listJobs(user.id, {})).jobs).toEqual([]);
-    expect((await listJobs(user.id, { status: 'not-started' })).jobs.map((j) => j.filename).sort()).toEqual(['clip.mp4', 'fast.mp4']);
+    expect(
+      (await listJobs(user.id, { status: 'not-started' })).jobs.map((j) => j.filename).sort(),
+    ).toEqual(['clip.mp4', 'fast.mp4']);
     expect((await listJobs(user.id, { status: 'failed' })).jobs).toEqual([]);
     expect((await listJobs(user.id, { status: 'not-started', query: 'cli' })).jobs).toHaveLength(1);
     expect((await listJobs(other.id, {})).jobs.map((j) => j.filename)).toEqual(['talk.mp4']);
@@ -54,21 +83,49 @@ describe('jobs', () => {
     const user = await db().user.findUniqueOrThrow({ where: { email: 'owner@example.com' } });
     const failed = await db().job.create({
       data: {
-        userId: user.id, filename: 'broken.mp4', status: 'failed', lengthSeconds: 3, fps: 25, width: 64, height: 64, frameCount: 75,
-        model: 'service-light', backgroundJson: JSON.stringify({ type: 'color', color: '#112233' }), message: 'boom',
+        userId: user.id,
+        filename: 'broken.mp4',
+        status: 'failed',
+        lengthSeconds: 3,
+        fps: 25,
+        width: 64,
+        height: 64,
+        frameCount: 75,
+        model: 'service-light',
+        backgroundJson: JSON.stringify({ type: 'color', color: '#112233' }),
+        message: 'boom',
       },
     });
     const src = path.join(dataDir, 'src.mp4');
     fs.writeFileSync(src, 'video bytes');
     await storage().putFile(storageKeys.source(failed.id, 'test', 'mp4'), src);
-    await db().job.update({ where: { id: failed.id }, data: { sourceKey: storageKeys.source(failed.id, 'test', 'mp4') } });
+    await db().job.update({
+      where: { id: failed.id },
+      data: { sourceKey: storageKeys.source(failed.id, 'test', 'mp4') },
+    });
 
     const { jobId } = await retryJob(user.id, failed.id);
     const fresh = await db().job.findUniqueOrThrow({ where: { id: jobId } });
-    expect(fresh).toMatchObject({ status: 'uploaded', filename: 'broken.mp4', lengthSeconds: 3, fps: 25, frameCount: 75, model: null });
-    expect(fs.readFileSync(await storage().localFile(fresh.sourceKey!, os.tmpdir()), 'utf8')).toBe('video bytes');
-    expect(await startOptionsOf(user.id, failed.id)).toEqual({ model: 'service-light', background: { type: 'color', color: '#112233' }, webhookUrl: null });
-    expect(await db().job.findUniqueOrThrow({ where: { id: failed.id } })).toMatchObject({ status: 'failed', message: 'boom' });
+    expect(fresh).toMatchObject({
+      status: 'uploaded',
+      filename: 'broken.mp4',
+      lengthSeconds: 3,
+      fps: 25,
+      frameCount: 75,
+      model: null,
+    });
+    expect(fs.readFileSync(await storage().localFile(fresh.sourceKey!, os.tmpdir()), 'utf8')).toBe(
+      'video bytes',
+    );
+    expect(await startOptionsOf(user.id, failed.id)).toEqual({
+      model: 'service-light',
+      background: { type: 'color', color: '#112233' },
+      webhookUrl: null,
+    });
+    expect(await db().job.findUniqueOrThrow({ where: { id: failed.id } })).toMatchObject({
+      status: 'failed',
+      message: 'boom',
+    });
 
     const other = await db().user.findUniqueOrThrow({ where: { email: 'member@example.com' } });
     await expect(retryJob(other.id, failed.id)).rejects.toThrow('not found');

@@ -26,7 +26,8 @@ export interface Progress {
 export type StoredProgress = NonNullable<ReturnType<typeof progressColumn.readOrNull>>;
 
 /** The one reader of Job.progressJson: null when the job has none, or it cannot be read. */
-export const readProgress = (job: Pick<Job, 'progressJson'>): StoredProgress | null => progressColumn.readOrNull(job.progressJson);
+export const readProgress = (job: Pick<Job, 'progressJson'>): StoredProgress | null =>
+  progressColumn.readOrNull(job.progressJson);
 
 /** What a start writes: no progress yet. */
 export const NO_PROGRESS = { progressJson: null } as const;
@@ -90,7 +91,9 @@ export class ProgressWriter {
     const png = encodePng(image.width, image.height, image.rgba);
     this.chain = this.chain.then(async () => {
       try {
-        await storage().writeStream(storageKeys.preview(this.jobId), Readable.from([png]), { maxBytes: MAX_PREVIEW_BYTES });
+        await storage().writeStream(storageKeys.preview(this.jobId), Readable.from([png]), {
+          maxBytes: MAX_PREVIEW_BYTES,
+        });
         this.current = { ...this.current, previewFrame: image.frame };
         this.write();
       } catch (e) {

@@ -14,7 +14,8 @@ import { startedRequest } from './started-request';
 export async function retryJob(userId: string, jobId: string): Promise<{ jobId: string }> {
   const old = await db().job.findFirst({ where: { id: jobId, userId } });
   if (!old) throw jobNotFound();
-  if (old.status !== 'failed') throw new ServiceError('conflict', 'Only a failed job can be tried again');
+  if (old.status !== 'failed')
+    throw new ServiceError('conflict', 'Only a failed job can be tried again');
   if (!old.sourceKey || !(await storage().stat(old.sourceKey))) {
     throw new ServiceError('invalid', 'The original video of this job is gone; upload it again');
   }
@@ -35,12 +36,23 @@ export async function retryJob(userId: string, jobId: string): Promise<{ jobId: 
     },
   });
   try {
-    const key = storageKeys.source(job.id, randomUUID().slice(0, 8), path.extname(old.sourceKey).slice(1) || 'mp4');
+    const key = storageKeys.source(
+      job.id,
+      randomUUID().slice(0, 8),
+      path.extname(old.sourceKey).slice(1) || 'mp4',
+    );
     const sourceKey = old.sourceKey;
-    await withScratch(`retry-${job.id}`, async (dir) => storage().putFile(key, await storage().localFile(sourceKey, dir)));
-    await db().job.update({ where: { id: job.id }, data: { status: 'uploaded', sourceKey: key, uploadedAt: new Date() } });
+    await withScratch(`retry-${job.id}`, async (dir) =>
+      storage().putFile(key, await storage().localFile(sourceKey, dir)),
+    );
+    await db().job.update({
+      where: { id: job.id },
+      data: { status: 'uploaded', sourceKey: key, uploadedAt: new Date() },
+    });
   } catch (e) {
-    await db().job.delete({ where: { id: job.id } }).catch(() => undefined);
+    await db()
+      .job.delete({ where: { id: job.id } })
+      .catch(() => undefined);
     await storage().delete(storageKeys.jobPrefix(job.id));
     throw e;
   }
@@ -48,8 +60,19 @@ export async function retryJob(userId: string, jobId: string): Promise<{ jobId: 
 }
 
 /** The start options of one of the account's jobs, to offer them again (e.g. after "Try again"). */
-export async function startOptionsOf(userId: string, jobId: string): Promise<{ model: string | null; background: Background | null; webhookUrl: string | null } | null> {
+export async function startOptionsOf(
+  userId: string,
+  jobId: string,
+): Promise<{
+  model: string | null;
+  background: Background | null;
+  webhookUrl: string | null;
+} | null> {
   const job = await db().job.findFirst({ where: { id: jobId, userId } });
   if (!job) return null;
-  return { model: job.model, background: startedRequest(job).background, webhookUrl: job.webhookUrl };
+  return {
+    model: job.model,
+    background: startedRequest(job).background,
+    webhookUrl: job.webhookUrl,
+  };
 }

@@ -12,8 +12,18 @@ const FIELDS: { path: string; field: StartField; invalid: string; refused: strin
     invalid: 'Enter the full address of an image or video, starting with https://.',
     refused: 'This background cannot be used',
   },
-  { path: 'background.color', field: 'color', invalid: 'Pick a colour, or type it as #RRGGBB.', refused: 'This colour cannot be used' },
-  { path: 'webhook_url', field: 'webhook', invalid: 'Enter the full address of your webhook, starting with https://.', refused: 'This webhook address cannot be used' },
+  {
+    path: 'background.color',
+    field: 'color',
+    invalid: 'Pick a colour, or type it as #RRGGBB.',
+    refused: 'This colour cannot be used',
+  },
+  {
+    path: 'webhook_url',
+    field: 'webhook',
+    invalid: 'Enter the full address of your webhook, starting with https://.',
+    refused: 'This webhook address cannot be used',
+  },
 ];
 
 /**
@@ -21,7 +31,10 @@ const FIELDS: { path: string; field: StartField; invalid: string; refused: strin
  * "background.composition.background_url: must be an http(s) URL" become "Enter the full
  * address of an image or video…" under the background URL box.
  */
-export function startErrorInWords(err: ServiceError | ZodError): { error: string; field?: StartField } {
+export function startErrorInWords(err: ServiceError | ZodError): {
+  error: string;
+  field?: StartField;
+} {
   if (err instanceof ZodError) {
     const issue = err.issues[0];
     const path = issue?.path.map(String).join('.') ?? '';

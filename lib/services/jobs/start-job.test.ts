@@ -15,10 +15,25 @@ beforeAll(async () => {
   owner = (await db().user.create({ data: { email: 'owner@example.com' } })).id;
 });
 const jobIn = (status: string) =>
-  db().job.create({ data: { userId: owner, filename: 'clip.mp4', status, sourceKey: 'jobs/x/source.mp4', lengthSeconds: 2, fps: 25, frameCount: 50, width: 64, height: 48 } });
+  db().job.create({
+    data: {
+      userId: owner,
+      filename: 'clip.mp4',
+      status,
+      sourceKey: 'jobs/x/source.mp4',
+      lengthSeconds: 2,
+      fps: 25,
+      frameCount: 50,
+      width: 64,
+      height: 48,
+    },
+  });
 
 async function refusal(p: Promise<unknown>): Promise<ServiceError> {
-  const e = await p.then(() => null, (err: unknown) => err);
+  const e = await p.then(
+    () => null,
+    (err: unknown) => err,
+  );
   expect(e).toBeInstanceOf(ServiceError);
   return e as ServiceError;
 }
@@ -40,7 +55,9 @@ describe('startJob on a job that has already run', () => {
     const e = await refusal(startJob(owner, job.id, StartJobRequest.parse({})));
     expect(e.kind).toBe('invalid');
     expect(e.message).toBe('The job has already been processed (status failed)');
-    expect(e.details).toBe('A job runs once; to try again, create a new job and upload the video to it.');
+    expect(e.details).toBe(
+      'A job runs once; to try again, create a new job and upload the video to it.',
+    );
   });
 });
 
@@ -53,8 +70,15 @@ describe('startJob and the starts a minute', () => {
       admitted.push(job.id);
       return () => void admitted.pop();
     };
-    const first = await startJob(owner, job.id, StartJobRequest.parse({ model: 'service-light' }), { admitStart });
-    const replay = await startJob(owner, job.id, StartJobRequest.parse({ model: 'service-light' }), { admitStart });
+    const first = await startJob(owner, job.id, StartJobRequest.parse({ model: 'service-light' }), {
+      admitStart,
+    });
+    const replay = await startJob(
+      owner,
+      job.id,
+      StartJobRequest.parse({ model: 'service-light' }),
+      { admitStart },
+    );
     expect(replay).toEqual(first);
     expect(admitted).toEqual([job.id]);
   });
@@ -70,7 +94,10 @@ describe('startJob and the starts a minute', () => {
     };
     const request = StartJobRequest.parse({ model: 'service-light' });
     // Both read the job `uploaded` before either writes: both are admitted, one commits.
-    const [a, b] = await Promise.all([startJob(owner, job.id, request, { admitStart }), startJob(owner, job.id, request, { admitStart })]);
+    const [a, b] = await Promise.all([
+      startJob(owner, job.id, request, { admitStart }),
+      startJob(owner, job.id, request, { admitStart }),
+    ]);
     expect([admits, givenBack]).toEqual([2, 1]);
     expect(b).toEqual(a);
     expect(a).toMatchObject({ id: job.id, status: 'processing', creditsUsed: 2 });

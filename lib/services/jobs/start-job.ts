@@ -7,8 +7,18 @@ import { jobNotFound, ServiceError } from '../../errors';
 import { checkMediaUrl } from '../uploads/check-media-url';
 import { FetchError } from '../../net/safe-fetch';
 import { enqueue, transact } from '../../queue';
-import { exportRecipe, outputFormatOf, planExports, toRecipe, usesBlur, cleanTransform } from '../outputs/recipes';
-import { DashboardStartRequest as DashboardStartRequestSchema, type StartResponse } from '../../schemas/jobs';
+import {
+  exportRecipe,
+  outputFormatOf,
+  planExports,
+  toRecipe,
+  usesBlur,
+  cleanTransform,
+} from '../outputs/recipes';
+import {
+  DashboardStartRequest as DashboardStartRequestSchema,
+  type StartResponse,
+} from '../../schemas/jobs';
 import { NO_PROGRESS } from './progress';
 import { exportIdOf, startedRequest, startedRequestColumns } from './started-request';
 import { storage } from '../../storage';
@@ -29,7 +39,11 @@ type StartJobRequest = z.infer<typeof DashboardStartRequestSchema>;
  * An image-to-video job starts with the model, background and exports given at its creation;
  * those the start body gives itself replace them (checked again together).
  */
-function withStillOptions(job: Job, req: StartJobRequest, given: ReadonlySet<keyof StartJobRequest>): StartJobRequest {
+function withStillOptions(
+  job: Job,
+  req: StartJobRequest,
+  given: ReadonlySet<keyof StartJobRequest>,
+): StartJobRequest {
   const still = stillColumn.readNullable(job.stillJson);
   if (!still) return req;
   return DashboardStartRequestSchema.parse({
@@ -42,11 +56,16 @@ function withStillOptions(job: Job, req: StartJobRequest, given: ReadonlySet<key
 
 export const segmentVideoKey = (jobId: string) => `segment-video:${jobId}`;
 
-async function checkUrl(url: string, what: string, check: (u: string) => Promise<void>): Promise<void> {
+async function checkUrl(
+  url: string,
+  what: string,
+  check: (u: string) => Promise<void>,
+): Promise<void> {
   try {
     await check(url);
   } catch (e) {
-    if (e instanceof FetchError) throw new ServiceError('invalid', `${what} is not allowed: ${e.message}`, e.message);
+    if (e instanceof FetchError)
+      throw new ServiceError('invalid', `${what} is not allowed: ${e.message}`, e.message);
     throw e;
   }
 }
@@ -54,7 +73,11 @@ async function checkUrl(url: string, what: string, check: (u: string) => Promise
 /** An uploaded background must be this job's own stored image (lib/services/uploads/upload-background.ts). */
 async function assertOwnBackground(jobId: string, key: string): Promise<void> {
   if (!isBackgroundKeyOf(jobId, key) || !(await storage().stat(key))) {
-    throw new ServiceError('invalid', 'The uploaded background image was not found', 'Choose the image again.');
+    throw new ServiceError(
+      'invalid',
+      'The uploaded background image was not found',
+      'Choose the image again.',
+    );
   }
 }
 
@@ -84,7 +107,11 @@ function responseOf(job: Job, outputs: Output[]): Started {
     video_length_seconds: job.lengthSeconds ?? 0,
     ...(background ? { background } : {}),
     ...(job.webhookUrl
-      ? { message: 'Processing started; the webhook URL will be notified when the job completes or fails.', webhook_url: job.webhookUrl }
+      ? {
+          message:
+            'Processing started; the webhook URL will be notified when the job completes or fails.',
+          webhook_url: job.webhookUrl,
+        }
       : {}),
   };
 }
@@ -98,11 +125,18 @@ function alreadyProcessed(job: Job): ServiceError {
     job.status === 'completed'
       ? `Make more outputs from it with POST /v1/jobs/${job.id}/exports or batch-exports, or refine its mask with POST /v1/jobs/${job.id}/refine-mask; to process a video again, create a new job.`
       : 'A job runs once; to try again, create a new job and upload the video to it.';
-  return new ServiceError('invalid', `The job has already been processed (status ${job.status})`, next);
+  return new ServiceError(
+    'invalid',
+    `The job has already been processed (status ${job.status})`,
+    next,
+  );
 }
 
 const startOutputsOf = (jobId: string) =>
-  db().output.findMany({ where: { jobId, role: { in: ['primary', 'additional'] } }, orderBy: { createdAt: 'asc' } });
+  db().output.findMany({
+    where: { jobId, role: { in: ['primary', 'additional'] } },
+    orderBy: { createdAt: 'asc' },
+  });
 
 /**
  * Starts processing an uploaded job. One transaction: the job moves to `processing` with its
@@ -120,13 +154,23 @@ const startOutputsOf = (jobId: string) =>
  * once the request is known to start something new (not for a replay), may refuse it, and
  * returns how to give its place back (a start that turns out to be a replay).
  */
-export async function startJob(userId: string, jobId: string, request: StartJobRequest, opts: StartOptions = {}): Promise<Started> {
+export async function startJob(
+  userId: string,
+  jobId: string,
+  request: StartJobRequest,
+  opts: StartOptions = {},
+): Promise<Started> {
   // A lost race re-reads the job: started by the other request, it is a replay; with a new
   // upload committed meanwhile, the new video is priced and started.
   for (let attempt = 1; ; attempt++) {
     const started = await startOnce(userId, jobId, request, opts);
     if (started) return started;
-    if (attempt === 3) throw new ServiceError('invalid', 'The video was replaced while the job was being started', 'Start the job again once its upload has finished.');
+    if (attempt === 3)
+      throw new ServiceError(
+        'invalid',
+        'The video was replaced while the job was being started',
+        'Start the job again once its upload has finished.',
+      );
   }
 }
 
@@ -136,28 +180,53 @@ interface StartOptions {
 }
 
 /** One try of startJob: its answer, or null when another request changed the job first. */
-async function startOnce(userId: string, jobId: string, request: StartJobRequest, opts: StartOptions): Promise<Started | null> {
+async function startOnce(
+  userId: string,
+  jobId: string,
+  request: StartJobRequest,
+  opts: StartOptions,
+): Promise<Started | null> {
   const given = opts.given ?? new Set(Object.keys(request) as (keyof StartJobRequest)[]);
   let job = await db().job.findFirst({ where: { id: jobId, userId } });
   if (!job) throw jobNotFound();
-  if (job.status === 'created' && (await settleDirectUpload(job.id))) job = await db().job.findUniqueOrThrow({ where: { id: job.id } });
+  if (job.status === 'created' && (await settleDirectUpload(job.id)))
+    job = await db().job.findUniqueOrThrow({ where: { id: job.id } });
   const req = withStillOptions(job, request, given);
   if (job.status === 'processing') return responseOf(job, await startOutputsOf(job.id));
-  if (job.status === 'created') throw new ServiceError('invalid', 'Upload the video before starting the job', 'PUT the file to the upload_url from job creation first.');
+  if (job.status === 'created')
+    throw new ServiceError(
+      'invalid',
+      'Upload the video before starting the job',
+      'PUT the file to the upload_url from job creation first.',
+    );
   if (job.status !== 'uploaded') throw alreadyProcessed(job);
 
   const background = req.background ?? null;
   if (req.webhook_url) await checkUrl(req.webhook_url, 'webhook_url', assertWebhookUrl);
   const composition = background?.type === 'composition' ? background.composition : null;
   if (composition?.background_key) await assertOwnBackground(job.id, composition.background_key);
-  else if (composition?.background_url) await checkUrl(composition.background_url, 'background.composition.background_url', async (u) => void (await checkMediaUrl(u)));
+  else if (composition?.background_url)
+    await checkUrl(
+      composition.background_url,
+      'background.composition.background_url',
+      async (u) => void (await checkMediaUrl(u)),
+    );
 
-  if (!job.lengthSeconds || !job.fps) throw new Error(`Job ${job.id} is uploaded without probe results`);
-  const credits = priceJob({ model: req.model, durationSeconds: job.lengthSeconds, fps: job.fps, blur: usesBlur(background) });
+  if (!job.lengthSeconds || !job.fps)
+    throw new Error(`Job ${job.id} is uploaded without probe results`);
+  const credits = priceJob({
+    model: req.model,
+    durationSeconds: job.lengthSeconds,
+    fps: job.fps,
+    blur: usesBlur(background),
+  });
   const outputFormat = outputFormatOf(background);
   const primaryRecipe = toRecipe(background);
   // The spec's rules: one output per size, duplicates of the primary removed, ≤ 50 unique.
-  const additional = planExports(req.exports ?? [], { format: outputFormat, transform: cleanTransform(background?.transform) }).map(exportRecipe);
+  const additional = planExports(req.exports ?? [], {
+    format: outputFormat,
+    transform: cleanTransform(background?.transform),
+  }).map(exportRecipe);
   await assertRenderable(job, [
     { recipe: primaryRecipe, transformField: 'background.transform' },
     ...additional.map((recipe) => ({ recipe, transformField: 'exports.transform' })),
@@ -168,7 +237,13 @@ async function startOnce(userId: string, jobId: string, request: StartJobRequest
     // The write comes first, so SQLite holds the write lock while the balance is read.
     const moved = await tx.job.updateMany({
       // The upload it was priced from: a new one committed since is refused below.
-      where: { id: job.id, userId, status: 'uploaded', sourceKey: job.sourceKey, stillKey: job.stillKey },
+      where: {
+        id: job.id,
+        userId,
+        status: 'uploaded',
+        sourceKey: job.sourceKey,
+        stillKey: job.stillKey,
+      },
       data: {
         status: 'processing',
         ...startedRequestColumns(req.model, background),
@@ -184,15 +259,28 @@ async function startOnce(userId: string, jobId: string, request: StartJobRequest
     // Another start (or a new upload) committed first: nothing is written, and startJob answers
     // from what it committed.
     if (moved.count !== 1) return false;
-    const batchId = additional.length ? (await tx.batch.create({ data: { jobId: job.id } })).id : null;
+    const batchId = additional.length
+      ? (await tx.batch.create({ data: { jobId: job.id } })).id
+      : null;
     await createOutput(tx, { jobId: job.id, role: 'primary', recipe: primaryRecipe, batchId });
-    for (const recipe of additional) await createOutput(tx, { jobId: job.id, role: 'additional', recipe, batchId });
-    await enqueue(tx, 'segment-video', { jobId: job.id }, { singletonKey: segmentVideoKey(job.id) });
-    await scheduleWebhook(tx, await tx.job.findUniqueOrThrow({ where: { id: job.id } }), 'job.started');
+    for (const recipe of additional)
+      await createOutput(tx, { jobId: job.id, role: 'additional', recipe, batchId });
+    await enqueue(
+      tx,
+      'segment-video',
+      { jobId: job.id },
+      { singletonKey: segmentVideoKey(job.id) },
+    );
+    await scheduleWebhook(
+      tx,
+      await tx.job.findUniqueOrThrow({ where: { id: job.id } }),
+      'job.started',
+    );
     // The charge comes last: it takes the account's row lock (PostgreSQL), which every other
     // start of the same account then waits for until this one commits; the shorter it is held,
     // the sooner 50 concurrent starts are through.
-    if (!(await debitForJob(tx, { userId, jobId: job.id, amount: credits }))) throw new ServiceError('conflict', 'The job has already been charged');
+    if (!(await debitForJob(tx, { userId, jobId: job.id, amount: credits })))
+      throw new ServiceError('conflict', 'The job has already been charged');
     return true;
   });
   if (!won) {

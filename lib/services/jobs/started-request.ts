@@ -12,7 +12,10 @@ export interface StartedRequest {
 }
 
 /** The one writer: the columns a start stores its request in. */
-export function startedRequestColumns(model: ApiModel, background: Background | null): Pick<Job, 'model' | 'backgroundJson'> {
+export function startedRequestColumns(
+  model: ApiModel,
+  background: Background | null,
+): Pick<Job, 'model' | 'backgroundJson'> {
   return { model, backgroundJson: background ? backgroundColumn.write(background) : null };
 }
 
@@ -29,6 +32,9 @@ export function startedRequest(job: Pick<Job, 'model' | 'backgroundJson'>): Star
  * The `export_id` clients see in the status record and in job.completed: the primary output's
  * id, for calls made with a background (spec, "Job status record").
  */
-export function exportIdOf(request: StartedRequest, primaryOutputId: string | null | undefined): string | null {
+export function exportIdOf(
+  request: StartedRequest,
+  primaryOutputId: string | null | undefined,
+): string | null {
   return request.background && primaryOutputId ? primaryOutputId : null;
 }

@@ -28,7 +28,12 @@ export async function createApiKey(
   }
   const key = generateApiKey();
   const row = await db().apiKey.create({
-    data: { userId, name: (opts.name ?? '').trim().slice(0, 100), prefix: displayPrefix(key), hash: hashApiKey(key) },
+    data: {
+      userId,
+      name: (opts.name ?? '').trim().slice(0, 100),
+      prefix: displayPrefix(key),
+      hash: hashApiKey(key),
+    },
   });
   return { id: row.id, name: row.name, prefix: row.prefix, key, createdAt: row.createdAt };
 }

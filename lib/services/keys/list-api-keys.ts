@@ -14,6 +14,13 @@ export async function listApiKeys(userId: string): Promise<ApiKeySummary[]> {
   return db().apiKey.findMany({
     where: { userId },
     orderBy: { createdAt: 'desc' },
-    select: { id: true, name: true, prefix: true, createdAt: true, lastUsedAt: true, revokedAt: true },
+    select: {
+      id: true,
+      name: true,
+      prefix: true,
+      createdAt: true,
+      lastUsedAt: true,
+      revokedAt: true,
+    },
   });
 }

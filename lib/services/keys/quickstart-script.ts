@@ -12,7 +12,9 @@ export interface QuickstartStep {
 export const KEY_PLACEHOLDER = 'PASTE_YOUR_API_KEY_HERE';
 
 export function quickstartSteps(base: string, keyPrefix: string | null): QuickstartStep[] {
-  const keyHint = keyPrefix ? `your key starts with ${keyPrefix}` : 'create one on the API keys page';
+  const keyHint = keyPrefix
+    ? `your key starts with ${keyPrefix}`
+    : 'create one on the API keys page';
   return [
     {
       title: 'Set your key, the server and the video (once)',

@@ -6,7 +6,10 @@ import type { MaskVersionList } from '../../schemas/refinements';
 export async function listMaskVersions(userId: string, jobId: string): Promise<MaskVersionList> {
   const job = await db().job.findFirst({
     where: { id: jobId, userId },
-    include: { masks: { orderBy: { version: 'asc' } }, refinements: { select: { id: true, version: true } } },
+    include: {
+      masks: { orderBy: { version: 'asc' } },
+      refinements: { select: { id: true, version: true } },
+    },
   });
   if (!job) throw jobNotFound();
   return {

@@ -17,7 +17,12 @@ export const RUNNING = ['queued', 'processing'];
 export const SEGMENTATION_VERSION = 1;
 
 /** Stores `file` as a completed version of the job's mask. */
-export async function storeMaskVersion(jobId: string, version: number, file: string, source: string): Promise<void> {
+export async function storeMaskVersion(
+  jobId: string,
+  version: number,
+  file: string,
+  source: string,
+): Promise<void> {
   const key = storageKeys.mask(jobId, version);
   await storage().putFile(key, file, { move: true });
   await db().maskVersion.upsert({
@@ -39,10 +44,15 @@ export async function storeSegmentationMask(jobId: string, file: string): Promis
 }
 
 /** A completed version of the job's mask (the active one when `version` is null), or null. */
-export async function completedMaskVersion(job: Pick<Job, 'id' | 'activeMaskVersion'>, version: number | null): Promise<MaskVersion | null> {
+export async function completedMaskVersion(
+  job: Pick<Job, 'id' | 'activeMaskVersion'>,
+  version: number | null,
+): Promise<MaskVersion | null> {
   const v = version ?? job.activeMaskVersion;
   if (v === null) return null;
-  return db().maskVersion.findFirst({ where: { jobId: job.id, version: v, status: 'completed', storageKey: { not: null } } });
+  return db().maskVersion.findFirst({
+    where: { jobId: job.id, version: v, status: 'completed', storageKey: { not: null } },
+  });
 }
 
 /** A local file with the version's mask, for ffmpeg (a download into scratchDir where storage is remote). */

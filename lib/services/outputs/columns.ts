@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import { EXPORT_FORMATS, LOTTIE_PRESETS, OPAQUE_CONTAINERS, X264_PRESETS, type LottiePreset } from '../../../engine/formats';
+import {
+  EXPORT_FORMATS,
+  LOTTIE_PRESETS,
+  OPAQUE_CONTAINERS,
+  X264_PRESETS,
+  type LottiePreset,
+} from '../../../engine/formats';
 import type { Recipe, Transform } from '../../../engine/media/recipe';
 import { jsonColumn } from '../../db/json-column';
 import type { Output } from '../../db/generated/client';
@@ -11,7 +17,9 @@ import { ExportMetadata } from '../../schemas/exports';
  */
 
 const StoredTransform = z.object({
-  crop: z.object({ x: z.number(), y: z.number(), width: z.number(), height: z.number() }).optional(),
+  crop: z
+    .object({ x: z.number(), y: z.number(), width: z.number(), height: z.number() })
+    .optional(),
   max_width: z.number().optional(),
   fps: z.number().optional(),
   reverse: z.boolean().optional(),
@@ -21,7 +29,8 @@ const StoredTransform = z.object({
 export const transformColumn = jsonColumn('Output.transformJson', StoredTransform);
 
 /** An output's stored transform, as its records and the start response show it. */
-export const storedTransform = (output: Pick<Output, 'transformJson'>) => transformColumn.readNullable(output.transformJson);
+export const storedTransform = (output: Pick<Output, 'transformJson'>) =>
+  transformColumn.readNullable(output.transformJson);
 
 const LOTTIE_PRESET_NAMES = Object.keys(LOTTIE_PRESETS) as [LottiePreset, ...LottiePreset[]];
 
@@ -39,12 +48,22 @@ export const recipeColumn = jsonColumn(
       kind: z.literal('transparent'),
       format: z.enum(EXPORT_FORMATS),
       transform: StoredTransform.optional(),
-      lottie: z.object({ preset: z.enum(LOTTIE_PRESET_NAMES), smartSampling: z.boolean(), threshold: z.number().nullable() }).optional(),
+      lottie: z
+        .object({
+          preset: z.enum(LOTTIE_PRESET_NAMES),
+          smartSampling: z.boolean(),
+          threshold: z.number().nullable(),
+        })
+        .optional(),
     }),
     z.object({ kind: z.literal('color'), color: z.string(), ...opaque }),
     z.object({
       kind: z.literal('composition'),
-      background: z.union([z.object({ url: z.string() }), z.object({ key: z.string() }), z.object({ file: z.string() })]),
+      background: z.union([
+        z.object({ url: z.string() }),
+        z.object({ key: z.string() }),
+        z.object({ file: z.string() }),
+      ]),
       template: z.enum(['full', 'centered', 'ai_ugc_ad']),
       backgroundAudio: z.boolean(),
       backgroundAudioVolume: z.number(),
@@ -53,7 +72,11 @@ export const recipeColumn = jsonColumn(
     }),
     z.object({
       kind: z.literal('blur'),
-      blur: z.object({ mode: z.enum(['background', 'subject']), intensity: z.number(), type: z.enum(['gaussian', 'box']) }),
+      blur: z.object({
+        mode: z.enum(['background', 'subject']),
+        intensity: z.number(),
+        type: z.enum(['gaussian', 'box']),
+      }),
       ...x264,
       ...opaque,
     }),
@@ -67,7 +90,10 @@ export const recipeColumn = jsonColumn(
 export const metadataColumn = jsonColumn(
   'Output.metadataJson',
   z.preprocess(
-    (m) => (m && typeof m === 'object' && 'duration' in m ? { duration_seconds: m.duration, ...m, duration: undefined } : m),
+    (m) =>
+      m && typeof m === 'object' && 'duration' in m
+        ? { duration_seconds: m.duration, ...m, duration: undefined }
+        : m,
     ExportMetadata,
   ),
 );

@@ -107,7 +107,10 @@ export async function createBatchExport(
 ): Promise<BatchRecord> {
   const { job, version } = await exportableJob(userId, jobId, req.mask_version);
   const recipes = planExports(req.exports ?? req.profiles ?? []).map(exportRecipe);
-  await assertRenderable(job, recipes.map((recipe) => ({ recipe, transformField: 'exports.transform' })));
+  await assertRenderable(
+    job,
+    recipes.map((recipe) => ({ recipe, transformField: 'exports.transform' })),
+  );
   const useGpu = req.use_gpu ?? false;
   // The rows as created (queued), not read back: a worker may already have claimed the first.
   const { batch, outputs } = await transact(async (tx) => {
@@ -171,17 +174,28 @@ export async function listJobExports(
  * The job's finished stickers in one ZIP (the dashboard's "Download all"): the newest completed
  * export of each sticker format, named `<video>-<format>.<ext>`, stored as they are.
  */
-export async function stickersZip(userId: string, jobId: string): Promise<{ filename: string; stream: Readable }> {
+export async function stickersZip(
+  userId: string,
+  jobId: string,
+): Promise<{ filename: string; stream: Readable }> {
   const job = await db().job.findFirst({ where: { id: jobId, userId } });
   if (!job) throw jobNotFound();
-  const done = await db().output.findMany({ where: { jobId, status: 'completed', storageKey: { not: null } }, orderBy: { completedAt: 'desc' } });
+  const done = await db().output.findMany({
+    where: { jobId, status: 'completed', storageKey: { not: null } },
+    orderBy: { completedAt: 'desc' },
+  });
   const newest = new Map<StickerFormat, (typeof done)[number]>();
-  for (const o of done) if (isStickerFormat(o.format) && !newest.has(o.format)) newest.set(o.format, o);
+  for (const o of done)
+    if (isStickerFormat(o.format) && !newest.has(o.format)) newest.set(o.format, o);
   if (!newest.size) throw new ServiceError('not_found', 'This job has no finished stickers yet');
   const stem = path.parse(job.filename).name || 'sticker';
   const zip = new yazl.ZipFile();
   for (const [format, o] of newest) {
-    zip.addReadStream(await storage().openRead(o.storageKey!), `${stem}-${format}.${outputFormat(format).extension}`, { compress: false, mtime: o.completedAt ?? o.createdAt });
+    zip.addReadStream(
+      await storage().openRead(o.storageKey!),
+      `${stem}-${format}.${outputFormat(format).extension}`,
+      { compress: false, mtime: o.completedAt ?? o.createdAt },
+    );
   }
   zip.end();
   return { filename: `${stem}-stickers.zip`, stream: zip.outputStream as Readable };

@@ -7,8 +7,17 @@ import {
   type LottieOptions,
   type X264Preset,
 } from '../../../engine/formats';
-import { formatIdOf, type Recipe, type Transform as RecipeTransform } from '../../../engine/media/recipe';
-import { MAX_UNIQUE_OUTPUTS, type Background, type ExportItem, type Transform } from '../../schemas/background';
+import {
+  formatIdOf,
+  type Recipe,
+  type Transform as RecipeTransform,
+} from '../../../engine/media/recipe';
+import {
+  MAX_UNIQUE_OUTPUTS,
+  type Background,
+  type ExportItem,
+  type Transform,
+} from '../../schemas/background';
 import { userMessage } from '../../schemas/messages';
 import { z } from '../../schemas/zod';
 
@@ -28,7 +37,9 @@ export function exportRecipe({ format, transform }: PlannedOutput<ExportFormatId
 }
 
 /** A transform without nulls or empty parts, so equal requests compare equal. */
-export function cleanTransform(t: z.infer<typeof Transform> | null | undefined): RecipeTransform | undefined {
+export function cleanTransform(
+  t: z.infer<typeof Transform> | null | undefined,
+): RecipeTransform | undefined {
   if (!t) return undefined;
   const out: RecipeTransform = {};
   if (t.crop) out.crop = t.crop;
@@ -47,13 +58,21 @@ const outputKey = (o: PlannedOutput) => JSON.stringify([o.format, o.transform ??
  * unique"; a batch, which has no primary, has at most 50). The spec's rules for start's
  * `exports`, also applied to batch-exports.
  */
-export function planExports(exports: ExportItem[], primary?: PlannedOutput): PlannedOutput<ExportFormatId>[] {
-  const seen = new Map<string, PlannedOutput<ExportFormatId> | null>(primary ? [[outputKey(primary), null]] : []);
+export function planExports(
+  exports: ExportItem[],
+  primary?: PlannedOutput,
+): PlannedOutput<ExportFormatId>[] {
+  const seen = new Map<string, PlannedOutput<ExportFormatId> | null>(
+    primary ? [[outputKey(primary), null]] : [],
+  );
   for (const item of exports) {
     const base = cleanTransform(item.transform);
     for (const size of item.sizes ?? ['native']) {
       const transform = size === 'native' ? base : { ...base, max_width: size };
-      const planned = { format: item.format, transform: transform && Object.keys(transform).length ? transform : undefined };
+      const planned = {
+        format: item.format,
+        transform: transform && Object.keys(transform).length ? transform : undefined,
+      };
       if (!seen.has(outputKey(planned))) seen.set(outputKey(planned), planned);
     }
   }
@@ -63,7 +82,9 @@ export function planExports(exports: ExportItem[], primary?: PlannedOutput): Pla
       {
         code: 'custom',
         path: ['exports'],
-        message: userMessage(`at most ${MAX_UNIQUE_OUTPUTS} unique outputs are allowed (requested ${additional.length})`),
+        message: userMessage(
+          `at most ${MAX_UNIQUE_OUTPUTS} unique outputs are allowed (requested ${additional.length})`,
+        ),
         input: exports,
       },
     ]);
@@ -77,12 +98,19 @@ const exportContainer = (b: Background) => containerNamed(b.composition?.export_
 function lottieOptions(o: Background['lottie_options']): LottieOptions | undefined {
   if (!o || (o.preset == null && o.smart_sampling == null && o.threshold == null)) return undefined;
   const d = DEFAULT_LOTTIE_OPTIONS;
-  return { preset: o.preset ?? d.preset, smartSampling: o.smart_sampling ?? d.smartSampling, threshold: o.threshold ?? d.threshold };
+  return {
+    preset: o.preset ?? d.preset,
+    smartSampling: o.smart_sampling ?? d.smartSampling,
+    threshold: o.threshold ?? d.threshold,
+  };
 }
 
 /** A composition's or blur's encoder settings (`export_crf`, `export_preset`), without the unset ones. */
 function encoderSettings(c: Background['composition']): { crf?: number; preset?: X264Preset } {
-  return { ...(c?.export_crf != null ? { crf: c.export_crf } : {}), ...(c?.export_preset ? { preset: c.export_preset } : {}) };
+  return {
+    ...(c?.export_crf != null ? { crf: c.export_crf } : {}),
+    ...(c?.export_preset ? { preset: c.export_preset } : {}),
+  };
 }
 
 /**
@@ -102,11 +130,20 @@ export function toRecipe(background: Background | null | undefined): Recipe {
     }
     case 'color':
       if (!background.color) throw new Error('A colour background needs a colour');
-      return withTransform({ kind: 'color', color: background.color, exportFormat: exportContainer(background) });
+      return withTransform({
+        kind: 'color',
+        color: background.color,
+        exportFormat: exportContainer(background),
+      });
     case 'composition': {
       const c = background.composition;
-      const source = c?.background_key ? { key: c.background_key } : c?.background_url ? { url: c.background_url } : null;
-      if (!c || !source) throw new Error('A composition needs its background URL or uploaded image');
+      const source = c?.background_key
+        ? { key: c.background_key }
+        : c?.background_url
+          ? { url: c.background_url }
+          : null;
+      if (!c || !source)
+        throw new Error('A composition needs its background URL or uploaded image');
       return withTransform({
         kind: 'composition',
         background: source,
@@ -148,12 +185,17 @@ export interface ClassicBackground {
  * classic values (`classicStatus` in engine/formats) the Python SDK can read. Everything else
  * is reported through `output_format`.
  */
-export function classicBackground(background: Background | null | undefined): ClassicBackground | null {
+export function classicBackground(
+  background: Background | null | undefined,
+): ClassicBackground | null {
   if (!background) return null;
-  if (background.type === 'color' && background.color) return { type: 'color', color: background.color };
+  if (background.type === 'color' && background.color)
+    return { type: 'color', color: background.color };
   if (background.type === 'transparent') {
     const format = background.transparent_format ?? DEFAULT_FORMAT;
-    return outputFormat(format).classicStatus ? { type: 'transparent', transparent_format: format } : { type: 'transparent' };
+    return outputFormat(format).classicStatus
+      ? { type: 'transparent', transparent_format: format }
+      : { type: 'transparent' };
   }
   return null;
 }

@@ -24,21 +24,24 @@ export async function assertRenderable(
   assertStickerSource(formats, job.lengthSeconds);
   assertSourceLength(formats, job.lengthSeconds);
   await assertFormatsAvailable(formats);
-  for (const o of outputs) assertTransformFits(o.recipe.transform, sourceBounds(job), o.transformField);
+  for (const o of outputs)
+    assertTransformFits(o.recipe.transform, sourceBounds(job), o.transformField);
 }
 
 /** Refuses, before anything is charged or queued, an output this host cannot make (e.g. hevc_alpha without a capable encoder). */
 async function assertFormatsAvailable(formats: Iterable<OutputFormat>): Promise<void> {
   for (const format of new Set(formats)) {
     const reason = await unavailableReason(format);
-    if (reason) throw new ServiceError('invalid', `${format.id} is not available on this server`, reason);
+    if (reason)
+      throw new ServiceError('invalid', `${format.id} is not available on this server`, reason);
   }
 }
 
 /** Refuses sticker formats for a source over 30 s (spec, "Sticker input duration"), before anything is charged or queued. */
 function assertStickerSource(formats: Iterable<OutputFormat>, lengthSeconds: number | null): void {
   const stickers = [...new Set(formats)].filter((f) => f.sticker);
-  if (!stickers.length || lengthSeconds === null || lengthSeconds <= STICKER_MAX_INPUT_SECONDS) return;
+  if (!stickers.length || lengthSeconds === null || lengthSeconds <= STICKER_MAX_INPUT_SECONDS)
+    return;
   throw new ServiceError(
     'invalid',
     `Sticker formats take videos up to ${STICKER_MAX_INPUT_SECONDS} seconds; this one is ${lengthSeconds.toFixed(1)} s`,

@@ -18,12 +18,19 @@ const n = (v: number) => (Number.isInteger(v) ? String(v) : v.toPrecision(6));
  * outside the frame (a crop of 1e308 used to pass, clamped silently), and a frame rate that
  * would leave the output without a single frame. `where` names the field in the message.
  */
-export function assertTransformFits(transform: Transform | undefined, source: SourceBounds, where: string): void {
+export function assertTransformFits(
+  transform: Transform | undefined,
+  source: SourceBounds,
+  where: string,
+): void {
   const crop = transform?.crop;
   if (crop) {
     const { x, y, width, height } = crop;
     if (width < MIN_SIDE || height < MIN_SIDE) {
-      throw new ServiceError('invalid', `Invalid ${where}.crop: width and height must be at least ${MIN_SIDE} pixels`);
+      throw new ServiceError(
+        'invalid',
+        `Invalid ${where}.crop: width and height must be at least ${MIN_SIDE} pixels`,
+      );
     }
     if (x + width > source.width || y + height > source.height) {
       throw new ServiceError(
@@ -42,6 +49,10 @@ export function assertTransformFits(transform: Transform | undefined, source: So
 }
 
 /** The bounds of a job's uploaded video, as its probe recorded them. */
-export function sourceBounds(job: { width: number | null; height: number | null; lengthSeconds: number | null }): SourceBounds {
+export function sourceBounds(job: {
+  width: number | null;
+  height: number | null;
+  lengthSeconds: number | null;
+}): SourceBounds {
   return { width: job.width ?? 0, height: job.height ?? 0, duration: job.lengthSeconds ?? 0 };
 }

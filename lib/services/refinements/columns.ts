@@ -1,5 +1,10 @@
 import { z } from 'zod';
-import { COCO_CLASSES, PERSON_PARTS, type Concept, type PersonPart } from '../../../engine/prompts/concepts';
+import {
+  COCO_CLASSES,
+  PERSON_PARTS,
+  type Concept,
+  type PersonPart,
+} from '../../../engine/prompts/concepts';
 import { jsonColumn } from '../../db/json-column';
 
 /**

@@ -17,10 +17,24 @@ beforeAll(async () => {
 });
 async function completedJob() {
   const job = await db().job.create({
-    data: { userId: owner, filename: 'clip.mp4', status: 'completed', activeMaskVersion: 1, lengthSeconds: 2, fps: 25, frameCount: 50, width: 64, height: 48 },
+    data: {
+      userId: owner,
+      filename: 'clip.mp4',
+      status: 'completed',
+      activeMaskVersion: 1,
+      lengthSeconds: 2,
+      fps: 25,
+      frameCount: 50,
+      width: 64,
+      height: 48,
+    },
   });
   await db().maskVersion.createMany({
-    data: [1, 2].map((version) => ({ jobId: job.id, version, storageKey: `jobs/${job.id}/mask-v${version}.mkv` })),
+    data: [1, 2].map((version) => ({
+      jobId: job.id,
+      version,
+      storageKey: `jobs/${job.id}/mask-v${version}.mkv`,
+    })),
   });
   return job;
 }
@@ -35,17 +49,32 @@ describe('requestRefinement with only the spec fields', () => {
       await db().job.update({ where: { id: job.id }, data: { activeMaskVersion: 2 } });
       return seen;
     };
-    const spy = vi.spyOn(db().job, 'findFirst').mockImplementationOnce(readThenSwitch as unknown as typeof read);
-    const e = await requestRefinement(owner, job.id, RefineMaskRequest.parse({ prompt: { text: 'person' } }), null).catch((err: unknown) => err);
+    const spy = vi
+      .spyOn(db().job, 'findFirst')
+      .mockImplementationOnce(readThenSwitch as unknown as typeof read);
+    const e = await requestRefinement(
+      owner,
+      job.id,
+      RefineMaskRequest.parse({ prompt: { text: 'person' } }),
+      null,
+    ).catch((err: unknown) => err);
     spy.mockRestore();
     expect(e).toBeInstanceOf(ServiceError);
-    expect(e).toMatchObject({ kind: 'conflict', message: 'The active mask changed: it is version 2, not 1' });
+    expect(e).toMatchObject({
+      kind: 'conflict',
+      message: 'The active mask changed: it is version 2, not 1',
+    });
     expect(await db().refinement.count({ where: { jobId: job.id } })).toBe(0);
   });
 
   it('refines the version active when the request arrived', async () => {
     const job = await completedJob();
-    const r = await requestRefinement(owner, job.id, RefineMaskRequest.parse({ prompt: { text: 'person' } }), null);
+    const r = await requestRefinement(
+      owner,
+      job.id,
+      RefineMaskRequest.parse({ prompt: { text: 'person' } }),
+      null,
+    );
     expect(r).toMatchObject({ status: 'queued', from_version: 1, version: 3 });
   });
 });

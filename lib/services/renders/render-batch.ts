@@ -2,7 +2,7 @@ import type { Recipe } from '../../../engine/media/recipe';
 import { db } from '../../db/client';
 import { MediaError } from '../../media/ffmpeg';
 import { renderBatch } from '../../media/render';
-import type { WorkContext } from '../jobs/segment-job';
+import type { WorkContext } from '../ports';
 import { withScratch } from '../../storage/scratch';
 import { completeOutput, recipeOf, renderInputs, startOutputs } from './render-output';
 
@@ -15,9 +15,10 @@ type Transparent = Recipe & { kind: 'transparent' };
  * renders only what is not completed yet.
  */
 export async function renderStoredBatch(batchId: string, ctx: WorkContext): Promise<void> {
-  const batch = await db().batch.findUnique({ where: { id: batchId }, include: { job: true } });
+  const { db } = ctx.ports;
+  const batch = await db.batch.findUnique({ where: { id: batchId }, include: { job: true } });
   if (!batch || batch.job.status !== 'completed') return;
-  const pending = await db().output.findMany({
+  const pending = await db.output.findMany({
     where: { batchId, status: { in: ['queued', 'processing'] } },
     orderBy: { createdAt: 'asc' },
   });
@@ -50,7 +51,7 @@ export async function renderStoredBatch(batchId: string, ctx: WorkContext): Prom
             : 'The export could not be rendered.';
         if (!(result.error instanceof MediaError))
           console.error(`[worker] batch ${batchId} export ${output.id} failed`, result.error);
-        await db().output.updateMany({
+        await db.output.updateMany({
           where: { id: output.id, status: 'processing' },
           data: { status: 'failed', error: message, completedAt: new Date() },
         });

@@ -4,13 +4,15 @@ import type { RenderedOutput } from '../../media/render';
 import { renderOutput } from '../../media/render';
 import { PermanentJobError } from '../../queue';
 import { storage, storageKeys } from '../../storage';
+import { apiModel } from '../../../engine/api-models';
 import { EXPORT_FORMATS } from '../../../engine/formats';
 import type { Recipe } from '../../../engine/media/recipe';
 import { z } from 'zod';
 import { failJob, finishJobIfReady } from '../jobs/finish-job';
 import { ProgressWriter } from '../jobs/progress';
 import { startedRequest } from '../jobs/started-request';
-import { mediaInfoOf, type PrimaryRender, type WorkContext } from '../jobs/segment-job';
+import { mediaInfoOf, type PrimaryRender } from '../jobs/segment-job';
+import type { WorkContext } from '../ports';
 import { completedMaskVersion, readMask } from '../masks/mask-versions';
 import { withScratch } from '../../storage/scratch';
 import { metadataColumn, recipeColumn, storedTransform } from '../outputs/columns';
@@ -32,6 +34,7 @@ export async function renderInputs(job: Job, maskVersion: number | null, dir: st
     info: mediaInfoOf(job),
     source: await storage().localFile(job.sourceKey, dir),
     mask: await readMask(mask, dir),
+    edgeColour: apiModel(startedRequest(job).model).edgeColour,
   };
 }
 
@@ -72,7 +75,10 @@ export async function startOutputs(ids: string[], maskVersion: number): Promise<
  * a completed output only re-checks its job.
  */
 export async function renderStoredOutput(outputId: string, ctx: WorkContext): Promise<void> {
-  const output = await db().output.findUnique({ where: { id: outputId }, include: { job: true } });
+  const output = await ctx.ports.db.output.findUnique({
+    where: { id: outputId },
+    include: { job: true },
+  });
   if (!output || output.status === 'failed') return;
   const { job } = output;
   const forStart = isStartOutput(output);
@@ -138,5 +144,8 @@ export const primaryRender: PrimaryRender = {
 export function recipeOf(output: Output, job: Job): Recipe {
   if (output.recipeJson) return recipeColumn.read(output.recipeJson);
   if (output.role === 'primary') return toRecipe(startedRequest(job).background);
-  return exportRecipe({ format: z.enum(EXPORT_FORMATS).parse(output.format), transform: storedTransform(output) ?? undefined });
+  return exportRecipe({
+    format: z.enum(EXPORT_FORMATS).parse(output.format),
+    transform: storedTransform(output) ?? undefined,
+  });
 }

@@ -9,14 +9,23 @@ import type { StillOptions } from '../../schemas/image-to-video';
 import { stillColumn } from './columns';
 import { ObjectChanged, storage, storageKeys } from '../../storage';
 import { tooLarge } from '../../storage/limited-write';
-import { mediaRefusal, NOT_A_STILL, NOT_A_VIDEO, sniffContainer, stillExtension, stillFacts, uploadedFacts } from './upload-source';
+import {
+  mediaRefusal,
+  NOT_A_STILL,
+  NOT_A_VIDEO,
+  sniffContainer,
+  stillExtension,
+  stillFacts,
+  uploadedFacts,
+} from './upload-source';
 
 /** How often an upload replaced while it was being checked is checked again before giving up. */
 const TRIES = 3;
 
 async function head(key: string): Promise<Buffer> {
   const chunks: Buffer[] = [];
-  for await (const c of await storage().openRead(key, { start: 0, end: 15 })) chunks.push(c as Buffer);
+  for await (const c of await storage().openRead(key, { start: 0, end: 15 }))
+    chunks.push(c as Buffer);
   return Buffer.concat(chunks);
 }
 
@@ -38,23 +47,36 @@ async function refusingMedia<T>(read: () => Promise<T>, prefix = ''): Promise<T>
 }
 
 /** What the object at the upload target becomes once checked: its key and the job's facts. */
-type Checked = { key: string; facts: ReturnType<typeof uploadedFacts> | ReturnType<typeof stillFacts> };
+type Checked = {
+  key: string;
+  facts: ReturnType<typeof uploadedFacts> | ReturnType<typeof stillFacts>;
+};
 
 /** A video: the size cap, the first bytes, the headers (ffprobe through a presigned GET). */
 async function checkVideo(jobId: string, target: string, bytes: number): Promise<Checked> {
   checkSize(bytes);
   if (!sniffContainer(await head(target))) throw new ServiceError('invalid', NOT_A_VIDEO);
-  const info = await refusingMedia(async () => probeVideo({ url: await readUrl(target), bytes }, { metadataOnly: true }));
+  const info = await refusingMedia(async () =>
+    probeVideo({ url: await readUrl(target), bytes }, { metadataOnly: true }),
+  );
   const key = storageKeys.source(jobId, randomUUID().slice(0, 8), info.container);
   return { key, facts: uploadedFacts(key, bytes, info) };
 }
 
 /** An image-to-video job's still: the size cap, the magic bytes, its size read through the forced image demuxer. */
-async function checkStill(jobId: string, target: string, bytes: number, options: StillOptions): Promise<Checked> {
+async function checkStill(
+  jobId: string,
+  target: string,
+  bytes: number,
+  options: StillOptions,
+): Promise<Checked> {
   checkSize(bytes);
   const demuxer = sniffImage(await head(target));
   if (!demuxer) throw new ServiceError('invalid', NOT_A_STILL);
-  const size = await refusingMedia(async () => imageSize({ url: await readUrl(target) }, demuxer), 'The image ');
+  const size = await refusingMedia(
+    async () => imageSize({ url: await readUrl(target) }, demuxer),
+    'The image ',
+  );
   const key = storageKeys.still(jobId, randomUUID().slice(0, 8), stillExtension(demuxer));
   return { key, facts: stillFacts(key, bytes, size, options) };
 }
@@ -82,7 +104,9 @@ export async function settleDirectUpload(jobId: string): Promise<boolean> {
     const still = stillColumn.readNullable(job.stillJson);
     let checked: Checked;
     try {
-      checked = still ? await checkStill(jobId, target, stat.bytes, still) : await checkVideo(jobId, target, stat.bytes);
+      checked = still
+        ? await checkStill(jobId, target, stat.bytes, still)
+        : await checkVideo(jobId, target, stat.bytes);
     } catch (e) {
       // A check that could not run now (busy) keeps the upload for the next try.
       if (!(e instanceof ServiceError) || e.kind === 'busy') throw e;
@@ -90,7 +114,9 @@ export async function settleDirectUpload(jobId: string): Promise<boolean> {
       if ((await storage().stat(target))?.version === stat.version) await storage().delete(target);
       await db().job.updateMany({
         where: { id: jobId, status: 'created' },
-        data: { message: `The upload was refused: ${inWords(e)} Upload the ${still ? 'image' : 'video'} again.` },
+        data: {
+          message: `The upload was refused: ${inWords(e)} Upload the ${still ? 'image' : 'video'} again.`,
+        },
       });
       throw e;
     }
@@ -102,10 +128,17 @@ export async function settleDirectUpload(jobId: string): Promise<boolean> {
       if (await isUploaded(jobId)) return true;
       throw e;
     }
-    const { count } = await db().job.updateMany({ where: { id: jobId, status: 'created' }, data: checked.facts });
+    const { count } = await db().job.updateMany({
+      where: { id: jobId, status: 'created' },
+      data: checked.facts,
+    });
     return count === 1 || isUploaded(jobId);
   }
-  throw new ServiceError('conflict', 'The upload kept changing while it was being checked', 'Upload the video once, then start the job.');
+  throw new ServiceError(
+    'conflict',
+    'The upload kept changing while it was being checked',
+    'Upload the video once, then start the job.',
+  );
 }
 
 async function isUploaded(jobId: string): Promise<boolean> {

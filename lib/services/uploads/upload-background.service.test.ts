@@ -23,15 +23,30 @@ let other: string;
 
 async function uploadedJob(userId = owner) {
   return db().job.create({
-    data: { userId, filename: 'clip.mp4', status: 'uploaded', sourceKey: 'jobs/x/source.mp4', lengthSeconds: 2, fps: 25, frameCount: 50, width: 64, height: 48 },
+    data: {
+      userId,
+      filename: 'clip.mp4',
+      status: 'uploaded',
+      sourceKey: 'jobs/x/source.mp4',
+      lengthSeconds: 2,
+      fps: 25,
+      frameCount: 50,
+      width: 64,
+      height: 48,
+    },
   });
 }
 
 const upload = (userId: string, jobId: string, file: string) =>
-  uploadBackground(userId, jobId, fs.createReadStream(file), { contentLength: fs.statSync(file).size });
+  uploadBackground(userId, jobId, fs.createReadStream(file), {
+    contentLength: fs.statSync(file).size,
+  });
 
 async function refusal(p: Promise<unknown>): Promise<ServiceError> {
-  const e = await p.then(() => null, (err: unknown) => err);
+  const e = await p.then(
+    () => null,
+    (err: unknown) => err,
+  );
   expect(e).toBeInstanceOf(ServiceError);
   return e as ServiceError;
 }
@@ -43,7 +58,10 @@ beforeAll(async () => {
   ffmpeg('-f', 'lavfi', '-i', 'color=c=blue:s=64x48', '-frames:v', '1', media('blue.jpg'));
   ffmpeg('-f', 'lavfi', '-i', 'testsrc=s=64x48:d=1', '-pix_fmt', 'yuv420p', media('clip.mp4'));
   // A PNG signature followed by garbage: passes the sniff, fails ffprobe.
-  fs.writeFileSync(media('fake.png'), Buffer.concat([fs.readFileSync(media('red.png')).subarray(0, 16), Buffer.alloc(4096, 7)]));
+  fs.writeFileSync(
+    media('fake.png'),
+    Buffer.concat([fs.readFileSync(media('red.png')).subarray(0, 16), Buffer.alloc(4096, 7)]),
+  );
 });
 describe('uploadBackground', () => {
   it('stores a PNG in the job’s folder, and a JPEG uploaded next replaces it', async () => {
@@ -67,16 +85,25 @@ describe('uploadBackground', () => {
       expect(e.kind).toBe('invalid');
       expect(e.message).toBe(NOT_AN_IMAGE);
     }
-    expect((await refusal(uploadBackground(owner, job.id, Readable.from([])))).message).toBe('The background image is empty');
-    for (const ext of ['png', 'jpg', 'webp'] as const) expect(await storage().stat(storageKeys.background(job.id, ext))).toBeNull();
+    expect((await refusal(uploadBackground(owner, job.id, Readable.from([])))).message).toBe(
+      'The background image is empty',
+    );
+    for (const ext of ['png', 'jpg', 'webp'] as const)
+      expect(await storage().stat(storageKeys.background(job.id, ext))).toBeNull();
   });
 
   it('stops reading past 20 MB, declared or not', async () => {
     const job = await uploadedJob();
-    const declared = await refusal(uploadBackground(owner, job.id, Readable.from([Buffer.alloc(10)]), { contentLength: MAX_BACKGROUND_BYTES + 1 }));
+    const declared = await refusal(
+      uploadBackground(owner, job.id, Readable.from([Buffer.alloc(10)]), {
+        contentLength: MAX_BACKGROUND_BYTES + 1,
+      }),
+    );
     expect(declared.kind).toBe('too_large');
     const chunk = Buffer.alloc(1024 * 1024);
-    const streamed = await refusal(uploadBackground(owner, job.id, Readable.from(Array.from({ length: 21 }, () => chunk))));
+    const streamed = await refusal(
+      uploadBackground(owner, job.id, Readable.from(Array.from({ length: 21 }, () => chunk))),
+    );
     expect(streamed.kind).toBe('too_large');
     expect(fs.readdirSync(path.join(dataDir, 'tmp'))).toEqual([]);
   });
@@ -98,16 +125,26 @@ describe('startJob with an uploaded background', () => {
     const theirs = await upload(owner, otherJob.id, media('red.png'));
     const request = (key: string) => ({
       model: 'service-light' as const,
-      background: { type: 'composition' as const, composition: { background_key: key, background_type: 'image' as const } },
+      background: {
+        type: 'composition' as const,
+        composition: { background_key: key, background_type: 'image' as const },
+      },
     });
     // Another job's image, and this job's key before anything was uploaded.
     for (const key of [theirs.key, storageKeys.background(job.id, 'png')]) {
-      expect((await refusal(startJob(owner, job.id, request(key)))).message).toBe('The uploaded background image was not found');
+      expect((await refusal(startJob(owner, job.id, request(key)))).message).toBe(
+        'The uploaded background image was not found',
+      );
     }
     const mine = await upload(owner, job.id, media('red.png'));
     const started = await startJob(owner, job.id, request(mine.key));
     expect(started.creditsUsed).toBeGreaterThan(0);
-    const output = await db().output.findFirstOrThrow({ where: { jobId: job.id, role: 'primary' } });
-    expect(JSON.parse(output.recipeJson!)).toMatchObject({ kind: 'composition', background: { key: mine.key } });
+    const output = await db().output.findFirstOrThrow({
+      where: { jobId: job.id, role: 'primary' },
+    });
+    expect(JSON.parse(output.recipeJson!)).toMatchObject({
+      kind: 'composition',
+      background: { key: mine.key },
+    });
   });
 });

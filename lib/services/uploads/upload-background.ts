@@ -15,7 +15,11 @@ export const MAX_BACKGROUND_BYTES = 20 * 1024 * 1024;
 
 export const NOT_AN_IMAGE = 'The background must be a single PNG, JPEG or WebP image.';
 
-const EXTENSION: Record<ImageDemuxer, BackgroundExtension> = { png_pipe: 'png', jpeg_pipe: 'jpg', webp_pipe: 'webp' };
+const EXTENSION: Record<ImageDemuxer, BackgroundExtension> = {
+  png_pipe: 'png',
+  jpeg_pipe: 'jpg',
+  webp_pipe: 'webp',
+};
 
 async function readHead(file: string): Promise<Uint8Array> {
   const fh = await fs.open(file, 'r');
@@ -44,7 +48,10 @@ export async function uploadBackground(
   const job = await db().job.findFirst({ where: { id: jobId, userId }, select: { status: true } });
   if (!job) throw jobNotFound();
   if (job.status !== 'created' && job.status !== 'uploaded') {
-    throw new ServiceError('conflict', 'The job has already been started; its background cannot be changed');
+    throw new ServiceError(
+      'conflict',
+      'The job has already been started; its background cannot be changed',
+    );
   }
   if (opts.contentLength !== undefined && opts.contentLength > MAX_BACKGROUND_BYTES) {
     await drainRefused(body, opts.contentLength, MAX_BACKGROUND_BYTES);
@@ -64,7 +71,8 @@ export async function uploadBackground(
     const key = storageKeys.background(jobId, ext);
     await storage().putFile(key, file, { move: true });
     // A new upload replaces the one before it, whatever its type.
-    for (const other of BACKGROUND_EXTENSIONS) if (other !== ext) await storage().delete(storageKeys.background(jobId, other));
+    for (const other of BACKGROUND_EXTENSIONS)
+      if (other !== ext) await storage().delete(storageKeys.background(jobId, other));
     return { key, width: probed.width, height: probed.height };
   } finally {
     await fs.rm(file, { force: true });

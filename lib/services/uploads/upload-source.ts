@@ -18,7 +18,8 @@ import { incomingFile } from '../../storage/incoming';
 import { drainRefused, tooLarge, writeLimited } from '../../storage/limited-write';
 import { ServiceError } from '../../errors';
 
-export const NOT_A_VIDEO = 'The file is not a supported video. Supported containers: MP4, MOV, M4V, WebM, MKV, AVI.';
+export const NOT_A_VIDEO =
+  'The file is not a supported video. Supported containers: MP4, MOV, M4V, WebM, MKV, AVI.';
 
 /**
  * A MediaError met while checking an upload, as the client's answer: the file's fault (400,
@@ -27,14 +28,24 @@ export const NOT_A_VIDEO = 'The file is not a supported video. Supported contain
  */
 export function mediaRefusal(e: MediaError, prefix = ''): ServiceError {
   if (e instanceof MediaTimeout) {
-    return new ServiceError('busy', 'The server is too busy to check the upload right now. Upload it again in a minute.', `${prefix}${e.message}`, 60);
+    return new ServiceError(
+      'busy',
+      'The server is too busy to check the upload right now. Upload it again in a minute.',
+      `${prefix}${e.message}`,
+      60,
+    );
   }
   return new ServiceError('invalid', `${prefix}${e.message}`);
 }
 
 /** The container family from the first bytes, before ffprobe is asked anything. */
 export function sniffContainer(head: Buffer): 'isobmff' | 'matroska' | 'avi' | null {
-  if (head.length >= 12 && head.toString('latin1', 0, 4) === 'RIFF' && head.toString('latin1', 8, 12) === 'AVI ') return 'avi';
+  if (
+    head.length >= 12 &&
+    head.toString('latin1', 0, 4) === 'RIFF' &&
+    head.toString('latin1', 8, 12) === 'AVI '
+  )
+    return 'avi';
   if (head.length >= 4 && head.readUInt32BE(0) === 0x1a45dfa3) return 'matroska';
   const box = head.length >= 8 ? head.toString('latin1', 4, 8) : '';
   if (['ftyp', 'moov', 'mdat', 'free', 'wide', 'skip', 'pnot'].includes(box)) return 'isobmff';
@@ -52,7 +63,8 @@ async function readHead(file: string): Promise<Buffer> {
   }
 }
 
-const alreadyStarted = (what: 'video' | 'image') => `The job has already been started; its ${what} cannot be replaced`;
+const alreadyStarted = (what: 'video' | 'image') =>
+  `The job has already been started; its ${what} cannot be replaced`;
 
 /**
  * Makes the stored object `key` the job's source (a video) or still (image to video) with its
@@ -60,20 +72,38 @@ const alreadyStarted = (what: 'video' | 'image') => `The job has already been st
  * replaces is removed. An upload that finishes after the job was started is refused (409) and
  * `key` removed: a started job's input and price never change.
  */
-async function swapIn(jobId: string, key: string, facts: ReturnType<typeof uploadedFacts> | ReturnType<typeof stillFacts>): Promise<void> {
+async function swapIn(
+  jobId: string,
+  key: string,
+  facts: ReturnType<typeof uploadedFacts> | ReturnType<typeof stillFacts>,
+): Promise<void> {
   const field = 'stillKey' in facts ? 'stillKey' : 'sourceKey';
   const swapped = await transaction(async (tx) => {
     // The state check is the transaction's first write, so it holds SQLite's write lock: a
     // start committing in between is seen here, and a start after this sees the new upload.
-    const { count } = await tx.job.updateMany({ where: { id: jobId, status: { in: ['created', 'uploaded'] } }, data: { uploadedAt: new Date() } });
-    if (count !== 1) return { accepted: false as const, exists: (await tx.job.count({ where: { id: jobId } })) === 1 };
-    const previous = (await tx.job.findUniqueOrThrow({ where: { id: jobId }, select: { sourceKey: true, stillKey: true } }))[field];
+    const { count } = await tx.job.updateMany({
+      where: { id: jobId, status: { in: ['created', 'uploaded'] } },
+      data: { uploadedAt: new Date() },
+    });
+    if (count !== 1)
+      return {
+        accepted: false as const,
+        exists: (await tx.job.count({ where: { id: jobId } })) === 1,
+      };
+    const previous = (
+      await tx.job.findUniqueOrThrow({
+        where: { id: jobId },
+        select: { sourceKey: true, stillKey: true },
+      })
+    )[field];
     await tx.job.update({ where: { id: jobId }, data: facts });
     return { accepted: true as const, previous };
   });
   if (!swapped.accepted) {
     await storage().delete(key);
-    throw swapped.exists ? new ServiceError('conflict', alreadyStarted(field === 'stillKey' ? 'image' : 'video')) : new ServiceError('not_found', 'Job not found');
+    throw swapped.exists
+      ? new ServiceError('conflict', alreadyStarted(field === 'stillKey' ? 'image' : 'video'))
+      : new ServiceError('not_found', 'Job not found');
   }
   if (swapped.previous && swapped.previous !== key) await storage().delete(swapped.previous);
 }
@@ -106,7 +136,11 @@ export const NOT_A_STILL = 'The file is not a supported image. Supported: PNG, J
  * swapped in like a video (`swapIn`); the job becomes `uploaded` with the clip it will make (its
  * length, rate, frame and size), which is what start prices. Consumes `file`.
  */
-export async function acceptStill(jobId: string, file: string, bytes: number): Promise<{ duration: number }> {
+export async function acceptStill(
+  jobId: string,
+  file: string,
+  bytes: number,
+): Promise<{ duration: number }> {
   let size: { width: number; height: number };
   let demuxer: ImageDemuxer;
   try {
@@ -138,7 +172,12 @@ export const stillExtension = (demuxer: ImageDemuxer) => demuxer.replace('_pipe'
  * What an image-to-video job records when its still is accepted (here, and for stills PUT
  * straight into S3: direct-upload.ts): the clip it will make, which is what start prices.
  */
-export function stillFacts(stillKey: string, bytes: number, size: { width: number; height: number }, options: StillOptions) {
+export function stillFacts(
+  stillKey: string,
+  bytes: number,
+  size: { width: number; height: number },
+  options: StillOptions,
+) {
   const frame = stillFrame(size.width, size.height);
   const frames = stillFrames(options);
   return {
@@ -188,11 +227,19 @@ export interface UploadResult {
  * client may start it as soon as its PUT is answered. The body is opened only once the upload
  * is accepted: a refusal before that leaves it untouched for the caller to discard.
  */
-export async function uploadSource(jobId: string, openBody: () => Readable, opts: { contentLength?: number } = {}): Promise<UploadResult> {
+export async function uploadSource(
+  jobId: string,
+  openBody: () => Readable,
+  opts: { contentLength?: number } = {},
+): Promise<UploadResult> {
   const { MAX_UPLOAD_BYTES } = env();
-  const job = await db().job.findUnique({ where: { id: jobId }, select: { status: true, stillJson: true } });
+  const job = await db().job.findUnique({
+    where: { id: jobId },
+    select: { status: true, stillJson: true },
+  });
   if (!job) throw new ServiceError('not_found', 'Job not found');
-  if (job.status !== 'created' && job.status !== 'uploaded') throw new ServiceError('conflict', alreadyStarted(job.stillJson ? 'image' : 'video'));
+  if (job.status !== 'created' && job.status !== 'uploaded')
+    throw new ServiceError('conflict', alreadyStarted(job.stillJson ? 'image' : 'video'));
   if (opts.contentLength !== undefined && opts.contentLength > MAX_UPLOAD_BYTES) {
     await drainRefused(openBody(), opts.contentLength, MAX_UPLOAD_BYTES);
     throw tooLarge(MAX_UPLOAD_BYTES, opts.contentLength);
@@ -204,6 +251,8 @@ export async function uploadSource(jobId: string, openBody: () => Readable, opts
     throw new ServiceError('invalid', 'The upload is empty');
   }
   // An image-to-video job takes a still; every other job a video.
-  const info = job.stillJson ? await acceptStill(jobId, file, bytes) : await acceptSource(jobId, file, bytes);
+  const info = job.stillJson
+    ? await acceptStill(jobId, file, bytes)
+    : await acceptSource(jobId, file, bytes);
   return { id: jobId, status: 'uploaded', bytes, length_seconds: info.duration };
 }

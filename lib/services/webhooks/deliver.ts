@@ -34,7 +34,11 @@ const WAIT_POLL_MS = 200;
 async function claimAttempt(id: string): Promise<boolean> {
   const now = new Date();
   const { count } = await db().webhookDelivery.updateMany({
-    where: { id, deliveryStatus: 'pending', OR: [{ sendingUntil: null }, { sendingUntil: { lt: now } }] },
+    where: {
+      id,
+      deliveryStatus: 'pending',
+      OR: [{ sendingUntil: null }, { sendingUntil: { lt: now } }],
+    },
     data: { sendingUntil: new Date(now.getTime() + CLAIM_MS) },
   });
   return count === 1;
@@ -50,7 +54,10 @@ async function claimAttempt(id: string): Promise<boolean> {
 export async function deliverAttempt(deliveryId: string): Promise<void> {
   for (;;) {
     if (await claimAttempt(deliveryId)) break;
-    const d = await db().webhookDelivery.findUnique({ where: { id: deliveryId }, select: { deliveryStatus: true, sendingUntil: true } });
+    const d = await db().webhookDelivery.findUnique({
+      where: { id: deliveryId },
+      select: { deliveryStatus: true, sendingUntil: true },
+    });
     if (!d || d.deliveryStatus !== 'pending') return;
     // Another sender holds it: wait for its outcome, or for its claim to lapse.
     await new Promise((r) => setTimeout(r, WAIT_POLL_MS));
@@ -95,10 +102,15 @@ export async function deliverAttempt(deliveryId: string): Promise<void> {
         scheduledAt,
       },
     });
-    await enqueue(tx, 'deliver-webhook', { deliveryId: next.id }, {
-      singletonKey: deliveryQueueKey(next.id),
-      runAt: scheduledAt,
-    });
+    await enqueue(
+      tx,
+      'deliver-webhook',
+      { deliveryId: next.id },
+      {
+        singletonKey: deliveryQueueKey(next.id),
+        runAt: scheduledAt,
+      },
+    );
   });
 }
 

@@ -17,12 +17,25 @@ describe('webhook payloads (api-v1.md, Events)', () => {
     expect(eventPayload(job, 'job.started', { at })).toEqual({
       event: 'job.started',
       timestamp: '2026-01-02T03:05:00.000Z',
-      job: { id: job.id, status: 'processing', filename: 'clip.mp4', created_at: '2026-01-02T03:04:05.000Z' },
+      job: {
+        id: job.id,
+        status: 'processing',
+        filename: 'clip.mp4',
+        created_at: '2026-01-02T03:04:05.000Z',
+      },
     });
   });
 
   it('job.completed, with the classic background shape', () => {
-    expect(eventPayload(job, 'job.completed', { at, completion: { exportId: 'e1', background: { type: 'transparent', transparent_format: 'webm_vp9' } } })).toEqual({
+    expect(
+      eventPayload(job, 'job.completed', {
+        at,
+        completion: {
+          exportId: 'e1',
+          background: { type: 'transparent', transparent_format: 'webm_vp9' },
+        },
+      }),
+    ).toEqual({
       event: 'job.completed',
       timestamp: '2026-01-02T03:05:00.000Z',
       job: {
@@ -41,7 +54,12 @@ describe('webhook payloads (api-v1.md, Events)', () => {
     expect(eventPayload(job, 'job.failed', { at })).toEqual({
       event: 'job.failed',
       timestamp: '2026-01-02T03:05:00.000Z',
-      job: { id: job.id, status: 'failed', filename: 'clip.mp4', message: 'The file is not a supported video.' },
+      job: {
+        id: job.id,
+        status: 'failed',
+        filename: 'clip.mp4',
+        message: 'The file is not a supported video.',
+      },
     });
   });
 });

@@ -22,7 +22,11 @@ export function eventPayload(
   const base = { id: job.id, filename: job.filename };
   switch (event) {
     case 'job.started':
-      return { event, timestamp, job: { ...base, status: 'processing', created_at: job.createdAt.toISOString() } };
+      return {
+        event,
+        timestamp,
+        job: { ...base, status: 'processing', created_at: job.createdAt.toISOString() },
+      };
     case 'job.completed':
       return {
         event,

@@ -18,19 +18,17 @@ export async function listWebhookDeliveries(userId: string, jobId: string): Prom
   return {
     video_id: jobId,
     total_deliveries: rows.length,
-    deliveries: rows.map(
-      (d): Delivery => ({
-        event_type: d.eventType as Delivery['event_type'],
-        webhook_url: d.webhookUrl,
-        attempt_number: d.attemptNumber,
-        delivery_status: d.deliveryStatus,
-        http_status_code: d.httpStatusCode,
-        error_message: d.errorMessage,
-        scheduled_at: d.scheduledAt.toISOString(),
-        delivered_at: d.deliveredAt?.toISOString() ?? null,
-        payload: payloadColumn.read(d.payloadJson),
-        created_at: d.createdAt.toISOString(),
-      }),
-    ),
+    deliveries: rows.map((d): Delivery => ({
+      event_type: d.eventType as Delivery['event_type'],
+      webhook_url: d.webhookUrl,
+      attempt_number: d.attemptNumber,
+      delivery_status: d.deliveryStatus,
+      http_status_code: d.httpStatusCode,
+      error_message: d.errorMessage,
+      scheduled_at: d.scheduledAt.toISOString(),
+      delivered_at: d.deliveredAt?.toISOString() ?? null,
+      payload: payloadColumn.read(d.payloadJson),
+      created_at: d.createdAt.toISOString(),
+    })),
   };
 }

@@ -10,7 +10,12 @@ export const deliveryQueueKey = (deliveryId: string) => `webhook:${deliveryId}`;
  * in the same transaction. A no-op for jobs without a webhook URL. Never sends anything itself:
  * requests are never blocked by a receiver.
  */
-export async function scheduleWebhook(tx: Tx, job: Job, event: WebhookEvent, completion?: Completion): Promise<void> {
+export async function scheduleWebhook(
+  tx: Tx,
+  job: Job,
+  event: WebhookEvent,
+  completion?: Completion,
+): Promise<void> {
   if (!job.webhookUrl) return;
   const now = new Date();
   const delivery = await tx.webhookDelivery.create({
@@ -25,8 +30,13 @@ export async function scheduleWebhook(tx: Tx, job: Job, event: WebhookEvent, com
       scheduledAt: now,
     },
   });
-  await enqueue(tx, 'deliver-webhook', { deliveryId: delivery.id }, {
-    singletonKey: deliveryQueueKey(delivery.id),
-    runAt: now,
-  });
+  await enqueue(
+    tx,
+    'deliver-webhook',
+    { deliveryId: delivery.id },
+    {
+      singletonKey: deliveryQueueKey(delivery.id),
+      runAt: now,
+    },
+  );
 }

@@ -13,7 +13,12 @@ export async function api<T = Record<string, unknown>>(
   stack: Stack,
   method: string,
   urlPath: string,
-  opts: { key?: string | null; body?: unknown; headers?: Record<string, string>; /** Which web process (0-based). */ web?: number } = {},
+  opts: {
+    key?: string | null;
+    body?: unknown;
+    headers?: Record<string, string>;
+    /** Which web process (0-based). */ web?: number;
+  } = {},
 ): Promise<ApiResponse<T>> {
   const headers: Record<string, string> = { 'Content-Type': 'application/json', ...opts.headers };
   if (opts.key) headers['X-Api-Key'] = opts.key;

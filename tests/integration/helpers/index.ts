@@ -1,7 +1,15 @@
 export { api, waitForJob, type ApiResponse, type JobStatus } from './api';
 export { createAccount, createKey, keyout, type TestAccount } from './cli';
 export { alphaStats, cutClip, hasTestdata, syntheticClip, testVideo, TESTDATA } from './media';
-export { freePort, ROOT, stackKind, startStack, type Stack, type StackKind, type StackOptions } from './stack';
+export {
+  freePort,
+  ROOT,
+  stackKind,
+  startStack,
+  type Stack,
+  type StackKind,
+  type StackOptions,
+} from './stack';
 export { enqueued, storedBytes, storedKeys, storedUrlPrefix } from './inspect';
 export { waitFor } from './wait';
 export { roomInWindow, stackDb } from './db';

@@ -10,11 +10,16 @@ import type { Stack } from './stack';
 
 /** Where the stack's signed file URLs point: its own /files route, or the S3 bucket (path style). */
 export function storedUrlPrefix(stack: Stack): string {
-  return stack.kind === 'embedded' ? `${stack.baseUrl}/files/` : `${stack.env.S3_ENDPOINT!.replace(/\/$/, '')}/${stack.env.S3_BUCKET}/`;
+  return stack.kind === 'embedded'
+    ? `${stack.baseUrl}/files/`
+    : `${stack.env.S3_ENDPOINT!.replace(/\/$/, '')}/${stack.env.S3_BUCKET}/`;
 }
 
 /** A client of the scale-out stack's bucket, for looking at what it keeps. */
-async function bucket<T>(stack: Stack, read: (s3: import('@aws-sdk/client-s3').S3Client, name: string) => Promise<T>): Promise<T> {
+async function bucket<T>(
+  stack: Stack,
+  read: (s3: import('@aws-sdk/client-s3').S3Client, name: string) => Promise<T>,
+): Promise<T> {
   const { S3Client } = await import('@aws-sdk/client-s3');
   const e = stack.env;
   const s3 = new S3Client({
@@ -43,7 +48,9 @@ export async function storedKeys(stack: Stack, jobId: string): Promise<string[]>
   }
   const { ListObjectsV2Command } = await import('@aws-sdk/client-s3');
   return bucket(stack, async (s3, name) => {
-    const page = await s3.send(new ListObjectsV2Command({ Bucket: name, Prefix: `jobs/${jobId}/` }));
+    const page = await s3.send(
+      new ListObjectsV2Command({ Bucket: name, Prefix: `jobs/${jobId}/` }),
+    );
     return (page.Contents ?? []).map((o) => o.Key!).sort();
   });
 }
@@ -52,7 +59,13 @@ export async function storedKeys(stack: Stack, jobId: string): Promise<string[]>
 export async function storedBytes(stack: Stack, key: string): Promise<Buffer> {
   if (stack.kind === 'embedded') return fs.readFileSync(path.join(stack.dataDir, 'files', key));
   const { GetObjectCommand } = await import('@aws-sdk/client-s3');
-  return bucket(stack, async (s3, name) => Buffer.from(await (await s3.send(new GetObjectCommand({ Bucket: name, Key: key }))).Body!.transformToByteArray()));
+  return bucket(stack, async (s3, name) =>
+    Buffer.from(
+      await (
+        await s3.send(new GetObjectCommand({ Bucket: name, Key: key }))
+      ).Body!.transformToByteArray(),
+    ),
+  );
 }
 
 /** Queued, running or finished units of work of `kind` whose payload names `id`. */
@@ -68,7 +81,14 @@ export async function enqueued(stack: Stack, kind: string, id: string): Promise<
   const connection = new Redis(stack.env.REDIS_URL!, { maxRetriesPerRequest: null });
   const queue = new Queue(kind, { connection, prefix: BULLMQ_PREFIX });
   try {
-    const jobs = await queue.getJobs(['waiting', 'active', 'delayed', 'prioritized', 'completed', 'failed']);
+    const jobs = await queue.getJobs([
+      'waiting',
+      'active',
+      'delayed',
+      'prioritized',
+      'completed',
+      'failed',
+    ]);
     return jobs.filter((j) => JSON.stringify(j.data).includes(id)).length;
   } finally {
     await queue.close();

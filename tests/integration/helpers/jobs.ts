@@ -13,14 +13,25 @@ export interface Receipt {
 }
 
 /** POST /v1/jobs with filename + content_type, as the SDKs do. */
-export async function createJob(stack: Stack, key: string, filename = 'clip.mp4', contentType = 'video/mp4'): Promise<Receipt> {
-  const r = await api<Receipt>(stack, 'POST', '/v1/jobs', { key, body: { filename, content_type: contentType } });
+export async function createJob(
+  stack: Stack,
+  key: string,
+  filename = 'clip.mp4',
+  contentType = 'video/mp4',
+): Promise<Receipt> {
+  const r = await api<Receipt>(stack, 'POST', '/v1/jobs', {
+    key,
+    body: { filename, content_type: contentType },
+  });
   if (r.status !== 200) throw new Error(`create job answered ${r.status}: ${r.text}`);
   return r.body;
 }
 
 /** One PUT of the whole file (a path, or its bytes) to the signed upload URL, no API key, with the given Content-Type. */
-export async function putUpload(receipt: Receipt, file: string | Uint8Array<ArrayBuffer>): Promise<Response> {
+export async function putUpload(
+  receipt: Receipt,
+  file: string | Uint8Array<ArrayBuffer>,
+): Promise<Response> {
   return fetch(receipt.upload_url, {
     method: 'PUT',
     headers: { 'Content-Type': receipt.instructions.headers['Content-Type'] ?? 'video/mp4' },
@@ -34,12 +45,27 @@ export async function putUpload(receipt: Receipt, file: string | Uint8Array<Arra
  * the status call a client makes next checks it, deletes it and leaves the reason in `message`.
  * Either way the job must still be `created` (what is stored is for the caller to check).
  */
-export async function refusedUpload(stack: Stack, key: string, receipt: Receipt, file: string | Uint8Array<ArrayBuffer>): Promise<{ status: number; reason: string }> {
+export async function refusedUpload(
+  stack: Stack,
+  key: string,
+  receipt: Receipt,
+  file: string | Uint8Array<ArrayBuffer>,
+): Promise<{ status: number; reason: string }> {
   const put = await putUpload(receipt, file);
-  const refusal = stack.kind === 'embedded' ? { status: put.status, reason: ((await put.json()) as { error: string }).error } : null;
-  if (!refusal && put.status !== 200) throw new Error(`the store answered the PUT ${put.status}: ${await put.text()}`);
-  const status = await api<{ status: string; message: string | null }>(stack, 'GET', `/v1/jobs/${receipt.id}/status`, { key });
-  if (status.body.status !== 'created') throw new Error(`the refused upload left the job ${status.body.status}`);
+  const refusal =
+    stack.kind === 'embedded'
+      ? { status: put.status, reason: ((await put.json()) as { error: string }).error }
+      : null;
+  if (!refusal && put.status !== 200)
+    throw new Error(`the store answered the PUT ${put.status}: ${await put.text()}`);
+  const status = await api<{ status: string; message: string | null }>(
+    stack,
+    'GET',
+    `/v1/jobs/${receipt.id}/status`,
+    { key },
+  );
+  if (status.body.status !== 'created')
+    throw new Error(`the refused upload left the job ${status.body.status}`);
   if (refusal) return refusal;
   const reason = /^The upload was refused: (.*)$/.exec(status.body.message ?? '')?.[1];
   if (!reason) throw new Error(`the upload into S3 was not refused: ${status.text}`);
@@ -54,7 +80,15 @@ export async function uploadedJob(stack: Stack, key: string, file: string): Prom
   const receipt = await createJob(stack, key, path.basename(file));
   const res = await putUpload(receipt, file);
   if (res.status !== 200) throw new Error(`upload answered ${res.status}: ${await res.text()}`);
-  const status = await api<{ status: string; message: string | null }>(stack, 'GET', `/v1/jobs/${receipt.id}/status`, { key });
-  if (status.body.status !== 'uploaded') throw new Error(`the uploaded job is ${status.body.status}: ${status.body.message ?? status.text}`);
+  const status = await api<{ status: string; message: string | null }>(
+    stack,
+    'GET',
+    `/v1/jobs/${receipt.id}/status`,
+    { key },
+  );
+  if (status.body.status !== 'uploaded')
+    throw new Error(
+      `the uploaded job is ${status.body.status}: ${status.body.message ?? status.text}`,
+    );
   return receipt.id;
 }

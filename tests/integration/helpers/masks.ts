@@ -17,7 +17,8 @@ export async function writeInvertedMaskVersion(
 ): Promise<void> {
   const prisma = await stackDb(stack);
   const { storage } = await import('../../../lib/storage');
-  const { storeMaskVersion, activateMaskVersion } = await import('../../../lib/services/masks/mask-versions');
+  const { storeMaskVersion, activateMaskVersion } =
+    await import('../../../lib/services/masks/mask-versions');
   const first = await prisma.maskVersion.findFirstOrThrow({ where: { jobId, version: 1 } });
   const src = await storage().localFile(first.storageKey!, stack.dataDir);
   const out = path.join(stack.dataDir, `mask-v${version}-${jobId}.mkv`);
@@ -40,11 +41,20 @@ export async function writeInvertedMaskVersion(
 }
 
 /** A mask video's (or PNG sequence's) frames as 8-bit gray planes of width × height. */
-export async function grayFrames(input: string, width: number, height: number): Promise<Uint8Array[]> {
-  const { stdout } = await run('ffmpeg', ['-v', 'error', '-i', input, '-f', 'rawvideo', '-pix_fmt', 'gray', '-'], { encoding: 'buffer', maxBuffer: 1 << 30 });
+export async function grayFrames(
+  input: string,
+  width: number,
+  height: number,
+): Promise<Uint8Array[]> {
+  const { stdout } = await run(
+    'ffmpeg',
+    ['-v', 'error', '-i', input, '-f', 'rawvideo', '-pix_fmt', 'gray', '-'],
+    { encoding: 'buffer', maxBuffer: 1 << 30 },
+  );
   const size = width * height;
   const frames: Uint8Array[] = [];
-  for (let off = 0; off + size <= stdout.length; off += size) frames.push(stdout.subarray(off, off + size));
+  for (let off = 0; off + size <= stdout.length; off += size)
+    frames.push(stdout.subarray(off, off + size));
   return frames;
 }
 

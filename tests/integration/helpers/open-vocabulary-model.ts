@@ -8,9 +8,24 @@ const { onnx } = onnxProto;
 const DT = onnx.TensorProto.DataType;
 
 /** The fixture's vocabulary, one token per line (line number = id); `</w>` marks CLIP-style whole words. */
-const VOCABULARY = ['<pad>', '<start>', '<end>', 'the', 'a', 'red', 'green', 'blue', 'thing</w>', 'square</w>'];
+const VOCABULARY = [
+  '<pad>',
+  '<start>',
+  '<end>',
+  'the',
+  'a',
+  'red',
+  'green',
+  'blue',
+  'thing</w>',
+  'square</w>',
+];
 /** Per token, what it adds to the logit of a pixel per unit of R, G, B (0..1): colour words, and neutral others. */
-const WEIGHTS: Record<string, [number, number, number]> = { red: [12, -12, -12], green: [-12, 12, -12], blue: [-12, -12, 12] };
+const WEIGHTS: Record<string, [number, number, number]> = {
+  red: [12, -12, -12],
+  green: [-12, 12, -12],
+  blue: [-12, -12, 12],
+};
 export const FIXTURE_SIZE = 64;
 const MAX_TOKENS = 8;
 
@@ -25,17 +40,48 @@ const MAX_TOKENS = 8;
 export function writeColourWordsModel(dir: string): OpenVocabularyManifest {
   const table = new Float32Array(VOCABULARY.length * 3);
   VOCABULARY.forEach((t, i) => table.set(WEIGHTS[t] ?? [0, 0, 0], i * 3));
-  const tensor = (name: string, dims: number[], data: Float32Array | BigInt64Array, dataType: number) =>
-    onnx.TensorProto.create({ name, dims, dataType, rawData: new Uint8Array(data.buffer, data.byteOffset, data.byteLength) });
-  const node = (opType: string, input: string[], output: string, attribute: onnxProto.onnx.IAttributeProto[] = []) => onnx.NodeProto.create({ opType, input, output: [output], attribute });
+  const tensor = (
+    name: string,
+    dims: number[],
+    data: Float32Array | BigInt64Array,
+    dataType: number,
+  ) =>
+    onnx.TensorProto.create({
+      name,
+      dims,
+      dataType,
+      rawData: new Uint8Array(data.buffer, data.byteOffset, data.byteLength),
+    });
+  const node = (
+    opType: string,
+    input: string[],
+    output: string,
+    attribute: onnxProto.onnx.IAttributeProto[] = [],
+  ) => onnx.NodeProto.create({ opType, input, output: [output], attribute });
   const value = (name: string, elemType: number, dims: (number | string)[]) =>
-    onnx.ValueInfoProto.create({ name, type: { tensorType: { elemType, shape: { dim: dims.map((d) => (typeof d === 'number' ? { dimValue: d } : { dimParam: d })) } } } });
+    onnx.ValueInfoProto.create({
+      name,
+      type: {
+        tensorType: {
+          elemType,
+          shape: {
+            dim: dims.map((d) => (typeof d === 'number' ? { dimValue: d } : { dimParam: d })),
+          },
+        },
+      },
+    });
   const S = FIXTURE_SIZE;
   const graph = onnx.GraphProto.create({
     name: 'colour-words',
     node: [
       node('Gather', ['embedding', 'input_ids'], 'token_weights'), // [1, T, 3]
-      node('Cast', ['attention_mask'], 'mask_f', [onnx.AttributeProto.create({ name: 'to', type: onnx.AttributeProto.AttributeType.INT, i: DT.FLOAT })]),
+      node('Cast', ['attention_mask'], 'mask_f', [
+        onnx.AttributeProto.create({
+          name: 'to',
+          type: onnx.AttributeProto.AttributeType.INT,
+          i: DT.FLOAT,
+        }),
+      ]),
       node('Unsqueeze', ['mask_f', 'axis_2'], 'mask_3'), // [1, T, 1]
       node('Mul', ['token_weights', 'mask_3'], 'kept'),
       node('ReduceSum', ['kept', 'axis_1'], 'phrase'), // [1, 1, 3]
@@ -51,10 +97,21 @@ export function writeColourWordsModel(dir: string): OpenVocabularyManifest {
       tensor('nchw_weights', [4], BigInt64Array.of(1n, 3n, 1n, 1n), DT.INT64),
       tensor('out_shape', [3], BigInt64Array.of(1n, BigInt(S), BigInt(S)), DT.INT64),
     ],
-    input: [value('pixel_values', DT.FLOAT, [1, 3, S, S]), value('input_ids', DT.INT64, [1, 'tokens']), value('attention_mask', DT.INT64, [1, 'tokens'])],
+    input: [
+      value('pixel_values', DT.FLOAT, [1, 3, S, S]),
+      value('input_ids', DT.INT64, [1, 'tokens']),
+      value('attention_mask', DT.INT64, [1, 'tokens']),
+    ],
     output: [value('logits', DT.FLOAT, [1, S, S])],
   });
-  const bytes = onnx.ModelProto.encode(onnx.ModelProto.create({ irVersion: 8, producerName: 'keyout test fixture', opsetImport: [{ domain: '', version: 17 }], graph })).finish();
+  const bytes = onnx.ModelProto.encode(
+    onnx.ModelProto.create({
+      irVersion: 8,
+      producerName: 'keyout test fixture',
+      opsetImport: [{ domain: '', version: 17 }],
+      graph,
+    }),
+  ).finish();
   const manifest: OpenVocabularyManifest = {
     id: 'colour-words',
     file: 'colour-words.onnx',

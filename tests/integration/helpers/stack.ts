@@ -77,20 +77,36 @@ function serverMode(): 'dev' | 'start' {
 
 class Tail {
   private text = '';
+  /** Whether each process's output ends mid-line: a chunk may split a line, which keeps one prefix. */
+  private readonly midLine = new Map<string, boolean>();
   constructor(private readonly file: string) {}
   add(prefix: string, chunk: Buffer) {
     const s = chunk.toString();
     fs.appendFileSync(this.file, s);
-    this.text = (this.text + s.replace(/^/gm, prefix)).slice(-20_000);
+    const prefixed =
+      (this.midLine.get(prefix) ? '' : prefix) + s.replace(/\n(?=.)/gs, `\n${prefix}`);
+    this.midLine.set(prefix, !s.endsWith('\n'));
+    this.text = (this.text + prefixed).slice(-20_000);
   }
   toString() {
     return this.text;
   }
 }
 
-function launch(cmd: string, args: string[], env: Record<string, string>, tail: Tail, prefix: string): ChildProcess {
+function launch(
+  cmd: string,
+  args: string[],
+  env: Record<string, string>,
+  tail: Tail,
+  prefix: string,
+): ChildProcess {
   // Own process group, so stop() ends the launcher and everything it started.
-  const child = spawn(cmd, args, { cwd: ROOT, env: { ...process.env, ...env }, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(cmd, args, {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   child.stdout?.on('data', (d: Buffer) => tail.add(prefix, d));
   child.stderr?.on('data', (d: Buffer) => tail.add(prefix, d));
   return child;
@@ -112,10 +128,16 @@ async function killGroup(child: ChildProcess | null): Promise<void> {
   clearTimeout(timer);
 }
 
-async function waitUntilServing(baseUrl: string, child: ChildProcess, tail: Tail, timeoutMs: number): Promise<void> {
+async function waitUntilServing(
+  baseUrl: string,
+  child: ChildProcess,
+  tail: Tail,
+  timeoutMs: number,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`The server exited (${child.exitCode}):\n${tail.toString()}`);
+    if (child.exitCode !== null)
+      throw new Error(`The server exited (${child.exitCode}):\n${tail.toString()}`);
     try {
       // Any answer means it is up; in dev mode this also compiles the API routes once.
       await fetch(`${baseUrl}/v1/openapi`, { signal: AbortSignal.timeout(120_000) });
@@ -128,7 +150,10 @@ async function waitUntilServing(baseUrl: string, child: ChildProcess, tail: Tail
 }
 
 /** Environment and clean-up for a scale-out stack: its own database, Redis database and bucket. */
-export async function scaleServices(): Promise<{ env: Record<string, string>; stop(): Promise<void> }> {
+export async function scaleServices(): Promise<{
+  env: Record<string, string>;
+  stop(): Promise<void>;
+}> {
   const [{ testPostgres }, { testRedis }, { testS3 }] = await Promise.all([
     import('../../../scripts/lib-stack/test-postgres'),
     import('../../../scripts/lib-stack/test-redis'),
@@ -166,7 +191,11 @@ export async function scaleServices(): Promise<{ env: Record<string, string>; st
 }
 
 /** The environment of a stack's processes: its DATA_DIR and port, a fresh secret, then `extra`s. */
-export function stackEnv(dataDir: string, port: number, ...extra: (Record<string, string> | undefined)[]): Record<string, string> {
+export function stackEnv(
+  dataDir: string,
+  port: number,
+  ...extra: (Record<string, string> | undefined)[]
+): Record<string, string> {
   return {
     DATA_DIR: dataDir,
     PUBLIC_URL: `http://127.0.0.1:${port}`,
@@ -201,19 +230,32 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
       ? launch(process.execPath, [launcher, 'dev', String(p)], own, tail, prefix)
       : process.env.KEYOUT_TEST_DIST_DIR
         ? launch(process.execPath, [launcher, 'start', String(p)], own, tail, prefix)
-        : launch(process.execPath, [nextBin, 'start', '--hostname', '127.0.0.1', '--port', String(p)], own, tail, prefix);
+        : launch(
+            process.execPath,
+            [nextBin, 'start', '--hostname', '127.0.0.1', '--port', String(p)],
+            own,
+            tail,
+            prefix,
+          );
   };
   const servers = ports.map((_, i) => launchWeb(i));
   const wanted = opts.workers ?? (opts.worker ? 1 : 0);
   const workers: (ChildProcess | null)[] = [];
-  const running = (w: ChildProcess | null) => w !== null && w.exitCode === null && w.signalCode === null;
+  const running = (w: ChildProcess | null) =>
+    w !== null && w.exitCode === null && w.signalCode === null;
 
   const startWorker = () => {
     for (let i = 0; i < Math.max(1, wanted); i++) {
       if (running(workers[i] ?? null)) continue;
       // The launcher self-hosters run (`npm run worker`): it starts the worker as its child.
       const prefix = wanted > 1 ? `[worker ${i + 1}] ` : '[worker] ';
-      workers[i] = launch(process.execPath, [path.join(ROOT, 'bin/worker.mjs')], { ...env, PGAPPNAME: `keyout-worker-${i + 1}` }, tail, prefix);
+      workers[i] = launch(
+        process.execPath,
+        [path.join(ROOT, 'bin/worker.mjs')],
+        { ...env, PGAPPNAME: `keyout-worker-${i + 1}` },
+        tail,
+        prefix,
+      );
     }
   };
   const stopWorker = async () => {

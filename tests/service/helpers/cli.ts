@@ -29,7 +29,11 @@ async function printedKey(email: string, credits: number): Promise<string> {
 }
 
 /** A new account with `credits` credits and an API key. */
-export async function createAccount(_stack: Stack, credits = 100, email = `svc-${randomUUID()}@example.com`): Promise<TestAccount> {
+export async function createAccount(
+  _stack: Stack,
+  credits = 100,
+  email = `svc-${randomUUID()}@example.com`,
+): Promise<TestAccount> {
   return { email, key: await keysCreate(email, credits) };
 }
 

@@ -30,7 +30,10 @@ function routeFiles(dir: string): string[] {
 }
 
 function toRoute(file: string): Route {
-  const segments = path.relative(APP, path.dirname(file)).split(path.sep).filter((s) => !/^\(.*\)$/.test(s));
+  const segments = path
+    .relative(APP, path.dirname(file))
+    .split(path.sep)
+    .filter((s) => !/^\(.*\)$/.test(s));
   const params: Route['params'] = [];
   let rank = 0;
   const parts = segments.map((s) => {
@@ -47,7 +50,9 @@ const ROUTES: Route[] = SERVED.flatMap((d) => routeFiles(path.join(APP, d)))
   .map(toRoute)
   .sort((a, b) => a.rank - b.rank);
 
-function match(pathname: string): { route: Route; params: Record<string, string | string[]> } | null {
+function match(
+  pathname: string,
+): { route: Route; params: Record<string, string | string[]> } | null {
   for (const route of ROUTES) {
     const m = route.pattern.exec(pathname);
     if (!m) continue;
@@ -61,11 +66,15 @@ function match(pathname: string): { route: Route; params: Record<string, string 
   return null;
 }
 
-type Handler = (req: Request, ctx: { params: Promise<Record<string, string | string[]>> }) => Promise<Response> | Response;
+type Handler = (
+  req: Request,
+  ctx: { params: Promise<Record<string, string | string[]>> },
+) => Promise<Response> | Response;
 
 function toRequest(req: http.IncomingMessage, origin: string): Request {
   const headers = new Headers();
-  for (const [k, v] of Object.entries(req.headers)) for (const one of [v ?? []].flat()) headers.append(k, one);
+  for (const [k, v] of Object.entries(req.headers))
+    for (const one of [v ?? []].flat()) headers.append(k, one);
   const bodyless = req.method === 'GET' || req.method === 'HEAD';
   return new Request(new URL(req.url ?? '/', origin), {
     method: req.method,
@@ -82,7 +91,12 @@ async function send(res: http.ServerResponse, response: Response): Promise<void>
   if (cookies.length) headers['set-cookie'] = cookies;
   res.writeHead(response.status, headers);
   if (!response.body) return void res.end();
-  await new Promise<void>((resolve, reject) => Readable.fromWeb(response.body as never).on('error', reject).pipe(res).on('finish', resolve));
+  await new Promise<void>((resolve, reject) =>
+    Readable.fromWeb(response.body as never)
+      .on('error', reject)
+      .pipe(res)
+      .on('finish', resolve),
+  );
 }
 
 /** Serves the API route handlers on 127.0.0.1:`port`; resolves once it listens. */

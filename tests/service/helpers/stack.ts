@@ -2,15 +2,21 @@ import fs from 'node:fs';
 import type http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { scaleServices, stackEnv, stackKind, type Stack, type StackOptions } from '../../integration/helpers/stack';
+import {
+  scaleServices,
+  stackEnv,
+  stackKind,
+  type Stack,
+  type StackOptions,
+} from '../../integration/helpers/stack';
 import { freePorts } from '../../../scripts/lib-stack/ports';
 import { serveRoutes } from './routes';
 
 /**
  * The service tier's Keyout, in the test process: the API's route handlers on a plain HTTP
  * server (routes.ts) and the worker's Runner with its real handlers, queue and storage, over a
- * fresh DATA_DIR and database. Models answer from the stand-in runtime (setup.ts mocks
- * lib/inference/server-runtime with stand-in-runtime.ts); ffmpeg is real. The same Stack as the
+ * fresh DATA_DIR and database. Models answer from the stand-in runtime (stand-in-runtime.ts),
+ * handed to the Runner in its ports; ffmpeg is real. The same Stack as the
  * integration tier's, so a test file runs on either; on the scale-out services
  * (KEYOUT_TEST_STACK=scale) it uses PostgreSQL, BullMQ and S3 as the integration stack does.
  * One stack per test file: the process's environment is the stack's.
@@ -59,22 +65,45 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
 
 /** The worker's Runner in this process, started when asked; its log lines go to `log`. */
 async function inProcessWorker(log: string[], startNow: boolean) {
-  const [{ Runner }, { handlers }, { queueProvider, relay }, { db }] = await Promise.all([
+  const [
+    { Runner },
+    { handlers },
+    { queueProvider, relay },
+    { db },
+    { defaultPorts },
+    { standInRuntime },
+  ] = await Promise.all([
     import('../../../workers/server/runner'),
     import('../../../workers/server/handlers'),
     import('../../../lib/queue'),
     import('../../../lib/db/client'),
+    import('../../../lib/services/ports'),
+    import('../stand-in-runtime'),
   ]);
+  // The stack's own adapters (its environment is set by now), with the stand-in models.
+  const runtime = standInRuntime();
+  const ports = { ...defaultPorts, runtime: () => Promise.resolve(runtime) };
   await db().$connect();
   const provider = queueProvider();
-  const logger = { info: (m: string) => log.push(`[worker] ${m}`), error: (m: string) => log.push(`[worker] ${m}`) };
+  const logger = {
+    info: (m: string) => log.push(`[worker] ${m}`),
+    error: (m: string) => log.push(`[worker] ${m}`),
+  };
   let runner: InstanceType<typeof Runner> | null = null;
   const worker = {
     running: () => runner !== null,
     start() {
       if (runner) return;
       // Idle slots look for work often: a test waits on nothing but the job itself.
-      runner = new Runner({ handlers, provider, concurrency: 1, onIdle: relay, log: logger, pollMs: 100 });
+      runner = new Runner({
+        handlers,
+        ports,
+        provider,
+        concurrency: 1,
+        onIdle: relay,
+        log: logger,
+        pollMs: 100,
+      });
       runner.start();
     },
     async stop() {

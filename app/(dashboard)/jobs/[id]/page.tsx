@@ -4,7 +4,13 @@ import { notFound } from 'next/navigation';
 import { DeleteJob } from '@/components/jobs/delete-job';
 import { ExportsPanel } from '@/components/jobs/exports-panel';
 import { choiceOf } from '@/components/jobs/job-options';
-import { JobDetails, JobDownloads, JobFailed, JobResultPreview, JobWebhooks } from '@/components/jobs/job-panels';
+import {
+  JobDetails,
+  JobDownloads,
+  JobFailed,
+  JobResultPreview,
+  JobWebhooks,
+} from '@/components/jobs/job-panels';
 import { JobLive } from '@/components/jobs/job-live';
 import { MaskVersionsPanel } from '@/components/jobs/mask-versions-panel';
 import { StartForm } from '@/components/jobs/start/start-form';
@@ -33,7 +39,13 @@ export const metadata: Metadata = { title: 'Job — Keyout' };
  * (failed), or look at and download its result (completed). Each part is a panel of its own,
  * so more panels (exports, mask versions) slot in without touching the others.
  */
-export default async function JobPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<{ from?: string }> }) {
+export default async function JobPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ id: string }>;
+  searchParams: Promise<{ from?: string }>;
+}) {
   const { id } = await params;
   const { from } = await searchParams;
   const user = await requireUser(`/jobs/${id}`);
@@ -56,7 +68,9 @@ export default async function JobPage({ params, searchParams }: { params: Promis
     completed ? listRefinements(user.id, id) : null,
   ]);
   // Mask refinement (issue 26): the models that refine masks (text or clicks), cheapest first, with the price for this video.
-  const textModels = API_MODEL_ROWS.filter((m) => m.textPrompts).sort((a, b) => a.creditsPerSecond - b.creditsPerSecond);
+  const textModels = API_MODEL_ROWS.filter((m) => m.textPrompts).sort(
+    (a, b) => a.creditsPerSecond - b.creditsPerSecond,
+  );
 
   return (
     <>
@@ -67,7 +81,9 @@ export default async function JobPage({ params, searchParams }: { params: Promis
       </nav>
       <div className="mb-6 flex flex-col gap-4 sm:flex-row sm:items-start sm:justify-between">
         <div className="min-w-0">
-          <h1 className="text-2xl font-semibold tracking-tight break-words text-slate-900">{s.filename}</h1>
+          <h1 className="text-2xl font-semibold tracking-tight break-words text-slate-900">
+            {s.filename}
+          </h1>
           <div className="mt-2 flex flex-wrap items-center gap-2 text-sm text-slate-600">
             <JobStatusBadge status={s.status} />
             <span>Created {formatDate(s.created_at)}</span>
@@ -97,18 +113,28 @@ export default async function JobPage({ params, searchParams }: { params: Promis
         <div className="grid grid-cols-1 gap-6 lg:grid-cols-[minmax(0,1fr)_300px]">
           <div className="min-w-0 space-y-6">
             {s.status === 'created' ? (
-              <EmptyState title="Waiting for the video" action={<LinkButton href="/jobs/new">Upload a video</LinkButton>}>
-                This job was created but its video never arrived. Upload it with the API, or start a new job here. Jobs whose video never
-                arrives are deleted after a day.
+              <EmptyState
+                title="Waiting for the video"
+                action={<LinkButton href="/jobs/new">Upload a video</LinkButton>}
+              >
+                This job was created but its video never arrived. Upload it with the API, or start a
+                new job here. Jobs whose video never arrives are deleted after a day.
               </EmptyState>
             ) : null}
             {s.status === 'processing' ? (
               <Card>
                 <CardTitle>Processing</CardTitle>
-                <JobLive jobId={s.id} initial={live?.progress ?? null} width={detail.width} height={detail.height} />
+                <JobLive
+                  jobId={s.id}
+                  initial={live?.progress ?? null}
+                  width={detail.width}
+                  height={detail.height}
+                />
               </Card>
             ) : null}
-            {s.status === 'failed' ? <JobFailed jobId={s.id} message={s.message} refunded={detail.creditsUsed} /> : null}
+            {s.status === 'failed' ? (
+              <JobFailed jobId={s.id} message={s.message} refunded={detail.creditsUsed} />
+            ) : null}
             {s.status === 'completed' ? <JobResultPreview detail={detail} /> : null}
             {s.status === 'completed' ? <JobDownloads downloads={detail.downloads} /> : null}
             {versions && refinements ? (
@@ -116,18 +142,45 @@ export default async function JobPage({ params, searchParams }: { params: Promis
                 jobId={s.id}
                 versions={versions}
                 refinements={refinements}
-                models={textModels.map(({ id: model, label }) => ({ id: model, label, credits: priceJob({ model, durationSeconds: s.length_seconds ?? 0, fps: detail.fps ?? 30 }) }))}
+                models={textModels.map(({ id: model, label }) => ({
+                  id: model,
+                  label,
+                  credits: priceJob({
+                    model,
+                    durationSeconds: s.length_seconds ?? 0,
+                    fps: detail.fps ?? 30,
+                  }),
+                }))}
                 source={
-                  detail.sourceUrl && detail.width && detail.height && detail.fps && detail.frameCount
-                    ? { url: detail.sourceUrl, width: detail.width, height: detail.height, fps: detail.fps, frameCount: detail.frameCount }
+                  detail.sourceUrl &&
+                  detail.width &&
+                  detail.height &&
+                  detail.fps &&
+                  detail.frameCount
+                    ? {
+                        url: detail.sourceUrl,
+                        width: detail.width,
+                        height: detail.height,
+                        fps: detail.fps,
+                        frameCount: detail.frameCount,
+                      }
                     : null
                 }
               />
             ) : null}
             {exports ? (
-              <ExportsPanel jobId={s.id} exports={exports.exports.filter((e) => !isStickerFormat(e.format))} maskVersions={exports.maskVersions} />
+              <ExportsPanel
+                jobId={s.id}
+                exports={exports.exports.filter((e) => !isStickerFormat(e.format))}
+                maskVersions={exports.maskVersions}
+              />
             ) : null}
-            {exports ? <StickersPanel jobId={s.id} stickers={exports.exports.filter((e) => isStickerFormat(e.format))} /> : null}
+            {exports ? (
+              <StickersPanel
+                jobId={s.id}
+                stickers={exports.exports.filter((e) => isStickerFormat(e.format))}
+              />
+            ) : null}
             {history ? <JobWebhooks history={history} /> : null}
           </div>
           <aside>

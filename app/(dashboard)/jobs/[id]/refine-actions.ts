@@ -11,8 +11,10 @@ import { requestRefinement } from '@/lib/services/refinements/request-refinement
 export type RefineState = { ok: true; version: number } | { ok: false; error: string } | null;
 
 const failure = (err: unknown): { ok: false; error: string } => {
-  if (err instanceof ServiceError) return { ok: false, error: err.details ? `${err.message}. ${err.details}` : err.message };
-  if (err instanceof z.ZodError) return { ok: false, error: err.issues.map((i) => i.message).join('; ') };
+  if (err instanceof ServiceError)
+    return { ok: false, error: err.details ? `${err.message}. ${err.details}` : err.message };
+  if (err instanceof z.ZodError)
+    return { ok: false, error: err.issues.map((i) => i.message).join('; ') };
   throw err;
 };
 
@@ -22,14 +24,21 @@ const failure = (err: unknown): { ok: false; error: string } => {
  * the same service and rules as POST /v1/jobs/{id}/refine-mask. The form carries the version
  * the user saw, so a change made meanwhile (another tab, the API) is a clear refusal.
  */
-export async function refineAction(jobId: string, _prev: RefineState, form: FormData): Promise<RefineState> {
+export async function refineAction(
+  jobId: string,
+  _prev: RefineState,
+  form: FormData,
+): Promise<RefineState> {
   const user = await requireUser(`/jobs/${jobId}`);
   const text = (name: string) => {
     const v = form.get(name);
     return typeof v === 'string' ? v : '';
   };
   try {
-    const prompt = text('mode') === 'points' ? { mode: 'points', time: Number(text('time')), points: jsonOrNull(text('points')) } : { text: text('prompt') };
+    const prompt =
+      text('mode') === 'points'
+        ? { mode: 'points', time: Number(text('time')), points: jsonOrNull(text('points')) }
+        : { text: text('prompt') };
     const request = RefineMaskRequest.parse({
       op: text('op') || null,
       model: text('model') || null,

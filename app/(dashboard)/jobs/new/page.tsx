@@ -8,7 +8,11 @@ import { getUploadedJob } from '@/lib/services/jobs/get-uploaded-job';
 
 export const metadata: Metadata = { title: 'New job — Keyout' };
 
-export default async function NewJobPage({ searchParams }: { searchParams: Promise<{ job?: string }> }) {
+export default async function NewJobPage({
+  searchParams,
+}: {
+  searchParams: Promise<{ job?: string }>;
+}) {
   const user = await requireUser('/jobs/new');
   const { job } = await searchParams;
   const uploaded = job ? await getUploadedJob(user.id, job) : null;
@@ -17,7 +21,11 @@ export default async function NewJobPage({ searchParams }: { searchParams: Promi
       <PageHeader
         title="New job"
         description="Upload one or more videos, pick a model and an output, and see the exact cost before you start."
-        actions={<LinkButton href="/jobs/new/image" variant="secondary">From an image</LinkButton>}
+        actions={
+          <LinkButton href="/jobs/new/image" variant="secondary">
+            From an image
+          </LinkButton>
+        }
       />
       <NewJob maxUploadBytes={env().MAX_UPLOAD_BYTES} uploaded={uploaded ?? undefined} />
     </>

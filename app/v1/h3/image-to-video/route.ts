@@ -1,7 +1,12 @@
 import { readJson } from '@/lib/http/body';
 import { multipartFile } from '@/lib/http/multipart';
 import { apiRoute, otherMethods } from '@/lib/http/route';
-import { ImageToVideoReceipt, ImageToVideoRequest, ImageToVideoUploaded, multipartOptions } from '@/lib/schemas/image-to-video';
+import {
+  ImageToVideoReceipt,
+  ImageToVideoRequest,
+  ImageToVideoUploaded,
+  multipartOptions,
+} from '@/lib/schemas/image-to-video';
 import { createStillJob, createStillJobWithFile } from '@/lib/services/jobs/create-job';
 
 export const POST = apiRoute(async ({ req, userId }) => {
@@ -14,10 +19,15 @@ export const POST = apiRoute(async ({ req, userId }) => {
       file.body.resume();
       throw e;
     }
-    return { body: ImageToVideoUploaded.parse(await createStillJobWithFile(userId, file, options)) };
+    return {
+      body: ImageToVideoUploaded.parse(await createStillJobWithFile(userId, file, options)),
+    };
   }
   const job = await createStillJob(userId, ImageToVideoRequest.parse(await readJson(req)));
-  return { body: job.status === 'created' ? ImageToVideoReceipt.parse(job) : ImageToVideoUploaded.parse(job) };
+  return {
+    body:
+      job.status === 'created' ? ImageToVideoReceipt.parse(job) : ImageToVideoUploaded.parse(job),
+  };
 });
 
 export const { GET, PUT, PATCH, DELETE, OPTIONS } = otherMethods('POST');

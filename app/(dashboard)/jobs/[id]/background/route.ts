@@ -15,17 +15,23 @@ const json = (status: number, body: unknown) => Response.json(body, { status });
  */
 export async function POST(req: Request, ctx: Ctx) {
   const site = req.headers.get('sec-fetch-site');
-  if (site && site !== 'same-origin') return json(403, { error: 'Cross-site uploads are not allowed' });
+  if (site && site !== 'same-origin')
+    return json(403, { error: 'Cross-site uploads are not allowed' });
   const user = await currentUser();
   if (!user) return json(401, { error: 'Sign in to upload a background' });
   if (!req.body) return json(400, { error: 'The background image is empty' });
   try {
     const length = req.headers.get('content-length');
     const body = Readable.fromWeb(req.body as NodeWebStream<Uint8Array>);
-    const stored = await uploadBackground(user.id, (await ctx.params).id, body, { contentLength: length ? Number(length) : undefined });
+    const stored = await uploadBackground(user.id, (await ctx.params).id, body, {
+      contentLength: length ? Number(length) : undefined,
+    });
     return json(200, stored);
   } catch (e) {
     const err = toHttpError(e);
-    return json(err.status, err.details ? { error: err.message, details: err.details } : { error: err.message });
+    return json(
+      err.status,
+      err.details ? { error: err.message, details: err.details } : { error: err.message },
+    );
   }
 }

@@ -6,7 +6,16 @@ import { requestRefinement } from '@/lib/services/refinements/request-refinement
 export const POST = apiRoute<{ id: string }>(async ({ req, userId, params }) => {
   const key = req.headers.get('idempotency-key');
   const body = RefineMaskRequest.parse(await readJson(req));
-  return { body: RefinementRecord.parse(await requestRefinement(userId, params.id, body, key === null ? null : IdempotencyKey.parse(key))) };
+  return {
+    body: RefinementRecord.parse(
+      await requestRefinement(
+        userId,
+        params.id,
+        body,
+        key === null ? null : IdempotencyKey.parse(key),
+      ),
+    ),
+  };
 });
 
 export const { GET, PUT, PATCH, DELETE, OPTIONS } = otherMethods('POST');

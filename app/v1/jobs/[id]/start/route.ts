@@ -6,7 +6,14 @@ import { startJob } from '@/lib/services/jobs/start-job';
 // A new start counts against the key's starts a minute; a replay of one does not.
 export const POST = apiRoute<{ id: string }>(async ({ req, userId, params, admitStart }) => {
   const body = await readJson(req);
-  return { body: StartResponse.parse(await startJob(userId, params.id, StartJobRequest.parse(body), { given: givenStartFields(body), admitStart })) };
+  return {
+    body: StartResponse.parse(
+      await startJob(userId, params.id, StartJobRequest.parse(body), {
+        given: givenStartFields(body),
+        admitStart,
+      }),
+    ),
+  };
 });
 
 export const { GET, PUT, PATCH, DELETE, OPTIONS } = otherMethods('POST');

@@ -5,7 +5,8 @@ import { activateVersion } from '@/lib/services/masks/activate-mask-version';
 
 export const POST = apiRoute<{ id: string; version: string }>(async ({ userId, params }) => {
   const version = Number(params.version);
-  if (!Number.isInteger(version) || version < 1) throw new ServiceError('invalid', 'The mask version must be a whole number from 1');
+  if (!Number.isInteger(version) || version < 1)
+    throw new ServiceError('invalid', 'The mask version must be a whole number from 1');
   return { body: MaskVersionList.parse(await activateVersion(userId, params.id, version)) };
 });
 

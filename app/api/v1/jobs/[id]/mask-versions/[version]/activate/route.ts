@@ -1,1 +1,8 @@
-export { GET, POST, PUT, PATCH, DELETE, OPTIONS } from '@/app/v1/jobs/[id]/mask-versions/[version]/activate/route';
+export {
+  GET,
+  POST,
+  PUT,
+  PATCH,
+  DELETE,
+  OPTIONS,
+} from '@/app/v1/jobs/[id]/mask-versions/[version]/activate/route';

@@ -15,6 +15,7 @@ import { openMaskWriter } from './mask-writer';
 import { startStreamedRender, type RenderWhileSegmenting } from './render-while-segmenting';
 import { type PreviewImage, PreviewSampler } from './preview';
 import { isGpu } from '../inference/device';
+import type { ServedRuntime } from '../inference/runtime-rpc';
 import { serverRuntime } from '../inference/server-runtime';
 
 export type { ApiModel } from '../../engine/api-models';
@@ -46,6 +47,8 @@ export interface SegmentOptions {
   previewEveryMs?: number;
   /** Benchmarks only: stop after this many frames. */
   maxFrames?: number;
+  /** The models; the process's own (lib/inference/server-runtime.ts) when not given. */
+  runtime?: ServedRuntime;
   /**
    * An output (the job's primary) to render while segmenting, from the mask as it is written;
    * `SegmentResult.rendered` has it, or null where it must render afterwards.
@@ -63,7 +66,7 @@ const PROGRESS_EVERY_S = 0.5;
  * inference and memory stays flat however long the video is.
  */
 export async function segmentVideo(opts: SegmentOptions): Promise<SegmentResult> {
-  const runtime = await serverRuntime();
+  const runtime = opts.runtime ?? (await serverRuntime());
   // A GPU worker runs the GPU's configuration of the tier where there is one (engine/tiers.ts).
   const { device } = await runtime.device();
   const { tier, manifest } = tierFor(opts.model, allManifests(), isGpu(device) ? 'gpu' : 'cpu');
@@ -78,6 +81,8 @@ export interface SegmentResult {
   mostFramesHeld: number;
   seconds: number;
   stageSeconds: Record<string, number>;
+  /** The engine configuration that ran (the tier, its device's variant and the preset applied). */
+  tier: TierConfig;
   /** The output asked for in `render`, validated; null when none was asked or it could not be made meanwhile. */
   rendered: RenderedOutput | null;
 }
@@ -87,7 +92,11 @@ export interface SegmentResult {
  * and may wrap the runtime: scripts/lib-bench/cached-runtime.ts).
  */
 export async function segmentVideoWith(
-  opts: Omit<SegmentOptions, 'model' | 'preset'> & { tier: TierConfig; manifest: ModelManifest; runtime?: InferenceRuntime },
+  opts: Omit<SegmentOptions, 'model' | 'preset' | 'runtime'> & {
+    tier: TierConfig;
+    manifest: ModelManifest;
+    runtime?: InferenceRuntime;
+  },
 ): Promise<SegmentResult> {
   const { info, tier, manifest } = opts;
   const started = performance.now();
@@ -99,7 +108,9 @@ export async function segmentVideoWith(
     threshold: opts.threshold ?? null,
     smartSampling: opts.smartSampling ?? true,
   });
-  const streamed = opts.render ? await startStreamedRender(opts.input, info, opts.render, opts.signal) : null;
+  const streamed = opts.render
+    ? await startStreamedRender(opts.input, info, opts.render, opts.signal)
+    : null;
   const writer = openMaskWriter(info, opts.maskOut, streamed?.maskIn);
   const stage = { decode: 0, encode: 0 };
   const total = opts.maxFrames ? Math.min(opts.maxFrames, info.frameCount) : info.frameCount;
@@ -107,10 +118,16 @@ export async function segmentVideoWith(
   let framesRead = 0;
   let mostFramesHeld = 0;
   let lastReport = 0;
-  const preview = opts.onPreview ? new PreviewSampler(info.width, info.height, opts.previewEveryMs ?? 3000, opts.onPreview) : null;
+  const preview = opts.onPreview
+    ? new PreviewSampler(info.width, info.height, opts.previewEveryMs ?? 3000, opts.onPreview)
+    : null;
   try {
     // ffmpeg scales each frame to the working resolution too: cheaper there than in JS.
-    const frames = readFrames(info, opts.input, { signal: opts.signal, maxFrames: opts.maxFrames, workSize: workSize(tier, info.width, info.height) });
+    const frames = readFrames(info, opts.input, {
+      signal: opts.signal,
+      maxFrames: opts.maxFrames,
+      workSize: workSize(tier, info.width, info.height),
+    });
     const write = async (alphas: Uint8Array[]) => {
       const t = performance.now();
       for (const alpha of alphas) await writer.write(alpha);
@@ -157,7 +174,13 @@ export async function segmentVideoWith(
     inferences: matter.stats.inferences,
     mostFramesHeld,
     seconds,
-    stageSeconds: { decode: stage.decode, infer: matter.stats.stageSeconds.infer, refine: matter.stats.stageSeconds.refine, encode: stage.encode },
+    tier,
+    stageSeconds: {
+      decode: stage.decode,
+      infer: matter.stats.stageSeconds.infer,
+      refine: matter.stats.stageSeconds.refine,
+      encode: stage.encode,
+    },
     rendered,
   };
 }
@@ -178,5 +201,10 @@ function assertDecodedWhole(info: MediaInfo, framesWritten: number): void {
 
 function progress(done: number, total: number, elapsed: number): SegmentProgress {
   const fps = elapsed > 0 ? done / elapsed : 0;
-  return { framesDone: done, framesTotal: total, fps, etaSeconds: fps > 0 ? Math.max(0, (total - done) / fps) : null };
+  return {
+    framesDone: done,
+    framesTotal: total,
+    fps,
+    etaSeconds: fps > 0 ? Math.max(0, (total - done) / fps) : null,
+  };
 }

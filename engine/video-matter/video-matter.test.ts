@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { ISNET } from './models/catalog';
-import { DETECTOR_IO } from './prompts/detector';
-import { CENTERNET } from './prompts/models';
-import type { InferenceRuntime, TensorData } from './runtime';
-import { TIERS, type TierConfig } from './tiers';
-import { createVideoMatter } from './video-matter';
+import { ISNET } from '../models/catalog';
+import { DETECTOR_IO } from '../prompts/detector';
+import { CENTERNET } from '../prompts/models';
+import type { InferenceRuntime, TensorData } from '../runtime';
+import { TIERS, type TierConfig } from '../tiers';
+import { createVideoMatter } from '.';
 
 /**
  * A stand-in for the model (the real ones run in the integration tests): it answers "subject"
@@ -12,7 +12,10 @@ import { createVideoMatter } from './video-matter';
  * With `offThread` it answers a little later, as a runtime on another thread does, and the
  * `fail`-th run (1-based) throws instead.
  */
-function brightnessModel(seen: number[], offThread?: { inFlight: number; fail?: number }): InferenceRuntime {
+function brightnessModel(
+  seen: number[],
+  offThread?: { inFlight: number; fail?: number },
+): InferenceRuntime {
   const answer = (feeds: Record<string, TensorData>) => {
     const x = Object.values(feeds)[0]!;
     const [, , h, w] = x.dims as [number, number, number, number];
@@ -38,7 +41,10 @@ function brightnessModel(seen: number[], offThread?: { inFlight: number; fail?: 
           if (!offThread) return Promise.resolve(out);
           const n = seen.length;
           return new Promise((resolve, reject) => {
-            setTimeout(() => (n === offThread.fail ? reject(new Error('model crashed')) : resolve(out)), 1 + (n % 3));
+            setTimeout(
+              () => (n === offThread.fail ? reject(new Error('model crashed')) : resolve(out)),
+              1 + (n % 3),
+            );
           });
         },
         release: () => Promise.resolve(),
@@ -82,7 +88,9 @@ function redBar(width: number) {
 const isRed = (x: TensorData, i: number, n: number) => x.data[i]! - x.data[n + i]! > 0.2;
 
 /** A stand-in model answering `p(input, pixel, pixels per plane, width, height)` per pixel of its input. */
-function stubModel(p: (x: TensorData, i: number, n: number, mw: number, mh: number) => number): InferenceRuntime {
+function stubModel(
+  p: (x: TensorData, i: number, n: number, mw: number, mh: number) => number,
+): InferenceRuntime {
   return {
     name: 'stub',
     load: () =>
@@ -106,14 +114,33 @@ const tier: TierConfig = {
   subject: null,
   inputSide: 64,
   workSide: 64,
-  keyframes: { interval: 4, fuseRadius: 1, bisectBelow: 0, bisectUnexplainedAbove: 0, unexplainedScale: 0, flowSide: 64, cutThreshold: 0.15 },
+  keyframes: {
+    interval: 4,
+    fuseRadius: 1,
+    bisectBelow: 0,
+    bisectUnexplainedAbove: 0,
+    unexplainedScale: 0,
+    flowSide: 64,
+    cutThreshold: 0.15,
+  },
   mainSubjectMinFraction: null,
   guided: null,
 };
 
-async function runAll(frames: ReturnType<typeof frame>[], t: TierConfig, smartSampling = true, offThread?: { inFlight: number }) {
+async function runAll(
+  frames: ReturnType<typeof frame>[],
+  t: TierConfig,
+  smartSampling = true,
+  offThread?: { inFlight: number },
+) {
   const seen: number[] = [];
-  const matter = await createVideoMatter({ runtime: brightnessModel(seen, offThread), manifest: ISNET, tier: t, threshold: 0.5, smartSampling });
+  const matter = await createVideoMatter({
+    runtime: brightnessModel(seen, offThread),
+    manifest: ISNET,
+    tier: t,
+    threshold: 0.5,
+    smartSampling,
+  });
   const alphas: Uint8Array[] = [];
   let maxHeld = 0;
   for (const [i, f] of frames.entries()) {
@@ -143,8 +170,14 @@ describe('video matter', () => {
   it('adds a key halfway between keys that disagree, at the end of a shot too', async () => {
     // The square jumps between two places, so keys 0|4, 4|8 and 8|10 (the last frame) disagree.
     const at = [6, 6, 6, 6, 40, 40, 40, 40, 6, 6, 40];
-    const bisecting = { ...tier, keyframes: { ...tier.keyframes, bisectBelow: 0.75, cutThreshold: 1 } };
-    const { alphas, inferences } = await runAll(at.map((x) => frame(x)), bisecting);
+    const bisecting = {
+      ...tier,
+      keyframes: { ...tier.keyframes, bisectBelow: 0.75, cutThreshold: 1 },
+    };
+    const { alphas, inferences } = await runAll(
+      at.map((x) => frame(x)),
+      bisecting,
+    );
     // Keys 0, 4, 8, 10 and the midpoints 2, 6, 9: midpoints are built from frames held back.
     expect(inferences).toBe(7);
     expect(alphas).toHaveLength(11);
@@ -155,11 +188,25 @@ describe('video matter', () => {
     // The square leaves and comes back between keys 0 and 8, which both see it at 6: only the
     // frames in between tell that carrying the keys' matte along the flow would be wrong.
     const at = [6, 6, 6, 40, 40, 40, 6, 6, 6];
-    const checking = (unexplained: number) => ({ ...tier, keyframes: { ...tier.keyframes, interval: 8, bisectUnexplainedAbove: unexplained, cutThreshold: 1 } });
-    const plain = await runAll(at.map((x) => frame(x)), checking(0));
+    const checking = (unexplained: number) => ({
+      ...tier,
+      keyframes: {
+        ...tier.keyframes,
+        interval: 8,
+        bisectUnexplainedAbove: unexplained,
+        cutThreshold: 1,
+      },
+    });
+    const plain = await runAll(
+      at.map((x) => frame(x)),
+      checking(0),
+    );
     expect(plain.inferences).toBe(2);
     expect(plain.alphas[4]![18 * 64 + 48]).toBe(0);
-    const checked = await runAll(at.map((x) => frame(x)), checking(0.1));
+    const checked = await runAll(
+      at.map((x) => frame(x)),
+      checking(0.1),
+    );
     // Key 4 (the midpoint) is added, and with it every frame follows its own square.
     expect(checked.inferences).toBe(3);
     checked.alphas.forEach((a, i) => {
@@ -178,12 +225,19 @@ describe('video matter', () => {
             const x = feeds.rgb!;
             indices.push(feeds.frame_index!.data[0]!);
             const [, , mh, mw] = x.dims as [number, number, number, number];
-            return Promise.resolve({ probability: { data: new Float32Array(mw * mh).fill(1), dims: [1, 1, mh, mw] } });
+            return Promise.resolve({
+              probability: { data: new Float32Array(mw * mh).fill(1), dims: [1, 1, mh, mw] },
+            });
           },
           release: () => Promise.resolve(),
         }),
     };
-    const manifest = { ...ISNET, input: { ...ISNET.input, name: 'rgb' }, output: { ...ISNET.output, name: 'probability' }, frameIndex: 'frame_index' };
+    const manifest = {
+      ...ISNET,
+      input: { ...ISNET.input, name: 'rgb' },
+      output: { ...ISNET.output, name: 'probability' },
+      frameIndex: 'frame_index',
+    };
     const matter = await createVideoMatter({ runtime, manifest, tier, keyframes: new Set([6]) });
     for (let i = 0; i < 11; i++) await matter.push(frame(8 + i));
     await matter.flush();
@@ -200,8 +254,14 @@ describe('video matter', () => {
           run(feeds) {
             const [, , mh, mw] = feeds.rgb!.dims as [number, number, number, number];
             const dims = (t: TensorData | undefined) => (t ? [...t.dims] : null);
-            told.push({ info: [...feeds.frame_info!.data], luma: dims(feeds.luma)!, previous: dims(feeds.previous_luma) });
-            return Promise.resolve({ probability: { data: new Float32Array(mw * mh).fill(1), dims: [1, 1, mh, mw] } });
+            told.push({
+              info: [...feeds.frame_info!.data],
+              luma: dims(feeds.luma)!,
+              previous: dims(feeds.previous_luma),
+            });
+            return Promise.resolve({
+              probability: { data: new Float32Array(mw * mh).fill(1), dims: [1, 1, mh, mw] },
+            });
           },
           release: () => Promise.resolve(),
         }),
@@ -214,7 +274,10 @@ describe('video matter', () => {
     };
     // Keys every 4th frame, frame 7 asked for; frame 6 starts a second shot.
     const matter = await createVideoMatter({ runtime, manifest, tier, keyframes: new Set([7]) });
-    const shots = [...Array.from({ length: 6 }, (_, i) => frame(8 + i)), ...Array.from({ length: 4 }, (_, i) => frame(8 + i, 200))];
+    const shots = [
+      ...Array.from({ length: 6 }, (_, i) => frame(8 + i)),
+      ...Array.from({ length: 4 }, (_, i) => frame(8 + i, 200)),
+    ];
     for (const f of shots) await matter.push(f);
     await matter.flush();
     // [index, shot, width, height, index of the previous luma's frame (its own where there is none)].
@@ -237,7 +300,14 @@ describe('video matter', () => {
 
   it('never carries a matte across a cut', async () => {
     // Shot 1: dark background, square at 10. Shot 2: bright background (all "subject" to the stand-in).
-    const frames = [frame(10), frame(10), frame(10), frame(10, 200), frame(10, 200), frame(10, 200)];
+    const frames = [
+      frame(10),
+      frame(10),
+      frame(10),
+      frame(10, 200),
+      frame(10, 200),
+      frame(10, 200),
+    ];
     const { alphas, seen } = await runAll(frames, tier);
     expect(alphas).toHaveLength(6);
     // The shot's last frame (2) and the new shot's first (3) are keys, besides 0 and the end.
@@ -248,8 +318,15 @@ describe('video matter', () => {
 
   it('keeps the square edges with the guided filter solved on a coarser grid', async () => {
     const frames = Array.from({ length: 3 }, (_, i) => frame(20 + i));
-    const guided = (subsample: number) => ({ ...tier, keyframes: { ...tier.keyframes, interval: 1 }, guided: { radius: 2, eps: 1e-3, subsample } });
-    const [fine, coarse] = [(await runAll(frames, guided(1))).alphas, (await runAll(frames, guided(2))).alphas];
+    const guided = (subsample: number) => ({
+      ...tier,
+      keyframes: { ...tier.keyframes, interval: 1 },
+      guided: { radius: 2, eps: 1e-3, subsample },
+    });
+    const [fine, coarse] = [
+      (await runAll(frames, guided(1))).alphas,
+      (await runAll(frames, guided(2))).alphas,
+    ];
     coarse.forEach((a, i) => {
       const row = Array.from(a.subarray(18 * 64, 19 * 64));
       // Subject exactly on the square's columns, as with the full grid.
@@ -268,9 +345,17 @@ describe('video matter', () => {
     const everyFrame = { ...soft, keyframes: { ...tier.keyframes, interval: 1, fuseRadius: 2 } };
     // Sparser keys, halved where the frames between are not explained: the square leaves and
     // comes back between keys 0 and 8.
-    const unexplained = { ...soft, keyframes: { ...tier.keyframes, interval: 8, bisectUnexplainedAbove: 0.1, cutThreshold: 1 } };
+    const unexplained = {
+      ...soft,
+      keyframes: { ...tier.keyframes, interval: 8, bisectUnexplainedAbove: 0.1, cutThreshold: 1 },
+    };
     const excursion = [6, 6, 6, 40, 40, 40, 6, 6, 6, 8, 10].map((x) => frame(x));
-    const cases: [TierConfig, ReturnType<typeof frame>[]][] = [[soft, frames], [bisecting, frames], [everyFrame, frames], [unexplained, excursion]];
+    const cases: [TierConfig, ReturnType<typeof frame>[]][] = [
+      [soft, frames],
+      [bisecting, frames],
+      [everyFrame, frames],
+      [unexplained, excursion],
+    ];
     for (const [t, frames] of cases) {
       const inline = await runAll(frames, t);
       for (const inFlight of [1, 3]) {
@@ -285,7 +370,12 @@ describe('video matter', () => {
 
   it('reports a model run that fails while outstanding, and starts clean after reset', async () => {
     const seen: number[] = [];
-    const matter = await createVideoMatter({ runtime: brightnessModel(seen, { inFlight: 2, fail: 2 }), manifest: ISNET, tier, threshold: 0.5 });
+    const matter = await createVideoMatter({
+      runtime: brightnessModel(seen, { inFlight: 2, fail: 2 }),
+      manifest: ISNET,
+      tier,
+      threshold: 0.5,
+    });
     const frames = Array.from({ length: 12 }, (_, i) => frame(8 + i));
     await expect(
       (async () => {
@@ -301,7 +391,7 @@ describe('video matter', () => {
     expect(alphas[4]![18 * 64 + 8 + 4 + 8]).toBe(255);
   });
 
-  it('with colour models, stops carrying a key\'s subject onto background the subject has uncovered since', async () => {
+  it("with colour models, stops carrying a key's subject onto background the subject has uncovered since", async () => {
     // A red bar on green (the same luma, so only colour tells them apart) shrinks from 24 to 8
     // columns between the keys at 0 and 8; a stand-in model sees red as subject.
     const w = 64;
@@ -310,7 +400,12 @@ describe('video matter', () => {
     const shrinking = { ...tier, keyframes: { ...tier.keyframes, interval: 8, fuseRadius: 0 } };
     // Mean alpha over the columns of frame 4 the bar has left since key 0 (x 24..31).
     const uncovered = async (colourModel: boolean) => {
-      const matter = await createVideoMatter({ runtime: redModel, manifest: ISNET, tier: { ...shrinking, colourModel }, threshold: null });
+      const matter = await createVideoMatter({
+        runtime: redModel,
+        manifest: ISNET,
+        tier: { ...shrinking, colourModel },
+        threshold: null,
+      });
       const alphas: Uint8Array[] = [];
       for (const f of frames) alphas.push(...(await matter.push(f)));
       alphas.push(...(await matter.flush()));
@@ -336,7 +431,12 @@ describe('video matter', () => {
       return isRed(x, i, n) ? 1 : px >= 40 && px < 44 && py >= 8 && py < 28 ? 0.5 : 0;
     });
     const still = { ...tier, keyframes: { ...tier.keyframes, interval: 8 }, colourModel: true };
-    const matter = await createVideoMatter({ runtime: unsureModel, manifest: ISNET, tier: still, threshold: null });
+    const matter = await createVideoMatter({
+      runtime: unsureModel,
+      manifest: ISNET,
+      tier: still,
+      threshold: null,
+    });
     const alphas: Uint8Array[] = [];
     for (let i = 0; i < 17; i++) alphas.push(...(await matter.push(redBar(16))));
     alphas.push(...(await matter.flush()));
@@ -369,41 +469,90 @@ describe('recurrent models', () => {
             const [, h, w] = src.dims as [number, number, number, number];
             const count = feeds.r1i!.data[0]! + 1;
             seen.push(feeds.r1i!.data[0]!);
-            const out = { pha: { data: new Float32Array(w * h).fill(count / 10), dims: [1, h, w, 1] }, r1o: { data: new Float32Array([count, count]), dims: [1, 1, 2, 1] } };
-            return delay ? new Promise((resolve) => setTimeout(() => resolve(out), 2)) : Promise.resolve(out);
+            const out = {
+              pha: { data: new Float32Array(w * h).fill(count / 10), dims: [1, h, w, 1] },
+              r1o: { data: new Float32Array([count, count]), dims: [1, 1, 2, 1] },
+            };
+            return delay
+              ? new Promise((resolve) => setTimeout(() => resolve(out), 2))
+              : Promise.resolve(out);
           },
           release: () => Promise.resolve(),
         }),
     };
   }
-  const manifest = { ...ISNET, id: 'counting', input: { ...ISNET.input, name: 'src', layout: 'nhwc' as const }, output: { name: 'pha', layout: 'nhwc' as const, channels: 1, decode: { kind: 'probability' as const, channel: 0 } }, recurrent: { state: [{ input: 'r1i', output: 'r1o' }] } };
-  const tier: TierConfig = { ...TIERS.human, model: 'counting', inputSide: 64, keepAspect: true, workSide: 64, guided: null, mainSubjectMinFraction: null, subject: null };
+  const manifest = {
+    ...ISNET,
+    id: 'counting',
+    input: { ...ISNET.input, name: 'src', layout: 'nhwc' as const },
+    output: {
+      name: 'pha',
+      layout: 'nhwc' as const,
+      channels: 1,
+      decode: { kind: 'probability' as const, channel: 0 },
+    },
+    recurrent: { state: [{ input: 'r1i', output: 'r1o' }] },
+  };
+  const tier: TierConfig = {
+    ...TIERS.human,
+    model: 'counting',
+    inputSide: 64,
+    keepAspect: true,
+    workSide: 64,
+    guided: null,
+    mainSubjectMinFraction: null,
+    subject: null,
+  };
 
-  it.each([false, true])('carries the state frame to frame, from zeros at the start and again after a cut and after reset() (runs off-thread: %s)', async (delay) => {
-    const seen: number[] = [];
-    const matter = await createVideoMatter({ runtime: countingModel(seen, delay), manifest, tier });
-    const alphas: Uint8Array[] = [];
-    for (let i = 0; i < 4; i++) alphas.push(...(await matter.push(frame(10))));
-    // A cut: the thumbnail changes completely.
-    for (let i = 0; i < 3; i++) alphas.push(...(await matter.push(frame(40, 200))));
-    alphas.push(...(await matter.flush()));
-    expect(seen).toEqual([0, 1, 2, 3, 0, 1, 2]);
-    // The alpha each frame got is the state count its own run produced.
-    expect(alphas.map((a) => Math.round(a[0]! / 25.5))).toEqual([1, 2, 3, 4, 1, 2, 3]);
-    matter.reset();
-    for (let i = 0; i < 2; i++) await matter.push(frame(10));
-    await matter.flush();
-    expect(seen.slice(7)).toEqual([0, 1]);
-  });
+  it.each([false, true])(
+    'carries the state frame to frame, from zeros at the start and again after a cut and after reset() (runs off-thread: %s)',
+    async (delay) => {
+      const seen: number[] = [];
+      const matter = await createVideoMatter({
+        runtime: countingModel(seen, delay),
+        manifest,
+        tier,
+      });
+      const alphas: Uint8Array[] = [];
+      for (let i = 0; i < 4; i++) alphas.push(...(await matter.push(frame(10))));
+      // A cut: the thumbnail changes completely.
+      for (let i = 0; i < 3; i++) alphas.push(...(await matter.push(frame(40, 200))));
+      alphas.push(...(await matter.flush()));
+      expect(seen).toEqual([0, 1, 2, 3, 0, 1, 2]);
+      // The alpha each frame got is the state count its own run produced.
+      expect(alphas.map((a) => Math.round(a[0]! / 25.5))).toEqual([1, 2, 3, 4, 1, 2, 3]);
+      matter.reset();
+      for (let i = 0; i < 2; i++) await matter.push(frame(10));
+      await matter.flush();
+      expect(seen.slice(7)).toEqual([0, 1]);
+    },
+  );
 
   it('carries the state through the people stage: on the frame it mattes, not on the whole-picture look the detector frames add', async () => {
     const seen: number[] = [];
     const counting = countingModel(seen, false);
     // A detector that finds nobody: the person model sees the whole picture on every frame.
-    const nobody = { run: () => Promise.resolve({ [DETECTOR_IO.heatmap]: { data: new Float32Array(80), dims: [1, 80, 1, 1] }, [DETECTOR_IO.sides]: { data: new Float32Array(4), dims: [1, 4, 1, 1] } }), release: () => Promise.resolve() };
-    const runtime: InferenceRuntime = { name: 'counting + detector', load: (m) => (m.id === CENTERNET.id ? Promise.resolve(nobody) : counting.load(m)) };
-    const people: TierConfig = { ...tier, subject: { kind: 'people', detectEvery: 3, motionGap: 2, margin: 0.15, cropSide: 32 } };
-    const matter = await createVideoMatter({ runtime, manifest: { ...manifest, input: { ...manifest.input, size: 'multiple-of-32' } }, tier: people });
+    const nobody = {
+      run: () =>
+        Promise.resolve({
+          [DETECTOR_IO.heatmap]: { data: new Float32Array(80), dims: [1, 80, 1, 1] },
+          [DETECTOR_IO.sides]: { data: new Float32Array(4), dims: [1, 4, 1, 1] },
+        }),
+      release: () => Promise.resolve(),
+    };
+    const runtime: InferenceRuntime = {
+      name: 'counting + detector',
+      load: (m) => (m.id === CENTERNET.id ? Promise.resolve(nobody) : counting.load(m)),
+    };
+    const people: TierConfig = {
+      ...tier,
+      subject: { kind: 'people', detectEvery: 3, motionGap: 2, margin: 0.15, cropSide: 32 },
+    };
+    const matter = await createVideoMatter({
+      runtime,
+      manifest: { ...manifest, input: { ...manifest.input, size: 'multiple-of-32' } },
+      tier: people,
+    });
     for (let i = 0; i < 4; i++) await matter.push(frame(10));
     for (let i = 0; i < 2; i++) await matter.push(frame(40, 200)); // a cut
     await matter.flush();
@@ -413,6 +562,8 @@ describe('recurrent models', () => {
 
   it('refuses a tier that would run it on keyframes only', async () => {
     const sparse = { ...tier, keyframes: { ...tier.keyframes, interval: 5 } };
-    await expect(createVideoMatter({ runtime: countingModel([], false), manifest, tier: sparse })).rejects.toThrow(/recurrent.*every frame/);
+    await expect(
+      createVideoMatter({ runtime: countingModel([], false), manifest, tier: sparse }),
+    ).rejects.toThrow(/recurrent.*every frame/);
   });
 });

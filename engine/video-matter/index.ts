@@ -1,13 +1,14 @@
-import { CutDetector } from './matte/cuts';
-import { resizeMap, type RgbaFrame } from './matte/image';
-import { decodeOutput, type ModelIo } from './models/io';
-import type { InferenceRuntime, InferenceSession } from './runtime';
-import { stageRuntime } from './subject/stage';
-import type { TierConfig } from './tiers';
-import { finishFrame, finishingFor } from './video-matter/finish-frame';
-import { frameLumas, heldFrame, keyOf, type Key, type Slot } from './video-matter/frames';
-import { gapFails } from './video-matter/gap-check';
-import { keyModel } from './video-matter/key-model';
+import { checkOwnColours, quantiseColours } from '../matte/colour-model';
+import { CutDetector } from '../matte/cuts';
+import { resizeMap, type RgbaFrame } from '../matte/image';
+import { decodeOutput, type ModelIo } from '../models/io';
+import type { InferenceRuntime, InferenceSession } from '../runtime';
+import { stageRuntime } from '../subject/stage';
+import type { TierConfig } from '../tiers';
+import { finishFrame, finishingFor } from './finish-frame';
+import { frameLumas, heldFrame, keyOf, type Key, type Slot } from './frames';
+import { gapFails } from './gap-check';
+import { keyModel } from './key-model';
 import {
   becomesKey,
   closesShot,
@@ -18,12 +19,12 @@ import {
   NO_KEY,
   oldestKeyNeeded,
   type FrameMark,
-} from './video-matter/key-schedule';
-import { RunQueue } from './video-matter/run-queue';
-import { noStats, now, type MatterStats } from './video-matter/stats';
+} from './key-schedule';
+import { RunQueue } from './run-queue';
+import { noStats, now, type MatterStats } from './stats';
 
-export { workSize } from './video-matter/frames';
-export type { MatterStats } from './video-matter/stats';
+export { workSize } from './frames';
+export type { MatterStats } from './stats';
 
 /*
  * The matter keeps the held frames and the keys; its parts are in engine/video-matter/:
@@ -101,6 +102,8 @@ export async function createVideoMatter(opts: VideoMatterOptions): Promise<Video
   /** Starts the model on a frame (its pixels are read now); the key joins `keys` when it returns. */
   function infer(slot: Slot): Promise<void> {
     const t0 = now();
+    // Read now: a key's pixels may be dropped before its model answers.
+    const own = tier.ownColours && slot.pixels ? quantiseColours(slot.pixels.work) : null;
     const running = model.run(slot);
     stats.stageSeconds.infer += now() - t0;
     const gen = queue.generation;
@@ -110,7 +113,7 @@ export async function createVideoMatter(opts: VideoMatterOptions): Promise<Video
       const t = model.output(out);
       stats.inferences++;
       const prob = resizeMap(decodeOutput(t, m), slot.workLuma.width, slot.workLuma.height);
-      const key = keyOf(slot, prob);
+      const key = keyOf(slot, own ? checkOwnColours(prob, own, tier.ownColours!.passes) : prob);
       const at = keys.findIndex((k) => k.index > key.index);
       keys.splice(at < 0 ? keys.length : at, 0, key);
       if (!queue.waiting) stats.stageSeconds.infer += now() - t1;

@@ -3,13 +3,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ApiModel } from '../../engine/api-models';
-import { serverRuntime } from '../inference/server-runtime';
 import type { InferenceDevice } from '../inference/device';
 import { ffmpeg } from '../media/ffmpeg';
 import { probeVideo } from '../media/probe';
-import { segmentVideo } from './segment-video';
+import { segmentVideo } from './mask-video';
+import { standInRuntime } from '../../tests/service/stand-in-runtime';
 
-// The service tier's stand-in runtime (tests/service/setup.ts), told it runs on a given device:
+// The service tier's stand-in runtime (tests/service/stand-in-runtime.ts), told it runs on a given device:
 // which models a job loads shows which configuration of its tier ran.
 let dir = '';
 let clip = '';
@@ -17,18 +17,39 @@ let clip = '';
 beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'keyout-segment-'));
   clip = path.join(dir, 'clip.mp4');
-  await ffmpeg(['-v', 'error', '-f', 'lavfi', '-i', 'testsrc2=s=160x120:r=10:d=1', '-c:v', 'libx264', '-pix_fmt', 'yuv420p', clip]);
+  await ffmpeg([
+    '-v',
+    'error',
+    '-f',
+    'lavfi',
+    '-i',
+    'testsrc2=s=160x120:r=10:d=1',
+    '-c:v',
+    'libx264',
+    '-pix_fmt',
+    'yuv420p',
+    clip,
+  ]);
 });
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 afterEach(() => vi.restoreAllMocks());
 
 async function modelsLoaded(model: ApiModel, device: InferenceDevice): Promise<string[]> {
-  const runtime = await serverRuntime();
-  vi.spyOn(runtime, 'device').mockResolvedValue({ device, adapter: `stand-in ${device}`, notChosen: {} });
+  const runtime = standInRuntime(); // a fresh one: its loads are this job's alone
+  vi.spyOn(runtime, 'device').mockResolvedValue({
+    device,
+    adapter: `stand-in ${device}`,
+    notChosen: {},
+  });
   const load = vi.spyOn(runtime, 'load');
-  load.mockClear(); // the same spy within a test: count this job's loads alone
   const info = await probeVideo(clip);
-  const result = await segmentVideo({ input: clip, info, maskOut: path.join(dir, `${model}-${device}.mkv`), model });
+  const result = await segmentVideo({
+    input: clip,
+    info,
+    maskOut: path.join(dir, `${model}-${device}.mkv`),
+    model,
+    runtime,
+  });
   expect(result.framesWritten).toBe(info.frameCount);
   return [...new Set(load.mock.calls.map(([m]) => m.id))].sort();
 }
@@ -41,7 +62,9 @@ describe('segmentVideo on each device', () => {
   });
 
   it('runs a tier without a GPU configuration the same on both', async () => {
-    expect(await modelsLoaded('service-light', 'webgpu')).toEqual(await modelsLoaded('service-light', 'cpu'));
+    expect(await modelsLoaded('service-light', 'webgpu')).toEqual(
+      await modelsLoaded('service-light', 'cpu'),
+    );
   });
 });
 

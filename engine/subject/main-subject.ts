@@ -1,5 +1,5 @@
-import type { FloatMap } from './image';
-import { labelRegions } from './regions';
+import type { FloatMap } from '../matte/image';
+import { labelRegions } from '../matte/regions';
 
 /**
  * Mean probability from which a small region counts as part of the subject. Stray detections
@@ -18,7 +18,10 @@ export function keepMainSubject(p: FloatMap, minFraction: number): FloatMap {
   const { labels, regions } = labelRegions(p, 0.5);
   if (regions.length <= 1) return p;
   const largest = Math.max(...regions.map((r) => r.size));
-  const drop = [false, ...regions.map((r) => r.size < largest * minFraction && r.sum < r.size * SURE_MEAN)];
+  const drop = [
+    false,
+    ...regions.map((r) => r.size < largest * minFraction && r.sum < r.size * SURE_MEAN),
+  ];
   if (!drop.some(Boolean)) return p;
   // Dropped regions go to zero (their pixels at p ≥ 0.5; a rim below 0.5 is left to the guided filter).
   const out = new Float32Array(p.data.length);
