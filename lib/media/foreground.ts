@@ -1,10 +1,10 @@
 import { once } from 'node:events';
-import type { Writable } from 'node:stream';
-import { estimateForeground } from '../../engine/matte/foreground';
+import type { Readable, Writable } from 'node:stream';
 import { MATTE, PIPED_FORMAT, SRC, sourceInputs, timeline } from '../../engine/media/render-graph';
 import type { RenderSource } from '../../engine/media/render-input';
 import { formatOf, type Recipe } from '../../engine/media/recipe';
 import { rawFrames } from '../segment/frame-reader';
+import { estimateOnThread } from './foreground-estimator';
 import type { Feed } from './run-ffmpeg';
 
 /**
@@ -28,17 +28,12 @@ export function takesForeground(recipe: Recipe): boolean {
 }
 
 /**
- * The feed of one encode: frames of the source with the estimated edge colour, `frames` of them
- * (all by default). With `only`, just that frame is estimated (a poster needs one; the frames
- * before it only lead up to it).
+ * The ffmpeg arguments that decode the source and its mask onto the timeline as raw
+ * `PIPED_FORMAT` frames with the matte as alpha, `frames` of them, to stdout.
  */
-export function foregroundFeed(
-  s: RenderSource & { mask: string },
-  opts: { signal?: AbortSignal; frames?: number; only?: number } = {},
-): Feed {
-  const { width, height } = s.info;
+export function foregroundDecodeArgs(s: RenderSource & { mask: string }, frames: number): string[] {
   const plain = { ...s, piped: false };
-  const decode = [
+  return [
     '-v',
     'error',
     ...sourceInputs(plain),
@@ -49,23 +44,62 @@ export function foregroundFeed(
     '-map',
     '[fa]',
     '-frames:v',
-    String(opts.frames ?? s.maskFrames),
+    String(frames),
     '-f',
     'rawvideo',
     '-pix_fmt',
     PIPED_FORMAT,
     'pipe:1',
   ];
+}
+
+/**
+ * Frames estimated on the edge-colour thread while the next ones decode and the ones before
+ * are written: this many at once at most (memory stays a few frames whatever the length).
+ */
+const FRAMES_OUT = 2;
+
+/**
+ * The feed of one encode: frames of the source with the estimated edge colour, `frames` of them
+ * (all by default). With `only`, just that frame is estimated (a poster needs one; the frames
+ * before it only lead up to it).
+ */
+export function foregroundFeed(
+  s: RenderSource & { mask: string },
+  opts: { signal?: AbortSignal; frames?: number; only?: number } = {},
+): Feed {
+  return estimatedFeed(foregroundDecodeArgs(s, opts.frames ?? s.maskFrames), s.info, opts);
+}
+
+/**
+ * The feed of the frames `decode` (foregroundDecodeArgs, adapted by the caller) writes, each
+ * estimated on the way, in order. `maskIn`: what the decoder reads on its stdin (a mask as it is
+ * being written: lib/segment/render-while-segmenting.ts).
+ */
+export function estimatedFeed(
+  decode: string[],
+  size: { width: number; height: number },
+  opts: { signal?: AbortSignal; only?: number; maskIn?: Readable },
+): Feed {
+  const { width, height } = size;
   return async (stdin) => {
+    const out: Promise<Uint8Array>[] = [];
     let n = 0;
-    for await (const frame of rawFrames(decode, width * height * 4, 'Cleaning the edge colours', {
+    const frames = rawFrames(decode, width * height * 4, 'Cleaning the edge colours', {
       signal: opts.signal,
-    })) {
-      if (opts.only === undefined || opts.only === n)
-        estimateForeground({ data: frame, width, height, layout: 'planar' });
-      await write(stdin, frame);
+      stdin: opts.maskIn,
+    });
+    for await (const frame of frames) {
+      // The reader's view is reused for the next frame: what is kept is a copy.
+      out.push(
+        opts.only === undefined || opts.only === n
+          ? estimateOnThread(frame.slice(), width, height)
+          : Promise.resolve(frame.slice()),
+      );
       n++;
+      if (out.length >= FRAMES_OUT) await write(stdin, await out.shift()!);
     }
+    for (const frame of out) await write(stdin, await frame);
   };
 }
 

@@ -135,7 +135,7 @@ async function runSteps(
  * The rest of a render after its ffmpeg steps: a branch's finish (a sticker's adaptive
  * attempts, the HEVC-with-alpha encode), then validation of the file against what it promised.
  */
-async function finishAndValidate(
+export async function finishAndValidate(
   p: RenderPlan,
   file: string,
   source: { info: MediaInfo; mask: string; maskFrames: number },
@@ -157,7 +157,7 @@ async function finishAndValidate(
   );
 }
 
-async function renderPoster(
+export async function renderPoster(
   input: RenderPlanInput & { mask: string },
   file: string,
   signal?: AbortSignal,

@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import { guardArgs, safeInputArgs } from '../../engine/media/input';
 import { normalizeFilters } from '../../engine/media/normalize';
 import type { MediaInfo } from '../../engine/media/types';
@@ -117,15 +118,20 @@ export function readMaskFrames(
 
 /**
  * Runs ffmpeg and yields its raw output cut into frames of `frameBytes` (each a view the
- * caller may keep until the next one). Bounded by the pipe's back-pressure.
+ * caller may keep until the next one). Bounded by the pipe's back-pressure. `stdin` is piped
+ * into ffmpeg's (an input that is `pipe:0`).
  */
 export async function* rawFrames(
   args: string[],
   frameBytes: number,
   what: string,
-  opts: { signal?: AbortSignal; bufferFrames?: number },
+  opts: { signal?: AbortSignal; bufferFrames?: number; stdin?: Readable },
 ): AsyncGenerator<Uint8Array> {
   const child = spawnFfmpeg(args);
+  // A decoder that stops reading (it failed, or had the frames it wanted) is not an error here.
+  child.stdin.on('error', () => undefined);
+  if (opts.stdin) opts.stdin.pipe(child.stdin);
+  else child.stdin.end();
   let stderr = '';
   child.stderr.on('data', (d: Buffer) => {
     stderr = (stderr + d.toString()).slice(-16_384);

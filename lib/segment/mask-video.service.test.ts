@@ -71,7 +71,20 @@ describe('segmentVideo on each device', () => {
 /** A `seconds`-long 10-fps clip of 96x64 (ffmpeg's moving test pattern). */
 async function clipOf(seconds: number): Promise<string> {
   const file = path.join(dir, `long-${seconds}.mp4`);
-  await ffmpeg(['-v', 'error', '-y', '-f', 'lavfi', '-i', `testsrc2=s=96x64:r=10:d=${seconds}`, '-c:v', 'libx264', '-pix_fmt', 'yuv420p', file]);
+  await ffmpeg([
+    '-v',
+    'error',
+    '-y',
+    '-f',
+    'lavfi',
+    '-i',
+    `testsrc2=s=96x64:r=10:d=${seconds}`,
+    '-c:v',
+    'libx264',
+    '-pix_fmt',
+    'yuv420p',
+    file,
+  ]);
   return file;
 }
 
@@ -86,12 +99,23 @@ describe('segmentVideo streams', () => {
         info,
         maskOut: path.join(dir, `long-${seconds}.mkv`),
         model: 'service-original',
-        render: { recipe: { kind: 'transparent', format: 'webm_vp9' }, outDir: path.join(dir, `out-${seconds}`), basename: 'output', poster: true },
+        runtime: standInRuntime(),
+        render: {
+          recipe: { kind: 'transparent', format: 'webm_vp9' },
+          outDir: path.join(dir, `out-${seconds}`),
+          basename: 'output',
+          poster: true,
+        },
       });
       expect(result.framesWritten).toBe(info.frameCount);
       held.push(result.mostFramesHeld);
-      // Rendered from the mask as it was written, and validated against the finished file.
-      expect(result.rendered?.metadata).toMatchObject({ validated: true, frame_count: info.frameCount, has_alpha: true });
+      // Rendered from the mask as it was written (the edge colour estimated on the way), and
+      // validated against the finished file.
+      expect(result.rendered?.metadata).toMatchObject({
+        validated: true,
+        frame_count: info.frameCount,
+        has_alpha: true,
+      });
       expect(fs.existsSync(result.rendered!.poster!)).toBe(true);
     }
     // Where the keys fall moves it by a frame or so; it does not grow with the 600 frames.
@@ -103,7 +127,15 @@ describe('segmentVideo streams', () => {
     const input = await clipOf(3);
     const info = await probeVideo(input);
     const outDir = path.join(dir, 'cut');
-    const result = await segmentVideo({ input, info, maskOut: path.join(dir, 'cut.mkv'), model: 'service-human', maxFrames: 10, render: { recipe: { kind: 'transparent', format: 'webm_vp9' }, outDir, basename: 'output' } });
+    const result = await segmentVideo({
+      input,
+      info,
+      maskOut: path.join(dir, 'cut.mkv'),
+      model: 'service-human',
+      runtime: standInRuntime(),
+      maxFrames: 10,
+      render: { recipe: { kind: 'transparent', format: 'webm_vp9' }, outDir, basename: 'output' },
+    });
     expect(result.framesWritten).toBe(10);
     expect(result.rendered).toBeNull();
     expect(fs.readdirSync(outDir)).toEqual([]);

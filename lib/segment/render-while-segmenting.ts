@@ -1,18 +1,15 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import type { Writable } from 'node:stream';
+import { PassThrough, type Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { formatOf, type Recipe } from '../../engine/media/recipe';
-import { planPoster, planRender, type RenderPlan, type RenderPlanInput } from '../../engine/media/render-plan';
+import { planRender, type RenderPlanInput } from '../../engine/media/render-plan';
 import type { MediaInfo } from '../../engine/media/types';
 import { env } from '../env';
 import { unavailableReason } from '../media/capabilities';
-import { MediaError, spawnFfmpeg } from '../media/ffmpeg';
-import { takesForeground } from '../media/foreground';
-import { probeFile } from '../media/frames';
-import type { RenderedOutput } from '../media/render';
-import { runEncode } from '../media/run-ffmpeg';
-import { validateOutput } from '../media/validate';
-import { keepWebpAnimated } from '../media/webp-animation';
+import { estimatedFeed, foregroundDecodeArgs, takesForeground } from '../media/foreground';
+import { finishAndValidate, renderPoster, type RenderedOutput } from '../media/render';
+import { runEncode, type Feed } from '../media/run-ffmpeg';
 
 /** An output to render while its mask is being made (the job's primary output). */
 export interface RenderWhileSegmenting {
@@ -26,8 +23,8 @@ export interface RenderWhileSegmenting {
 
 /**
  * The output's render, running while the mask is written: it reads the mask as the mask writer
- * makes it (Matroska on its stdin), so its decoding and encoding share the job's time with
- * segmentation instead of following it.
+ * makes it (Matroska), so its decoding and encoding share the job's time with segmentation
+ * instead of following it.
  */
 export interface StreamedRender {
   /** Where the mask writer sends its Matroska stream. */
@@ -48,10 +45,10 @@ export interface StreamedRender {
  */
 const MAX_STREAMED_PIXELS = 1920 * 1080;
 
-/** The mask as the render reads it: its stdin (a socket under Node, so not `/dev/stdin`). */
+/** The mask as an ffmpeg run reads it: its stdin (a socket under Node, so not `/dev/stdin`). */
 const MASK_ON_STDIN = 'pipe:0';
 
-/** The plan's one run with its mask input allowed the pipe protocol (and only that); null if the plan reads the mask other than once. */
+/** The run with its mask input allowed the pipe protocol (and only that); null if it reads the mask other than once. */
 function withMaskOnStdin(step: string[]): string[] | null {
   const at = step.indexOf(MASK_ON_STDIN);
   const whitelist = step.lastIndexOf('-protocol_whitelist', at);
@@ -68,9 +65,32 @@ function withMaskOnStdin(step: string[]): string[] | null {
 function oneThreadEach(step: string[]): string[] {
   return step.flatMap((arg, i) => {
     if (arg === '-i') return ['-threads', '1', arg];
-    // The last argument is the output file: the encoder's and the graph's options go before it.
+    // The last argument is the output: the encoder's and the graph's options go before it.
     return i === step.length - 1 ? ['-threads', '1', '-filter_complex_threads', '1', arg] : [arg];
   });
+}
+
+/**
+ * The render's one run and what its stdin gets: the mask's Matroska stream as it is written,
+ * or, for an output that takes the edge colour (lib/media/foreground.ts), the source's frames
+ * with their soft edges' colour estimated, decoded with that stream as their alpha, exactly as
+ * a render after segmentation feeds them. null when the plan does not read its stdin once.
+ */
+function streamedRun(
+  input: RenderPlanInput,
+  step: string[],
+  maskIn: PassThrough,
+  signal: AbortSignal,
+): { args: string[]; feed: Feed } | null {
+  if (!input.piped) {
+    const args = withMaskOnStdin(step);
+    return args && { args: oneThreadEach(args), feed: (stdin) => pipeline(maskIn, stdin) };
+  }
+  const decode = withMaskOnStdin(
+    foregroundDecodeArgs({ ...input, mask: MASK_ON_STDIN }, input.maskFrames),
+  );
+  const feed = decode && estimatedFeed(oneThreadEach(decode), input.info, { signal, maskIn });
+  return feed && { args: oneThreadEach(step), feed };
 }
 
 /**
@@ -78,44 +98,85 @@ function oneThreadEach(step: string[]): string[] {
  * count. null when the output is not one ffmpeg run over the two (bundles, stickers, HEVC with
  * alpha, compositions, Lottie) or the frame is larger than 1080p: those render after segmentation.
  */
-export async function startStreamedRender(source: string, info: MediaInfo, out: RenderWhileSegmenting, signal?: AbortSignal): Promise<StreamedRender | null> {
+export async function startStreamedRender(
+  source: string,
+  info: MediaInfo,
+  out: RenderWhileSegmenting,
+  signal?: AbortSignal,
+): Promise<StreamedRender | null> {
   const format = formatOf(out.recipe);
   if (info.width * info.height > MAX_STREAMED_PIXELS) return null;
-  if (out.recipe.kind !== 'transparent' || format.encoding.kind !== 'branch' || (await unavailableReason(format))) return null;
-  // The edge colour is estimated from the whole frame and its mask (lib/media/foreground.ts): such outputs render after.
-  if (out.edgeColour !== false && takesForeground(out.recipe)) return null;
+  if (
+    out.recipe.kind !== 'transparent' ||
+    format.encoding.kind !== 'branch' ||
+    (await unavailableReason(format))
+  )
+    return null;
   await fs.mkdir(out.outDir, { recursive: true });
   const file = path.join(out.outDir, `${out.basename}.${format.extension}`);
-  const input: RenderPlanInput = { source, info, mask: MASK_ON_STDIN, maskFrames: info.frameCount, maxPixels: env().MAX_FRAME_PIXELS, recipe: out.recipe, output: file, workDir: out.outDir };
+  const input: RenderPlanInput = {
+    source,
+    info,
+    mask: MASK_ON_STDIN,
+    maskFrames: info.frameCount,
+    maxPixels: env().MAX_FRAME_PIXELS,
+    recipe: out.recipe,
+    output: file,
+    workDir: out.outDir,
+    piped: out.edgeColour !== false && takesForeground(out.recipe),
+  };
   const plan = planRender(input);
-  const step = plan.steps.length === 1 && !plan.finish && !plan.zip && !plan.lottie ? withMaskOnStdin(plan.steps[0]!) : null;
-  if (!step) return null;
-  const child = spawnFfmpeg(['-loglevel', 'error', '-nostats', ...oneThreadEach(step)]);
-  let stderr = '';
-  child.stderr.on('data', (d: Buffer) => {
-    stderr = (stderr + d.toString()).slice(-16_384);
-  });
-  // A render that dies leaves the mask writer running: its stream is then dropped (mask-writer.ts).
-  child.stdin.on('error', () => undefined);
-  const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
-  const abort = () => child.kill('SIGKILL');
+  const aborted = new AbortController();
+  const maskIn = new PassThrough();
+  const step =
+    plan.steps.length === 1 && !plan.finish && !plan.zip && !plan.lottie ? plan.steps[0]! : null;
+  const streamed = step && streamedRun(input, step, maskIn, aborted.signal);
+  if (!streamed) return null;
+  const abort = () => {
+    signal?.removeEventListener('abort', abort);
+    aborted.abort();
+  };
   signal?.addEventListener('abort', abort, { once: true });
+  // Settles once the render has ended; the mask writer is then let go of (mask-writer.ts), so a
+  // render that died does not hold segmentation back.
+  const rendered = runEncode(streamed.args, {
+    what: `the ${format.id} output`,
+    signal: aborted.signal,
+    feed: streamed.feed,
+  }).then(
+    () => null,
+    (e: unknown) => (e instanceof Error ? e : new Error(String(e))),
+  );
+  void rendered.finally(() => maskIn.destroy());
   const dropped = async (why: string) => {
     console.error(`[segment] the ${format.id} output renders after segmentation instead: ${why}`);
     await fs.rm(file, { force: true });
     return null;
   };
   return {
-    maskIn: child.stdin,
+    maskIn,
     async finish(mask, maskFrames) {
       try {
         if (maskFrames !== info.frameCount) {
           abort();
+          await rendered;
           return await dropped(`planned for ${info.frameCount} frames, the mask has ${maskFrames}`);
         }
-        const code = await exited;
-        if (code !== 0) return await dropped(stderr.trim() || `ffmpeg exited with ${code}`);
-        return await validated({ ...input, mask }, plan, out, signal);
+        const failed = await rendered;
+        if (failed) return await dropped(failed.message);
+        // The rest of renderOutput (lib/media/render.ts): validation against the mask file, and the poster.
+        const whole = { ...input, mask };
+        const metadata = await finishAndValidate(plan, file, whole, signal);
+        const poster = out.poster
+          ? await renderPoster(whole, path.join(out.outDir, `${out.basename}.poster.png`), signal)
+          : null;
+        return {
+          file,
+          extension: format.extension,
+          contentType: format.contentType,
+          metadata,
+          poster,
+        };
       } catch (e) {
         if (signal?.aborted) throw e;
         return dropped(e instanceof Error ? e.message : String(e));
@@ -125,19 +186,4 @@ export async function startStreamedRender(source: string, info: MediaInfo, out: 
     },
     abort,
   };
-}
-
-/** The rest of renderOutput (lib/media/render.ts) for a one-run transparent output: validation and the poster. */
-async function validated(input: RenderPlanInput & { mask: string }, plan: RenderPlan, out: RenderWhileSegmenting, signal?: AbortSignal): Promise<RenderedOutput> {
-  await keepWebpAnimated(input.output, plan.promise);
-  const metadata = await validateOutput({ file: input.output, plan, mask: input.mask, signal });
-  let poster: string | null = null;
-  if (out.poster) {
-    poster = path.join(out.outDir, `${out.basename}.poster.png`);
-    const p = planPoster(input, poster);
-    await runEncode(p.args, { what: 'the poster', signal });
-    const v = (await probeFile(poster, 'png_pipe', signal)).video;
-    if (v?.codec !== 'png' || v.width !== p.width || v.height !== p.height) throw new MediaError('The poster failed validation.');
-  }
-  return { file: input.output, extension: plan.format.extension, contentType: plan.format.contentType, metadata, poster };
 }

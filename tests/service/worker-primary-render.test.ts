@@ -5,7 +5,16 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../lib/db/client';
-import { api, createAccount, stackDb, startStack, uploadedJob, waitForJob, type Stack, type TestAccount } from './helpers';
+import {
+  api,
+  createAccount,
+  stackDb,
+  startStack,
+  uploadedJob,
+  waitForJob,
+  type Stack,
+  type TestAccount,
+} from './helpers';
 
 // The primary output renders while the worker segments (lib/segment/render-while-segmenting.ts):
 // it is completed by the segment job itself, with no render-output unit of its own.
@@ -29,15 +38,37 @@ afterAll(async () => {
 describe('the primary output', () => {
   it('is rendered while segmenting: completed with its file and poster, never queued for a render of its own', async () => {
     const clip = path.join(tmp, 'clip.mp4');
-    await run('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc2=size=96x64:rate=10:duration=2', '-c:v', 'libx264', '-pix_fmt', 'yuv420p', clip]);
+    await run('ffmpeg', [
+      '-v',
+      'error',
+      '-y',
+      '-f',
+      'lavfi',
+      '-i',
+      'testsrc2=size=96x64:rate=10:duration=2',
+      '-c:v',
+      'libx264',
+      '-pix_fmt',
+      'yuv420p',
+      clip,
+    ]);
     const id = await uploadedJob(stack, account.key, clip);
-    expect((await api(stack, 'POST', `/v1/jobs/${id}/start`, { key: account.key, body: { model: 'service-human' } })).status).toBe(200);
+    expect(
+      (
+        await api(stack, 'POST', `/v1/jobs/${id}/start`, {
+          key: account.key,
+          body: { model: 'service-human' },
+        })
+      ).status,
+    ).toBe(200);
     const done = await waitForJob(stack, account.key, id);
     expect(done.status, done.message ?? '').toBe('completed');
     const primary = await prisma.output.findFirstOrThrow({ where: { jobId: id, role: 'primary' } });
     expect(primary).toMatchObject({ status: 'completed', maskVersion: 1 });
     expect(primary.storageKey).toBeTruthy();
     expect(primary.posterKey).toBeTruthy();
-    expect(await prisma.queueJob.count({ where: { payloadJson: { contains: primary.id } } })).toBe(0);
+    expect(await prisma.queueJob.count({ where: { payloadJson: { contains: primary.id } } })).toBe(
+      0,
+    );
   });
 });

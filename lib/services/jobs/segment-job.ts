@@ -232,7 +232,12 @@ async function segmentUpload(
         }
       : undefined,
   });
-  return { source, info, mask, primary: primary && rendered ? { output: primary, rendered } : null };
+  return {
+    source,
+    info,
+    mask,
+    primary: primary && rendered ? { output: primary, rendered } : null,
+  };
 }
 
 /**
