@@ -36,39 +36,45 @@ afterAll(async () => {
 });
 
 describe('the primary output', () => {
-  it('is rendered while segmenting: completed with its file and poster, never queued for a render of its own', async () => {
-    const clip = path.join(tmp, 'clip.mp4');
-    await run('ffmpeg', [
-      '-v',
-      'error',
-      '-y',
-      '-f',
-      'lavfi',
-      '-i',
-      'testsrc2=size=96x64:rate=10:duration=2',
-      '-c:v',
-      'libx264',
-      '-pix_fmt',
-      'yuv420p',
-      clip,
-    ]);
-    const id = await uploadedJob(stack, account.key, clip);
-    expect(
-      (
-        await api(stack, 'POST', `/v1/jobs/${id}/start`, {
-          key: account.key,
-          body: { model: 'service-human' },
-        })
-      ).status,
-    ).toBe(200);
-    const done = await waitForJob(stack, account.key, id);
-    expect(done.status, done.message ?? '').toBe('completed');
-    const primary = await prisma.output.findFirstOrThrow({ where: { jobId: id, role: 'primary' } });
-    expect(primary).toMatchObject({ status: 'completed', maskVersion: 1 });
-    expect(primary.storageKey).toBeTruthy();
-    expect(primary.posterKey).toBeTruthy();
-    expect(await prisma.queueJob.count({ where: { payloadJson: { contains: primary.id } } })).toBe(
-      0,
-    );
-  });
+  // service-human passes the filmed edge colour through; service-light's is estimated on the way.
+  it.each(['service-human', 'service-light'] as const)(
+    'is rendered while segmenting (%s): completed with its file and poster, never queued for a render of its own',
+    async (model) => {
+      const clip = path.join(tmp, `${model}.mp4`);
+      await run('ffmpeg', [
+        '-v',
+        'error',
+        '-y',
+        '-f',
+        'lavfi',
+        '-i',
+        'testsrc2=size=96x64:rate=10:duration=2',
+        '-c:v',
+        'libx264',
+        '-pix_fmt',
+        'yuv420p',
+        clip,
+      ]);
+      const id = await uploadedJob(stack, account.key, clip);
+      expect(
+        (
+          await api(stack, 'POST', `/v1/jobs/${id}/start`, {
+            key: account.key,
+            body: { model },
+          })
+        ).status,
+      ).toBe(200);
+      const done = await waitForJob(stack, account.key, id);
+      expect(done.status, done.message ?? '').toBe('completed');
+      const primary = await prisma.output.findFirstOrThrow({
+        where: { jobId: id, role: 'primary' },
+      });
+      expect(primary).toMatchObject({ status: 'completed', maskVersion: 1 });
+      expect(primary.storageKey).toBeTruthy();
+      expect(primary.posterKey).toBeTruthy();
+      expect(
+        await prisma.queueJob.count({ where: { payloadJson: { contains: primary.id } } }),
+      ).toBe(0);
+    },
+  );
 });
