@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { cutClip } from '../lib/media/fixtures';
 import { expect, test } from './fixtures';
 import { checkBothWidths } from './support/checks';
 import { signUp } from './support/completed-job';
@@ -47,21 +48,7 @@ test.describe('background image upload', () => {
       '1',
       board,
     ]);
-    execFileSync('ffmpeg', [
-      '-v',
-      'error',
-      '-y',
-      '-i',
-      CLIP,
-      '-t',
-      '2',
-      '-c:v',
-      'libx264',
-      '-preset',
-      'veryfast',
-      '-an',
-      clip,
-    ]);
+    await cutClip(CLIP, clip, 2);
     fs.writeFileSync(text, 'this is text, not a picture');
 
     await page.goto('/jobs/new');

@@ -68,7 +68,7 @@ test.describe('studio stickers and formats, nothing uploaded', () => {
   }) => {
     test.setTimeout(25 * 60_000);
     const dir = fs.mkdtempSync(path.join(ARTIFACTS, 'studio-stickers-'));
-    const clip = clipCut(1);
+    const clip = await clipCut(1);
     const image = path.join(dir, 'cyan.png');
     execFileSync('ffmpeg', [
       '-v',

@@ -44,6 +44,67 @@ export async function makeExcerpt(
   return out;
 }
 
+/** Output options of the clips below: H.264 in yuv420p, as most uploads are. */
+const H264 = ['-c:v', 'libx264', '-pix_fmt', 'yuv420p'];
+
+/** MP4's index at the front, as a browser or a streaming upload wants it. */
+export const FASTSTART = ['-movflags', '+faststart'];
+
+/** A filter that puts ten hours between the 49th and 50th frames, as a hostile upload would. */
+export const TEN_HOUR_GAP = ['-vf', "setpts='if(gte(N,49),PTS+36000/TB,PTS)'"];
+
+/**
+ * A synthetic H.264 clip from ffmpeg's test source, for tests that need no real subject. `extra`
+ * holds output options (`-movflags +faststart`, a filter, a container).
+ */
+export async function syntheticClip(
+  dest: string,
+  { seconds = 1, size = '160x120', fps = 25, extra = [] as string[] } = {},
+): Promise<string> {
+  await ffmpeg([
+    '-v',
+    'error',
+    '-f',
+    'lavfi',
+    '-i',
+    `testsrc2=size=${size}:rate=${fps}:duration=${seconds}`,
+    ...H264,
+    '-preset',
+    'ultrafast',
+    ...extra,
+    dest,
+  ]);
+  return dest;
+}
+
+/**
+ * The first `seconds` of a real clip (from `start`), re-encoded to H.264 MP4: small and fast to
+ * process. Its sound is dropped unless `audio`; `filters` scale or crop it.
+ */
+export async function cutClip(
+  src: string,
+  dest: string,
+  seconds: number,
+  o: { start?: number; audio?: boolean; filters?: string } = {},
+): Promise<string> {
+  await ffmpeg([
+    '-v',
+    'error',
+    ...(o.start ? ['-ss', String(o.start)] : []),
+    '-i',
+    src,
+    '-t',
+    String(seconds),
+    ...(o.filters ? ['-vf', o.filters] : []),
+    ...H264,
+    '-preset',
+    'veryfast',
+    ...(o.audio ? ['-c:a', 'aac'] : ['-an']),
+    dest,
+  ]);
+  return dest;
+}
+
 /** Centre and size of the test ellipse at normalized frame n (for tests that check pixels). */
 export function testMaskEllipse(info: Pick<MediaInfo, 'width' | 'height' | 'fps'>, n: number) {
   const rx = Math.round(info.width * 0.15);

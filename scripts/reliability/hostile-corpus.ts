@@ -9,6 +9,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { FASTSTART, syntheticClip, TEN_HOUR_GAP } from '../../lib/media/fixtures';
 import { run } from './common';
 
 export interface HostileFile {
@@ -20,32 +21,6 @@ export interface HostileFile {
 
 async function ffmpeg(args: string[]): Promise<void> {
   await run('ffmpeg', ['-v', 'error', '-y', ...args]);
-}
-
-/** testsrc2 H.264, `seconds` long, as `container` (mp4 by default, faststart). */
-async function source(
-  dir: string,
-  name: string,
-  seconds: number,
-  extra: string[] = [],
-  size = '160x120',
-): Promise<string> {
-  const out = path.join(dir, name);
-  await ffmpeg([
-    '-f',
-    'lavfi',
-    '-i',
-    `testsrc2=size=${size}:rate=25:duration=${seconds}`,
-    '-c:v',
-    'libx264',
-    '-preset',
-    'ultrafast',
-    '-pix_fmt',
-    'yuv420p',
-    ...extra,
-    out,
-  ]);
-  return out;
 }
 
 /** The bytes of `file` after `edit`, written as `name`. */
@@ -93,9 +68,12 @@ export async function generateCorpus(dir: string): Promise<HostileFile[]> {
     },
   };
 
-  const two = await source(dir, 'base-2s.mp4', 2, ['-movflags', '+faststart']);
-  const twoTail = await source(dir, 'base-2s-moov-at-end.mp4', 2);
-  const thirty = await source(dir, 'base-30s.mp4', 30, ['-movflags', '+faststart']);
+  const two = await syntheticClip(path.join(dir, 'base-2s.mp4'), { seconds: 2, extra: FASTSTART });
+  const twoTail = await syntheticClip(path.join(dir, 'base-2s-moov-at-end.mp4'), { seconds: 2 });
+  const thirty = await syntheticClip(path.join(dir, 'base-30s.mp4'), {
+    seconds: 30,
+    extra: FASTSTART,
+  });
   const secret = c.write('secret.txt', 'password=hunter2\n');
 
   addNotVideos(c, secret);
@@ -217,11 +195,16 @@ async function addWithoutVideoStream({ dir, add }: Corpus, png: string): Promise
   add('no-frames.mp4', noFrames, 'a video track with no frames');
   add(
     'codec-renamed.mkv',
-    patched(dir, await source(dir, 'base.mkv', 2), 'codec-renamed.mkv', (b) => {
-      const at = b.indexOf('V_MPEG4/ISO/AVC');
-      b.write('V_XXXXX/ISO/AVC', at);
-      return b;
-    }),
+    patched(
+      dir,
+      await syntheticClip(path.join(dir, 'base.mkv'), { seconds: 2 }),
+      'codec-renamed.mkv',
+      (b) => {
+        const at = b.indexOf('V_MPEG4/ISO/AVC');
+        b.write('V_XXXXX/ISO/AVC', at);
+        return b;
+      },
+    ),
     'a Matroska track whose codec no decoder knows',
   );
 }
@@ -354,21 +337,7 @@ async function addOverLimits({ dir, add }: Corpus): Promise<void> {
   ]);
   add('thousand-fps.mkv', fast, 'a frame rate of 1,000 fps');
   const gap = path.join(dir, 'gap.mkv');
-  await ffmpeg([
-    '-f',
-    'lavfi',
-    '-i',
-    'testsrc2=size=160x120:rate=25',
-    '-frames:v',
-    '50',
-    '-vf',
-    "setpts='if(gte(N,49),PTS+36000/TB,PTS)'",
-    '-c:v',
-    'libx264',
-    '-preset',
-    'ultrafast',
-    gap,
-  ]);
+  await syntheticClip(gap, { seconds: 2, extra: TEN_HOUR_GAP });
   add(
     'gap-10-hours.mkv',
     patched(dir, gap, 'gap-10-hours.mkv', (b) => {
@@ -387,23 +356,7 @@ async function addFrameSizeBomb({ dir, add, write }: Corpus): Promise<void> {
     ['8192x8192', path.join(dir, 'b.h264')],
   ] as const;
   for (const [size, file] of parts) {
-    await ffmpeg([
-      '-f',
-      'lavfi',
-      '-i',
-      `testsrc2=size=${size}:rate=25`,
-      '-frames:v',
-      '25',
-      '-c:v',
-      'libx264',
-      '-preset',
-      'ultrafast',
-      '-pix_fmt',
-      'yuv420p',
-      '-f',
-      'h264',
-      file,
-    ]);
+    await syntheticClip(file, { size, extra: ['-f', 'h264'] });
   }
   const joined = write('joined.h264', Buffer.concat(parts.map(([, f]) => fs.readFileSync(f))));
   const bomb = path.join(dir, 'frame-size-bomb.mkv');

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
+import { syntheticClip } from '../../lib/media/fixtures';
 
 const run = promisify(execFile);
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -137,22 +138,7 @@ describe('keyout remove', () => {
 
   it('runs itself again with one malloc arena, and a SIGTERM sent to it alone stops both', async () => {
     const input = path.join(tmp, 'long.mp4');
-    await run('ffmpeg', [
-      '-v',
-      'error',
-      '-y',
-      '-f',
-      'lavfi',
-      '-i',
-      'testsrc2=size=320x240:rate=25:duration=60',
-      '-c:v',
-      'libx264',
-      '-preset',
-      'ultrafast',
-      '-pix_fmt',
-      'yuv420p',
-      input,
-    ]);
+    await syntheticClip(input, { seconds: 60, size: '320x240' });
     const env = { ...process.env };
     delete env.MALLOC_ARENA_MAX;
     const launcher = spawn(

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../lib/db/client';
+import { FASTSTART, syntheticClip } from '../../lib/media/fixtures';
 import {
   api,
   createAccount,
@@ -70,28 +71,12 @@ function halfSentPut(
   return { finish: () => put.end(bytes.subarray(bytes.length / 2)), answered };
 }
 
-async function clip(name: string, seconds: number, extra: string[] = []): Promise<string> {
-  const out = path.join(stack.dataDir, name);
-  await run('ffmpeg', [
-    '-v',
-    'error',
-    '-y',
-    '-f',
-    'lavfi',
-    '-i',
-    `testsrc2=size=256x256:rate=25:duration=${seconds}`,
-    ...extra,
-    '-c:v',
-    'libx264',
-    '-preset',
-    'ultrafast',
-    '-pix_fmt',
-    'yuv420p',
-    '-movflags',
-    '+faststart',
-    out,
-  ]);
-  return out;
+function clip(name: string, seconds: number): Promise<string> {
+  return syntheticClip(path.join(stack.dataDir, name), {
+    seconds,
+    size: '256x256',
+    extra: FASTSTART,
+  });
 }
 
 /** The movie header's duration rewritten, as a hostile upload would. */

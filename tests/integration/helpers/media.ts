@@ -14,52 +14,6 @@ export function testVideo(name: string): string {
   return path.join(TESTDATA, 'videos', name);
 }
 
-/** The first `seconds` of a real clip, re-encoded to H.264 MP4 (small, fast to process). */
-export async function cutClip(src: string, dest: string, seconds: number): Promise<string> {
-  await run('ffmpeg', [
-    '-v',
-    'error',
-    '-y',
-    '-i',
-    src,
-    '-t',
-    String(seconds),
-    '-c:v',
-    'libx264',
-    '-preset',
-    'veryfast',
-    '-pix_fmt',
-    'yuv420p',
-    '-an',
-    dest,
-  ]);
-  return dest;
-}
-
-/** A synthetic clip with ffmpeg's test source, for tests that do not need a real subject. */
-export async function syntheticClip(
-  dest: string,
-  { seconds = 1, size = '160x120', fps = 25 } = {},
-): Promise<string> {
-  await run('ffmpeg', [
-    '-v',
-    'error',
-    '-y',
-    '-f',
-    'lavfi',
-    '-i',
-    `testsrc2=size=${size}:rate=${fps}:duration=${seconds}`,
-    '-c:v',
-    'libx264',
-    '-preset',
-    'ultrafast',
-    '-pix_fmt',
-    'yuv420p',
-    dest,
-  ]);
-  return dest;
-}
-
 /** Per-frame alpha statistics of a VP9 WebM, decoded with libvpx (ffmpeg's own decoder drops alpha). */
 export async function alphaStats(
   webm: string,
