@@ -50,6 +50,32 @@ const H264 = ['-c:v', 'libx264', '-pix_fmt', 'yuv420p'];
 /** MP4's index at the front, as a browser or a streaming upload wants it. */
 export const FASTSTART = ['-movflags', '+faststart'];
 
+/** ffmpeg arguments (the output file follows) of one 8192x8192 frame: 67 M pixels in a small MJPEG. */
+export const HUGE_FRAME = [
+  '-f',
+  'lavfi',
+  '-i',
+  'color=s=8192x8192:r=1:d=1',
+  '-c:v',
+  'mjpeg',
+  '-q:v',
+  '31',
+];
+
+/** ffmpeg arguments (the output file follows) of a tiny file whose second frame is 10 hours in. */
+export const TINY_TEN_HOURS = [
+  '-f',
+  'lavfi',
+  '-i',
+  'color=s=64x64:r=25:d=0.08',
+  '-vf',
+  "setpts='if(eq(N,1),36000/TB,PTS)'",
+  '-fps_mode',
+  'passthrough',
+  '-c:v',
+  'ffv1',
+];
+
 /** A filter that puts ten hours between the 49th and 50th frames, as a hostile upload would. */
 export const TEN_HOUR_GAP = ['-vf', "setpts='if(gte(N,49),PTS+36000/TB,PTS)'"];
 

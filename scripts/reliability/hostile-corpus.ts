@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { FASTSTART, syntheticClip, TEN_HOUR_GAP } from '../../lib/media/fixtures';
+import { FASTSTART, HUGE_FRAME, syntheticClip, TEN_HOUR_GAP } from '../../lib/media/fixtures';
 import { run } from './common';
 
 export interface HostileFile {
@@ -310,17 +310,7 @@ async function addLyingHeaders(
 /** Past the limits: a huge frame, over the length cap, 1,000 fps, a 10-hour gap. */
 async function addOverLimits({ dir, add }: Corpus): Promise<void> {
   const huge = path.join(dir, 'huge-frame.mp4');
-  await ffmpeg([
-    '-f',
-    'lavfi',
-    '-i',
-    'color=s=8192x8192:r=1:d=1',
-    '-c:v',
-    'mjpeg',
-    '-q:v',
-    '31',
-    huge,
-  ]);
+  await ffmpeg([...HUGE_FRAME, huge]);
   add('huge-frame.mp4', huge, 'an 8192x8192 frame (67 M pixels)');
   const long = path.join(dir, 'over-the-cap.mp4');
   await ffmpeg(['-f', 'lavfi', '-i', 'color=s=32x32:r=1:d=601', '-c:v', 'libx264', long]);

@@ -8,6 +8,7 @@ import { outputFormat, STICKER_FORMATS, type StickerFormat } from '../../engine/
 import { hevcLayerCounts } from '../../engine/media/capabilities';
 import { decodeAlphaLayer } from '../../lib/media/hevc-alpha';
 import { storageKeys } from '../../lib/storage/keys';
+import { countedProbe } from '../support/counted-probe';
 import {
   api,
   createAccount,
@@ -320,28 +321,7 @@ describe.skipIf(!hasTestdata)(
       expect(done.status, done.error).toBe('completed');
       const file = path.join(tmp, 'dancer.mov');
       fs.writeFileSync(file, Buffer.from(await (await fetch(done.output_url!)).arrayBuffer()));
-      const probe = JSON.parse(
-        (
-          await exec('ffprobe', [
-            '-v',
-            'error',
-            '-count_frames',
-            '-show_streams',
-            '-of',
-            'json',
-            file,
-          ])
-        ).toString(),
-      ) as {
-        streams: {
-          codec_type: string;
-          codec_name: string;
-          codec_tag_string: string;
-          width: number;
-          height: number;
-          nb_read_frames: string;
-        }[];
-      };
+      const probe = await countedProbe(file);
       const v = probe.streams.find((s) => s.codec_type === 'video')!;
       // FFmpeg 5.1 reads the colour layer, every frame.
       expect(v).toMatchObject({

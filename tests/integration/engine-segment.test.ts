@@ -9,6 +9,7 @@ import { FASTSTART, syntheticClip, TEN_HOUR_GAP } from '../../lib/media/fixtures
 import { probeVideo } from '../../lib/media/probe';
 import { renderOutput } from '../../lib/media/render';
 import { segmentVideo, type SegmentProgress } from '../../lib/segment/mask-video';
+import { countedProbe } from '../support/counted-probe';
 
 const run = promisify(execFile);
 const TESTDATA = path.resolve(import.meta.dirname, '../../../shared/testdata/videos');
@@ -17,16 +18,7 @@ const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'keyout-engine-it-'));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
 async function maskFacts(file: string) {
-  const { stdout } = await run('ffprobe', [
-    '-v',
-    'error',
-    '-count_frames',
-    '-show_streams',
-    '-of',
-    'json',
-    file,
-  ]);
-  const s = (JSON.parse(stdout) as { streams: Record<string, string | number>[] }).streams[0]!;
+  const s = (await countedProbe(file)).streams[0]!;
   const { stdout: raw } = await run(
     'ffmpeg',
     ['-v', 'error', '-i', file, '-f', 'rawvideo', '-pix_fmt', 'gray', '-'],

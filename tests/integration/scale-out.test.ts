@@ -26,6 +26,7 @@ import {
   type TestAccount,
 } from './helpers';
 import { readProgress } from '../../lib/services/jobs/progress';
+import { decodedFrames } from '../support/counted-probe';
 
 const run = promisify(execFile);
 
@@ -350,19 +351,7 @@ describe.skipIf(unavailable)(
         webm,
         Buffer.from(await (await fetch(String(done.processed_video_url))).arrayBuffer()),
       );
-      const { stdout } = await run('ffprobe', [
-        '-v',
-        'error',
-        '-count_frames',
-        '-select_streams',
-        'v:0',
-        '-show_entries',
-        'stream=nb_read_frames',
-        '-of',
-        'csv=p=0',
-        webm,
-      ]);
-      expect(Number(stdout.trim())).toBe(12);
+      expect(await decodedFrames(webm)).toBe(12);
 
       const text = await create('notes.png', 'image/png');
       const notImage = path.join(tmp, 'notes.png');
