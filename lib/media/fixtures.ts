@@ -45,7 +45,7 @@ export async function makeExcerpt(
 }
 
 /** Output options of the clips below: H.264 in yuv420p, as most uploads are. */
-const H264 = ['-c:v', 'libx264', '-pix_fmt', 'yuv420p'];
+export const H264 = ['-c:v', 'libx264', '-pix_fmt', 'yuv420p'];
 
 /** MP4's index at the front, as a browser or a streaming upload wants it. */
 export const FASTSTART = ['-movflags', '+faststart'];
@@ -79,28 +79,26 @@ export const TINY_TEN_HOURS = [
 /** A filter that puts ten hours between the 49th and 50th frames, as a hostile upload would. */
 export const TEN_HOUR_GAP = ['-vf', "setpts='if(gte(N,49),PTS+36000/TB,PTS)'"];
 
+/** A file ffmpeg makes from a lavfi source graph (`color=…`, `testsrc2=…`) with output options. */
+export async function fromLavfi(
+  dest: string,
+  source: string,
+  output: string[] = [],
+): Promise<string> {
+  await ffmpeg(['-v', 'error', '-f', 'lavfi', '-i', source, ...output, dest]);
+  return dest;
+}
+
 /**
  * A synthetic H.264 clip from ffmpeg's test source, for tests that need no real subject. `extra`
  * holds output options (`-movflags +faststart`, a filter, a container).
  */
-export async function syntheticClip(
+export function syntheticClip(
   dest: string,
   { seconds = 1, size = '160x120', fps = 25, extra = [] as string[] } = {},
 ): Promise<string> {
-  await ffmpeg([
-    '-v',
-    'error',
-    '-f',
-    'lavfi',
-    '-i',
-    `testsrc2=size=${size}:rate=${fps}:duration=${seconds}`,
-    ...H264,
-    '-preset',
-    'ultrafast',
-    ...extra,
-    dest,
-  ]);
-  return dest;
+  const source = `testsrc2=size=${size}:rate=${fps}:duration=${seconds}`;
+  return fromLavfi(dest, source, [...H264, '-preset', 'ultrafast', ...extra]);
 }
 
 /**

@@ -9,7 +9,13 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { FASTSTART, HUGE_FRAME, syntheticClip, TEN_HOUR_GAP } from '../../lib/media/fixtures';
+import {
+  FASTSTART,
+  fromLavfi,
+  HUGE_FRAME,
+  syntheticClip,
+  TEN_HOUR_GAP,
+} from '../../lib/media/fixtures';
 import { run } from './common';
 
 export interface HostileFile {
@@ -181,17 +187,7 @@ async function addWithoutVideoStream({ dir, add }: Corpus, png: string): Promise
   ]);
   add('cover-art.mp4', cover, 'audio with a cover picture as its only image');
   const noFrames = path.join(dir, 'no-frames.mp4');
-  await ffmpeg([
-    '-f',
-    'lavfi',
-    '-i',
-    'testsrc2=size=64x64:rate=25',
-    '-frames:v',
-    '0',
-    '-c:v',
-    'libx264',
-    noFrames,
-  ]);
+  await fromLavfi(noFrames, 'testsrc2=size=64x64:rate=25', ['-frames:v', '0', '-c:v', 'libx264']);
   add('no-frames.mp4', noFrames, 'a video track with no frames');
   add(
     'codec-renamed.mkv',
@@ -274,16 +270,11 @@ async function addLyingHeaders(
     'a damaged H.264 configuration (SPS)',
   );
   const webm = path.join(dir, 'base.webm');
-  await ffmpeg([
-    '-f',
-    'lavfi',
-    '-i',
-    'testsrc2=size=160x120:rate=25:duration=2',
+  await fromLavfi(webm, 'testsrc2=size=160x120:rate=25:duration=2', [
     '-c:v',
     'libvpx-vp9',
     '-deadline',
     'realtime',
-    webm,
   ]);
   add(
     'webm-cut.webm',
@@ -291,15 +282,7 @@ async function addLyingHeaders(
     'a WebM cut short',
   );
   const avi = path.join(dir, 'base.avi');
-  await ffmpeg([
-    '-f',
-    'lavfi',
-    '-i',
-    'testsrc2=size=160x120:rate=25:duration=2',
-    '-c:v',
-    'mjpeg',
-    avi,
-  ]);
+  await fromLavfi(avi, 'testsrc2=size=160x120:rate=25:duration=2', ['-c:v', 'mjpeg']);
   add(
     'avi-cut.avi',
     patched(dir, avi, 'avi-cut.avi', (b) => b.subarray(0, Math.floor(b.length * 0.5))),
@@ -316,15 +299,7 @@ async function addOverLimits({ dir, add }: Corpus): Promise<void> {
   await ffmpeg(['-f', 'lavfi', '-i', 'color=s=32x32:r=1:d=601', '-c:v', 'libx264', long]);
   add('over-the-cap.mp4', long, '601 s, over the 600 s limit');
   const fast = path.join(dir, 'thousand-fps.mkv');
-  await ffmpeg([
-    '-f',
-    'lavfi',
-    '-i',
-    'testsrc2=size=64x64:rate=1000:duration=0.5',
-    '-c:v',
-    'ffv1',
-    fast,
-  ]);
+  await fromLavfi(fast, 'testsrc2=size=64x64:rate=1000:duration=0.5', ['-c:v', 'ffv1']);
   add('thousand-fps.mkv', fast, 'a frame rate of 1,000 fps');
   const gap = path.join(dir, 'gap.mkv');
   await syntheticClip(gap, { seconds: 2, extra: TEN_HOUR_GAP });

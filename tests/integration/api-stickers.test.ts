@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fromLavfi } from '../../lib/media/fixtures';
 import { outputFormat, STICKER_FORMATS, type StickerFormat } from '../../engine/formats';
 import { hevcLayerCounts } from '../../engine/media/capabilities';
 import { decodeAlphaLayer } from '../../lib/media/hevc-alpha';
@@ -262,14 +263,7 @@ describe.skipIf(!hasTestdata)(
     it('fails a sticker that cannot fit within its quality floors, says by how much, and serves nothing', async () => {
       // Full-frame colour noise under a full matte: nothing compresses it into Slack's 115,200 bytes.
       const noise = path.join(tmp, 'noise.mp4');
-      await run('ffmpeg', [
-        '-v',
-        'error',
-        '-y',
-        '-f',
-        'lavfi',
-        '-i',
-        'nullsrc=s=320x320:r=25:d=5',
+      await fromLavfi(noise, 'nullsrc=s=320x320:r=25:d=5', [
         '-vf',
         "geq=lum='random(1)*255':cb='random(2)*255':cr='random(3)*255',format=yuv420p",
         '-c:v',
@@ -278,7 +272,6 @@ describe.skipIf(!hasTestdata)(
         '0',
         '-preset',
         'ultrafast',
-        noise,
       ]);
       const id = await uploadedJob(stack, owner.key, noise);
       expect(

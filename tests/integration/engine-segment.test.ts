@@ -5,7 +5,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { normalizeFilters } from '../../engine/media/normalize';
-import { FASTSTART, syntheticClip, TEN_HOUR_GAP } from '../../lib/media/fixtures';
+import { FASTSTART, fromLavfi, syntheticClip, TEN_HOUR_GAP } from '../../lib/media/fixtures';
 import { probeVideo } from '../../lib/media/probe';
 import { renderOutput } from '../../lib/media/render';
 import { segmentVideo, type SegmentProgress } from '../../lib/segment/mask-video';
@@ -61,14 +61,7 @@ describe('segmentVideo (real ffmpeg and models)', () => {
   it('writes one FFV1 gray mask frame per normalized frame at an odd size, with hard alpha on request', async () => {
     const input = path.join(tmp, 'odd.mp4');
     // Variable frame rate: timestamps jump after frame 10.
-    await run('ffmpeg', [
-      '-v',
-      'error',
-      '-y',
-      '-f',
-      'lavfi',
-      '-i',
-      'testsrc2=size=333x187:rate=25:duration=1.2',
+    await fromLavfi(input, 'testsrc2=size=333x187:rate=25:duration=1.2', [
       '-vf',
       "scale=333:187,setpts='if(lt(N,10),N,N+7)/25/TB'",
       '-fps_mode',
@@ -77,7 +70,6 @@ describe('segmentVideo (real ffmpeg and models)', () => {
       'libx264',
       '-pix_fmt',
       'yuv444p',
-      input,
     ]);
     const info = await probeVideo(input);
     const progress: SegmentProgress[] = [];

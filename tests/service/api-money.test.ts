@@ -6,7 +6,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../lib/db/client';
-import { FASTSTART, syntheticClip } from '../../lib/media/fixtures';
+import { FASTSTART, fromLavfi, syntheticClip } from '../../lib/media/fixtures';
 import {
   api,
   createAccount,
@@ -360,18 +360,7 @@ describe('uploads are immutable once a job starts', () => {
     const { key } = await createAccount(stack, 100);
     const png = async (name: string, size: string) => {
       const out = path.join(stack.dataDir, name);
-      await run('ffmpeg', [
-        '-v',
-        'error',
-        '-y',
-        '-f',
-        'lavfi',
-        '-i',
-        `nullsrc=s=${size},geq=random(1)*255:128:128`,
-        '-frames:v',
-        '1',
-        out,
-      ]);
+      await fromLavfi(out, `nullsrc=s=${size},geq=random(1)*255:128:128`, ['-frames:v', '1']);
       return out;
     };
     const created = await api<Receipt>(stack, 'POST', '/v1/h3/image-to-video', {
