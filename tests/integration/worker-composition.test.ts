@@ -1,8 +1,8 @@
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fromLavfi } from '../../lib/media/fixtures';
 import {
   api,
   createAccount,
@@ -46,18 +46,7 @@ let clip: string;
 beforeAll(async () => {
   stack = await startStack({ worker: true });
   const file = path.join(stack.dataDir, 'bg.png');
-  execFileSync('ffmpeg', [
-    '-v',
-    'error',
-    '-y',
-    '-f',
-    'lavfi',
-    '-i',
-    'color=c=red:s=160x120',
-    '-frames:v',
-    '1',
-    file,
-  ]);
+  await fromLavfi(file, 'color=c=red:s=160x120', ['-frames:v', '1']);
   png = fs.readFileSync(file);
   key = (await createAccount(stack, 100)).key;
   clip = await syntheticClip(path.join(stack.dataDir, 'clip.mp4'), { seconds: 1, size: '160x120' });
