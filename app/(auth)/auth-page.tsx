@@ -17,7 +17,7 @@ const PAGES = {
   },
 };
 
-/** The sign-in and sign-up pages: a signed-in visitor goes to the jobs, anyone else gets the form. */
+/** The sign-in and sign-up pages: a signed-in visitor goes to the jobs, others get the form. */
 export async function AuthPage({
   mode,
   searchParams,

@@ -27,6 +27,7 @@ export function ReflowTable({
   headClassName?: string;
 }) {
   const lastPad = pad.replace(' pr-4', '');
+  const padOf = (i: number) => (i === columns.length - 1 ? lastPad : pad);
   return (
     <table className={reflowTable.table}>
       <caption className="sr-only">{caption}</caption>
@@ -36,7 +37,7 @@ export function ReflowTable({
             <th
               key={c.label}
               scope="col"
-              className={`${i === columns.length - 1 ? lastPad : pad} ${c.numeric ? 'text-right ' : ''}font-medium`}
+              className={`${padOf(i)} ${c.numeric ? 'text-right ' : ''}font-medium`}
             >
               {c.hidden ? <span className="sr-only">{c.label}</span> : c.label}
             </th>

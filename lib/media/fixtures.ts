@@ -50,7 +50,7 @@ export const H264 = ['-c:v', 'libx264', '-pix_fmt', 'yuv420p'];
 /** MP4's index at the front, as a browser or a streaming upload wants it. */
 export const FASTSTART = ['-movflags', '+faststart'];
 
-/** ffmpeg arguments (the output file follows) of one 8192x8192 frame: 67 M pixels in a small MJPEG. */
+/** ffmpeg arguments (the output file follows) of one 8192x8192 frame (67 M pixels), as MJPEG. */
 export const HUGE_FRAME = [
   '-f',
   'lavfi',
@@ -79,7 +79,7 @@ export const TINY_TEN_HOURS = [
 /** A filter that puts ten hours between the 49th and 50th frames, as a hostile upload would. */
 export const TEN_HOUR_GAP = ['-vf', "setpts='if(gte(N,49),PTS+36000/TB,PTS)'"];
 
-/** A file ffmpeg makes from a lavfi source graph (`color=…`, `testsrc2=…`) with output options. */
+/** A file ffmpeg makes from a lavfi source graph (`color=…`, `testsrc2=…`) and output options. */
 export async function fromLavfi(
   dest: string,
   source: string,
