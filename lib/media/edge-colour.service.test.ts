@@ -10,6 +10,7 @@ import { ffmpeg } from './ffmpeg';
 import { probeVideo } from './probe';
 import { canEncodeHevcAlpha } from './capabilities';
 import { renderBatch, renderOutput } from './render';
+import { rawFrame } from '../../tests/support/frames';
 
 /**
  * A soft edge's colour as each output family writes it, read back from the encoded file. The
@@ -117,27 +118,9 @@ async function rgbaFrame(
   n = 12,
   size: { w: number; h: number } | null = { w: W, h: H },
 ): Promise<Buffer> {
-  const { stdout } = await run(
-    'ffmpeg',
-    [
-      '-v',
-      'error',
-      ...input,
-      '-vf',
-      `select='eq(n\\,${n})',format=rgba`,
-      '-frames:v',
-      '1',
-      '-f',
-      'rawvideo',
-      '-',
-    ],
-    {
-      encoding: 'buffer',
-      maxBuffer: 1 << 26,
-    },
-  );
-  if (size) expect(stdout.length).toBe(size.w * size.h * 4);
-  return stdout;
+  const frame = await rawFrame(input, n, 'rgba');
+  if (size) expect(frame.length).toBe(size.w * size.h * 4);
+  return frame;
 }
 
 /** The tolerance, in 8-bit levels per channel: the lossy codecs' error on a 10-pixel fade. Filmed, the edge is about 47 away. */

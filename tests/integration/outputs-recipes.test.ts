@@ -11,6 +11,7 @@ import type { MediaInfo } from '../../engine/media/types';
 import { env } from '../../lib/env';
 import { MediaError } from '../../lib/media/ffmpeg';
 import { makeExcerpt, makeTestMask, testMaskEllipse } from '../../lib/media/fixtures';
+import { rawFrame } from '../support/frames';
 import { probeVideo } from '../../lib/media/probe';
 import { renderOutput } from '../../lib/media/render';
 import { renderThumbnails } from '../../lib/media/thumbnails';
@@ -50,33 +51,6 @@ async function streams(file: string): Promise<{ streams: Stream[]; duration: num
   ]);
   const j = JSON.parse(stdout) as { streams: Stream[]; format: { duration: string } };
   return { streams: j.streams, duration: Number(j.format.duration) };
-}
-
-async function rawFrame(
-  input: string[],
-  n: number,
-  pixFmt: 'rgb24' | 'gray',
-  filter = 'null',
-): Promise<Buffer> {
-  const { stdout } = await run(
-    'ffmpeg',
-    [
-      '-v',
-      'error',
-      ...input,
-      '-vf',
-      `select='eq(n\\,${n})',${filter}`,
-      '-frames:v',
-      '1',
-      '-f',
-      'rawvideo',
-      '-pix_fmt',
-      pixFmt,
-      '-',
-    ],
-    { encoding: 'buffer', maxBuffer: 1 << 28 },
-  );
-  return stdout;
 }
 
 /** Mean absolute RGB difference over the pixels `where` picks. */

@@ -13,6 +13,7 @@ import { makeExcerpt, makeTestMask } from '../../lib/media/fixtures';
 import { probeVideo } from '../../lib/media/probe';
 import { renderOutput, type RenderedOutput } from '../../lib/media/render';
 import { decodedFrames } from '../support/counted-probe';
+import { rawFrame } from '../support/frames';
 
 /**
  * Every transparent format made from a real clip, each file then checked independently of the
@@ -58,27 +59,8 @@ async function ffprobe(file: string, demuxer?: string): Promise<Probe> {
 }
 
 /** Frame n through `filter`, as raw 8-bit gray (w×h bytes). */
-async function grayFrame(input: string[], filter: string, n: number): Promise<Buffer> {
-  const { stdout } = await run(
-    'ffmpeg',
-    [
-      '-v',
-      'error',
-      ...input,
-      '-vf',
-      `select='eq(n\\,${n})',${filter},format=gray`,
-      '-frames:v',
-      '1',
-      '-f',
-      'rawvideo',
-      '-pix_fmt',
-      'gray',
-      '-',
-    ],
-    { encoding: 'buffer', maxBuffer: 1 << 28 },
-  );
-  return stdout;
-}
+const grayFrame = (input: string[], filter: string, n: number) =>
+  rawFrame(input, n, 'gray', `${filter},format=gray`);
 
 const meanAbsDiff = (a: Buffer, b: Buffer) => {
   expect(a.length).toBe(b.length);
