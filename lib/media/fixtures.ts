@@ -76,6 +76,30 @@ export const TINY_TEN_HOURS = [
   'ffv1',
 ];
 
+/** ffmpeg arguments (the output file follows) of 4 s of H.264 video with 7 s of AAC sound. */
+export const AUDIO_OUTLASTS_VIDEO = [
+  '-f',
+  'lavfi',
+  '-i',
+  'testsrc2=size=160x120:rate=25:duration=4',
+  '-f',
+  'lavfi',
+  '-t',
+  '7',
+  '-i',
+  'sine=f=440:r=48000',
+  '-map',
+  '0:v',
+  '-map',
+  '1:a',
+  '-c:v',
+  'libx264',
+  '-preset',
+  'ultrafast',
+  '-c:a',
+  'aac',
+];
+
 /** A filter that puts ten hours between the 49th and 50th frames, as a hostile upload would. */
 export const TEN_HOUR_GAP = ['-vf', "setpts='if(gte(N,49),PTS+36000/TB,PTS)'"];
 

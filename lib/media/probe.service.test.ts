@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { HUGE_FRAME, TINY_TEN_HOURS } from './fixtures';
+import { AUDIO_OUTLASTS_VIDEO, HUGE_FRAME, TINY_TEN_HOURS } from './fixtures';
 import { decodedFrames } from '../../tests/support/counted-probe';
 import { probeVideo, videoDuration } from './probe';
 
@@ -224,26 +224,7 @@ describe('one duration of truth: the video stream frames, cross-checked against 
   });
 
   it('keeps a video whose audio runs on past it, priced by the video', async () => {
-    const f = make('audio-longer.mp4', [
-      '-f',
-      'lavfi',
-      '-i',
-      'testsrc2=s=160x120:r=25:d=4',
-      '-f',
-      'lavfi',
-      '-t',
-      '7',
-      '-i',
-      'sine=f=440:r=48000',
-      '-map',
-      '0:v',
-      '-map',
-      '1:a',
-      '-c:v',
-      'libx264',
-      '-c:a',
-      'aac',
-    ]);
+    const f = make('audio-longer.mp4', AUDIO_OUTLASTS_VIDEO);
     expect((await probeVideo(f, { metadataOnly: true })).duration).toBeCloseTo(4, 1);
   });
 });

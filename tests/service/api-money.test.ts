@@ -1,12 +1,16 @@
-import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../lib/db/client';
-import { FASTSTART, fromLavfi, syntheticClip } from '../../lib/media/fixtures';
+import {
+  AUDIO_OUTLASTS_VIDEO,
+  FASTSTART,
+  fromLavfi,
+  syntheticClip,
+} from '../../lib/media/fixtures';
+import { ffmpeg } from '../../lib/media/ffmpeg';
 import {
   api,
   createAccount,
@@ -31,7 +35,6 @@ import {
  * change. Each case is one the hardening review got wrong. On both stacks: where uploads go
  * straight into S3, the store takes every PUT and the checks run on the next status call or start.
  */
-const run = promisify(execFile);
 let stack: Stack;
 let prisma: Db;
 const onS3 = stackKind() === 'scale';
@@ -149,32 +152,7 @@ describe('one duration of truth', () => {
   it('prices a video whose audio runs on by the video: 4 s at 0.75 credit/s is 3, not 6', async () => {
     const { key } = await createAccount(stack, 10);
     const file = path.join(stack.dataDir, 'audio-longer.mp4');
-    await run('ffmpeg', [
-      '-v',
-      'error',
-      '-y',
-      '-f',
-      'lavfi',
-      '-i',
-      'testsrc2=size=160x120:rate=25:duration=4',
-      '-f',
-      'lavfi',
-      '-t',
-      '7',
-      '-i',
-      'sine=f=440:r=48000',
-      '-map',
-      '0:v',
-      '-map',
-      '1:a',
-      '-c:v',
-      'libx264',
-      '-preset',
-      'ultrafast',
-      '-c:a',
-      'aac',
-      file,
-    ]);
+    await ffmpeg([...AUDIO_OUTLASTS_VIDEO, file]);
     const jobId = await uploadedJob(stack, key, file);
     const start = await api(stack, 'POST', `/v1/jobs/${jobId}/start`, {
       key,
