@@ -5,6 +5,7 @@ import { safeInputArgs } from '../../engine/media/input';
 import type { MediaInfo } from '../../engine/media/types';
 import { env } from '../env';
 import { ffmpeg } from './ffmpeg';
+import { probeVideo } from './probe';
 
 /**
  * Real test material for the output encoders, made with ffmpeg from real footage: an excerpt of
@@ -151,6 +152,22 @@ export async function cutClip(
     dest,
   ]);
   return dest;
+}
+
+/**
+ * The first `seconds` of a clip at 320 px wide, probed, with the moving-ellipse mask: the
+ * material the output tests render. Files go in `dir` as `<name>.mp4` and `<name>-mask.mkv`.
+ */
+export async function excerptWithMask(
+  clip: string,
+  dir: string,
+  name: string,
+  seconds: number,
+): Promise<{ source: string; info: MediaInfo; mask: string }> {
+  const source = await makeExcerpt(clip, path.join(dir, `${name}.mp4`), { seconds, maxWidth: 320 });
+  const info = await probeVideo(source);
+  const mask = await makeTestMask(source, info, path.join(dir, `${name}-mask.mkv`));
+  return { source, info, mask };
 }
 
 /** Centre and size of the test ellipse at normalized frame n (for tests that check pixels). */

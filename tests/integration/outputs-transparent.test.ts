@@ -9,8 +9,7 @@ import type { MediaInfo } from '../../engine/media/types';
 import { hevcLayerCounts } from '../../engine/media/capabilities';
 import { canEncodeHevcAlpha } from '../../lib/media/capabilities';
 import { decodeAlphaLayer } from '../../lib/media/hevc-alpha';
-import { makeExcerpt, makeTestMask } from '../../lib/media/fixtures';
-import { probeVideo } from '../../lib/media/probe';
+import { excerptWithMask } from '../../lib/media/fixtures';
 import { renderOutput, type RenderedOutput } from '../../lib/media/render';
 import { decodedFrames } from '../support/counted-probe';
 import { rawFrame } from '../support/frames';
@@ -117,13 +116,12 @@ describe.skipIf(!hasTestdata)(
     };
 
     beforeAll(async () => {
-      source = await makeExcerpt(
+      ({ source, info, mask } = await excerptWithMask(
         path.join(VIDEOS, 'liveportrait_d12_talking_glasses_512.mp4'),
-        path.join(tmp, 'talking.mp4'),
-        { seconds: 2, maxWidth: 320 },
-      );
-      info = await probeVideo(source);
-      mask = await makeTestMask(source, info, path.join(tmp, 'mask.mkv'));
+        tmp,
+        'talking',
+        2,
+      ));
       maskFrame = await grayFrame(['-i', mask], 'null', frame);
       expect(distinct(maskFrame)).toBeGreaterThan(2);
     });
@@ -354,17 +352,14 @@ describe.skipIf(!hasTestdata)(
     });
 
     it('a clip without audio gives outputs without audio', async () => {
-      const quiet = await makeExcerpt(
+      const quiet = await excerptWithMask(
         path.join(VIDEOS, 'sam2_05_juggle_fullbody_1280x720.mp4'),
-        path.join(tmp, 'juggle.mp4'),
-        { seconds: 1, maxWidth: 320 },
+        tmp,
+        'juggle',
+        1,
       );
-      const qInfo = await probeVideo(quiet);
-      const qMask = await makeTestMask(quiet, qInfo, path.join(tmp, 'juggle-mask.mkv'));
       const o = await renderOutput({
-        source: quiet,
-        info: qInfo,
-        mask: qMask,
+        ...quiet,
         recipe: { kind: 'transparent', format: 'stacked_video' },
         outDir: path.join(tmp, 'quiet'),
       });
