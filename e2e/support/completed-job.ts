@@ -73,3 +73,9 @@ export async function signUp(page: Page, name: string): Promise<string> {
   await expect(page).toHaveURL(/\/jobs$/);
   return email;
 }
+
+/** The account's remaining credits, as the API reports them. */
+export async function remainingCredits(page: Page, headers: Record<string, string>) {
+  const res = await page.request.get('/v1/credits', { headers });
+  return ((await res.json()) as { remaining_credits: number }).remaining_credits;
+}
