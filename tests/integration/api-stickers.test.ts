@@ -15,17 +15,18 @@ import {
   createAccount,
   hasTestdata,
   putUpload,
+  type Receipt,
+  remainingCredits,
+  type Stack,
   stackDb,
   startStack,
   syntheticClip,
+  type TestAccount,
   testVideo,
   uploadedJob,
   waitFor,
   waitForJob,
   writeInvertedMaskVersion,
-  type Receipt,
-  type Stack,
-  type TestAccount,
 } from './helpers';
 import {
   alphaValues,
@@ -100,9 +101,7 @@ describe.skipIf(!hasTestdata)(
         },
         { timeoutMs: 900_000, intervalMs: 2_000, what: `export ${id}` },
       );
-    const credits = async () =>
-      (await api<{ remaining_credits: number }>(stack, 'GET', '/v1/credits', { key: owner.key }))
-        .body.remaining_credits;
+    const credits = () => remainingCredits(stack, owner.key);
 
     beforeAll(async () => {
       tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'keyout-stickers-'));

@@ -6,6 +6,7 @@ import { fromLavfi } from '../../lib/media/fixtures';
 import {
   api,
   createAccount,
+  remainingCredits,
   type Stack,
   startStack,
   syntheticClip,
@@ -83,7 +84,7 @@ describe('composition backgrounds fetched by the worker', () => {
   });
 
   it('refuses a background URL that is missing or not an image or video before anything is charged', async () => {
-    const before = await api<{ remaining_credits: number }>(stack, 'GET', '/v1/credits', { key });
+    const before = await remainingCredits(stack, key);
     for (const [url, why] of [
       [`http://127.0.0.1:${HOST_PORT}/missing.png`, /HTTP 404/],
       [
@@ -110,17 +111,15 @@ describe('composition backgrounds fetched by the worker', () => {
       const job = await api<{ status: string }>(stack, 'GET', `/v1/jobs/${id}/status`, { key });
       expect(job.body.status).toBe('uploaded');
     }
-    const after = await api<{ remaining_credits: number }>(stack, 'GET', '/v1/credits', { key });
-    expect(after.body.remaining_credits).toBe(before.body.remaining_credits);
+    expect(await remainingCredits(stack, key)).toBe(before);
   });
 
   it('fails the job with a clear message and a refund when the background is gone by the time it is fetched', async () => {
-    const before = await api<{ remaining_credits: number }>(stack, 'GET', '/v1/credits', { key });
+    const before = await remainingCredits(stack, key);
     const id = await startComposition(`http://127.0.0.1:${HOST_PORT}/once.png`);
     const status = await waitForJob(stack, key, id);
     expect(status.status).toBe('failed');
     expect(status.message).toMatch(/background could not be fetched: The server answered HTTP 404/);
-    const after = await api<{ remaining_credits: number }>(stack, 'GET', '/v1/credits', { key });
-    expect(after.body.remaining_credits).toBe(before.body.remaining_credits);
+    expect(await remainingCredits(stack, key)).toBe(before);
   });
 });

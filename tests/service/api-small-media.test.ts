@@ -8,12 +8,13 @@ import {
   createAccount,
   createJob,
   refusedUpload,
+  remainingCredits,
+  type Stack,
   startStack,
   storedKeys,
+  type TestAccount,
   uploadedJob,
   waitForJob,
-  type Stack,
-  type TestAccount,
 } from './helpers';
 
 // Media too small to matte is refused at upload, before anything is charged (lib/media/probe.ts,
@@ -48,9 +49,7 @@ afterAll(async () => {
   fs.rmSync(tmp, { recursive: true, force: true });
 });
 
-const remaining = async () =>
-  (await api<{ remaining_credits: number }>(stack, 'GET', '/v1/credits', { key: account.key })).body
-    .remaining_credits;
+const remaining = () => remainingCredits(stack, account.key);
 
 describe('media too small to matte', () => {
   it('refuses a 1x1 and a 31x40 video at upload with a message naming the minimum, charging and keeping nothing', async () => {
