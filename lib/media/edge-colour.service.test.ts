@@ -5,7 +5,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Recipe, TransparentFormat } from '../../engine/media/recipe';
-import type { MediaInfo } from '../../engine/media/types';
+import { MASK_ENCODER, type MediaInfo } from '../../engine/media/types';
 import { ffmpeg } from './ffmpeg';
 import { probeVideo } from './probe';
 import { canEncodeHevcAlpha } from './capabilities';
@@ -54,12 +54,7 @@ beforeAll(async () => {
     'lavfi',
     '-i',
     `color=black:s=${W}x${H}:r=25:d=1,format=gray,${ramp}`,
-    '-c:v',
-    'ffv1',
-    '-pix_fmt',
-    'gray',
-    '-f',
-    'matroska',
+    ...MASK_ENCODER,
     mask,
   ]);
   await ffmpeg([

@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { normalizeFilters } from '../../engine/media/normalize';
 import { safeInputArgs } from '../../engine/media/input';
-import type { MediaInfo } from '../../engine/media/types';
+import { MASK_ENCODER, type MediaInfo } from '../../engine/media/types';
 import { env } from '../env';
 import { ffmpeg } from './ffmpeg';
 import { probeVideo } from './probe';
@@ -214,12 +214,7 @@ export async function makeTestMask(source: string, info: MediaInfo, out: string)
         '-filter_complex',
         `[0:v]${normalizeFilters(info).join(',')},format=gray,drawbox=c=black:t=fill[b];` +
           `[1:v]format=gray[d];[b][d]overlay=x='${x}':y='(H-h)/2':shortest=1,gblur=sigma=2,format=gray`,
-        '-c:v',
-        'ffv1',
-        '-pix_fmt',
-        'gray',
-        '-f',
-        'matroska',
+        ...MASK_ENCODER,
         out,
       ],
       { timeoutMs: 300_000 },
