@@ -4,6 +4,7 @@ import { LinkButton } from '@/components/ui/button';
 import { formatPrice } from '@/components/format';
 import { MODELS } from '@/components/jobs/job-options';
 import { BeforeAfter } from '@/components/media/before-after';
+import { Cell, ReflowTable } from '@/components/ui/reflow-table';
 import { reflowTable } from '@/components/ui/table';
 import { CREDIT_PACKS } from '@/lib/services/credits/checkout';
 import { currentUser } from '@/lib/auth/current-user';
@@ -164,57 +165,36 @@ function PricingSection() {
           times as much. The Studio is free.
         </p>
         <div className="mt-8 rounded-xl px-4 ring-1 ring-slate-200 sm:px-0">
-          <table className={reflowTable.table}>
-            <caption className="sr-only">Price per model</caption>
-            <thead className={`${reflowTable.thead} bg-slate-50`}>
-              <tr>
-                <th scope="col" className="px-4 py-3 font-medium">
-                  Model
-                </th>
-                <th scope="col" className="px-4 py-3 font-medium">
-                  What it does
-                </th>
-                <th scope="col" className="px-4 py-3 font-medium">
-                  Credits per second
-                </th>
-                <th scope="col" className="px-4 py-3 font-medium">
-                  A minute of video
-                </th>
+          <ReflowTable
+            caption="Price per model"
+            columns={[
+              { label: 'Model' },
+              { label: 'What it does' },
+              { label: 'Credits per second' },
+              { label: 'A minute of video' },
+            ]}
+            pad="px-4 py-3"
+            headClassName="bg-slate-50"
+          >
+            {MODELS.map((m) => (
+              <tr key={m.id} className={reflowTable.tr}>
+                <Cell label="Model" className="px-4 py-3 font-medium text-slate-900">
+                  <span>
+                    {m.name} <code className="ml-1 text-xs text-slate-600">{m.id}</code>
+                  </span>
+                </Cell>
+                <Cell label="What it does" className="px-4 py-3 text-slate-700">
+                  {m.blurb}
+                </Cell>
+                <Cell label="Credits per second" className="px-4 py-3 tabular-nums text-slate-900">
+                  {m.rate}
+                </Cell>
+                <Cell label="A minute of video" className="px-4 py-3 tabular-nums text-slate-900">
+                  {perMinute(m.rate)}
+                </Cell>
               </tr>
-            </thead>
-            <tbody className={reflowTable.tbody}>
-              {MODELS.map((m) => (
-                <tr key={m.id} className={reflowTable.tr}>
-                  <td
-                    data-label="Model"
-                    className={`px-4 py-3 font-medium text-slate-900 ${reflowTable.td}`}
-                  >
-                    <span>
-                      {m.name} <code className="ml-1 text-xs text-slate-600">{m.id}</code>
-                    </span>
-                  </td>
-                  <td
-                    data-label="What it does"
-                    className={`px-4 py-3 text-slate-700 ${reflowTable.td}`}
-                  >
-                    {m.blurb}
-                  </td>
-                  <td
-                    data-label="Credits per second"
-                    className={`px-4 py-3 tabular-nums text-slate-900 ${reflowTable.td}`}
-                  >
-                    {m.rate}
-                  </td>
-                  <td
-                    data-label="A minute of video"
-                    className={`px-4 py-3 tabular-nums text-slate-900 ${reflowTable.td}`}
-                  >
-                    {perMinute(m.rate)}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+            ))}
+          </ReflowTable>
         </div>
       </div>
     </section>

@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { expect, test } from './fixtures';
-import { signUpWithCompletedJob } from './support/completed-job';
+import { remainingCredits, signUpWithCompletedJob } from './support/completed-job';
 import { ARTIFACTS, CLIP, hasClip, screenshotPath } from './support/media';
 
 /**
@@ -46,9 +46,6 @@ test.describe('exports from the job page', () => {
     };
     expect(probe.streams).toEqual([{ codec_name: 'h264', width: 512, height: 512 }]);
     // Exports are free: the 10 credits minus the 2 the job cost.
-    const credits = (await (await page.request.get('/v1/credits', { headers })).json()) as {
-      remaining_credits: number;
-    };
-    expect(credits.remaining_credits).toBe(8);
+    expect(await remainingCredits(page, headers)).toBe(8);
   });
 });

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import { cutClip } from '../lib/media/fixtures';
 import { expect, test } from './fixtures';
 import { ARTIFACTS, CLIP, hasClip } from './support/media';
 
@@ -59,23 +60,7 @@ test('the n8n Lottie template completes and its file plays in lottie-web with th
 }) => {
   fs.mkdirSync(ARTIFACTS, { recursive: true });
   const clip = path.join(ARTIFACTS, 'lottie-clip.mp4');
-  execFileSync('ffmpeg', [
-    '-v',
-    'error',
-    '-y',
-    '-i',
-    CLIP,
-    '-t',
-    '1.2',
-    '-vf',
-    `scale=${SIZE}:${SIZE}`,
-    '-c:v',
-    'libx264',
-    '-preset',
-    'veryfast',
-    '-an',
-    clip,
-  ]);
+  await cutClip(CLIP, clip, 1.2, { filters: `scale=${SIZE}:${SIZE}` });
   const host = http.createServer((_req, res) => {
     res.writeHead(200, { 'Content-Type': 'video/mp4' });
     fs.createReadStream(clip).pipe(res);

@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { cutClip, fromLavfi } from '../lib/media/fixtures';
 import { expect, test } from './fixtures';
 import { checkBothWidths } from './support/checks';
 import { signUp } from './support/completed-job';
@@ -33,35 +34,13 @@ test.describe('background image upload', () => {
     const clip = path.join(ARTIFACTS, 'bg-upload-clip.mp4');
     const text = path.join(ARTIFACTS, 'not-an-image.png');
     fs.mkdirSync(ARTIFACTS, { recursive: true });
-    execFileSync('ffmpeg', [
-      '-v',
-      'error',
-      '-y',
-      '-f',
-      'lavfi',
-      '-i',
-      'color=c=magenta:s=512x512',
+    await fromLavfi(board, 'color=c=magenta:s=512x512', [
       '-vf',
       "geq=r='if(mod(floor(X/64)+floor(Y/64),2),255,255)':g='if(mod(floor(X/64)+floor(Y/64),2),230,0)':b='if(mod(floor(X/64)+floor(Y/64),2),0,255)'",
       '-frames:v',
       '1',
-      board,
     ]);
-    execFileSync('ffmpeg', [
-      '-v',
-      'error',
-      '-y',
-      '-i',
-      CLIP,
-      '-t',
-      '2',
-      '-c:v',
-      'libx264',
-      '-preset',
-      'veryfast',
-      '-an',
-      clip,
-    ]);
+    await cutClip(CLIP, clip, 2);
     fs.writeFileSync(text, 'this is text, not a picture');
 
     await page.goto('/jobs/new');

@@ -1,6 +1,6 @@
 import { expect, test } from './fixtures';
 import { checkBothWidths } from './support/checks';
-import { signUpWithCompletedJob } from './support/completed-job';
+import { remainingCredits, signUpWithCompletedJob } from './support/completed-job';
 import { CLIP, hasClip, screenshotPath } from './support/media';
 
 /**
@@ -17,12 +17,7 @@ test.describe('mask refinement by clicking', () => {
     stack,
   }) => {
     const { headers, jobId } = await signUpWithCompletedJob(page, stack, 'clicks', 1);
-    const credits = async () =>
-      (
-        (await (await page.request.get('/v1/credits', { headers })).json()) as {
-          remaining_credits: number;
-        }
-      ).remaining_credits;
+    const credits = () => remainingCredits(page, headers);
     const afterJob = await credits();
 
     await page.goto(`/jobs/${jobId}`);

@@ -1,5 +1,5 @@
 import { expect, test } from './fixtures';
-import { signUpWithCompletedJob } from './support/completed-job';
+import { remainingCredits, signUpWithCompletedJob } from './support/completed-job';
 import { checkBothWidths } from './support/checks';
 import { CLIP, hasClip, screenshotPath } from './support/media';
 
@@ -17,12 +17,7 @@ test.describe('mask refinement from the job page', () => {
     stack,
   }) => {
     const { headers, jobId } = await signUpWithCompletedJob(page, stack, 'refine');
-    const credits = async () =>
-      (
-        (await (await page.request.get('/v1/credits', { headers })).json()) as {
-          remaining_credits: number;
-        }
-      ).remaining_credits;
+    const credits = () => remainingCredits(page, headers);
     const afterJob = await credits();
 
     await page.goto(`/jobs/${jobId}`);

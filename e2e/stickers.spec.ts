@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { outputFormat } from '../engine/formats';
 import { expect, test } from './fixtures';
-import { signUpWithCompletedJob } from './support/completed-job';
+import { remainingCredits, signUpWithCompletedJob } from './support/completed-job';
 import { ARTIFACTS, CLIP, hasClip, screenshotPath, zipEntries } from './support/media';
 
 /**
@@ -93,9 +93,6 @@ test.describe('stickers from the job page', () => {
     for (const e of entries) expect(e.bytes).toBeGreaterThan(0);
 
     // Stickers are free, like every export: the 10 credits minus the 2 the job cost.
-    const credits = (await (await page.request.get('/v1/credits', { headers })).json()) as {
-      remaining_credits: number;
-    };
-    expect(credits.remaining_credits).toBe(8);
+    expect(await remainingCredits(page, headers)).toBe(8);
   });
 });

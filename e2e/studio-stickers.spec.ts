@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { fromLavfi } from '../lib/media/fixtures';
 import type { Page } from '@playwright/test';
 import { outputFormat, STICKER_FORMATS } from '../engine/formats';
 import { lookAtSticker, stickerProblems } from '../tests/support/sticker-file';
@@ -68,20 +69,9 @@ test.describe('studio stickers and formats, nothing uploaded', () => {
   }) => {
     test.setTimeout(25 * 60_000);
     const dir = fs.mkdtempSync(path.join(ARTIFACTS, 'studio-stickers-'));
-    const clip = clipCut(1);
+    const clip = await clipCut(1);
     const image = path.join(dir, 'cyan.png');
-    execFileSync('ffmpeg', [
-      '-v',
-      'error',
-      '-y',
-      '-f',
-      'lavfi',
-      '-i',
-      'color=c=0x00ffff:s=320x180',
-      '-frames:v',
-      '1',
-      image,
-    ]);
+    await fromLavfi(image, 'color=c=0x00ffff:s=320x180', ['-frames:v', '1']);
     const api = watchApiRequests(page);
     await runStudio(page, clip, image);
 

@@ -244,7 +244,7 @@ async function makeMp4(
   background: 'color' | 'blur',
   shot: string,
 ): Promise<{ clip: string; out: string; thumbCorner: number[] }> {
-  const clip = clipCut(1);
+  const clip = await clipCut(1);
   const api = watchApiRequests(page);
   await page.goto('/studio');
   await page.locator('input[type=file]').setInputFiles(clip);

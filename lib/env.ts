@@ -1,7 +1,5 @@
 import path from 'node:path';
 import { z } from 'zod';
-import { isPostgresUrl } from './db/migrations';
-import { DEVICE_SETTINGS } from './inference/device';
 
 /**
  * The one reader of process.env. Every default makes the embedded mode (SQLite, local disk,
@@ -11,6 +9,14 @@ const flag = z
   .enum(['0', '1', 'true', 'false', ''])
   .default('0')
   .transform((v) => v === '1' || v === 'true');
+
+/** INFERENCE_DEVICE's values (lib/inference/device.ts decides what `auto` becomes). */
+export const DEVICE_SETTINGS = ['auto', 'cpu', 'webgpu', 'cuda'] as const;
+
+/** A DATABASE_URL that names PostgreSQL (anything else is an SQLite file). */
+export function isPostgresUrl(url: string): boolean {
+  return url.startsWith('postgres://') || url.startsWith('postgresql://');
+}
 
 const schema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),

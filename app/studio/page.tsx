@@ -1,6 +1,6 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import { Logo } from '@/components/brand/logo';
+import { LogoLink } from '@/components/brand/logo';
 import { LinkButton } from '@/components/ui/button';
 import { Studio } from '@/components/studio/studio';
 import { currentUser } from '@/lib/auth/current-user';
@@ -24,12 +24,7 @@ export default async function StudioPage({
     <div className="min-h-screen bg-slate-50">
       <header className="border-b border-slate-200 bg-white">
         <div className="mx-auto flex max-w-6xl items-center justify-between px-4 py-3 sm:px-6">
-          <Link
-            href="/"
-            className="rounded focus-visible:outline-2 focus-visible:outline-indigo-600"
-          >
-            <Logo />
-          </Link>
+          <LogoLink />
           <nav aria-label="Site" className="flex items-center gap-2">
             {user ? (
               <LinkButton href="/jobs" size="sm" variant="secondary">

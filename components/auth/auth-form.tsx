@@ -5,6 +5,7 @@ import { useActionState } from 'react';
 import type { AuthFormState } from '@/app/(auth)/actions';
 import { Button } from '@/components/ui/button';
 import { Alert } from '@/components/ui/card';
+import { EmailField } from '@/components/auth/email-field';
 import { Field, TextInput } from '@/components/ui/field';
 
 type Props = {
@@ -26,17 +27,7 @@ export function AuthForm({ mode, action, next }: Props) {
           <TextInput id="name" name="name" autoComplete="name" maxLength={100} autoFocus />
         </Field>
       ) : null}
-      <Field id="email" label="Email">
-        <TextInput
-          id="email"
-          name="email"
-          type="email"
-          required
-          autoComplete="email"
-          defaultValue={state.email}
-          autoFocus={!signup}
-        />
-      </Field>
+      <EmailField defaultValue={state.email} autoFocus={!signup} />
       <Field id="password" label="Password" hint={signup ? 'At least 10 characters.' : undefined}>
         <TextInput
           id="password"

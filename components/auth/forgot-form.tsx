@@ -5,7 +5,7 @@ import { useActionState } from 'react';
 import type { ForgotState } from '@/app/(auth)/actions';
 import { Button } from '@/components/ui/button';
 import { Alert } from '@/components/ui/card';
-import { Field, TextInput } from '@/components/ui/field';
+import { EmailField } from '@/components/auth/email-field';
 
 export function ForgotForm({
   action,
@@ -42,17 +42,7 @@ export function ForgotForm({
   return (
     <form action={formAction} className="space-y-4">
       {state.error ? <Alert tone="error">{state.error}</Alert> : null}
-      <Field id="email" label="Email">
-        <TextInput
-          id="email"
-          name="email"
-          type="email"
-          required
-          autoComplete="email"
-          defaultValue={state.email}
-          autoFocus
-        />
-      </Field>
+      <EmailField defaultValue={state.email} autoFocus />
       <Button type="submit" className="w-full" disabled={pending}>
         {pending ? 'Sending…' : 'Send me a reset link'}
       </Button>

@@ -1,3 +1,5 @@
+import Link from 'next/link';
+
 export function Logo({ className = '' }: { className?: string }) {
   return (
     <span
@@ -19,5 +21,17 @@ export function Logo({ className = '' }: { className?: string }) {
       </svg>
       <span className="text-lg">Keyout</span>
     </span>
+  );
+}
+
+/** The logo as a link home (or to `href`), with a visible focus ring. */
+export function LogoLink({ href = '/', className = '' }: { href?: string; className?: string }) {
+  return (
+    <Link
+      href={href}
+      className={`${className} rounded focus-visible:outline-2 focus-visible:outline-indigo-600`.trim()}
+    >
+      <Logo />
+    </Link>
   );
 }

@@ -1,7 +1,6 @@
-import Link from 'next/link';
 import type { ReactNode } from 'react';
 import { signOutAction } from '@/app/(auth)/actions';
-import { Logo } from '@/components/brand/logo';
+import { LogoLink } from '@/components/brand/logo';
 import type { CurrentUser } from '@/lib/auth/current-user';
 import { NavLinks, type NavItem } from './nav-links';
 
@@ -24,20 +23,11 @@ export function DashboardShell({ user, children }: { user: CurrentUser; children
       </a>
       <aside className="border-b border-slate-200 bg-white lg:sticky lg:top-0 lg:flex lg:h-screen lg:w-60 lg:shrink-0 lg:flex-col lg:border-r lg:border-b-0">
         <div className="flex items-center justify-between px-4 py-3 lg:px-5 lg:py-5">
-          <Link
-            href="/jobs"
-            className="rounded focus-visible:outline-2 focus-visible:outline-indigo-600"
-          >
-            <Logo />
-          </Link>
-          <form action={signOutAction} className="lg:hidden">
-            <button
-              type="submit"
-              className="rounded-lg px-3 py-1.5 text-sm text-slate-600 hover:bg-slate-100"
-            >
-              Sign out
-            </button>
-          </form>
+          <LogoLink href="/jobs" />
+          <SignOut
+            formClassName="lg:hidden"
+            className="rounded-lg px-3 py-1.5 text-sm text-slate-600 hover:bg-slate-100"
+          />
         </div>
         <nav aria-label="Main" className="px-3 pb-3 lg:flex-1 lg:pb-0">
           <NavLinks items={items} />
@@ -47,14 +37,10 @@ export function DashboardShell({ user, children }: { user: CurrentUser; children
             {user.name || user.email}
           </p>
           {user.name ? <p className="truncate text-xs text-slate-500">{user.email}</p> : null}
-          <form action={signOutAction} className="mt-3">
-            <button
-              type="submit"
-              className="w-full rounded-lg border border-slate-300 px-3 py-1.5 text-sm text-slate-700 hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-indigo-600"
-            >
-              Sign out
-            </button>
-          </form>
+          <SignOut
+            formClassName="mt-3"
+            className="w-full rounded-lg border border-slate-300 px-3 py-1.5 text-sm text-slate-700 hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-indigo-600"
+          />
         </div>
       </aside>
       <main
@@ -64,5 +50,16 @@ export function DashboardShell({ user, children }: { user: CurrentUser; children
         {children}
       </main>
     </div>
+  );
+}
+
+/** A sign-out button (the narrow layout's top bar and the sidebar's foot each have one). */
+function SignOut({ formClassName, className }: { formClassName: string; className: string }) {
+  return (
+    <form action={signOutAction} className={formClassName}>
+      <button type="submit" className={className}>
+        Sign out
+      </button>
+    </form>
   );
 }

@@ -1,7 +1,7 @@
 'use client';
 
 import { useActionState, useState } from 'react';
-import { addExportsAction, type AddExportsState } from '@/app/(dashboard)/jobs/[id]/export-actions';
+import { addExportsAction, type AddBatchState } from '@/app/(dashboard)/jobs/[id]/batch-actions';
 import { Badge, type BadgeTone } from '@/components/ui/badge';
 import { buttonClass } from '@/components/ui/button';
 import { ChoiceSelect, Field, inputClass } from '@/components/ui/field';
@@ -39,7 +39,7 @@ export function ExportsPanel({
   exports: ExportRecord[];
   maskVersions: number[];
 }) {
-  const [result, add, pending] = useActionState<AddExportsState, FormData>(
+  const [result, add, pending] = useActionState<AddBatchState, FormData>(
     addExportsAction.bind(null, jobId),
     null,
   );

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DashboardStartRequest, StartJobRequest } from '../../lib/schemas/jobs';
+import { StoredBackground } from '../../lib/schemas/background';
 import { backgroundOf, choiceOf, startRequest } from './job-options';
 
 // Every choice the new-job form can make must be a valid /v1 start request.
@@ -69,7 +70,10 @@ describe('choiceOf', () => {
       },
       { kind: 'blur', mode: 'subject', intensity: 40, container: 'mov' },
     ] as const;
-    for (const c of choices) expect(choiceOf(backgroundOf(c))).toEqual(c);
+    for (const c of choices) {
+      const stored = backgroundOf(c);
+      expect(choiceOf(stored ? StoredBackground.parse(stored) : null)).toEqual(c);
+    }
     expect(choiceOf(null)).toEqual({ kind: 'transparent', format: 'webm_vp9' });
   });
 });

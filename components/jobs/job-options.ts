@@ -1,5 +1,6 @@
 import { API_MODEL_ROWS } from '../../engine/api-models';
 import { containerNamed, DEFAULT_FORMAT, OUTPUT_FORMATS } from '../../engine/formats';
+import type { Background } from '../../lib/schemas/background';
 
 /** What the new-job form offers, and how its choices become a /v1 start request body. */
 
@@ -73,16 +74,9 @@ export function startRequest(
   };
 }
 
-/** The form's choice for a stored background (the inverse of backgroundOf), to offer earlier options again. */
-export function choiceOf(background: unknown): BackgroundChoice {
-  const b = (background ?? {}) as {
-    type?: string;
-    color?: string;
-    transparent_format?: string;
-    blur_mode?: string;
-    blur_intensity?: number;
-    composition?: { background_url?: string; background_type?: string; export_format?: string };
-  };
+/** The form's choice for a stored background (the inverse of backgroundOf), to offer again. */
+export function choiceOf(b: Background | null): BackgroundChoice {
+  if (!b) return { kind: 'transparent', format: DEFAULT_FORMAT };
   const container = containerNamed(b.composition?.export_format ?? 'mp4');
   switch (b.type) {
     case 'color':
@@ -103,7 +97,5 @@ export function choiceOf(background: unknown): BackgroundChoice {
       };
     case 'transparent':
       return { kind: 'transparent', format: b.transparent_format ?? DEFAULT_FORMAT };
-    default:
-      return { kind: 'transparent', format: DEFAULT_FORMAT };
   }
 }

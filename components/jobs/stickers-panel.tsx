@@ -1,10 +1,7 @@
 'use client';
 
 import { useActionState } from 'react';
-import {
-  addStickersAction,
-  type AddStickersState,
-} from '@/app/(dashboard)/jobs/[id]/sticker-actions';
+import { addStickersAction, type AddBatchState } from '@/app/(dashboard)/jobs/[id]/batch-actions';
 import { Badge } from '@/components/ui/badge';
 import { buttonClass } from '@/components/ui/button';
 import {
@@ -67,7 +64,7 @@ function StickerCard({ e }: { e: ExportRecord }) {
  * its size against the platform's budget, download one, or all of them as a ZIP.
  */
 export function StickersPanel({ jobId, stickers }: { jobId: string; stickers: ExportRecord[] }) {
-  const [result, add, pending] = useActionState<AddStickersState, FormData>(
+  const [result, add, pending] = useActionState<AddBatchState, FormData>(
     addStickersAction.bind(null, jobId),
     null,
   );

@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect, type Page } from '@playwright/test';
+import { cutClip } from '../../lib/media/fixtures';
 import { ARTIFACTS, CLIP } from './media';
 import type { Stack } from './stack';
 
@@ -29,21 +30,7 @@ export async function signUpWithCompletedJob(
   const headers = { 'X-Api-Key': created.trim().split('\n').at(-1)! };
   fs.mkdirSync(ARTIFACTS, { recursive: true });
   const clip = path.join(ARTIFACTS, `${name}-clip.mp4`);
-  execFileSync('ffmpeg', [
-    '-v',
-    'error',
-    '-y',
-    '-i',
-    CLIP,
-    '-t',
-    String(seconds),
-    '-c:v',
-    'libx264',
-    '-preset',
-    'veryfast',
-    '-an',
-    clip,
-  ]);
+  await cutClip(CLIP, clip, seconds);
   const receipt = (await (
     await page.request.post('/v1/jobs', {
       headers,
@@ -85,4 +72,10 @@ export async function signUp(page: Page, name: string): Promise<string> {
   await page.getByRole('button', { name: 'Create account' }).click();
   await expect(page).toHaveURL(/\/jobs$/);
   return email;
+}
+
+/** The account's remaining credits, as the API reports them. */
+export async function remainingCredits(page: Page, headers: Record<string, string>) {
+  const res = await page.request.get('/v1/credits', { headers });
+  return ((await res.json()) as { remaining_credits: number }).remaining_credits;
 }

@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import yauzl from 'yauzl';
+import { cutClip } from '../../lib/media/fixtures';
 
 export const ARTIFACTS = path.resolve(import.meta.dirname, '..', '..', 'e2e-artifacts');
 export const CLIP = path.resolve(
@@ -64,28 +65,10 @@ export function streamCodecs(file: string): Record<string, string[]> {
 }
 
 /** The first `seconds` of the test clip, with its sound (AAC), as the studio's tests feed it. */
-export function clipCut(seconds: number): string {
-  const out = path.join(ARTIFACTS, `studio-clip-${seconds}s.mp4`);
+export function clipCut(seconds: number): Promise<string> {
   fs.mkdirSync(ARTIFACTS, { recursive: true });
-  execFileSync('ffmpeg', [
-    '-v',
-    'error',
-    '-y',
-    '-i',
-    CLIP,
-    '-t',
-    String(seconds),
-    '-c:v',
-    'libx264',
-    '-preset',
-    'veryfast',
-    '-pix_fmt',
-    'yuv420p',
-    '-c:a',
-    'aac',
-    out,
-  ]);
-  return out;
+  const out = path.join(ARTIFACTS, `studio-clip-${seconds}s.mp4`);
+  return cutClip(CLIP, out, seconds, { audio: true });
 }
 
 /** The names and sizes inside a ZIP, read by yauzl (not by the code that wrote it). */

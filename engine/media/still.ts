@@ -1,4 +1,5 @@
 import { evenDown } from './geometry';
+import { MASK_ENCODER } from './types';
 
 /**
  * Image-to-video (POST /v1/h3/image-to-video): a still is segmented once, and the still and its
@@ -100,12 +101,7 @@ export function stillAnimationArgs(a: StillAnimation): string[] {
     '[mask]',
     '-frames:v',
     String(a.frames),
-    '-c:v',
-    'ffv1',
-    '-pix_fmt',
-    'gray',
-    '-f',
-    'matroska',
+    ...MASK_ENCODER,
     a.mask,
   ];
 }

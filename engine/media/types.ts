@@ -29,3 +29,6 @@ export type Demuxer = 'mov' | 'matroska' | 'avi';
 
 /** Containers the service accepts (MP4, MOV, M4V, WebM, MKV, AVI), as ffmpeg demuxer names. */
 export const ALLOWED_DEMUXERS: readonly Demuxer[] = ['mov', 'matroska', 'avi'];
+
+/** Output options of a mask file as the segmenter stores it: FFV1 gray in Matroska. */
+export const MASK_ENCODER = ['-c:v', 'ffv1', '-pix_fmt', 'gray', '-f', 'matroska'];

@@ -1,8 +1,7 @@
 import { PrismaBetterSqlite3 } from '@prisma/adapter-better-sqlite3';
-import { env } from '../env';
+import { env, isPostgresUrl } from '../env';
 import { PrismaClient } from './generated/client';
 import { applyMigrations, BUSY_TIMEOUT_MS, sqlitePath } from './migrate';
-import { isPostgresUrl } from './migrations';
 import { postgresClient } from './postgres';
 
 export type Db = PrismaClient;

@@ -39,7 +39,3 @@ export function migrationsOf(provider: Provider): Migration[] {
       return { name, sql, checksum: createHash('sha256').update(sql).digest('hex') };
     });
 }
-
-export function isPostgresUrl(url: string): boolean {
-  return url.startsWith('postgres://') || url.startsWith('postgresql://');
-}

@@ -3,15 +3,10 @@
  * thread starts. Pure decision logic: the probes that ask onnxruntime-node are in ort-probes.ts,
  * so tests can answer them.
  */
+import type { DEVICE_SETTINGS } from '../env';
 
-export type InferenceDevice = 'cpu' | 'webgpu' | 'cuda';
-export type DeviceSetting = 'auto' | InferenceDevice;
-export const DEVICE_SETTINGS = [
-  'auto',
-  'cpu',
-  'webgpu',
-  'cuda',
-] as const satisfies readonly DeviceSetting[];
+export type DeviceSetting = (typeof DEVICE_SETTINGS)[number];
+export type InferenceDevice = Exclude<DeviceSetting, 'auto'>;
 
 /** A GPU provider's answer: the adapter it found, or why not. */
 export type ProbeResult = { ok: true; adapter: string } | { ok: false; reason: string };

@@ -5,11 +5,12 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Recipe, TransparentFormat } from '../../engine/media/recipe';
-import type { MediaInfo } from '../../engine/media/types';
+import { MASK_ENCODER, type MediaInfo } from '../../engine/media/types';
 import { ffmpeg } from './ffmpeg';
 import { probeVideo } from './probe';
 import { canEncodeHevcAlpha } from './capabilities';
 import { renderBatch, renderOutput } from './render';
+import { rawFrame } from '../../tests/support/frames';
 
 /**
  * A soft edge's colour as each output family writes it, read back from the encoded file. The
@@ -53,12 +54,7 @@ beforeAll(async () => {
     'lavfi',
     '-i',
     `color=black:s=${W}x${H}:r=25:d=1,format=gray,${ramp}`,
-    '-c:v',
-    'ffv1',
-    '-pix_fmt',
-    'gray',
-    '-f',
-    'matroska',
+    ...MASK_ENCODER,
     mask,
   ]);
   await ffmpeg([
@@ -117,27 +113,9 @@ async function rgbaFrame(
   n = 12,
   size: { w: number; h: number } | null = { w: W, h: H },
 ): Promise<Buffer> {
-  const { stdout } = await run(
-    'ffmpeg',
-    [
-      '-v',
-      'error',
-      ...input,
-      '-vf',
-      `select='eq(n\\,${n})',format=rgba`,
-      '-frames:v',
-      '1',
-      '-f',
-      'rawvideo',
-      '-',
-    ],
-    {
-      encoding: 'buffer',
-      maxBuffer: 1 << 26,
-    },
-  );
-  if (size) expect(stdout.length).toBe(size.w * size.h * 4);
-  return stdout;
+  const frame = await rawFrame(input, n, 'rgba');
+  if (size) expect(frame.length).toBe(size.w * size.h * 4);
+  return frame;
 }
 
 /** The tolerance, in 8-bit levels per channel: the lossy codecs' error on a 10-pixel fade. Filmed, the edge is about 47 away. */

@@ -2,9 +2,10 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { normalizeFilters } from '../../engine/media/normalize';
 import { safeInputArgs } from '../../engine/media/input';
-import type { MediaInfo } from '../../engine/media/types';
+import { MASK_ENCODER, type MediaInfo } from '../../engine/media/types';
 import { env } from '../env';
 import { ffmpeg } from './ffmpeg';
+import { probeVideo } from './probe';
 
 /**
  * Real test material for the output encoders, made with ffmpeg from real footage: an excerpt of
@@ -42,6 +43,131 @@ export async function makeExcerpt(
     { timeoutMs: 120_000 },
   );
   return out;
+}
+
+/** Output options of the clips below: H.264 in yuv420p, as most uploads are. */
+export const H264 = ['-c:v', 'libx264', '-pix_fmt', 'yuv420p'];
+
+/** MP4's index at the front, as a browser or a streaming upload wants it. */
+export const FASTSTART = ['-movflags', '+faststart'];
+
+/** ffmpeg arguments (the output file follows) of one 8192x8192 frame (67 M pixels), as MJPEG. */
+export const HUGE_FRAME = [
+  '-f',
+  'lavfi',
+  '-i',
+  'color=s=8192x8192:r=1:d=1',
+  '-c:v',
+  'mjpeg',
+  '-q:v',
+  '31',
+];
+
+/** ffmpeg arguments (the output file follows) of a tiny file whose second frame is 10 hours in. */
+export const TINY_TEN_HOURS = [
+  '-f',
+  'lavfi',
+  '-i',
+  'color=s=64x64:r=25:d=0.08',
+  '-vf',
+  "setpts='if(eq(N,1),36000/TB,PTS)'",
+  '-fps_mode',
+  'passthrough',
+  '-c:v',
+  'ffv1',
+];
+
+/** ffmpeg arguments (the output file follows) of 4 s of H.264 video with 7 s of AAC sound. */
+export const AUDIO_OUTLASTS_VIDEO = [
+  '-f',
+  'lavfi',
+  '-i',
+  'testsrc2=size=160x120:rate=25:duration=4',
+  '-f',
+  'lavfi',
+  '-t',
+  '7',
+  '-i',
+  'sine=f=440:r=48000',
+  '-map',
+  '0:v',
+  '-map',
+  '1:a',
+  '-c:v',
+  'libx264',
+  '-preset',
+  'ultrafast',
+  '-c:a',
+  'aac',
+];
+
+/** A filter that puts ten hours between the 49th and 50th frames, as a hostile upload would. */
+export const TEN_HOUR_GAP = ['-vf', "setpts='if(gte(N,49),PTS+36000/TB,PTS)'"];
+
+/** A file ffmpeg makes from a lavfi source graph (`color=…`, `testsrc2=…`) and output options. */
+export async function fromLavfi(
+  dest: string,
+  source: string,
+  output: string[] = [],
+): Promise<string> {
+  await ffmpeg(['-v', 'error', '-f', 'lavfi', '-i', source, ...output, dest]);
+  return dest;
+}
+
+/**
+ * A synthetic H.264 clip from ffmpeg's test source, for tests that need no real subject. `extra`
+ * holds output options (`-movflags +faststart`, a filter, a container).
+ */
+export function syntheticClip(
+  dest: string,
+  { seconds = 1, size = '160x120', fps = 25, extra = [] as string[] } = {},
+): Promise<string> {
+  const source = `testsrc2=size=${size}:rate=${fps}:duration=${seconds}`;
+  return fromLavfi(dest, source, [...H264, '-preset', 'ultrafast', ...extra]);
+}
+
+/**
+ * The first `seconds` of a real clip (from `start`), re-encoded to H.264 MP4: small and fast to
+ * process. Its sound is dropped unless `audio`; `filters` scale or crop it.
+ */
+export async function cutClip(
+  src: string,
+  dest: string,
+  seconds: number,
+  o: { start?: number; audio?: boolean; filters?: string } = {},
+): Promise<string> {
+  await ffmpeg([
+    '-v',
+    'error',
+    ...(o.start ? ['-ss', String(o.start)] : []),
+    '-i',
+    src,
+    '-t',
+    String(seconds),
+    ...(o.filters ? ['-vf', o.filters] : []),
+    ...H264,
+    '-preset',
+    'veryfast',
+    ...(o.audio ? ['-c:a', 'aac'] : ['-an']),
+    dest,
+  ]);
+  return dest;
+}
+
+/**
+ * The first `seconds` of a clip at 320 px wide, probed, with the moving-ellipse mask: the
+ * material the output tests render. Files go in `dir` as `<name>.mp4` and `<name>-mask.mkv`.
+ */
+export async function excerptWithMask(
+  clip: string,
+  dir: string,
+  name: string,
+  seconds: number,
+): Promise<{ source: string; info: MediaInfo; mask: string }> {
+  const source = await makeExcerpt(clip, path.join(dir, `${name}.mp4`), { seconds, maxWidth: 320 });
+  const info = await probeVideo(source);
+  const mask = await makeTestMask(source, info, path.join(dir, `${name}-mask.mkv`));
+  return { source, info, mask };
 }
 
 /** Centre and size of the test ellipse at normalized frame n (for tests that check pixels). */
@@ -88,12 +214,7 @@ export async function makeTestMask(source: string, info: MediaInfo, out: string)
         '-filter_complex',
         `[0:v]${normalizeFilters(info).join(',')},format=gray,drawbox=c=black:t=fill[b];` +
           `[1:v]format=gray[d];[b][d]overlay=x='${x}':y='(H-h)/2':shortest=1,gblur=sigma=2,format=gray`,
-        '-c:v',
-        'ffv1',
-        '-pix_fmt',
-        'gray',
-        '-f',
-        'matroska',
+        ...MASK_ENCODER,
         out,
       ],
       { timeoutMs: 300_000 },

@@ -3,6 +3,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { AUDIO_OUTLASTS_VIDEO, HUGE_FRAME, TINY_TEN_HOURS } from './fixtures';
+import { decodedFrames } from '../../tests/support/counted-probe';
 import { probeVideo, videoDuration } from './probe';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'keyout-probe-'));
@@ -55,18 +57,7 @@ describe('probeVideo on generated files', () => {
   });
 
   it('refuses a tiny file that claims to last 10 hours', async () => {
-    const f = make('long.mkv', [
-      '-f',
-      'lavfi',
-      '-i',
-      'color=s=64x64:r=25:d=0.08',
-      '-vf',
-      "setpts='if(eq(N,1),36000/TB,PTS)'",
-      '-fps_mode',
-      'passthrough',
-      '-c:v',
-      'ffv1',
-    ]);
+    const f = make('long.mkv', TINY_TEN_HOURS);
     expect(fs.statSync(f).size).toBeLessThan(100_000);
     await expect(probeVideo(f)).rejects.toThrow(/limit is \d+ s/);
   });
@@ -103,16 +94,7 @@ describe('probeVideo on generated files', () => {
   });
 
   it('refuses a frame of 8192x8192 before decoding it', async () => {
-    const f = make('huge.mp4', [
-      '-f',
-      'lavfi',
-      '-i',
-      'color=s=8192x8192:r=1:d=1',
-      '-c:v',
-      'mjpeg',
-      '-q:v',
-      '31',
-    ]);
+    const f = make('huge.mp4', HUGE_FRAME);
     await expect(probeVideo(f)).rejects.toThrow(/8192x8192 .* pixels per frame/);
   });
 
@@ -236,44 +218,13 @@ describe('one duration of truth: the video stream frames, cross-checked against 
       cut,
     ]);
     const info = await probeVideo(cut, { metadataOnly: true });
-    const decoded = execFileSync('ffprobe', [
-      '-v',
-      'error',
-      '-count_frames',
-      '-select_streams',
-      'v:0',
-      '-show_entries',
-      'stream=nb_read_frames',
-      '-of',
-      'csv=p=0',
-      cut,
-    ]);
     // Within a few frames of what the decoder outputs (5 s), far from the 6.4 s of packets stored.
-    expect(Math.abs(info.frameCount - Number(decoded.toString()))).toBeLessThanOrEqual(4);
+    expect(Math.abs(info.frameCount - (await decodedFrames(cut)))).toBeLessThanOrEqual(4);
     expect(info.duration).toBeLessThan(5.3);
   });
 
   it('keeps a video whose audio runs on past it, priced by the video', async () => {
-    const f = make('audio-longer.mp4', [
-      '-f',
-      'lavfi',
-      '-i',
-      'testsrc2=s=160x120:r=25:d=4',
-      '-f',
-      'lavfi',
-      '-t',
-      '7',
-      '-i',
-      'sine=f=440:r=48000',
-      '-map',
-      '0:v',
-      '-map',
-      '1:a',
-      '-c:v',
-      'libx264',
-      '-c:a',
-      'aac',
-    ]);
+    const f = make('audio-longer.mp4', AUDIO_OUTLASTS_VIDEO);
     expect((await probeVideo(f, { metadataOnly: true })).duration).toBeCloseTo(4, 1);
   });
 });

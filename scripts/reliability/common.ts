@@ -5,6 +5,7 @@ import { promisify } from 'node:util';
 import { PrismaBetterSqlite3 } from '@prisma/adapter-better-sqlite3';
 import { PrismaClient } from '../../lib/db/generated/client';
 import { postgresClient } from '../../lib/db/postgres';
+import { FASTSTART, syntheticClip } from '../../lib/media/fixtures';
 import { createAccount, startStack, type Stack } from '../../tests/integration/helpers';
 
 export const run = promisify(execFile);
@@ -57,33 +58,9 @@ export async function reliabilityStack(
 
 export { createAccount };
 
-/** A small H.264 MP4 from ffmpeg's test source. */
-export async function testClip(
-  dir: string,
-  name: string,
-  seconds: number,
-  size = '160x120',
-): Promise<string> {
-  const out = path.join(dir, name);
-  await run('ffmpeg', [
-    '-v',
-    'error',
-    '-y',
-    '-f',
-    'lavfi',
-    '-i',
-    `testsrc2=size=${size}:rate=25:duration=${seconds}`,
-    '-c:v',
-    'libx264',
-    '-preset',
-    'ultrafast',
-    '-pix_fmt',
-    'yuv420p',
-    '-movflags',
-    '+faststart',
-    out,
-  ]);
-  return out;
+/** A small H.264 MP4 from ffmpeg's test source, laid out for streaming (faststart). */
+export function testClip(dir: string, name: string, seconds: number, size = '160x120') {
+  return syntheticClip(path.join(dir, name), { seconds, size, extra: FASTSTART });
 }
 
 /** Resident memory (MiB) of every process in a process group. */

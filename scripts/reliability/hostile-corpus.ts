@@ -9,6 +9,13 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import {
+  FASTSTART,
+  fromLavfi,
+  HUGE_FRAME,
+  syntheticClip,
+  TEN_HOUR_GAP,
+} from '../../lib/media/fixtures';
 import { run } from './common';
 
 export interface HostileFile {
@@ -20,32 +27,6 @@ export interface HostileFile {
 
 async function ffmpeg(args: string[]): Promise<void> {
   await run('ffmpeg', ['-v', 'error', '-y', ...args]);
-}
-
-/** testsrc2 H.264, `seconds` long, as `container` (mp4 by default, faststart). */
-async function source(
-  dir: string,
-  name: string,
-  seconds: number,
-  extra: string[] = [],
-  size = '160x120',
-): Promise<string> {
-  const out = path.join(dir, name);
-  await ffmpeg([
-    '-f',
-    'lavfi',
-    '-i',
-    `testsrc2=size=${size}:rate=25:duration=${seconds}`,
-    '-c:v',
-    'libx264',
-    '-preset',
-    'ultrafast',
-    '-pix_fmt',
-    'yuv420p',
-    ...extra,
-    out,
-  ]);
-  return out;
 }
 
 /** The bytes of `file` after `edit`, written as `name`. */
@@ -93,9 +74,12 @@ export async function generateCorpus(dir: string): Promise<HostileFile[]> {
     },
   };
 
-  const two = await source(dir, 'base-2s.mp4', 2, ['-movflags', '+faststart']);
-  const twoTail = await source(dir, 'base-2s-moov-at-end.mp4', 2);
-  const thirty = await source(dir, 'base-30s.mp4', 30, ['-movflags', '+faststart']);
+  const two = await syntheticClip(path.join(dir, 'base-2s.mp4'), { seconds: 2, extra: FASTSTART });
+  const twoTail = await syntheticClip(path.join(dir, 'base-2s-moov-at-end.mp4'), { seconds: 2 });
+  const thirty = await syntheticClip(path.join(dir, 'base-30s.mp4'), {
+    seconds: 30,
+    extra: FASTSTART,
+  });
   const secret = c.write('secret.txt', 'password=hunter2\n');
 
   addNotVideos(c, secret);
@@ -203,25 +187,20 @@ async function addWithoutVideoStream({ dir, add }: Corpus, png: string): Promise
   ]);
   add('cover-art.mp4', cover, 'audio with a cover picture as its only image');
   const noFrames = path.join(dir, 'no-frames.mp4');
-  await ffmpeg([
-    '-f',
-    'lavfi',
-    '-i',
-    'testsrc2=size=64x64:rate=25',
-    '-frames:v',
-    '0',
-    '-c:v',
-    'libx264',
-    noFrames,
-  ]);
+  await fromLavfi(noFrames, 'testsrc2=size=64x64:rate=25', ['-frames:v', '0', '-c:v', 'libx264']);
   add('no-frames.mp4', noFrames, 'a video track with no frames');
   add(
     'codec-renamed.mkv',
-    patched(dir, await source(dir, 'base.mkv', 2), 'codec-renamed.mkv', (b) => {
-      const at = b.indexOf('V_MPEG4/ISO/AVC');
-      b.write('V_XXXXX/ISO/AVC', at);
-      return b;
-    }),
+    patched(
+      dir,
+      await syntheticClip(path.join(dir, 'base.mkv'), { seconds: 2 }),
+      'codec-renamed.mkv',
+      (b) => {
+        const at = b.indexOf('V_MPEG4/ISO/AVC');
+        b.write('V_XXXXX/ISO/AVC', at);
+        return b;
+      },
+    ),
     'a Matroska track whose codec no decoder knows',
   );
 }
@@ -291,16 +270,11 @@ async function addLyingHeaders(
     'a damaged H.264 configuration (SPS)',
   );
   const webm = path.join(dir, 'base.webm');
-  await ffmpeg([
-    '-f',
-    'lavfi',
-    '-i',
-    'testsrc2=size=160x120:rate=25:duration=2',
+  await fromLavfi(webm, 'testsrc2=size=160x120:rate=25:duration=2', [
     '-c:v',
     'libvpx-vp9',
     '-deadline',
     'realtime',
-    webm,
   ]);
   add(
     'webm-cut.webm',
@@ -308,15 +282,7 @@ async function addLyingHeaders(
     'a WebM cut short',
   );
   const avi = path.join(dir, 'base.avi');
-  await ffmpeg([
-    '-f',
-    'lavfi',
-    '-i',
-    'testsrc2=size=160x120:rate=25:duration=2',
-    '-c:v',
-    'mjpeg',
-    avi,
-  ]);
+  await fromLavfi(avi, 'testsrc2=size=160x120:rate=25:duration=2', ['-c:v', 'mjpeg']);
   add(
     'avi-cut.avi',
     patched(dir, avi, 'avi-cut.avi', (b) => b.subarray(0, Math.floor(b.length * 0.5))),
@@ -327,48 +293,16 @@ async function addLyingHeaders(
 /** Past the limits: a huge frame, over the length cap, 1,000 fps, a 10-hour gap. */
 async function addOverLimits({ dir, add }: Corpus): Promise<void> {
   const huge = path.join(dir, 'huge-frame.mp4');
-  await ffmpeg([
-    '-f',
-    'lavfi',
-    '-i',
-    'color=s=8192x8192:r=1:d=1',
-    '-c:v',
-    'mjpeg',
-    '-q:v',
-    '31',
-    huge,
-  ]);
+  await ffmpeg([...HUGE_FRAME, huge]);
   add('huge-frame.mp4', huge, 'an 8192x8192 frame (67 M pixels)');
   const long = path.join(dir, 'over-the-cap.mp4');
   await ffmpeg(['-f', 'lavfi', '-i', 'color=s=32x32:r=1:d=601', '-c:v', 'libx264', long]);
   add('over-the-cap.mp4', long, '601 s, over the 600 s limit');
   const fast = path.join(dir, 'thousand-fps.mkv');
-  await ffmpeg([
-    '-f',
-    'lavfi',
-    '-i',
-    'testsrc2=size=64x64:rate=1000:duration=0.5',
-    '-c:v',
-    'ffv1',
-    fast,
-  ]);
+  await fromLavfi(fast, 'testsrc2=size=64x64:rate=1000:duration=0.5', ['-c:v', 'ffv1']);
   add('thousand-fps.mkv', fast, 'a frame rate of 1,000 fps');
   const gap = path.join(dir, 'gap.mkv');
-  await ffmpeg([
-    '-f',
-    'lavfi',
-    '-i',
-    'testsrc2=size=160x120:rate=25',
-    '-frames:v',
-    '50',
-    '-vf',
-    "setpts='if(gte(N,49),PTS+36000/TB,PTS)'",
-    '-c:v',
-    'libx264',
-    '-preset',
-    'ultrafast',
-    gap,
-  ]);
+  await syntheticClip(gap, { seconds: 2, extra: TEN_HOUR_GAP });
   add(
     'gap-10-hours.mkv',
     patched(dir, gap, 'gap-10-hours.mkv', (b) => {
@@ -387,23 +321,7 @@ async function addFrameSizeBomb({ dir, add, write }: Corpus): Promise<void> {
     ['8192x8192', path.join(dir, 'b.h264')],
   ] as const;
   for (const [size, file] of parts) {
-    await ffmpeg([
-      '-f',
-      'lavfi',
-      '-i',
-      `testsrc2=size=${size}:rate=25`,
-      '-frames:v',
-      '25',
-      '-c:v',
-      'libx264',
-      '-preset',
-      'ultrafast',
-      '-pix_fmt',
-      'yuv420p',
-      '-f',
-      'h264',
-      file,
-    ]);
+    await syntheticClip(file, { size, extra: ['-f', 'h264'] });
   }
   const joined = write('joined.h264', Buffer.concat(parts.map(([, f]) => fs.readFileSync(f))));
   const bomb = path.join(dir, 'frame-size-bomb.mkv');

@@ -1,8 +1,6 @@
-import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   api,
@@ -21,8 +19,6 @@ import {
   type Stack,
   type TestAccount,
 } from './helpers';
-
-const run = promisify(execFile);
 
 interface Refinement {
   refinement_id: string;
@@ -381,23 +377,7 @@ describe.skipIf(!hasTestdata)('refine-mask (needs ../shared/testdata)', () => {
   it('adds "dog" to the woman service-human keeps on the dog clip', async () => {
     // Seconds 4 to 6.5, where the dog runs up to the woman.
     const clip = path.join(tmp, 'dog.mp4');
-    await run('ffmpeg', [
-      '-v',
-      'error',
-      '-y',
-      '-ss',
-      '4',
-      '-i',
-      testVideo('sam2_01_dog_and_woman_1280x720.mp4'),
-      '-t',
-      '2.5',
-      '-c:v',
-      'libx264',
-      '-preset',
-      'veryfast',
-      '-an',
-      clip,
-    ]);
+    await cutClip(testVideo('sam2_01_dog_and_woman_1280x720.mp4'), clip, 2.5, { start: 4 });
     const job = await processed(clip, 'service-human');
     const r = await refine(job, {
       model: 'service-original',

@@ -4,26 +4,29 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fromLavfi } from '../../lib/media/fixtures';
 import { outputFormat, STICKER_FORMATS, type StickerFormat } from '../../engine/formats';
 import { hevcLayerCounts } from '../../engine/media/capabilities';
 import { decodeAlphaLayer } from '../../lib/media/hevc-alpha';
 import { storageKeys } from '../../lib/storage/keys';
+import { countedProbe } from '../support/counted-probe';
 import {
   api,
   createAccount,
   hasTestdata,
   putUpload,
+  type Receipt,
+  remainingCredits,
+  type Stack,
   stackDb,
   startStack,
   syntheticClip,
+  type TestAccount,
   testVideo,
   uploadedJob,
   waitFor,
   waitForJob,
   writeInvertedMaskVersion,
-  type Receipt,
-  type Stack,
-  type TestAccount,
 } from './helpers';
 import {
   alphaValues,
@@ -98,9 +101,7 @@ describe.skipIf(!hasTestdata)(
         },
         { timeoutMs: 900_000, intervalMs: 2_000, what: `export ${id}` },
       );
-    const credits = async () =>
-      (await api<{ remaining_credits: number }>(stack, 'GET', '/v1/credits', { key: owner.key }))
-        .body.remaining_credits;
+    const credits = () => remainingCredits(stack, owner.key);
 
     beforeAll(async () => {
       tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'keyout-stickers-'));
@@ -261,14 +262,7 @@ describe.skipIf(!hasTestdata)(
     it('fails a sticker that cannot fit within its quality floors, says by how much, and serves nothing', async () => {
       // Full-frame colour noise under a full matte: nothing compresses it into Slack's 115,200 bytes.
       const noise = path.join(tmp, 'noise.mp4');
-      await run('ffmpeg', [
-        '-v',
-        'error',
-        '-y',
-        '-f',
-        'lavfi',
-        '-i',
-        'nullsrc=s=320x320:r=25:d=5',
+      await fromLavfi(noise, 'nullsrc=s=320x320:r=25:d=5', [
         '-vf',
         "geq=lum='random(1)*255':cb='random(2)*255':cr='random(3)*255',format=yuv420p",
         '-c:v',
@@ -277,7 +271,6 @@ describe.skipIf(!hasTestdata)(
         '0',
         '-preset',
         'ultrafast',
-        noise,
       ]);
       const id = await uploadedJob(stack, owner.key, noise);
       expect(
@@ -320,28 +313,7 @@ describe.skipIf(!hasTestdata)(
       expect(done.status, done.error).toBe('completed');
       const file = path.join(tmp, 'dancer.mov');
       fs.writeFileSync(file, Buffer.from(await (await fetch(done.output_url!)).arrayBuffer()));
-      const probe = JSON.parse(
-        (
-          await exec('ffprobe', [
-            '-v',
-            'error',
-            '-count_frames',
-            '-show_streams',
-            '-of',
-            'json',
-            file,
-          ])
-        ).toString(),
-      ) as {
-        streams: {
-          codec_type: string;
-          codec_name: string;
-          codec_tag_string: string;
-          width: number;
-          height: number;
-          nb_read_frames: string;
-        }[];
-      };
+      const probe = await countedProbe(file);
       const v = probe.streams.find((s) => s.codec_type === 'video')!;
       // FFmpeg 5.1 reads the colour layer, every frame.
       expect(v).toMatchObject({

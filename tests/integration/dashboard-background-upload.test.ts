@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fromLavfi } from '../../lib/media/fixtures';
 import {
   api,
   createAccount,
@@ -12,6 +13,7 @@ import {
   type Stack,
   stackDb,
   startStack,
+  syntheticClip,
   testVideo,
   uploadedJob,
   waitForJob,
@@ -90,18 +92,7 @@ async function rawFrame(
 beforeAll(async () => {
   stack = await startStack({ worker: true });
   png = path.join(stack.dataDir, 'magenta.png');
-  execFileSync('ffmpeg', [
-    '-v',
-    'error',
-    '-y',
-    '-f',
-    'lavfi',
-    '-i',
-    'color=c=magenta:s=320x240',
-    '-frames:v',
-    '1',
-    png,
-  ]);
+  await fromLavfi(png, 'color=c=magenta:s=320x240', ['-frames:v', '1']);
   const account = await createAccount(stack, 100);
   key = account.key;
   cookie = await sessionCookie(account.email);
@@ -183,7 +174,7 @@ describe('background image uploaded from the dashboard', () => {
   );
 
   it('refuses what is not an image, other accounts, other sites and the public API', async () => {
-    const id = await uploadedJob(stack, key, cutOrSynthetic());
+    const id = await uploadedJob(stack, key, await cutOrSynthetic());
     const notImage = await postBackground(id, Buffer.from('<!doctype html><title>hi</title>'));
     expect(notImage.status).toBe(400);
     expect(await notImage.json()).toEqual({
@@ -220,20 +211,6 @@ describe('background image uploaded from the dashboard', () => {
   });
 });
 
-function cutOrSynthetic(): string {
-  if (clip) return clip;
-  const file = path.join(stack.dataDir, 'synthetic.mp4');
-  execFileSync('ffmpeg', [
-    '-v',
-    'error',
-    '-y',
-    '-f',
-    'lavfi',
-    '-i',
-    'testsrc2=size=160x120:rate=25:duration=1',
-    '-pix_fmt',
-    'yuv420p',
-    file,
-  ]);
-  return file;
+function cutOrSynthetic(): Promise<string> {
+  return clip ? Promise.resolve(clip) : syntheticClip(path.join(stack.dataDir, 'synthetic.mp4'));
 }

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
+import { fromLavfi, syntheticClip } from '../../lib/media/fixtures';
 
 const run = promisify(execFile);
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -76,19 +77,11 @@ describe('keyout remove', () => {
 
   it('segments and renders a short clip to a transparent WebM', async () => {
     const input = path.join(tmp, 'clip.mp4');
-    await run('ffmpeg', [
-      '-v',
-      'error',
-      '-y',
-      '-f',
-      'lavfi',
-      '-i',
-      'testsrc2=size=160x120:rate=10:duration=0.5',
+    await fromLavfi(input, 'testsrc2=size=160x120:rate=10:duration=0.5', [
       '-c:v',
       'libx264',
       '-pix_fmt',
       'yuv420p',
-      input,
     ]);
     const out = path.join(tmp, 'out.webm');
     const res = await keyout(['remove', input, '-o', out, '--model', 'service-human']);
@@ -137,22 +130,7 @@ describe('keyout remove', () => {
 
   it('runs itself again with one malloc arena, and a SIGTERM sent to it alone stops both', async () => {
     const input = path.join(tmp, 'long.mp4');
-    await run('ffmpeg', [
-      '-v',
-      'error',
-      '-y',
-      '-f',
-      'lavfi',
-      '-i',
-      'testsrc2=size=320x240:rate=25:duration=60',
-      '-c:v',
-      'libx264',
-      '-preset',
-      'ultrafast',
-      '-pix_fmt',
-      'yuv420p',
-      input,
-    ]);
+    await syntheticClip(input, { seconds: 60, size: '320x240' });
     const env = { ...process.env };
     delete env.MALLOC_ARENA_MAX;
     const launcher = spawn(

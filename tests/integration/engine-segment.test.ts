@@ -5,9 +5,11 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { normalizeFilters } from '../../engine/media/normalize';
+import { FASTSTART, fromLavfi, syntheticClip, TEN_HOUR_GAP } from '../../lib/media/fixtures';
 import { probeVideo } from '../../lib/media/probe';
 import { renderOutput } from '../../lib/media/render';
 import { segmentVideo, type SegmentProgress } from '../../lib/segment/mask-video';
+import { countedProbe } from '../support/counted-probe';
 
 const run = promisify(execFile);
 const TESTDATA = path.resolve(import.meta.dirname, '../../../shared/testdata/videos');
@@ -16,16 +18,7 @@ const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'keyout-engine-it-'));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
 async function maskFacts(file: string) {
-  const { stdout } = await run('ffprobe', [
-    '-v',
-    'error',
-    '-count_frames',
-    '-show_streams',
-    '-of',
-    'json',
-    file,
-  ]);
-  const s = (JSON.parse(stdout) as { streams: Record<string, string | number>[] }).streams[0]!;
+  const s = (await countedProbe(file)).streams[0]!;
   const { stdout: raw } = await run(
     'ffmpeg',
     ['-v', 'error', '-i', file, '-f', 'rawvideo', '-pix_fmt', 'gray', '-'],
@@ -68,14 +61,7 @@ describe('segmentVideo (real ffmpeg and models)', () => {
   it('writes one FFV1 gray mask frame per normalized frame at an odd size, with hard alpha on request', async () => {
     const input = path.join(tmp, 'odd.mp4');
     // Variable frame rate: timestamps jump after frame 10.
-    await run('ffmpeg', [
-      '-v',
-      'error',
-      '-y',
-      '-f',
-      'lavfi',
-      '-i',
-      'testsrc2=size=333x187:rate=25:duration=1.2',
+    await fromLavfi(input, 'testsrc2=size=333x187:rate=25:duration=1.2', [
       '-vf',
       "scale=333:187,setpts='if(lt(N,10),N,N+7)/25/TB'",
       '-fps_mode',
@@ -84,7 +70,6 @@ describe('segmentVideo (real ffmpeg and models)', () => {
       'libx264',
       '-pix_fmt',
       'yuv444p',
-      input,
     ]);
     const info = await probeVideo(input);
     const progress: SegmentProgress[] = [];
@@ -110,22 +95,7 @@ describe('segmentVideo (real ffmpeg and models)', () => {
     // An intact index over zeroed data: the packets are all there (the upload's probe passes),
     // the decoder gives up after the first second.
     const whole = path.join(tmp, 'whole.mp4');
-    await run('ffmpeg', [
-      '-v',
-      'error',
-      '-y',
-      '-f',
-      'lavfi',
-      '-i',
-      'testsrc2=size=256x256:rate=25:duration=2',
-      '-c:v',
-      'libx264',
-      '-preset',
-      'ultrafast',
-      '-movflags',
-      '+faststart',
-      whole,
-    ]);
+    await syntheticClip(whole, { seconds: 2, size: '256x256', extra: FASTSTART });
     const bytes = fs.readFileSync(whole);
     const mdat = bytes.indexOf('mdat');
     const end = mdat - 4 + bytes.readUInt32BE(mdat - 4);
@@ -224,24 +194,7 @@ describe('segmentVideo (real ffmpeg and models)', () => {
     // own timestamps, so the lie is refused at upload (the decoders' duration-plus-a-second
     // limit, engine/media/normalize.ts, stays as a second line).
     const honest = path.join(tmp, 'gap.mkv');
-    await run('ffmpeg', [
-      '-v',
-      'error',
-      '-y',
-      '-f',
-      'lavfi',
-      '-i',
-      'testsrc2=size=160x120:rate=25',
-      '-frames:v',
-      '50',
-      '-vf',
-      "setpts='if(gte(N,49),PTS+36000/TB,PTS)'",
-      '-c:v',
-      'libx264',
-      '-preset',
-      'ultrafast',
-      honest,
-    ]);
+    await syntheticClip(honest, { seconds: 2, extra: TEN_HOUR_GAP });
     const bytes = fs.readFileSync(honest);
     const at = bytes.indexOf(Buffer.from([0x44, 0x89, 0x88])); // Matroska Duration, an 8-byte float in ms
     expect(bytes.readDoubleBE(at + 3)).toBeGreaterThan(36_000_000);
@@ -262,26 +215,7 @@ describe('segmentVideo (real ffmpeg and models)', () => {
         [second, path.join(tmp, `${name}-b.h264`)],
       ] as const;
       for (const [size, file] of parts) {
-        await run('ffmpeg', [
-          '-v',
-          'error',
-          '-y',
-          '-f',
-          'lavfi',
-          '-i',
-          `testsrc2=size=${size}:rate=25`,
-          '-frames:v',
-          '25',
-          '-c:v',
-          'libx264',
-          '-preset',
-          'ultrafast',
-          '-pix_fmt',
-          'yuv420p',
-          '-f',
-          'h264',
-          file,
-        ]);
+        await syntheticClip(file, { size, extra: ['-f', 'h264'] });
       }
       const raw = path.join(tmp, `${name}.h264`);
       fs.writeFileSync(raw, Buffer.concat(parts.map(([, f]) => fs.readFileSync(f))));
@@ -341,22 +275,7 @@ describe('segmentVideo (real ffmpeg and models)', () => {
 
   it('stops promptly when aborted', async () => {
     const input = path.join(tmp, 'long.mp4');
-    await run('ffmpeg', [
-      '-v',
-      'error',
-      '-y',
-      '-f',
-      'lavfi',
-      '-i',
-      'testsrc2=size=320x240:rate=25:duration=20',
-      '-c:v',
-      'libx264',
-      '-preset',
-      'ultrafast',
-      '-pix_fmt',
-      'yuv420p',
-      input,
-    ]);
+    await syntheticClip(input, { seconds: 20, size: '320x240' });
     const info = await probeVideo(input);
     const ctrl = new AbortController();
     const p = segmentVideo({

@@ -7,17 +7,15 @@ import {
   api,
   createAccount,
   createJob,
-  cutClip,
   freePort,
-  hasTestdata,
+  type Stack,
   stackDb,
   startStack,
   syntheticClip,
-  testVideo,
+  talkingOrSynthetic,
   uploadedJob,
   waitFor,
   waitForJob,
-  type Stack,
 } from './helpers';
 import { readProgress } from '../../lib/services/jobs/progress';
 
@@ -50,9 +48,7 @@ beforeAll(async () => {
   key = (await createAccount(stack, 1000)).key;
   const dest = path.join(stack.dataDir, 'clip.mp4');
   // Long enough to still be processing when it is deleted.
-  clip = hasTestdata
-    ? await cutClip(testVideo('liveportrait_d12_talking_glasses_512.mp4'), dest, 6)
-    : await syntheticClip(dest, { seconds: 6, size: '512x512' });
+  clip = await talkingOrSynthetic(dest, 6);
 });
 afterAll(async () => {
   await prisma?.$disconnect();

@@ -10,7 +10,8 @@ import { thumbnailFrame } from '../../engine/media/thumbnails';
 import type { MediaInfo } from '../../engine/media/types';
 import { env } from '../../lib/env';
 import { MediaError } from '../../lib/media/ffmpeg';
-import { makeExcerpt, makeTestMask, testMaskEllipse } from '../../lib/media/fixtures';
+import { excerptWithMask, makeTestMask, testMaskEllipse } from '../../lib/media/fixtures';
+import { rawFrame } from '../support/frames';
 import { probeVideo } from '../../lib/media/probe';
 import { renderOutput } from '../../lib/media/render';
 import { renderThumbnails } from '../../lib/media/thumbnails';
@@ -50,33 +51,6 @@ async function streams(file: string): Promise<{ streams: Stream[]; duration: num
   ]);
   const j = JSON.parse(stdout) as { streams: Stream[]; format: { duration: string } };
   return { streams: j.streams, duration: Number(j.format.duration) };
-}
-
-async function rawFrame(
-  input: string[],
-  n: number,
-  pixFmt: 'rgb24' | 'gray',
-  filter = 'null',
-): Promise<Buffer> {
-  const { stdout } = await run(
-    'ffmpeg',
-    [
-      '-v',
-      'error',
-      ...input,
-      '-vf',
-      `select='eq(n\\,${n})',${filter}`,
-      '-frames:v',
-      '1',
-      '-f',
-      'rawvideo',
-      '-pix_fmt',
-      pixFmt,
-      '-',
-    ],
-    { encoding: 'buffer', maxBuffer: 1 << 28 },
-  );
-  return stdout;
 }
 
 /** Mean absolute RGB difference over the pixels `where` picks. */
@@ -119,13 +93,12 @@ describe.skipIf(!hasTestdata)(
       });
 
     beforeAll(async () => {
-      source = await makeExcerpt(
+      ({ source, info, mask } = await excerptWithMask(
         path.join(VIDEOS, 'liveportrait_d12_talking_glasses_512.mp4'),
-        path.join(tmp, 'talking.mp4'),
-        { seconds: 2, maxWidth: 320 },
-      );
-      info = await probeVideo(source);
-      mask = await makeTestMask(source, info, path.join(tmp, 'mask.mkv'));
+        tmp,
+        'talking',
+        2,
+      ));
       src = await rawFrame(['-i', source], n, 'rgb24');
       const e = testMaskEllipse(info, n);
       const d = (x: number, y: number) => Math.hypot((x - e.cx) / e.rx, (y - e.cy) / e.ry);
@@ -247,13 +220,12 @@ describe.skipIf(!hasTestdata)(
         bgVideo,
       ]);
       // A quiet foreground (no audio) shows the background's audio alone is carried.
-      const quiet = await makeExcerpt(
+      const quiet = await excerptWithMask(
         path.join(VIDEOS, 'sam2_05_juggle_fullbody_1280x720.mp4'),
-        path.join(tmp, 'juggle.mp4'),
-        { seconds: 1.5, maxWidth: 320 },
+        tmp,
+        'juggle',
+        1.5,
       );
-      const qInfo = await probeVideo(quiet);
-      const qMask = await makeTestMask(quiet, qInfo, path.join(tmp, 'juggle-mask.mkv'));
       const o = await render(
         {
           kind: 'composition',
@@ -264,9 +236,9 @@ describe.skipIf(!hasTestdata)(
           exportFormat: 'mp4',
         },
         'comp_video',
-        qMask,
-        quiet,
-        qInfo,
+        quiet.mask,
+        quiet.source,
+        quiet.info,
       );
       const p = await streams(o.file);
       expect(p.streams.map((s) => `${s.codec_type}:${s.codec_name}`)).toEqual([
@@ -305,9 +277,9 @@ describe.skipIf(!hasTestdata)(
           exportFormat: 'webm',
         },
         'comp_centered',
-        qMask,
-        quiet,
-        qInfo,
+        quiet.mask,
+        quiet.source,
+        quiet.info,
       );
       const c = await streams(centered.file);
       expect(c.streams.map((s) => s.codec_type)).toEqual(['video']);
@@ -578,21 +550,25 @@ describe('blur keeps each side of the matte to itself', () => {
     return { source, mask, info: await probeVideo(source), inside };
   }
 
-  it('background mode: a white subject does not glow into the blurred dark background', async () => {
-    const c = await discClip('white-disc', 235, 16);
+  /** Frame 5 of the disc clip blurred as `blur` says, as RGB. */
+  async function blurredFrame(
+    c: Awaited<ReturnType<typeof discClip>>,
+    blur: { mode: 'background' | 'subject'; intensity: number; type: 'gaussian' | 'box' },
+  ): Promise<Buffer> {
     const o = await renderOutput({
       source: c.source,
       info: c.info,
       mask: c.mask,
-      recipe: {
-        kind: 'blur',
-        blur: { mode: 'background', intensity: 100, type: 'gaussian' },
-        exportFormat: 'mp4',
-      },
+      recipe: { kind: 'blur', blur, exportFormat: 'mp4' },
       outDir: path.join(tmp, 'out'),
-      basename: 'glow_bg',
+      basename: `glow_${blur.mode}`,
     });
-    const frame = await rawFrame(['-i', o.file], 5, 'rgb24');
+    return rawFrame(['-i', o.file], 5, 'rgb24');
+  }
+
+  it('background mode: a white subject does not glow into the blurred dark background', async () => {
+    const c = await discClip('white-disc', 235, 16);
+    const frame = await blurredFrame(c, { mode: 'background', intensity: 100, type: 'gaussian' });
     // Just outside the subject, where a blur of the whole frame is lit by it (sigma 12 px): 40 grey levels.
     expect(
       meanDiff(frame, [0, 0, 0], 320, (x, y) => c.inside(x, y) > 1.08 && c.inside(x, y) < 1.3),
@@ -602,19 +578,7 @@ describe('blur keeps each side of the matte to itself', () => {
 
   it('subject mode: the blurred subject keeps its own grey, not the white around it', async () => {
     const c = await discClip('grey-disc', 100, 235);
-    const o = await renderOutput({
-      source: c.source,
-      info: c.info,
-      mask: c.mask,
-      recipe: {
-        kind: 'blur',
-        blur: { mode: 'subject', intensity: 100, type: 'box' },
-        exportFormat: 'mp4',
-      },
-      outDir: path.join(tmp, 'out'),
-      basename: 'glow_subject',
-    });
-    const frame = await rawFrame(['-i', o.file], 5, 'rgb24');
+    const frame = await blurredFrame(c, { mode: 'subject', intensity: 100, type: 'box' });
     // Just inside its edge, where a blur of the whole frame lets the white in: 20 grey levels.
     expect(
       meanDiff(

@@ -9,9 +9,10 @@ import type { MediaInfo } from '../../engine/media/types';
 import { hevcLayerCounts } from '../../engine/media/capabilities';
 import { canEncodeHevcAlpha } from '../../lib/media/capabilities';
 import { decodeAlphaLayer } from '../../lib/media/hevc-alpha';
-import { makeExcerpt, makeTestMask } from '../../lib/media/fixtures';
-import { probeVideo } from '../../lib/media/probe';
+import { excerptWithMask } from '../../lib/media/fixtures';
 import { renderOutput, type RenderedOutput } from '../../lib/media/render';
+import { decodedFrames } from '../support/counted-probe';
+import { rawFrame } from '../support/frames';
 
 /**
  * Every transparent format made from a real clip, each file then checked independently of the
@@ -57,27 +58,8 @@ async function ffprobe(file: string, demuxer?: string): Promise<Probe> {
 }
 
 /** Frame n through `filter`, as raw 8-bit gray (w×h bytes). */
-async function grayFrame(input: string[], filter: string, n: number): Promise<Buffer> {
-  const { stdout } = await run(
-    'ffmpeg',
-    [
-      '-v',
-      'error',
-      ...input,
-      '-vf',
-      `select='eq(n\\,${n})',${filter},format=gray`,
-      '-frames:v',
-      '1',
-      '-f',
-      'rawvideo',
-      '-pix_fmt',
-      'gray',
-      '-',
-    ],
-    { encoding: 'buffer', maxBuffer: 1 << 28 },
-  );
-  return stdout;
-}
+const grayFrame = (input: string[], filter: string, n: number) =>
+  rawFrame(input, n, 'gray', `${filter},format=gray`);
 
 const meanAbsDiff = (a: Buffer, b: Buffer) => {
   expect(a.length).toBe(b.length);
@@ -134,13 +116,12 @@ describe.skipIf(!hasTestdata)(
     };
 
     beforeAll(async () => {
-      source = await makeExcerpt(
+      ({ source, info, mask } = await excerptWithMask(
         path.join(VIDEOS, 'liveportrait_d12_talking_glasses_512.mp4'),
-        path.join(tmp, 'talking.mp4'),
-        { seconds: 2, maxWidth: 320 },
-      );
-      info = await probeVideo(source);
-      mask = await makeTestMask(source, info, path.join(tmp, 'mask.mkv'));
+        tmp,
+        'talking',
+        2,
+      ));
       maskFrame = await grayFrame(['-i', mask], 'null', frame);
       expect(distinct(maskFrame)).toBeGreaterThan(2);
     });
@@ -363,19 +344,7 @@ describe.skipIf(!hasTestdata)(
       // The system FFmpeg 5.1 decodes the colour layer, every frame.
       const colour = await grayFrame(['-i', o.file], 'null', frame);
       expect(colour.length).toBe(320 * 320);
-      const { stdout: count } = await run('ffprobe', [
-        '-v',
-        'error',
-        '-count_frames',
-        '-select_streams',
-        'v:0',
-        '-show_entries',
-        'stream=nb_read_frames',
-        '-of',
-        'csv=p=0',
-        o.file,
-      ]);
-      expect(Number(count.trim())).toBe(50);
+      expect(await decodedFrames(o.file)).toBe(50);
       // FFmpeg 8 (node-av) decodes the alpha layer back: not constant, and it is the mask.
       const [alpha] = await decodeAlphaLayer(o.file, [frame]);
       expect(distinct(Buffer.from(alpha!))).toBeGreaterThan(2);
@@ -383,17 +352,14 @@ describe.skipIf(!hasTestdata)(
     });
 
     it('a clip without audio gives outputs without audio', async () => {
-      const quiet = await makeExcerpt(
+      const quiet = await excerptWithMask(
         path.join(VIDEOS, 'sam2_05_juggle_fullbody_1280x720.mp4'),
-        path.join(tmp, 'juggle.mp4'),
-        { seconds: 1, maxWidth: 320 },
+        tmp,
+        'juggle',
+        1,
       );
-      const qInfo = await probeVideo(quiet);
-      const qMask = await makeTestMask(quiet, qInfo, path.join(tmp, 'juggle-mask.mkv'));
       const o = await renderOutput({
-        source: quiet,
-        info: qInfo,
-        mask: qMask,
+        ...quiet,
         recipe: { kind: 'transparent', format: 'stacked_video' },
         outDir: path.join(tmp, 'quiet'),
       });

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fromLavfi } from '../../lib/media/fixtures';
 import {
   api,
   createAccount,
@@ -58,22 +59,11 @@ describe('the open-vocabulary slot', () => {
     writeColourWordsModel(models);
     // 0.6 s at 25 fps: a red box crossing a green grid.
     clip = path.join(tmp, 'red.mp4');
-    await run('ffmpeg', [
-      '-v',
-      'error',
-      '-y',
-      '-f',
-      'lavfi',
-      '-i',
-      `color=c=0x406040:s=${W}x${H}:d=0.6:r=25,drawgrid=w=20:h=20:t=2:c=0x70a070[bg];color=c=0xdd2020:s=80x60:r=25[box];[bg][box]overlay=x='30+t*100':y=80:shortest=1`,
-      '-c:v',
-      'libx264',
-      '-pix_fmt',
-      'yuv420p',
-      '-preset',
-      'veryfast',
+    await fromLavfi(
       clip,
-    ]);
+      `color=c=0x406040:s=${W}x${H}:d=0.6:r=25,drawgrid=w=20:h=20:t=2:c=0x70a070[bg];color=c=0xdd2020:s=80x60:r=25[box];[bg][box]overlay=x='30+t*100':y=80:shortest=1`,
+      ['-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-preset', 'veryfast'],
+    );
     stack = await startStack({ worker: true, env: { MODELS_DIR: models } });
     owner = await createAccount(stack, 20);
     job = await uploadedJob(stack, owner.key, clip);

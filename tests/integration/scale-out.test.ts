@@ -10,22 +10,21 @@ import {
   api,
   createAccount,
   createJob,
-  cutClip,
-  hasTestdata,
   putUpload,
+  type Receipt,
+  type Stack,
   stackDb,
   stackKind,
   startStack,
   storedKeys,
   syntheticClip,
-  testVideo,
+  talkingOrSynthetic,
+  type TestAccount,
   waitFor,
   waitForJob,
-  type Receipt,
-  type Stack,
-  type TestAccount,
 } from './helpers';
 import { readProgress } from '../../lib/services/jobs/progress';
+import { decodedFrames } from '../support/counted-probe';
 
 const run = promisify(execFile);
 
@@ -65,13 +64,7 @@ describe.skipIf(unavailable)(
             MAX_UPLOAD_BYTES: String(CAP),
           },
         }),
-        hasTestdata
-          ? cutClip(
-              testVideo('liveportrait_d12_talking_glasses_512.mp4'),
-              path.join(tmp, 'talk.mp4'),
-              4,
-            )
-          : syntheticClip(path.join(tmp, 'talk.mp4'), { seconds: 4, size: '512x512' }),
+        talkingOrSynthetic(path.join(tmp, 'talk.mp4'), 4),
         syntheticClip(path.join(tmp, 'short.mp4'), { seconds: 1, size: '160x120' }),
       ]);
       account = await createAccount(stack, 1000);
@@ -350,19 +343,7 @@ describe.skipIf(unavailable)(
         webm,
         Buffer.from(await (await fetch(String(done.processed_video_url))).arrayBuffer()),
       );
-      const { stdout } = await run('ffprobe', [
-        '-v',
-        'error',
-        '-count_frames',
-        '-select_streams',
-        'v:0',
-        '-show_entries',
-        'stream=nb_read_frames',
-        '-of',
-        'csv=p=0',
-        webm,
-      ]);
-      expect(Number(stdout.trim())).toBe(12);
+      expect(await decodedFrames(webm)).toBe(12);
 
       const text = await create('notes.png', 'image/png');
       const notImage = path.join(tmp, 'notes.png');

@@ -1,11 +1,12 @@
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fromLavfi } from '../../lib/media/fixtures';
 import {
   api,
   createAccount,
+  remainingCredits,
   type Stack,
   startStack,
   syntheticClip,
@@ -46,18 +47,7 @@ let clip: string;
 beforeAll(async () => {
   stack = await startStack({ worker: true });
   const file = path.join(stack.dataDir, 'bg.png');
-  execFileSync('ffmpeg', [
-    '-v',
-    'error',
-    '-y',
-    '-f',
-    'lavfi',
-    '-i',
-    'color=c=red:s=160x120',
-    '-frames:v',
-    '1',
-    file,
-  ]);
+  await fromLavfi(file, 'color=c=red:s=160x120', ['-frames:v', '1']);
   png = fs.readFileSync(file);
   key = (await createAccount(stack, 100)).key;
   clip = await syntheticClip(path.join(stack.dataDir, 'clip.mp4'), { seconds: 1, size: '160x120' });
@@ -94,7 +84,7 @@ describe('composition backgrounds fetched by the worker', () => {
   });
 
   it('refuses a background URL that is missing or not an image or video before anything is charged', async () => {
-    const before = await api<{ remaining_credits: number }>(stack, 'GET', '/v1/credits', { key });
+    const before = await remainingCredits(stack, key);
     for (const [url, why] of [
       [`http://127.0.0.1:${HOST_PORT}/missing.png`, /HTTP 404/],
       [
@@ -121,17 +111,15 @@ describe('composition backgrounds fetched by the worker', () => {
       const job = await api<{ status: string }>(stack, 'GET', `/v1/jobs/${id}/status`, { key });
       expect(job.body.status).toBe('uploaded');
     }
-    const after = await api<{ remaining_credits: number }>(stack, 'GET', '/v1/credits', { key });
-    expect(after.body.remaining_credits).toBe(before.body.remaining_credits);
+    expect(await remainingCredits(stack, key)).toBe(before);
   });
 
   it('fails the job with a clear message and a refund when the background is gone by the time it is fetched', async () => {
-    const before = await api<{ remaining_credits: number }>(stack, 'GET', '/v1/credits', { key });
+    const before = await remainingCredits(stack, key);
     const id = await startComposition(`http://127.0.0.1:${HOST_PORT}/once.png`);
     const status = await waitForJob(stack, key, id);
     expect(status.status).toBe('failed');
     expect(status.message).toMatch(/background could not be fetched: The server answered HTTP 404/);
-    const after = await api<{ remaining_credits: number }>(stack, 'GET', '/v1/credits', { key });
-    expect(after.body.remaining_credits).toBe(before.body.remaining_credits);
+    expect(await remainingCredits(stack, key)).toBe(before);
   });
 });

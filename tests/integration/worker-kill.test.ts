@@ -6,12 +6,9 @@ import { resetEnvForTests } from '../../lib/env';
 import {
   api,
   createAccount,
-  cutClip,
-  hasTestdata,
   type Stack,
   startStack,
-  syntheticClip,
-  testVideo,
+  talkingOrSynthetic,
   uploadedJob,
   waitFor,
   waitForJob,
@@ -38,9 +35,7 @@ beforeAll(async () => {
   key = (await createAccount(stack, 1000)).key;
   const dest = path.join(stack.dataDir, 'clip.mp4');
   // Long enough to be caught mid-job on any machine.
-  clip = hasTestdata
-    ? await cutClip(testVideo('liveportrait_d12_talking_glasses_512.mp4'), dest, 4)
-    : await syntheticClip(dest, { seconds: 4, size: '512x512' });
+  clip = await talkingOrSynthetic(dest, 4);
 });
 afterAll(async () => {
   await db().$disconnect();

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { db } from '../../lib/db/client';
 import { resetEnvForTests } from '../../lib/env';
+import { HUGE_FRAME, TINY_TEN_HOURS } from '../../lib/media/fixtures';
 import { enqueue, transact } from '../../lib/queue';
 import { createOutput } from '../../lib/services/outputs/create';
 import { storage, storageKeys } from '../../lib/storage';
@@ -113,28 +114,8 @@ describe('the worker and hostile media', () => {
     );
     const concat = path.join(dir, 'concat.mp4');
     fs.writeFileSync(concat, `ffconcat version 1.0\nfile '${secret}'\n`);
-    const tenHours = make('long.mkv', [
-      '-f',
-      'lavfi',
-      '-i',
-      'color=s=64x64:r=25:d=0.08',
-      '-vf',
-      "setpts='if(eq(N,1),36000/TB,PTS)'",
-      '-fps_mode',
-      'passthrough',
-      '-c:v',
-      'ffv1',
-    ]);
-    const huge = make('huge.mp4', [
-      '-f',
-      'lavfi',
-      '-i',
-      'color=s=8192x8192:r=1:d=1',
-      '-c:v',
-      'mjpeg',
-      '-q:v',
-      '31',
-    ]);
+    const tenHours = make('long.mkv', TINY_TEN_HOURS);
+    const huge = make('huge.mp4', HUGE_FRAME);
     const text = path.join(dir, 'notes.mp4');
     fs.writeFileSync(text, 'hello, this is not a video');
 

@@ -1,11 +1,16 @@
-import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../lib/db/client';
+import {
+  AUDIO_OUTLASTS_VIDEO,
+  FASTSTART,
+  fromLavfi,
+  syntheticClip,
+} from '../../lib/media/fixtures';
+import { ffmpeg } from '../../lib/media/ffmpeg';
 import {
   api,
   createAccount,
@@ -30,7 +35,6 @@ import {
  * change. Each case is one the hardening review got wrong. On both stacks: where uploads go
  * straight into S3, the store takes every PUT and the checks run on the next status call or start.
  */
-const run = promisify(execFile);
 let stack: Stack;
 let prisma: Db;
 const onS3 = stackKind() === 'scale';
@@ -70,28 +74,12 @@ function halfSentPut(
   return { finish: () => put.end(bytes.subarray(bytes.length / 2)), answered };
 }
 
-async function clip(name: string, seconds: number, extra: string[] = []): Promise<string> {
-  const out = path.join(stack.dataDir, name);
-  await run('ffmpeg', [
-    '-v',
-    'error',
-    '-y',
-    '-f',
-    'lavfi',
-    '-i',
-    `testsrc2=size=256x256:rate=25:duration=${seconds}`,
-    ...extra,
-    '-c:v',
-    'libx264',
-    '-preset',
-    'ultrafast',
-    '-pix_fmt',
-    'yuv420p',
-    '-movflags',
-    '+faststart',
-    out,
-  ]);
-  return out;
+function clip(name: string, seconds: number): Promise<string> {
+  return syntheticClip(path.join(stack.dataDir, name), {
+    seconds,
+    size: '256x256',
+    extra: FASTSTART,
+  });
 }
 
 /** The movie header's duration rewritten, as a hostile upload would. */
@@ -164,32 +152,7 @@ describe('one duration of truth', () => {
   it('prices a video whose audio runs on by the video: 4 s at 0.75 credit/s is 3, not 6', async () => {
     const { key } = await createAccount(stack, 10);
     const file = path.join(stack.dataDir, 'audio-longer.mp4');
-    await run('ffmpeg', [
-      '-v',
-      'error',
-      '-y',
-      '-f',
-      'lavfi',
-      '-i',
-      'testsrc2=size=160x120:rate=25:duration=4',
-      '-f',
-      'lavfi',
-      '-t',
-      '7',
-      '-i',
-      'sine=f=440:r=48000',
-      '-map',
-      '0:v',
-      '-map',
-      '1:a',
-      '-c:v',
-      'libx264',
-      '-preset',
-      'ultrafast',
-      '-c:a',
-      'aac',
-      file,
-    ]);
+    await ffmpeg([...AUDIO_OUTLASTS_VIDEO, file]);
     const jobId = await uploadedJob(stack, key, file);
     const start = await api(stack, 'POST', `/v1/jobs/${jobId}/start`, {
       key,
@@ -375,18 +338,7 @@ describe('uploads are immutable once a job starts', () => {
     const { key } = await createAccount(stack, 100);
     const png = async (name: string, size: string) => {
       const out = path.join(stack.dataDir, name);
-      await run('ffmpeg', [
-        '-v',
-        'error',
-        '-y',
-        '-f',
-        'lavfi',
-        '-i',
-        `nullsrc=s=${size},geq=random(1)*255:128:128`,
-        '-frames:v',
-        '1',
-        out,
-      ]);
+      await fromLavfi(out, `nullsrc=s=${size},geq=random(1)*255:128:128`, ['-frames:v', '1']);
       return out;
     };
     const created = await api<Receipt>(stack, 'POST', '/v1/h3/image-to-video', {

@@ -6,12 +6,13 @@ import {
   api,
   createAccount,
   createKey,
+  remainingCredits,
+  type Stack,
   startStack,
   syntheticClip,
+  type TestAccount,
   uploadedJob,
   waitForJob,
-  type Stack,
-  type TestAccount,
 } from './helpers';
 
 let stack: Stack;
@@ -32,9 +33,7 @@ afterAll(async () => {
   fs.rmSync(tmp, { recursive: true, force: true });
 });
 
-const credits = async () =>
-  (await api<{ remaining_credits: number }>(stack, 'GET', '/v1/credits', { key: account.key })).body
-    .remaining_credits;
+const credits = () => remainingCredits(stack, account.key);
 
 /**
  * Starts a job on service-light with `preset` and returns the engine settings its segmentation

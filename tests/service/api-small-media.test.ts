@@ -1,25 +1,24 @@
-import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fromLavfi } from '../../lib/media/fixtures';
 import {
   api,
   createAccount,
   createJob,
   refusedUpload,
+  remainingCredits,
+  type Stack,
   startStack,
   storedKeys,
+  type TestAccount,
   uploadedJob,
   waitForJob,
-  type Stack,
-  type TestAccount,
 } from './helpers';
 
 // Media too small to matte is refused at upload, before anything is charged (lib/media/probe.ts,
 // MIN_FRAME_SIDE); the smallest accepted size goes all the way through the worker.
-const run = promisify(execFile);
 let stack: Stack;
 let account: TestAccount;
 let tmp: string;
@@ -27,14 +26,7 @@ let tmp: string;
 /** A 1 s H.264 clip of `width`x`height` (4:4:4, so odd and tiny sizes encode). */
 async function clip(width: number, height: number): Promise<string> {
   const file = path.join(tmp, `${width}x${height}.mp4`);
-  await run('ffmpeg', [
-    '-v',
-    'error',
-    '-y',
-    '-f',
-    'lavfi',
-    '-i',
-    'testsrc2=size=64x64:rate=25:duration=1',
+  await fromLavfi(file, 'testsrc2=size=64x64:rate=25:duration=1', [
     '-vf',
     `scale=${width}:${height}`,
     '-c:v',
@@ -43,7 +35,6 @@ async function clip(width: number, height: number): Promise<string> {
     'ultrafast',
     '-pix_fmt',
     'yuv444p',
-    file,
   ]);
   return file;
 }
@@ -58,9 +49,7 @@ afterAll(async () => {
   fs.rmSync(tmp, { recursive: true, force: true });
 });
 
-const remaining = async () =>
-  (await api<{ remaining_credits: number }>(stack, 'GET', '/v1/credits', { key: account.key })).body
-    .remaining_credits;
+const remaining = () => remainingCredits(stack, account.key);
 
 describe('media too small to matte', () => {
   it('refuses a 1x1 and a 31x40 video at upload with a message naming the minimum, charging and keeping nothing', async () => {

@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import type { StickerPolicy } from '../../engine/formats';
+import { countedProbe } from './counted-probe';
 
 /**
  * An independent look at a sticker file, shared by the server's integration tests and the
@@ -84,32 +85,7 @@ export async function lookAtSticker(
   }
   const demuxer =
     codec === 'vp9' ? ['-f', 'matroska'] : codec === 'apng' ? ['-f', 'apng'] : ['-f', 'gif'];
-  const probe = JSON.parse(
-    (
-      await exec('ffprobe', [
-        '-v',
-        'error',
-        ...demuxer,
-        '-count_frames',
-        '-show_streams',
-        '-show_format',
-        '-of',
-        'json',
-        file,
-      ])
-    ).toString(),
-  ) as {
-    streams: {
-      codec_type: string;
-      codec_name: string;
-      width: number;
-      height: number;
-      nb_read_frames: string;
-      avg_frame_rate: string;
-      tags?: Record<string, string>;
-    }[];
-    format: { duration?: string };
-  };
+  const probe = await countedProbe(file, demuxer);
   const v = probe.streams.find((s) => s.codec_type === 'video')!;
   const frames = Number(v.nb_read_frames);
   // ffprobe states no container duration for APNG: its frames at their (constant) rate.

@@ -1,6 +1,7 @@
 import type { Metadata } from 'next';
 import { GrantForm } from '@/components/admin/grant-form';
 import { ResetLink } from '@/components/admin/reset-link';
+import { Cell, ReflowTable } from '@/components/ui/reflow-table';
 import { reflowTable } from '@/components/ui/table';
 import { Badge } from '@/components/ui/badge';
 import { Card, CardTitle, PageHeader } from '@/components/ui/card';
@@ -25,70 +26,44 @@ export default async function AdminPage() {
           Users
         </CardTitle>
         <div>
-          <table className={reflowTable.table}>
-            <caption className="sr-only">Users</caption>
-            <thead className={reflowTable.thead}>
-              <tr>
-                <th scope="col" className="py-2 pr-4 font-medium">
-                  Account
-                </th>
-                <th scope="col" className="py-2 pr-4 font-medium">
-                  Joined
-                </th>
-                <th scope="col" className="py-2 pr-4 text-right font-medium">
-                  Jobs
-                </th>
-                <th scope="col" className="py-2 pr-4 text-right font-medium">
-                  Balance
-                </th>
-                <th scope="col" className="py-2 pr-4 font-medium">
-                  Grant credits
-                </th>
-                <th scope="col" className="py-2 font-medium">
-                  Password
-                </th>
+          <ReflowTable
+            caption="Users"
+            columns={[
+              { label: 'Account' },
+              { label: 'Joined' },
+              { label: 'Jobs', numeric: true },
+              { label: 'Balance', numeric: true },
+              { label: 'Grant credits' },
+              { label: 'Password' },
+            ]}
+          >
+            {users.map((u) => (
+              <tr key={u.id} className={reflowTable.tr}>
+                <Cell label="Account" className="py-2.5 pr-4">
+                  <span className="min-w-0">
+                    <span className="font-medium break-all text-slate-900">{u.email}</span>{' '}
+                    {u.isAdmin ? <Badge tone="violet">Admin</Badge> : null}
+                    {u.name ? <span className="block text-xs text-slate-600">{u.name}</span> : null}
+                  </span>
+                </Cell>
+                <Cell label="Joined" className="py-2.5 pr-4 whitespace-nowrap text-slate-600">
+                  {formatDate(u.createdAt)}
+                </Cell>
+                <Cell label="Jobs" className="py-2.5 pr-4 text-right tabular-nums">
+                  {u.jobs}
+                </Cell>
+                <Cell label="Balance" className="py-2.5 pr-4 text-right tabular-nums">
+                  {u.balance}
+                </Cell>
+                <Cell label="Grant" className="py-2.5 pr-4">
+                  <GrantForm userId={u.id} email={u.email} action={grantCreditsAction} />
+                </Cell>
+                <Cell label="Password" className="py-2.5">
+                  <ResetLink email={u.email} action={resetLinkAction} />
+                </Cell>
               </tr>
-            </thead>
-            <tbody className={reflowTable.tbody}>
-              {users.map((u) => (
-                <tr key={u.id} className={reflowTable.tr}>
-                  <td data-label="Account" className={`py-2.5 pr-4 ${reflowTable.td}`}>
-                    <span className="min-w-0">
-                      <span className="font-medium break-all text-slate-900">{u.email}</span>{' '}
-                      {u.isAdmin ? <Badge tone="violet">Admin</Badge> : null}
-                      {u.name ? (
-                        <span className="block text-xs text-slate-600">{u.name}</span>
-                      ) : null}
-                    </span>
-                  </td>
-                  <td
-                    data-label="Joined"
-                    className={`py-2.5 pr-4 whitespace-nowrap text-slate-600 ${reflowTable.td}`}
-                  >
-                    {formatDate(u.createdAt)}
-                  </td>
-                  <td
-                    data-label="Jobs"
-                    className={`py-2.5 pr-4 text-right tabular-nums ${reflowTable.td}`}
-                  >
-                    {u.jobs}
-                  </td>
-                  <td
-                    data-label="Balance"
-                    className={`py-2.5 pr-4 text-right tabular-nums ${reflowTable.td}`}
-                  >
-                    {u.balance}
-                  </td>
-                  <td data-label="Grant" className={`py-2.5 pr-4 ${reflowTable.td}`}>
-                    <GrantForm userId={u.id} email={u.email} action={grantCreditsAction} />
-                  </td>
-                  <td data-label="Password" className={`py-2.5 ${reflowTable.td}`}>
-                    <ResetLink email={u.email} action={resetLinkAction} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+            ))}
+          </ReflowTable>
         </div>
       </Card>
     </>

@@ -6,6 +6,7 @@ import { Badge } from '@/components/ui/badge';
 import { LinkButton } from '@/components/ui/button';
 import { Alert, Card, CardTitle, EmptyState, PageHeader } from '@/components/ui/card';
 import { formatDate } from '@/components/format';
+import { Cell, ReflowTable } from '@/components/ui/reflow-table';
 import { reflowTable } from '@/components/ui/table';
 import { requireUser } from '@/lib/auth/current-user';
 import { hasPurchasedCredits } from '@/lib/billing/ledger';
@@ -60,69 +61,50 @@ export default async function KeysPage() {
             <EmptyState title="No API keys yet">Create one above to call the API.</EmptyState>
           ) : (
             <div>
-              <table className={reflowTable.table}>
-                <caption className="sr-only">API keys</caption>
-                <thead className={reflowTable.thead}>
-                  <tr>
-                    <th scope="col" className="py-2 pr-4 font-medium">
-                      Name
-                    </th>
-                    <th scope="col" className="py-2 pr-4 font-medium">
-                      Key
-                    </th>
-                    <th scope="col" className="py-2 pr-4 font-medium">
-                      Created
-                    </th>
-                    <th scope="col" className="py-2 pr-4 font-medium">
-                      Last used
-                    </th>
-                    <th scope="col" className="py-2 font-medium">
-                      <span className="sr-only">Actions</span>
-                    </th>
+              <ReflowTable
+                caption="API keys"
+                columns={[
+                  { label: 'Name' },
+                  { label: 'Key' },
+                  { label: 'Created' },
+                  { label: 'Last used' },
+                  { label: 'Actions', hidden: true },
+                ]}
+              >
+                {keys.map((k) => (
+                  <tr key={k.id} data-testid="api-key-row" className={reflowTable.tr}>
+                    <Cell label="Name" className="py-2.5 pr-4 font-medium text-slate-900">
+                      {k.name || <span className="text-slate-600">Unnamed</span>}
+                    </Cell>
+                    <Cell label="Key" className="py-2.5 pr-4">
+                      <code className="font-mono text-xs text-slate-700">{k.prefix}…</code>
+                    </Cell>
+                    <Cell label="Created" className="py-2.5 pr-4 whitespace-nowrap text-slate-600">
+                      {formatDate(k.createdAt)}
+                    </Cell>
+                    <Cell
+                      label="Last used"
+                      className="py-2.5 pr-4 whitespace-nowrap text-slate-600"
+                    >
+                      {k.lastUsedAt ? formatDate(k.lastUsedAt) : 'Never'}
+                    </Cell>
+                    <td
+                      data-label=""
+                      className={`py-2.5 text-right ${reflowTable.td} max-sm:justify-end`}
+                    >
+                      {k.revokedAt ? (
+                        <Badge tone="red">Revoked {formatDate(k.revokedAt)}</Badge>
+                      ) : (
+                        <RevokeKey
+                          id={k.id}
+                          label={k.name ? `“${k.name}”` : `${k.prefix}…`}
+                          action={revokeKeyAction}
+                        />
+                      )}
+                    </td>
                   </tr>
-                </thead>
-                <tbody className={reflowTable.tbody}>
-                  {keys.map((k) => (
-                    <tr key={k.id} data-testid="api-key-row" className={reflowTable.tr}>
-                      <td
-                        data-label="Name"
-                        className={`py-2.5 pr-4 font-medium text-slate-900 ${reflowTable.td}`}
-                      >
-                        {k.name || <span className="text-slate-600">Unnamed</span>}
-                      </td>
-                      <td data-label="Key" className={`py-2.5 pr-4 ${reflowTable.td}`}>
-                        <code className="font-mono text-xs text-slate-700">{k.prefix}…</code>
-                      </td>
-                      <td
-                        data-label="Created"
-                        className={`py-2.5 pr-4 whitespace-nowrap text-slate-600 ${reflowTable.td}`}
-                      >
-                        {formatDate(k.createdAt)}
-                      </td>
-                      <td
-                        data-label="Last used"
-                        className={`py-2.5 pr-4 whitespace-nowrap text-slate-600 ${reflowTable.td}`}
-                      >
-                        {k.lastUsedAt ? formatDate(k.lastUsedAt) : 'Never'}
-                      </td>
-                      <td
-                        data-label=""
-                        className={`py-2.5 text-right ${reflowTable.td} max-sm:justify-end`}
-                      >
-                        {k.revokedAt ? (
-                          <Badge tone="red">Revoked {formatDate(k.revokedAt)}</Badge>
-                        ) : (
-                          <RevokeKey
-                            id={k.id}
-                            label={k.name ? `“${k.name}”` : `${k.prefix}…`}
-                            action={revokeKeyAction}
-                          />
-                        )}
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
+                ))}
+              </ReflowTable>
             </div>
           )}
         </Card>

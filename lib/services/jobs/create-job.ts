@@ -18,6 +18,7 @@ import { incomingFile } from '../../storage/incoming';
 import { tooLarge } from '../../storage/limited-write';
 import { acceptSource, acceptStill, uploadSource } from '../uploads/upload-source';
 import { stillColumn } from '../uploads/columns';
+import { undoJobCreation } from './discard-job';
 
 const UPLOAD_URL_SECONDS = 3600;
 
@@ -130,10 +131,7 @@ async function withNewJob(
   try {
     await fill(job.id);
   } catch (e) {
-    await db()
-      .job.delete({ where: { id: job.id } })
-      .catch(() => undefined);
-    await storage().delete(storageKeys.jobPrefix(job.id));
+    await undoJobCreation(job.id);
     throw e;
   }
   return uploadedView(job.id);

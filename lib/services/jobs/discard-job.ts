@@ -11,3 +11,11 @@ export async function discardUnstartedJob(userId: string, jobId: string): Promis
   });
   if (count) await storage().delete(storageKeys.jobPrefix(jobId));
 }
+
+/** Undoes a job whose creation failed half-way: its row and whatever files it had. */
+export async function undoJobCreation(jobId: string): Promise<void> {
+  await db()
+    .job.delete({ where: { id: jobId } })
+    .catch(() => undefined);
+  await storage().delete(storageKeys.jobPrefix(jobId));
+}

@@ -6,6 +6,7 @@ import { withScratch } from '../../storage/scratch';
 import type { Background } from '../../schemas/background';
 import { storage, storageKeys } from '../../storage';
 import { startedRequest } from './started-request';
+import { undoJobCreation } from './discard-job';
 
 /**
  * "Try again" for a failed job: a new job, ready to start, with a copy of the same upload and
@@ -50,10 +51,7 @@ export async function retryJob(userId: string, jobId: string): Promise<{ jobId: 
       data: { status: 'uploaded', sourceKey: key, uploadedAt: new Date() },
     });
   } catch (e) {
-    await db()
-      .job.delete({ where: { id: job.id } })
-      .catch(() => undefined);
-    await storage().delete(storageKeys.jobPrefix(job.id));
+    await undoJobCreation(job.id);
     throw e;
   }
   return { jobId: job.id };

@@ -5,6 +5,7 @@ import { db } from '../../db/client';
 import { ServiceError } from '../../errors';
 import { StartJobRequest } from '../../schemas/jobs';
 import { startJob } from './start-job';
+import { refusal } from '../../../tests/support/refusal';
 
 // A real SQLite database in a temp DATA_DIR; the jobs are rows in the states the tests need.
 tempDatabase('start');
@@ -28,15 +29,6 @@ const jobIn = (status: string) =>
       height: 48,
     },
   });
-
-async function refusal(p: Promise<unknown>): Promise<ServiceError> {
-  const e = await p.then(
-    () => null,
-    (err: unknown) => err,
-  );
-  expect(e).toBeInstanceOf(ServiceError);
-  return e as ServiceError;
-}
 
 describe('startJob on a job that has already run', () => {
   it('refuses a completed job with 400 (a status the spec lists for start) saying how to get more from it', async () => {

@@ -5,12 +5,12 @@ import { Readable } from 'node:stream';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { tempDatabase } from '../../../tests/support/temp-database';
 import { db } from '../../db/client';
-import { ServiceError } from '../../errors';
 import { storage, storageKeys } from '../../storage';
 import { deleteJob } from '../jobs/delete-job';
 import { startJob } from '../jobs/start-job';
 import { grantCredits } from '../../billing/ledger';
 import { MAX_BACKGROUND_BYTES, NOT_AN_IMAGE, uploadBackground } from './upload-background';
+import { refusal } from '../../../tests/support/refusal';
 
 // A real SQLite database and local storage in a temp DATA_DIR, real ffprobe.
 const dataDir = tempDatabase('bg-upload');
@@ -41,15 +41,6 @@ const upload = (userId: string, jobId: string, file: string) =>
   uploadBackground(userId, jobId, fs.createReadStream(file), {
     contentLength: fs.statSync(file).size,
   });
-
-async function refusal(p: Promise<unknown>): Promise<ServiceError> {
-  const e = await p.then(
-    () => null,
-    (err: unknown) => err,
-  );
-  expect(e).toBeInstanceOf(ServiceError);
-  return e as ServiceError;
-}
 
 beforeAll(async () => {
   owner = (await db().user.create({ data: { email: 'owner@example.com' } })).id;

@@ -1,8 +1,8 @@
 import { db } from '../../db/client';
 import type { WebhookDelivery } from '../../db/generated/client';
 import { FetchError, postJson } from '../../net/safe-fetch';
-import { enqueue, transact } from '../../queue';
-import { deliveryQueueKey } from './schedule';
+import { transact } from '../../queue';
+import { queueAttempt } from './schedule';
 import { webhookPolicy } from './url';
 
 /** The spec's delivery rules: answer within 5 s; up to 3 retries, 10 s apart. */
@@ -89,28 +89,10 @@ export async function deliverAttempt(deliveryId: string): Promise<void> {
       },
     });
     if (!error || d.attemptNumber > WEBHOOK_MAX_RETRIES) return;
-    const scheduledAt = new Date(now.getTime() + WEBHOOK_RETRY_DELAY_MS);
-    const next = await tx.webhookDelivery.create({
-      data: {
-        jobId: d.jobId,
-        userId: d.userId,
-        eventType: d.eventType,
-        webhookUrl: d.webhookUrl,
-        attemptNumber: d.attemptNumber + 1,
-        deliveryStatus: 'pending',
-        payloadJson: d.payloadJson,
-        scheduledAt,
-      },
-    });
-    await enqueue(
-      tx,
-      'deliver-webhook',
-      { deliveryId: next.id },
-      {
-        singletonKey: deliveryQueueKey(next.id),
-        runAt: scheduledAt,
-      },
-    );
+    const { jobId, userId, eventType, webhookUrl, payloadJson } = d;
+    const next = { jobId, userId, eventType, webhookUrl, payloadJson };
+    const at = new Date(now.getTime() + WEBHOOK_RETRY_DELAY_MS);
+    await queueAttempt(tx, { ...next, attemptNumber: d.attemptNumber + 1 }, at);
   });
 }
 

@@ -1,4 +1,4 @@
-import type { Job } from '../../db/generated/client';
+import type { Job, WebhookDelivery } from '../../db/generated/client';
 import { enqueue, type Tx } from '../../queue';
 import { payloadColumn, type WebhookEvent } from './columns';
 import { eventPayload, type Completion } from './events';
@@ -18,25 +18,32 @@ export async function scheduleWebhook(
 ): Promise<void> {
   if (!job.webhookUrl) return;
   const now = new Date();
-  const delivery = await tx.webhookDelivery.create({
-    data: {
+  await queueAttempt(
+    tx,
+    {
       jobId: job.id,
       userId: job.userId,
       eventType: event,
       webhookUrl: job.webhookUrl,
       attemptNumber: 1,
-      deliveryStatus: 'pending',
       payloadJson: payloadColumn.write(eventPayload(job, event, { completion, at: now })),
-      scheduledAt: now,
     },
-  });
-  await enqueue(
-    tx,
-    'deliver-webhook',
-    { deliveryId: delivery.id },
-    {
-      singletonKey: deliveryQueueKey(delivery.id),
-      runAt: now,
-    },
+    now,
   );
+}
+
+/** One attempt of a delivery, recorded as pending and enqueued to run at `at`, in `tx`. */
+export async function queueAttempt(
+  tx: Tx,
+  attempt: Pick<
+    WebhookDelivery,
+    'jobId' | 'userId' | 'eventType' | 'webhookUrl' | 'attemptNumber' | 'payloadJson'
+  >,
+  at: Date,
+): Promise<void> {
+  const delivery = await tx.webhookDelivery.create({
+    data: { ...attempt, deliveryStatus: 'pending', scheduledAt: at },
+  });
+  const options = { singletonKey: deliveryQueueKey(delivery.id), runAt: at };
+  await enqueue(tx, 'deliver-webhook', { deliveryId: delivery.id }, options);
 }

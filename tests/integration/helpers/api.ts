@@ -55,3 +55,9 @@ export async function waitForJob(
     { timeoutMs, intervalMs, what: `job ${jobId} to finish` },
   );
 }
+
+/** The account's remaining credits, as GET /v1/credits reports them. */
+export async function remainingCredits(stack: Stack, key: string): Promise<number> {
+  return (await api<{ remaining_credits: number }>(stack, 'GET', '/v1/credits', { key })).body
+    .remaining_credits;
+}

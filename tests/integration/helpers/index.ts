@@ -1,6 +1,7 @@
-export { api, waitForJob, type ApiResponse, type JobStatus } from './api';
+export { api, remainingCredits, waitForJob, type ApiResponse, type JobStatus } from './api';
 export { createAccount, createKey, keyout, type TestAccount } from './cli';
-export { alphaStats, cutClip, hasTestdata, syntheticClip, testVideo, TESTDATA } from './media';
+export { alphaStats, hasTestdata, talkingOrSynthetic, testVideo, TESTDATA } from './media';
+export { cutClip, syntheticClip } from '../../../lib/media/fixtures';
 export {
   freePort,
   ROOT,

@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { cutClip, syntheticClip } from '../../../lib/media/fixtures';
 import { planeStats } from '../../../lib/media/validate/planes';
 import { ROOT } from './stack';
 
@@ -14,50 +15,14 @@ export function testVideo(name: string): string {
   return path.join(TESTDATA, 'videos', name);
 }
 
-/** The first `seconds` of a real clip, re-encoded to H.264 MP4 (small, fast to process). */
-export async function cutClip(src: string, dest: string, seconds: number): Promise<string> {
-  await run('ffmpeg', [
-    '-v',
-    'error',
-    '-y',
-    '-i',
-    src,
-    '-t',
-    String(seconds),
-    '-c:v',
-    'libx264',
-    '-preset',
-    'veryfast',
-    '-pix_fmt',
-    'yuv420p',
-    '-an',
-    dest,
-  ]);
-  return dest;
-}
-
-/** A synthetic clip with ffmpeg's test source, for tests that do not need a real subject. */
-export async function syntheticClip(
-  dest: string,
-  { seconds = 1, size = '160x120', fps = 25 } = {},
-): Promise<string> {
-  await run('ffmpeg', [
-    '-v',
-    'error',
-    '-y',
-    '-f',
-    'lavfi',
-    '-i',
-    `testsrc2=size=${size}:rate=${fps}:duration=${seconds}`,
-    '-c:v',
-    'libx264',
-    '-preset',
-    'ultrafast',
-    '-pix_fmt',
-    'yuv420p',
-    dest,
-  ]);
-  return dest;
+/**
+ * The first `seconds` of the talking-head clip, long enough to catch a job mid-way, or a
+ * synthetic one of the same size where ../shared/testdata is absent.
+ */
+export function talkingOrSynthetic(dest: string, seconds: number): Promise<string> {
+  return hasTestdata
+    ? cutClip(testVideo('liveportrait_d12_talking_glasses_512.mp4'), dest, seconds)
+    : syntheticClip(dest, { seconds, size: '512x512' });
 }
 
 /** Per-frame alpha statistics of a VP9 WebM, decoded with libvpx (ffmpeg's own decoder drops alpha). */

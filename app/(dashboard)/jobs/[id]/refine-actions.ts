@@ -1,22 +1,14 @@
 'use server';
 
 import { revalidatePath } from 'next/cache';
-import { z } from 'zod';
 import { requireUser } from '@/lib/auth/current-user';
-import { ServiceError } from '@/lib/errors';
+import { textField } from '@/lib/auth/form-data';
 import { RefineMaskRequest } from '@/lib/schemas/refinements';
 import { activateVersion } from '@/lib/services/masks/activate-mask-version';
 import { requestRefinement } from '@/lib/services/refinements/request-refinement';
+import { actionFailure } from './action-failure';
 
 export type RefineState = { ok: true; version: number } | { ok: false; error: string } | null;
-
-const failure = (err: unknown): { ok: false; error: string } => {
-  if (err instanceof ServiceError)
-    return { ok: false, error: err.details ? `${err.message}. ${err.details}` : err.message };
-  if (err instanceof z.ZodError)
-    return { ok: false, error: err.issues.map((i) => i.message).join('; ') };
-  throw err;
-};
 
 /**
  * The job page's "Refine the mask": a text prompt, or points clicked on a frame (`mode` =
@@ -30,10 +22,7 @@ export async function refineAction(
   form: FormData,
 ): Promise<RefineState> {
   const user = await requireUser(`/jobs/${jobId}`);
-  const text = (name: string) => {
-    const v = form.get(name);
-    return typeof v === 'string' ? v : '';
-  };
+  const text = (name: string) => textField(form, name);
   try {
     const prompt =
       text('mode') === 'points'
@@ -50,7 +39,7 @@ export async function refineAction(
     revalidatePath(`/jobs/${jobId}`);
     return { ok: true, version: r.version };
   } catch (err) {
-    return failure(err);
+    return actionFailure(err);
   }
 }
 
@@ -71,6 +60,6 @@ export async function activateAction(jobId: string, version: number): Promise<Re
     revalidatePath(`/jobs/${jobId}`);
     return { ok: true, version };
   } catch (err) {
-    return failure(err);
+    return actionFailure(err);
   }
 }
