@@ -102,6 +102,12 @@ const schema = z.object({
   ORT_CUDA_DEVICE: z.coerce.number().int().min(0).default(0),
   /** Keyframes per model run (ISNet tiers): 4 on a GPU, 1 on the CPU unless set. */
   ORT_BATCH: z.coerce.number().int().min(1).max(32).optional(),
+  /**
+   * Whether a job's primary output renders while the video is segmented
+   * (lib/segment/render-while-segmenting.ts). `auto`: where the worker has more than 2 CPUs.
+   * On 2 it saved nothing on a quiet host and held 0.5-0.9 GiB more at 1080p (docs/engine.md).
+   */
+  RENDER_WHILE_SEGMENTING: z.enum(['auto', 'on', 'off']).default('auto'),
   MAX_UPLOAD_BYTES: z.coerce
     .number()
     .int()

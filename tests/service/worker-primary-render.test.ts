@@ -26,7 +26,8 @@ let tmp: string;
 
 beforeAll(async () => {
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'keyout-primary-'));
-  stack = await startStack({ worker: true });
+  // On, whatever this host's CPUs (`auto` turns it on with more than 2).
+  stack = await startStack({ worker: true, env: { RENDER_WHILE_SEGMENTING: 'on' } });
   prisma = await stackDb(stack);
   account = await createAccount(stack, 20);
 });

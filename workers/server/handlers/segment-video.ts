@@ -1,9 +1,10 @@
 import { failJob } from '../../../lib/services/jobs/finish-job';
 import { segmentJob } from '../../../lib/services/jobs/segment-job';
-import { primaryRender } from '../../../lib/services/renders/render-output';
+import { primaryRender, rendersWhileSegmenting } from '../../../lib/services/renders/render-output';
 import type { KindHandler } from '../runner';
 
 export const segmentVideo: KindHandler<'segment-video'> = {
-  run: ({ jobId }, ctx) => segmentJob(jobId, ctx, primaryRender),
+  run: ({ jobId }, ctx) =>
+    segmentJob(jobId, ctx, rendersWhileSegmenting() ? primaryRender : undefined),
   onFailure: ({ jobId }, message) => failJob(jobId, message),
 };
