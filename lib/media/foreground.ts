@@ -3,7 +3,7 @@ import type { Readable, Writable } from 'node:stream';
 import { MATTE, PIPED_FORMAT, SRC, sourceInputs, timeline } from '../../engine/media/render-graph';
 import type { RenderSource } from '../../engine/media/render-input';
 import { formatOf, type Recipe } from '../../engine/media/recipe';
-import { rawFrames } from '../segment/frame-reader';
+import { rawFrames } from './raw-frames';
 import { estimateOnThread } from './foreground-estimator';
 import type { Feed } from './run-ffmpeg';
 
