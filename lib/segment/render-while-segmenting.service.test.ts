@@ -4,8 +4,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { MediaInfo } from '../../engine/media/types';
+import { MASK_ENCODER, type MediaInfo } from '../../engine/media/types';
 import { ffmpeg } from '../media/ffmpeg';
+import { fromLavfi, H264 } from '../media/fixtures';
 import { probeVideo } from '../media/probe';
 import { renderOutput, type RenderedOutput } from '../media/render';
 import { readMaskFrames } from './frame-reader';
@@ -34,21 +35,7 @@ beforeAll(async () => {
   source = path.join(tmp, 'clip.mp4');
   mask = path.join(tmp, 'mask.mkv');
   const ramp = `geq=lum='clip((133-X-0.5)*255/10\\,0\\,255)'`;
-  await ffmpeg([
-    '-v',
-    'error',
-    '-f',
-    'lavfi',
-    '-i',
-    `color=black:s=${W}x${H}:r=25:d=2,format=gray,${ramp}`,
-    '-c:v',
-    'ffv1',
-    '-pix_fmt',
-    'gray',
-    '-f',
-    'matroska',
-    mask,
-  ]);
+  await fromLavfi(mask, `color=black:s=${W}x${H}:r=25:d=2,format=gray,${ramp}`, MASK_ENCODER);
   await ffmpeg([
     '-v',
     'error',
@@ -60,10 +47,7 @@ beforeAll(async () => {
     'lavfi',
     '-i',
     'sine=frequency=440:duration=2',
-    '-c:v',
-    'libx264',
-    '-pix_fmt',
-    'yuv420p',
+    ...H264,
     '-c:a',
     'aac',
     '-shortest',
