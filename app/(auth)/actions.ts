@@ -7,6 +7,7 @@ import { startSession } from '@/lib/auth/password-session';
 import { authenticateUser } from '@/lib/services/accounts/authenticate-user';
 import { requestResetByEmail, resetPassword } from '@/lib/services/accounts/password-reset';
 import { signUp } from '@/lib/services/accounts/sign-up';
+import { defaultPorts } from '@/lib/services/ports';
 
 export type AuthFormState = { error?: string; email?: string };
 
@@ -20,7 +21,7 @@ export async function signInAction(_prev: AuthFormState, form: FormData): Promis
   const email = textField(form, 'email');
   const password = textField(form, 'password');
   if (!email || !password) return { error: 'Enter your email and password.', email };
-  const userId = await authenticateUser(email, password);
+  const userId = await authenticateUser(defaultPorts, email, password);
   if (!userId) return { error: 'That email and password do not match an account.', email };
   await startSession(userId);
   redirect(safeNext(form.get('next')));
@@ -28,7 +29,7 @@ export async function signInAction(_prev: AuthFormState, form: FormData): Promis
 
 export async function signUpAction(_prev: AuthFormState, form: FormData): Promise<AuthFormState> {
   const email = textField(form, 'email');
-  const result = await signUp({
+  const result = await signUp(defaultPorts, {
     email,
     password: textField(form, 'password'),
     name: textField(form, 'name'),
@@ -51,7 +52,7 @@ export async function forgotPasswordAction(
   const email = textField(form, 'email').trim();
   if (!email) return { error: 'Enter the e-mail address of your account.' };
   try {
-    const { emailed } = await requestResetByEmail(email);
+    const { emailed } = await requestResetByEmail(defaultPorts, email);
     return emailed ? { sent: true, email } : { noMail: true, email };
   } catch (err) {
     console.error('[auth] reset e-mail failed', err);
@@ -69,7 +70,7 @@ export async function resetPasswordAction(_prev: ResetState, form: FormData): Pr
   const password = textField(form, 'password');
   if (password !== textField(form, 'confirm'))
     return { error: 'The two passwords are not the same.' };
-  const result = await resetPassword(textField(form, 'token'), password);
+  const result = await resetPassword(defaultPorts, textField(form, 'token'), password);
   if (!result.ok) return { error: result.error };
   await startSession(result.userId);
   redirect('/jobs?password=reset');

@@ -123,6 +123,6 @@ export async function grantCredits(
 }
 
 /** The spec's rule for API keys: credits must have been purchased (a grant alone is not enough). */
-export async function hasPurchasedCredits(userId: string): Promise<boolean> {
-  return (await db().creditEntry.count({ where: { userId, kind: 'purchase' } })) > 0;
+export async function hasPurchasedCredits(userId: string, tx: Tx = db()): Promise<boolean> {
+  return (await tx.creditEntry.count({ where: { userId, kind: 'purchase' } })) > 0;
 }

@@ -4,6 +4,7 @@ import { db } from '../db/client';
 import { createApiKey } from '../services/keys/create-api-key';
 import { issueResetLink } from '../services/accounts/password-reset';
 import { grantCredits } from '../services/credits/grant-credits';
+import { defaultPorts } from '../services/ports';
 
 /**
  * `keyout keys create --email <e> --credits <n> [--name <label>]` and
@@ -44,13 +45,16 @@ export async function keysCreate(args: string[]): Promise<number> {
   const user = await findOrCreateUser(email);
   if (user.created) console.log(`Created account ${email} (${user.id})`);
   if (credits > 0) {
-    await grantCredits(user.id, credits, {
+    await grantCredits(defaultPorts, user.id, credits, {
       kind: 'grant',
       note: 'Granted with keyout keys create',
     });
     console.log(`Granted ${credits} credits`);
   }
-  const key = await createApiKey(user.id, { name: name ?? 'CLI', issuedByOperator: true });
+  const key = await createApiKey(defaultPorts, user.id, {
+    name: name ?? 'CLI',
+    issuedByOperator: true,
+  });
   console.log(`API key for ${email} (shown once, store it now):`);
   console.log(key.key);
   return 0;
@@ -61,7 +65,7 @@ export async function creditsGrant(args: string[]): Promise<number> {
   if (credits <= 0) throw new Error('--credits must be a positive whole number');
   const user = await db().user.findUnique({ where: { email }, select: { id: true } });
   if (!user) throw new Error(`No account with e-mail ${email}`);
-  await grantCredits(user.id, credits, {
+  await grantCredits(defaultPorts, user.id, credits, {
     kind: 'grant',
     note: 'Granted with keyout credits grant',
   });
@@ -75,7 +79,7 @@ export async function creditsGrant(args: string[]): Promise<number> {
  */
 export async function usersResetLink(args: string[]): Promise<number> {
   const { email } = parse(args, false);
-  const issued = await issueResetLink(email);
+  const issued = await issueResetLink(defaultPorts, email);
   if (!issued) throw new Error(`No account with e-mail ${email}`);
   console.log(
     `Password-reset link for ${email} (works once, until ${issued.expiresAt.toISOString()}):`,

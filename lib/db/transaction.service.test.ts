@@ -52,7 +52,7 @@ describe.skipIf(unavailable)('transactions on PostgreSQL under contention', () =
     await holdAccountLock(6_500);
     const t0 = Date.now();
     expect(
-      await transaction((tx) => debitForJob(tx, { userId, jobId: 'locked-1', amount: 1 })),
+      await transaction(db, (tx) => debitForJob(tx, { userId, jobId: 'locked-1', amount: 1 })),
     ).toBe(true);
     expect(Date.now() - t0).toBeGreaterThan(5_000);
     expect(await db.creditEntry.count({ where: { jobId: 'locked-1' } })).toBe(1);
@@ -63,7 +63,7 @@ describe.skipIf(unavailable)('transactions on PostgreSQL under contention', () =
     // transaction waits for one of them to be free.
     await holdAccountLock(3_500);
     const charges = ['pool-1', 'pool-2', 'pool-3'].map((jobId) =>
-      transaction((tx) => debitForJob(tx, { userId, jobId, amount: 1 })),
+      transaction(db, (tx) => debitForJob(tx, { userId, jobId, amount: 1 })),
     );
     expect(await Promise.all(charges)).toEqual([true, true, true]);
     expect(await db.creditEntry.count({ where: { jobId: { startsWith: 'pool-' } } })).toBe(3);
@@ -71,7 +71,7 @@ describe.skipIf(unavailable)('transactions on PostgreSQL under contention', () =
 
   it('runs a transaction again after a write conflict, not after a refusal', async () => {
     let runs = 0;
-    const result = await transaction(async (tx) => {
+    const result = await transaction(db, async (tx) => {
       await tx.user.update({ where: { id: userId }, data: { updatedAt: new Date() } });
       if (++runs === 1)
         throw Object.assign(new Error('Transaction failed due to a write conflict or a deadlock'), {
@@ -83,7 +83,7 @@ describe.skipIf(unavailable)('transactions on PostgreSQL under contention', () =
     runs = 0;
     const before = await getBalance(userId, db);
     await expect(
-      transaction(async (tx) => {
+      transaction(db, async (tx) => {
         runs++;
         return debitForJob(tx, { userId, jobId: 'too-much', amount: 10_000 });
       }),

@@ -1,4 +1,4 @@
-import { db, type Prisma } from './client';
+import type { Db, Prisma } from './client';
 
 /**
  * How long an interactive transaction may wait for a pooled connection, and run. Prisma's
@@ -23,15 +23,18 @@ export function rolledBack(e: unknown): boolean {
 }
 
 /**
- * The one way to run an interactive transaction: `fn` in a transaction with the limits above,
+ * The one way to run an interactive transaction: `fn` in a transaction of `db` with the limits above,
  * run again (up to 3 times in all) when it was rolled back by one of the errors above. `fn`
  * must only touch the database (it may run more than once); its first statement must be a
  * write on SQLite (lib/db/client.ts). A ServiceError or any other error is not retried.
  */
-export async function transaction<T>(fn: (tx: Prisma.TransactionClient) => Promise<T>): Promise<T> {
+export async function transaction<T>(
+  db: Db,
+  fn: (tx: Prisma.TransactionClient) => Promise<T>,
+): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await db().$transaction(fn, TRANSACTION_LIMITS);
+      return await db.$transaction(fn, TRANSACTION_LIMITS);
     } catch (e) {
       if (attempt >= ATTEMPTS || !rolledBack(e)) throw e;
       console.warn(

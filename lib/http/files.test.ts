@@ -6,6 +6,7 @@ import { db } from '../db/client';
 import { resetEnvForTests } from '../env';
 import { createJob } from '../services/jobs/create-job';
 import { receiveUpload } from './files';
+import { defaultPorts } from '../services/ports';
 
 // The signed upload PUT as the route handler gets it, against a real SQLite database and local
 // storage in a temp DATA_DIR, with a small upload limit so no test needs a gigabyte.
@@ -39,7 +40,7 @@ function countedBody(total: number) {
 
 async function newJob() {
   const user = await db().user.create({ data: { email: `u${Math.random()}@example.com` } });
-  const receipt = (await createJob(user.id, {
+  const receipt = (await createJob(defaultPorts, user.id, {
     filename: 'clip.mp4',
     content_type: 'video/mp4',
   })) as { id: string; upload_url: string };

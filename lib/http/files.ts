@@ -7,6 +7,7 @@ import { uploadSource } from '../services/uploads/upload-source';
 import { discardBody } from './body';
 import { toHttpError } from './errors';
 import { apiHeaders } from './headers';
+import { defaultPorts } from '../services/ports';
 
 /**
  * Signed-URL file access for local storage (app/files/[...key]): GET/HEAD with Range support
@@ -134,7 +135,7 @@ async function receive(req: Request, key: string): Promise<Response> {
     if (!req.body) return json(400, { error: 'The upload is empty' });
     const length = req.headers.get('content-length');
     const body = req.body as NodeWebStream<Uint8Array>;
-    const result = await uploadSource(jobId, () => Readable.fromWeb(body), {
+    const result = await uploadSource(defaultPorts, jobId, () => Readable.fromWeb(body), {
       contentLength: length ? Number(length) : undefined,
     });
     return json(200, result);

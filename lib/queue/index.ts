@@ -1,4 +1,4 @@
-import type { Prisma } from '../db/client';
+import type { Db, Prisma } from '../db/client';
 import { transaction } from '../db/transaction';
 import { env } from '../env';
 import { BullmqQueueProvider } from './bullmq-provider';
@@ -22,10 +22,16 @@ export function queueProvider(): QueueProvider {
   return provider;
 }
 
+/** The database and queue a transaction that enqueues works with (a use case's ports). */
+export interface QueuePorts {
+  db: Db;
+  queue: QueueProvider;
+}
+
 /** Hands the outbox to the queue; a failure is logged, and the next relay (a worker's idle poll) retries. */
-export async function relay(): Promise<void> {
+export async function relay(ports: QueuePorts): Promise<void> {
   try {
-    await relayOutbox(queueProvider());
+    await relayOutbox(ports.db, ports.queue);
   } catch (e) {
     console.error(
       `[queue] relaying the outbox failed: ${e instanceof Error ? e.message : String(e)}`,
@@ -34,11 +40,14 @@ export async function relay(): Promise<void> {
 }
 
 /**
- * A domain transaction that may enqueue work: runs `fn` in one transaction, then relays what it
- * enqueued. On SQLite the transaction's first statement must be a write (lib/db/client.ts).
+ * A domain transaction that may enqueue work: runs `fn` in one transaction of `ports.db`, then
+ * relays what it enqueued to `ports.queue`. On SQLite the transaction's first statement must be a write (lib/db/client.ts).
  */
-export async function transact<T>(fn: (tx: Prisma.TransactionClient) => Promise<T>): Promise<T> {
-  const result = await transaction(fn);
-  await relay();
+export async function transact<T>(
+  ports: QueuePorts,
+  fn: (tx: Prisma.TransactionClient) => Promise<T>,
+): Promise<T> {
+  const result = await transaction(ports.db, fn);
+  await relay(ports);
   return result;
 }

@@ -1,4 +1,4 @@
-import { db, type Prisma } from '../db/client';
+import type { Db, Prisma } from '../db/client';
 import { catalogue, type JobKind, type PayloadOf } from './job-kinds';
 import { outboxPayloadColumn } from './columns';
 import type { EnqueueOptions, QueueProvider } from './provider';
@@ -45,10 +45,10 @@ export async function dropOutbox(tx: Tx, ids: readonly string[]): Promise<number
 const RELAY_BATCH = 100;
 
 /** Sends pending outbox rows to the provider, oldest first; returns how many were sent. */
-export async function relayOutbox(provider: QueueProvider): Promise<number> {
+export async function relayOutbox(db: Db, provider: QueueProvider): Promise<number> {
   let sent = 0;
   for (;;) {
-    const rows = await db().outboxMessage.findMany({
+    const rows = await db.outboxMessage.findMany({
       orderBy: { createdAt: 'asc' },
       take: RELAY_BATCH,
     });
@@ -63,7 +63,7 @@ export async function relayOutbox(provider: QueueProvider): Promise<number> {
         runAt: row.runAt,
       });
       // Sending is idempotent by id, so two relays racing over one row are harmless.
-      await db().outboxMessage.deleteMany({ where: { id: row.id } });
+      await db.outboxMessage.deleteMany({ where: { id: row.id } });
       sent++;
     }
     if (rows.length < RELAY_BATCH) return sent;

@@ -1,17 +1,26 @@
 import { db, type Db } from '../db/client';
 import type { ServedRuntime } from '../inference/runtime-rpc';
 import { serverRuntime } from '../inference/server-runtime';
+import { queueProvider, type QueueProvider } from '../queue';
 import { storage, type Storage } from '../storage';
+
+/** The time a use case decides by (expiry, a token's validity), so a test can fix it. */
+export interface Clock {
+  now: () => Date;
+}
 
 /**
  * What a use case works with, handed to it rather than reached for, so a test tier passes its
- * stand-ins in (tests/service gives the worker its stand-in models this way).
+ * stand-ins in (tests/service gives the worker its stand-in models this way). The API's and the
+ * dashboard's use cases take it as their first parameter, the worker's inside their WorkContext.
  */
 export interface Ports {
   db: Db;
   storage: Storage;
+  queue: QueueProvider;
   /** The models, loaded on first use: the web process never asks, so it never loads onnxruntime. */
   runtime: () => Promise<ServedRuntime>;
+  clock: Clock;
 }
 
 /**
@@ -25,7 +34,11 @@ export const defaultPorts: Ports = {
   get storage() {
     return storage();
   },
+  get queue() {
+    return queueProvider();
+  },
   runtime: serverRuntime,
+  clock: { now: () => new Date() },
 };
 
 /** A worker's unit of work: its ports, and the signal that stops it. */

@@ -122,6 +122,7 @@ describe('background image uploaded from the dashboard', () => {
       Object.assign(process.env, stack.env);
       const { DashboardStartRequest } = await import('../../lib/schemas/jobs');
       const { startJob } = await import('../../lib/services/jobs/start-job');
+      const { defaultPorts } = await import('../../lib/services/ports');
       const db = await stackDb(stack);
       const userId = (await db.job.findUniqueOrThrow({ where: { id } })).userId;
       const request = DashboardStartRequest.parse({
@@ -138,7 +139,7 @@ describe('background image uploaded from the dashboard', () => {
       const before = (
         await api<{ remaining_credits: number }>(stack, 'GET', '/v1/credits', { key })
       ).body.remaining_credits;
-      const started = await startJob(userId, id, request);
+      const started = await startJob(defaultPorts, userId, id, request);
       // The same price as any composition: the model's rate for the clip's length, nothing for the upload.
       const { priceJob } = await import('../../lib/billing/pricing');
       const job = await db.job.findUniqueOrThrow({ where: { id } });

@@ -9,6 +9,7 @@ import { resetEnvForTests } from '../../lib/env';
 import { HUGE_FRAME, TINY_TEN_HOURS } from '../../lib/media/fixtures';
 import { enqueue, transact } from '../../lib/queue';
 import { createOutput } from '../../lib/services/outputs/create';
+import { defaultPorts } from '../../lib/services/ports';
 import { storage, storageKeys } from '../../lib/storage';
 import { startStack, syntheticClip, waitFor, type Stack } from './helpers';
 import { listenOnFreePort } from '../support/listen';
@@ -57,7 +58,7 @@ async function plantJob(file: string, webhookUrl: string | null = null): Promise
   const id = randomUUID();
   const key = storageKeys.source(id, 'test', 'mp4');
   // The row first: storage refuses a job's files once (or before) its row exists (lib/storage/job-guard.ts).
-  await transact(async (tx) => {
+  await transact(defaultPorts, async (tx) => {
     await tx.job.create({
       data: {
         id,
@@ -83,7 +84,7 @@ async function plantJob(file: string, webhookUrl: string | null = null): Promise
     });
   });
   await storage().putFile(key, file);
-  await transact((tx) => enqueue(tx, 'segment-video', { jobId: id }));
+  await transact(defaultPorts, (tx) => enqueue(tx, 'segment-video', { jobId: id }));
   return id;
 }
 

@@ -21,7 +21,7 @@ const DRAIN_GRACE_MS = 10_000;
 const EXPIRY_SWEEP_MS = 60 * 60 * 1000;
 
 function sweepAbandonedJobs(): void {
-  expireAbandonedJobs().then(
+  expireAbandonedJobs(defaultPorts).then(
     (n) => {
       if (n) console.log(`[worker] deleted ${n} abandoned job(s) that were never started`);
     },
@@ -79,7 +79,7 @@ async function main(): Promise<void> {
     provider,
     concurrency: config.WORKER_CONCURRENCY,
     lanes,
-    onIdle: relay,
+    onIdle: () => relay(defaultPorts),
   });
   runner.start();
   sweepAbandonedJobs();

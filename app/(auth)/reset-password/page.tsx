@@ -3,6 +3,7 @@ import Link from 'next/link';
 import { ResetForm } from '@/components/auth/reset-form';
 import { Alert, Card } from '@/components/ui/card';
 import { resetTokenValid } from '@/lib/services/accounts/password-reset';
+import { defaultPorts } from '@/lib/services/ports';
 import { resetPasswordAction } from '../actions';
 
 export const metadata: Metadata = { title: 'Set a new password — Keyout' };
@@ -14,7 +15,7 @@ export default async function ResetPasswordPage({
   searchParams: Promise<{ token?: string }>;
 }) {
   const { token } = await searchParams;
-  const valid = token ? await resetTokenValid(token) : false;
+  const valid = token ? await resetTokenValid(defaultPorts, token) : false;
   return (
     <Card>
       <h1 className="mb-1 text-xl font-semibold text-slate-900">Set a new password</h1>

@@ -5,6 +5,7 @@ import { requireAdmin } from '@/lib/auth/current-user';
 import { textField } from '@/lib/auth/form-data';
 import { ServiceError } from '@/lib/errors';
 import { issueResetLink } from '@/lib/services/accounts/password-reset';
+import { defaultPorts } from '@/lib/services/ports';
 import { grantCredits } from '@/lib/services/credits/grant-credits';
 
 export type GrantState = { error?: string; ok?: string };
@@ -17,7 +18,7 @@ export async function grantCreditsAction(_prev: GrantState, form: FormData): Pro
   }
   const note = textField(form, 'note').trim().slice(0, 200) || `Granted by ${admin.email}`;
   try {
-    await grantCredits(textField(form, 'userId'), amount, { kind: 'grant', note });
+    await grantCredits(defaultPorts, textField(form, 'userId'), amount, { kind: 'grant', note });
   } catch (err) {
     if (err instanceof ServiceError) return { error: err.message };
     throw err;
@@ -31,7 +32,7 @@ export async function resetLinkAction(
   email: string,
 ): Promise<{ link?: string; expiresAt?: string; error?: string }> {
   await requireAdmin();
-  const issued = await issueResetLink(email);
+  const issued = await issueResetLink(defaultPorts, email);
   if (!issued) return { error: 'That account no longer exists.' };
   return { link: issued.link, expiresAt: issued.expiresAt.toISOString() };
 }

@@ -8,13 +8,14 @@ import { Card, CardTitle, PageHeader } from '@/components/ui/card';
 import { formatDate } from '@/components/format';
 import { requireAdmin } from '@/lib/auth/current-user';
 import { listUsers } from '@/lib/services/accounts/list-users';
+import { defaultPorts } from '@/lib/services/ports';
 import { grantCreditsAction, resetLinkAction } from './actions';
 
 export const metadata: Metadata = { title: 'Admin — Keyout' };
 
 export default async function AdminPage() {
   await requireAdmin();
-  const users = await listUsers();
+  const users = await listUsers(defaultPorts);
   return (
     <>
       <PageHeader

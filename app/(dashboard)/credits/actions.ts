@@ -7,6 +7,7 @@ import { requireUser } from '@/lib/auth/current-user';
 import { textField } from '@/lib/auth/form-data';
 import { startCheckout } from '@/lib/services/credits/checkout';
 import { ServiceError } from '@/lib/errors';
+import { defaultPorts } from '@/lib/services/ports';
 
 export type BuyState = { error?: string; bought?: number };
 
@@ -20,7 +21,12 @@ export async function buyPackAction(_prev: BuyState, form: FormData): Promise<Bu
   const user = await requireUser('/credits');
   let result: Awaited<ReturnType<typeof startCheckout>>;
   try {
-    result = await startCheckout(user.id, textField(form, 'pack'), await requestOrigin());
+    result = await startCheckout(
+      defaultPorts,
+      user.id,
+      textField(form, 'pack'),
+      await requestOrigin(),
+    );
   } catch (err) {
     if (err instanceof ServiceError) return { error: err.message };
     throw err;

@@ -9,6 +9,7 @@ import { hasPurchasedCredits } from '@/lib/billing/ledger';
 import { listLedger } from '@/lib/services/credits/list-ledger';
 import { getCredits } from '@/lib/services/credits/get-credits';
 import { buyPackAction } from './actions';
+import { defaultPorts } from '@/lib/services/ports';
 
 export const metadata: Metadata = { title: 'Credits — Keyout' };
 
@@ -20,12 +21,14 @@ export default async function CreditsPage({
   const user = await requireUser('/credits');
   const { checkout } = await searchParams;
   const confirmed =
-    checkout && checkout !== 'cancelled' ? await confirmStripeCheckout(user.id, checkout) : null;
+    checkout && checkout !== 'cancelled'
+      ? await confirmStripeCheckout(defaultPorts, user.id, checkout)
+      : null;
   const [credits, ledger, purchased, mode] = await Promise.all([
-    getCredits(user.id),
-    listLedger(user.id),
+    getCredits(defaultPorts, user.id),
+    listLedger(defaultPorts, user.id),
     hasPurchasedCredits(user.id),
-    checkoutMode(user.id),
+    checkoutMode(defaultPorts, user.id),
   ]);
 
   return (

@@ -9,12 +9,13 @@ import { env } from '@/lib/env';
 import { openApiYaml } from '@/lib/schemas/openapi';
 import { quickstartScript, quickstartSteps } from '@/lib/services/keys/quickstart-script';
 import { listApiKeys } from '@/lib/services/keys/list-api-keys';
+import { defaultPorts } from '@/lib/services/ports';
 
 export const metadata: Metadata = { title: 'API docs — Keyout' };
 
 export default async function DocsPage() {
   const user = await requireUser('/docs');
-  const keys = (await listApiKeys(user.id)).filter((k) => !k.revokedAt);
+  const keys = (await listApiKeys(defaultPorts, user.id)).filter((k) => !k.revokedAt);
   const h = await headers();
   const base = h.get('host')
     ? `${h.get('x-forwarded-proto') ?? 'http'}://${h.get('host')}`

@@ -14,6 +14,7 @@ import { discardUnstartedJob } from '@/lib/services/jobs/discard-job';
 import { deleteJob } from '@/lib/services/jobs/delete-job';
 import { ServiceError } from '@/lib/errors';
 import { startJob } from '@/lib/services/jobs/start-job';
+import { defaultPorts } from '@/lib/services/ports';
 
 type Failure = { ok: false; error: string; field?: StartField };
 type Result<T> = ({ ok: true } & T) | Failure;
@@ -41,7 +42,7 @@ export async function createUploadAction(
 ): Promise<Result<{ jobId: string; uploadUrl: string; headers: Record<string, string> }>> {
   const user = await requireUser('/jobs/new');
   try {
-    const receipt = await createJob(user.id, {
+    const receipt = await createJob(defaultPorts, user.id, {
       filename,
       content_type: contentType || 'application/octet-stream',
       content_length: size > 0 ? size : null,
@@ -62,7 +63,7 @@ export async function createUploadAction(
 /** Removes an upload the user gave up on (refused file, "Choose another", cancel), so it leaves no card behind. */
 export async function discardUploadAction(jobId: string): Promise<void> {
   const user = await requireUser('/jobs/new');
-  await discardUnstartedJob(user.id, jobId);
+  await discardUnstartedJob(defaultPorts, user.id, jobId);
 }
 
 export async function quoteAction(
@@ -72,7 +73,7 @@ export async function quoteAction(
 ): Promise<Result<{ quote: JobQuote }>> {
   const user = await requireUser('/jobs/new');
   try {
-    return { ok: true, quote: await quoteJobs(user.id, jobIds, { model, blur }) };
+    return { ok: true, quote: await quoteJobs(defaultPorts, user.id, jobIds, { model, blur }) };
   } catch (err) {
     return failure(err);
   }
@@ -84,7 +85,12 @@ export async function startJobAction(
 ): Promise<Result<{ creditsUsed: number }>> {
   const user = await requireUser(`/jobs/${jobId}`);
   try {
-    const started = await startJob(user.id, jobId, DashboardStartRequest.parse(request));
+    const started = await startJob(
+      defaultPorts,
+      user.id,
+      jobId,
+      DashboardStartRequest.parse(request),
+    );
     return { ok: true, creditsUsed: started.creditsUsed };
   } catch (err) {
     return failure(err);
@@ -96,7 +102,7 @@ export async function pollJobAction(
 ): Promise<Result<{ status: JobStatusRecord; progress: JobProgress | null }>> {
   const user = await requireUser(`/jobs/${jobId}`);
   try {
-    return { ok: true, ...(await getJobProgress(user.id, jobId)) };
+    return { ok: true, ...(await getJobProgress(defaultPorts, user.id, jobId)) };
   } catch (err) {
     return failure(err);
   }
@@ -107,7 +113,7 @@ export async function retryJobAction(jobId: string): Promise<{ error: string }> 
   const user = await requireUser(`/jobs/${jobId}`);
   let created: { jobId: string };
   try {
-    created = await retryJob(user.id, jobId);
+    created = await retryJob(defaultPorts, user.id, jobId);
   } catch (err) {
     return { error: failure(err).error };
   }
@@ -117,7 +123,7 @@ export async function retryJobAction(jobId: string): Promise<{ error: string }> 
 export async function deleteJobAction(jobId: string): Promise<{ error: string }> {
   const user = await requireUser('/jobs');
   try {
-    await deleteJob(user.id, jobId);
+    await deleteJob(defaultPorts, user.id, jobId);
   } catch (err) {
     return { error: failure(err).error };
   }

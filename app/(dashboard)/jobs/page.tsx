@@ -11,6 +11,7 @@ import { requireUser } from '@/lib/auth/current-user';
 import { describeOutput, modelName } from '@/components/jobs/describe-output';
 import { JobThumbnail } from '@/components/jobs/job-thumbnail';
 import { listJobs, NOT_STARTED, type JobListItem } from '@/lib/services/jobs/list-jobs';
+import { defaultPorts } from '@/lib/services/ports';
 
 export const metadata: Metadata = { title: 'Jobs — Keyout' };
 
@@ -28,7 +29,11 @@ export default async function JobsPage({ searchParams }: { searchParams: Promise
   const user = await requireUser('/jobs');
   const sp = await searchParams;
   const page = Math.max(0, Number(sp.page ?? 0) || 0);
-  const { jobs, hasMore } = await listJobs(user.id, { status: sp.status, query: sp.q, page });
+  const { jobs, hasMore } = await listJobs(defaultPorts, user.id, {
+    status: sp.status,
+    query: sp.q,
+    page,
+  });
   const filtered = Boolean(sp.status || sp.q);
   const qs = (over: Partial<Search>) => {
     const p = new URLSearchParams();

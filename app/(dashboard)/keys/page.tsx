@@ -11,13 +11,17 @@ import { reflowTable } from '@/components/ui/table';
 import { requireUser } from '@/lib/auth/current-user';
 import { hasPurchasedCredits } from '@/lib/billing/ledger';
 import { listApiKeys } from '@/lib/services/keys/list-api-keys';
+import { defaultPorts } from '@/lib/services/ports';
 import { createKeyAction, revokeKeyAction } from './actions';
 
 export const metadata: Metadata = { title: 'API keys — Keyout' };
 
 export default async function KeysPage() {
   const user = await requireUser('/keys');
-  const [keys, purchased] = await Promise.all([listApiKeys(user.id), hasPurchasedCredits(user.id)]);
+  const [keys, purchased] = await Promise.all([
+    listApiKeys(defaultPorts, user.id),
+    hasPurchasedCredits(user.id),
+  ]);
   return (
     <>
       <PageHeader

@@ -6,25 +6,34 @@ import { sqlitePath } from '../../db/migrate';
 import { env } from '../../env';
 import { authenticateUser } from './authenticate-user';
 import { signUp } from './sign-up';
+import { defaultPorts } from '../ports';
 
 tempDatabase('accounts');
 
 describe('accounts', () => {
   it('makes only the first account an administrator', async () => {
-    const first = await signUp({ email: 'Owner@Example.com', password: 'long enough password' });
-    const second = await signUp({ email: 'member@example.com', password: 'long enough password' });
+    const first = await signUp(defaultPorts, {
+      email: 'Owner@Example.com',
+      password: 'long enough password',
+    });
+    const second = await signUp(defaultPorts, {
+      email: 'member@example.com',
+      password: 'long enough password',
+    });
     expect(first).toMatchObject({ ok: true, isAdmin: true });
     expect(second).toMatchObject({ ok: true, isAdmin: false });
   });
 
   it('explains bad input and duplicate emails in words', async () => {
-    expect(await signUp({ email: 'not-an-email', password: 'long enough password' })).toEqual({
+    expect(
+      await signUp(defaultPorts, { email: 'not-an-email', password: 'long enough password' }),
+    ).toEqual({
       ok: false,
       error: 'Enter a valid email address.',
     });
-    const short = await signUp({ email: 'x@example.com', password: 'short' });
+    const short = await signUp(defaultPorts, { email: 'x@example.com', password: 'short' });
     expect(!short.ok && short.error).toContain('10 characters');
-    const duplicate = await signUp({
+    const duplicate = await signUp(defaultPorts, {
       email: 'owner@example.com',
       password: 'long enough password',
     });
@@ -47,7 +56,10 @@ describe('accounts', () => {
     const results = [];
     for (let i = 0; i < 12; i++) {
       results.push(
-        await signUp({ email: `busy-${i}@example.com`, password: 'long enough password' }),
+        await signUp(defaultPorts, {
+          email: `busy-${i}@example.com`,
+          password: 'long enough password',
+        }),
       );
     }
     writer.postMessage('stop');
@@ -59,10 +71,14 @@ describe('accounts', () => {
   });
 
   it('authenticates with the right password only (email case-insensitive)', async () => {
-    expect(typeof (await authenticateUser('OWNER@example.com', 'long enough password'))).toBe(
-      'string',
-    );
-    expect(await authenticateUser('owner@example.com', 'wrong password!!')).toBeNull();
-    expect(await authenticateUser('nobody@example.com', 'long enough password')).toBeNull();
+    expect(
+      typeof (await authenticateUser(defaultPorts, 'OWNER@example.com', 'long enough password')),
+    ).toBe('string');
+    expect(
+      await authenticateUser(defaultPorts, 'owner@example.com', 'wrong password!!'),
+    ).toBeNull();
+    expect(
+      await authenticateUser(defaultPorts, 'nobody@example.com', 'long enough password'),
+    ).toBeNull();
   });
 });

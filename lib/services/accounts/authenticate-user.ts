@@ -1,9 +1,13 @@
 import { verifyPassword } from '../../auth/password';
-import { db } from '../../db/client';
+import type { Ports } from '../ports';
 
 /** Returns the user id when the email and password match an account, otherwise null. */
-export async function authenticateUser(email: string, password: string): Promise<string | null> {
-  const user = await db().user.findUnique({
+export async function authenticateUser(
+  ports: Ports,
+  email: string,
+  password: string,
+): Promise<string | null> {
+  const user = await ports.db.user.findUnique({
     where: { email: email.trim().toLowerCase() },
     select: { id: true, passwordHash: true },
   });

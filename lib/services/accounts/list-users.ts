@@ -1,4 +1,4 @@
-import { db } from '../../db/client';
+import type { Ports } from '../ports';
 
 export interface UserRow {
   id: string;
@@ -11,9 +11,9 @@ export interface UserRow {
 }
 
 /** Every account with its balance and job count, for the admin page. */
-export async function listUsers(): Promise<UserRow[]> {
+export async function listUsers(ports: Ports): Promise<UserRow[]> {
   const [users, sums] = await Promise.all([
-    db().user.findMany({
+    ports.db.user.findMany({
       orderBy: { createdAt: 'asc' },
       select: {
         id: true,
@@ -24,7 +24,7 @@ export async function listUsers(): Promise<UserRow[]> {
         _count: { select: { jobs: true } },
       },
     }),
-    db().creditEntry.groupBy({ by: ['userId'], _sum: { amount: true } }),
+    ports.db.creditEntry.groupBy({ by: ['userId'], _sum: { amount: true } }),
   ]);
   const balances = new Map(sums.map((s) => [s.userId, s._sum.amount ?? 0]));
   return users.map((u) => ({

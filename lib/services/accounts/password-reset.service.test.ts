@@ -12,6 +12,7 @@ import {
   RESET_LINK_TTL_MS,
 } from './password-reset';
 import { signUp } from './sign-up';
+import { defaultPorts } from '../ports';
 
 // A real SQLite database and a real SMTP server on loopback that keeps what it receives.
 tempDatabase('reset');
@@ -48,7 +49,10 @@ const tokenOf = (link: string) => new URL(link).searchParams.get('token')!;
 
 describe('password reset', () => {
   it('issues a one-time link that sets a new password and ends every session', async () => {
-    const created = await signUp({ email: 'reset@example.com', password: 'old password 123' });
+    const created = await signUp(defaultPorts, {
+      email: 'reset@example.com',
+      password: 'old password 123',
+    });
     if (!created.ok) throw new Error(created.error);
     await db().session.create({
       data: {
@@ -57,59 +61,75 @@ describe('password reset', () => {
         expires: new Date(Date.now() + 3600_000),
       },
     });
-    expect(await issueResetLink('nobody@example.com')).toBeNull();
+    expect(await issueResetLink(defaultPorts, 'nobody@example.com')).toBeNull();
 
-    const first = await issueResetLink('Reset@Example.com');
-    const issued = await issueResetLink('reset@example.com');
+    const first = await issueResetLink(defaultPorts, 'Reset@Example.com');
+    const issued = await issueResetLink(defaultPorts, 'reset@example.com');
     expect(issued!.link).toMatch(
       /^https:\/\/keyout\.example\.com\/reset-password\?token=[\w-]{43}$/,
     );
-    expect(await resetTokenValid(tokenOf(first!.link))).toBe(false); // replaced by the newer link
-    expect(await resetTokenValid(tokenOf(issued!.link))).toBe(true);
+    expect(await resetTokenValid(defaultPorts, tokenOf(first!.link))).toBe(false); // replaced by the newer link
+    expect(await resetTokenValid(defaultPorts, tokenOf(issued!.link))).toBe(true);
 
-    expect(await resetPassword(tokenOf(issued!.link), 'short')).toMatchObject({
+    expect(await resetPassword(defaultPorts, tokenOf(issued!.link), 'short')).toMatchObject({
       ok: false,
       error: expect.stringContaining('10 characters') as string,
     });
-    expect(await resetPassword(tokenOf(issued!.link), 'new password 456')).toEqual({
+    expect(await resetPassword(defaultPorts, tokenOf(issued!.link), 'new password 456')).toEqual({
       ok: true,
       userId: created.userId,
     });
-    expect(await authenticateUser('reset@example.com', 'new password 456')).toBe(created.userId);
-    expect(await authenticateUser('reset@example.com', 'old password 123')).toBeNull();
+    expect(await authenticateUser(defaultPorts, 'reset@example.com', 'new password 456')).toBe(
+      created.userId,
+    );
+    expect(
+      await authenticateUser(defaultPorts, 'reset@example.com', 'old password 123'),
+    ).toBeNull();
     expect(await db().session.count({ where: { userId: created.userId } })).toBe(0);
     // Once only.
-    expect(await resetPassword(tokenOf(issued!.link), 'another password 789')).toMatchObject({
+    expect(
+      await resetPassword(defaultPorts, tokenOf(issued!.link), 'another password 789'),
+    ).toMatchObject({
       ok: false,
     });
-    expect(await resetPassword('made-up-token', 'another password 789')).toMatchObject({
+    expect(
+      await resetPassword(defaultPorts, 'made-up-token', 'another password 789'),
+    ).toMatchObject({
       ok: false,
     });
   });
 
   it('refuses an expired link', async () => {
+    // Issued a second more than its lifetime ago.
+    const past = new Date(Date.now() - RESET_LINK_TTL_MS - 1000);
     const issued = await issueResetLink(
+      { ...defaultPorts, clock: { now: () => past } },
       'reset@example.com',
-      new Date(Date.now() - RESET_LINK_TTL_MS - 1000),
     );
-    expect(await resetTokenValid(tokenOf(issued!.link))).toBe(false);
-    expect(await resetPassword(tokenOf(issued!.link), 'new password 456')).toMatchObject({
+    expect(await resetTokenValid(defaultPorts, tokenOf(issued!.link))).toBe(false);
+    expect(
+      await resetPassword(defaultPorts, tokenOf(issued!.link), 'new password 456'),
+    ).toMatchObject({
       ok: false,
       error: expect.stringContaining('expired') as string,
     });
   });
 
   it('e-mails the link only when SMTP is configured, and never says whether the account exists', async () => {
-    expect(await requestResetByEmail('reset@example.com')).toEqual({ emailed: false });
+    expect(await requestResetByEmail(defaultPorts, 'reset@example.com')).toEqual({
+      emailed: false,
+    });
     expect(received).toEqual([]);
     process.env.SMTP_URL = `smtp://127.0.0.1:${port}`;
     resetEnvForTests();
-    expect(await requestResetByEmail('reset@example.com')).toEqual({ emailed: true });
-    expect(await requestResetByEmail('nobody@example.com')).toEqual({ emailed: true });
+    expect(await requestResetByEmail(defaultPorts, 'reset@example.com')).toEqual({ emailed: true });
+    expect(await requestResetByEmail(defaultPorts, 'nobody@example.com')).toEqual({
+      emailed: true,
+    });
     expect(received).toHaveLength(1);
     const mail = received[0]!.replace(/=\r?\n/g, '').replace(/=3D/g, '=');
     expect(mail).toContain('To: reset@example.com');
     const link = /https:\/\/keyout\.example\.com\/reset-password\?token=[\w-]+/.exec(mail)?.[0];
-    expect(await resetTokenValid(tokenOf(link!))).toBe(true);
+    expect(await resetTokenValid(defaultPorts, tokenOf(link!))).toBe(true);
   });
 });

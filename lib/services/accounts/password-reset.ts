@@ -1,9 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { hashPassword } from '../../auth/password';
-import { db } from '../../db/client';
 import { transaction } from '../../db/transaction';
 import { env } from '../../env';
 import { canSendMail, sendMail } from '../../mail';
+import type { Ports } from '../ports';
 import { signUpInput } from './sign-up';
 
 /** A reset link works once, within an hour. */
@@ -18,19 +18,19 @@ const hashToken = (token: string) => createHash('sha256').update(token).digest('
  * configured, by e-mail to the account itself.
  */
 export async function issueResetLink(
+  ports: Ports,
   email: string,
-  now = new Date(),
 ): Promise<{ link: string; expiresAt: Date } | null> {
-  const user = await db().user.findUnique({
+  const user = await ports.db.user.findUnique({
     where: { email: email.trim().toLowerCase() },
     select: { id: true },
   });
   if (!user) return null;
   const token = randomBytes(32).toString('base64url');
-  const expiresAt = new Date(now.getTime() + RESET_LINK_TTL_MS);
-  await db().$transaction([
-    db().passwordResetToken.deleteMany({ where: { userId: user.id, usedAt: null } }),
-    db().passwordResetToken.create({
+  const expiresAt = new Date(ports.clock.now().getTime() + RESET_LINK_TTL_MS);
+  await ports.db.$transaction([
+    ports.db.passwordResetToken.deleteMany({ where: { userId: user.id, usedAt: null } }),
+    ports.db.passwordResetToken.create({
       data: { userId: user.id, tokenHash: hashToken(token), expiresAt },
     }),
   ]);
@@ -44,9 +44,12 @@ export async function issueResetLink(
  * "Forgot your password?": e-mails a reset link when SMTP is configured and the account
  * exists. The answer never says whether an account exists.
  */
-export async function requestResetByEmail(email: string): Promise<{ emailed: boolean }> {
+export async function requestResetByEmail(
+  ports: Ports,
+  email: string,
+): Promise<{ emailed: boolean }> {
   if (!canSendMail()) return { emailed: false };
-  const issued = await issueResetLink(email);
+  const issued = await issueResetLink(ports, email);
   if (issued) {
     await sendMail(
       email.trim().toLowerCase(),
@@ -60,9 +63,11 @@ export async function requestResetByEmail(email: string): Promise<{ emailed: boo
 export type ResetResult = { ok: true; userId: string } | { ok: false; error: string };
 
 /** Whether a reset token is still good (for the page to say so before the form is filled in). */
-export async function resetTokenValid(token: string, now = new Date()): Promise<boolean> {
-  const row = await db().passwordResetToken.findUnique({ where: { tokenHash: hashToken(token) } });
-  return Boolean(row && !row.usedAt && row.expiresAt > now);
+export async function resetTokenValid(ports: Ports, token: string): Promise<boolean> {
+  const row = await ports.db.passwordResetToken.findUnique({
+    where: { tokenHash: hashToken(token) },
+  });
+  return Boolean(row && !row.usedAt && row.expiresAt > ports.clock.now());
 }
 
 /**
@@ -70,10 +75,11 @@ export async function resetTokenValid(token: string, now = new Date()): Promise<
  * account ends (whoever knew the old password is signed out).
  */
 export async function resetPassword(
+  ports: Ports,
   token: string,
   password: string,
-  now = new Date(),
 ): Promise<ResetResult> {
+  const now = ports.clock.now();
   const checked = signUpInput.shape.password.safeParse(password);
   if (!checked.success)
     return { ok: false, error: checked.error.issues[0]?.message ?? 'Choose another password.' };
@@ -82,7 +88,7 @@ export async function resetPassword(
     ok: false as const,
     error: 'This reset link has expired or was already used. Ask for a new one.',
   };
-  return transaction(async (tx) => {
+  return transaction(ports.db, async (tx) => {
     // Claiming the token is the first write, so two uses of one link cannot both pass.
     const claimed = await tx.passwordResetToken.updateMany({
       where: { tokenHash: hashToken(token), usedAt: null, expiresAt: { gt: now } },

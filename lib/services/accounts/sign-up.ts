@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { hashPassword } from '../../auth/password';
 import { transaction } from '../../db/transaction';
+import type { Ports } from '../ports';
 
 export const signUpInput = z.object({
   email: z.string().trim().toLowerCase().pipe(z.email('Enter a valid email address.')),
@@ -18,14 +19,17 @@ export type SignUpResult =
  * Creates an account with an email and password. The first account of a fresh install becomes
  * the administrator (decided inside the same transaction as the insert).
  */
-export async function signUp(input: z.input<typeof signUpInput>): Promise<SignUpResult> {
+export async function signUp(
+  ports: Ports,
+  input: z.input<typeof signUpInput>,
+): Promise<SignUpResult> {
   const parsed = signUpInput.safeParse(input);
   if (!parsed.success)
     return { ok: false, error: parsed.error.issues[0]?.message ?? 'Invalid details.' };
   const { email, password, name } = parsed.data;
   const passwordHash = await hashPassword(password);
   try {
-    const user = await transaction(async (tx) => {
+    const user = await transaction(ports.db, async (tx) => {
       // The insert comes first, so the count runs under SQLite's write lock (lib/db/client.ts).
       const created = await tx.user.create({ data: { email, passwordHash, name: name || null } });
       if ((await tx.user.count()) > 1) return created;

@@ -4,6 +4,7 @@ import { db } from '../../db/client';
 import { resetEnvForTests } from '../../env';
 import { checkoutMode, startCheckout } from './checkout';
 import { signUp } from '../accounts/sign-up';
+import { defaultPorts } from '../ports';
 
 // A real SQLite database in a temp DATA_DIR, as the web process uses it.
 tempDatabase('checkout');
@@ -16,8 +17,14 @@ const configure = (vars: Record<string, string | undefined>) => {
 
 beforeAll(async () => {
   configure({});
-  const admin = await signUp({ email: 'owner@example.com', password: 'long enough password' });
-  const member = await signUp({ email: 'member@example.com', password: 'long enough password' });
+  const admin = await signUp(defaultPorts, {
+    email: 'owner@example.com',
+    password: 'long enough password',
+  });
+  const member = await signUp(defaultPorts, {
+    email: 'member@example.com',
+    password: 'long enough password',
+  });
   if (!admin.ok || !member.ok) throw new Error('sign-up failed');
   [ids.admin, ids.member] = [admin.userId, member.userId];
 });
@@ -36,22 +43,24 @@ describe('the test-mode checkout is an explicit setting', () => {
       'http://[::1]:3000',
     ]) {
       configure({ PUBLIC_URL: url });
-      expect(await checkoutMode(ids.member)).toBe('test');
+      expect(await checkoutMode(defaultPorts, ids.member)).toBe('test');
     }
   });
 
   it('on an instance with a public address, only the first administrator gets it', async () => {
     configure({ PUBLIC_URL: 'https://keyout.example.com' });
-    expect(await checkoutMode(ids.admin)).toBe('test');
-    expect(await checkoutMode(ids.member)).toBe('unavailable');
+    expect(await checkoutMode(defaultPorts, ids.admin)).toBe('test');
+    expect(await checkoutMode(defaultPorts, ids.member)).toBe('unavailable');
     await expect(
-      startCheckout(ids.member, 'starter', 'https://keyout.example.com'),
+      startCheckout(defaultPorts, ids.member, 'starter', 'https://keyout.example.com'),
     ).rejects.toMatchObject({
       kind: 'forbidden',
       message: 'Buying credits is not available on this instance',
     });
     expect(await purchases(ids.member)).toBe(0);
-    expect(await startCheckout(ids.admin, 'starter', 'https://keyout.example.com')).toEqual({
+    expect(
+      await startCheckout(defaultPorts, ids.admin, 'starter', 'https://keyout.example.com'),
+    ).toEqual({
       mode: 'test',
       credits: 100,
     });
@@ -59,21 +68,21 @@ describe('the test-mode checkout is an explicit setting', () => {
 
   it('TEST_CHECKOUT=off, on and admin say so whatever the address', async () => {
     configure({ TEST_CHECKOUT: 'off' });
-    expect([await checkoutMode(ids.admin), await checkoutMode(ids.member)]).toEqual([
-      'unavailable',
-      'unavailable',
-    ]);
+    expect([
+      await checkoutMode(defaultPorts, ids.admin),
+      await checkoutMode(defaultPorts, ids.member),
+    ]).toEqual(['unavailable', 'unavailable']);
     configure({ TEST_CHECKOUT: 'on', PUBLIC_URL: 'https://keyout.example.com' });
-    expect(await checkoutMode(ids.member)).toBe('test');
+    expect(await checkoutMode(defaultPorts, ids.member)).toBe('test');
     configure({ TEST_CHECKOUT: 'admin' });
-    expect([await checkoutMode(ids.admin), await checkoutMode(ids.member)]).toEqual([
-      'test',
-      'unavailable',
-    ]);
+    expect([
+      await checkoutMode(defaultPorts, ids.admin),
+      await checkoutMode(defaultPorts, ids.member),
+    ]).toEqual(['test', 'unavailable']);
   });
 
   it('Stripe, when configured, is the checkout for everyone', async () => {
     configure({ STRIPE_SECRET_KEY: 'sk_test_x', TEST_CHECKOUT: 'off' });
-    expect(await checkoutMode(ids.member)).toBe('stripe');
+    expect(await checkoutMode(defaultPorts, ids.member)).toBe('stripe');
   });
 });

@@ -1,7 +1,7 @@
-import { db } from '../../db/client';
 import { env } from '../../env';
 import { ServiceError } from '../../errors';
 import { parseIpLiteral } from '../../net/address';
+import type { Ports } from '../ports';
 import { grantCredits } from './grant-credits';
 
 export interface CreditPack {
@@ -52,12 +52,15 @@ export function testCheckoutPolicy(): 'on' | 'admin' | 'off' {
  * where TEST_CHECKOUT allows it for them (free "purchases" unlock API keys, so a public instance
  * must not hand them to everyone); otherwise not at all.
  */
-export async function checkoutMode(userId: string): Promise<CheckoutMode> {
+export async function checkoutMode(ports: Ports, userId: string): Promise<CheckoutMode> {
   if (env().STRIPE_SECRET_KEY) return 'stripe';
   const policy = testCheckoutPolicy();
   if (policy === 'on') return 'test';
   if (policy === 'admin') {
-    const user = await db().user.findUnique({ where: { id: userId }, select: { isAdmin: true } });
+    const user = await ports.db.user.findUnique({
+      where: { id: userId },
+      select: { isAdmin: true },
+    });
     if (user?.isAdmin) return 'test';
   }
   return 'unavailable';
@@ -100,12 +103,13 @@ async function stripe(
  * and the credits are recorded when the buyer returns (confirmStripeCheckout).
  */
 export async function startCheckout(
+  ports: Ports,
   userId: string,
   packId: string,
   origin: string,
 ): Promise<{ mode: 'test'; credits: number } | { mode: 'stripe'; url: string }> {
   const pack = findPack(packId);
-  const mode = await checkoutMode(userId);
+  const mode = await checkoutMode(ports, userId);
   if (mode === 'unavailable') {
     throw new ServiceError(
       'forbidden',
@@ -114,7 +118,7 @@ export async function startCheckout(
     );
   }
   if (mode === 'test') {
-    await grantCredits(userId, pack.credits, {
+    await grantCredits(ports, userId, pack.credits, {
       kind: 'purchase',
       note: `Credit pack "${pack.id}" (test-mode checkout)`,
     });
@@ -150,6 +154,7 @@ export async function startCheckout(
  * idempotency key), whichever way the buyer comes back.
  */
 export async function confirmStripeCheckout(
+  ports: Ports,
   userId: string,
   sessionId: string,
 ): Promise<{ credits: number } | null> {
@@ -158,10 +163,10 @@ export async function confirmStripeCheckout(
   if (session.client_reference_id !== userId || session.payment_status !== 'paid') return null;
   const pack = findPack(session.metadata?.pack ?? '');
   const idempotencyKey = `stripe:${session.id}`;
-  const existing = await db().creditEntry.findUnique({ where: { idempotencyKey } });
+  const existing = await ports.db.creditEntry.findUnique({ where: { idempotencyKey } });
   if (!existing) {
-    await db()
-      .creditEntry.create({
+    await ports.db.creditEntry
+      .create({
         data: {
           userId,
           kind: 'purchase',

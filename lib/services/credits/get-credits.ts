@@ -1,4 +1,5 @@
 import { getBalance } from '../../billing/ledger';
+import type { Ports } from '../ports';
 
 export interface CreditBalance {
   user_id: string;
@@ -7,8 +8,8 @@ export interface CreditBalance {
   used_credits: number;
 }
 
-export async function getCredits(userId: string): Promise<CreditBalance> {
-  const b = await getBalance(userId);
+export async function getCredits(ports: Ports, userId: string): Promise<CreditBalance> {
+  const b = await getBalance(userId, ports.db);
   return {
     user_id: userId,
     total_credits: b.total,

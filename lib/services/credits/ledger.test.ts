@@ -5,19 +5,20 @@ import { db } from '../../db/client';
 import { signUp } from '../accounts/sign-up';
 import { startCheckout } from './checkout';
 import { listLedger } from './list-ledger';
+import { defaultPorts } from '../ports';
 
 tempDatabase('credits');
 
 describe('credits', () => {
   beforeAll(async () => {
-    await signUp({ email: 'member@example.com', password: 'long enough password' });
+    await signUp(defaultPorts, { email: 'member@example.com', password: 'long enough password' });
   });
 
   it('records a test-mode purchase, lists the ledger with running balance and job names', async () => {
     const user = await db().user.findUniqueOrThrow({ where: { email: 'member@example.com' } });
     await grantCredits(user.id, 20, 'grant', 'welcome');
     expect(await hasPurchasedCredits(user.id)).toBe(false);
-    expect(await startCheckout(user.id, 'starter', 'http://localhost')).toEqual({
+    expect(await startCheckout(defaultPorts, user.id, 'starter', 'http://localhost')).toEqual({
       mode: 'test',
       credits: 100,
     });
@@ -28,14 +29,14 @@ describe('credits', () => {
     await db().creditEntry.create({
       data: { userId: user.id, kind: 'debit', amount: -7, jobId: job.id, note: 'Video processing' },
     });
-    const rows = await listLedger(user.id);
+    const rows = await listLedger(defaultPorts, user.id);
     expect(rows.map((r) => [r.kind, r.amount, r.balanceAfter, r.jobFilename])).toEqual([
       ['debit', -7, 113, 'talk.mp4'],
       ['purchase', 100, 120, null],
       ['grant', 20, 20, null],
     ]);
-    await expect(startCheckout(user.id, 'no-such-pack', 'http://localhost')).rejects.toThrow(
-      'Unknown credit pack',
-    );
+    await expect(
+      startCheckout(defaultPorts, user.id, 'no-such-pack', 'http://localhost'),
+    ).rejects.toThrow('Unknown credit pack');
   });
 });

@@ -1,4 +1,4 @@
-import { db } from '../../db/client';
+import type { Ports } from '../ports';
 
 export interface LedgerRow {
   id: string;
@@ -14,8 +14,8 @@ export interface LedgerRow {
 }
 
 /** The whole ledger of an account, newest first, each entry with its job and running balance. */
-export async function listLedger(userId: string): Promise<LedgerRow[]> {
-  const entries = await db().creditEntry.findMany({
+export async function listLedger(ports: Ports, userId: string): Promise<LedgerRow[]> {
+  const entries = await ports.db.creditEntry.findMany({
     where: { userId },
     orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
   });
@@ -23,7 +23,7 @@ export async function listLedger(userId: string): Promise<LedgerRow[]> {
     ...new Set(entries.map((e) => e.jobId).filter((id): id is string => Boolean(id))),
   ];
   const jobs = jobIds.length
-    ? await db().job.findMany({
+    ? await ports.db.job.findMany({
         where: { id: { in: jobIds }, userId },
         select: { id: true, filename: true },
       })

@@ -1,9 +1,9 @@
 import { getBalance } from '../../billing/ledger';
 import { apiModel, isApiModel } from '../../../engine/api-models';
 import { BLUR_RATE, fpsMultiplier, priceJob } from '../../billing/pricing';
-import { db } from '../../db/client';
 import { settleDirectUpload } from '../uploads/direct-upload';
 import { jobNotFound, ServiceError } from '../../errors';
+import type { Ports } from '../ports';
 import { CREDIT_PACKS } from './checkout';
 
 export interface QuotedJob {
@@ -32,17 +32,18 @@ export interface JobQuote {
 
 /** The exact charge start-job will make for these uploaded jobs with these options, its parts, and the balance. */
 export async function quoteJobs(
+  ports: Ports,
   userId: string,
   jobIds: string[],
   opts: { model: string; blur: boolean },
 ): Promise<JobQuote> {
   if (!isApiModel(opts.model)) throw new ServiceError('invalid', `Unknown model ${opts.model}`);
   const model = opts.model;
-  const find = () => db().job.findMany({ where: { id: { in: jobIds }, userId } });
+  const find = () => ports.db.job.findMany({ where: { id: { in: jobIds }, userId } });
   let rows = await find();
   // Uploads PUT straight to S3 are checked when first looked at (a no-op with local storage).
   const settled = await Promise.all(
-    rows.filter((r) => r.status === 'created').map((r) => settleDirectUpload(r.id)),
+    rows.filter((r) => r.status === 'created').map((r) => settleDirectUpload(ports, r.id)),
   );
   if (settled.some(Boolean)) rows = await find();
   const jobs = jobIds.map((id): QuotedJob => {
@@ -69,7 +70,7 @@ export async function quoteJobs(
   const perCredit = CREDIT_PACKS.map((p) => p.priceCents / p.credits);
   return {
     credits: jobs.reduce((sum, j) => sum + j.credits, 0),
-    balance: (await getBalance(userId)).remaining,
+    balance: (await getBalance(userId, ports.db)).remaining,
     jobs,
     modelRate: apiModel(model).creditsPerSecond,
     blurRate: opts.blur ? BLUR_RATE : 0,

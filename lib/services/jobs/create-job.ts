@@ -1,7 +1,6 @@
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import type { z } from 'zod';
-import { db } from '../../db/client';
 import { env } from '../../env';
 import { FetchError, safeFetchToFile, UnsafeUrlError } from '../../net/safe-fetch';
 import {
@@ -12,13 +11,14 @@ import {
   type StillOptions,
 } from '../../schemas/image-to-video';
 import type { CreateJobRequest, JobReceipt, UploadedJob } from '../../schemas/jobs';
-import { storage, storageKeys } from '../../storage';
+import { storageKeys } from '../../storage';
 import { ServiceError } from '../../errors';
 import { incomingFile } from '../../storage/incoming';
 import { tooLarge } from '../../storage/limited-write';
 import { acceptSource, acceptStill, uploadSource } from '../uploads/upload-source';
 import { stillColumn } from '../uploads/columns';
 import { undoJobCreation } from './discard-job';
+import type { Ports } from '../ports';
 
 const UPLOAD_URL_SECONDS = 3600;
 
@@ -48,10 +48,11 @@ type Uploaded = z.infer<typeof UploadedJob>;
  * already `uploaded`.
  */
 export async function createJob(
+  ports: Ports,
   userId: string,
   req: CreateJobRequest,
 ): Promise<Receipt | Uploaded> {
-  if (req.video_url) return createJobFromUrl(userId, req.video_url, req.filename);
+  if (req.video_url) return createJobFromUrl(ports, userId, req.video_url, req.filename);
   if (!req.filename || !req.content_type)
     throw new ServiceError(
       'invalid',
@@ -61,7 +62,8 @@ export async function createJob(
   if (length !== undefined && length > env().MAX_UPLOAD_BYTES)
     throw tooLarge(env().MAX_UPLOAD_BYTES, length);
   return receiptFor(
-    await db().job.create({
+    ports,
+    await ports.db.job.create({
       data: { userId, filename: cleanFilename(req.filename), contentType: req.content_type },
     }),
     length,
@@ -74,6 +76,7 @@ export async function createJob(
  * reaches the bucket (the embedded upload route counts the bytes as they arrive either way).
  */
 async function receiptFor(
+  ports: Ports,
   job: { id: string; filename: string; contentType: string; createdAt: Date },
   contentLength?: number,
 ): Promise<Receipt> {
@@ -84,7 +87,7 @@ async function receiptFor(
     status: 'created',
     filename: job.filename,
     content_type: job.contentType,
-    upload_url: await storage().signedUrl(target, {
+    upload_url: await ports.storage.signedUrl(target, {
       method: 'PUT',
       expiresIn: UPLOAD_URL_SECONDS,
       contentType: job.contentType,
@@ -103,8 +106,8 @@ async function receiptFor(
   };
 }
 
-async function uploadedView(jobId: string): Promise<Uploaded> {
-  const job = await db().job.findUniqueOrThrow({ where: { id: jobId } });
+async function uploadedView(ports: Ports, jobId: string): Promise<Uploaded> {
+  const job = await ports.db.job.findUniqueOrThrow({ where: { id: jobId } });
   return {
     id: job.id,
     status: 'uploaded',
@@ -118,6 +121,7 @@ async function uploadedView(jobId: string): Promise<Uploaded> {
 
 /** Runs `fill` for a fresh job row; a failure removes the job again so no orphan is left. */
 async function withNewJob(
+  ports: Ports,
   data: {
     userId: string;
     filename: string;
@@ -127,14 +131,14 @@ async function withNewJob(
   },
   fill: (jobId: string) => Promise<void>,
 ): Promise<Uploaded> {
-  const job = await db().job.create({ data });
+  const job = await ports.db.job.create({ data });
   try {
     await fill(job.id);
   } catch (e) {
-    await undoJobCreation(job.id);
+    await undoJobCreation(ports, job.id);
     throw e;
   }
-  return uploadedView(job.id);
+  return uploadedView(ports, job.id);
 }
 
 /** Downloads `url` (address rules, size cap) into the job's incoming file. */
@@ -169,11 +173,13 @@ async function fetchSource(
 }
 
 async function createJobFromUrl(
+  ports: Ports,
   userId: string,
   url: string,
   filename: string | null | undefined,
 ): Promise<Uploaded> {
   return withNewJob(
+    ports,
     {
       userId,
       filename: cleanFilename(filename, filenameFromUrl(url)),
@@ -182,28 +188,30 @@ async function createJobFromUrl(
     },
     async (jobId) => {
       const fetched = await fetchSource(jobId, url, 'video_url');
-      await db().job.update({
+      await ports.db.job.update({
         where: { id: jobId },
         data: { contentType: fetched.contentType?.split(';')[0]?.trim() || 'video/mp4' },
       });
-      await acceptSource(jobId, fetched.file, fetched.bytes);
+      await acceptSource(ports, jobId, fetched.file, fetched.bytes);
     },
   );
 }
 
 /** The multipart variant: the form's `file` is streamed straight into the job's source. */
 export async function createJobWithFile(
+  ports: Ports,
   userId: string,
   file: { filename: string; contentType: string; body: Readable },
 ): Promise<Uploaded> {
   return withNewJob(
+    ports,
     {
       userId,
       filename: cleanFilename(file.filename),
       contentType: file.contentType || 'application/octet-stream',
     },
     async (jobId) => {
-      await uploadSource(jobId, () => file.body);
+      await uploadSource(ports, jobId, () => file.body);
     },
   );
 }
@@ -219,6 +227,7 @@ type StillUploaded = Uploaded & { image_to_video: ReturnType<typeof echoOf> };
  * signed PUT URL for the image; with image_url: fetched now through the SSRF guard.
  */
 export async function createStillJob(
+  ports: Ports,
   userId: string,
   req: ImageToVideoRequest,
 ): Promise<StillReceipt | StillUploaded> {
@@ -227,6 +236,7 @@ export async function createStillJob(
   if (req.image_url) {
     const url = req.image_url;
     const job = await withNewJob(
+      ports,
       {
         userId,
         filename: cleanFilename(req.filename, cleanFilename(filenameFromUrl(url), 'image')),
@@ -236,11 +246,11 @@ export async function createStillJob(
       },
       async (jobId) => {
         const fetched = await fetchSource(jobId, url, 'image_url');
-        await db().job.update({
+        await ports.db.job.update({
           where: { id: jobId },
           data: { contentType: fetched.contentType?.split(';')[0]?.trim() || 'image/png' },
         });
-        await acceptStill(jobId, fetched.file, fetched.bytes);
+        await acceptStill(ports, jobId, fetched.file, fetched.bytes);
       },
     );
     return { ...job, ...echo };
@@ -250,7 +260,7 @@ export async function createStillJob(
       'invalid',
       'One of (filename with content_type) or image_url is required',
     );
-  const job = await db().job.create({
+  const job = await ports.db.job.create({
     data: {
       userId,
       filename: cleanFilename(req.filename, 'image'),
@@ -258,17 +268,19 @@ export async function createStillJob(
       stillJson: stillColumn.write(options),
     },
   });
-  return { ...(await receiptFor(job)), ...echo };
+  return { ...(await receiptFor(ports, job)), ...echo };
 }
 
 /** The multipart variant: the form's `file` is streamed into the job's still. */
 export async function createStillJobWithFile(
+  ports: Ports,
   userId: string,
   file: { filename: string; contentType: string; body: Readable },
   opts: ImageToVideoOptions,
 ): Promise<StillUploaded> {
   const options: StillOptions = stillOptions(opts);
   const job = await withNewJob(
+    ports,
     {
       userId,
       filename: cleanFilename(file.filename, 'image'),
@@ -276,7 +288,7 @@ export async function createStillJobWithFile(
       stillJson: stillColumn.write(options),
     },
     async (jobId) => {
-      await uploadSource(jobId, () => file.body);
+      await uploadSource(ports, jobId, () => file.body);
     },
   );
   return { ...job, image_to_video: echoOf(options) };

@@ -1,7 +1,8 @@
 import { transaction } from '../../db/transaction';
-import { dropOutbox, queueProvider } from '../../queue';
-import { storage, storageKeys } from '../../storage';
+import { dropOutbox } from '../../queue';
+import { storageKeys } from '../../storage';
 import { jobNotFound } from '../../errors';
+import type { Ports } from '../ports';
 
 /**
  * Deletes one of the caller's jobs permanently, running or not: in one transaction its unsent
@@ -13,10 +14,11 @@ import { jobNotFound } from '../../errors';
  * the ledger keeps its history.
  */
 export async function deleteJob(
+  ports: Ports,
   userId: string,
   jobId: string,
 ): Promise<{ id: string; message: string }> {
-  const work = await transaction(async (tx) => {
+  const work = await transaction(ports.db, async (tx) => {
     // Writing first takes SQLite's write lock before the reads (see lib/db/client.ts).
     const { count } = await tx.job.updateMany({
       where: { id: jobId, userId },
@@ -37,7 +39,7 @@ export async function deleteJob(
     return named;
   });
   if (!work) throw jobNotFound();
-  await queueProvider().cancel(work);
-  await storage().delete(storageKeys.jobPrefix(jobId));
+  await ports.queue.cancel(work);
+  await ports.storage.delete(storageKeys.jobPrefix(jobId));
   return { id: jobId, message: 'Job deleted' };
 }

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { tempDatabase } from '../../../tests/support/temp-database';
 import { db } from '../../db/client';
 import { storage, storageKeys } from '../../storage';
+import { defaultPorts } from '../ports';
 import { expireAbandonedJobs } from './expire-abandoned-jobs';
 
 const dataDir = tempDatabase('expire');
@@ -13,6 +14,7 @@ describe('expireAbandonedJobs', () => {
     const user = await db().user.create({ data: { email: 'a@example.com' } });
     const hour = 3600_000;
     const now = new Date('2026-11-25T12:00:00Z');
+    const ports = { ...defaultPorts, clock: { now: () => now } };
     const at = (h: number) => new Date(now.getTime() - h * hour);
     const make = (
       filename: string,
@@ -41,12 +43,12 @@ describe('expireAbandonedJobs', () => {
     fs.writeFileSync(src, 'bytes');
     await storage().putFile(storageKeys.source(jobs.uploadedOld.id, 'test', 'mp4'), src);
 
-    expect(await expireAbandonedJobs(now)).toBe(2);
+    expect(await expireAbandonedJobs(ports)).toBe(2);
     const left = (await db().job.findMany({ select: { filename: true } }))
       .map((j) => j.filename)
       .sort();
     expect(left).toEqual(['completed-old', 'created-new', 'failed-old', 'uploaded-recently']);
     expect(await storage().stat(storageKeys.source(jobs.uploadedOld.id, 'test', 'mp4'))).toBeNull();
-    expect(await expireAbandonedJobs(now)).toBe(0);
+    expect(await expireAbandonedJobs(ports)).toBe(0);
   });
 });

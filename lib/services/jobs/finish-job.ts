@@ -1,11 +1,11 @@
 import { refundJob } from '../../billing/ledger';
-import { db } from '../../db/client';
 import { transact } from '../../queue';
 import { START_ROLES } from '../outputs/create';
 import { classicBackground } from '../outputs/recipes';
 import { deliverDueNow } from '../webhooks/deliver';
 import { scheduleWebhook } from '../webhooks/schedule';
 import { exportIdOf, startedRequest } from './started-request';
+import type { Ports } from '../ports';
 
 /**
  * The Job lifecycle's ends. A job completes when its segmentation and every output its start
@@ -22,8 +22,8 @@ function log(what: string, e: unknown): void {
  * "completed", as clients expect. Safe to call from each output as it finishes, concurrently
  * and again after a crash: the event is scheduled once.
  */
-export async function finishJobIfReady(jobId: string): Promise<void> {
-  const ready = await transact(async (tx) => {
+export async function finishJobIfReady(ports: Ports, jobId: string): Promise<void> {
+  const ready = await transact(ports, async (tx) => {
     // Touching the job first takes the write lock (SQLite) or the row lock (PostgreSQL) before
     // the reads, so two outputs finishing together see each other's completion.
     const { count } = await tx.job.updateMany({
@@ -54,8 +54,8 @@ export async function finishJobIfReady(jobId: string): Promise<void> {
     return true;
   });
   if (!ready) return;
-  await deliverDueNow(jobId);
-  await db().job.updateMany({
+  await deliverDueNow(ports, jobId);
+  await ports.db.job.updateMany({
     where: { id: jobId, status: 'processing' },
     data: { status: 'completed', completedAt: new Date(), message: null },
   });
@@ -66,8 +66,8 @@ export async function finishJobIfReady(jobId: string): Promise<void> {
  * outputs marked failed and job.failed announced, in one transaction (idempotent: a failed job
  * stays put).
  */
-export async function failJob(jobId: string, message: string): Promise<void> {
-  const changed = await transact(async (tx) => {
+export async function failJob(ports: Ports, jobId: string, message: string): Promise<void> {
+  const changed = await transact(ports, async (tx) => {
     const { count } = await tx.job.updateMany({
       where: { id: jobId, status: 'processing' },
       data: { status: 'failed', message, completedAt: new Date() },
@@ -87,14 +87,14 @@ export async function failJob(jobId: string, message: string): Promise<void> {
   });
   // The queue delivers it otherwise.
   if (changed)
-    await deliverDueNow(jobId).catch((e: unknown) =>
+    await deliverDueNow(ports, jobId).catch((e: unknown) =>
       log(`inline job.failed delivery for ${jobId} failed`, e),
     );
 }
 
 /** Sends job.started before the long work, not after it (a failure leaves it to the queue). */
-export async function announceStart(jobId: string): Promise<void> {
-  await deliverDueNow(jobId).catch((e: unknown) =>
+export async function announceStart(ports: Ports, jobId: string): Promise<void> {
+  await deliverDueNow(ports, jobId).catch((e: unknown) =>
     log(`job.started delivery for ${jobId} failed`, e),
   );
 }

@@ -1,10 +1,9 @@
-import { db } from '../../db/client';
 import type { Background } from '../../schemas/background';
 import type { JobStatusRecord } from '../../schemas/jobs';
 import { downloadName } from '../outputs/records';
 import { getJobStatus } from './get-job-status';
 import { startedRequest } from './started-request';
-import { storage } from '../../storage';
+import type { Ports } from '../ports';
 
 export interface DownloadItem {
   label: string;
@@ -35,9 +34,13 @@ export interface JobDetail {
  * version as a signed download with its size, and a signed URL of the original for the
  * before/after player.
  */
-export async function getJobDetail(userId: string, jobId: string): Promise<JobDetail> {
-  const status = await getJobStatus(userId, jobId);
-  const job = await db().job.findFirstOrThrow({
+export async function getJobDetail(
+  ports: Ports,
+  userId: string,
+  jobId: string,
+): Promise<JobDetail> {
+  const status = await getJobStatus(ports, userId, jobId);
+  const job = await ports.db.job.findFirstOrThrow({
     where: { id: jobId, userId },
     include: { outputs: { orderBy: { createdAt: 'asc' } }, masks: { orderBy: { version: 'asc' } } },
   });
@@ -51,8 +54,8 @@ export async function getJobDetail(userId: string, jobId: string): Promise<JobDe
     return {
       label,
       format,
-      url: await storage().signedUrl(key, { method: 'GET', filename }),
-      bytes: (await storage().stat(key))?.bytes ?? null,
+      url: await ports.storage.signedUrl(key, { method: 'GET', filename }),
+      bytes: (await ports.storage.stat(key))?.bytes ?? null,
       filename,
     };
   };
@@ -86,7 +89,9 @@ export async function getJobDetail(userId: string, jobId: string): Promise<JobDe
     startedAt: job.startedAt,
     completedAt: job.completedAt,
     background: startedRequest(job).background,
-    sourceUrl: job.sourceKey ? await storage().signedUrl(job.sourceKey, { method: 'GET' }) : null,
+    sourceUrl: job.sourceKey
+      ? await ports.storage.signedUrl(job.sourceKey, { method: 'GET' })
+      : null,
     downloads,
   };
 }

@@ -1,8 +1,8 @@
-import { db } from '../../db/client';
 import type { JobStatusRecord } from '../../schemas/jobs';
 import { getJobStatus } from './get-job-status';
 import { readProgress, type Stage, type StoredProgress } from './progress';
-import { storage, storageKeys } from '../../storage';
+import { storageKeys } from '../../storage';
+import type { Ports } from '../ports';
 
 /** Where a running job is, in the words of the worker (ProgressWriter, ./progress.ts). */
 export type JobStage = 'queued' | Stage;
@@ -37,17 +37,18 @@ function dashboardProgress(p: StoredProgress | null): Omit<JobProgress, 'preview
  * live preview. The dashboard polls this; the /v1 status record stays as the spec has it.
  */
 export async function getJobProgress(
+  ports: Ports,
   userId: string,
   jobId: string,
 ): Promise<{ status: JobStatusRecord; progress: JobProgress | null }> {
-  const status = await getJobStatus(userId, jobId);
+  const status = await getJobStatus(ports, userId, jobId);
   if (status.status !== 'processing') return { status, progress: null };
-  const job = await db().job.findFirst({ where: { id: jobId, userId } });
+  const job = await ports.db.job.findFirst({ where: { id: jobId, userId } });
   const p = dashboardProgress(job && readProgress(job));
   // The frame number in the URL's name changes with each preview, so the browser never shows a stale one.
   const previewUrl =
     p.previewFrame !== null
-      ? await storage().signedUrl(storageKeys.preview(jobId), {
+      ? await ports.storage.signedUrl(storageKeys.preview(jobId), {
           method: 'GET',
           filename: `preview-${p.previewFrame}.png`,
         })

@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { tempDatabase } from '../../../tests/support/temp-database';
 import { db } from '../../db/client';
 import { getJobStatus } from './get-job-status';
+import { defaultPorts } from '../ports';
 
 // A real SQLite database in a temp DATA_DIR; signed URLs name the stored key they point at.
 tempDatabase('status');
@@ -47,7 +48,7 @@ describe('the status record after a refinement', () => {
         storageKey: `jobs/${job.id}/primary.webm`,
       },
     });
-    const record = await getJobStatus(owner, job.id);
+    const record = await getJobStatus(defaultPorts, owner, job.id);
     expect(keyOf(record.processed_video_url)).toBe(`jobs/${job.id}/primary.webm`);
     expect(keyOf(record.processed_mask_url)).toBe(`jobs/${job.id}/mask-v1.mkv`);
   });

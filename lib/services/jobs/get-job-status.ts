@@ -1,13 +1,12 @@
 import type { z } from 'zod';
-import { db } from '../../db/client';
 import { classicBackground } from '../outputs/recipes';
 import { exportIdOf, startedRequest } from './started-request';
 import { JOB_STATUSES, type JobStatusRecord } from '../../schemas/jobs';
-import { storage } from '../../storage';
 import { jobNotFound, ServiceError } from '../../errors';
 import { settleDirectUpload } from '../uploads/direct-upload';
 import { downloadName } from '../outputs/records';
 import { readProgress, type Stage, type StoredProgress } from './progress';
+import type { Ports } from '../ports';
 
 type Progress = NonNullable<z.infer<typeof JobStatusRecord>['progress']>;
 
@@ -56,15 +55,19 @@ export function publicStatus(job: { status: string }): JobStatusRecord['status']
  * for results, progress in `message` and the extra `progress` object; `status` only ever holds
  * one of the five states.
  */
-export async function getJobStatus(userId: string, jobId: string): Promise<JobStatusRecord> {
-  let job = await db().job.findFirst({ where: { id: jobId, userId } });
+export async function getJobStatus(
+  ports: Ports,
+  userId: string,
+  jobId: string,
+): Promise<JobStatusRecord> {
+  let job = await ports.db.job.findFirst({ where: { id: jobId, userId } });
   if (!job) throw jobNotFound();
   if (job.status === 'created') {
     // An upload straight into S3 becomes `uploaded` once checked; a refused one leaves its reason in `message`.
-    await settleDirectUpload(job.id).catch((e: unknown) => {
+    await settleDirectUpload(ports, job.id).catch((e: unknown) => {
       if (!(e instanceof ServiceError)) throw e;
     });
-    job = (await db().job.findUnique({ where: { id: jobId } })) ?? job;
+    job = (await ports.db.job.findUnique({ where: { id: jobId } })) ?? job;
   }
   const status = publicStatus(job);
   const request = startedRequest(job);
@@ -73,7 +76,7 @@ export async function getJobStatus(userId: string, jobId: string): Promise<JobSt
   // Polling is the hot path: the output and mask rows are read only when the answer needs them.
   const primary =
     background || completed
-      ? await db().output.findFirst({
+      ? await ports.db.output.findFirst({
           where: { jobId, role: 'primary' },
           orderBy: { createdAt: 'asc' },
         })
@@ -83,13 +86,13 @@ export async function getJobStatus(userId: string, jobId: string): Promise<JobSt
   const maskVersion = primary?.maskVersion ?? job.activeMaskVersion;
   const mask =
     completed && maskVersion !== null
-      ? await db().maskVersion.findFirst({
+      ? await ports.db.maskVersion.findFirst({
           where: { jobId, version: maskVersion, status: 'completed' },
         })
       : null;
   const sign = async (key: string | null | undefined, suffix?: string) =>
     key
-      ? storage().signedUrl(key, {
+      ? ports.storage.signedUrl(key, {
           method: 'GET',
           ...(suffix ? { filename: downloadName(job.filename, key, suffix) } : {}),
         })

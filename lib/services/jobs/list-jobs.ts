@@ -1,10 +1,10 @@
-import { db, type Prisma } from '../../db/client';
+import { type Prisma } from '../../db/client';
 import type { Background } from '../../schemas/background';
 import { JOB_STATUSES } from '../../schemas/jobs';
-import { storage } from '../../storage';
 import { publicStatus } from './get-job-status';
 import { readProgress, type StoredProgress } from './progress';
 import { startedRequest } from './started-request';
+import type { Ports } from '../ports';
 
 export type JobStatus = (typeof JOB_STATUSES)[number];
 
@@ -51,6 +51,7 @@ function fractionDone(p: StoredProgress | null): number | null {
 
 /** The account's jobs for the dashboard list, newest first, filtered by status and filename. */
 export async function listJobs(
+  ports: Ports,
   userId: string,
   filter: JobListFilter = {},
 ): Promise<{ jobs: JobListItem[]; hasMore: boolean }> {
@@ -62,14 +63,15 @@ export async function listJobs(
   const query = filter.query?.trim();
   if (query) where.filename = { contains: query };
   const page = Math.max(0, filter.page ?? 0);
-  const rows = await db().job.findMany({
+  const rows = await ports.db.job.findMany({
     where,
     orderBy: { createdAt: 'desc' },
     skip: page * JOBS_PAGE_SIZE,
     take: JOBS_PAGE_SIZE + 1,
     include: { outputs: { where: { role: 'primary' }, select: { posterKey: true }, take: 1 } },
   });
-  const sign = (key: string | null) => (key ? storage().signedUrl(key, { method: 'GET' }) : null);
+  const sign = (key: string | null) =>
+    key ? ports.storage.signedUrl(key, { method: 'GET' }) : null;
   return {
     hasMore: rows.length > JOBS_PAGE_SIZE,
     jobs: await Promise.all(

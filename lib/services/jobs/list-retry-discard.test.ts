@@ -10,13 +10,17 @@ import { quoteJobs } from '../credits/quote-job';
 import { discardUnstartedJob } from './discard-job';
 import { listJobs } from './list-jobs';
 import { retryJob, startOptionsOf } from './retry-job';
+import { defaultPorts } from '../ports';
 
 const dataDir = tempDatabase('jobs');
 
 describe('jobs', () => {
   beforeAll(async () => {
-    await signUp({ email: 'owner@example.com', password: 'long enough password' });
-    const member = await signUp({ email: 'member@example.com', password: 'long enough password' });
+    await signUp(defaultPorts, { email: 'owner@example.com', password: 'long enough password' });
+    const member = await signUp(defaultPorts, {
+      email: 'member@example.com',
+      password: 'long enough password',
+    });
     if (!member.ok) throw new Error(member.error);
     await db().job.create({
       data: { userId: member.userId, filename: 'talk.mp4', status: 'completed' },
@@ -48,13 +52,14 @@ describe('jobs', () => {
       },
     });
     expect(
-      await quoteJobs(user.id, [job.id], { model: 'service-human', blur: false }),
+      await quoteJobs(defaultPorts, user.id, [job.id], { model: 'service-human', blur: false }),
     ).toMatchObject({ credits: 6, balance: 0, modelRate: 0.75, blurRate: 0 });
-    expect((await quoteJobs(user.id, [job.id], { model: 'service-pro', blur: true })).credits).toBe(
-      30,
-    );
+    expect(
+      (await quoteJobs(defaultPorts, user.id, [job.id], { model: 'service-pro', blur: true }))
+        .credits,
+    ).toBe(30);
     // Several jobs: the sum of each one's own rounded charge; 60 fps costs twice per second.
-    const both = await quoteJobs(user.id, [job.id, fast.id], {
+    const both = await quoteJobs(defaultPorts, user.id, [job.id, fast.id], {
       model: 'service-original',
       blur: false,
     });
@@ -66,17 +71,23 @@ describe('jobs', () => {
     expect(both.creditCents).toEqual({ min: 8, max: 10 });
     const other = await db().user.findUniqueOrThrow({ where: { email: 'member@example.com' } });
     await expect(
-      quoteJobs(other.id, [job.id], { model: 'service-human', blur: false }),
+      quoteJobs(defaultPorts, other.id, [job.id], { model: 'service-human', blur: false }),
     ).rejects.toThrow('not found');
 
     // Jobs never started are kept out of the default list and shown by "Not started".
-    expect((await listJobs(user.id, {})).jobs).toEqual([]);
+    expect((await listJobs(defaultPorts, user.id, {})).jobs).toEqual([]);
     expect(
-      (await listJobs(user.id, { status: 'not-started' })).jobs.map((j) => j.filename).sort(),
+      (await listJobs(defaultPorts, user.id, { status: 'not-started' })).jobs
+        .map((j) => j.filename)
+        .sort(),
     ).toEqual(['clip.mp4', 'fast.mp4']);
-    expect((await listJobs(user.id, { status: 'failed' })).jobs).toEqual([]);
-    expect((await listJobs(user.id, { status: 'not-started', query: 'cli' })).jobs).toHaveLength(1);
-    expect((await listJobs(other.id, {})).jobs.map((j) => j.filename)).toEqual(['talk.mp4']);
+    expect((await listJobs(defaultPorts, user.id, { status: 'failed' })).jobs).toEqual([]);
+    expect(
+      (await listJobs(defaultPorts, user.id, { status: 'not-started', query: 'cli' })).jobs,
+    ).toHaveLength(1);
+    expect((await listJobs(defaultPorts, other.id, {})).jobs.map((j) => j.filename)).toEqual([
+      'talk.mp4',
+    ]);
   });
 
   it('tries a failed job again as a new uploaded job with a copy of its video and its options', async () => {
@@ -104,7 +115,7 @@ describe('jobs', () => {
       data: { sourceKey: storageKeys.source(failed.id, 'test', 'mp4') },
     });
 
-    const { jobId } = await retryJob(user.id, failed.id);
+    const { jobId } = await retryJob(defaultPorts, user.id, failed.id);
     const fresh = await db().job.findUniqueOrThrow({ where: { id: jobId } });
     expect(fresh).toMatchObject({
       status: 'uploaded',
@@ -117,7 +128,7 @@ describe('jobs', () => {
     expect(fs.readFileSync(await storage().localFile(fresh.sourceKey!, os.tmpdir()), 'utf8')).toBe(
       'video bytes',
     );
-    expect(await startOptionsOf(user.id, failed.id)).toEqual({
+    expect(await startOptionsOf(defaultPorts, user.id, failed.id)).toEqual({
       model: 'service-light',
       background: { type: 'color', color: '#112233' },
       webhookUrl: null,
@@ -128,17 +139,17 @@ describe('jobs', () => {
     });
 
     const other = await db().user.findUniqueOrThrow({ where: { email: 'member@example.com' } });
-    await expect(retryJob(other.id, failed.id)).rejects.toThrow('not found');
-    expect(await startOptionsOf(other.id, failed.id)).toBeNull();
-    await expect(retryJob(user.id, jobId)).rejects.toThrow('Only a failed job');
+    await expect(retryJob(defaultPorts, other.id, failed.id)).rejects.toThrow('not found');
+    expect(await startOptionsOf(defaultPorts, other.id, failed.id)).toBeNull();
+    await expect(retryJob(defaultPorts, user.id, jobId)).rejects.toThrow('Only a failed job');
 
     // Discarding removes a job that never started, files included, and leaves others alone.
-    await discardUnstartedJob(other.id, jobId);
+    await discardUnstartedJob(defaultPorts, other.id, jobId);
     expect(await db().job.findUnique({ where: { id: jobId } })).not.toBeNull();
-    await discardUnstartedJob(user.id, jobId);
+    await discardUnstartedJob(defaultPorts, user.id, jobId);
     expect(await db().job.findUnique({ where: { id: jobId } })).toBeNull();
     expect(await storage().stat(fresh.sourceKey!)).toBeNull();
-    await discardUnstartedJob(user.id, failed.id);
+    await discardUnstartedJob(defaultPorts, user.id, failed.id);
     expect(await db().job.findUnique({ where: { id: failed.id } })).not.toBeNull();
   });
 });

@@ -1,9 +1,9 @@
 import { Readable } from 'node:stream';
-import { db } from '../../db/client';
 import type { Job } from '../../db/generated/client';
 import { encodePng, type PreviewImage } from '../../segment/preview';
-import { storage, storageKeys } from '../../storage';
+import { storageKeys } from '../../storage';
 import { PROGRESS_STAGES, progressColumn } from './columns';
+import type { Ports } from '../ports';
 
 /**
  * Job.progressJson, where a running job is: written by the worker (ProgressWriter) and read by
@@ -50,6 +50,7 @@ export class ProgressWriter {
   private previewBusy = false;
 
   constructor(
+    private readonly ports: Ports,
     private readonly jobId: string,
     framesTotal: number,
     private readonly onError: (e: unknown) => void,
@@ -91,9 +92,13 @@ export class ProgressWriter {
     const png = encodePng(image.width, image.height, image.rgba);
     this.chain = this.chain.then(async () => {
       try {
-        await storage().writeStream(storageKeys.preview(this.jobId), Readable.from([png]), {
-          maxBytes: MAX_PREVIEW_BYTES,
-        });
+        await this.ports.storage.writeStream(
+          storageKeys.preview(this.jobId),
+          Readable.from([png]),
+          {
+            maxBytes: MAX_PREVIEW_BYTES,
+          },
+        );
         this.current = { ...this.current, previewFrame: image.frame };
         this.write();
       } catch (e) {
@@ -116,7 +121,7 @@ export class ProgressWriter {
     this.chain = this.chain.then(async () => {
       this.queued = false;
       try {
-        await db().job.updateMany({
+        await this.ports.db.job.updateMany({
           where: { id: this.jobId, status: 'processing' },
           data: { progressJson: progressColumn.write(this.current) },
         });

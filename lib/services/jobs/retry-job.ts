@@ -1,26 +1,30 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
-import { db } from '../../db/client';
 import { jobNotFound, ServiceError } from '../../errors';
 import { withScratch } from '../../storage/scratch';
 import type { Background } from '../../schemas/background';
-import { storage, storageKeys } from '../../storage';
+import { storageKeys } from '../../storage';
 import { startedRequest } from './started-request';
 import { undoJobCreation } from './discard-job';
+import type { Ports } from '../ports';
 
 /**
  * "Try again" for a failed job: a new job, ready to start, with a copy of the same upload and
  * its media facts. The failed job (its refund and its message) stays as it was.
  */
-export async function retryJob(userId: string, jobId: string): Promise<{ jobId: string }> {
-  const old = await db().job.findFirst({ where: { id: jobId, userId } });
+export async function retryJob(
+  ports: Ports,
+  userId: string,
+  jobId: string,
+): Promise<{ jobId: string }> {
+  const old = await ports.db.job.findFirst({ where: { id: jobId, userId } });
   if (!old) throw jobNotFound();
   if (old.status !== 'failed')
     throw new ServiceError('conflict', 'Only a failed job can be tried again');
-  if (!old.sourceKey || !(await storage().stat(old.sourceKey))) {
+  if (!old.sourceKey || !(await ports.storage.stat(old.sourceKey))) {
     throw new ServiceError('invalid', 'The original video of this job is gone; upload it again');
   }
-  const job = await db().job.create({
+  const job = await ports.db.job.create({
     data: {
       userId,
       filename: old.filename,
@@ -44,14 +48,14 @@ export async function retryJob(userId: string, jobId: string): Promise<{ jobId: 
     );
     const sourceKey = old.sourceKey;
     await withScratch(`retry-${job.id}`, async (dir) =>
-      storage().putFile(key, await storage().localFile(sourceKey, dir)),
+      ports.storage.putFile(key, await ports.storage.localFile(sourceKey, dir)),
     );
-    await db().job.update({
+    await ports.db.job.update({
       where: { id: job.id },
       data: { status: 'uploaded', sourceKey: key, uploadedAt: new Date() },
     });
   } catch (e) {
-    await undoJobCreation(job.id);
+    await undoJobCreation(ports, job.id);
     throw e;
   }
   return { jobId: job.id };
@@ -59,6 +63,7 @@ export async function retryJob(userId: string, jobId: string): Promise<{ jobId: 
 
 /** The start options of one of the account's jobs, to offer them again (e.g. after "Try again"). */
 export async function startOptionsOf(
+  ports: Ports,
   userId: string,
   jobId: string,
 ): Promise<{
@@ -66,7 +71,7 @@ export async function startOptionsOf(
   background: Background | null;
   webhookUrl: string | null;
 } | null> {
-  const job = await db().job.findFirst({ where: { id: jobId, userId } });
+  const job = await ports.db.job.findFirst({ where: { id: jobId, userId } });
   if (!job) return null;
   return {
     model: job.model,

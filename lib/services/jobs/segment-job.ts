@@ -20,7 +20,7 @@ import { mediaColumn } from './columns';
 import { startedRequest } from './started-request';
 import { segmentVideo, type SegmentOptions } from '../../segment/mask-video';
 import { storageKeys } from '../../storage';
-import type { WorkContext } from '../ports';
+import type { Ports, WorkContext } from '../ports';
 import {
   completedMaskVersion,
   SEGMENTATION_VERSION,
@@ -55,7 +55,12 @@ export function mediaInfoOf(job: Pick<Job, 'id' | 'mediaJson'>): MediaInfo {
  */
 export interface PrimaryRender {
   recipe(output: Output, job: Job): Recipe;
-  complete(output: Output, rendered: RenderedOutput, maskVersion: number): Promise<void>;
+  complete(
+    ports: Ports,
+    output: Output,
+    rendered: RenderedOutput,
+    maskVersion: number,
+  ): Promise<void>;
 }
 
 export async function segmentJob(
@@ -73,11 +78,17 @@ export async function segmentJob(
   const request = startedRequest(job);
   if (!request.readable)
     throw new PermanentJobError('The start options of this job could not be read.');
-  await announceStart(jobId);
+  await announceStart(ctx.ports, jobId);
 
-  const segmented = job.mediaJson && job.thumbnailKey && (await completedMaskVersion(job, null));
+  const segmented =
+    job.mediaJson && job.thumbnailKey && (await completedMaskVersion(ctx.ports, job, null));
   if (!segmented) {
-    const progress = new ProgressWriter(jobId, job.frameCount ?? 0, logProgressError(jobId));
+    const progress = new ProgressWriter(
+      ctx.ports,
+      jobId,
+      job.frameCount ?? 0,
+      logProgressError(jobId),
+    );
     try {
       await withScratch(`segment-${jobId}`, async (dir) => {
         const options = request.background?.options;
@@ -105,9 +116,14 @@ export async function segmentJob(
           where: { id: jobId },
           data: { thumbnailKey, transparentThumbKey },
         });
-        await storeSegmentationMask(jobId, mask);
+        await storeSegmentationMask(ctx.ports, jobId, mask);
         if (primary)
-          await primaryRender!.complete(primary.output, primary.rendered, SEGMENTATION_VERSION);
+          await primaryRender!.complete(
+            ctx.ports,
+            primary.output,
+            primary.rendered,
+            SEGMENTATION_VERSION,
+          );
       });
     } finally {
       await progress.flush();
@@ -115,7 +131,7 @@ export async function segmentJob(
   }
 
   // Hand over to the outputs: each of the start's outputs renders as its own unit of work.
-  const queued = await transact(async (tx) => {
+  const queued = await transact(ctx.ports, async (tx) => {
     const { count } = await tx.job.updateMany({
       where: { id: jobId, status: 'processing' },
       data: { updatedAt: new Date() },
@@ -129,7 +145,7 @@ export async function segmentJob(
     return outputs.length;
   });
   // A re-run after every output finished (a crash before the job was marked) finishes it here.
-  if (queued === 0) await finishJobIfReady(jobId);
+  if (queued === 0) await finishJobIfReady(ctx.ports, jobId);
 }
 
 interface SegmentWork {

@@ -6,6 +6,7 @@ import { ServiceError } from '../../errors';
 import { StartJobRequest } from '../../schemas/jobs';
 import { startJob } from './start-job';
 import { refusal } from '../../../tests/support/refusal';
+import { defaultPorts } from '../ports';
 
 // A real SQLite database in a temp DATA_DIR; the jobs are rows in the states the tests need.
 tempDatabase('start');
@@ -33,7 +34,7 @@ const jobIn = (status: string) =>
 describe('startJob on a job that has already run', () => {
   it('refuses a completed job with 400 (a status the spec lists for start) saying how to get more from it', async () => {
     const job = await jobIn('completed');
-    const e = await refusal(startJob(owner, job.id, StartJobRequest.parse({})));
+    const e = await refusal(startJob(defaultPorts, owner, job.id, StartJobRequest.parse({})));
     expect(e.kind).toBe('invalid');
     expect(e.message).toBe('The job has already been processed (status completed)');
     expect(e.details).toBe(
@@ -44,7 +45,7 @@ describe('startJob on a job that has already run', () => {
 
   it('refuses a failed job with 400 saying to create a new job', async () => {
     const job = await jobIn('failed');
-    const e = await refusal(startJob(owner, job.id, StartJobRequest.parse({})));
+    const e = await refusal(startJob(defaultPorts, owner, job.id, StartJobRequest.parse({})));
     expect(e.kind).toBe('invalid');
     expect(e.message).toBe('The job has already been processed (status failed)');
     expect(e.details).toBe(
@@ -62,10 +63,17 @@ describe('startJob and the starts a minute', () => {
       admitted.push(job.id);
       return () => void admitted.pop();
     };
-    const first = await startJob(owner, job.id, StartJobRequest.parse({ model: 'service-light' }), {
-      admitStart,
-    });
+    const first = await startJob(
+      defaultPorts,
+      owner,
+      job.id,
+      StartJobRequest.parse({ model: 'service-light' }),
+      {
+        admitStart,
+      },
+    );
     const replay = await startJob(
+      defaultPorts,
       owner,
       job.id,
       StartJobRequest.parse({ model: 'service-light' }),
@@ -87,8 +95,8 @@ describe('startJob and the starts a minute', () => {
     const request = StartJobRequest.parse({ model: 'service-light' });
     // Both read the job `uploaded` before either writes: both are admitted, one commits.
     const [a, b] = await Promise.all([
-      startJob(owner, job.id, request, { admitStart }),
-      startJob(owner, job.id, request, { admitStart }),
+      startJob(defaultPorts, owner, job.id, request, { admitStart }),
+      startJob(defaultPorts, owner, job.id, request, { admitStart }),
     ]);
     expect([admits, givenBack]).toEqual([2, 1]);
     expect(b).toEqual(a);
@@ -102,7 +110,7 @@ describe('startJob and the starts a minute', () => {
     const job = await jobIn('uploaded');
     const refused = new ServiceError('rate_limited', 'Rate limit exceeded');
     const e = await refusal(
-      startJob(owner, job.id, StartJobRequest.parse({}), {
+      startJob(defaultPorts, owner, job.id, StartJobRequest.parse({}), {
         admitStart: () => {
           throw refused;
         },

@@ -1,7 +1,6 @@
 import type { z } from 'zod';
 import { debitForJob } from '../../billing/ledger';
 import { priceJob } from '../../billing/pricing';
-import { db } from '../../db/client';
 import type { Job, Output } from '../../db/generated/client';
 import { jobNotFound, ServiceError } from '../../errors';
 import { checkMediaUrl } from '../uploads/check-media-url';
@@ -21,7 +20,6 @@ import {
 } from '../../schemas/jobs';
 import { NO_PROGRESS } from './progress';
 import { exportIdOf, startedRequest, startedRequestColumns } from './started-request';
-import { storage } from '../../storage';
 import { isBackgroundKeyOf } from '../../storage/keys';
 import { assertWebhookUrl } from '../webhooks/url';
 import { scheduleWebhook } from '../webhooks/schedule';
@@ -30,6 +28,7 @@ import { createOutput } from '../outputs/create';
 import { assertRenderable } from '../outputs/renderable';
 import { storedTransform } from '../outputs/columns';
 import { stillColumn } from '../uploads/columns';
+import type { Ports } from '../ports';
 
 type Started = z.infer<typeof StartResponse>;
 /** The public start request (/v1), or the dashboard's, whose composition may name an uploaded image. */
@@ -71,8 +70,8 @@ async function checkUrl(
 }
 
 /** An uploaded background must be this job's own stored image (lib/services/uploads/upload-background.ts). */
-async function assertOwnBackground(jobId: string, key: string): Promise<void> {
-  if (!isBackgroundKeyOf(jobId, key) || !(await storage().stat(key))) {
+async function assertOwnBackground(ports: Ports, jobId: string, key: string): Promise<void> {
+  if (!isBackgroundKeyOf(jobId, key) || !(await ports.storage.stat(key))) {
     throw new ServiceError(
       'invalid',
       'The uploaded background image was not found',
@@ -132,8 +131,8 @@ function alreadyProcessed(job: Job): ServiceError {
   );
 }
 
-const startOutputsOf = (jobId: string) =>
-  db().output.findMany({
+const startOutputsOf = (ports: Ports, jobId: string) =>
+  ports.db.output.findMany({
     where: { jobId, role: { in: ['primary', 'additional'] } },
     orderBy: { createdAt: 'asc' },
   });
@@ -155,6 +154,7 @@ const startOutputsOf = (jobId: string) =>
  * returns how to give its place back (a start that turns out to be a replay).
  */
 export async function startJob(
+  ports: Ports,
   userId: string,
   jobId: string,
   request: StartJobRequest,
@@ -163,7 +163,7 @@ export async function startJob(
   // A lost race re-reads the job: started by the other request, it is a replay; with a new
   // upload committed meanwhile, the new video is priced and started.
   for (let attempt = 1; ; attempt++) {
-    const started = await startOnce(userId, jobId, request, opts);
+    const started = await startOnce(ports, userId, jobId, request, opts);
     if (started) return started;
     if (attempt === 3)
       throw new ServiceError(
@@ -181,18 +181,19 @@ interface StartOptions {
 
 /** One try of startJob: its answer, or null when another request changed the job first. */
 async function startOnce(
+  ports: Ports,
   userId: string,
   jobId: string,
   request: StartJobRequest,
   opts: StartOptions,
 ): Promise<Started | null> {
   const given = opts.given ?? new Set(Object.keys(request) as (keyof StartJobRequest)[]);
-  let job = await db().job.findFirst({ where: { id: jobId, userId } });
+  let job = await ports.db.job.findFirst({ where: { id: jobId, userId } });
   if (!job) throw jobNotFound();
-  if (job.status === 'created' && (await settleDirectUpload(job.id)))
-    job = await db().job.findUniqueOrThrow({ where: { id: job.id } });
+  if (job.status === 'created' && (await settleDirectUpload(ports, job.id)))
+    job = await ports.db.job.findUniqueOrThrow({ where: { id: job.id } });
   const req = withStillOptions(job, request, given);
-  if (job.status === 'processing') return responseOf(job, await startOutputsOf(job.id));
+  if (job.status === 'processing') return responseOf(job, await startOutputsOf(ports, job.id));
   if (job.status === 'created')
     throw new ServiceError(
       'invalid',
@@ -204,7 +205,8 @@ async function startOnce(
   const background = req.background ?? null;
   if (req.webhook_url) await checkUrl(req.webhook_url, 'webhook_url', assertWebhookUrl);
   const composition = background?.type === 'composition' ? background.composition : null;
-  if (composition?.background_key) await assertOwnBackground(job.id, composition.background_key);
+  if (composition?.background_key)
+    await assertOwnBackground(ports, job.id, composition.background_key);
   else if (composition?.background_url)
     await checkUrl(
       composition.background_url,
@@ -233,7 +235,7 @@ async function startOnce(
   ]);
 
   const giveBack = opts.admitStart?.();
-  const won = await transact(async (tx) => {
+  const won = await transact(ports, async (tx) => {
     // The write comes first, so SQLite holds the write lock while the balance is read.
     const moved = await tx.job.updateMany({
       // The upload it was priced from: a new one committed since is refused below.
@@ -287,6 +289,6 @@ async function startOnce(
     giveBack?.();
     return null;
   }
-  const started = await db().job.findUniqueOrThrow({ where: { id: job.id } });
-  return responseOf(started, await startOutputsOf(job.id));
+  const started = await ports.db.job.findUniqueOrThrow({ where: { id: job.id } });
+  return responseOf(started, await startOutputsOf(ports, job.id));
 }

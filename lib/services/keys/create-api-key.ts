@@ -1,7 +1,7 @@
 import { displayPrefix, generateApiKey, hashApiKey } from '../../auth/api-keys';
 import { hasPurchasedCredits } from '../../billing/ledger';
-import { db } from '../../db/client';
 import { ServiceError } from '../../errors';
+import type { Ports } from '../ports';
 
 export interface CreatedApiKey {
   id: string;
@@ -17,17 +17,18 @@ export interface CreatedApiKey {
  * CLI (`keyout keys create`, which grants credits itself) issues keys as the administrator.
  */
 export async function createApiKey(
+  ports: Ports,
   userId: string,
   opts: { name?: string; issuedByOperator?: boolean } = {},
 ): Promise<CreatedApiKey> {
-  if (!opts.issuedByOperator && !(await hasPurchasedCredits(userId))) {
+  if (!opts.issuedByOperator && !(await hasPurchasedCredits(userId, ports.db))) {
     throw new ServiceError(
       'forbidden',
       'Buy a credit pack first: API keys are available to accounts that have purchased credits.',
     );
   }
   const key = generateApiKey();
-  const row = await db().apiKey.create({
+  const row = await ports.db.apiKey.create({
     data: {
       userId,
       name: (opts.name ?? '').trim().slice(0, 100),

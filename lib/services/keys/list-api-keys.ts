@@ -1,4 +1,4 @@
-import { db } from '../../db/client';
+import type { Ports } from '../ports';
 
 export interface ApiKeySummary {
   id: string;
@@ -10,8 +10,8 @@ export interface ApiKeySummary {
 }
 
 /** The account's keys, newest first; only display prefixes, never secrets. */
-export async function listApiKeys(userId: string): Promise<ApiKeySummary[]> {
-  return db().apiKey.findMany({
+export async function listApiKeys(ports: Ports, userId: string): Promise<ApiKeySummary[]> {
+  return ports.db.apiKey.findMany({
     where: { userId },
     orderBy: { createdAt: 'desc' },
     select: {

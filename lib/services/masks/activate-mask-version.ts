@@ -1,27 +1,28 @@
-import { db } from '../../db/client';
 import { jobNotFound, ServiceError } from '../../errors';
 import { transact } from '../../queue';
 import type { MaskVersionList } from '../../schemas/refinements';
 import { listMaskVersions } from './list-mask-versions';
 import { RUNNING } from './mask-versions';
+import type { Ports } from '../ports';
 
 /**
  * `POST /v1/jobs/{id}/mask-versions/{version}/activate`: makes a completed version the one
  * exports use. Refused (409) while a refinement runs, since it refines the active version.
  */
 export async function activateVersion(
+  ports: Ports,
   userId: string,
   jobId: string,
   version: number,
 ): Promise<MaskVersionList> {
-  const job = await db().job.findFirst({ where: { id: jobId, userId } });
+  const job = await ports.db.job.findFirst({ where: { id: jobId, userId } });
   if (!job) throw jobNotFound();
   if (job.status !== 'completed')
     throw new ServiceError(
       'invalid',
       `Mask versions can be switched on a completed job; this one is ${job.status}`,
     );
-  await transact(async (tx) => {
+  await transact(ports, async (tx) => {
     await tx.job.update({ where: { id: jobId }, data: { updatedAt: new Date() } });
     if (
       await tx.refinement.findFirst({
@@ -43,5 +44,5 @@ export async function activateVersion(
       );
     await tx.job.update({ where: { id: jobId }, data: { activeMaskVersion: version } });
   });
-  return listMaskVersions(userId, jobId);
+  return listMaskVersions(ports, userId, jobId);
 }

@@ -1,10 +1,14 @@
-import { db } from '../../db/client';
 import { jobNotFound } from '../../errors';
 import type { MaskVersionList } from '../../schemas/refinements';
+import type { Ports } from '../ports';
 
 /** `GET /v1/jobs/{id}/mask-versions`: every version of the caller's job, oldest first. */
-export async function listMaskVersions(userId: string, jobId: string): Promise<MaskVersionList> {
-  const job = await db().job.findFirst({
+export async function listMaskVersions(
+  ports: Ports,
+  userId: string,
+  jobId: string,
+): Promise<MaskVersionList> {
+  const job = await ports.db.job.findFirst({
     where: { id: jobId, userId },
     include: {
       masks: { orderBy: { version: 'asc' } },

@@ -2,7 +2,6 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import yazl from 'yazl';
 import { isStickerFormat, outputFormat, type StickerFormat } from '../../../engine/formats';
-import { db } from '../../db/client';
 import type { Job } from '../../db/generated/client';
 import { jobNotFound, ServiceError } from '../../errors';
 import { enqueue, transact } from '../../queue';
@@ -17,7 +16,7 @@ import { completedMaskVersion } from '../masks/mask-versions';
 import { createOutput, enqueueRender } from './create';
 import { assertRenderable } from './renderable';
 import { batchRecord, exportRecord } from './records';
-import { storage } from '../../storage';
+import type { Ports } from '../ports';
 
 /**
  * Exports and batches from a completed job: new renders of its stored original and a mask
@@ -29,11 +28,12 @@ export const BATCH_NOT_FOUND = 'Batch not found or does not belong to user';
 
 /** The caller's completed job, and the mask version asked for (the active one when none is). */
 async function exportableJob(
+  ports: Ports,
   userId: string,
   jobId: string,
   maskVersion: number | null | undefined,
 ): Promise<{ job: Job; version: number }> {
-  const job = await db().job.findFirst({ where: { id: jobId, userId } });
+  const job = await ports.db.job.findFirst({ where: { id: jobId, userId } });
   if (!job) throw jobNotFound();
   if (job.status !== 'completed') {
     throw new ServiceError(
@@ -42,10 +42,10 @@ async function exportableJob(
       'Wait for the job to complete (GET /v1/jobs/{id}/status), then export.',
     );
   }
-  const mask = await completedMaskVersion(job, maskVersion ?? null);
+  const mask = await completedMaskVersion(ports, job, maskVersion ?? null);
   if (!mask) {
     const versions = (
-      await db().maskVersion.findMany({
+      await ports.db.maskVersion.findMany({
         where: { jobId, status: 'completed' },
         select: { version: true },
         orderBy: { version: 'asc' },
@@ -62,14 +62,15 @@ async function exportableJob(
 
 /** `POST /v1/jobs/{id}/exports`: one export, queued; its receipt. */
 export async function createExport(
+  ports: Ports,
   userId: string,
   jobId: string,
   req: CreateExportRequest,
 ): Promise<ExportRecord> {
-  const { job, version } = await exportableJob(userId, jobId, req.mask_version);
+  const { job, version } = await exportableJob(ports, userId, jobId, req.mask_version);
   const recipe = exportRecipe({ format: req.format!, transform: cleanTransform(req.transform) });
   await assertRenderable(job, [{ recipe, transformField: 'transform' }]);
-  const output = await transact(async (tx) => {
+  const output = await transact(ports, async (tx) => {
     const created = await createOutput(tx, {
       jobId: job.id,
       role: 'export',
@@ -79,17 +80,21 @@ export async function createExport(
     await enqueueRender(tx, created.id);
     return created;
   });
-  return exportRecord(output, job.filename);
+  return exportRecord(ports, output, job.filename);
 }
 
 /** `GET /v1/exports/{id}`: one of the caller's exports (any output of their jobs). */
-export async function getExport(userId: string, exportId: string): Promise<ExportRecord> {
-  const output = await db().output.findFirst({
+export async function getExport(
+  ports: Ports,
+  userId: string,
+  exportId: string,
+): Promise<ExportRecord> {
+  const output = await ports.db.output.findFirst({
     where: { id: exportId, job: { userId } },
     include: { job: { select: { filename: true } } },
   });
   if (!output) throw new ServiceError('not_found', EXPORT_NOT_FOUND);
-  return exportRecord(output, output.job.filename);
+  return exportRecord(ports, output, output.job.filename);
 }
 
 /**
@@ -101,11 +106,12 @@ export async function getExport(userId: string, exportId: string): Promise<Expor
  * same task (docs/outputs.md, "Stickers").
  */
 export async function createBatchExport(
+  ports: Ports,
   userId: string,
   jobId: string,
   req: CreateBatchRequest,
 ): Promise<BatchRecord> {
-  const { job, version } = await exportableJob(userId, jobId, req.mask_version);
+  const { job, version } = await exportableJob(ports, userId, jobId, req.mask_version);
   const recipes = planExports(req.exports ?? req.profiles ?? []).map(exportRecipe);
   await assertRenderable(
     job,
@@ -113,7 +119,7 @@ export async function createBatchExport(
   );
   const useGpu = req.use_gpu ?? false;
   // The rows as created (queued), not read back: a worker may already have claimed the first.
-  const { batch, outputs } = await transact(async (tx) => {
+  const { batch, outputs } = await transact(ports, async (tx) => {
     const batch = await tx.batch.create({ data: { jobId: job.id, useGpu } });
     const outputs = [];
     for (const recipe of recipes)
@@ -136,36 +142,44 @@ export async function createBatchExport(
     else for (const o of outputs) await enqueueRender(tx, o.id);
     return { batch, outputs };
   });
-  return batchRecord(batch, outputs, job.filename);
+  return batchRecord(ports, batch, outputs, job.filename);
 }
 
 /** `GET /v1/batches/{id}`: one of the caller's batches with every export's full record. */
-export async function getBatch(userId: string, batchId: string): Promise<BatchRecord> {
-  const batch = await db().batch.findFirst({
+export async function getBatch(
+  ports: Ports,
+  userId: string,
+  batchId: string,
+): Promise<BatchRecord> {
+  const batch = await ports.db.batch.findFirst({
     where: { id: batchId, job: { userId } },
     include: { job: { select: { filename: true } } },
   });
   if (!batch) throw new ServiceError('not_found', BATCH_NOT_FOUND);
-  const outputs = await db().output.findMany({ where: { batchId }, orderBy: { createdAt: 'asc' } });
-  return batchRecord(batch, outputs, batch.job.filename);
+  const outputs = await ports.db.output.findMany({
+    where: { batchId },
+    orderBy: { createdAt: 'asc' },
+  });
+  return batchRecord(ports, batch, outputs, batch.job.filename);
 }
 
 /** Every output of one of the caller's jobs other than the start's primary one, oldest first (the dashboard's Exports panel). */
 export async function listJobExports(
+  ports: Ports,
   userId: string,
   jobId: string,
 ): Promise<{ exports: ExportRecord[]; maskVersions: number[] }> {
-  const job = await db().job.findFirst({
+  const job = await ports.db.job.findFirst({
     where: { id: jobId, userId },
     include: { masks: { where: { status: 'completed' }, orderBy: { version: 'asc' } } },
   });
   if (!job) throw jobNotFound();
-  const outputs = await db().output.findMany({
+  const outputs = await ports.db.output.findMany({
     where: { jobId, role: { not: 'primary' } },
     orderBy: { createdAt: 'asc' },
   });
   return {
-    exports: await Promise.all(outputs.map((o) => exportRecord(o, job.filename))),
+    exports: await Promise.all(outputs.map((o) => exportRecord(ports, o, job.filename))),
     maskVersions: job.masks.map((m) => m.version),
   };
 }
@@ -175,12 +189,13 @@ export async function listJobExports(
  * export of each sticker format, named `<video>-<format>.<ext>`, stored as they are.
  */
 export async function stickersZip(
+  ports: Ports,
   userId: string,
   jobId: string,
 ): Promise<{ filename: string; stream: Readable }> {
-  const job = await db().job.findFirst({ where: { id: jobId, userId } });
+  const job = await ports.db.job.findFirst({ where: { id: jobId, userId } });
   if (!job) throw jobNotFound();
-  const done = await db().output.findMany({
+  const done = await ports.db.output.findMany({
     where: { jobId, status: 'completed', storageKey: { not: null } },
     orderBy: { completedAt: 'desc' },
   });
@@ -192,7 +207,7 @@ export async function stickersZip(
   const zip = new yazl.ZipFile();
   for (const [format, o] of newest) {
     zip.addReadStream(
-      await storage().openRead(o.storageKey!),
+      await ports.storage.openRead(o.storageKey!),
       `${stem}-${format}.${outputFormat(format).extension}`,
       { compress: false, mtime: o.completedAt ?? o.createdAt },
     );

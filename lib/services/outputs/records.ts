@@ -1,8 +1,8 @@
 import path from 'node:path';
 import type { Batch, Output } from '../../db/generated/client';
 import { BATCH_STATUSES, type BatchRecord, type ExportRecord } from '../../schemas/exports';
-import { storage } from '../../storage';
 import { metadataColumn, storedTransform } from './columns';
+import type { Ports } from '../ports';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
@@ -21,7 +21,11 @@ const outputSuffix = (output: Pick<Output, 'id' | 'format' | 'role'>) =>
  * validated metadata; when failed, its error. `status` stays one of the spec's three export
  * states (a running export reads `queued` with `started_at` set).
  */
-export async function exportRecord(output: Output, filename: string): Promise<ExportRecord> {
+export async function exportRecord(
+  ports: Ports,
+  output: Output,
+  filename: string,
+): Promise<ExportRecord> {
   const completed = output.status === 'completed' && output.storageKey && output.metadataJson;
   const status =
     output.status === 'completed' || output.status === 'failed' ? output.status : 'queued';
@@ -38,12 +42,12 @@ export async function exportRecord(output: Output, filename: string): Promise<Ex
     completed_at: iso(output.completedAt),
     ...(completed
       ? {
-          output_url: await storage().signedUrl(output.storageKey!, {
+          output_url: await ports.storage.signedUrl(output.storageKey!, {
             method: 'GET',
             filename: downloadName(filename, output.storageKey!, outputSuffix(output)),
           }),
           ...(output.posterKey
-            ? { poster_url: await storage().signedUrl(output.posterKey, { method: 'GET' }) }
+            ? { poster_url: await ports.storage.signedUrl(output.posterKey, { method: 'GET' }) }
             : {}),
           metadata: metadataColumn.read(output.metadataJson!),
         }
@@ -63,6 +67,7 @@ export function batchStatus(outputs: Pick<Output, 'status'>[]): (typeof BATCH_ST
 }
 
 export async function batchRecord(
+  ports: Ports,
   batch: Batch,
   outputs: Output[],
   filename: string,
@@ -76,6 +81,6 @@ export async function batchRecord(
     completed_exports: outputs.filter((o) => o.status === 'completed').length,
     failed_exports: outputs.filter((o) => o.status === 'failed').length,
     created_at: batch.createdAt.toISOString(),
-    exports: await Promise.all(outputs.map((o) => exportRecord(o, filename))),
+    exports: await Promise.all(outputs.map((o) => exportRecord(ports, o, filename))),
   };
 }

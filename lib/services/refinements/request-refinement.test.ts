@@ -5,6 +5,7 @@ import { db } from '../../db/client';
 import { ServiceError } from '../../errors';
 import { RefineMaskRequest } from '../../schemas/refinements';
 import { requestRefinement } from './request-refinement';
+import { defaultPorts } from '../ports';
 
 // A real SQLite database in a temp DATA_DIR; the job is a completed one with two mask versions.
 tempDatabase('refine');
@@ -53,6 +54,7 @@ describe('requestRefinement with only the spec fields', () => {
       .spyOn(db().job, 'findFirst')
       .mockImplementationOnce(readThenSwitch as unknown as typeof read);
     const e = await requestRefinement(
+      defaultPorts,
       owner,
       job.id,
       RefineMaskRequest.parse({ prompt: { text: 'person' } }),
@@ -70,6 +72,7 @@ describe('requestRefinement with only the spec fields', () => {
   it('refines the version active when the request arrived', async () => {
     const job = await completedJob();
     const r = await requestRefinement(
+      defaultPorts,
       owner,
       job.id,
       RefineMaskRequest.parse({ prompt: { text: 'person' } }),

@@ -8,7 +8,6 @@ import {
 } from '../../../engine/prompts/concepts';
 import { debit, refinementDebitKey } from '../../billing/ledger';
 import { priceJob } from '../../billing/pricing';
-import { db } from '../../db/client';
 import { openVocabularyModel } from '../../models/open-vocabulary';
 import type { Refinement } from '../../db/generated/client';
 import { jobNotFound, ServiceError } from '../../errors';
@@ -16,6 +15,7 @@ import { enqueue, transact } from '../../queue';
 import type { RefineMaskRequest, RefinementRecord } from '../../schemas/refinements';
 import { completedMaskVersion, RUNNING } from '../masks/mask-versions';
 import { promptColumn, type StoredPrompt } from './columns';
+import type { Ports } from '../ports';
 
 /**
  * The Refinement lifecycle. `POST /v1/jobs/{id}/refine-mask` charges the model's rate for the
@@ -155,18 +155,19 @@ function replayed(existing: Refinement, fingerprint: string): RefinementRecord {
 
 /** `POST /v1/jobs/{id}/refine-mask`. */
 export async function requestRefinement(
+  ports: Ports,
   userId: string,
   jobId: string,
   req: RefineMaskRequest,
   key: string | null,
 ): Promise<RefinementRecord> {
-  const job = await db().job.findFirst({ where: { id: jobId, userId } });
+  const job = await ports.db.job.findFirst({ where: { id: jobId, userId } });
   if (!job) throw jobNotFound();
   const request = canonical(req);
   const fingerprint = fingerprintOf(request);
   const byKey = key
     ? () =>
-        db().refinement.findUnique({
+        ports.db.refinement.findUnique({
           where: { userId_jobId_idempotencyKey: { userId, jobId, idempotencyKey: key } },
         })
     : null;
@@ -196,7 +197,7 @@ export async function requestRefinement(
   // Answered as created (queued), not read back after the commit: a worker may already have claimed it.
   let created: Refinement | null;
   try {
-    created = await transact(async (tx) => {
+    created = await transact(ports, async (tx) => {
       // The write comes first: SQLite's write lock (PostgreSQL's row lock) orders concurrent requests.
       const current = await tx.job.update({
         where: { id: job.id },
@@ -210,7 +211,7 @@ export async function requestRefinement(
       )
         return null;
       const active = current.activeMaskVersion;
-      if (active === null || !(await completedMaskVersion(current, null)))
+      if (active === null || !(await completedMaskVersion(ports, current, null)))
         throw new ServiceError('invalid', 'This job has no mask to refine');
       // A refinement refines the version the client saw: `from_version` where it says so, else
       // the one active when its request arrived. Another activated since is a 409 (spec rule 6).
@@ -277,17 +278,22 @@ export async function requestRefinement(
 
 /** `GET /v1/refinements/{id}`. */
 export async function getRefinement(
+  ports: Ports,
   userId: string,
   refinementId: string,
 ): Promise<RefinementRecord> {
-  const r = await db().refinement.findFirst({ where: { id: refinementId, userId } });
+  const r = await ports.db.refinement.findFirst({ where: { id: refinementId, userId } });
   if (!r) throw new ServiceError('not_found', REFINEMENT_NOT_FOUND);
   return refinementRecord(r);
 }
 
 /** Every refinement of one of the caller's jobs, oldest first (the job page's Mask versions panel). */
-export async function listRefinements(userId: string, jobId: string): Promise<RefinementRecord[]> {
-  const job = await db().job.findFirst({
+export async function listRefinements(
+  ports: Ports,
+  userId: string,
+  jobId: string,
+): Promise<RefinementRecord[]> {
+  const job = await ports.db.job.findFirst({
     where: { id: jobId, userId },
     include: { refinements: { orderBy: { createdAt: 'asc' } } },
   });

@@ -8,6 +8,7 @@ import type { WorkContext } from '../ports';
 import { completedMaskVersion, readMask, storeMaskVersion, RUNNING } from '../masks/mask-versions';
 import { promptColumn, statsColumn } from './columns';
 import { withScratch } from '../../storage/scratch';
+import type { Ports } from '../ports';
 
 /**
  * The worker side of the Refinement lifecycle (request-refinement.ts has the API side):
@@ -27,7 +28,7 @@ export async function runRefinement(refinementId: string, ctx: WorkContext): Pro
   const { job } = r;
   if (!job.sourceKey) throw new PermanentJobError('The job has no uploaded video.');
   const sourceKey = job.sourceKey;
-  const from = await completedMaskVersion(job, r.fromVersion);
+  const from = await completedMaskVersion(ctx.ports, job, r.fromVersion);
   if (!from)
     throw new PermanentJobError(`Mask version ${r.fromVersion} of this job is not available.`);
   await db.refinement.update({
@@ -44,7 +45,7 @@ export async function runRefinement(refinementId: string, ctx: WorkContext): Pro
     const result = await refineVideo({
       input: await storage.localFile(sourceKey, dir),
       info: mediaInfoOf(job),
-      maskIn: await readMask(from, dir),
+      maskIn: await readMask(ctx.ports, from, dir),
       maskOut: out,
       model: r.model as ApiModel,
       op: r.op as 'add' | 'subtract',
@@ -57,8 +58,8 @@ export async function runRefinement(refinementId: string, ctx: WorkContext): Pro
       signal: ctx.signal,
       runtime: await ctx.ports.runtime(),
     });
-    await storeMaskVersion(job.id, r.version, out, 'refinement');
-    await transact(async (tx) => {
+    await storeMaskVersion(ctx.ports, job.id, r.version, out, 'refinement');
+    await transact(ctx.ports, async (tx) => {
       const moved = await tx.job.updateMany({
         where: { id: job.id, activeMaskVersion: r.fromVersion },
         data: { activeMaskVersion: r.version },
@@ -85,8 +86,12 @@ export async function runRefinement(refinementId: string, ctx: WorkContext): Pro
 }
 
 /** The refinement failed for good: marked failed with the reason, its version failed, its charge refunded (idempotent). */
-export async function failRefinement(refinementId: string, message: string): Promise<void> {
-  await transact(async (tx) => {
+export async function failRefinement(
+  ports: Ports,
+  refinementId: string,
+  message: string,
+): Promise<void> {
+  await transact(ports, async (tx) => {
     const r = await tx.refinement.findUnique({ where: { id: refinementId } });
     if (!r) return;
     const { count } = await tx.refinement.updateMany({

@@ -1,10 +1,10 @@
 import type { Recipe } from '../../../engine/media/recipe';
-import { db } from '../../db/client';
 import { MediaError } from '../../media/ffmpeg';
 import { renderBatch } from '../../media/render';
 import type { WorkContext } from '../ports';
 import { withScratch } from '../../storage/scratch';
 import { completeOutput, recipeOf, renderInputs, startOutputs } from './render-output';
+import type { Ports } from '../ports';
 
 type Transparent = Recipe & { kind: 'transparent' };
 
@@ -26,8 +26,9 @@ export async function renderStoredBatch(batchId: string, ctx: WorkContext): Prom
   // Outputs of one batch pin one mask version (set when the batch was made).
   const maskVersion = pending[0]!.maskVersion;
   await withScratch(`batch-${batchId}`, async (dir) => {
-    const inputs = await renderInputs(batch.job, maskVersion, dir);
+    const inputs = await renderInputs(ctx.ports, batch.job, maskVersion, dir);
     await startOutputs(
+      ctx.ports,
       pending.map((o) => o.id),
       inputs.version,
     );
@@ -43,7 +44,7 @@ export async function renderStoredBatch(batchId: string, ctx: WorkContext): Prom
     for (const [i, result] of results.entries()) {
       const output = pending[i]!;
       if (result.ok) {
-        await completeOutput(output, result.output);
+        await completeOutput(ctx.ports, output, result.output);
       } else {
         const message =
           result.error instanceof MediaError
@@ -61,8 +62,12 @@ export async function renderStoredBatch(batchId: string, ctx: WorkContext): Prom
 }
 
 /** The batch failed for good (its attempts are used up): what is left unfinished fails with it. */
-export async function failStoredBatch(batchId: string, message: string): Promise<void> {
-  await db().output.updateMany({
+export async function failStoredBatch(
+  ports: Ports,
+  batchId: string,
+  message: string,
+): Promise<void> {
+  await ports.db.output.updateMany({
     where: { batchId, status: { in: ['queued', 'processing'] } },
     data: { status: 'failed', error: message, completedAt: new Date() },
   });

@@ -1,11 +1,10 @@
 import os from 'node:os';
-import { db } from '../../db/client';
 import { env } from '../../env';
 import type { Job, Output } from '../../db/generated/client';
 import type { RenderedOutput } from '../../media/render';
 import { renderOutput } from '../../media/render';
 import { PermanentJobError } from '../../queue';
-import { storage, storageKeys } from '../../storage';
+import { storageKeys } from '../../storage';
 import { apiModel } from '../../../engine/api-models';
 import { EXPORT_FORMATS } from '../../../engine/formats';
 import type { Recipe } from '../../../engine/media/recipe';
@@ -20,13 +19,19 @@ import { withScratch } from '../../storage/scratch';
 import { metadataColumn, recipeColumn, storedTransform } from '../outputs/columns';
 import { START_ROLES, type OutputRole } from '../outputs/create';
 import { exportRecipe, toRecipe } from '../outputs/recipes';
+import type { Ports } from '../ports';
 
 const isStartOutput = (o: Pick<Output, 'role'>) => START_ROLES.includes(o.role as OutputRole);
 
 /** The job's original, the mask version the output renders from, and what the worker's probe found. */
-export async function renderInputs(job: Job, maskVersion: number | null, dir: string) {
+export async function renderInputs(
+  ports: Ports,
+  job: Job,
+  maskVersion: number | null,
+  dir: string,
+) {
   if (!job.sourceKey) throw new PermanentJobError('The job has no uploaded video.');
-  const mask = await completedMaskVersion(job, maskVersion);
+  const mask = await completedMaskVersion(ports, job, maskVersion);
   if (!mask)
     throw new PermanentJobError(
       `Mask version ${maskVersion ?? job.activeMaskVersion ?? '?'} of this job is not available.`,
@@ -34,22 +39,26 @@ export async function renderInputs(job: Job, maskVersion: number | null, dir: st
   return {
     version: mask.version,
     info: mediaInfoOf(job),
-    source: await storage().localFile(job.sourceKey, dir),
-    mask: await readMask(mask, dir),
+    source: await ports.storage.localFile(job.sourceKey, dir),
+    mask: await readMask(ports, mask, dir),
     edgeColour: apiModel(startedRequest(job).model).edgeColour,
   };
 }
 
 /** Stores a rendered, validated file and its poster, and marks the output completed. */
-export async function completeOutput(output: Output, rendered: RenderedOutput): Promise<void> {
+export async function completeOutput(
+  ports: Ports,
+  output: Output,
+  rendered: RenderedOutput,
+): Promise<void> {
   const storageKey = storageKeys.output(output.jobId, output.id, rendered.extension);
-  await storage().putFile(storageKey, rendered.file, { move: true });
+  await ports.storage.putFile(storageKey, rendered.file, { move: true });
   let posterKey: string | null = null;
   if (rendered.poster) {
     posterKey = storageKeys.poster(output.jobId, output.id);
-    await storage().putFile(posterKey, rendered.poster, { move: true });
+    await ports.storage.putFile(posterKey, rendered.poster, { move: true });
   }
-  await db().output.updateMany({
+  await ports.db.output.updateMany({
     where: { id: output.id, status: 'processing' },
     data: {
       status: 'completed',
@@ -63,8 +72,12 @@ export async function completeOutput(output: Output, rendered: RenderedOutput): 
 }
 
 /** Marks outputs taken by a worker, pinning the mask version they render from. */
-export async function startOutputs(ids: string[], maskVersion: number): Promise<void> {
-  await db().output.updateMany({
+export async function startOutputs(
+  ports: Ports,
+  ids: string[],
+  maskVersion: number,
+): Promise<void> {
+  await ports.db.output.updateMany({
     where: { id: { in: ids }, status: { in: ['queued', 'processing'] } },
     data: { status: 'processing', startedAt: new Date(), maskVersion },
   });
@@ -85,20 +98,20 @@ export async function renderStoredOutput(outputId: string, ctx: WorkContext): Pr
   const { job } = output;
   const forStart = isStartOutput(output);
   if (output.status === 'completed') {
-    if (forStart) await finishJobIfReady(job.id);
+    if (forStart) await finishJobIfReady(ctx.ports, job.id);
     return;
   }
   if (forStart ? job.status !== 'processing' : job.status !== 'completed') return;
   const progress = forStart
-    ? new ProgressWriter(job.id, job.frameCount ?? 0, (e) =>
+    ? new ProgressWriter(ctx.ports, job.id, job.frameCount ?? 0, (e) =>
         console.error(`[worker] progress write for ${job.id} failed: ${String(e)}`),
       )
     : null;
   progress?.stage(output.role === 'primary' ? 'render' : 'exports');
   try {
     await withScratch(`output-${outputId}`, async (dir) => {
-      const inputs = await renderInputs(job, output.maskVersion, dir);
-      await startOutputs([output.id], inputs.version);
+      const inputs = await renderInputs(ctx.ports, job, output.maskVersion, dir);
+      await startOutputs(ctx.ports, [output.id], inputs.version);
       const rendered = await renderOutput({
         ...inputs,
         recipe: recipeOf(output, job),
@@ -108,23 +121,27 @@ export async function renderStoredOutput(outputId: string, ctx: WorkContext): Pr
         poster: true,
         onProgress: progress ? (frames) => progress.count(frames) : undefined,
       });
-      await completeOutput(output, rendered);
+      await completeOutput(ctx.ports, output, rendered);
     });
   } finally {
     await progress?.flush();
   }
-  if (forStart) await finishJobIfReady(job.id);
+  if (forStart) await finishJobIfReady(ctx.ports, job.id);
 }
 
 /**
  * An output failed for good. A start output fails its job (refunded, job.failed); an export
  * made later only fails itself.
  */
-export async function failStoredOutput(outputId: string, message: string): Promise<void> {
-  const output = await db().output.findUnique({ where: { id: outputId } });
+export async function failStoredOutput(
+  ports: Ports,
+  outputId: string,
+  message: string,
+): Promise<void> {
+  const output = await ports.db.output.findUnique({ where: { id: outputId } });
   if (!output) return;
-  if (isStartOutput(output)) return failJob(output.jobId, message);
-  await db().output.updateMany({
+  if (isStartOutput(output)) return failJob(ports, output.jobId, message);
+  await ports.db.output.updateMany({
     where: { id: outputId, status: { in: ['queued', 'processing'] } },
     data: { status: 'failed', error: message, completedAt: new Date() },
   });
@@ -143,9 +160,9 @@ export function rendersWhileSegmenting(): boolean {
 
 export const primaryRender: PrimaryRender = {
   recipe: recipeOf,
-  async complete(output, rendered, maskVersion) {
-    await startOutputs([output.id], maskVersion);
-    await completeOutput(output, rendered);
+  async complete(ports, output, rendered, maskVersion) {
+    await startOutputs(ports, [output.id], maskVersion);
+    await completeOutput(ports, output, rendered);
   },
 };
 

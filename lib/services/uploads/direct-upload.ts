@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { db } from '../../db/client';
 import { env } from '../../env';
 import { inWords, ServiceError } from '../../errors';
 import { MediaError } from '../../media/ffmpeg';
@@ -7,7 +6,7 @@ import { imageSize, sniffImage } from '../../media/background';
 import { probeVideo } from '../../media/probe';
 import type { StillOptions } from '../../schemas/image-to-video';
 import { stillColumn } from './columns';
-import { ObjectChanged, storage, storageKeys } from '../../storage';
+import { ObjectChanged, storageKeys } from '../../storage';
 import { tooLarge } from '../../storage/limited-write';
 import {
   mediaRefusal,
@@ -18,13 +17,14 @@ import {
   stillFacts,
   uploadedFacts,
 } from './upload-source';
+import type { Ports } from '../ports';
 
 /** How often an upload replaced while it was being checked is checked again before giving up. */
 const TRIES = 3;
 
-async function head(key: string): Promise<Buffer> {
+async function head(ports: Ports, key: string): Promise<Buffer> {
   const chunks: Buffer[] = [];
-  for await (const c of await storage().openRead(key, { start: 0, end: 15 }))
+  for await (const c of await ports.storage.openRead(key, { start: 0, end: 15 }))
     chunks.push(c as Buffer);
   return Buffer.concat(chunks);
 }
@@ -35,7 +35,8 @@ function checkSize(bytes: number): void {
   if (bytes === 0) throw new ServiceError('invalid', 'The upload is empty');
 }
 
-const readUrl = (target: string) => storage().signedUrl(target, { method: 'GET', expiresIn: 300 });
+const readUrl = (ports: Ports, target: string) =>
+  ports.storage.signedUrl(target, { method: 'GET', expiresIn: 300 });
 
 /** A MediaError becomes the client's answer (mediaRefusal); anything else stays ours. */
 async function refusingMedia<T>(read: () => Promise<T>, prefix = ''): Promise<T> {
@@ -53,11 +54,16 @@ type Checked = {
 };
 
 /** A video: the size cap, the first bytes, the headers (ffprobe through a presigned GET). */
-async function checkVideo(jobId: string, target: string, bytes: number): Promise<Checked> {
+async function checkVideo(
+  ports: Ports,
+  jobId: string,
+  target: string,
+  bytes: number,
+): Promise<Checked> {
   checkSize(bytes);
-  if (!sniffContainer(await head(target))) throw new ServiceError('invalid', NOT_A_VIDEO);
+  if (!sniffContainer(await head(ports, target))) throw new ServiceError('invalid', NOT_A_VIDEO);
   const info = await refusingMedia(async () =>
-    probeVideo({ url: await readUrl(target), bytes }, { metadataOnly: true }),
+    probeVideo({ url: await readUrl(ports, target), bytes }, { metadataOnly: true }),
   );
   const key = storageKeys.source(jobId, randomUUID().slice(0, 8), info.container);
   return { key, facts: uploadedFacts(key, bytes, info) };
@@ -65,16 +71,17 @@ async function checkVideo(jobId: string, target: string, bytes: number): Promise
 
 /** An image-to-video job's still: the size cap, the magic bytes, its size read through the forced image demuxer. */
 async function checkStill(
+  ports: Ports,
   jobId: string,
   target: string,
   bytes: number,
   options: StillOptions,
 ): Promise<Checked> {
   checkSize(bytes);
-  const demuxer = sniffImage(await head(target));
+  const demuxer = sniffImage(await head(ports, target));
   if (!demuxer) throw new ServiceError('invalid', NOT_A_STILL);
   const size = await refusingMedia(
-    async () => imageSize({ url: await readUrl(target) }, demuxer),
+    async () => imageSize({ url: await readUrl(ports, target) }, demuxer),
     'The image ',
   );
   const key = storageKeys.still(jobId, randomUUID().slice(0, 8), stillExtension(demuxer));
@@ -94,25 +101,29 @@ async function checkStill(
  * Returns true when the job is `uploaded` now. With local storage the upload route checked it
  * already, and nothing is ever stored at the upload target, so this is one stat.
  */
-export async function settleDirectUpload(jobId: string): Promise<boolean> {
+export async function settleDirectUpload(ports: Ports, jobId: string): Promise<boolean> {
   const target = storageKeys.uploadTarget(jobId);
   for (let i = 0; i < TRIES; i++) {
-    const stat = await storage().stat(target);
-    if (!stat) return isUploaded(jobId);
-    const job = await db().job.findUnique({ where: { id: jobId }, select: { stillJson: true } });
+    const stat = await ports.storage.stat(target);
+    if (!stat) return isUploaded(ports, jobId);
+    const job = await ports.db.job.findUnique({
+      where: { id: jobId },
+      select: { stillJson: true },
+    });
     if (!job) return false;
     const still = stillColumn.readNullable(job.stillJson);
     let checked: Checked;
     try {
       checked = still
-        ? await checkStill(jobId, target, stat.bytes, still)
-        : await checkVideo(jobId, target, stat.bytes);
+        ? await checkStill(ports, jobId, target, stat.bytes, still)
+        : await checkVideo(ports, jobId, target, stat.bytes);
     } catch (e) {
       // A check that could not run now (busy) keeps the upload for the next try.
       if (!(e instanceof ServiceError) || e.kind === 'busy') throw e;
       // Only the version that failed: a newer PUT gets its own check.
-      if ((await storage().stat(target))?.version === stat.version) await storage().delete(target);
-      await db().job.updateMany({
+      if ((await ports.storage.stat(target))?.version === stat.version)
+        await ports.storage.delete(target);
+      await ports.db.job.updateMany({
         where: { id: jobId, status: 'created' },
         data: {
           message: `The upload was refused: ${inWords(e)} Upload the ${still ? 'image' : 'video'} again.`,
@@ -121,18 +132,18 @@ export async function settleDirectUpload(jobId: string): Promise<boolean> {
       throw e;
     }
     try {
-      await storage().move(target, checked.key, { ifVersion: stat.version });
+      await ports.storage.move(target, checked.key, { ifVersion: stat.version });
     } catch (e) {
       if (e instanceof ObjectChanged) continue;
       // Another request settled it first (the target is gone): its outcome stands.
-      if (await isUploaded(jobId)) return true;
+      if (await isUploaded(ports, jobId)) return true;
       throw e;
     }
-    const { count } = await db().job.updateMany({
+    const { count } = await ports.db.job.updateMany({
       where: { id: jobId, status: 'created' },
       data: checked.facts,
     });
-    return count === 1 || isUploaded(jobId);
+    return count === 1 || isUploaded(ports, jobId);
   }
   throw new ServiceError(
     'conflict',
@@ -141,7 +152,7 @@ export async function settleDirectUpload(jobId: string): Promise<boolean> {
   );
 }
 
-async function isUploaded(jobId: string): Promise<boolean> {
-  const job = await db().job.findUnique({ where: { id: jobId }, select: { status: true } });
+async function isUploaded(ports: Ports, jobId: string): Promise<boolean> {
+  const job = await ports.db.job.findUnique({ where: { id: jobId }, select: { status: true } });
   return job?.status === 'uploaded';
 }

@@ -11,6 +11,7 @@ import { startJob } from '../jobs/start-job';
 import { grantCredits } from '../../billing/ledger';
 import { MAX_BACKGROUND_BYTES, NOT_AN_IMAGE, uploadBackground } from './upload-background';
 import { refusal } from '../../../tests/support/refusal';
+import { defaultPorts } from '../ports';
 
 // A real SQLite database and local storage in a temp DATA_DIR, real ffprobe.
 const dataDir = tempDatabase('bg-upload');
@@ -38,7 +39,7 @@ async function uploadedJob(userId = owner) {
 }
 
 const upload = (userId: string, jobId: string, file: string) =>
-  uploadBackground(userId, jobId, fs.createReadStream(file), {
+  uploadBackground(defaultPorts, userId, jobId, fs.createReadStream(file), {
     contentLength: fs.statSync(file).size,
   });
 
@@ -65,7 +66,7 @@ describe('uploadBackground', () => {
     expect(jpg.key).toBe(storageKeys.background(job.id, 'jpg'));
     expect(await storage().stat(png.key)).toBeNull();
 
-    await deleteJob(owner, job.id);
+    await deleteJob(defaultPorts, owner, job.id);
     expect(await storage().stat(jpg.key)).toBeNull();
   });
 
@@ -76,9 +77,9 @@ describe('uploadBackground', () => {
       expect(e.kind).toBe('invalid');
       expect(e.message).toBe(NOT_AN_IMAGE);
     }
-    expect((await refusal(uploadBackground(owner, job.id, Readable.from([])))).message).toBe(
-      'The background image is empty',
-    );
+    expect(
+      (await refusal(uploadBackground(defaultPorts, owner, job.id, Readable.from([])))).message,
+    ).toBe('The background image is empty');
     for (const ext of ['png', 'jpg', 'webp'] as const)
       expect(await storage().stat(storageKeys.background(job.id, ext))).toBeNull();
   });
@@ -86,14 +87,19 @@ describe('uploadBackground', () => {
   it('stops reading past 20 MB, declared or not', async () => {
     const job = await uploadedJob();
     const declared = await refusal(
-      uploadBackground(owner, job.id, Readable.from([Buffer.alloc(10)]), {
+      uploadBackground(defaultPorts, owner, job.id, Readable.from([Buffer.alloc(10)]), {
         contentLength: MAX_BACKGROUND_BYTES + 1,
       }),
     );
     expect(declared.kind).toBe('too_large');
     const chunk = Buffer.alloc(1024 * 1024);
     const streamed = await refusal(
-      uploadBackground(owner, job.id, Readable.from(Array.from({ length: 21 }, () => chunk))),
+      uploadBackground(
+        defaultPorts,
+        owner,
+        job.id,
+        Readable.from(Array.from({ length: 21 }, () => chunk)),
+      ),
     );
     expect(streamed.kind).toBe('too_large');
     expect(fs.readdirSync(path.join(dataDir, 'tmp'))).toEqual([]);
@@ -123,12 +129,12 @@ describe('startJob with an uploaded background', () => {
     });
     // Another job's image, and this job's key before anything was uploaded.
     for (const key of [theirs.key, storageKeys.background(job.id, 'png')]) {
-      expect((await refusal(startJob(owner, job.id, request(key)))).message).toBe(
+      expect((await refusal(startJob(defaultPorts, owner, job.id, request(key)))).message).toBe(
         'The uploaded background image was not found',
       );
     }
     const mine = await upload(owner, job.id, media('red.png'));
-    const started = await startJob(owner, job.id, request(mine.key));
+    const started = await startJob(defaultPorts, owner, job.id, request(mine.key));
     expect(started.creditsUsed).toBeGreaterThan(0);
     const output = await db().output.findFirstOrThrow({
       where: { jobId: job.id, role: 'primary' },

@@ -1,14 +1,14 @@
 import fs from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import type { ImageDemuxer } from '../../../engine/media/render-plan';
-import { db } from '../../db/client';
 import { jobNotFound, ServiceError } from '../../errors';
 import { probeBackground, sniffImage } from '../../media/background';
 import { MediaError } from '../../media/ffmpeg';
-import { storage, storageKeys } from '../../storage';
+import { storageKeys } from '../../storage';
 import { BACKGROUND_EXTENSIONS, type BackgroundExtension } from '../../storage/keys';
 import { drainRefused, tooLarge, writeLimited } from '../../storage/limited-write';
 import { incomingFile } from '../../storage/incoming';
+import type { Ports } from '../ports';
 
 /** A background image is a still; 20 MB is far more than any sensible PNG/JPEG/WebP of a frame. */
 export const MAX_BACKGROUND_BYTES = 20 * 1024 * 1024;
@@ -40,12 +40,16 @@ async function readHead(file: string): Promise<Uint8Array> {
  * through storage.
  */
 export async function uploadBackground(
+  ports: Ports,
   userId: string,
   jobId: string,
   body: Readable,
   opts: { contentLength?: number } = {},
 ): Promise<{ key: string; width: number; height: number }> {
-  const job = await db().job.findFirst({ where: { id: jobId, userId }, select: { status: true } });
+  const job = await ports.db.job.findFirst({
+    where: { id: jobId, userId },
+    select: { status: true },
+  });
   if (!job) throw jobNotFound();
   if (job.status !== 'created' && job.status !== 'uploaded') {
     throw new ServiceError(
@@ -69,10 +73,10 @@ export async function uploadBackground(
     if (probed.kind !== 'image') throw new ServiceError('invalid', NOT_AN_IMAGE);
     const ext = EXTENSION[demuxer];
     const key = storageKeys.background(jobId, ext);
-    await storage().putFile(key, file, { move: true });
+    await ports.storage.putFile(key, file, { move: true });
     // A new upload replaces the one before it, whatever its type.
     for (const other of BACKGROUND_EXTENSIONS)
-      if (other !== ext) await storage().delete(storageKeys.background(jobId, other));
+      if (other !== ext) await ports.storage.delete(storageKeys.background(jobId, other));
     return { key, width: probed.width, height: probed.height };
   } finally {
     await fs.rm(file, { force: true });

@@ -4,7 +4,6 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { stillFrame } from '../../../engine/media/still';
 import type { MediaInfo } from '../../../engine/media/types';
-import { db } from '../../db/client';
 import { transaction } from '../../db/transaction';
 import { env } from '../../env';
 import { fileHead, imageSize, sniffImage } from '../../media/background';
@@ -13,10 +12,11 @@ import { probeVideo } from '../../media/probe';
 import type { ImageDemuxer } from '../../../engine/media/input';
 import { stillFrames, type StillOptions } from '../../schemas/image-to-video';
 import { stillColumn } from './columns';
-import { storage, storageKeys } from '../../storage';
+import { storageKeys } from '../../storage';
 import { incomingFile } from '../../storage/incoming';
 import { drainRefused, tooLarge, writeLimited } from '../../storage/limited-write';
 import { ServiceError } from '../../errors';
+import type { Ports } from '../ports';
 
 export const NOT_A_VIDEO =
   'The file is not a supported video. Supported containers: MP4, MOV, M4V, WebM, MKV, AVI.';
@@ -73,12 +73,13 @@ const alreadyStarted = (what: 'video' | 'image') =>
  * `key` removed: a started job's input and price never change.
  */
 async function swapIn(
+  ports: Ports,
   jobId: string,
   key: string,
   facts: ReturnType<typeof uploadedFacts> | ReturnType<typeof stillFacts>,
 ): Promise<void> {
   const field = 'stillKey' in facts ? 'stillKey' : 'sourceKey';
-  const swapped = await transaction(async (tx) => {
+  const swapped = await transaction(ports.db, async (tx) => {
     // The state check is the transaction's first write, so it holds SQLite's write lock: a
     // start committing in between is seen here, and a start after this sees the new upload.
     const { count } = await tx.job.updateMany({
@@ -100,12 +101,12 @@ async function swapIn(
     return { accepted: true as const, previous };
   });
   if (!swapped.accepted) {
-    await storage().delete(key);
+    await ports.storage.delete(key);
     throw swapped.exists
       ? new ServiceError('conflict', alreadyStarted(field === 'stillKey' ? 'image' : 'video'))
       : new ServiceError('not_found', 'Job not found');
   }
-  if (swapped.previous && swapped.previous !== key) await storage().delete(swapped.previous);
+  if (swapped.previous && swapped.previous !== key) await ports.storage.delete(swapped.previous);
 }
 
 /**
@@ -113,7 +114,12 @@ async function swapIn(
  * fails here, clearly), stores it under a key of its own (`jobs/<id>/source-<upload>.<ext>`)
  * and swaps it in (`swapIn`). Consumes `file` (moved or removed).
  */
-export async function acceptSource(jobId: string, file: string, bytes: number): Promise<MediaInfo> {
+export async function acceptSource(
+  ports: Ports,
+  jobId: string,
+  file: string,
+  bytes: number,
+): Promise<MediaInfo> {
   let info: MediaInfo;
   try {
     if (!sniffContainer(await readHead(file))) throw new ServiceError('invalid', NOT_A_VIDEO);
@@ -123,8 +129,8 @@ export async function acceptSource(jobId: string, file: string, bytes: number): 
     throw e instanceof MediaError ? mediaRefusal(e) : e;
   }
   const key = storageKeys.source(jobId, randomUUID().slice(0, 8), info.container);
-  await storage().putFile(key, file, { move: true });
-  await swapIn(jobId, key, uploadedFacts(key, bytes, info));
+  await ports.storage.putFile(key, file, { move: true });
+  await swapIn(ports, jobId, key, uploadedFacts(key, bytes, info));
   return info;
 }
 
@@ -137,6 +143,7 @@ export const NOT_A_STILL = 'The file is not a supported image. Supported: PNG, J
  * length, rate, frame and size), which is what start prices. Consumes `file`.
  */
 export async function acceptStill(
+  ports: Ports,
   jobId: string,
   file: string,
   bytes: number,
@@ -152,16 +159,16 @@ export async function acceptStill(
     await fs.rm(file, { force: true });
     throw e instanceof MediaError ? mediaRefusal(e, 'The image ') : e;
   }
-  const job = await db().job.findUnique({ where: { id: jobId }, select: { stillJson: true } });
+  const job = await ports.db.job.findUnique({ where: { id: jobId }, select: { stillJson: true } });
   const options = job && stillColumn.readNullable(job.stillJson);
   if (!options) {
     await fs.rm(file, { force: true });
     throw new ServiceError('not_found', 'Job not found');
   }
   const key = storageKeys.still(jobId, randomUUID().slice(0, 8), stillExtension(demuxer));
-  await storage().putFile(key, file, { move: true });
+  await ports.storage.putFile(key, file, { move: true });
   const facts = stillFacts(key, bytes, size, options);
-  await swapIn(jobId, key, facts);
+  await swapIn(ports, jobId, key, facts);
   return { duration: facts.lengthSeconds };
 }
 
@@ -228,12 +235,13 @@ export interface UploadResult {
  * is accepted: a refusal before that leaves it untouched for the caller to discard.
  */
 export async function uploadSource(
+  ports: Ports,
   jobId: string,
   openBody: () => Readable,
   opts: { contentLength?: number } = {},
 ): Promise<UploadResult> {
   const { MAX_UPLOAD_BYTES } = env();
-  const job = await db().job.findUnique({
+  const job = await ports.db.job.findUnique({
     where: { id: jobId },
     select: { status: true, stillJson: true },
   });
@@ -252,7 +260,7 @@ export async function uploadSource(
   }
   // An image-to-video job takes a still; every other job a video.
   const info = job.stillJson
-    ? await acceptStill(jobId, file, bytes)
-    : await acceptSource(jobId, file, bytes);
+    ? await acceptStill(ports, jobId, file, bytes)
+    : await acceptSource(ports, jobId, file, bytes);
   return { id: jobId, status: 'uploaded', bytes, length_seconds: info.duration };
 }

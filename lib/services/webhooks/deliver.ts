@@ -1,9 +1,9 @@
-import { db } from '../../db/client';
 import type { WebhookDelivery } from '../../db/generated/client';
 import { FetchError, postJson } from '../../net/safe-fetch';
 import { transact } from '../../queue';
 import { queueAttempt } from './schedule';
 import { webhookPolicy } from './url';
+import type { Ports } from '../ports';
 
 /** The spec's delivery rules: answer within 5 s; up to 3 retries, 10 s apart. */
 export const WEBHOOK_TIMEOUT_MS = 5_000;
@@ -31,9 +31,9 @@ const WAIT_POLL_MS = 200;
  * the job inline, on any machine) never both send it; a sender that died leaves a claim that
  * lapses.
  */
-async function claimAttempt(id: string): Promise<boolean> {
+async function claimAttempt(ports: Ports, id: string): Promise<boolean> {
   const now = new Date();
-  const { count } = await db().webhookDelivery.updateMany({
+  const { count } = await ports.db.webhookDelivery.updateMany({
     where: {
       id,
       deliveryStatus: 'pending',
@@ -51,10 +51,10 @@ async function claimAttempt(id: string): Promise<boolean> {
  * history shows every attempt. Receiver failures never throw; only our own failures do (and
  * are retried by the queue).
  */
-export async function deliverAttempt(deliveryId: string): Promise<void> {
+export async function deliverAttempt(ports: Ports, deliveryId: string): Promise<void> {
   for (;;) {
-    if (await claimAttempt(deliveryId)) break;
-    const d = await db().webhookDelivery.findUnique({
+    if (await claimAttempt(ports, deliveryId)) break;
+    const d = await ports.db.webhookDelivery.findUnique({
       where: { id: deliveryId },
       select: { deliveryStatus: true, sendingUntil: true },
     });
@@ -62,7 +62,7 @@ export async function deliverAttempt(deliveryId: string): Promise<void> {
     // Another sender holds it: wait for its outcome, or for its claim to lapse.
     await new Promise((r) => setTimeout(r, WAIT_POLL_MS));
   }
-  const d = await db().webhookDelivery.findUniqueOrThrow({ where: { id: deliveryId } });
+  const d = await ports.db.webhookDelivery.findUniqueOrThrow({ where: { id: deliveryId } });
 
   let status: number | null = null;
   let error: string | null = null;
@@ -77,7 +77,7 @@ export async function deliverAttempt(deliveryId: string): Promise<void> {
   }
 
   const now = new Date();
-  await transact(async (tx) => {
+  await transact(ports, async (tx) => {
     await tx.webhookDelivery.update({
       where: { id: d.id },
       data: {
@@ -103,11 +103,11 @@ export async function deliverAttempt(deliveryId: string): Promise<void> {
  * delivered. An attempt another sender is sending right now is waited for, not sent twice; the
  * attempt's queue job later finds it done.
  */
-export async function deliverDueNow(jobId: string): Promise<void> {
-  const due = await db().webhookDelivery.findMany({
+export async function deliverDueNow(ports: Ports, jobId: string): Promise<void> {
+  const due = await ports.db.webhookDelivery.findMany({
     where: { jobId, deliveryStatus: 'pending', scheduledAt: { lte: new Date() } },
     orderBy: { createdAt: 'asc' },
     select: { id: true },
   });
-  for (const d of due) await deliverAttempt(d.id);
+  for (const d of due) await deliverAttempt(ports, d.id);
 }

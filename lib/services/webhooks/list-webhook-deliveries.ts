@@ -1,17 +1,21 @@
 import type { z } from 'zod';
-import { db } from '../../db/client';
 import type { DeliveryHistory } from '../../schemas/webhooks';
 import { jobNotFound } from '../../errors';
 import { payloadColumn } from './columns';
+import type { Ports } from '../ports';
 
 type History = z.infer<typeof DeliveryHistory>;
 type Delivery = History['deliveries'][number];
 
 /** Every delivery attempt recorded for one of the caller's jobs, oldest first. */
-export async function listWebhookDeliveries(userId: string, jobId: string): Promise<History> {
-  const job = await db().job.findFirst({ where: { id: jobId, userId }, select: { id: true } });
+export async function listWebhookDeliveries(
+  ports: Ports,
+  userId: string,
+  jobId: string,
+): Promise<History> {
+  const job = await ports.db.job.findFirst({ where: { id: jobId, userId }, select: { id: true } });
   if (!job) throw jobNotFound();
-  const rows = await db().webhookDelivery.findMany({
+  const rows = await ports.db.webhookDelivery.findMany({
     where: { jobId, userId },
     orderBy: [{ createdAt: 'asc' }, { attemptNumber: 'asc' }],
   });

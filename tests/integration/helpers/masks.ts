@@ -17,6 +17,7 @@ export async function writeInvertedMaskVersion(
 ): Promise<void> {
   const prisma = await stackDb(stack);
   const { storage } = await import('../../../lib/storage');
+  const { defaultPorts } = await import('../../../lib/services/ports');
   const { storeMaskVersion, activateMaskVersion } =
     await import('../../../lib/services/masks/mask-versions');
   const first = await prisma.maskVersion.findFirstOrThrow({ where: { jobId, version: 1 } });
@@ -36,7 +37,7 @@ export async function writeInvertedMaskVersion(
     '3',
     out,
   ]);
-  await storeMaskVersion(jobId, version, out, 'test-inverted');
+  await storeMaskVersion(defaultPorts, jobId, version, out, 'test-inverted');
   await prisma.$transaction((tx) => activateMaskVersion(tx, jobId, version));
 }
 

@@ -65,26 +65,19 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
 
 /** The worker's Runner in this process, started when asked; its log lines go to `log`. */
 async function inProcessWorker(log: string[], startNow: boolean) {
-  const [
-    { Runner },
-    { handlers },
-    { queueProvider, relay },
-    { db },
-    { defaultPorts },
-    { standInRuntime },
-  ] = await Promise.all([
-    import('../../../workers/server/runner'),
-    import('../../../workers/server/handlers'),
-    import('../../../lib/queue'),
-    import('../../../lib/db/client'),
-    import('../../../lib/services/ports'),
-    import('../stand-in-runtime'),
-  ]);
+  const [{ Runner }, { handlers }, { relay }, { defaultPorts }, { standInRuntime }] =
+    await Promise.all([
+      import('../../../workers/server/runner'),
+      import('../../../workers/server/handlers'),
+      import('../../../lib/queue'),
+      import('../../../lib/services/ports'),
+      import('../stand-in-runtime'),
+    ]);
   // The stack's own adapters (its environment is set by now), with the stand-in models.
   const runtime = standInRuntime();
   const ports = { ...defaultPorts, runtime: () => Promise.resolve(runtime) };
-  await db().$connect();
-  const provider = queueProvider();
+  await ports.db.$connect();
+  const provider = ports.queue;
   const logger = {
     info: (m: string) => log.push(`[worker] ${m}`),
     error: (m: string) => log.push(`[worker] ${m}`),
@@ -100,7 +93,7 @@ async function inProcessWorker(log: string[], startNow: boolean) {
         ports,
         provider,
         concurrency: 1,
-        onIdle: relay,
+        onIdle: () => relay(ports),
         log: logger,
         pollMs: 100,
       });
@@ -112,7 +105,7 @@ async function inProcessWorker(log: string[], startNow: boolean) {
     },
     async close() {
       await provider.close();
-      await db().$disconnect();
+      await ports.db.$disconnect();
     },
   };
   if (startNow) worker.start();

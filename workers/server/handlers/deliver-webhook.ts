@@ -3,7 +3,7 @@ import type { KindHandler } from '../runner';
 
 /** Sends one webhook attempt; the attempt's row records the outcome and schedules any retry. */
 export const deliverWebhook: KindHandler<'deliver-webhook'> = {
-  async run({ deliveryId }) {
-    await deliverAttempt(deliveryId);
+  async run({ deliveryId }, ctx) {
+    await deliverAttempt(ctx.ports, deliveryId);
   },
 };

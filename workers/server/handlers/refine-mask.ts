@@ -3,5 +3,5 @@ import type { KindHandler } from '../runner';
 
 export const refineMask: KindHandler<'refine-mask'> = {
   run: ({ refinementId }, ctx) => runRefinement(refinementId, ctx),
-  onFailure: ({ refinementId }, message) => failRefinement(refinementId, message),
+  onFailure: ({ refinementId }, message, ctx) => failRefinement(ctx.ports, refinementId, message),
 };

@@ -3,5 +3,5 @@ import type { KindHandler } from '../runner';
 
 export const renderBatch: KindHandler<'render-batch'> = {
   run: ({ batchId }, ctx) => renderStoredBatch(batchId, ctx),
-  onFailure: ({ batchId }, message) => failStoredBatch(batchId, message),
+  onFailure: ({ batchId }, message, ctx) => failStoredBatch(ctx.ports, batchId, message),
 };

@@ -3,5 +3,5 @@ import type { KindHandler } from '../runner';
 
 export const renderOutput: KindHandler<'render-output'> = {
   run: ({ outputId }, ctx) => renderStoredOutput(outputId, ctx),
-  onFailure: ({ outputId }, message) => failStoredOutput(outputId, message),
+  onFailure: ({ outputId }, message, ctx) => failStoredOutput(ctx.ports, outputId, message),
 };

@@ -6,5 +6,5 @@ import type { KindHandler } from '../runner';
 export const segmentVideo: KindHandler<'segment-video'> = {
   run: ({ jobId }, ctx) =>
     segmentJob(jobId, ctx, rendersWhileSegmenting() ? primaryRender : undefined),
-  onFailure: ({ jobId }, message) => failJob(jobId, message),
+  onFailure: ({ jobId }, message, ctx) => failJob(ctx.ports, jobId, message),
 };

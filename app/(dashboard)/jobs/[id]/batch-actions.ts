@@ -6,13 +6,19 @@ import { textField } from '@/lib/auth/form-data';
 import { CreateBatchRequest } from '@/lib/schemas/exports';
 import { createBatchExport } from '@/lib/services/outputs/exports';
 import { actionFailure } from './action-failure';
+import { defaultPorts } from '@/lib/services/ports';
 
 export type AddBatchState = { ok: true; added: number } | { ok: false; error: string } | null;
 
 /** One batch through the same service and rules as POST /v1/jobs/{id}/batch-exports. */
 async function addBatch(userId: string, jobId: string, request: unknown): Promise<AddBatchState> {
   try {
-    const batch = await createBatchExport(userId, jobId, CreateBatchRequest.parse(request));
+    const batch = await createBatchExport(
+      defaultPorts,
+      userId,
+      jobId,
+      CreateBatchRequest.parse(request),
+    );
     revalidatePath(`/jobs/${jobId}`);
     return { ok: true, added: batch.total_exports };
   } catch (err) {

@@ -31,6 +31,7 @@ import { priceJob } from '@/lib/billing/pricing';
 import { listMaskVersions } from '@/lib/services/masks/list-mask-versions';
 import { listRefinements } from '@/lib/services/refinements/request-refinement';
 import { listWebhookDeliveries } from '@/lib/services/webhooks/list-webhook-deliveries';
+import { defaultPorts } from '@/lib/services/ports';
 
 export const metadata: Metadata = { title: 'Job — Keyout' };
 
@@ -51,7 +52,7 @@ export default async function JobPage({
   const user = await requireUser(`/jobs/${id}`);
   let detail;
   try {
-    detail = await getJobDetail(user.id, id);
+    detail = await getJobDetail(defaultPorts, user.id, id);
   } catch (err) {
     if (err instanceof ServiceError && err.kind === 'not_found') notFound();
     throw err;
@@ -60,12 +61,12 @@ export default async function JobPage({
   const started = s.status !== 'created' && s.status !== 'uploaded';
   const completed = s.status === 'completed';
   const [history, live, previous, exports, versions, refinements] = await Promise.all([
-    started ? listWebhookDeliveries(user.id, id) : null,
-    s.status === 'processing' ? getJobProgress(user.id, id) : null,
-    s.status === 'uploaded' && from ? startOptionsOf(user.id, from) : null,
-    completed ? listJobExports(user.id, id) : null,
-    completed ? listMaskVersions(user.id, id) : null,
-    completed ? listRefinements(user.id, id) : null,
+    started ? listWebhookDeliveries(defaultPorts, user.id, id) : null,
+    s.status === 'processing' ? getJobProgress(defaultPorts, user.id, id) : null,
+    s.status === 'uploaded' && from ? startOptionsOf(defaultPorts, user.id, from) : null,
+    completed ? listJobExports(defaultPorts, user.id, id) : null,
+    completed ? listMaskVersions(defaultPorts, user.id, id) : null,
+    completed ? listRefinements(defaultPorts, user.id, id) : null,
   ]);
   // Mask refinement (issue 26): the models that refine masks (text or clicks), cheapest first, with the price for this video.
   const textModels = API_MODEL_ROWS.filter((m) => m.textPrompts).sort(

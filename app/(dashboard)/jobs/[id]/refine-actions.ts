@@ -7,6 +7,7 @@ import { RefineMaskRequest } from '@/lib/schemas/refinements';
 import { activateVersion } from '@/lib/services/masks/activate-mask-version';
 import { requestRefinement } from '@/lib/services/refinements/request-refinement';
 import { actionFailure } from './action-failure';
+import { defaultPorts } from '@/lib/services/ports';
 
 export type RefineState = { ok: true; version: number } | { ok: false; error: string } | null;
 
@@ -35,7 +36,7 @@ export async function refineAction(
       edge_cleanup: form.get('edge_cleanup') ? { enabled: true, size: 512 } : null,
       from_version: text('from_version') ? Number(text('from_version')) : null,
     });
-    const r = await requestRefinement(user.id, jobId, request, null);
+    const r = await requestRefinement(defaultPorts, user.id, jobId, request, null);
     revalidatePath(`/jobs/${jobId}`);
     return { ok: true, version: r.version };
   } catch (err) {
@@ -56,7 +57,7 @@ function jsonOrNull(v: string): unknown {
 export async function activateAction(jobId: string, version: number): Promise<RefineState> {
   const user = await requireUser(`/jobs/${jobId}`);
   try {
-    await activateVersion(user.id, jobId, version);
+    await activateVersion(defaultPorts, user.id, jobId, version);
     revalidatePath(`/jobs/${jobId}`);
     return { ok: true, version };
   } catch (err) {

@@ -5,6 +5,7 @@ import { PageHeader } from '@/components/ui/card';
 import { requireUser } from '@/lib/auth/current-user';
 import { env } from '@/lib/env';
 import { getUploadedJob } from '@/lib/services/jobs/get-uploaded-job';
+import { defaultPorts } from '@/lib/services/ports';
 
 export const metadata: Metadata = { title: 'New job — Keyout' };
 
@@ -15,7 +16,7 @@ export default async function NewJobPage({
 }) {
   const user = await requireUser('/jobs/new');
   const { job } = await searchParams;
-  const uploaded = job ? await getUploadedJob(user.id, job) : null;
+  const uploaded = job ? await getUploadedJob(defaultPorts, user.id, job) : null;
   return (
     <>
       <PageHeader

@@ -8,6 +8,7 @@ import {
   multipartOptions,
 } from '@/lib/schemas/image-to-video';
 import { createStillJob, createStillJobWithFile } from '@/lib/services/jobs/create-job';
+import { defaultPorts } from '@/lib/services/ports';
 
 export const POST = apiRoute(async ({ req, userId }) => {
   if (req.headers.get('content-type')?.toLowerCase().startsWith('multipart/form-data')) {
@@ -20,10 +21,16 @@ export const POST = apiRoute(async ({ req, userId }) => {
       throw e;
     }
     return {
-      body: ImageToVideoUploaded.parse(await createStillJobWithFile(userId, file, options)),
+      body: ImageToVideoUploaded.parse(
+        await createStillJobWithFile(defaultPorts, userId, file, options),
+      ),
     };
   }
-  const job = await createStillJob(userId, ImageToVideoRequest.parse(await readJson(req)));
+  const job = await createStillJob(
+    defaultPorts,
+    userId,
+    ImageToVideoRequest.parse(await readJson(req)),
+  );
   return {
     body:
       job.status === 'created' ? ImageToVideoReceipt.parse(job) : ImageToVideoUploaded.parse(job),

@@ -3,6 +3,7 @@ import type { ReadableStream as NodeWebStream } from 'node:stream/web';
 import { currentUser } from '@/lib/auth/current-user';
 import { toHttpError } from '@/lib/http/errors';
 import { uploadBackground } from '@/lib/services/uploads/upload-background';
+import { defaultPorts } from '@/lib/services/ports';
 
 type Ctx = { params: Promise<{ id: string }> };
 
@@ -23,7 +24,7 @@ export async function POST(req: Request, ctx: Ctx) {
   try {
     const length = req.headers.get('content-length');
     const body = Readable.fromWeb(req.body as NodeWebStream<Uint8Array>);
-    const stored = await uploadBackground(user.id, (await ctx.params).id, body, {
+    const stored = await uploadBackground(defaultPorts, user.id, (await ctx.params).id, body, {
       contentLength: length ? Number(length) : undefined,
     });
     return json(200, stored);

@@ -5,6 +5,7 @@ import { requireUser } from '@/lib/auth/current-user';
 import { ServiceError } from '@/lib/errors';
 import { ImageToVideoRequest } from '@/lib/schemas/image-to-video';
 import { createStillJob } from '@/lib/services/jobs/create-job';
+import { defaultPorts } from '@/lib/services/ports';
 
 /** The image-to-video page: a job for a still (POST /v1/h3/image-to-video's service and rules), with its signed upload URL. */
 export async function createStillUploadAction(
@@ -15,7 +16,7 @@ export async function createStillUploadAction(
 > {
   const user = await requireUser('/jobs/new/image');
   try {
-    const job = await createStillJob(user.id, ImageToVideoRequest.parse(request));
+    const job = await createStillJob(defaultPorts, user.id, ImageToVideoRequest.parse(request));
     if (!('upload_url' in job))
       return { ok: false, error: 'The server did not issue an upload URL.' };
     return {
