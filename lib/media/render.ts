@@ -20,7 +20,7 @@ import {
 import type { MediaInfo } from '../../engine/media/types';
 import { env } from '../env';
 import { FetchError, safeFetchToFile } from '../net/safe-fetch';
-import { storage } from '../storage';
+import type { Storage } from '../storage';
 import { probeBackground } from './background';
 import { parseRational } from '../../engine/media/geometry';
 import { assertCapability } from './capabilities';
@@ -47,6 +47,8 @@ export interface RenderInputs {
   signal?: AbortSignal;
   /** false: outputs pass the filmed colour of soft edges through (the model's `edgeColour`); estimated by default. */
   edgeColour?: boolean;
+  /** The job's storage, where a composition's uploaded background (`{ key }`) is read from. */
+  storage?: Storage;
 }
 
 export interface RenderedOutput {
@@ -66,15 +68,17 @@ export interface RenderedOutput {
 async function backgroundFile(
   src: BackgroundSource,
   workDir: string,
-  signal?: AbortSignal,
+  signal: AbortSignal | undefined,
+  storage: Storage | undefined,
 ): Promise<string> {
   if ('file' in src) return src.file;
   if ('key' in src) {
-    if (!(await storage().stat(src.key)))
+    if (!storage) throw new Error('A stored background needs the job storage to read it from');
+    if (!(await storage.stat(src.key)))
       throw new MediaError(
         'The uploaded background image is gone; start the job again with a new one.',
       );
-    return storage().localFile(src.key, workDir);
+    return storage.localFile(src.key, workDir);
   }
   const file = path.join(workDir, 'background');
   try {
@@ -204,7 +208,7 @@ export async function renderOutput(
     let background: BackgroundInput | undefined;
     if (recipe.kind === 'composition')
       background = await probeBackground(
-        await backgroundFile(recipe.background, workDir, signal),
+        await backgroundFile(recipe.background, workDir, signal, opts.storage),
         signal,
       );
     const input = {

@@ -42,6 +42,7 @@ export async function renderInputs(
     source: await ports.storage.localFile(job.sourceKey, dir),
     mask: await readMask(ports, mask, dir),
     edgeColour: apiModel(startedRequest(job).model).edgeColour,
+    storage: ports.storage,
   };
 }
 
