@@ -1,6 +1,5 @@
 import { db, type Db } from '../db/client';
 import type { ServedRuntime } from '../inference/runtime-rpc';
-import { serverRuntime } from '../inference/server-runtime';
 import { queueProvider, type QueueProvider } from '../queue';
 import { storage, type Storage } from '../storage';
 
@@ -25,7 +24,9 @@ export interface Ports {
 
 /**
  * The process's own adapters, each made on first use (the configuration is read then), so this
- * is built once at import and stays valid when a test points the environment elsewhere.
+ * is built once at import and stays valid when a test points the environment elsewhere. No
+ * models: the web process imports this, and must not bundle or load onnxruntime-node (its
+ * inference thread is a tsx entry); a worker adds them with `withRuntime`.
  */
 export const defaultPorts: Ports = {
   get db() {
@@ -37,9 +38,14 @@ export const defaultPorts: Ports = {
   get queue() {
     return queueProvider();
   },
-  runtime: serverRuntime,
+  runtime: () => Promise.reject(new Error('This process runs no models (see withRuntime)')),
   clock: { now: () => new Date() },
 };
+
+/** `ports` with these models; its other adapters are still made on first use. */
+export function withRuntime(ports: Ports, runtime: Ports['runtime']): Ports {
+  return Object.create(ports, { runtime: { value: runtime, enumerable: true } }) as Ports;
+}
 
 /** A worker's unit of work: its ports, and the signal that stops it. */
 export interface WorkContext {

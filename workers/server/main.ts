@@ -6,7 +6,8 @@ import { describeChoice, isGpu, type DeviceChoice } from '../../lib/inference/de
 import { queueProvider, relay } from '../../lib/queue';
 import { needsDevice, resolveLanes, type LaneSetting } from '../../lib/queue/lanes';
 import { expireAbandonedJobs } from '../../lib/services/jobs/expire-abandoned-jobs';
-import { defaultPorts } from '../../lib/services/ports';
+import { defaultPorts, withRuntime } from '../../lib/services/ports';
+import { serverRuntime } from '../../lib/inference/server-runtime';
 import { handlers } from './handlers';
 import { assertHandlersMatchCatalogue, Runner } from './runner';
 
@@ -19,9 +20,11 @@ import { assertHandlersMatchCatalogue, Runner } from './runner';
 const DRAIN_GRACE_MS = 10_000;
 /** How often abandoned, never-started jobs are looked for (lib/services/jobs/expire-abandoned-jobs). */
 const EXPIRY_SWEEP_MS = 60 * 60 * 1000;
+/** The process's adapters, with the models (loaded on first use). */
+const ports = withRuntime(defaultPorts, serverRuntime);
 
 function sweepAbandonedJobs(): void {
-  expireAbandonedJobs(defaultPorts).then(
+  expireAbandonedJobs(ports).then(
     (n) => {
       if (n) console.log(`[worker] deleted ${n} abandoned job(s) that were never started`);
     },
@@ -62,7 +65,7 @@ function yieldToWeb(nice: number): void {
  */
 async function inferenceDevice(lanes: LaneSetting): Promise<DeviceChoice | null> {
   if (!needsDevice(lanes)) return null;
-  return (await defaultPorts.runtime()).device();
+  return (await ports.runtime()).device();
 }
 
 async function main(): Promise<void> {
@@ -75,11 +78,11 @@ async function main(): Promise<void> {
   const provider = queueProvider();
   const runner = new Runner({
     handlers,
-    ports: defaultPorts,
+    ports,
     provider,
     concurrency: config.WORKER_CONCURRENCY,
     lanes,
-    onIdle: () => relay(defaultPorts),
+    onIdle: () => relay(ports),
   });
   runner.start();
   sweepAbandonedJobs();
