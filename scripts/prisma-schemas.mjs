@@ -2,7 +2,7 @@
 // SQLite): Prisma allows one datasource provider per schema, and its generated client compiles
 // queries for that provider, so each database gets its own schema file and generated client from
 // the same models. `node scripts/prisma-schemas.mjs` rewrites the derived file; `--check` only says
-// whether it is current (lib/db/schemas.service.test.ts runs the same check).
+// whether it is current (lib/db/schemas.in-process.test.ts runs the same check).
 import fs from 'node:fs';
 import path from 'node:path';
 
@@ -12,7 +12,8 @@ export const POSTGRES = path.join(root, 'prisma/postgres/schema.prisma');
 
 const HEADER = `// GENERATED from prisma/schema.prisma by scripts/prisma-schemas.mjs: edit that file, then run
 // \`npm run prisma:generate\`. Only the provider and the client's output folder differ.
-// Migrations: prisma/postgres/migrations (kept in step with prisma/migrations, lib/db/schemas.service.test.ts).
+// Migrations: prisma/postgres/migrations (kept in step with prisma/migrations,
+// lib/db/schemas.in-process.test.ts).
 
 `;
 

@@ -19,11 +19,11 @@ import { startScaleServices } from './lib-stack/scale-services';
 /**
  * What runs on the second stack: the scale-out scenarios (two web processes, two workers,
  * PostgreSQL's row locks, a SIGKILLed worker, S3 deletes and direct uploads) on real servers and
- * workers, and the API files of the service tier (tests/service: money, jobs, exports and
+ * workers, and the API files of the in-process tier (tests/in-process: money, jobs, exports and
  * batches, webhooks, keys, limits, URL checks), whose rules meet PostgreSQL's locks, BullMQ and
  * S3 there. Media and engine tests are the same code on both stacks and run once, embedded.
  */
-const SCALE_SUITE = ['tests/integration/scale-out.test.ts', 'tests/service/'];
+const SCALE_SUITE = ['tests/integration/scale-out.test.ts', 'tests/in-process/'];
 
 const root = path.resolve(import.meta.dirname, '..');
 const files = process.argv.slice(2).length ? process.argv.slice(2) : SCALE_SUITE;
@@ -43,7 +43,7 @@ async function main(): Promise<number> {
     console.log(`› Scale-out services: ${services.describe}`);
     const vitest = spawn(
       'npx',
-      ['vitest', 'run', '--project', 'integration', '--project', 'service', ...files],
+      ['vitest', 'run', '--project', 'integration', '--project', 'in-process', ...files],
       {
         cwd: root,
         stdio: 'inherit',

@@ -1,5 +1,6 @@
 // `npm test`: every tier, after the same preparation as `npm start`, each timed:
-//   types and lint → test:unit → test:service → build → test:integration beside test:scale → test:e2e
+//   types and lint → test:unit → test:in-process → build
+//   → test:integration beside test:scale → test:e2e
 // Each tier is also its own npm script (README "Tests").
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -82,7 +83,7 @@ const steps = [
   ['typecheck', () => sh('npx', ['tsc', '--noEmit'])],
   ['lint', npm('lint')],
   ['test:unit', npm('test:unit', asTests)],
-  ['test:service', npm('test:service', asTests)],
+  ['test:in-process', npm('test:in-process', asTests)],
   ['build', buildIfStale],
   ['test:integration beside test:scale', integrationBesideScale],
   // The production build made above serves the e2e run (next start), as users get it.

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
  * The committed migration sets, one per database, in Prisma's folder format
  * (`<timestamp>_<name>/migration.sql`): prisma/migrations (SQLite) and
  * prisma/postgres/migrations (PostgreSQL). Each SQLite migration has a PostgreSQL twin of the
- * same name, and both sets build the same schema (lib/db/schemas.service.test.ts).
+ * same name, and both sets build the same schema (lib/db/schemas.in-process.test.ts).
  */
 export type Provider = 'sqlite' | 'postgres';
 

@@ -3,7 +3,7 @@ import pg from 'pg';
 
 /**
  * A database's schema as plain data, in the same vocabulary for SQLite and PostgreSQL, so the
- * two migration sets can be compared (lib/db/schemas.service.test.ts). Types are Prisma's scalar
+ * two migration sets can be compared (lib/db/schemas.in-process.test.ts). Types are Prisma's scalar
  * families (SQLite REAL and PostgreSQL DOUBLE PRECISION are both "float"); defaults are written
  * the same way (`CURRENT_TIMESTAMP`, `'text'`, `false`, `0`). Prisma's own bookkeeping table is
  * left out.

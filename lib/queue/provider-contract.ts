@@ -4,7 +4,7 @@ import type { ClaimedJob, QueueMessage, QueueProvider } from './provider';
 
 /**
  * What every queue provider must do, as the runner relies on it: run against the embedded
- * queue (db-provider.test.ts) and BullMQ on a real Redis (bullmq-provider.service.test.ts).
+ * queue (db-provider.test.ts) and BullMQ on a real Redis (bullmq-provider.in-process.test.ts).
  * `workers(n)` is called once per test: n providers standing for separate worker processes
  * that share one empty queue (each holds its own claims).
  */

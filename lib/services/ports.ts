@@ -10,7 +10,7 @@ export interface Clock {
 
 /**
  * What a use case works with, handed to it rather than reached for, so a test tier passes its
- * stand-ins in (tests/service gives the worker its stand-in models this way). The API's and the
+ * stand-ins in (tests/in-process gives the worker its stand-in models this way). The API's and the
  * dashboard's use cases take it as their first parameter, the worker's inside their WorkContext.
  */
 export interface Ports {

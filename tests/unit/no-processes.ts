@@ -4,12 +4,12 @@ import net from 'node:net';
 
 /**
  * The unit tier's rule, held by the harness: a unit test starts no process and opens no port.
- * A test that needs ffmpeg, a database server or a listening socket is a service test: name it
- * `*.service.test.ts` (vitest.config.ts).
+ * A test that needs ffmpeg, a database server or a listening socket is an in-process test: name it
+ * `*.in-process.test.ts` (vitest.config.ts).
  */
 const refuse = (what: string) => () => {
   throw new Error(
-    `A unit test may not ${what}: name the file *.service.test.ts to run it in the service tier.`,
+    `A unit test may not ${what}: name the file *.in-process.test.ts (the in-process tier).`,
   );
 };
 for (const fn of [

@@ -37,7 +37,7 @@ export interface Stack {
   dataDir: string;
   /** The environment every process runs with (for the CLI and direct db() access). */
   env: Record<string, string>;
-  /** `in-process`: the service tier's stack (tests/service/helpers/stack.ts). */
+  /** `in-process`: the in-process tier's stack (tests/in-process/helpers/stack.ts). */
   mode: 'dev' | 'start' | 'in-process';
   /** The last lines the servers and workers printed, for failure messages. */
   logs(): string;

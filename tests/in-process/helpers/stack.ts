@@ -13,7 +13,7 @@ import { freePorts } from '../../../scripts/lib-stack/ports';
 import { serveRoutes } from './routes';
 
 /**
- * The service tier's Keyout, in the test process: the API's route handlers on a plain HTTP
+ * The in-process tier's Keyout, in the test process: the API's route handlers on a plain HTTP
  * server (routes.ts) and the worker's Runner with its real handlers, queue and storage, over a
  * fresh DATA_DIR and database. Models answer from the stand-in runtime (stand-in-runtime.ts),
  * handed to the Runner in its ports; ffmpeg is real. The same Stack as the

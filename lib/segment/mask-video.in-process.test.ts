@@ -7,10 +7,10 @@ import type { InferenceDevice } from '../inference/device';
 import { ffmpeg } from '../media/ffmpeg';
 import { probeVideo } from '../media/probe';
 import { segmentVideo } from './mask-video';
-import { standInRuntime } from '../../tests/service/stand-in-runtime';
+import { standInRuntime } from '../../tests/in-process/stand-in-runtime';
 
-// The service tier's stand-in runtime (tests/service/stand-in-runtime.ts), told it runs on a given device:
-// which models a job loads shows which configuration of its tier ran.
+// The in-process tier's stand-in runtime (tests/in-process/stand-in-runtime.ts), told it runs on a
+// given device: which models a job loads shows which configuration of its tier ran.
 let dir = '';
 let clip = '';
 

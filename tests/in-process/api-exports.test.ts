@@ -54,7 +54,7 @@ interface BatchRecord {
 }
 
 // Exports and batches from a completed job, as a client uses them: the API and the worker in
-// process (the service tier: stand-in models), real ffmpeg.
+// process (the in-process tier: stand-in models), real ffmpeg.
 describe.skipIf(!hasTestdata)('exports and batches (needs ../shared/testdata)', () => {
   let stack: Stack;
   let owner: TestAccount;

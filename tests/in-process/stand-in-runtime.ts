@@ -7,14 +7,14 @@ import type { InferenceSession, ModelFile, TensorData } from '../../engine/runti
 import type { ServedRuntime } from '../../lib/inference/runtime-rpc';
 
 /**
- * STAND-IN, service tier only: an InferenceRuntime behind the engine's port that answers every
- * model at once with one known subject, so the service tests exercise the engine, ffmpeg and the
+ * STAND-IN, in-process tier only: an InferenceRuntime behind the engine's port that answers every
+ * model at once with one known subject, so the in-process tests exercise the engine, ffmpeg and the
  * services around it without the minutes real models take on a CPU. The subject is the ellipse
  * centred in the picture with half-axes a quarter of its width and three eighths of its height
  * (`inSubject`): segmenters mark it, the detector finds one person around it, SAM outlines the
  * box or the points it is given. The same paths run on the real models in the integration tier.
  */
-export const STAND_IN_RUNTIME_NAME = 'stand-in (service tests)';
+export const STAND_IN_RUNTIME_NAME = 'stand-in (in-process tests)';
 
 /** Whether (x, y), in a picture of width × height, lies in the stand-in's subject. */
 export function inSubject(x: number, y: number, width: number, height: number): boolean {

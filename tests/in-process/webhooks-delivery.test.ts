@@ -14,7 +14,7 @@ import {
 import { listenOnFreePort } from '../support/listen';
 
 /**
- * The API and the worker in process (the service tier), a real receiver (node:http on loopback;
+ * The API and the worker in process (the in-process tier), a real receiver (node:http on loopback;
  * the stack runs with KEYOUT_ALLOW_PRIVATE_URLS=1 as client test suites do). /flaky answers 500
  * to the first two job.started deliveries; /ok always answers 200. Retries use the real 10 s
  * spacing.
