@@ -41,7 +41,7 @@ describe('engine presets', () => {
       keyframes: { interval: 1 },
     });
     expect(withPreset(TIERS.human, 'fine-edges')).toMatchObject({
-      workSide: 384,
+      workSide: 576,
       guided: { subsample: 1 },
     });
     expect(withPreset(TIERS.pro, 'fine-edges').workSide).toBe(1024);

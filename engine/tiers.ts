@@ -79,18 +79,21 @@ export interface TierConfig {
 }
 
 /**
- * The two people configurations. `selfie`: MediaPipe selfie 256² on every frame, its soft halo
- * checked against the frame's own colours, guided-filter edges solved on a 128-px grid. `rvm`: Robust Video Matting on every frame at 384 px on the
- * long side (its recurrent state carried frame to frame), edges by the guided filter without
- * gain (RVM's alpha is already real alpha). Which one `service-human` runs, and where the Studio
- * runs the other, is decided by measurement (docs/engine.md).
+ * The two people configurations. `selfie`: MediaPipe selfie 256² on every frame, worked at a
+ * 384-px long side (at 256 a full-body person's limbs were a few pixels wide and the guided
+ * filter made a band of background around them), its soft halo checked against the frame's
+ * own colours, guided-filter edges solved on a 192-px grid. `rvm`: Robust Video Matting on
+ * every frame at 384 px on the long side (its recurrent state carried frame to frame), edges
+ * by the guided filter without gain (RVM's alpha is already real alpha). Which one
+ * `service-human` runs, and where the Studio runs the other, is decided by measurement
+ * (docs/engine.md).
  */
 export const PEOPLE_TIERS = {
   selfie: {
     model: 'selfie',
     inputSide: 512,
     keepAspect: true,
-    workSide: 256,
+    workSide: 384,
     keyframes: {
       interval: 1,
       fuseRadius: 0,

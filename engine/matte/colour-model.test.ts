@@ -119,7 +119,7 @@ describe('colour model', () => {
       width: W,
       height: H,
     };
-    const p = checkOwnColours(prob, colours, 3).data;
+    const p = checkOwnColours(prob, { colours, width: W, height: H }, 3).data;
     for (const x of [25, 28, 33]) expect(p[16 * W + x]).toBeLessThan(0.1); // green in the halo
     expect(p[16 * W + 30]).toBeGreaterThan(0.9); // the red limb
     expect(p[16 * W + 10]).toBe(1);

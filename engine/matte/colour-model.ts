@@ -1,5 +1,5 @@
 import { stillFlow, type FlowField } from './flow';
-import type { FloatMap } from './image';
+import { fitLongSide, resizeMap, type FloatMap } from './image';
 
 /** Levels per channel: 16³ colours, fine enough to tell bark from skin, coarse enough to fill. */
 const LEVELS = 16;
@@ -134,23 +134,50 @@ export function combineOdds(p: Float32Array, q: Float32Array): Float32Array {
 const OWN_SURE = 0.05;
 
 /**
- * A matte weighed against its own frame's local colour statistics (`colours` at the matte's
- * size): what it is unsure of takes the side whose colours it has around there. A colour seen
- * nowhere around, or on both sides alike, leaves it as it was. Each pass is taught by the one
- * before: a halo pixel the first pass made sure teaches the next.
+ * Long side the own-colour check works at, whatever the working side: its passes were tuned at
+ * 256, finer its cells' statistics spread a textured background over more colours (lucia's
+ * first 16 frames at a 384 working side: at worst 2.6 % of the subject beside the feet checked
+ * at 384, 0.8 % at 256), and it costs a quarter as much.
  */
-export function checkOwnColours(prob: FloatMap, colours: Uint16Array, passes: number): FloatMap {
-  const still = stillFlow(prob);
-  let p = prob;
+const OWN_SIDE = 256;
+
+/** A frame's quantised colours at the own-colour check's size (RGB planes at width × height). */
+export interface OwnColours {
+  colours: Uint16Array;
+  width: number;
+  height: number;
+}
+
+/** The frame's colours for `checkOwnColours`, its planes first area-resized to `OWN_SIDE`. */
+export function ownColoursOf(planes: Float32Array[], width: number, height: number): OwnColours {
+  const [w, h] = fitLongSide(width, height, OWN_SIDE);
+  const small = planes.map((data) => resizeMap({ data, width, height }, w, h).data);
+  return { colours: quantiseColours(small), width: w, height: h };
+}
+
+/**
+ * A matte weighed against its own frame's local colour statistics (`own`, at most `OWN_SIDE`):
+ * what it is unsure of takes the side whose colours it has around there. A colour seen nowhere
+ * around, or on both sides alike, leaves it as it was. Each pass is taught by the one before: a
+ * halo pixel the first pass made sure teaches the next. A larger matte takes the passes'
+ * evidence (their summed log-odds) resized to its own size.
+ */
+export function checkOwnColours(prob: FloatMap, own: OwnColours, passes: number): FloatMap {
+  const { colours, width: W, height: H } = own;
+  let p = resizeMap(prob, W, H);
+  const still = stillFlow(p);
+  const logOdds = new Float32Array(W * H);
   for (let i = 0; i < passes; i++) {
-    const q = colourPosterior(
-      buildColourModel(colours, p, OWN_SURE),
-      colours,
-      p.width,
-      p.height,
-      still,
-    );
-    p = { data: combineOdds(p.data, q), width: p.width, height: p.height };
+    const q = colourPosterior(buildColourModel(colours, p, OWN_SURE), colours, W, H, still);
+    for (let j = 0; j < q.length; j++) logOdds[j] = logOdds[j]! + Math.log(q[j]! / (1 - q[j]!));
+    p = { data: combineOdds(p.data, q), width: W, height: H };
   }
-  return p;
+  if (prob.width === W && prob.height === H) return p;
+  const shift = resizeMap({ data: logOdds, width: W, height: H }, prob.width, prob.height).data;
+  const out = new Float32Array(prob.data.length);
+  for (let i = 0; i < out.length; i++) {
+    const a = prob.data[i]! * Math.exp(shift[i]!);
+    out[i] = a / (a + 1 - prob.data[i]!);
+  }
+  return { data: out, width: prob.width, height: prob.height };
 }

@@ -1,4 +1,4 @@
-import { checkOwnColours, quantiseColours } from '../matte/colour-model';
+import { checkOwnColours, ownColoursOf } from '../matte/colour-model';
 import { CutDetector } from '../matte/cuts';
 import { resizeMap, type RgbaFrame } from '../matte/image';
 import { decodeOutput, type ModelIo } from '../models/io';
@@ -103,7 +103,10 @@ export async function createVideoMatter(opts: VideoMatterOptions): Promise<Video
   function infer(slot: Slot): Promise<void> {
     const t0 = now();
     // Read now: a key's pixels may be dropped before its model answers.
-    const own = tier.ownColours && slot.pixels ? quantiseColours(slot.pixels.work) : null;
+    const own =
+      tier.ownColours && slot.pixels
+        ? ownColoursOf(slot.pixels.work, slot.workLuma.width, slot.workLuma.height)
+        : null;
     const running = model.run(slot);
     stats.stageSeconds.infer += now() - t0;
     const gen = queue.generation;
