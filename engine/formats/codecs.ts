@@ -43,8 +43,11 @@ export function webpAnimation(quality: number, compressionLevel: number): string
 
 /** A GIF looping forever. */
 export const GIF_ENCODER = ['-c:v', 'gif', '-loop', '0', '-f', 'gif'];
-/** One image written once (a GIF's palette). */
-export const SINGLE_IMAGE_OUTPUT = ['-frames:v', '1', '-update', '1', '-f', 'image2'];
+/** Output options of one picture written once to an image file (a palette, a poster, a thumbnail). */
+export const singleImage = (encoder: string[] = []) => [
+  ...['-frames:v', '1', ...encoder],
+  ...['-update', '1', '-f', 'image2'],
+];
 
 /** A branch tail that only converts the picture to the encoder's pixel format. */
 export const convertTo =

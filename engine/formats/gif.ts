@@ -1,11 +1,5 @@
 import { safeImageInputArgs } from '../media/input';
-import {
-  clearTransparent,
-  GIF_ENCODER,
-  gifPaletteGen,
-  gifPaletteUse,
-  SINGLE_IMAGE_OUTPUT,
-} from './codecs';
+import { clearTransparent, GIF_ENCODER, gifPaletteGen, gifPaletteUse, singleImage } from './codecs';
 import { ANIMATED_IMAGE, GIF_FILE } from './shared-traits';
 import type { OutputFormat } from './types';
 
@@ -35,7 +29,7 @@ export const gif = {
         ),
         '-map',
         '[v]',
-        ...SINGLE_IMAGE_OUTPUT,
+        ...singleImage(),
         palette,
       ];
       const paletteInput = c.inputs.filter((a) => a === '-i').length;

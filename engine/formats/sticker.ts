@@ -5,7 +5,7 @@ import {
   GIF_ENCODER,
   gifPaletteGen,
   gifPaletteUse,
-  SINGLE_IMAGE_OUTPUT,
+  singleImage,
   vp9ConstantQuality,
   VP9_GOOD,
   webpAnimation,
@@ -253,13 +253,7 @@ export const gifSticker: StickerCodec = {
     const picture = attemptFilters(io).join(',');
     return {
       steps: [
-        [
-          ...io.input,
-          '-vf',
-          `${picture},${gifPaletteGen(q.colours!)}`,
-          ...SINGLE_IMAGE_OUTPUT,
-          palette,
-        ],
+        [...io.input, '-vf', `${picture},${gifPaletteGen(q.colours!)}`, ...singleImage(), palette],
         [
           ...io.input,
           ...safeImageInputArgs('png_pipe', palette),

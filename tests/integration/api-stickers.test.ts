@@ -10,6 +10,7 @@ import { hevcLayerCounts } from '../../engine/media/capabilities';
 import { decodeAlphaLayer } from '../../lib/media/hevc-alpha';
 import { storageKeys } from '../../lib/storage/keys';
 import { countedProbe } from '../support/counted-probe';
+import { vp9WithAlpha } from '../support/frames';
 import {
   api,
   createAccount,
@@ -429,7 +430,7 @@ describe.skipIf(!hasTestdata)(
         webm,
         Buffer.from(await (await fetch(primary.body.processed_video_url)).arrayBuffer()),
       );
-      const a = await alphaValues(['-c:v', 'libvpx-vp9', '-i', webm], 30);
+      const a = await alphaValues(vp9WithAlpha(webm), 30);
       const n = a.length / 3;
       const moved = a.slice(0, n).reduce((s, x, i) => s + Math.abs(x - a[n + i]!), 0) / n;
       expect(moved).toBeGreaterThan(5);

@@ -10,7 +10,12 @@ import { thumbnailFrame } from '../../engine/media/thumbnails';
 import type { MediaInfo } from '../../engine/media/types';
 import { env } from '../../lib/env';
 import { MediaError } from '../../lib/media/ffmpeg';
-import { excerptWithMask, makeTestMask, testMaskEllipse } from '../../lib/media/fixtures';
+import {
+  excerptWithMask,
+  fromLavfi,
+  makeTestMask,
+  testMaskEllipse,
+} from '../../lib/media/fixtures';
 import { rawFrame } from '../support/frames';
 import { probeVideo } from '../../lib/media/probe';
 import { renderOutput } from '../../lib/media/render';
@@ -171,17 +176,7 @@ describe.skipIf(!hasTestdata)(
 
     it('composition on an image: background scaled to cover, foreground on top', async () => {
       const image = path.join(tmp, 'green.jpg');
-      await run('ffmpeg', [
-        '-v',
-        'error',
-        '-f',
-        'lavfi',
-        '-i',
-        'color=c=0x10C020:s=1000x300',
-        '-frames:v',
-        '1',
-        image,
-      ]);
+      await fromLavfi(image, 'color=c=0x10C020:s=1000x300', ['-frames:v', '1']);
       const o = await render(
         {
           kind: 'composition',
@@ -256,17 +251,7 @@ describe.skipIf(!hasTestdata)(
       ).toBeGreaterThan(30);
       // An image background takes the foreground's clock too (24 fps here, not the image's 25).
       const still = path.join(tmp, 'still.png');
-      await run('ffmpeg', [
-        '-v',
-        'error',
-        '-f',
-        'lavfi',
-        '-i',
-        'testsrc2=s=400x300',
-        '-frames:v',
-        '1',
-        still,
-      ]);
+      await fromLavfi(still, 'testsrc2=s=400x300', ['-frames:v', '1']);
       const centered = await render(
         {
           kind: 'composition',
@@ -473,18 +458,11 @@ describe.skipIf(!hasTestdata)(
 
     it('validates long outputs too (sampled frames reached by seeking)', async () => {
       const long = path.join(tmp, 'long.mp4');
-      await run('ffmpeg', [
-        '-v',
-        'error',
-        '-f',
-        'lavfi',
-        '-i',
-        'testsrc2=s=160x90:r=25:d=32',
+      await fromLavfi(long, 'testsrc2=s=160x90:r=25:d=32', [
         '-c:v',
         'libx264',
         '-preset',
         'ultrafast',
-        long,
       ]);
       const lInfo = await probeVideo(long);
       const lMask = await makeTestMask(long, lInfo, path.join(tmp, 'long-mask.mkv'));
@@ -521,32 +499,15 @@ describe('blur keeps each side of the matte to itself', () => {
     const draw = `color=black:s=320x240:r=10:d=1,format=gray,geq=lum='if(lte(hypot((X-160)/60\\,(Y-120)/80)\\,1)\\,DISC\\,GROUND)'`;
     const source = path.join(tmp, `${name}.mp4`);
     const mask = path.join(tmp, `${name}-mask.mkv`);
-    await run('ffmpeg', [
-      '-v',
-      'error',
-      '-f',
-      'lavfi',
-      '-i',
-      draw.replace('DISC', String(disc)).replace('GROUND', String(ground)),
+    await fromLavfi(source, draw.replace('DISC', String(disc)).replace('GROUND', String(ground)), [
       '-c:v',
       'libx264',
       '-crf',
       '10',
       '-pix_fmt',
       'yuv420p',
-      source,
     ]);
-    await run('ffmpeg', [
-      '-v',
-      'error',
-      '-f',
-      'lavfi',
-      '-i',
-      draw.replace('DISC', '255').replace('GROUND', '0'),
-      '-c:v',
-      'ffv1',
-      mask,
-    ]);
+    await fromLavfi(mask, draw.replace('DISC', '255').replace('GROUND', '0'), ['-c:v', 'ffv1']);
     return { source, mask, info: await probeVideo(source), inside };
   }
 
