@@ -25,6 +25,7 @@ import { renderOutput } from '../lib/media/render';
 import { segmentVideo } from '../lib/segment/mask-video';
 import { parseArgs, table } from './lib-bench/frames';
 import { QUIET_CHROMIUM, startNext } from './lib-bench/next-start';
+import { H264 } from '../lib/media/fixtures';
 
 const args = parseArgs(process.argv.slice(2));
 const VIDEOS = path.resolve('../shared/testdata/videos');
@@ -52,12 +53,9 @@ function cut(source: string, secs: number, name: string): string {
     source,
     '-t',
     String(secs),
-    '-c:v',
-    'libx264',
+    ...H264,
     '-preset',
     'veryfast',
-    '-pix_fmt',
-    'yuv420p',
     '-c:a',
     'aac',
     out,

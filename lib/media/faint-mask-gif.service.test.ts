@@ -6,6 +6,7 @@ import type { MediaInfo } from '../../engine/media/types';
 import { ffmpeg } from './ffmpeg';
 import { probeVideo } from './probe';
 import { renderOutput } from './render';
+import { H264 } from './fixtures';
 
 // A near-empty mask (what is left after subtracting "person"): faint everywhere, below the GIF
 // encoder's alpha threshold, so a correct GIF of it is wholly transparent.
@@ -24,10 +25,7 @@ beforeAll(async () => {
     'lavfi',
     '-i',
     'testsrc2=s=160x120:r=25:d=2',
-    '-c:v',
-    'libx264',
-    '-pix_fmt',
-    'yuv420p',
+    ...H264,
     source,
   ]);
   const mask = (box: string, out: string) =>

@@ -7,6 +7,7 @@ import type { MediaInfo } from '../../engine/media/types';
 import { ffmpeg } from './ffmpeg';
 import { probeVideo } from './probe';
 import { renderOutput } from './render';
+import { H264 } from './fixtures';
 
 /**
  * Lottie files rendered and validated for real: a clip whose first second stands still and whose
@@ -42,10 +43,7 @@ beforeAll(async () => {
     '[0:v]setpts=N/25/TB[a];[a][1:v]concat=n=2:v=1[v]',
     '-map',
     '[v]',
-    '-c:v',
-    'libx264',
-    '-pix_fmt',
-    'yuv420p',
+    ...H264,
     source,
   ]);
   await ffmpeg([

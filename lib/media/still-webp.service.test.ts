@@ -7,6 +7,7 @@ import type { MediaInfo } from '../../engine/media/types';
 import { ffmpeg } from './ffmpeg';
 import { probeVideo } from './probe';
 import { renderOutput } from './render';
+import { H264 } from './fixtures';
 
 // A clip with no motion at all (an image-to-video still with motion "none"): every frame is the
 // same. libwebp then writes one frame cropped to the subject, with no alpha of its own (an opaque
@@ -31,10 +32,7 @@ beforeAll(async () => {
     'lavfi',
     '-i',
     'color=c=0x3060c0:s=320x320:r=24:d=2',
-    '-c:v',
-    'libx264',
-    '-pix_fmt',
-    'yuv420p',
+    ...H264,
     source,
   ]);
   for (const [name, graph] of Object.entries(masks))

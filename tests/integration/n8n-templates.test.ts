@@ -15,6 +15,7 @@ import {
   type Stack,
 } from './helpers';
 import { listenOnFreePort } from '../support/listen';
+import { H264 } from '../../lib/media/fixtures';
 
 const run = promisify(execFile);
 
@@ -74,12 +75,9 @@ async function makeMedia(): Promise<void> {
       '1',
       '-vf',
       'scale=256:256',
-      '-c:v',
-      'libx264',
+      ...H264,
       '-preset',
       'veryfast',
-      '-pix_fmt',
-      'yuv420p',
       '-c:a',
       'aac',
       fg,

@@ -16,6 +16,7 @@ import {
   makeTestMask,
   testMaskEllipse,
 } from '../../lib/media/fixtures';
+import { packetCountedProbe } from '../support/counted-probe';
 import { rawFrame } from '../support/frames';
 import { probeVideo } from '../../lib/media/probe';
 import { renderOutput } from '../../lib/media/render';
@@ -33,30 +34,6 @@ const VIDEOS = path.resolve(import.meta.dirname, '../../../shared/testdata/video
 const hasTestdata = fs.existsSync(VIDEOS);
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'keyout-recipes-it-'));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
-
-interface Stream {
-  codec_type: string;
-  codec_name: string;
-  width?: number;
-  height?: number;
-  pix_fmt?: string;
-  avg_frame_rate?: string;
-  nb_read_packets?: string;
-}
-async function streams(file: string): Promise<{ streams: Stream[]; duration: number }> {
-  const { stdout } = await run('ffprobe', [
-    '-v',
-    'error',
-    '-count_packets',
-    '-show_streams',
-    '-show_format',
-    '-of',
-    'json',
-    file,
-  ]);
-  const j = JSON.parse(stdout) as { streams: Stream[]; format: { duration: string } };
-  return { streams: j.streams, duration: Number(j.format.duration) };
-}
 
 /** Mean absolute RGB difference over the pixels `where` picks. */
 function meanDiff(
@@ -114,12 +91,12 @@ describe.skipIf(!hasTestdata)(
     it('color: the exact colour where the subject is not, the source where it is, audio kept', async () => {
       const o = await render({ kind: 'color', color: '#2040C0', exportFormat: 'mp4' }, 'color');
       expect(o).toMatchObject({ extension: 'mp4', contentType: 'video/mp4' });
-      const p = await streams(o.file);
+      const p = await packetCountedProbe(o.file);
       expect(p.streams.map((s) => `${s.codec_type}:${s.codec_name}`)).toEqual([
         'video:h264',
         'audio:aac',
       ]);
-      expect(p.duration).toBeCloseTo(2, 1);
+      expect(Number(p.format.duration)).toBeCloseTo(2, 1);
       const out = await rawFrame(['-i', o.file], n, 'rgb24');
       expect(meanDiff(out, [0x20, 0x40, 0xc0], 320, outside)).toBeLessThan(3);
       expect(meanDiff(out, src, 320, inside)).toBeLessThan(5);
@@ -137,7 +114,7 @@ describe.skipIf(!hasTestdata)(
         { kind: 'color', color: '#FFFFFF80', exportFormat: 'webm' },
         'color_alpha',
       );
-      expect((await streams(o.file)).streams[0]).toMatchObject({
+      expect((await packetCountedProbe(o.file)).streams[0]).toMatchObject({
         codec_name: 'vp9',
         pix_fmt: 'yuv420p',
       });
@@ -165,7 +142,7 @@ describe.skipIf(!hasTestdata)(
         },
         'blur_subject',
       );
-      expect((await streams(subj.file)).streams[0]).toMatchObject({
+      expect((await packetCountedProbe(subj.file)).streams[0]).toMatchObject({
         codec_name: 'prores',
         pix_fmt: 'yuv422p10le',
       });
@@ -235,7 +212,7 @@ describe.skipIf(!hasTestdata)(
         quiet.source,
         quiet.info,
       );
-      const p = await streams(o.file);
+      const p = await packetCountedProbe(o.file);
       expect(p.streams.map((s) => `${s.codec_type}:${s.codec_name}`)).toEqual([
         'video:h264',
         'audio:aac',
@@ -266,7 +243,7 @@ describe.skipIf(!hasTestdata)(
         quiet.source,
         quiet.info,
       );
-      const c = await streams(centered.file);
+      const c = await packetCountedProbe(centered.file);
       expect(c.streams.map((s) => s.codec_type)).toEqual(['video']);
       expect(c.streams[0]).toMatchObject({
         codec_name: 'vp9',
@@ -291,14 +268,14 @@ describe.skipIf(!hasTestdata)(
         },
         'mask_transformed',
       );
-      const p = await streams(o.file);
+      const p = await packetCountedProbe(o.file);
       expect(p.streams[0]).toMatchObject({
         width: 100,
         height: 90,
         avg_frame_rate: '10/1',
         nb_read_packets: '20',
       });
-      expect(p.duration).toBeCloseTo(2, 1);
+      expect(Number(p.format.duration)).toBeCloseTo(2, 1);
       // Reversed: the first output frame is the last frame of the mask cropped, scaled and retimed.
       const { stdout: want } = await run(
         'ffmpeg',
@@ -376,12 +353,12 @@ describe.skipIf(!hasTestdata)(
 
     it('thumbnails: a JPEG of the frame and a PNG with the cut-out alpha', async () => {
       const t = await renderThumbnails({ source, info, mask, outDir: path.join(tmp, 'thumbs') });
-      expect((await streams(t.jpeg)).streams[0]).toMatchObject({
+      expect((await packetCountedProbe(t.jpeg)).streams[0]).toMatchObject({
         codec_name: 'mjpeg',
         width: 320,
         height: 320,
       });
-      expect((await streams(t.png)).streams[0]).toMatchObject({
+      expect((await packetCountedProbe(t.png)).streams[0]).toMatchObject({
         codec_name: 'png',
         pix_fmt: 'rgba',
         width: 320,
