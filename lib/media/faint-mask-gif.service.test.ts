@@ -6,7 +6,7 @@ import type { MediaInfo } from '../../engine/media/types';
 import { ffmpeg } from './ffmpeg';
 import { probeVideo } from './probe';
 import { renderOutput } from './render';
-import { H264 } from './fixtures';
+import { fromLavfi, H264 } from './fixtures';
 
 // A near-empty mask (what is left after subtracting "person"): faint everywhere, below the GIF
 // encoder's alpha threshold, so a correct GIF of it is wholly transparent.
@@ -18,16 +18,7 @@ const half = path.join(tmp, 'half.mkv');
 
 beforeAll(async () => {
   source = path.join(tmp, 'clip.mp4');
-  await ffmpeg([
-    '-v',
-    'error',
-    '-f',
-    'lavfi',
-    '-i',
-    'testsrc2=s=160x120:r=25:d=2',
-    ...H264,
-    source,
-  ]);
+  await fromLavfi(source, 'testsrc2=s=160x120:r=25:d=2', H264);
   const mask = (box: string, out: string) =>
     ffmpeg([
       '-v',

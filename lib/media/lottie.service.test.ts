@@ -7,7 +7,8 @@ import type { MediaInfo } from '../../engine/media/types';
 import { ffmpeg } from './ffmpeg';
 import { probeVideo } from './probe';
 import { renderOutput } from './render';
-import { H264 } from './fixtures';
+import { fromLavfi, H264 } from './fixtures';
+import { allFrames } from '../../tests/support/frames';
 
 /**
  * Lottie files rendered and validated for real: a clip whose first second stands still and whose
@@ -46,17 +47,11 @@ beforeAll(async () => {
     ...H264,
     source,
   ]);
-  await ffmpeg([
-    '-v',
-    'error',
-    '-f',
-    'lavfi',
-    '-i',
-    'color=c=black:s=160x120:r=25:d=2,drawbox=x=40:y=20:w=80:h=80:color=white:t=fill,gblur=sigma=4,format=gray',
-    '-c:v',
-    'ffv1',
+  await fromLavfi(
     mask,
-  ]);
+    'color=c=black:s=160x120:r=25:d=2,drawbox=x=40:y=20:w=80:h=80:color=white:t=fill,gblur=sigma=4,format=gray',
+    ['-c:v', 'ffv1'],
+  );
   info = await probeVideo(source);
 });
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
@@ -85,20 +80,7 @@ async function render(
 /** The alpha values of an embedded image. */
 async function alphaOf(uri: string, file: string): Promise<Set<number>> {
   fs.writeFileSync(file, Buffer.from(uri.slice(uri.indexOf(',') + 1), 'base64'));
-  const raw = path.join(tmp, 'alpha.raw');
-  await ffmpeg([
-    '-v',
-    'error',
-    '-y',
-    '-i',
-    file,
-    '-vf',
-    'alphaextract,format=gray',
-    '-f',
-    'rawvideo',
-    raw,
-  ]);
-  return new Set(fs.readFileSync(raw));
+  return new Set(await allFrames(['-i', file], 'gray', 'alphaextract'));
 }
 
 describe('Lottie output', () => {
@@ -151,16 +133,9 @@ describe('Lottie output', () => {
 
   it('passes frames a subject fills wholly (libwebp then writes them without alpha)', async () => {
     const full = path.join(tmp, 'full.mkv');
-    await ffmpeg([
-      '-v',
-      'error',
-      '-f',
-      'lavfi',
-      '-i',
-      'color=c=black:s=160x120:r=25:d=2,format=gray,lut=c0=255',
+    await fromLavfi(full, 'color=c=black:s=160x120:r=25:d=2,format=gray,lut=c0=255', [
       '-c:v',
       'ffv1',
-      full,
     ]);
     const { out } = await render('opaque', { smartSampling: false }, undefined, full);
     expect(out.metadata).toMatchObject({
