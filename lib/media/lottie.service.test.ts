@@ -4,7 +4,6 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_LOTTIE_OPTIONS, type LottieOptions } from '../../engine/formats';
 import type { MediaInfo } from '../../engine/media/types';
-import { ffmpeg } from './ffmpeg';
 import { probeVideo } from './probe';
 import { renderOutput } from './render';
 import { fromLavfi, H264 } from './fixtures';
@@ -29,24 +28,14 @@ interface Doc {
 }
 
 beforeAll(async () => {
-  await ffmpeg([
-    '-v',
-    'error',
-    '-f',
-    'lavfi',
-    '-i',
-    'testsrc2=s=160x120:r=25:d=1,trim=end_frame=1,loop=loop=24:size=1',
-    '-f',
-    'lavfi',
-    '-i',
-    'testsrc2=s=160x120:r=25:d=1',
-    '-filter_complex',
-    '[0:v]setpts=N/25/TB[a];[a][1:v]concat=n=2:v=1[v]',
-    '-map',
-    '[v]',
-    ...H264,
+  await fromLavfi(
     source,
-  ]);
+    [
+      'testsrc2=s=160x120:r=25:d=1,trim=end_frame=1,loop=loop=24:size=1',
+      'testsrc2=s=160x120:r=25:d=1',
+    ],
+    ['-filter_complex', '[0:v]setpts=N/25/TB[a];[a][1:v]concat=n=2:v=1[v]', '-map', '[v]', ...H264],
+  );
   await fromLavfi(
     mask,
     'color=c=black:s=160x120:r=25:d=2,drawbox=x=40:y=20:w=80:h=80:color=white:t=fill,gblur=sigma=4,format=gray',

@@ -3,7 +3,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MASK_ENCODER, type MediaInfo } from '../../engine/media/types';
-import { ffmpeg } from '../media/ffmpeg';
 import { fromLavfi, H264 } from '../media/fixtures';
 import { probeVideo } from '../media/probe';
 import { renderOutput, type RenderedOutput } from '../media/render';
@@ -34,23 +33,11 @@ beforeAll(async () => {
   mask = path.join(tmp, 'mask.mkv');
   const ramp = `geq=lum='clip((133-X-0.5)*255/10\\,0\\,255)'`;
   await fromLavfi(mask, `color=black:s=${W}x${H}:r=25:d=2,format=gray,${ramp}`, MASK_ENCODER);
-  await ffmpeg([
-    '-v',
-    'error',
-    '-f',
-    'lavfi',
-    '-i',
-    `testsrc2=s=${W}x${H}:r=25:d=2`,
-    '-f',
-    'lavfi',
-    '-i',
-    'sine=frequency=440:duration=2',
-    ...H264,
-    '-c:a',
-    'aac',
-    '-shortest',
+  await fromLavfi(
     source,
-  ]);
+    [`testsrc2=s=${W}x${H}:r=25:d=2`, 'sine=frequency=440:duration=2'],
+    [...H264, '-c:a', 'aac', '-shortest'],
+  );
   info = await probeVideo(source);
 }, 120_000);
 

@@ -173,24 +173,11 @@ describe.skipIf(!hasTestdata)(
 
     it('composition on a shorter video (looped), ai_ugc_ad template, background audio mixed in', async () => {
       const bgVideo = path.join(tmp, 'blue.mp4');
-      await run('ffmpeg', [
-        '-v',
-        'error',
-        '-f',
-        'lavfi',
-        '-i',
-        'color=c=0x2020E0:s=640x360:r=30:d=0.7',
-        '-f',
-        'lavfi',
-        '-i',
-        'sine=f=880:d=0.7',
-        '-c:v',
-        'libx264',
-        '-c:a',
-        'aac',
-        '-shortest',
+      await fromLavfi(
         bgVideo,
-      ]);
+        ['color=c=0x2020E0:s=640x360:r=30:d=0.7', 'sine=f=880:d=0.7'],
+        ['-c:v', 'libx264', '-c:a', 'aac', '-shortest'],
+      );
       // A quiet foreground (no audio) shows the background's audio alone is carried.
       const quiet = await excerptWithMask(
         path.join(VIDEOS, 'sam2_05_juggle_fullbody_1280x720.mp4'),
