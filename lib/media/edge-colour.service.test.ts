@@ -11,6 +11,7 @@ import { probeVideo } from './probe';
 import { canEncodeHevcAlpha } from './capabilities';
 import { renderBatch, renderOutput } from './render';
 import { rawFrame, vp9WithAlpha } from '../../tests/support/frames';
+import { fromLavfi } from './fixtures';
 
 /**
  * A soft edge's colour as each output family writes it, read back from the encoded file. The
@@ -47,16 +48,7 @@ beforeAll(async () => {
   source = path.join(tmp, 'clip.mp4');
   mask = path.join(tmp, 'mask.mkv');
   const ramp = `geq=lum='clip((${EDGE1}-X-0.5)*255/${EDGE1 - EDGE0}\\,0\\,255)'`;
-  await ffmpeg([
-    '-v',
-    'error',
-    '-f',
-    'lavfi',
-    '-i',
-    `color=black:s=${W}x${H}:r=25:d=1,format=gray,${ramp}`,
-    ...MASK_ENCODER,
-    mask,
-  ]);
+  await fromLavfi(mask, `color=black:s=${W}x${H}:r=25:d=1,format=gray,${ramp}`, MASK_ENCODER);
   await ffmpeg([
     '-v',
     'error',
@@ -93,17 +85,7 @@ beforeAll(async () => {
     source,
   ]);
   background = path.join(tmp, 'green.png');
-  await ffmpeg([
-    '-v',
-    'error',
-    '-f',
-    'lavfi',
-    '-i',
-    `color=0x${hex(GREEN)}:s=${W}x${H}`,
-    '-frames:v',
-    '1',
-    background,
-  ]);
+  await fromLavfi(background, `color=0x${hex(GREEN)}:s=${W}x${H}`, ['-frames:v', '1']);
   info = await probeVideo(source);
 }, 120_000);
 

@@ -14,6 +14,9 @@ import { probeVideo } from './probe';
  * integration tests, scripts/look-outputs.ts and scripts/bench-outputs.ts.
  */
 
+/** Near-lossless H.264 for excerpts of real footage that tests and benches cut. */
+export const EXCERPT_H264 = ['-c:v', 'libx264', '-preset', 'veryfast', '-crf', '18'];
+
 /** The first `seconds` of a clip (audio kept), scaled to at most `maxWidth`, as H.264 MP4. */
 export async function makeExcerpt(
   input: string,
@@ -30,12 +33,7 @@ export async function makeExcerpt(
       '-t',
       String(o.seconds),
       ...scale,
-      '-c:v',
-      'libx264',
-      '-preset',
-      'veryfast',
-      '-crf',
-      '18',
+      ...EXCERPT_H264,
       '-c:a',
       'aac',
       out,
