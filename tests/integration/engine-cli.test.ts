@@ -5,6 +5,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { fromLavfi, H264, syntheticClip } from '../../lib/media/fixtures';
+import { streamEntries } from '../support/counted-probe';
 
 const run = promisify(execFile);
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -56,16 +57,9 @@ describe('keyout remove', () => {
     expect(res.stderr).toMatch(/segmented 5 frames/);
     expect(res.code).toBe(0);
     expect(fs.statSync(out).size).toBeGreaterThan(0);
-    const { stdout } = await run('ffprobe', [
-      '-v',
-      'error',
-      '-show_entries',
-      'stream=codec_name,width,height',
-      '-of',
-      'csv=p=0',
-      out,
+    expect(await streamEntries(out, 'stream=codec_name,width,height')).toEqual([
+      { codec_name: 'vp9', width: 160, height: 120 },
     ]);
-    expect(stdout.trim()).toBe('vp9,160,120');
     // With a colour, .webm is an opaque VP9 on it (no alpha_mode tag).
     const blue = path.join(tmp, 'blue.webm');
     expect(
@@ -82,16 +76,7 @@ describe('keyout remove', () => {
         ])
       ).code,
     ).toBe(0);
-    const probed = await run('ffprobe', [
-      '-v',
-      'error',
-      '-show_entries',
-      'stream=codec_name,pix_fmt:stream_tags=alpha_mode',
-      '-of',
-      'json',
-      blue,
-    ]);
-    expect((JSON.parse(probed.stdout) as { streams: unknown[] }).streams).toEqual([
+    expect(await streamEntries(blue, 'stream=codec_name,pix_fmt:stream_tags=alpha_mode')).toEqual([
       { codec_name: 'vp9', pix_fmt: 'yuv420p', tags: {} },
     ]);
   });

@@ -16,7 +16,7 @@ import {
   makeTestMask,
   testMaskEllipse,
 } from '../../lib/media/fixtures';
-import { packetCountedProbe } from '../support/counted-probe';
+import { packetCountedProbe, streamEntries } from '../support/counted-probe';
 import { rawFrame } from '../support/frames';
 import { probeVideo } from '../../lib/media/probe';
 import { renderOutput } from '../../lib/media/render';
@@ -307,24 +307,13 @@ describe.skipIf(!hasTestdata)(
         phone,
         pInfo,
       );
-      const { stdout } = await run('ffprobe', [
-        '-v',
-        'error',
-        '-select_streams',
-        'v:0',
-        '-show_entries',
-        'stream=width,height:stream_side_data',
-        '-of',
-        'json',
-        o.file,
-      ]);
-      const v = (
-        JSON.parse(stdout) as {
-          streams: { width: number; height: number; side_data_list?: unknown[] }[];
-        }
-      ).streams[0]!;
+      const [v] = await streamEntries<{
+        width: number;
+        height: number;
+        side_data_list?: unknown[];
+      }>(o.file, 'stream=width,height:stream_side_data', { firstVideo: true });
       expect(v).toMatchObject({ width: 180, height: 640 });
-      expect(v.side_data_list ?? []).toEqual([]);
+      expect(v!.side_data_list ?? []).toEqual([]);
       // The matte (bottom half) is the mask as shown, portrait: the ellipse is taller than wide.
       const matte = await rawFrame(['-i', o.file], 60, 'gray', 'crop=iw:ih/2:0:ih/2');
       const rows = new Set<number>();

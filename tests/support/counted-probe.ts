@@ -66,6 +66,22 @@ export function packetCountedProbe(
   return probeCounting(file, demuxer, '-count_packets');
 }
 
+/**
+ * Chosen fields of a file's streams (`entries`: ffprobe's show_entries, e.g.
+ * `stream=codec_name,width`), or of its first video stream alone: nothing decoded.
+ */
+export async function streamEntries<S>(
+  file: string,
+  entries: string,
+  o: { firstVideo?: boolean } = {},
+): Promise<S[]> {
+  const { stdout } = await run('ffprobe', [
+    ...['-v', 'error', ...(o.firstVideo ? ['-select_streams', 'v:0'] : [])],
+    ...['-show_entries', entries, '-of', 'json', file],
+  ]);
+  return (JSON.parse(stdout) as { streams: S[] }).streams;
+}
+
 /** How many frames the decoder outputs from a file's first video stream. */
 export async function decodedFrames(file: string): Promise<number> {
   const { streams } = await countedProbe(file);
