@@ -33,6 +33,17 @@ export function alphaRange(file: string): { min: number; max: number; frames: nu
   return { min: Math.min(...mins), max: Math.max(...maxs), frames: mins.length };
 }
 
+/**
+ * The mean RGB of the first frame's 16×16 square at (16, 16), where the test clip shows
+ * background: whatever replaced the background shows there.
+ */
+export function cornerColour(file: string): Buffer {
+  return execFileSync('ffmpeg', [
+    ...['-v', 'error', '-i', file, '-frames:v', '1'],
+    ...['-vf', 'crop=16:16:16:16,scale=1:1:flags=area,format=rgb24', '-f', 'rawvideo', '-'],
+  ]);
+}
+
 export function screenshotPath(name: string): string {
   fs.mkdirSync(path.join(ARTIFACTS, 'screenshots'), { recursive: true });
   return path.join(ARTIFACTS, 'screenshots', `${name}.png`);
