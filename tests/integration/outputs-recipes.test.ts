@@ -14,6 +14,7 @@ import {
   excerptWithMask,
   fromLavfi,
   makeTestMask,
+  syntheticClip,
   testMaskEllipse,
 } from '../../lib/media/fixtures';
 import { packetCountedProbe, streamEntries } from '../support/counted-probe';
@@ -411,12 +412,7 @@ describe.skipIf(!hasTestdata)(
 
     it('validates long outputs too (sampled frames reached by seeking)', async () => {
       const long = path.join(tmp, 'long.mp4');
-      await fromLavfi(long, 'testsrc2=s=160x90:r=25:d=32', [
-        '-c:v',
-        'libx264',
-        '-preset',
-        'ultrafast',
-      ]);
+      await syntheticClip(long, { seconds: 32, size: '160x90' });
       const lInfo = await probeVideo(long);
       const lMask = await makeTestMask(long, lInfo, path.join(tmp, 'long-mask.mkv'));
       for (const format of ['webm_vp9', 'mask_video_inverted'] as const) {
