@@ -13,6 +13,7 @@ import {
   ARTIFACTS,
   CLIP,
   clipCut,
+  cornerColour,
   hasClip,
   screenshotPath,
   streamCodecs,
@@ -81,19 +82,7 @@ test.describe('studio stickers and formats, nothing uploaded', () => {
     );
     const webm = await save(page, page.getByRole('link', { name: /^Download WebM/ }), dir);
     expect(streamCodecs(webm)).toEqual({ video: ['vp9'], audio: ['opus'] });
-    const corner = execFileSync('ffmpeg', [
-      '-v',
-      'error',
-      '-i',
-      webm,
-      '-frames:v',
-      '1',
-      '-vf',
-      'crop=16:16:16:16,scale=1:1:flags=area,format=rgb24',
-      '-f',
-      'rawvideo',
-      '-',
-    ]);
+    const corner = cornerColour(webm);
     expect([...corner].map((v) => Math.round(v / 32))).toEqual([0, 8, 8]);
     // The cut-out beside it: transparent, with the same sound. Stickers and formats come from it.
     const cutout = await save(

@@ -34,15 +34,7 @@ export { createVideoMatter, normalizeThreshold, workSize } from './video-matter'
 export type { VideoMatter, VideoMatterOptions, MatterStats } from './video-matter';
 export type { InferenceRuntime, InferenceSession, TensorData } from './runtime';
 export type { ModelManifest, ModelSource, OutputDecoding } from './models/manifest';
-export {
-  BUILTIN_MODELS,
-  ISNET,
-  SELFIE,
-  RVM,
-  SINET,
-  PAN_PARTS,
-  MEDIAPIPE_LANDSCAPE,
-} from './models/catalog';
+export * from './models/catalog';
 export { tierFor, withManifest } from './models/registry';
 export { TIERS, PEOPLE_TIERS } from './tiers';
 export type { TierConfig, PeopleModel } from './tiers';

@@ -79,6 +79,31 @@ export interface TierConfig {
 }
 
 /**
+ * Keys on every frame: nothing is carried between keys, so none is bisected or weighed; a
+ * thumbnail change of `cutThreshold` is a cut.
+ */
+export function keysOnEveryFrame(flowSide: number, cutThreshold = 0.15): KeyframeOptions {
+  return {
+    interval: 1,
+    fuseRadius: 0,
+    bisectBelow: 0,
+    bisectUnexplainedAbove: 0,
+    unexplainedScale: 0,
+    flowSide,
+    cutThreshold,
+  };
+}
+
+/** The subject stage of the ISNet tiers: SAM cuts along the chosen subject, no votes, one choice a shot. */
+const GENERAL_SUBJECT: SubjectStage = {
+  kind: 'general',
+  sam: true,
+  samVotes: false,
+  motionGap: 2,
+  choice: 'shot',
+};
+
+/**
  * The two people configurations. `selfie`: MediaPipe selfie 256² on every frame, worked at a
  * 384-px long side (at 256 a full-body person's limbs were a few pixels wide and the guided
  * filter made a band of background around them), its soft halo checked against the frame's
@@ -94,15 +119,7 @@ export const PEOPLE_TIERS = {
     inputSide: 512,
     keepAspect: true,
     workSide: 384,
-    keyframes: {
-      interval: 1,
-      fuseRadius: 0,
-      bisectBelow: 0,
-      bisectUnexplainedAbove: 0,
-      unexplainedScale: 0,
-      flowSide: 160,
-      cutThreshold: 0.15,
-    },
+    keyframes: keysOnEveryFrame(160),
     guided: { radius: 4, eps: 1e-3, gain: 2, subsample: 2 },
     mainSubjectMinFraction: 0.15,
     colourModel: false,
@@ -114,15 +131,7 @@ export const PEOPLE_TIERS = {
     inputSide: 384,
     keepAspect: true,
     workSide: 384,
-    keyframes: {
-      interval: 1,
-      fuseRadius: 0,
-      bisectBelow: 0,
-      bisectUnexplainedAbove: 0,
-      unexplainedScale: 0,
-      flowSide: 160,
-      cutThreshold: 0.15,
-    },
+    keyframes: keysOnEveryFrame(160),
     guided: { radius: 2, eps: 1e-3, gain: 1 },
     mainSubjectMinFraction: 0.15,
     colourModel: false,
@@ -155,7 +164,7 @@ export const TIERS = {
     guided: { radius: 2, eps: 4e-3, gain: 2 },
     mainSubjectMinFraction: 0.15,
     colourModel: true,
-    subject: { kind: 'general', sam: true, samVotes: false, motionGap: 2, choice: 'shot' },
+    subject: GENERAL_SUBJECT,
   },
   human: PEOPLE_TIERS.selfie,
   original: {
@@ -175,26 +184,18 @@ export const TIERS = {
     guided: { radius: 2, eps: 4e-3, gain: 2 },
     mainSubjectMinFraction: 0.15,
     colourModel: false,
-    subject: { kind: 'general', sam: true, samVotes: false, motionGap: 2, choice: 'shot' },
+    subject: GENERAL_SUBJECT,
   },
   pro: {
     model: 'isnet',
     inputSide: 1024,
     keepAspect: false,
     workSide: 768,
-    keyframes: {
-      interval: 1,
-      fuseRadius: 2,
-      bisectBelow: 0,
-      bisectUnexplainedAbove: 0,
-      unexplainedScale: 0,
-      flowSide: 256,
-      cutThreshold: 0.15,
-    },
+    keyframes: { ...keysOnEveryFrame(256), fuseRadius: 2 },
     guided: { radius: 3, eps: 4e-3, gain: 2 },
     mainSubjectMinFraction: 0.15,
     colourModel: false,
-    subject: { kind: 'general', sam: true, samVotes: false, motionGap: 2, choice: 'shot' },
+    subject: GENERAL_SUBJECT,
   },
 } satisfies Record<string, TierConfig>;
 export type TierName = keyof typeof TIERS;

@@ -24,7 +24,9 @@ import { probeVideo } from '../lib/media/probe';
 import { renderOutput } from '../lib/media/render';
 import { segmentVideo } from '../lib/segment/mask-video';
 import { parseArgs, table } from './lib-bench/frames';
-import { QUIET_CHROMIUM, startNext } from './lib-bench/next-start';
+import { QUIET_CHROMIUM } from '../tests/support/chromium';
+import { startNext } from './lib-bench/next-start';
+import { H264 } from '../lib/media/fixtures';
 
 const args = parseArgs(process.argv.slice(2));
 const VIDEOS = path.resolve('../shared/testdata/videos');
@@ -52,12 +54,9 @@ function cut(source: string, secs: number, name: string): string {
     source,
     '-t',
     String(secs),
-    '-c:v',
-    'libx264',
+    ...H264,
     '-preset',
     'veryfast',
-    '-pix_fmt',
-    'yuv420p',
     '-c:a',
     'aac',
     out,

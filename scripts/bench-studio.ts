@@ -17,7 +17,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
 import { parseArgs, table } from './lib-bench/frames';
-import { QUIET_CHROMIUM, startNext } from './lib-bench/next-start';
+import { QUIET_CHROMIUM } from '../tests/support/chromium';
+import { startNext } from './lib-bench/next-start';
 
 const args = parseArgs(process.argv.slice(2));
 const clip = path.resolve(

@@ -16,7 +16,7 @@ import { readWebp, stillWebp } from '../engine/media/containers';
 import { TRANSPARENT_FORMATS } from '../engine/formats';
 import type { Recipe } from '../engine/media/recipe';
 import { ffmpeg } from '../lib/media/ffmpeg';
-import { makeExcerpt, makeTestMask } from '../lib/media/fixtures';
+import { fromLavfi, makeExcerpt, makeTestMask } from '../lib/media/fixtures';
 import { probeVideo } from '../lib/media/probe';
 import { renderOutput, type RenderedOutput } from '../lib/media/render';
 import { renderThumbnails } from '../lib/media/thumbnails';
@@ -54,17 +54,7 @@ if (!values.mask && values.segment) {
 }
 
 const background = path.join(out, 'background.png');
-await ffmpeg([
-  '-v',
-  'error',
-  '-f',
-  'lavfi',
-  '-i',
-  'testsrc2=s=960x540',
-  '-frames:v',
-  '1',
-  background,
-]);
+await fromLavfi(background, 'testsrc2=s=960x540', ['-frames:v', '1']);
 
 const recipes: Recipe[] = [
   ...TRANSPARENT_FORMATS.map((format) => ({ kind: 'transparent' as const, format })),

@@ -173,19 +173,17 @@ function useSyncedPlayback(
     // page's HTML), so the duration is read now too, and again whenever it changes.
     const onMeta = () => setDuration(Number.isFinite(main.duration) ? main.duration : 0);
     onMeta();
-    main.addEventListener('timeupdate', sync);
-    main.addEventListener('seeked', sync);
-    main.addEventListener('play', onPlay);
-    main.addEventListener('pause', onPause);
-    main.addEventListener('loadedmetadata', onMeta);
-    main.addEventListener('durationchange', onMeta);
+    const listeners: [keyof HTMLMediaElementEventMap, () => void][] = [
+      ['timeupdate', sync],
+      ['seeked', sync],
+      ['play', onPlay],
+      ['pause', onPause],
+      ['loadedmetadata', onMeta],
+      ['durationchange', onMeta],
+    ];
+    for (const [event, listener] of listeners) main.addEventListener(event, listener);
     return () => {
-      main.removeEventListener('timeupdate', sync);
-      main.removeEventListener('seeked', sync);
-      main.removeEventListener('play', onPlay);
-      main.removeEventListener('pause', onPause);
-      main.removeEventListener('loadedmetadata', onMeta);
-      main.removeEventListener('durationchange', onMeta);
+      for (const [event, listener] of listeners) main.removeEventListener(event, listener);
     };
   }, [mainRef, underRef]);
   return { playing, time, duration };

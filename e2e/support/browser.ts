@@ -2,17 +2,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { type BrowserContext, chromium, expect, type Page } from '@playwright/test';
+import { QUIET_CHROMIUM } from '../../tests/support/chromium';
 
-// Debian Chromium, quiet on a closed network; launch() rejects user-data-dir, so each run gets
-// a fresh persistent profile.
-const QUIET_FLAGS = [
-  '--no-sandbox',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
+// launch() rejects user-data-dir, so each run gets a fresh persistent profile.
 
 export async function launchBrowser({
   baseURL,
@@ -25,7 +17,7 @@ export async function launchBrowser({
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     headless: true,
-    args: [...QUIET_FLAGS, ...args],
+    args: [...QUIET_CHROMIUM, ...args],
     baseURL,
     acceptDownloads: true,
     viewport: { width: 1280, height: 800 },

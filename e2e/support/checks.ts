@@ -2,7 +2,15 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import { expect, type Page, type Request } from '@playwright/test';
 import path from 'node:path';
-import { ARTIFACTS, screenshotPath } from './media';
+import { alphaRange, ARTIFACTS, screenshotPath } from './media';
+
+/** A VP9 WebM cut-out of the test clip: its frames, background cleared somewhere, the subject kept. */
+export function expectClipCutOut(file: string): void {
+  const alpha = alphaRange(file);
+  expect(alpha.frames).toBeGreaterThan(100);
+  expect(alpha.min).toBeLessThan(16);
+  expect(alpha.max).toBeGreaterThan(240);
+}
 
 /** The two screens every page is checked at. */
 export const DESKTOP = { width: 1280, height: 800 } as const;

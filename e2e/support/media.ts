@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import yauzl from 'yauzl';
 import { cutClip } from '../../lib/media/fixtures';
+import { vp9WithAlpha } from '../../tests/support/frames';
 
 export const ARTIFACTS = path.resolve(import.meta.dirname, '..', '..', 'e2e-artifacts');
 export const CLIP = path.resolve(
@@ -17,31 +18,30 @@ export const CLIP = path.resolve(
 );
 export const hasClip = fs.existsSync(CLIP);
 
-/**
- * Min and max of the alpha plane over the whole WebM, decoded with libvpx (ffmpeg's built-in
- * VP9 decoder ignores the alpha stream and reports 255 everywhere).
- */
+/** Min and max of the alpha plane over the whole VP9 WebM, and its frame count. */
 export function alphaRange(file: string): { min: number; max: number; frames: number } {
   const out = execFileSync(
     'ffmpeg',
     [
-      '-v',
-      'error',
-      '-c:v',
-      'libvpx-vp9',
-      '-i',
-      file,
-      '-vf',
-      'alphaextract,signalstats,metadata=print:file=-',
-      '-f',
-      'null',
-      '-',
+      ...['-v', 'error', ...vp9WithAlpha(file)],
+      ...['-vf', 'alphaextract,signalstats,metadata=print:file=-', '-f', 'null', '-'],
     ],
     { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 },
   );
   const mins = [...out.matchAll(/lavfi\.signalstats\.YMIN=(\d+)/g)].map((m) => Number(m[1]));
   const maxs = [...out.matchAll(/lavfi\.signalstats\.YMAX=(\d+)/g)].map((m) => Number(m[1]));
   return { min: Math.min(...mins), max: Math.max(...maxs), frames: mins.length };
+}
+
+/**
+ * The mean RGB of the first frame's 16×16 square at (16, 16), where the test clip shows
+ * background: whatever replaced the background shows there.
+ */
+export function cornerColour(file: string): Buffer {
+  return execFileSync('ffmpeg', [
+    ...['-v', 'error', '-i', file, '-frames:v', '1'],
+    ...['-vf', 'crop=16:16:16:16,scale=1:1:flags=area,format=rgb24', '-f', 'rawvideo', '-'],
+  ]);
 }
 
 export function screenshotPath(name: string): string {

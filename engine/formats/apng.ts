@@ -1,21 +1,13 @@
 import { clearTransparent } from './codecs';
+import { ANIMATED_IMAGE, APNG_FILE } from './shared-traits';
 import type { OutputFormat } from './types';
 
 /** Animated PNG, lossless RGBA, looping forever. */
 export const apng = {
+  ...ANIMATED_IMAGE,
+  ...APNG_FILE,
   id: 'apng',
-  family: 'transparent',
   label: 'Animated PNG',
-  extension: 'png',
-  contentType: 'image/apng',
-  codec: 'apng',
-  container: 'apng',
-  profile: 'animation-alpha',
-  alpha: 'straight',
-  inverted: false,
-  keepsAudio: false,
-  loop: true,
-  workingFormat: 'yuv444p',
   nativeOnly: false,
   studio: true,
   classicStatus: false,

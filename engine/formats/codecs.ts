@@ -3,6 +3,56 @@
  * CPU servers (measured with scripts/bench-outputs.ts; figures in docs/outputs.md).
  */
 export const VP9_REALTIME = ['-deadline', 'realtime', '-cpu-used', '8', '-row-mt', '1'];
+/** Slower and smaller than realtime: affordable on sticker canvases. */
+export const VP9_GOOD = ['-deadline', 'good', '-cpu-used', '4', '-row-mt', '1'];
+
+/**
+ * libvpx-vp9 at constant quality (crf with no bitrate cap). With alpha (yuva420p) the stream is
+ * tagged alpha_mode=1, which the WebM muxer needs to keep the alpha.
+ */
+export function vp9ConstantQuality(
+  pixFmt: 'yuv420p' | 'yuva420p',
+  crf: number,
+  speed: readonly string[] = VP9_REALTIME,
+): string[] {
+  return [
+    ...['-c:v', 'libvpx-vp9', '-pix_fmt', pixFmt, ...speed, '-crf', String(crf), '-b:v', '0'],
+    ...(pixFmt === 'yuva420p' ? ['-metadata:s:v:0', 'alpha_mode=1'] : []),
+  ];
+}
+
+/**
+ * prores_ks at a fixed quantiser instead of its rate search (about 5x faster and 2-3x smaller at
+ * the same look), tagged as Apple's; `alphaBits` for 4444 with alpha.
+ */
+export function proresKs(profile: string, pixFmt: string, alphaBits?: number): string[] {
+  return [
+    ...['-c:v', 'prores_ks', '-profile:v', profile, '-pix_fmt', pixFmt, '-qscale:v', '9'],
+    ...(alphaBits ? ['-alpha_bits', String(alphaBits)] : []),
+    ...['-vendor', 'apl0'],
+  ];
+}
+
+/** Lossy animated WebP with alpha, looping forever. */
+export function webpAnimation(quality: number, compressionLevel: number): string[] {
+  return [
+    ...['-c:v', 'libwebp_anim', '-lossless', '0', '-quality', String(quality)],
+    ...['-compression_level', String(compressionLevel), '-loop', '0', '-f', 'webp'],
+  ];
+}
+
+/** A GIF looping forever. */
+export const GIF_ENCODER = ['-c:v', 'gif', '-loop', '0', '-f', 'gif'];
+/** Output options of one picture written once to an image file (a palette, a poster, a thumbnail). */
+export const singleImage = (encoder: string[] = []) => [
+  ...['-frames:v', '1', ...encoder],
+  ...['-update', '1', '-f', 'image2'],
+];
+
+/** A branch tail that only converts the picture to the encoder's pixel format. */
+export const convertTo =
+  (pixFmt: string) =>
+  (input: string, output: string): string[] => [`[${input}]format=${pixFmt}[${output}]`];
 /**
  * x264's speed presets a client may ask for (`composition.export_preset`), fastest first.
  * `placebo` is left out: several times slower than `veryslow` for no visible gain.
@@ -58,6 +108,14 @@ export const h264Mp4 = (audio: boolean, crf: number) => [
  * alpha_threshold), and the validator judges a GIF against its mask cut at the same value.
  */
 export const GIF_ALPHA_THRESHOLD = 128;
+
+/** A GIF's palette: `colours` entries and the transparent one, drawn from every frame. */
+export const gifPaletteGen = (colours: number) =>
+  `palettegen=max_colors=${colours}:reserve_transparent=1:stats_mode=full`;
+
+/** Mapping onto the palette: bayer dither (a coarser scale compresses better), alpha cut at the threshold. */
+export const gifPaletteUse = (bayerScale: number) =>
+  `paletteuse=dither=bayer:bayer_scale=${bayerScale}:diff_mode=rectangle:alpha_threshold=${GIF_ALPHA_THRESHOLD}`;
 
 export const clampCrf = (crf: number, max: number) => Math.min(max, Math.max(0, Math.round(crf)));
 

@@ -1,5 +1,6 @@
 import { safeImageInputArgs } from '../media/input';
-import { clearTransparent, GIF_ALPHA_THRESHOLD } from './codecs';
+import { clearTransparent, GIF_ENCODER, gifPaletteGen, gifPaletteUse, singleImage } from './codecs';
+import { ANIMATED_IMAGE, GIF_FILE } from './shared-traits';
 import type { OutputFormat } from './types';
 
 /**
@@ -7,19 +8,10 @@ import type { OutputFormat } from './types';
  * then mapping) rather than a split, which would hold every frame in memory.
  */
 export const gif = {
+  ...ANIMATED_IMAGE,
+  ...GIF_FILE,
   id: 'gif',
-  family: 'transparent',
   label: 'GIF (hard edges)',
-  extension: 'gif',
-  contentType: 'image/gif',
-  codec: 'gif',
-  container: 'gif',
-  profile: 'animation-binary-alpha',
-  alpha: 'binary',
-  inverted: false,
-  keepsAudio: false,
-  loop: true,
-  workingFormat: 'yuv444p',
   nativeOnly: false,
   studio: true,
   classicStatus: false,
@@ -32,19 +24,12 @@ export const gif = {
       const pass1 = [
         ...c.inputs,
         '-filter_complex',
-        [
-          ...c.graph,
-          ...clearTransparent('t', 'k', 'rgba'),
-          '[k]palettegen=max_colors=256:reserve_transparent=1:stats_mode=full[v]',
-        ].join(';'),
+        [...c.graph, ...clearTransparent('t', 'k', 'rgba'), `[k]${gifPaletteGen(256)}[v]`].join(
+          ';',
+        ),
         '-map',
         '[v]',
-        '-frames:v',
-        '1',
-        '-update',
-        '1',
-        '-f',
-        'image2',
+        ...singleImage(),
         palette,
       ];
       const paletteInput = c.inputs.filter((a) => a === '-i').length;
@@ -55,16 +40,11 @@ export const gif = {
         [
           ...c.graph,
           ...clearTransparent('t', 'k', 'rgba'),
-          `[k][${paletteInput}:v]paletteuse=dither=bayer:bayer_scale=3:diff_mode=rectangle:alpha_threshold=${GIF_ALPHA_THRESHOLD}[v]`,
+          `[k][${paletteInput}:v]${gifPaletteUse(3)}[v]`,
         ].join(';'),
         '-map',
         '[v]',
-        '-c:v',
-        'gif',
-        '-loop',
-        '0',
-        '-f',
-        'gif',
+        ...GIF_ENCODER,
         ...c.outputArgs,
         c.output,
       ];

@@ -1,4 +1,5 @@
-import { AAC } from './codecs';
+import { AAC, convertTo } from './codecs';
+import { ALPHA_VIDEO } from './shared-traits';
 import type { OutputFormat } from './types';
 
 /**
@@ -8,28 +9,22 @@ import type { OutputFormat } from './types';
  * FFmpeg 5.1 cannot write the alpha layer.
  */
 export const hevcAlpha = {
+  ...ALPHA_VIDEO,
   id: 'hevc_alpha',
-  family: 'transparent',
   label: 'MOV (HEVC with alpha) — Safari and Apple devices',
   extension: 'mov',
   contentType: 'video/quicktime',
   codec: 'hevc',
   container: 'mov',
   profile: 'video-alpha-layer',
-  alpha: 'straight',
-  inverted: false,
-  keepsAudio: true,
-  loop: false,
   workingFormat: 'yuv420p',
-  nativeOnly: false,
-  studio: false,
   classicStatus: false,
   cliDefault: false,
   requires: 'hevc-alpha',
   encoding: {
     kind: 'branch',
     branch: ({ audio }) => ({
-      tail: (i, o) => [`[${i}]format=yuva420p[${o}]`],
+      tail: convertTo('yuva420p'),
       encoder: ['-c:v', 'ffv1', '-pix_fmt', 'yuva420p', ...(audio ? AAC : []), '-f', 'nut'],
     }),
     finish: 'hevc-alpha',

@@ -1,4 +1,14 @@
-import { AAC, clampCrf, MP4_MUXER, OPUS, PCM, VP9_REALTIME, x264 } from './codecs';
+import {
+  AAC,
+  clampCrf,
+  convertTo,
+  MP4_MUXER,
+  OPUS,
+  PCM,
+  proresKs,
+  vp9ConstantQuality,
+  x264,
+} from './codecs';
 import type { OutputFormat } from './types';
 
 /** The containers of opaque outputs (the subject on a colour, an image or video, or a blur). */
@@ -28,7 +38,7 @@ export const mp4 = {
   encoding: {
     kind: 'branch',
     branch: ({ audio, crf, preset }) => ({
-      tail: (i, o) => [`[${i}]format=yuv420p[${o}]`],
+      tail: convertTo('yuv420p'),
       encoder: [...x264(clampCrf(crf ?? 20, 51), preset), ...(audio ? AAC : []), ...MP4_MUXER],
     }),
   },
@@ -46,17 +56,9 @@ export const webm = {
   encoding: {
     kind: 'branch',
     branch: ({ audio, crf }) => ({
-      tail: (i, o) => [`[${i}]format=yuv420p[${o}]`],
+      tail: convertTo('yuv420p'),
       encoder: [
-        '-c:v',
-        'libvpx-vp9',
-        '-pix_fmt',
-        'yuv420p',
-        ...VP9_REALTIME,
-        '-crf',
-        String(clampCrf(crf ?? 32, 63)),
-        '-b:v',
-        '0',
+        ...vp9ConstantQuality('yuv420p', clampCrf(crf ?? 32, 63)),
         ...(audio ? OPUS : []),
         '-f',
         'webm',
@@ -78,22 +80,8 @@ export const mov = {
   encoding: {
     kind: 'branch',
     branch: ({ audio }) => ({
-      tail: (i, o) => [`[${i}]format=yuv422p10le[${o}]`],
-      encoder: [
-        '-c:v',
-        'prores_ks',
-        '-profile:v',
-        '3',
-        '-pix_fmt',
-        'yuv422p10le',
-        '-qscale:v',
-        '9',
-        '-vendor',
-        'apl0',
-        ...(audio ? PCM : []),
-        '-f',
-        'mov',
-      ],
+      tail: convertTo('yuv422p10le'),
+      encoder: [...proresKs('3', 'yuv422p10le'), ...(audio ? PCM : []), '-f', 'mov'],
     }),
   },
 } as const satisfies OutputFormat<'mov'>;

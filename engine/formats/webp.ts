@@ -1,20 +1,13 @@
+import { convertTo, webpAnimation } from './codecs';
+import { ANIMATED_IMAGE, WEBP_FILE } from './shared-traits';
 import type { OutputFormat } from './types';
 
 /** Lossy animated WebP with alpha, looping; method 3 is about twice as fast as the default 4 for a few % more bytes. */
 export const webp = {
+  ...ANIMATED_IMAGE,
+  ...WEBP_FILE,
   id: 'webp',
-  family: 'transparent',
   label: 'Animated WebP',
-  extension: 'webp',
-  contentType: 'image/webp',
-  codec: 'webp',
-  container: 'webp',
-  profile: 'animation-alpha',
-  alpha: 'straight',
-  inverted: false,
-  keepsAudio: false,
-  loop: true,
-  workingFormat: 'yuv444p',
   nativeOnly: true,
   studio: true,
   classicStatus: false,
@@ -23,21 +16,8 @@ export const webp = {
     kind: 'branch',
     // libwebp rewrites the colour under fully transparent pixels itself (exact=0), so no clearing here.
     branch: () => ({
-      tail: (i, o) => [`[${i}]format=bgra[${o}]`],
-      encoder: [
-        '-c:v',
-        'libwebp_anim',
-        '-lossless',
-        '0',
-        '-quality',
-        '75',
-        '-compression_level',
-        '3',
-        '-loop',
-        '0',
-        '-f',
-        'webp',
-      ],
+      tail: convertTo('bgra'),
+      encoder: webpAnimation(75, 3),
     }),
   },
 } as const satisfies OutputFormat<'webp'>;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { TRANSPARENT_FORMATS } from '../formats';
-import type { Recipe } from './recipe';
+import type { Blur, Recipe } from './recipe';
 import {
   blurRadius,
   parseColor,
@@ -16,52 +16,44 @@ import { CLIP_720P } from './fixtures';
 
 const info = CLIP_720P;
 
+/** The clip's source and mask, as every plan here reads them. */
+const CLIP_FILES = {
+  info,
+  source: '/in/src.mp4',
+  mask: '/in/mask.mkv',
+  maskFrames: 247,
+  maxPixels: 8_294_400,
+};
+const inputOf = (recipe: Recipe, extra: Partial<RenderPlanInput> = {}): RenderPlanInput => ({
+  ...CLIP_FILES,
+  recipe,
+  output: '/out/o',
+  workDir: '/w',
+  ...extra,
+});
 const plan = (recipe: Recipe, extra: Partial<RenderPlanInput> = {}) =>
-  planRender({
-    recipe,
-    info,
-    source: '/in/src.mp4',
-    mask: '/in/mask.mkv',
-    maskFrames: 247,
-    maxPixels: 8_294_400,
-    output: '/out/o',
-    workDir: '/w',
-    ...extra,
-  });
+  planRender(inputOf(recipe, extra));
 const graphOf = (args: string[]) => args[args.indexOf('-filter_complex') + 1]!;
 const after = (args: string[], flag: string) => args[args.indexOf(flag) + 1];
+/** The filter graph of an MP4 blurred as `blur` says. */
+const blurPlanGraph = (blur: Blur) =>
+  graphOf(plan({ kind: 'blur', blur, exportFormat: 'mp4' }).steps[0]!);
 
 describe('planRender: inputs and timeline', () => {
+  /** What an untrusted input must be read with: its demuxer forced, local files only, frames capped. */
+  const guardedInput = (demuxer: string, file: string) => [
+    ...['-f', demuxer, '-protocol_whitelist', 'file', '-format_whitelist', 'mov,matroska,avi'],
+    ...['-max_pixels', '8294400', '-reinit_filter', '0', '-i', file],
+  ];
+
   it.each(TRANSPARENT_FORMATS)(
     '%s reads the source and the mask safely, on the shared timeline',
     (format) => {
       const p = plan({ kind: 'transparent', format });
       for (const args of p.steps) {
         expect(args.slice(0, 24)).toEqual([
-          '-f',
-          'mov',
-          '-protocol_whitelist',
-          'file',
-          '-format_whitelist',
-          'mov,matroska,avi',
-          '-max_pixels',
-          '8294400',
-          '-reinit_filter',
-          '0',
-          '-i',
-          '/in/src.mp4',
-          '-f',
-          'matroska',
-          '-protocol_whitelist',
-          'file',
-          '-format_whitelist',
-          'mov,matroska,avi',
-          '-max_pixels',
-          '8294400',
-          '-reinit_filter',
-          '0',
-          '-i',
-          '/in/mask.mkv',
+          ...guardedInput('mov', '/in/src.mp4'),
+          ...guardedInput('matroska', '/in/mask.mkv'),
         ]);
         const g = graphOf(args);
         expect(g).toContain(
@@ -366,13 +358,7 @@ describe('planRender: opaque recipes', () => {
   });
 
   it('blur: background mode keeps the subject sharp, subject mode blurs it', () => {
-    const bg = graphOf(
-      plan({
-        kind: 'blur',
-        blur: { mode: 'background', intensity: 100, type: 'gaussian' },
-        exportFormat: 'mp4',
-      }).steps[0]!,
-    );
+    const bg = blurPlanGraph({ mode: 'background', intensity: 100, type: 'gaussian' });
     // The background is blurred from the background's side of the matte only.
     expect(bg).toContain('[side]negate[weight]');
     expect(bg).toContain(
@@ -380,23 +366,11 @@ describe('planRender: opaque recipes', () => {
     );
     expect(bg).toContain('[sharp][m]alphamerge');
     expect(bg).toContain('[blurred][fg]overlay');
-    const subj = graphOf(
-      plan({
-        kind: 'blur',
-        blur: { mode: 'subject', intensity: 50, type: 'box' },
-        exportFormat: 'mp4',
-      }).steps[0]!,
-    );
+    const subj = blurPlanGraph({ mode: 'subject', intensity: 50, type: 'box' });
     expect(subj).toContain('[side]null[weight]');
     expect(subj).toContain('boxblur=luma_radius=18:luma_power=2');
     expect(subj).toContain('[blurred][m]alphamerge');
-    const none = graphOf(
-      plan({
-        kind: 'blur',
-        blur: { mode: 'background', intensity: 0, type: 'gaussian' },
-        exportFormat: 'mp4',
-      }).steps[0]!,
-    );
+    const none = blurPlanGraph({ mode: 'background', intensity: 0, type: 'gaussian' });
     expect(none).toContain('[toblur]null[blurred]');
     expect(none).not.toContain('premultiply');
   });
@@ -514,11 +488,7 @@ describe('planBatch: one decode for several outputs', () => {
     formats: { format: (typeof TRANSPARENT_FORMATS)[number]; transform?: Recipe['transform'] }[],
   ) =>
     planBatch({
-      info,
-      source: '/in/src.mp4',
-      mask: '/in/mask.mkv',
-      maskFrames: 247,
-      maxPixels: 8_294_400,
+      ...CLIP_FILES,
       outputs: formats.map((f, i) => ({
         recipe: { kind: 'transparent', ...f },
         output: `/out/${i}`,
@@ -564,19 +534,9 @@ describe('planBatch: one decode for several outputs', () => {
 });
 
 describe('planPoster', () => {
-  const input = (recipe: Recipe): RenderPlanInput => ({
-    recipe,
-    info,
-    source: '/in/src.mp4',
-    mask: '/in/mask.mkv',
-    maskFrames: 247,
-    maxPixels: 8_294_400,
-    output: '/out/o',
-    workDir: '/w',
-  });
   it('one PNG of the representative frame as the format shows it, at the output size, never retimed', () => {
     const poster = planPoster(
-      input({
+      inputOf({
         kind: 'transparent',
         format: 'webm_vp9',
         transform: { max_width: 320, fps: 12, reverse: true },
@@ -605,14 +565,15 @@ describe('planPoster', () => {
       '/out/p.png',
     ]);
     expect(
-      graphOf(planPoster(input({ kind: 'transparent', format: 'mask_video' }), '/p.png').args),
+      graphOf(planPoster(inputOf({ kind: 'transparent', format: 'mask_video' }), '/p.png').args),
     ).toContain('alphaextract,format=yuv420p[shown]');
     expect(
       graphOf(
-        planPoster(input({ kind: 'color', color: '#000000', exportFormat: 'mp4' }), '/p.png').args,
+        planPoster(inputOf({ kind: 'color', color: '#000000', exportFormat: 'mp4' }), '/p.png')
+          .args,
       ),
     ).toContain('format=rgb24[poster]');
-    const stacked = planPoster(input({ kind: 'transparent', format: 'stacked_video' }), '/p.png');
+    const stacked = planPoster(inputOf({ kind: 'transparent', format: 'stacked_video' }), '/p.png');
     expect([stacked.width, stacked.height]).toEqual([1280, 1440]);
   });
 });

@@ -5,7 +5,7 @@ import {
   type StepsContext,
   type ZipPlan,
 } from '../formats';
-import { clearTransparent } from '../formats/codecs';
+import { clearTransparent, singleImage } from '../formats/codecs';
 import { audioGraph, backgroundAudio } from './audio-graph';
 import { compositionGeometry } from './composition-template';
 import {
@@ -382,14 +382,7 @@ export function planPoster(
       graph.join(';'),
       '-map',
       '[poster]',
-      '-frames:v',
-      '1',
-      '-c:v',
-      'png',
-      '-update',
-      '1',
-      '-f',
-      'image2',
+      ...singleImage(['-c:v', 'png']),
       file,
     ],
     width: out.width,

@@ -1,3 +1,4 @@
+import { singleImage } from '../formats/codecs';
 import { fitWidth } from './geometry';
 import { safeInputArgs } from './input';
 import { normalizeFilters } from './normalize';
@@ -50,27 +51,11 @@ export function thumbnailArgs(p: {
       graph.join(';'),
       '-map',
       '[jpeg]',
-      '-frames:v',
-      '1',
-      '-c:v',
-      'mjpeg',
-      '-q:v',
-      '3',
-      '-update',
-      '1',
-      '-f',
-      'image2',
+      ...singleImage(['-c:v', 'mjpeg', '-q:v', '3']),
       p.jpeg,
       '-map',
       '[png]',
-      '-frames:v',
-      '1',
-      '-c:v',
-      'png',
-      '-update',
-      '1',
-      '-f',
-      'image2',
+      ...singleImage(['-c:v', 'png']),
       p.png,
     ],
   };

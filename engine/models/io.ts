@@ -1,6 +1,6 @@
 import type { FloatMap } from '../matte/image';
 import type { TensorData } from '../runtime';
-import type { ModelManifest } from './manifest';
+import { probabilityOutput, RGB_UNSCALED, type ModelManifest } from './manifest';
 
 /**
  * What feeding a model and reading its answer needs (a composite model has no file of its own);
@@ -16,6 +16,23 @@ export type ModelIo = Pick<ModelManifest, 'id' | 'file' | 'input' | 'output' | '
   frameIndex?: string;
   frameContext?: { info: string; luma: string; previousLuma: string; gap: number };
 };
+
+/**
+ * The I/O of a composite the engine builds from other models: the frame's RGB as it is (NCHW,
+ * named "rgb") in, one probability channel (named "probability") out.
+ */
+export function compositeIo(
+  id: string,
+  file: string,
+  size: ModelManifest['input']['size'],
+): ModelIo {
+  return {
+    id,
+    file,
+    input: { name: 'rgb', layout: 'nchw', size, ...RGB_UNSCALED },
+    output: probabilityOutput('probability', 'nchw'),
+  };
+}
 
 type Recurrent = NonNullable<ModelIo['recurrent']>;
 

@@ -91,3 +91,29 @@ export interface ModelManifest {
   /** What it is good at, shown in docs. */
   subject: 'general' | 'person';
 }
+
+type ModelInput = ModelManifest['input'];
+type ModelOutput = ModelManifest['output'];
+
+/** RGB scaled from 0..255 to 0..1, the normalisation most exported models expect. */
+export const RGB_SCALED_TO_1: Pick<ModelInput, 'channelOrder' | 'mean' | 'std'> = {
+  channelOrder: 'rgb',
+  mean: [0, 0, 0],
+  std: [255, 255, 255],
+};
+
+/** RGB left in 0..255: the engine's composite stages take the frame as it is. */
+export const RGB_UNSCALED: Pick<ModelInput, 'channelOrder' | 'mean' | 'std'> = {
+  channelOrder: 'rgb',
+  mean: [0, 0, 0],
+  std: [1, 1, 1],
+};
+
+/** An output read as the probability in one of its channels (the only one, unless told). */
+export function probabilityOutput(
+  name: string,
+  layout: ModelOutput['layout'],
+  { channels, channel }: { channels: number; channel: number } = { channels: 1, channel: 0 },
+): ModelOutput {
+  return { name, layout, channels, decode: { kind: 'probability', channel } };
+}

@@ -1,5 +1,5 @@
 import { PAN_PARTS } from '../models/catalog';
-import { decodeOutput, toInputTensor, type ModelIo } from '../models/io';
+import { compositeIo, decodeOutput, toInputTensor, type ModelIo } from '../models/io';
 import { resizeMap, type FloatMap } from '../matte/image';
 import type { InferenceRuntime, InferenceSession, TensorData } from '../runtime';
 import type { Concept } from './concepts';
@@ -44,24 +44,7 @@ import { SAM_IO, samDecoderFeeds, samEncoderInput, samMask, type SamPrompt } fro
  */
 
 /** The composite's I/O as the matter sees it: raw RGB at up to 1024 on the long side (SAM's size), one probability channel out. */
-export const CONCEPT_MODEL_IO: ModelIo = {
-  id: 'concepts',
-  file: 'concepts',
-  input: {
-    name: 'rgb',
-    layout: 'nchw',
-    size: 'multiple-of-32',
-    channelOrder: 'rgb',
-    mean: [0, 0, 0],
-    std: [1, 1, 1],
-  },
-  output: {
-    name: 'probability',
-    layout: 'nchw',
-    channels: 1,
-    decode: { kind: 'probability', channel: 0 },
-  },
-};
+export const CONCEPT_MODEL_IO: ModelIo = compositeIo('concepts', 'concepts', 'multiple-of-32');
 
 export interface ConceptSearch {
   concepts: readonly Concept[];

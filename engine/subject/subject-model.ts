@@ -2,7 +2,7 @@ import { boxMean } from '../matte/box';
 import { denseFlow } from '../matte/flow';
 import { fitLongSide, resizeMap, type FloatMap } from '../matte/image';
 import { labelRegions, type Region, type Regions } from '../matte/regions';
-import { decodeOutput, toInputTensor, type ModelIo } from '../models/io';
+import { compositeIo, decodeOutput, toInputTensor, type ModelIo } from '../models/io';
 import { COCO_CLASSES } from '../prompts/concepts';
 import { boxOf, decodeDetections, DETECTOR_IO, detectorInput, type Box } from '../prompts/detector';
 import { CENTERNET, SAM_DECODER, SAM_ENCODER } from '../prompts/models';
@@ -88,22 +88,7 @@ const STILL_SHARE = 0.25;
 /** The stage's I/O as the matter sees it: raw RGB at the segmentation model's size, and the frame's context. */
 export function subjectModelIo(base: ModelIo, motionGap: number): ModelIo {
   return {
-    id: `subject(${base.id})`,
-    file: base.file,
-    input: {
-      name: 'rgb',
-      layout: 'nchw',
-      size: base.input.size,
-      channelOrder: 'rgb',
-      mean: [0, 0, 0],
-      std: [1, 1, 1],
-    },
-    output: {
-      name: 'probability',
-      layout: 'nchw',
-      channels: 1,
-      decode: { kind: 'probability', channel: 0 },
-    },
+    ...compositeIo(`subject(${base.id})`, base.file, base.input.size),
     frameContext: {
       info: 'frame_info',
       luma: 'luma',

@@ -41,14 +41,11 @@ interface Track {
   /** Keys since it was last seen. */
   missed: number;
   classIndex: number;
-  sums: {
-    seen: number;
-    chosen: number;
-    saliency: number;
-    motion: number;
-    motionKeys: number;
-    withSubject: number;
-  };
+  /** Running sums behind its ShotEvidence (saliency and motion summed, not yet averaged). */
+  sums: Pick<
+    ShotEvidence,
+    'seen' | 'chosen' | 'saliency' | 'motion' | 'motionKeys' | 'withSubject'
+  >;
 }
 
 /** A track is matched when its predicted box overlaps a candidate this much (IoU). */

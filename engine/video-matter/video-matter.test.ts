@@ -52,6 +52,34 @@ function brightnessModel(
   };
 }
 
+/** ISNet's manifest with a composite's names: input "rgb", output "probability". */
+const RGB_TO_PROBABILITY = {
+  ...ISNET,
+  input: { ...ISNET.input, name: 'rgb' },
+  output: { ...ISNET.output, name: 'probability' },
+};
+
+/** A stand-in for such a composite that answers "subject" everywhere, after `look`ing at each run's feeds. */
+function allSubjectModel(
+  name: string,
+  look: (feeds: Record<string, TensorData>) => void,
+): InferenceRuntime {
+  return {
+    name,
+    load: () =>
+      Promise.resolve({
+        run(feeds) {
+          look(feeds);
+          const [, , mh, mw] = feeds.rgb!.dims as [number, number, number, number];
+          return Promise.resolve({
+            probability: { data: new Float32Array(mw * mh).fill(1), dims: [1, 1, mh, mw] },
+          });
+        },
+        release: () => Promise.resolve(),
+      }),
+  };
+}
+
 /** A 64x36 frame: grey textured background, white 16x16 square at x = ox; `shade` tints it. */
 function frame(ox: number, shade = 60) {
   const [w, h] = [64, 36];
@@ -217,27 +245,10 @@ describe('video matter', () => {
 
   it('makes the frames it is given keys too, and tells a model that asks which frame it is looking at', async () => {
     const indices: number[] = [];
-    const runtime: InferenceRuntime = {
-      name: 'indexed',
-      load: () =>
-        Promise.resolve({
-          run(feeds) {
-            const x = feeds.rgb!;
-            indices.push(feeds.frame_index!.data[0]!);
-            const [, , mh, mw] = x.dims as [number, number, number, number];
-            return Promise.resolve({
-              probability: { data: new Float32Array(mw * mh).fill(1), dims: [1, 1, mh, mw] },
-            });
-          },
-          release: () => Promise.resolve(),
-        }),
-    };
-    const manifest = {
-      ...ISNET,
-      input: { ...ISNET.input, name: 'rgb' },
-      output: { ...ISNET.output, name: 'probability' },
-      frameIndex: 'frame_index',
-    };
+    const runtime = allSubjectModel('indexed', (feeds) => {
+      indices.push(feeds.frame_index!.data[0]!);
+    });
+    const manifest = { ...RGB_TO_PROBABILITY, frameIndex: 'frame_index' };
     const matter = await createVideoMatter({ runtime, manifest, tier, keyframes: new Set([6]) });
     for (let i = 0; i < 11; i++) await matter.push(frame(8 + i));
     await matter.flush();
@@ -247,29 +258,16 @@ describe('video matter', () => {
 
   it("tells a model that asks for the frame's context its index, shot, size and the luma of a frame shortly before it in its shot", async () => {
     const told: { info: number[]; luma: number[]; previous: number[] | null }[] = [];
-    const runtime: InferenceRuntime = {
-      name: 'context',
-      load: () =>
-        Promise.resolve({
-          run(feeds) {
-            const [, , mh, mw] = feeds.rgb!.dims as [number, number, number, number];
-            const dims = (t: TensorData | undefined) => (t ? [...t.dims] : null);
-            told.push({
-              info: [...feeds.frame_info!.data],
-              luma: dims(feeds.luma)!,
-              previous: dims(feeds.previous_luma),
-            });
-            return Promise.resolve({
-              probability: { data: new Float32Array(mw * mh).fill(1), dims: [1, 1, mh, mw] },
-            });
-          },
-          release: () => Promise.resolve(),
-        }),
-    };
+    const runtime = allSubjectModel('context', (feeds) => {
+      const dims = (t: TensorData | undefined) => (t ? [...t.dims] : null);
+      told.push({
+        info: [...feeds.frame_info!.data],
+        luma: dims(feeds.luma)!,
+        previous: dims(feeds.previous_luma),
+      });
+    });
     const manifest = {
-      ...ISNET,
-      input: { ...ISNET.input, name: 'rgb' },
-      output: { ...ISNET.output, name: 'probability' },
+      ...RGB_TO_PROBABILITY,
       frameContext: { info: 'frame_info', luma: 'luma', previousLuma: 'previous_luma', gap: 2 },
     };
     // Keys every 4th frame, frame 7 asked for; frame 6 starts a second shot.

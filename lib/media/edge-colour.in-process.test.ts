@@ -10,7 +10,8 @@ import { ffmpeg } from './ffmpeg';
 import { probeVideo } from './probe';
 import { canEncodeHevcAlpha } from './capabilities';
 import { renderBatch, renderOutput } from './render';
-import { rawFrame } from '../../tests/support/frames';
+import { rawFrame, vp9WithAlpha } from '../../tests/support/frames';
+import { fromLavfi } from './fixtures';
 
 /**
  * A soft edge's colour as each output family writes it, read back from the encoded file. The
@@ -47,16 +48,7 @@ beforeAll(async () => {
   source = path.join(tmp, 'clip.mp4');
   mask = path.join(tmp, 'mask.mkv');
   const ramp = `geq=lum='clip((${EDGE1}-X-0.5)*255/${EDGE1 - EDGE0}\\,0\\,255)'`;
-  await ffmpeg([
-    '-v',
-    'error',
-    '-f',
-    'lavfi',
-    '-i',
-    `color=black:s=${W}x${H}:r=25:d=1,format=gray,${ramp}`,
-    ...MASK_ENCODER,
-    mask,
-  ]);
+  await fromLavfi(mask, `color=black:s=${W}x${H}:r=25:d=1,format=gray,${ramp}`, MASK_ENCODER);
   await ffmpeg([
     '-v',
     'error',
@@ -93,17 +85,7 @@ beforeAll(async () => {
     source,
   ]);
   background = path.join(tmp, 'green.png');
-  await ffmpeg([
-    '-v',
-    'error',
-    '-f',
-    'lavfi',
-    '-i',
-    `color=0x${hex(GREEN)}:s=${W}x${H}`,
-    '-frames:v',
-    '1',
-    background,
-  ]);
+  await fromLavfi(background, `color=0x${hex(GREEN)}:s=${W}x${H}`, ['-frames:v', '1']);
   info = await probeVideo(source);
 }, 120_000);
 
@@ -163,7 +145,7 @@ async function unzipped(file: string, name: string): Promise<string> {
 
 describe("soft edges carry the subject's colour", () => {
   const cutOuts: [TransparentFormat, (file: string) => Promise<Buffer>][] = [
-    ['webm_vp9', (file) => rgbaFrame(['-c:v', 'libvpx-vp9', '-i', file])],
+    ['webm_vp9', (file) => rgbaFrame(vp9WithAlpha(file))],
     ['mov_prores', (file) => rgbaFrame(['-i', file])],
     ['apng', (file) => rgbaFrame(['-f', 'apng', '-i', file])],
     [
@@ -214,9 +196,9 @@ describe("soft edges carry the subject's colour", () => {
 
   it('a sticker (telegram_video_v1: VP9 with alpha on its square canvas)', async () => {
     const out = await render({ kind: 'transparent', format: 'telegram_video_v1' }, 'sticker');
-    expect(
-      softColourError(await rgbaFrame(['-c:v', 'libvpx-vp9', '-i', out.file], 12, null)),
-    ).toBeLessThan(TOLERANCE);
+    expect(softColourError(await rgbaFrame(vp9WithAlpha(out.file), 12, null))).toBeLessThan(
+      TOLERANCE,
+    );
   });
 
   it("the pro bundle's colour member", async () => {
@@ -246,9 +228,7 @@ describe("soft edges carry the subject's colour", () => {
       outDir: path.join(tmp, 'filmed'),
       edgeColour: false,
     });
-    expect(
-      softColourError(await rgbaFrame(['-c:v', 'libvpx-vp9', '-i', out.file])),
-    ).toBeGreaterThan(3 * TOLERANCE);
+    expect(softColourError(await rgbaFrame(vp9WithAlpha(out.file)))).toBeGreaterThan(3 * TOLERANCE);
   });
 
   it('a mask video is the alpha alone, as before', async () => {

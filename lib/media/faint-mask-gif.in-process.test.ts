@@ -6,6 +6,7 @@ import type { MediaInfo } from '../../engine/media/types';
 import { ffmpeg } from './ffmpeg';
 import { probeVideo } from './probe';
 import { renderOutput } from './render';
+import { fromLavfi, H264 } from './fixtures';
 
 // A near-empty mask (what is left after subtracting "person"): faint everywhere, below the GIF
 // encoder's alpha threshold, so a correct GIF of it is wholly transparent.
@@ -17,19 +18,7 @@ const half = path.join(tmp, 'half.mkv');
 
 beforeAll(async () => {
   source = path.join(tmp, 'clip.mp4');
-  await ffmpeg([
-    '-v',
-    'error',
-    '-f',
-    'lavfi',
-    '-i',
-    'testsrc2=s=160x120:r=25:d=2',
-    '-c:v',
-    'libx264',
-    '-pix_fmt',
-    'yuv420p',
-    source,
-  ]);
+  await fromLavfi(source, 'testsrc2=s=160x120:r=25:d=2', H264);
   const mask = (box: string, out: string) =>
     ffmpeg([
       '-v',
@@ -49,25 +38,28 @@ beforeAll(async () => {
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
 describe('a GIF judged against its mask', () => {
-  it('passes when the mask is too faint for GIF transparency: the file is rightly all transparent', async () => {
+  it.each([
+    {
+      title:
+        'passes when the mask is too faint for GIF transparency: the file is rightly all transparent',
+      mask: () => faint,
+      dir: 'faint',
+      alphaRange: [0, 0],
+    },
+    {
+      title: 'still passes a GIF of a mask with a clear subject',
+      mask: () => half,
+      dir: 'half',
+      alphaRange: [0, 255],
+    },
+  ])('$title', async ({ mask, dir, alphaRange }) => {
     const out = await renderOutput({
       source,
       info,
-      mask: faint,
+      mask: mask(),
       recipe: { kind: 'transparent', format: 'gif' },
-      outDir: path.join(tmp, 'faint'),
+      outDir: path.join(tmp, dir),
     });
-    expect(out.metadata).toMatchObject({ validated: true, alpha_range: [0, 0] });
-  });
-
-  it('still passes a GIF of a mask with a clear subject', async () => {
-    const out = await renderOutput({
-      source,
-      info,
-      mask: half,
-      recipe: { kind: 'transparent', format: 'gif' },
-      outDir: path.join(tmp, 'half'),
-    });
-    expect(out.metadata).toMatchObject({ validated: true, alpha_range: [0, 255] });
+    expect(out.metadata).toMatchObject({ validated: true, alpha_range: alphaRange });
   });
 });

@@ -14,6 +14,9 @@ import { probeVideo } from './probe';
  * integration tests, scripts/look-outputs.ts and scripts/bench-outputs.ts.
  */
 
+/** Near-lossless H.264 for excerpts of real footage that tests and benches cut. */
+export const EXCERPT_H264 = ['-c:v', 'libx264', '-preset', 'veryfast', '-crf', '18'];
+
 /** The first `seconds` of a clip (audio kept), scaled to at most `maxWidth`, as H.264 MP4. */
 export async function makeExcerpt(
   input: string,
@@ -30,12 +33,7 @@ export async function makeExcerpt(
       '-t',
       String(o.seconds),
       ...scale,
-      '-c:v',
-      'libx264',
-      '-preset',
-      'veryfast',
-      '-crf',
-      '18',
+      ...EXCERPT_H264,
       '-c:a',
       'aac',
       out,
@@ -104,13 +102,17 @@ export const AUDIO_OUTLASTS_VIDEO = [
 /** A filter that puts ten hours between the 49th and 50th frames, as a hostile upload would. */
 export const TEN_HOUR_GAP = ['-vf', "setpts='if(gte(N,49),PTS+36000/TB,PTS)'"];
 
-/** A file ffmpeg makes from a lavfi source graph (`color=…`, `testsrc2=…`) and output options. */
+/**
+ * A file ffmpeg makes from lavfi source graphs (`color=…`, `testsrc2=…`, `sine=…`: one, or one
+ * input each) and output options.
+ */
 export async function fromLavfi(
   dest: string,
-  source: string,
+  source: string | string[],
   output: string[] = [],
 ): Promise<string> {
-  await ffmpeg(['-v', 'error', '-f', 'lavfi', '-i', source, ...output, dest]);
+  const inputs = [source].flat().flatMap((graph) => ['-f', 'lavfi', '-i', graph]);
+  await ffmpeg(['-v', 'error', ...inputs, ...output, dest]);
   return dest;
 }
 

@@ -78,8 +78,8 @@ export async function encodeHevcAlpha(f: HevcFinish, signal?: AbortSignal): Prom
   }
 }
 
-/** NAL units of the alpha layer (nuh_layer_id > 0) in a MOV's HEVC stream, read by the system ffmpeg. */
-export async function alphaLayerUnits(file: string, signal?: AbortSignal): Promise<number> {
+/** NAL units per layer (nuh_layer_id) in a MOV's HEVC stream, read by the system ffmpeg. */
+export async function hevcLayers(file: string, signal?: AbortSignal): Promise<Map<number, number>> {
   const { stdout } = await ffmpeg(
     [
       '-v',
@@ -102,7 +102,12 @@ export async function alphaLayerUnits(file: string, signal?: AbortSignal): Promi
     ],
     { timeoutMs: 300_000, signal },
   );
-  return [...hevcLayerCounts(stdout).entries()]
+  return hevcLayerCounts(stdout);
+}
+
+/** NAL units of the alpha layer (nuh_layer_id > 0) in a MOV's HEVC stream. */
+export async function alphaLayerUnits(file: string, signal?: AbortSignal): Promise<number> {
+  return [...(await hevcLayers(file, signal)).entries()]
     .filter(([layer]) => layer > 0)
     .reduce((n, [, count]) => n + count, 0);
 }

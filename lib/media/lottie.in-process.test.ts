@@ -4,9 +4,10 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_LOTTIE_OPTIONS, type LottieOptions } from '../../engine/formats';
 import type { MediaInfo } from '../../engine/media/types';
-import { ffmpeg } from './ffmpeg';
 import { probeVideo } from './probe';
 import { renderOutput } from './render';
+import { fromLavfi, H264 } from './fixtures';
+import { allFrames } from '../../tests/support/frames';
 
 /**
  * Lottie files rendered and validated for real: a clip whose first second stands still and whose
@@ -27,38 +28,19 @@ interface Doc {
 }
 
 beforeAll(async () => {
-  await ffmpeg([
-    '-v',
-    'error',
-    '-f',
-    'lavfi',
-    '-i',
-    'testsrc2=s=160x120:r=25:d=1,trim=end_frame=1,loop=loop=24:size=1',
-    '-f',
-    'lavfi',
-    '-i',
-    'testsrc2=s=160x120:r=25:d=1',
-    '-filter_complex',
-    '[0:v]setpts=N/25/TB[a];[a][1:v]concat=n=2:v=1[v]',
-    '-map',
-    '[v]',
-    '-c:v',
-    'libx264',
-    '-pix_fmt',
-    'yuv420p',
+  await fromLavfi(
     source,
-  ]);
-  await ffmpeg([
-    '-v',
-    'error',
-    '-f',
-    'lavfi',
-    '-i',
-    'color=c=black:s=160x120:r=25:d=2,drawbox=x=40:y=20:w=80:h=80:color=white:t=fill,gblur=sigma=4,format=gray',
-    '-c:v',
-    'ffv1',
+    [
+      'testsrc2=s=160x120:r=25:d=1,trim=end_frame=1,loop=loop=24:size=1',
+      'testsrc2=s=160x120:r=25:d=1',
+    ],
+    ['-filter_complex', '[0:v]setpts=N/25/TB[a];[a][1:v]concat=n=2:v=1[v]', '-map', '[v]', ...H264],
+  );
+  await fromLavfi(
     mask,
-  ]);
+    'color=c=black:s=160x120:r=25:d=2,drawbox=x=40:y=20:w=80:h=80:color=white:t=fill,gblur=sigma=4,format=gray',
+    ['-c:v', 'ffv1'],
+  );
   info = await probeVideo(source);
 });
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
@@ -87,20 +69,7 @@ async function render(
 /** The alpha values of an embedded image. */
 async function alphaOf(uri: string, file: string): Promise<Set<number>> {
   fs.writeFileSync(file, Buffer.from(uri.slice(uri.indexOf(',') + 1), 'base64'));
-  const raw = path.join(tmp, 'alpha.raw');
-  await ffmpeg([
-    '-v',
-    'error',
-    '-y',
-    '-i',
-    file,
-    '-vf',
-    'alphaextract,format=gray',
-    '-f',
-    'rawvideo',
-    raw,
-  ]);
-  return new Set(fs.readFileSync(raw));
+  return new Set(await allFrames(['-i', file], 'gray', 'alphaextract'));
 }
 
 describe('Lottie output', () => {
@@ -153,16 +122,9 @@ describe('Lottie output', () => {
 
   it('passes frames a subject fills wholly (libwebp then writes them without alpha)', async () => {
     const full = path.join(tmp, 'full.mkv');
-    await ffmpeg([
-      '-v',
-      'error',
-      '-f',
-      'lavfi',
-      '-i',
-      'color=c=black:s=160x120:r=25:d=2,format=gray,lut=c0=255',
+    await fromLavfi(full, 'color=c=black:s=160x120:r=25:d=2,format=gray,lut=c0=255', [
       '-c:v',
       'ffv1',
-      full,
     ]);
     const { out } = await render('opaque', { smartSampling: false }, undefined, full);
     expect(out.metadata).toMatchObject({

@@ -4,9 +4,9 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readWebp } from '../../engine/media/containers';
 import type { MediaInfo } from '../../engine/media/types';
-import { ffmpeg } from './ffmpeg';
 import { probeVideo } from './probe';
 import { renderOutput } from './render';
+import { fromLavfi, H264 } from './fixtures';
 
 // A clip with no motion at all (an image-to-video still with motion "none"): every frame is the
 // same. libwebp then writes one frame cropped to the subject, with no alpha of its own (an opaque
@@ -24,31 +24,9 @@ const masks = {
 
 beforeAll(async () => {
   source = path.join(tmp, 'still.mp4');
-  await ffmpeg([
-    '-v',
-    'error',
-    '-f',
-    'lavfi',
-    '-i',
-    'color=c=0x3060c0:s=320x320:r=24:d=2',
-    '-c:v',
-    'libx264',
-    '-pix_fmt',
-    'yuv420p',
-    source,
-  ]);
+  await fromLavfi(source, 'color=c=0x3060c0:s=320x320:r=24:d=2', H264);
   for (const [name, graph] of Object.entries(masks))
-    await ffmpeg([
-      '-v',
-      'error',
-      '-f',
-      'lavfi',
-      '-i',
-      graph,
-      '-c:v',
-      'ffv1',
-      path.join(tmp, `${name}.mkv`),
-    ]);
+    await fromLavfi(path.join(tmp, `${name}.mkv`), graph, ['-c:v', 'ffv1']);
   info = await probeVideo(source);
 });
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));

@@ -33,33 +33,32 @@ const exponential = (baseMs: number, capMs: number) => (retry: number) =>
 /** Long enough for the longest accepted video on a CPU; a lost worker is caught by its lease. */
 const LONG_MEDIA_MS = 3 * 60 * 60 * 1000;
 
+/** Segmenting, rendering and refining: two retries, minutes apart. */
+const MEDIA_WORK = {
+  retries: 2,
+  timeoutMs: LONG_MEDIA_MS,
+  backoffMs: exponential(15_000, 5 * 60_000),
+};
+
 export const catalogue = {
   'segment-video': {
     payload: z.object({ jobId: z.uuid() }),
-    retries: 2,
-    timeoutMs: LONG_MEDIA_MS,
-    backoffMs: exponential(15_000, 5 * 60_000),
+    ...MEDIA_WORK,
     lane: 'gpu',
   },
   'render-output': {
     payload: z.object({ outputId: z.uuid() }),
-    retries: 2,
-    timeoutMs: LONG_MEDIA_MS,
-    backoffMs: exponential(15_000, 5 * 60_000),
+    ...MEDIA_WORK,
     lane: 'cpu',
   },
   'render-batch': {
     payload: z.object({ batchId: z.uuid() }),
-    retries: 2,
-    timeoutMs: LONG_MEDIA_MS,
-    backoffMs: exponential(15_000, 5 * 60_000),
+    ...MEDIA_WORK,
     lane: 'gpu',
   },
   'refine-mask': {
     payload: z.object({ refinementId: z.uuid() }),
-    retries: 2,
-    timeoutMs: LONG_MEDIA_MS,
-    backoffMs: exponential(15_000, 5 * 60_000),
+    ...MEDIA_WORK,
     lane: 'gpu',
   },
   'deliver-webhook': {

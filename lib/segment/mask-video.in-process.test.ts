@@ -4,10 +4,10 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ApiModel } from '../../engine/api-models';
 import type { InferenceDevice } from '../inference/device';
-import { ffmpeg } from '../media/ffmpeg';
 import { probeVideo } from '../media/probe';
 import { segmentVideo } from './mask-video';
 import { standInRuntime } from '../../tests/in-process/stand-in-runtime';
+import { fromLavfi, H264 } from '../media/fixtures';
 
 // The in-process tier's stand-in runtime (tests/in-process/stand-in-runtime.ts), told it runs on a
 // given device: which models a job loads shows which configuration of its tier ran.
@@ -17,19 +17,7 @@ let clip = '';
 beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'keyout-segment-'));
   clip = path.join(dir, 'clip.mp4');
-  await ffmpeg([
-    '-v',
-    'error',
-    '-f',
-    'lavfi',
-    '-i',
-    'testsrc2=s=160x120:r=10:d=1',
-    '-c:v',
-    'libx264',
-    '-pix_fmt',
-    'yuv420p',
-    clip,
-  ]);
+  await fromLavfi(clip, 'testsrc2=s=160x120:r=10:d=1', H264);
 });
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 afterEach(() => vi.restoreAllMocks());
@@ -70,22 +58,11 @@ describe('segmentVideo on each device', () => {
 
 /** A `seconds`-long 10-fps clip of 96x64 (ffmpeg's moving test pattern). */
 async function clipOf(seconds: number): Promise<string> {
-  const file = path.join(dir, `long-${seconds}.mp4`);
-  await ffmpeg([
-    '-v',
-    'error',
-    '-y',
-    '-f',
-    'lavfi',
-    '-i',
+  return fromLavfi(
+    path.join(dir, `long-${seconds}.mp4`),
     `testsrc2=s=96x64:r=10:d=${seconds}`,
-    '-c:v',
-    'libx264',
-    '-pix_fmt',
-    'yuv420p',
-    file,
-  ]);
-  return file;
+    H264,
+  );
 }
 
 describe('segmentVideo streams', () => {

@@ -1,14 +1,12 @@
-import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MASK_ENCODER, type MediaInfo } from '../../engine/media/types';
-import { ffmpeg } from '../media/ffmpeg';
 import { fromLavfi, H264 } from '../media/fixtures';
 import { probeVideo } from '../media/probe';
 import { renderOutput, type RenderedOutput } from '../media/render';
+import { allFrames, vp9WithAlpha } from '../../tests/support/frames';
 import { readMaskFrames } from './frame-reader';
 import { openMaskWriter } from './mask-writer';
 import { startStreamedRender } from './render-while-segmenting';
@@ -19,7 +17,6 @@ import { startStreamedRender } from './render-while-segmenting';
  * are decoded and compared. The clip's mask has a soft band (a 10-column fade), where the edge
  * colour estimate changes the colour, and the subject moves so no frame repeats.
  */
-const run = promisify(execFile);
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'keyout-streamed-'));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
@@ -36,23 +33,11 @@ beforeAll(async () => {
   mask = path.join(tmp, 'mask.mkv');
   const ramp = `geq=lum='clip((133-X-0.5)*255/10\\,0\\,255)'`;
   await fromLavfi(mask, `color=black:s=${W}x${H}:r=25:d=2,format=gray,${ramp}`, MASK_ENCODER);
-  await ffmpeg([
-    '-v',
-    'error',
-    '-f',
-    'lavfi',
-    '-i',
-    `testsrc2=s=${W}x${H}:r=25:d=2`,
-    '-f',
-    'lavfi',
-    '-i',
-    'sine=frequency=440:duration=2',
-    ...H264,
-    '-c:a',
-    'aac',
-    '-shortest',
+  await fromLavfi(
     source,
-  ]);
+    [`testsrc2=s=${W}x${H}:r=25:d=2`, 'sine=frequency=440:duration=2'],
+    [...H264, '-c:a', 'aac', '-shortest'],
+  );
   info = await probeVideo(source);
 }, 120_000);
 
@@ -82,25 +67,8 @@ async function renderedWhileWriting(
 }
 
 /** Every frame of a VP9-with-alpha file as planar yuva420p. */
-async function decoded(file: string): Promise<Buffer> {
-  const { stdout } = await run(
-    'ffmpeg',
-    [
-      '-v',
-      'error',
-      '-c:v',
-      'libvpx-vp9',
-      '-i',
-      file,
-      '-f',
-      'rawvideo',
-      '-pix_fmt',
-      'yuva420p',
-      'pipe:1',
-    ],
-    { encoding: 'buffer', maxBuffer: 2 ** 28 },
-  );
-  return stdout;
+function decoded(file: string): Promise<Buffer> {
+  return allFrames(vp9WithAlpha(file), 'yuva420p');
 }
 
 /**

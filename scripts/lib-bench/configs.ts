@@ -2,7 +2,7 @@ import { ISNET } from '../../engine/models/catalog';
 import type { ModelManifest } from '../../engine/models/manifest';
 import { tierFor, withManifest } from '../../engine/models/registry';
 import { API_MODELS, DEFAULT_MODEL, isApiModel } from '../../engine/api-models';
-import { PEOPLE_TIERS, type TierConfig } from '../../engine/tiers';
+import { keysOnEveryFrame, PEOPLE_TIERS, type TierConfig } from '../../engine/tiers';
 import { allManifests } from '../../lib/models/manifests';
 
 export interface BenchConfig {
@@ -27,15 +27,7 @@ export const BASELINE: BenchConfig = {
     inputSide: 1024,
     keepAspect: false,
     workSide: 1024,
-    keyframes: {
-      interval: 1,
-      fuseRadius: 0,
-      bisectBelow: 0,
-      bisectUnexplainedAbove: 0,
-      unexplainedScale: 0,
-      flowSide: 256,
-      cutThreshold: 1,
-    },
+    keyframes: keysOnEveryFrame(256, 1),
     guided: null,
     mainSubjectMinFraction: null,
     colourModel: false,

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { probeVideo } from '../../lib/media/probe';
 import { ffmpeg } from '../../lib/media/ffmpeg';
+import { EXCERPT_H264 } from '../../lib/media/fixtures';
 
 const VIDEOS = path.resolve(import.meta.dirname, '../../../shared/testdata/videos');
 
@@ -68,12 +69,7 @@ export async function prepareJobClip(name: string, dir: string, cut?: number): P
         source,
         ...length,
         ...scale,
-        '-c:v',
-        'libx264',
-        '-preset',
-        'veryfast',
-        '-crf',
-        '18',
+        ...EXCERPT_H264,
         '-pix_fmt',
         'yuv420p',
         '-c:a',

@@ -4,16 +4,6 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 
-/** Chromium's flags for a closed network (docs/dashboard.md, WORKPLACE.md). */
-export const QUIET_CHROMIUM = [
-  '--no-sandbox',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const srv = net.createServer().listen(0, '127.0.0.1', () => {

@@ -122,41 +122,27 @@ function addNotVideos({ add, write }: Corpus, secret: string): void {
 
 /** Real formats outside the allow-list, named .mp4; returns the PNG, which the cover art reuses. */
 async function addForeignFormats({ dir, add }: Corpus, two: string): Promise<string> {
+  const addRenamed = (file: string, name: string, what: string) =>
+    add(
+      name,
+      patched(dir, file, name, (b) => b),
+      what,
+    );
   const gif = path.join(dir, 'anim.gif');
   await ffmpeg(['-f', 'lavfi', '-i', 'testsrc2=size=64x64:rate=10:duration=1', gif]);
-  add(
-    'gif.mp4',
-    patched(dir, gif, 'gif.mp4', (b) => b),
-    'a GIF',
-  );
+  addRenamed(gif, 'gif.mp4', 'a GIF');
   const png = path.join(dir, 'image.png');
   await ffmpeg(['-f', 'lavfi', '-i', 'testsrc2=size=64x64', '-frames:v', '1', png]);
-  add(
-    'png.mp4',
-    patched(dir, png, 'png.mp4', (b) => b),
-    'a PNG image',
-  );
+  addRenamed(png, 'png.mp4', 'a PNG image');
   const ts = path.join(dir, 'stream.ts');
   await ffmpeg(['-i', two, '-c', 'copy', '-f', 'mpegts', ts]);
-  add(
-    'mpegts.mp4',
-    patched(dir, ts, 'mpegts.mp4', (b) => b),
-    'an MPEG-TS stream',
-  );
+  addRenamed(ts, 'mpegts.mp4', 'an MPEG-TS stream');
   const h264 = path.join(dir, 'raw.h264');
   await ffmpeg(['-i', two, '-c', 'copy', '-f', 'h264', h264]);
-  add(
-    'raw-h264.mp4',
-    patched(dir, h264, 'raw-h264.mp4', (b) => b),
-    'a raw H.264 bitstream',
-  );
+  addRenamed(h264, 'raw-h264.mp4', 'a raw H.264 bitstream');
   const mp3 = path.join(dir, 'sound.mp3');
   await ffmpeg(['-f', 'lavfi', '-i', 'sine=f=440:d=2', mp3]);
-  add(
-    'mp3.mp4',
-    patched(dir, mp3, 'mp3.mp4', (b) => b),
-    'an MP3',
-  );
+  addRenamed(mp3, 'mp3.mp4', 'an MP3');
   return png;
 }
 

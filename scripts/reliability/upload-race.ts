@@ -2,22 +2,15 @@ import fs from 'node:fs';
 import http from 'node:http';
 import { priceJob } from '../../lib/billing/pricing';
 import { api, createJob, putUpload } from '../../tests/integration/helpers';
-import { createAccount, reliabilityStack, run, sleep, testClip, type Part } from './common';
+import { streamEntries } from '../../tests/support/counted-probe';
+import { createAccount, reliabilityStack, sleep, testClip, type Part } from './common';
 
 /** The duration of the file the job will process, as ffprobe reads its video stream. */
 async function streamSeconds(file: string): Promise<number> {
-  const { stdout } = await run('ffprobe', [
-    '-v',
-    'error',
-    '-select_streams',
-    'v:0',
-    '-show_entries',
-    'stream=duration',
-    '-of',
-    'csv=p=0',
-    file,
-  ]);
-  return Number(stdout.trim());
+  const [video] = await streamEntries<{ duration: string }>(file, 'stream=duration', {
+    firstVideo: true,
+  });
+  return Number(video!.duration);
 }
 
 /**

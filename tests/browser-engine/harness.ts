@@ -6,6 +6,7 @@ import path from 'node:path';
 import { build } from 'esbuild';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { modelFilePath } from '../../lib/models/resolve';
+import { QUIET_CHROMIUM } from '../support/chromium';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const ORT_DIST = path.join(ROOT, 'node_modules/onnxruntime-web/dist');
@@ -80,14 +81,7 @@ export async function openBrowserEngine(frames: {
   const context: BrowserContext = await chromium.launchPersistentContext(profile, {
     executablePath: '/usr/bin/chromium',
     headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
+    args: QUIET_CHROMIUM,
   });
   const page = context.pages()[0] ?? (await context.newPage());
   await page.goto(`http://127.0.0.1:${port}/`);

@@ -6,10 +6,10 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fromLavfi } from '../../lib/media/fixtures';
 import { outputFormat, STICKER_FORMATS, type StickerFormat } from '../../engine/formats';
-import { hevcLayerCounts } from '../../engine/media/capabilities';
-import { decodeAlphaLayer } from '../../lib/media/hevc-alpha';
+import { decodeAlphaLayer, hevcLayers } from '../../lib/media/hevc-alpha';
 import { storageKeys } from '../../lib/storage/keys';
 import { countedProbe } from '../support/counted-probe';
+import { vp9WithAlpha } from '../support/frames';
 import {
   api,
   createAccount,
@@ -56,9 +56,6 @@ interface ExportRecord {
   };
   error?: string;
 }
-
-const exec = async (cmd: string, args: string[]) =>
-  (await run(cmd, args, { encoding: 'buffer', maxBuffer: 1 << 30 })).stdout;
 
 /** The checks on one sticker file: container and codec, canvas, duration, fps 12–30, bytes, no audio, alpha. */
 async function checkSticker(
@@ -323,22 +320,7 @@ describe.skipIf(!hasTestdata)(
         height: 1080,
         nb_read_frames: '103',
       });
-      const annexB = await exec('ffmpeg', [
-        '-v',
-        'error',
-        '-i',
-        file,
-        '-map',
-        '0:v:0',
-        '-c',
-        'copy',
-        '-bsf:v',
-        'hevc_mp4toannexb',
-        '-f',
-        'hevc',
-        '-',
-      ]);
-      const layers = hevcLayerCounts(new Uint8Array(annexB));
+      const layers = await hevcLayers(file);
       expect([...layers.keys()].sort()).toEqual([0, 1]);
       expect(layers.get(1)).toBeGreaterThanOrEqual(103);
       const planes = await decodeAlphaLayer(file, [10, 50, 100]);
@@ -429,7 +411,7 @@ describe.skipIf(!hasTestdata)(
         webm,
         Buffer.from(await (await fetch(primary.body.processed_video_url)).arrayBuffer()),
       );
-      const a = await alphaValues(['-c:v', 'libvpx-vp9', '-i', webm], 30);
+      const a = await alphaValues(vp9WithAlpha(webm), 30);
       const n = a.length / 3;
       const moved = a.slice(0, n).reduce((s, x, i) => s + Math.abs(x - a[n + i]!), 0) / n;
       expect(moved).toBeGreaterThan(5);

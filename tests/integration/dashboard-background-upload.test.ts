@@ -1,10 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fromLavfi } from '../../lib/media/fixtures';
+import { rawFrame } from '../support/frames';
 import {
   api,
   createAccount,
@@ -25,7 +24,6 @@ import {
  * start action does: DashboardStartRequest → startJob), and the worker reads it through storage:
  * where the mask says background, the output frame shows the uploaded image's colour.
  */
-const run = promisify(execFile);
 const MAGENTA = [255, 0, 255];
 
 let stack: Stack;
@@ -57,8 +55,8 @@ const postBackground = (jobId: string, body: Buffer, headers: Record<string, str
     body: new Uint8Array(body),
   });
 
-/** One frame as raw bytes (rgb24 or gray) at w×h. */
-async function rawFrame(
+/** The first frame at a URL as raw bytes (rgb24 or gray) at w×h. */
+async function firstFrameOf(
   url: string,
   w: number,
   h: number,
@@ -66,27 +64,7 @@ async function rawFrame(
 ): Promise<Buffer> {
   const file = path.join(stack.dataDir, `frame-${randomBytes(4).toString('hex')}`);
   fs.writeFileSync(file, Buffer.from(await (await fetch(url)).arrayBuffer()));
-  const { stdout } = await run(
-    'ffmpeg',
-    [
-      '-v',
-      'error',
-      '-i',
-      file,
-      '-frames:v',
-      '1',
-      '-vf',
-      `scale=${w}:${h}:flags=neighbor,format=${pixFmt}`,
-      '-f',
-      'rawvideo',
-      '-',
-    ],
-    {
-      encoding: 'buffer',
-      maxBuffer: 64 * 1024 * 1024,
-    },
-  );
-  return stdout;
+  return rawFrame(['-i', file], 0, pixFmt, `scale=${w}:${h}:flags=neighbor`);
 }
 
 beforeAll(async () => {
@@ -154,8 +132,8 @@ describe('background image uploaded from the dashboard', () => {
       const status = await waitForJob(stack, key, id);
       expect(status.status, `${status.message}\n${stack.logs()}`).toBe('completed');
       const [w, h] = [64, 64];
-      const frame = await rawFrame(String(status.processed_video_url), w, h, 'rgb24');
-      const mask = await rawFrame(String(status.processed_mask_url), w, h, 'gray');
+      const frame = await firstFrameOf(String(status.processed_video_url), w, h, 'rgb24');
+      const mask = await firstFrameOf(String(status.processed_mask_url), w, h, 'gray');
       const near = (i: number, rgb: number[]) =>
         rgb.every((c, k) => Math.abs(frame[i * 3 + k]! - c) < 48);
       const background = [...mask.keys()].filter((i) => mask[i]! < 8);

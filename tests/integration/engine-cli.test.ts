@@ -4,7 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { fromLavfi, syntheticClip } from '../../lib/media/fixtures';
+import { fromLavfi, H264, syntheticClip } from '../../lib/media/fixtures';
+import { streamEntries } from '../support/counted-probe';
 
 const run = promisify(execFile);
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -24,80 +25,41 @@ async function keyout(args: string[]): Promise<{ code: number; stdout: string; s
   }
 }
 
+/** `keyout remove` of an input that does not exist, to `output` in the temp folder. */
+const removeMissing = (output: string, ...flags: string[]) =>
+  keyout(['remove', path.join(tmp, 'nope.mp4'), '-o', path.join(tmp, output), ...flags]);
+
 describe('keyout remove', () => {
   it('fails with a clear message and a non-zero exit', async () => {
-    const missing = await keyout([
-      'remove',
-      path.join(tmp, 'nope.mp4'),
-      '-o',
-      path.join(tmp, 'x.mp4'),
-    ]);
+    const missing = await removeMissing('x.mp4');
     expect(missing.code).not.toBe(0);
     expect(missing.stderr).toMatch(/input not found/);
-    const bad = await keyout([
-      'remove',
-      path.join(tmp, 'nope.mp4'),
-      '-o',
-      path.join(tmp, 'x.mp4'),
-      '--blur',
-      'sideways',
-    ]);
+    const bad = await removeMissing('x.mp4', '--blur', 'sideways');
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/--blur must be background or subject/);
     const noOut = await keyout(['remove', path.join(tmp, 'nope.mp4')]);
     expect(noOut.stderr).toMatch(/-o <output> is required/);
     // The output's name is checked against what would be written before any work.
-    const unknown = await keyout([
-      'remove',
-      path.join(tmp, 'nope.mp4'),
-      '-o',
-      path.join(tmp, 'x.xyz'),
-    ]);
+    const unknown = await removeMissing('x.xyz');
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toMatch(/cannot tell the format from the name x\.xyz/);
-    const mismatch = await keyout([
-      'remove',
-      path.join(tmp, 'nope.mp4'),
-      '-o',
-      path.join(tmp, 'x.mp4'),
-      '--format',
-      'webm_vp9',
-    ]);
+    const mismatch = await removeMissing('x.mp4', '--format', 'webm_vp9');
     expect(mismatch.stderr).toMatch(/webm_vp9 writes a \.webm file/);
-    const gif = await keyout([
-      'remove',
-      path.join(tmp, 'nope.mp4'),
-      '-o',
-      path.join(tmp, 'x.gif'),
-      '--color',
-      '#FFFFFF',
-    ]);
+    const gif = await removeMissing('x.gif', '--color', '#FFFFFF');
     expect(gif.stderr).toMatch(/an opaque video is written as \.mp4, \.webm or \.mov/);
   });
 
   it('segments and renders a short clip to a transparent WebM', async () => {
     const input = path.join(tmp, 'clip.mp4');
-    await fromLavfi(input, 'testsrc2=size=160x120:rate=10:duration=0.5', [
-      '-c:v',
-      'libx264',
-      '-pix_fmt',
-      'yuv420p',
-    ]);
+    await fromLavfi(input, 'testsrc2=size=160x120:rate=10:duration=0.5', H264);
     const out = path.join(tmp, 'out.webm');
     const res = await keyout(['remove', input, '-o', out, '--model', 'service-human']);
     expect(res.stderr).toMatch(/segmented 5 frames/);
     expect(res.code).toBe(0);
     expect(fs.statSync(out).size).toBeGreaterThan(0);
-    const { stdout } = await run('ffprobe', [
-      '-v',
-      'error',
-      '-show_entries',
-      'stream=codec_name,width,height',
-      '-of',
-      'csv=p=0',
-      out,
+    expect(await streamEntries(out, 'stream=codec_name,width,height')).toEqual([
+      { codec_name: 'vp9', width: 160, height: 120 },
     ]);
-    expect(stdout.trim()).toBe('vp9,160,120');
     // With a colour, .webm is an opaque VP9 on it (no alpha_mode tag).
     const blue = path.join(tmp, 'blue.webm');
     expect(
@@ -114,16 +76,7 @@ describe('keyout remove', () => {
         ])
       ).code,
     ).toBe(0);
-    const probed = await run('ffprobe', [
-      '-v',
-      'error',
-      '-show_entries',
-      'stream=codec_name,pix_fmt:stream_tags=alpha_mode',
-      '-of',
-      'json',
-      blue,
-    ]);
-    expect((JSON.parse(probed.stdout) as { streams: unknown[] }).streams).toEqual([
+    expect(await streamEntries(blue, 'stream=codec_name,pix_fmt:stream_tags=alpha_mode')).toEqual([
       { codec_name: 'vp9', pix_fmt: 'yuv420p', tags: {} },
     ]);
   });

@@ -10,6 +10,7 @@ import { probeVideo } from '../../lib/media/probe';
 import { renderOutput } from '../../lib/media/render';
 import { segmentVideo, type SegmentProgress } from '../../lib/segment/mask-video';
 import { countedProbe } from '../support/counted-probe';
+import { allFrames, rawFrame } from '../support/frames';
 
 const run = promisify(execFile);
 const TESTDATA = path.resolve(import.meta.dirname, '../../../shared/testdata/videos');
@@ -19,14 +20,7 @@ afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
 async function maskFacts(file: string) {
   const s = (await countedProbe(file)).streams[0]!;
-  const { stdout: raw } = await run(
-    'ffmpeg',
-    ['-v', 'error', '-i', file, '-f', 'rawvideo', '-pix_fmt', 'gray', '-'],
-    {
-      encoding: 'buffer',
-      maxBuffer: 1 << 30,
-    },
-  );
+  const raw = await allFrames(['-i', file], 'gray');
   return {
     codec: s.codec_name,
     pixFmt: s.pix_fmt,
@@ -126,14 +120,7 @@ describe('segmentVideo (real ffmpeg and models)', () => {
       const info = await probeVideo(input);
       const maskOut = path.join(tmp, 'rotated.mkv');
       await segmentVideo({ input, info, maskOut, model: 'service-human', maxFrames: 20 });
-      const { stdout: raw } = await run(
-        'ffmpeg',
-        ['-v', 'error', '-i', maskOut, '-frames:v', '1', '-f', 'rawvideo', '-pix_fmt', 'gray', '-'],
-        {
-          encoding: 'buffer',
-          maxBuffer: 1 << 28,
-        },
-      );
+      const raw = await rawFrame(['-i', maskOut], 0, 'gray');
       expect(raw.length).toBe(720 * 1280);
       const mean = raw.reduce((s, v) => s + v, 0) / raw.length;
       // A head-and-shoulders portrait: a real share of the frame, not all of it.
@@ -154,28 +141,7 @@ describe('segmentVideo (real ffmpeg and models)', () => {
       const info = await probeVideo(input);
       const maskOut = path.join(tmp, 'white-bg.mkv');
       await segmentVideo({ input, info, maskOut, model: 'service-human', maxFrames: 51 });
-      const { stdout: raw } = await run(
-        'ffmpeg',
-        [
-          '-v',
-          'error',
-          '-i',
-          maskOut,
-          '-vf',
-          'select=eq(n\\,50)',
-          '-frames:v',
-          '1',
-          '-f',
-          'rawvideo',
-          '-pix_fmt',
-          'gray',
-          '-',
-        ],
-        {
-          encoding: 'buffer',
-          maxBuffer: 1 << 28,
-        },
-      );
+      const raw = await rawFrame(['-i', maskOut], 50, 'gray');
       expect(raw.length).toBe(720 * 1080);
       let soft = 0;
       let solid = 0;

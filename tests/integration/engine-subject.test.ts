@@ -8,6 +8,7 @@ import { probeVideo } from '../../lib/media/probe';
 import { segmentVideo } from '../../lib/segment/mask-video';
 import { readGrayFrames } from '../../scripts/lib-bench/frames';
 import { iou } from '../../scripts/lib-bench/metrics';
+import { H264 } from '../../lib/media/fixtures';
 
 /**
  * The subject stage (engine/subject/) on real footage, through the real pipeline: service-light
@@ -134,10 +135,7 @@ describe.skipIf(!hasTestdata)(
         '-an',
         '-vf',
         'crop=720:404',
-        '-c:v',
-        'libx264',
-        '-pix_fmt',
-        'yuv420p',
+        ...H264,
         street,
       ]);
       const { masks } = await segment(street, 8);

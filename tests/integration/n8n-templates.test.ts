@@ -14,7 +14,9 @@ import {
   type JobStatus,
   type Stack,
 } from './helpers';
+import { streamEntries } from '../support/counted-probe';
 import { listenOnFreePort } from '../support/listen';
+import { H264 } from '../../lib/media/fixtures';
 
 const run = promisify(execFile);
 
@@ -74,12 +76,9 @@ async function makeMedia(): Promise<void> {
       '1',
       '-vf',
       'scale=256:256',
-      '-c:v',
-      'libx264',
+      ...H264,
       '-preset',
       'veryfast',
-      '-pix_fmt',
-      'yuv420p',
       '-c:a',
       'aac',
       fg,
@@ -258,20 +257,10 @@ describe('the official n8n templates, sent as n8n sends them', () => {
         const { file, type } = outputs[i]!;
         expect(type, id).toBe('video/mp4');
         expect(done[i]!.output_format, id).toBe('mp4');
-        const { stdout } = await run('ffprobe', [
-          '-v',
-          'error',
-          '-show_entries',
-          'stream=codec_name,width,height',
-          '-of',
-          'json',
+        const streams = await streamEntries<{ codec_name: string; width?: number }>(
           file,
-        ]);
-        const streams = (
-          JSON.parse(stdout) as {
-            streams: { codec_name: string; width?: number; height?: number }[];
-          }
-        ).streams;
+          'stream=codec_name,width,height',
+        );
         expect(streams[0], id).toMatchObject({ codec_name: 'h264', ...BG });
         expect(
           streams.some((s) => s.codec_name === 'aac'),

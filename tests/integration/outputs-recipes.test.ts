@@ -10,8 +10,15 @@ import { thumbnailFrame } from '../../engine/media/thumbnails';
 import type { MediaInfo } from '../../engine/media/types';
 import { env } from '../../lib/env';
 import { MediaError } from '../../lib/media/ffmpeg';
-import { excerptWithMask, makeTestMask, testMaskEllipse } from '../../lib/media/fixtures';
-import { rawFrame } from '../support/frames';
+import {
+  excerptWithMask,
+  fromLavfi,
+  makeTestMask,
+  syntheticClip,
+  testMaskEllipse,
+} from '../../lib/media/fixtures';
+import { packetCountedProbe, streamEntries } from '../support/counted-probe';
+import { allFrames, rawFrame } from '../support/frames';
 import { probeVideo } from '../../lib/media/probe';
 import { renderOutput } from '../../lib/media/render';
 import { renderThumbnails } from '../../lib/media/thumbnails';
@@ -28,30 +35,6 @@ const VIDEOS = path.resolve(import.meta.dirname, '../../../shared/testdata/video
 const hasTestdata = fs.existsSync(VIDEOS);
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'keyout-recipes-it-'));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
-
-interface Stream {
-  codec_type: string;
-  codec_name: string;
-  width?: number;
-  height?: number;
-  pix_fmt?: string;
-  avg_frame_rate?: string;
-  nb_read_packets?: string;
-}
-async function streams(file: string): Promise<{ streams: Stream[]; duration: number }> {
-  const { stdout } = await run('ffprobe', [
-    '-v',
-    'error',
-    '-count_packets',
-    '-show_streams',
-    '-show_format',
-    '-of',
-    'json',
-    file,
-  ]);
-  const j = JSON.parse(stdout) as { streams: Stream[]; format: { duration: string } };
-  return { streams: j.streams, duration: Number(j.format.duration) };
-}
 
 /** Mean absolute RGB difference over the pixels `where` picks. */
 function meanDiff(
@@ -109,12 +92,12 @@ describe.skipIf(!hasTestdata)(
     it('color: the exact colour where the subject is not, the source where it is, audio kept', async () => {
       const o = await render({ kind: 'color', color: '#2040C0', exportFormat: 'mp4' }, 'color');
       expect(o).toMatchObject({ extension: 'mp4', contentType: 'video/mp4' });
-      const p = await streams(o.file);
+      const p = await packetCountedProbe(o.file);
       expect(p.streams.map((s) => `${s.codec_type}:${s.codec_name}`)).toEqual([
         'video:h264',
         'audio:aac',
       ]);
-      expect(p.duration).toBeCloseTo(2, 1);
+      expect(Number(p.format.duration)).toBeCloseTo(2, 1);
       const out = await rawFrame(['-i', o.file], n, 'rgb24');
       expect(meanDiff(out, [0x20, 0x40, 0xc0], 320, outside)).toBeLessThan(3);
       expect(meanDiff(out, src, 320, inside)).toBeLessThan(5);
@@ -132,7 +115,7 @@ describe.skipIf(!hasTestdata)(
         { kind: 'color', color: '#FFFFFF80', exportFormat: 'webm' },
         'color_alpha',
       );
-      expect((await streams(o.file)).streams[0]).toMatchObject({
+      expect((await packetCountedProbe(o.file)).streams[0]).toMatchObject({
         codec_name: 'vp9',
         pix_fmt: 'yuv420p',
       });
@@ -160,7 +143,7 @@ describe.skipIf(!hasTestdata)(
         },
         'blur_subject',
       );
-      expect((await streams(subj.file)).streams[0]).toMatchObject({
+      expect((await packetCountedProbe(subj.file)).streams[0]).toMatchObject({
         codec_name: 'prores',
         pix_fmt: 'yuv422p10le',
       });
@@ -171,17 +154,7 @@ describe.skipIf(!hasTestdata)(
 
     it('composition on an image: background scaled to cover, foreground on top', async () => {
       const image = path.join(tmp, 'green.jpg');
-      await run('ffmpeg', [
-        '-v',
-        'error',
-        '-f',
-        'lavfi',
-        '-i',
-        'color=c=0x10C020:s=1000x300',
-        '-frames:v',
-        '1',
-        image,
-      ]);
+      await fromLavfi(image, 'color=c=0x10C020:s=1000x300', ['-frames:v', '1']);
       const o = await render(
         {
           kind: 'composition',
@@ -201,24 +174,11 @@ describe.skipIf(!hasTestdata)(
 
     it('composition on a shorter video (looped), ai_ugc_ad template, background audio mixed in', async () => {
       const bgVideo = path.join(tmp, 'blue.mp4');
-      await run('ffmpeg', [
-        '-v',
-        'error',
-        '-f',
-        'lavfi',
-        '-i',
-        'color=c=0x2020E0:s=640x360:r=30:d=0.7',
-        '-f',
-        'lavfi',
-        '-i',
-        'sine=f=880:d=0.7',
-        '-c:v',
-        'libx264',
-        '-c:a',
-        'aac',
-        '-shortest',
+      await fromLavfi(
         bgVideo,
-      ]);
+        ['color=c=0x2020E0:s=640x360:r=30:d=0.7', 'sine=f=880:d=0.7'],
+        ['-c:v', 'libx264', '-c:a', 'aac', '-shortest'],
+      );
       // A quiet foreground (no audio) shows the background's audio alone is carried.
       const quiet = await excerptWithMask(
         path.join(VIDEOS, 'sam2_05_juggle_fullbody_1280x720.mp4'),
@@ -240,7 +200,7 @@ describe.skipIf(!hasTestdata)(
         quiet.source,
         quiet.info,
       );
-      const p = await streams(o.file);
+      const p = await packetCountedProbe(o.file);
       expect(p.streams.map((s) => `${s.codec_type}:${s.codec_name}`)).toEqual([
         'video:h264',
         'audio:aac',
@@ -256,17 +216,7 @@ describe.skipIf(!hasTestdata)(
       ).toBeGreaterThan(30);
       // An image background takes the foreground's clock too (24 fps here, not the image's 25).
       const still = path.join(tmp, 'still.png');
-      await run('ffmpeg', [
-        '-v',
-        'error',
-        '-f',
-        'lavfi',
-        '-i',
-        'testsrc2=s=400x300',
-        '-frames:v',
-        '1',
-        still,
-      ]);
+      await fromLavfi(still, 'testsrc2=s=400x300', ['-frames:v', '1']);
       const centered = await render(
         {
           kind: 'composition',
@@ -281,7 +231,7 @@ describe.skipIf(!hasTestdata)(
         quiet.source,
         quiet.info,
       );
-      const c = await streams(centered.file);
+      const c = await packetCountedProbe(centered.file);
       expect(c.streams.map((s) => s.codec_type)).toEqual(['video']);
       expect(c.streams[0]).toMatchObject({
         codec_name: 'vp9',
@@ -306,34 +256,21 @@ describe.skipIf(!hasTestdata)(
         },
         'mask_transformed',
       );
-      const p = await streams(o.file);
+      const p = await packetCountedProbe(o.file);
       expect(p.streams[0]).toMatchObject({
         width: 100,
         height: 90,
         avg_frame_rate: '10/1',
         nb_read_packets: '20',
       });
-      expect(p.duration).toBeCloseTo(2, 1);
+      expect(Number(p.format.duration)).toBeCloseTo(2, 1);
       // Reversed: the first output frame is the last frame of the mask cropped, scaled and retimed.
-      const { stdout: want } = await run(
-        'ffmpeg',
-        [
-          '-v',
-          'error',
-          '-i',
-          mask,
-          '-vf',
-          'crop=200:180:40:60,scale=100:90,fps=10,reverse',
-          '-frames:v',
-          '1',
-          '-f',
-          'rawvideo',
-          '-pix_fmt',
-          'gray',
-          '-',
-        ],
-        { encoding: 'buffer' },
+      const reversed = await allFrames(
+        ['-i', mask],
+        'gray',
+        'crop=200:180:40:60,scale=100:90,fps=10,reverse',
       );
+      const want = reversed.subarray(0, 100 * 90);
       const got = await rawFrame(['-i', o.file], 0, 'gray');
       const diff = want.reduce((s, v, i) => s + Math.abs(v - got[i]!), 0) / want.length;
       expect(diff).toBeLessThan(8);
@@ -358,24 +295,13 @@ describe.skipIf(!hasTestdata)(
         phone,
         pInfo,
       );
-      const { stdout } = await run('ffprobe', [
-        '-v',
-        'error',
-        '-select_streams',
-        'v:0',
-        '-show_entries',
-        'stream=width,height:stream_side_data',
-        '-of',
-        'json',
-        o.file,
-      ]);
-      const v = (
-        JSON.parse(stdout) as {
-          streams: { width: number; height: number; side_data_list?: unknown[] }[];
-        }
-      ).streams[0]!;
+      const [v] = await streamEntries<{
+        width: number;
+        height: number;
+        side_data_list?: unknown[];
+      }>(o.file, 'stream=width,height:stream_side_data', { firstVideo: true });
       expect(v).toMatchObject({ width: 180, height: 640 });
-      expect(v.side_data_list ?? []).toEqual([]);
+      expect(v!.side_data_list ?? []).toEqual([]);
       // The matte (bottom half) is the mask as shown, portrait: the ellipse is taller than wide.
       const matte = await rawFrame(['-i', o.file], 60, 'gray', 'crop=iw:ih/2:0:ih/2');
       const rows = new Set<number>();
@@ -391,12 +317,12 @@ describe.skipIf(!hasTestdata)(
 
     it('thumbnails: a JPEG of the frame and a PNG with the cut-out alpha', async () => {
       const t = await renderThumbnails({ source, info, mask, outDir: path.join(tmp, 'thumbs') });
-      expect((await streams(t.jpeg)).streams[0]).toMatchObject({
+      expect((await packetCountedProbe(t.jpeg)).streams[0]).toMatchObject({
         codec_name: 'mjpeg',
         width: 320,
         height: 320,
       });
-      expect((await streams(t.png)).streams[0]).toMatchObject({
+      expect((await packetCountedProbe(t.png)).streams[0]).toMatchObject({
         codec_name: 'png',
         pix_fmt: 'rgba',
         width: 320,
@@ -473,19 +399,7 @@ describe.skipIf(!hasTestdata)(
 
     it('validates long outputs too (sampled frames reached by seeking)', async () => {
       const long = path.join(tmp, 'long.mp4');
-      await run('ffmpeg', [
-        '-v',
-        'error',
-        '-f',
-        'lavfi',
-        '-i',
-        'testsrc2=s=160x90:r=25:d=32',
-        '-c:v',
-        'libx264',
-        '-preset',
-        'ultrafast',
-        long,
-      ]);
+      await syntheticClip(long, { seconds: 32, size: '160x90' });
       const lInfo = await probeVideo(long);
       const lMask = await makeTestMask(long, lInfo, path.join(tmp, 'long-mask.mkv'));
       for (const format of ['webm_vp9', 'mask_video_inverted'] as const) {
@@ -521,32 +435,15 @@ describe('blur keeps each side of the matte to itself', () => {
     const draw = `color=black:s=320x240:r=10:d=1,format=gray,geq=lum='if(lte(hypot((X-160)/60\\,(Y-120)/80)\\,1)\\,DISC\\,GROUND)'`;
     const source = path.join(tmp, `${name}.mp4`);
     const mask = path.join(tmp, `${name}-mask.mkv`);
-    await run('ffmpeg', [
-      '-v',
-      'error',
-      '-f',
-      'lavfi',
-      '-i',
-      draw.replace('DISC', String(disc)).replace('GROUND', String(ground)),
+    await fromLavfi(source, draw.replace('DISC', String(disc)).replace('GROUND', String(ground)), [
       '-c:v',
       'libx264',
       '-crf',
       '10',
       '-pix_fmt',
       'yuv420p',
-      source,
     ]);
-    await run('ffmpeg', [
-      '-v',
-      'error',
-      '-f',
-      'lavfi',
-      '-i',
-      draw.replace('DISC', '255').replace('GROUND', '0'),
-      '-c:v',
-      'ffv1',
-      mask,
-    ]);
+    await fromLavfi(mask, draw.replace('DISC', '255').replace('GROUND', '0'), ['-c:v', 'ffv1']);
     return { source, mask, info: await probeVideo(source), inside };
   }
 

@@ -6,13 +6,12 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TransparentFormat } from '../../engine/media/recipe';
 import type { MediaInfo } from '../../engine/media/types';
-import { hevcLayerCounts } from '../../engine/media/capabilities';
 import { canEncodeHevcAlpha } from '../../lib/media/capabilities';
-import { decodeAlphaLayer } from '../../lib/media/hevc-alpha';
+import { decodeAlphaLayer, hevcLayers } from '../../lib/media/hevc-alpha';
 import { excerptWithMask } from '../../lib/media/fixtures';
 import { renderOutput, type RenderedOutput } from '../../lib/media/render';
-import { decodedFrames } from '../support/counted-probe';
-import { rawFrame } from '../support/frames';
+import { decodedFrames, packetCountedProbe } from '../support/counted-probe';
+import { rawFrame, vp9WithAlpha } from '../support/frames';
 
 /**
  * Every transparent format made from a real clip, each file then checked independently of the
@@ -24,38 +23,6 @@ const VIDEOS = path.resolve(import.meta.dirname, '../../../shared/testdata/video
 const hasTestdata = fs.existsSync(VIDEOS);
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'keyout-outputs-it-'));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
-
-interface Probe {
-  streams: {
-    codec_type: string;
-    codec_name: string;
-    width?: number;
-    height?: number;
-    pix_fmt?: string;
-    profile?: string;
-    codec_tag_string?: string;
-    avg_frame_rate?: string;
-    nb_read_packets?: string;
-    duration?: string;
-    tags?: Record<string, string>;
-  }[];
-  format: { duration?: string };
-}
-
-async function ffprobe(file: string, demuxer?: string): Promise<Probe> {
-  const { stdout } = await run('ffprobe', [
-    '-v',
-    'error',
-    ...(demuxer ? ['-f', demuxer] : []),
-    '-count_packets',
-    '-show_streams',
-    '-show_format',
-    '-of',
-    'json',
-    file,
-  ]);
-  return JSON.parse(stdout) as Probe;
-}
 
 /** Frame n through `filter`, as raw 8-bit gray (w×h bytes). */
 const grayFrame = (input: string[], filter: string, n: number) =>
@@ -129,7 +96,7 @@ describe.skipIf(!hasTestdata)(
     it('webm_vp9: VP9 with a real, matching alpha (libvpx decoder), Opus audio, served as .webm', async () => {
       const o = await render('webm_vp9');
       expect(o).toMatchObject({ extension: 'webm', contentType: 'video/webm' });
-      const p = await ffprobe(o.file);
+      const p = await packetCountedProbe(o.file);
       const v = p.streams.find((s) => s.codec_type === 'video')!;
       expect(v).toMatchObject({ codec_name: 'vp9', width: 320, height: 320 });
       expect(v.tags?.alpha_mode ?? v.tags?.ALPHA_MODE).toBe('1');
@@ -137,7 +104,7 @@ describe.skipIf(!hasTestdata)(
       expect(Number(p.format.duration)).toBeCloseTo(2, 1);
       // ffmpeg's native VP9 decoder has no alpha plane at all; libvpx's has one, matching the mask.
       await expect(grayFrame(['-i', o.file], 'alphaextract', frame)).rejects.toThrow();
-      const alpha = await grayFrame(['-c:v', 'libvpx-vp9', '-i', o.file], 'alphaextract', frame);
+      const alpha = await grayFrame(vp9WithAlpha(o.file), 'alphaextract', frame);
       expect(distinct(alpha)).toBeGreaterThan(2);
       expect(meanAbsDiff(alpha, maskFrame)).toBeLessThan(3);
       expect(o.metadata).toMatchObject({
@@ -157,7 +124,7 @@ describe.skipIf(!hasTestdata)(
     it('mov_prores: ProRes 4444 with alpha, PCM audio, served as .mov', async () => {
       const o = await render('mov_prores');
       expect(o.extension).toBe('mov');
-      const p = await ffprobe(o.file);
+      const p = await packetCountedProbe(o.file);
       const v = p.streams.find((s) => s.codec_type === 'video')!;
       expect(v).toMatchObject({ codec_name: 'prores', profile: '4444', codec_tag_string: 'ap4h' });
       expect(v.pix_fmt).toMatch(/^yuva444p/);
@@ -170,7 +137,7 @@ describe.skipIf(!hasTestdata)(
       for (const format of ['stacked_video', 'stacked_video_mask_inverted'] as const) {
         const o = await render(format);
         expect(o.extension).toBe('mp4');
-        const p = await ffprobe(o.file);
+        const p = await packetCountedProbe(o.file);
         expect(p.streams.find((s) => s.codec_type === 'video')).toMatchObject({
           codec_name: 'h264',
           width: 320,
@@ -192,7 +159,7 @@ describe.skipIf(!hasTestdata)(
     it('mask_video and mask_video_inverted: H.264 greyscale mattes, really (inverted)', async () => {
       for (const format of ['mask_video', 'mask_video_inverted'] as const) {
         const o = await render(format);
-        const p = await ffprobe(o.file);
+        const p = await packetCountedProbe(o.file);
         expect(p.streams.map((s) => s.codec_type)).toEqual(['video']);
         expect(p.streams[0]).toMatchObject({ codec_name: 'h264', width: 320, height: 320 });
         const matte = await grayFrame(['-i', o.file], 'null', frame);
@@ -213,12 +180,14 @@ describe.skipIf(!hasTestdata)(
       expect(names.sort()).toEqual(['alpha.mp4', 'audio.m4a', 'color.mp4', 'manifest.json']);
       const dir = path.join(tmp, 'bundle');
       await run('unzip', ['-o', '-q', o.file, '-d', dir]);
-      const color = await ffprobe(path.join(dir, 'color.mp4'));
+      const color = await packetCountedProbe(path.join(dir, 'color.mp4'));
       expect(color.streams).toHaveLength(1);
       expect(color.streams[0]).toMatchObject({ codec_name: 'h264', width: 320, height: 320 });
       const alpha = await grayFrame(['-i', path.join(dir, 'alpha.mp4')], 'null', frame);
       expect(meanAbsDiff(alpha, maskFrame)).toBeLessThan(2);
-      expect((await ffprobe(path.join(dir, 'audio.m4a'))).streams[0]?.codec_name).toBe('aac');
+      expect((await packetCountedProbe(path.join(dir, 'audio.m4a'))).streams[0]?.codec_name).toBe(
+        'aac',
+      );
       const manifest = JSON.parse(
         fs.readFileSync(path.join(dir, 'manifest.json'), 'utf8'),
       ) as Record<string, unknown>;
@@ -240,7 +209,7 @@ describe.skipIf(!hasTestdata)(
       const dir = path.join(tmp, 'seq');
       await run('unzip', ['-o', '-q', o.file, 'frame_000026.png', '-d', dir]);
       const png = path.join(dir, 'frame_000026.png');
-      expect((await ffprobe(png)).streams[0]).toMatchObject({
+      expect((await packetCountedProbe(png)).streams[0]).toMatchObject({
         codec_name: 'png',
         pix_fmt: 'rgba',
         width: 320,
@@ -270,7 +239,7 @@ describe.skipIf(!hasTestdata)(
 
     it('gif: binary transparency, non-constant, loops forever', async () => {
       const o = await render('gif');
-      const p = await ffprobe(o.file);
+      const p = await packetCountedProbe(o.file);
       expect(p.streams[0]).toMatchObject({ codec_name: 'gif', width: 320, height: 320 });
       expect(Number(p.streams[0]!.nb_read_packets)).toBe(50);
       const alpha = await grayFrame(['-i', o.file], 'alphaextract', frame);
@@ -287,7 +256,7 @@ describe.skipIf(!hasTestdata)(
     it('apng: RGBA animation with partial alpha, plays forever', async () => {
       const o = await render('apng');
       expect(o).toMatchObject({ extension: 'png', contentType: 'image/apng' });
-      const p = await ffprobe(o.file, 'apng');
+      const p = await packetCountedProbe(o.file, ['-f', 'apng']);
       expect(p.streams[0]).toMatchObject({
         codec_name: 'apng',
         pix_fmt: 'rgba',
@@ -306,7 +275,7 @@ describe.skipIf(!hasTestdata)(
       expect(await canEncodeHevcAlpha()).toBe(true);
       const o = await render('hevc_alpha');
       expect(o).toMatchObject({ extension: 'mov', contentType: 'video/quicktime' });
-      const p = await ffprobe(o.file);
+      const p = await packetCountedProbe(o.file);
       const v = p.streams.find((s) => s.codec_type === 'video')!;
       expect(v).toMatchObject({
         codec_name: 'hevc',
@@ -317,29 +286,7 @@ describe.skipIf(!hasTestdata)(
       });
       expect(p.streams.find((s) => s.codec_type === 'audio')?.codec_name).toBe('aac');
       // Two layers: NAL units with nuh_layer_id 1 (the alpha) for every frame.
-      const { stdout: annexB } = await run(
-        'ffmpeg',
-        [
-          '-v',
-          'error',
-          '-i',
-          o.file,
-          '-map',
-          '0:v:0',
-          '-c',
-          'copy',
-          '-bsf:v',
-          'hevc_mp4toannexb',
-          '-f',
-          'hevc',
-          '-',
-        ],
-        {
-          encoding: 'buffer',
-          maxBuffer: 1 << 28,
-        },
-      );
-      const layers = hevcLayerCounts(new Uint8Array(annexB));
+      const layers = await hevcLayers(o.file);
       expect(layers.get(1)).toBeGreaterThanOrEqual(50);
       // The system FFmpeg 5.1 decodes the colour layer, every frame.
       const colour = await grayFrame(['-i', o.file], 'null', frame);
@@ -363,7 +310,9 @@ describe.skipIf(!hasTestdata)(
         recipe: { kind: 'transparent', format: 'stacked_video' },
         outDir: path.join(tmp, 'quiet'),
       });
-      expect((await ffprobe(o.file)).streams.map((s) => s.codec_type)).toEqual(['video']);
+      expect((await packetCountedProbe(o.file)).streams.map((s) => s.codec_type)).toEqual([
+        'video',
+      ]);
       expect(o.metadata).toMatchObject({ has_audio: false, width: 320, height: 360 });
     });
   },

@@ -11,6 +11,18 @@ import { MediaError } from '../ffmpeg';
 import { fail, round, type Check, type Facts } from './check';
 import { decodePlanes, planeStats, sampleIndices, type PlaneStats } from './planes';
 
+/** The alpha statistics of the sampled frames, decoded by the system ffmpeg with `demuxer` forced. */
+async function sampledAlpha(
+  c: Check,
+  demuxer: 'apng' | 'gif',
+  filter: string,
+  indices: number[],
+): Promise<PlaneStats[]> {
+  const input = ['-f', demuxer, '-protocol_whitelist', 'file', '-i', c.file];
+  const planes = await decodePlanes(input, filter, indices, c.p.width, c.p.height, c.signal);
+  return planes.map(planeStats);
+}
+
 /**
  * Animated WebP, APNG and GIF: the container read back by our own parsers (size, loop, frame
  * delays), the alpha decoded from sampled frames (binary for GIF).
@@ -35,30 +47,12 @@ export async function animation(c: Check): Promise<Facts> {
         fail('the APNG is neither RGBA nor a palette with alpha.');
       info = apng;
       indices = sampleIndices(apng.frames.length);
-      stats = (
-        await decodePlanes(
-          ['-f', 'apng', '-protocol_whitelist', 'file', '-i', c.file],
-          'format=rgba,alphaextract',
-          indices,
-          p.width,
-          p.height,
-          c.signal,
-        )
-      ).map(planeStats);
+      stats = await sampledAlpha(c, 'apng', 'format=rgba,alphaextract', indices);
       pixFmt = apng.colorType === 3 ? 'pal8' : 'rgba';
     } else {
       info = await gifInfo(c, bytes);
       indices = sampleIndices(info.frames.length);
-      stats = (
-        await decodePlanes(
-          ['-f', 'gif', '-protocol_whitelist', 'file', '-i', c.file],
-          'alphaextract',
-          indices,
-          p.width,
-          p.height,
-          c.signal,
-        )
-      ).map(planeStats);
+      stats = await sampledAlpha(c, 'gif', 'alphaextract', indices);
       pixFmt = 'pal8';
     }
   } catch (e) {

@@ -12,6 +12,13 @@ export interface Receipt {
   [k: string]: unknown;
 }
 
+/** GET /v1/jobs/{id}/status: what a client checks after its upload. */
+function statusOf(stack: Stack, key: string, id: string) {
+  return api<{ status: string; message: string | null }>(stack, 'GET', `/v1/jobs/${id}/status`, {
+    key,
+  });
+}
+
 /** POST /v1/jobs with filename + content_type, as the SDKs do. */
 export async function createJob(
   stack: Stack,
@@ -58,12 +65,7 @@ export async function refusedUpload(
       : null;
   if (!refusal && put.status !== 200)
     throw new Error(`the store answered the PUT ${put.status}: ${await put.text()}`);
-  const status = await api<{ status: string; message: string | null }>(
-    stack,
-    'GET',
-    `/v1/jobs/${receipt.id}/status`,
-    { key },
-  );
+  const status = await statusOf(stack, key, receipt.id);
   if (status.body.status !== 'created')
     throw new Error(`the refused upload left the job ${status.body.status}`);
   if (refusal) return refusal;
@@ -80,12 +82,7 @@ export async function uploadedJob(stack: Stack, key: string, file: string): Prom
   const receipt = await createJob(stack, key, path.basename(file));
   const res = await putUpload(receipt, file);
   if (res.status !== 200) throw new Error(`upload answered ${res.status}: ${await res.text()}`);
-  const status = await api<{ status: string; message: string | null }>(
-    stack,
-    'GET',
-    `/v1/jobs/${receipt.id}/status`,
-    { key },
-  );
+  const status = await statusOf(stack, key, receipt.id);
   if (status.body.status !== 'uploaded')
     throw new Error(
       `the uploaded job is ${status.body.status}: ${status.body.message ?? status.text}`,

@@ -1,12 +1,9 @@
-import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { cutClip, syntheticClip } from '../../../lib/media/fixtures';
 import { planeStats } from '../../../lib/media/validate/planes';
+import { allFrames, vp9WithAlpha } from '../../support/frames';
 import { ROOT } from './stack';
-
-const run = promisify(execFile);
 
 export const TESTDATA = path.resolve(ROOT, '../shared/testdata');
 export const hasTestdata = fs.existsSync(path.join(TESTDATA, 'videos'));
@@ -25,27 +22,11 @@ export function talkingOrSynthetic(dest: string, seconds: number): Promise<strin
     : syntheticClip(dest, { seconds, size: '512x512' });
 }
 
-/** Per-frame alpha statistics of a VP9 WebM, decoded with libvpx (ffmpeg's own decoder drops alpha). */
+/** Alpha statistics over every frame of a VP9 WebM. */
 export async function alphaStats(
   webm: string,
 ): Promise<{ min: number; max: number; mean: number; pixels: number }> {
-  const { stdout } = await run(
-    'ffmpeg',
-    [
-      '-v',
-      'error',
-      '-c:v',
-      'libvpx-vp9',
-      '-i',
-      webm,
-      '-vf',
-      'alphaextract,format=gray',
-      '-f',
-      'rawvideo',
-      '-',
-    ],
-    { encoding: 'buffer', maxBuffer: 1024 * 1024 * 1024 },
-  );
-  const { min, max, mean } = planeStats(stdout);
-  return { min, max, mean, pixels: stdout.length };
+  const alpha = await allFrames(vp9WithAlpha(webm), 'gray', 'alphaextract');
+  const { min, max, mean } = planeStats(alpha);
+  return { min, max, mean, pixels: alpha.length };
 }
