@@ -1,8 +1,20 @@
 /**
  * Encoder settings shared by several formats, chosen for a good size/speed trade-off on small
  * CPU servers (measured with scripts/bench-outputs.ts; figures in docs/outputs.md).
+ * VP9 without lookahead: at the realtime deadline libvpx encodes the same frames without it (decoded
+ * bit-identical, alpha included) but holds 25 of them per encoder, 0.75 GB at 3840x2160 with
+ * alpha's second encoder (docs/engine.md, "Job time").
  */
-export const VP9_REALTIME = ['-deadline', 'realtime', '-cpu-used', '8', '-row-mt', '1'];
+export const VP9_REALTIME = [
+  '-deadline',
+  'realtime',
+  '-cpu-used',
+  '8',
+  '-row-mt',
+  '1',
+  '-lag-in-frames',
+  '0',
+];
 /**
  * x264's speed presets a client may ask for (`composition.export_preset`), fastest first.
  * `placebo` is left out: several times slower than `veryslow` for no visible gain.
