@@ -2,7 +2,16 @@
  * Encoder settings shared by several formats, chosen for a good size/speed trade-off on small
  * CPU servers (measured with scripts/bench-outputs.ts; figures in docs/outputs.md).
  */
-export const VP9_REALTIME = ['-deadline', 'realtime', '-cpu-used', '8', '-row-mt', '1'];
+
+/**
+ * VP9 at the realtime deadline, without lookahead: libvpx encodes the same frames without it
+ * (decoded bit-identical, alpha included) but holds 25 of them per encoder, 0.75 GB at 3840x2160
+ * with alpha's second encoder (docs/outputs.md, "4K").
+ */
+export const VP9_REALTIME = [
+  ...['-deadline', 'realtime', '-cpu-used', '8', '-row-mt', '1'],
+  ...['-lag-in-frames', '0'],
+];
 /** Slower and smaller than realtime: affordable on sticker canvases. */
 export const VP9_GOOD = ['-deadline', 'good', '-cpu-used', '4', '-row-mt', '1'];
 

@@ -42,20 +42,27 @@ const pipedInput = (s: RenderSource) => [
   'pipe:0',
 ];
 
+/**
+ * Frames above 1920x1080 are decoded on one thread: at 3840x2160 the source's and the mask's
+ * frame threads held 117 MB more (FFmpeg 5.1) beside a VP9 encoder holding 1.3 GB, and the
+ * decode is a small part of such a render's time.
+ */
+const decodeThreads = (s: RenderSource) =>
+  s.info.width * s.info.height > 1920 * 1080 ? ['-threads', '1'] : [];
+
 /** The source (input 0, its sound) and its matte or piped colour (input 1), or the source with its own alpha. */
-export const sourceInputs = (s: RenderSource) =>
-  s.piped
-    ? [...safeInputArgs(s.info, s.source, s.maxPixels), ...pipedInput(s)]
+export const sourceInputs = (s: RenderSource) => {
+  const source = [...decodeThreads(s), ...safeInputArgs(s.info, s.source, s.maxPixels)];
+  return s.piped
+    ? [...source, ...pipedInput(s)]
     : s.mask === null
-      ? [
-          '-c:v',
-          ALPHA_DECODERS[s.info.videoCodec] ?? s.info.videoCodec,
-          ...safeInputArgs(s.info, s.source, s.maxPixels),
-        ]
+      ? ['-c:v', ALPHA_DECODERS[s.info.videoCodec] ?? s.info.videoCodec, ...source]
       : [
-          ...safeInputArgs(s.info, s.source, s.maxPixels),
+          ...source,
+          ...decodeThreads(s),
           ...safeInputArgs({ demuxer: 'matroska' }, s.mask, s.maxPixels),
         ];
+};
 
 /** The ffmpeg input index of a composition's background: after the source and its mask file. */
 export const backgroundInput = (s: Pick<RenderSource, 'mask'>) => (s.mask === null ? 1 : 2);

@@ -3,9 +3,51 @@ import type { MediaInfo } from '../../engine/media/types';
 import { spawnFfmpeg, toolFailure } from '../media/ffmpeg';
 
 /**
- * ffmpeg arguments for the mask file: raw gray8 in, FFV1 gray8 in Matroska out, one frame each.
- * `tee`: the same stream also goes to stdout as it is made (a render reading it meanwhile); the
- * file is written the same, and a reader that goes away stops nothing.
+ * Masks up to this many pixels are FFV1; larger ones lossless H.264 4:0:0 (x264 at qp 0, one
+ * packet a frame, no B-frames). FFmpeg 5.1's FFV1 encoder zero-fills a packet buffer of 148
+ * bytes a pixel, 1.2 GB at 3840x2160 whatever its settings; x264 holds about 120 MB there,
+ * runs faster and writes a smaller file (docs/engine.md, "Job time").
+ */
+const MAX_FFV1_PIXELS = 1920 * 1080;
+
+/** The mask's encoder: both lossless, gray8 in and out. */
+function maskCodecArgs(pixels: number): string[] {
+  if (pixels <= MAX_FFV1_PIXELS)
+    return [
+      '-c:v',
+      'ffv1',
+      '-level',
+      '3',
+      '-pix_fmt',
+      'gray',
+      '-g',
+      '1',
+      '-slices',
+      '4',
+      '-slicecrc',
+      '1',
+    ];
+  // Tagged full range: untagged, the decoder's 4:0:0 is read as limited range and stretched.
+  return [
+    '-c:v',
+    'libx264',
+    '-preset',
+    'ultrafast',
+    '-qp',
+    '0',
+    '-threads',
+    '1',
+    '-pix_fmt',
+    'gray',
+    '-color_range',
+    'pc',
+  ];
+}
+
+/**
+ * ffmpeg arguments for the mask file: raw gray8 in, lossless gray8 in Matroska out, one frame
+ * each. `tee`: the same stream also goes to stdout as it is made (a render reading it
+ * meanwhile); the file is written the same, and a reader that goes away stops nothing.
  */
 export function maskEncodeArgs(
   info: Pick<MediaInfo, 'width' | 'height' | 'fpsRational'>,
@@ -34,18 +76,7 @@ export function maskEncodeArgs(
     info.fpsRational,
     '-i',
     'pipe:0',
-    '-c:v',
-    'ffv1',
-    '-level',
-    '3',
-    '-pix_fmt',
-    'gray',
-    '-g',
-    '1',
-    '-slices',
-    '4',
-    '-slicecrc',
-    '1',
+    ...maskCodecArgs(info.width * info.height),
     '-fps_mode',
     'passthrough',
     ...output,

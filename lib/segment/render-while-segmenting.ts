@@ -40,8 +40,9 @@ export interface StreamedRender {
 
 /**
  * Largest frame rendered beside segmentation. The two add up in memory: at 3840x2160 the VP9
- * render alone holds 2.2 GiB and the FFV1 mask writer 1.3 GiB (FFmpeg 5.1), so larger inputs
- * render after, as before, and the job's peak stays the larger of the two instead of their sum.
+ * render alone holds 1.5 GiB (libvpx's colour and alpha encoders 1.3 GB of it) and segmentation
+ * 1.1 GiB, so larger inputs render after, as before, and the job's peak stays the larger of the
+ * two instead of their sum.
  */
 const MAX_STREAMED_PIXELS = 1920 * 1080;
 

@@ -72,7 +72,7 @@ export async function getJobDetail(
       await signed(
         m.storageKey,
         active ? 'Mask' : `Mask version ${m.version}`,
-        'mask (FFV1, greyscale)',
+        'mask (lossless greyscale Matroska)',
         `mask-v${m.version}`,
       ),
     );
