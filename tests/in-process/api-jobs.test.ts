@@ -7,6 +7,7 @@ import {
   api,
   createAccount,
   createJob,
+  postMultipartJob,
   putUpload,
   roomInWindow,
   stackDb,
@@ -139,13 +140,7 @@ describe('POST /v1/jobs', () => {
   });
 
   it('takes a multipart `file` straight to uploaded', async () => {
-    const form = new FormData();
-    form.append('file', new Blob([fs.readFileSync(clip25)], { type: 'video/mp4' }), 'form.mp4');
-    const res = await fetch(`${stack.baseUrl}/v1/jobs`, {
-      method: 'POST',
-      headers: { 'X-Api-Key': alice.key },
-      body: form,
-    });
+    const res = await postMultipartJob(stack, alice.key, clip25, 'form.mp4');
     const body = (await res.json()) as Record<string, unknown>;
     expect(res.status).toBe(200);
     expect(body).toMatchObject({ status: 'uploaded', filename: 'form.mp4' });

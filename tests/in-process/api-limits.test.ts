@@ -7,6 +7,7 @@ import {
   api,
   createAccount,
   createJob,
+  postMultipartJob,
   refusedUpload,
   stackKind,
   startStack,
@@ -196,13 +197,7 @@ describe('upload size limit', () => {
       fps: 30,
     });
     expect(fs.statSync(clip).size).toBeGreaterThan(LIMIT);
-    const form = new FormData();
-    form.append('file', new Blob([fs.readFileSync(clip)], { type: 'video/mp4' }), 'big.mp4');
-    const res = await fetch(`${stack.baseUrl}/v1/jobs`, {
-      method: 'POST',
-      headers: { 'X-Api-Key': account.key },
-      body: form,
-    });
+    const res = await postMultipartJob(stack, account.key, clip, 'big.mp4');
     expect(res.status).toBe(413);
     expect(((await res.json()) as { error: string }).error).toBe('File too large');
     expect(res.headers.get('x-ratelimit-limit')).toBe('100');

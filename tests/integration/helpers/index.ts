@@ -14,5 +14,12 @@ export {
 export { enqueued, storedBytes, storedKeys, storedUrlPrefix } from './inspect';
 export { waitFor } from './wait';
 export { roomInWindow, stackDb } from './db';
-export { createJob, putUpload, refusedUpload, uploadedJob, type Receipt } from './jobs';
+export {
+  createJob,
+  postMultipartJob,
+  putUpload,
+  refusedUpload,
+  uploadedJob,
+  type Receipt,
+} from './jobs';
 export { grayFrames, meanJ, writeInvertedMaskVersion } from './masks';
