@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import http from 'node:http';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tempDir } from '../support/temp-dir';
 import {
   api,
   createAccount,
@@ -25,17 +25,13 @@ const LIMIT = 64 * 1024;
 const onS3 = stackKind() === 'scale';
 let stack: Stack;
 let account: TestAccount;
-let tmp: string;
+const tmp = tempDir('limits');
 
 beforeAll(async () => {
-  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'keyout-limits-'));
   stack = await startStack({ env: { MAX_UPLOAD_BYTES: String(LIMIT) } });
   account = await createAccount(stack, 10);
 });
-afterAll(async () => {
-  await stack?.stop();
-  fs.rmSync(tmp, { recursive: true, force: true });
-});
+afterAll(() => stack?.stop());
 
 describe('upload size limit', () => {
   it.runIf(onS3)(

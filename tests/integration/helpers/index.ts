@@ -1,4 +1,11 @@
-export { api, remainingCredits, waitForJob, type ApiResponse, type JobStatus } from './api';
+export {
+  api,
+  remainingCredits,
+  runJobToCompletion,
+  waitForJob,
+  type ApiResponse,
+  type JobStatus,
+} from './api';
 export { createAccount, createKey, keyout, type TestAccount } from './cli';
 export { alphaStats, hasTestdata, talkingOrSynthetic, testVideo, TESTDATA } from './media';
 export { cutClip, syntheticClip } from '../../../lib/media/fixtures';
