@@ -4,7 +4,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
-import { expect, test } from './fixtures';
+import { describeWithClip, expect, test } from './fixtures';
 import { gotoSettled } from './support/browser';
 import { checkBothWidths, expectClipCutOut } from './support/checks';
 import { alphaRange, ARTIFACTS, CLIP, hasClip, screenshotPath } from './support/media';
@@ -211,9 +211,7 @@ test('docs: the copied script runs as it is with a real key and completes a job;
   expect(await spec.json()).toMatch(/^openapi: 3/);
 });
 
-test.describe('server jobs from the dashboard', () => {
-  test.skip(!hasClip, `test clip missing: ${CLIP} (../shared/testdata)`);
-
+describeWithClip('server jobs from the dashboard', () => {
   test('keyboard only: a new job with a live preview before it completes; the WebM has real alpha', async ({
     page,
   }) => {

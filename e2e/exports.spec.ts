@@ -1,17 +1,15 @@
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
-import { expect, test } from './fixtures';
+import { describeWithClip, expect, test } from './fixtures';
 import { remainingCredits, signUpWithCompletedJob } from './support/completed-job';
-import { ARTIFACTS, CLIP, hasClip, screenshotPath } from './support/media';
+import { ARTIFACTS, screenshotPath } from './support/media';
 
 /**
  * The job page's Exports panel: another format of a completed job, made from its stored mask
  * and downloaded, without leaving the page. The job itself is made through the API (that
  * lifecycle has its own tests); the account signs up through the page.
  */
-test.describe('exports from the job page', () => {
-  test.skip(!hasClip, `test clip missing: ${CLIP} (../shared/testdata)`);
-
+describeWithClip('exports from the job page', () => {
   test('adds a mask export to a completed job and downloads it', async ({ page, stack }) => {
     const { headers, jobId } = await signUpWithCompletedJob(page, stack, 'exports');
 

@@ -1,6 +1,7 @@
 /* eslint-disable react-hooks/rules-of-hooks -- Playwright fixtures call `use`, not React. */
 import { test as base, type BrowserContext, type Page } from '@playwright/test';
 import { launchBrowser } from './support/browser';
+import { CLIP, hasClip } from './support/media';
 import { type Stack, startStack } from './support/stack';
 
 type WorkerFixtures = { stack: Stack; browserContext: BrowserContext };
@@ -36,3 +37,11 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
 });
 
 export { expect } from '@playwright/test';
+
+/** A describe block whose tests need the test clip: skipped, naming the missing file, without it. */
+export function describeWithClip(title: string, body: () => void): void {
+  test.describe(title, () => {
+    test.skip(!hasClip, `test clip missing: ${CLIP} (../shared/testdata)`);
+    body();
+  });
+}

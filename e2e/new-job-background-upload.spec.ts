@@ -2,19 +2,17 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { cutClip, fromLavfi } from '../lib/media/fixtures';
-import { expect, test } from './fixtures';
+import { describeWithClip, expect, test } from './fixtures';
 import { checkBothWidths } from './support/checks';
 import { signUp } from './support/completed-job';
-import { ARTIFACTS, CLIP, cornerColour, hasClip } from './support/media';
+import { ARTIFACTS, CLIP, cornerColour } from './support/media';
 
 /**
  * A composition on an image picked from the computer (not a URL): the new-job form uploads it
  * into the job's storage at Start, the job completes, and the downloaded MP4 shows the image
  * where the person is not. The account signs up through the page and gets credits from the CLI.
  */
-test.describe('background image upload', () => {
-  test.skip(!hasClip, `test clip missing: ${CLIP} (../shared/testdata)`);
-
+describeWithClip('background image upload', () => {
   test('picks a PNG as the background; the result shows it behind the person', async ({
     page,
     stack,

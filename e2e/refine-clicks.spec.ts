@@ -1,7 +1,7 @@
-import { expect, test } from './fixtures';
+import { describeWithClip, expect, test } from './fixtures';
 import { checkBothWidths } from './support/checks';
 import { remainingCredits, signUpWithCompletedJob } from './support/completed-job';
-import { CLIP, hasClip, screenshotPath } from './support/media';
+import { screenshotPath } from './support/media';
 
 /**
  * Refine by clicking, on the job page: a frame picked, a point clicked on the face, SAM's mask
@@ -9,9 +9,7 @@ import { CLIP, hasClip, screenshotPath } from './support/media';
  * to the whole video as a points refinement (real SAM on the server's worker), which becomes
  * the active mask version and is charged like a text refinement.
  */
-test.describe('mask refinement by clicking', () => {
-  test.skip(!hasClip, `test clip missing: ${CLIP} (../shared/testdata)`);
-
+describeWithClip('mask refinement by clicking', () => {
   test('clicks on a frame, previews the mask, applies it as a new active version', async ({
     page,
     stack,

@@ -1,7 +1,7 @@
-import { expect, test } from './fixtures';
+import { describeWithClip, expect, test } from './fixtures';
 import { remainingCredits, signUpWithCompletedJob } from './support/completed-job';
 import { checkBothWidths } from './support/checks';
-import { CLIP, hasClip, screenshotPath } from './support/media';
+import { screenshotPath } from './support/media';
 
 /**
  * The job page's Mask versions panel: a completed job's mask refined by a text prompt from the
@@ -9,9 +9,7 @@ import { CLIP, hasClip, screenshotPath } from './support/media';
  * the model's rate, then the first version made active again. The job itself is made through
  * the API (its lifecycle has its own tests); the account signs up through the page.
  */
-test.describe('mask refinement from the job page', () => {
-  test.skip(!hasClip, `test clip missing: ${CLIP} (../shared/testdata)`);
-
+describeWithClip('mask refinement from the job page', () => {
   test('refines the mask by a prompt, then switches the active version back', async ({
     page,
     stack,

@@ -2,18 +2,16 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { outputFormat } from '../engine/formats';
-import { expect, test } from './fixtures';
+import { describeWithClip, expect, test } from './fixtures';
 import { remainingCredits, signUpWithCompletedJob } from './support/completed-job';
-import { ARTIFACTS, CLIP, hasClip, screenshotPath, zipEntries } from './support/media';
+import { ARTIFACTS, screenshotPath, zipEntries } from './support/media';
 
 /**
  * The job page's Stickers panel: a user picks two platforms on a completed job, sees each result
  * in a chat-like preview with its size against the budget, and downloads one file and the ZIP.
  * The job is made through the API (its lifecycle has its own tests); the account signs up here.
  */
-test.describe('stickers from the job page', () => {
-  test.skip(!hasClip, `test clip missing: ${CLIP} (../shared/testdata)`);
-
+describeWithClip('stickers from the job page', () => {
   test('makes Telegram emoji and Slack stickers of a completed job, previews them and downloads them', async ({
     page,
     stack,

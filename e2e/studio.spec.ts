@@ -2,13 +2,12 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
-import { expect, test } from './fixtures';
+import { describeWithClip, expect, test } from './fixtures';
 import { launchBrowser } from './support/browser';
 import { checkBothWidths, expectClipCutOut, watchApiRequests } from './support/checks';
-import { ARTIFACTS, CLIP, clipCut, hasClip, screenshotPath, streamCodecs } from './support/media';
+import { ARTIFACTS, CLIP, clipCut, screenshotPath, streamCodecs } from './support/media';
 
-test.describe('in-browser Studio', () => {
-  test.skip(!hasClip, `test clip missing: ${CLIP} (../shared/testdata)`);
+describeWithClip('in-browser Studio', () => {
   // The page's and its workers' console in the test log: a stalled run says where it stalled.
   test.beforeEach(({ page }) => {
     const log = (where: string) => (m: { type: () => string; text: () => string }) =>

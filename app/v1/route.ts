@@ -1,11 +1,2 @@
-import { noEndpoint } from '@/lib/http/route';
-
-// /v1 itself is no endpoint (the catch-all below it needs at least one more segment).
-export {
-  noEndpoint as GET,
-  noEndpoint as POST,
-  noEndpoint as PUT,
-  noEndpoint as PATCH,
-  noEndpoint as DELETE,
-  noEndpoint as OPTIONS,
-};
+// /v1 itself is no endpoint: the catch-all's answer (that route needs at least one more segment).
+export { GET, POST, PUT, PATCH, DELETE, OPTIONS } from './[...path]/route';

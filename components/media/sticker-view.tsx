@@ -1,4 +1,5 @@
 import { formatBytes } from '@/components/format';
+import { CheckboxGrid } from '@/components/ui/checkbox-grid';
 import { OUTPUT_FORMATS, type OutputFormat } from '@/engine/formats';
 
 /** The sticker formats, in catalogue order: each platform's policy is in engine/formats. */
@@ -77,32 +78,16 @@ export function StickerChoices({
   onChange?: (format: string, on: boolean) => void;
 }) {
   return (
-    <fieldset>
-      <legend className="mb-2 text-sm font-medium text-slate-800">Platforms</legend>
-      <div className="grid gap-2 sm:grid-cols-2">
-        {STICKERS.map((f) => (
-          <label
-            key={f.id}
-            className="flex items-start gap-2 rounded-lg border border-slate-200 p-2 text-sm text-slate-800 hover:border-slate-300"
-          >
-            <input
-              type="checkbox"
-              name="format"
-              value={f.id}
-              className="mt-0.5 h-4 w-4 rounded border-slate-300"
-              {...(checked && onChange
-                ? { checked: checked.has(f.id), onChange: (e) => onChange(f.id, e.target.checked) }
-                : {})}
-            />
-            <span>
-              {f.label}
-              <span className="block text-xs text-slate-500">
-                ≤ {f.sticker.limitLabel} · {f.id}
-              </span>
-            </span>
-          </label>
-        ))}
-      </div>
-    </fieldset>
+    <CheckboxGrid
+      legend="Platforms"
+      options={STICKERS.map((f) => ({
+        id: f.id,
+        label: f.label,
+        detail: `≤ ${f.sticker.limitLabel} · ${f.id}`,
+      }))}
+      name="format"
+      checked={checked}
+      onChange={onChange}
+    />
   );
 }

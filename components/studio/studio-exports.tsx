@@ -10,6 +10,7 @@ import {
   stickerOf,
 } from '@/components/media/sticker-view';
 import { Badge } from '@/components/ui/badge';
+import { CheckboxGrid } from '@/components/ui/checkbox-grid';
 import { Button, buttonClass } from '@/components/ui/button';
 import { Alert, Card, CardTitle } from '@/components/ui/card';
 import { type ExportFormat, OUTPUT_FORMATS } from '@/engine/formats';
@@ -134,26 +135,13 @@ export function StudioExports({ cutout, name }: { cutout: StudioCutout; name: st
           More formats
         </CardTitle>
         <div className="space-y-4">
-          <fieldset>
-            <legend className="mb-2 text-sm font-medium text-slate-800">Formats</legend>
-            <div className="grid gap-2 sm:grid-cols-2">
-              {ANIMATIONS.map((f) => (
-                <label
-                  key={f.id}
-                  className="flex items-center gap-2 rounded-lg border border-slate-200 p-2 text-sm text-slate-800 hover:border-slate-300"
-                >
-                  <input
-                    type="checkbox"
-                    className="h-4 w-4 rounded border-slate-300"
-                    checked={animations.has(f.id)}
-                    onChange={(e) => toggle(setAnimations)(f.id, e.target.checked)}
-                    disabled={busy}
-                  />
-                  {f.label}
-                </label>
-              ))}
-            </div>
-          </fieldset>
+          <CheckboxGrid
+            legend="Formats"
+            options={ANIMATIONS}
+            checked={animations}
+            onChange={toggle(setAnimations)}
+            disabled={busy}
+          />
           {workingOn('transparent') ? <Progress working={files.working!} kind="formats" /> : null}
           <MakeButtons
             label="Make"

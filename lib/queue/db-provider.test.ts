@@ -1,27 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { PrismaBetterSqlite3 } from '@prisma/adapter-better-sqlite3';
-import { afterAll, beforeEach, describe, expect, it } from 'vitest';
-import { applyMigrations } from '../db/migrate';
-import { PrismaClient } from '../db/generated/client';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { migratedPrisma } from '../../tests/support/temp-database';
 import { queuePayloadColumn } from './columns';
 import { DbQueueProvider } from './db-provider';
 import { queueProviderContract } from './provider-contract';
 
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'keyout-queue-'));
-const url = `file:${path.join(dir, 'queue.db')}`;
-applyMigrations(url);
-const prisma = new PrismaClient({
-  adapter: new PrismaBetterSqlite3({ url: url.slice(5), timeout: 10_000 }),
-});
+const prisma = migratedPrisma('queue');
 const q = new DbQueueProvider(() => prisma);
 
-afterAll(async () => {
-  await prisma.$disconnect();
-  fs.rmSync(dir, { recursive: true, force: true });
-});
 beforeEach(async () => {
   await prisma.queueJob.deleteMany();
 });

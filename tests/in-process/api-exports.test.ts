@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { firstStream } from '../support/frames';
 import {
   api,
   createAccount,
@@ -213,16 +214,7 @@ describe.skipIf(!hasTestdata)('exports and batches (needs ../shared/testdata)', 
     );
     const posterFile = path.join(tmp, 'poster.png');
     fs.writeFileSync(posterFile, poster);
-    const { stdout } = await run('ffprobe', [
-      '-v',
-      'error',
-      '-show_entries',
-      'stream=codec_name,width,height,pix_fmt',
-      '-of',
-      'json',
-      posterFile,
-    ]);
-    expect((JSON.parse(stdout) as { streams: unknown[] }).streams[0]).toMatchObject({
+    expect(await firstStream(posterFile)).toMatchObject({
       codec_name: 'png',
       width: 256,
       height: 256,

@@ -1,12 +1,13 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tempDir } from '../support/temp-dir';
 import type { Db } from '../../lib/db/client';
 import {
   api,
   createAccount,
   createJob,
+  postMultipartJob,
   putUpload,
   roomInWindow,
   stackDb,
@@ -28,12 +29,11 @@ let stack: Stack;
 let alice: TestAccount;
 let bob: TestAccount;
 let prisma: Db;
-let tmp: string;
+const tmp = tempDir('api-jobs');
 let clip25: string; // 2 s at 25 fps
 let clip60: string; // 2 s at 60 fps
 
 beforeAll(async () => {
-  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'keyout-api-jobs-'));
   [stack, clip25, clip60] = await Promise.all([
     startStack(),
     syntheticClip(path.join(tmp, 'clip25.mp4'), { seconds: 2, fps: 25 }),
@@ -42,10 +42,7 @@ beforeAll(async () => {
   [alice, bob] = await Promise.all([createAccount(stack, 100), createAccount(stack, 100)]);
   prisma = await stackDb(stack);
 });
-afterAll(async () => {
-  await stack?.stop();
-  fs.rmSync(tmp, { recursive: true, force: true });
-});
+afterAll(() => stack?.stop());
 
 const credits = async (key: string) =>
   (await api<{ remaining_credits: number }>(stack, 'GET', '/v1/credits', { key })).body;
@@ -139,13 +136,7 @@ describe('POST /v1/jobs', () => {
   });
 
   it('takes a multipart `file` straight to uploaded', async () => {
-    const form = new FormData();
-    form.append('file', new Blob([fs.readFileSync(clip25)], { type: 'video/mp4' }), 'form.mp4');
-    const res = await fetch(`${stack.baseUrl}/v1/jobs`, {
-      method: 'POST',
-      headers: { 'X-Api-Key': alice.key },
-      body: form,
-    });
+    const res = await postMultipartJob(stack, alice.key, clip25, 'form.mp4');
     const body = (await res.json()) as Record<string, unknown>;
     expect(res.status).toBe(200);
     expect(body).toMatchObject({ status: 'uploaded', filename: 'form.mp4' });

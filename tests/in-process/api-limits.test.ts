@@ -1,12 +1,13 @@
 import fs from 'node:fs';
 import http from 'node:http';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tempDir } from '../support/temp-dir';
 import {
   api,
   createAccount,
   createJob,
+  postMultipartJob,
   refusedUpload,
   stackKind,
   startStack,
@@ -24,17 +25,13 @@ const LIMIT = 64 * 1024;
 const onS3 = stackKind() === 'scale';
 let stack: Stack;
 let account: TestAccount;
-let tmp: string;
+const tmp = tempDir('limits');
 
 beforeAll(async () => {
-  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'keyout-limits-'));
   stack = await startStack({ env: { MAX_UPLOAD_BYTES: String(LIMIT) } });
   account = await createAccount(stack, 10);
 });
-afterAll(async () => {
-  await stack?.stop();
-  fs.rmSync(tmp, { recursive: true, force: true });
-});
+afterAll(() => stack?.stop());
 
 describe('upload size limit', () => {
   it.runIf(onS3)(
@@ -196,13 +193,7 @@ describe('upload size limit', () => {
       fps: 30,
     });
     expect(fs.statSync(clip).size).toBeGreaterThan(LIMIT);
-    const form = new FormData();
-    form.append('file', new Blob([fs.readFileSync(clip)], { type: 'video/mp4' }), 'big.mp4');
-    const res = await fetch(`${stack.baseUrl}/v1/jobs`, {
-      method: 'POST',
-      headers: { 'X-Api-Key': account.key },
-      body: form,
-    });
+    const res = await postMultipartJob(stack, account.key, clip, 'big.mp4');
     expect(res.status).toBe(413);
     expect(((await res.json()) as { error: string }).error).toBe('File too large');
     expect(res.headers.get('x-ratelimit-limit')).toBe('100');

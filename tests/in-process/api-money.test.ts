@@ -241,11 +241,41 @@ const uploadedStatus = async (key: string, jobId: string) =>
   (await api(stack, 'GET', `/v1/jobs/${jobId}/status`, { key })).body.status;
 
 /**
- * A second upload that ends after `start`. Our upload route sees it: the PUT begins before the
- * start (half sent, held open while it streams to disk) and is answered when it ends. A PUT
- * straight into S3 is the store's to take; it lands on the upload target, which only the checks
- * of a job still `created` read.
+ * A second upload that ends after the job's start (with `startBody`, one credit). Our upload
+ * route sees it: the PUT begins before the start (half sent, held open while it streams to disk)
+ * and is answered when it ends, with a 409 naming the `media` that cannot be replaced, its bytes
+ * gone from disk. A PUT straight into S3 is the store's to take; it lands on the upload target,
+ * which only the checks of a job still `created` read.
  */
+async function lateUploadRefused(
+  key: string,
+  upload: Receipt,
+  startBody: Record<string, unknown>,
+  media: 'video' | 'image',
+  bytes: Buffer<ArrayBuffer>,
+): Promise<void> {
+  const start = async () => {
+    const r = await api<{ creditsUsed: number }>(stack, 'POST', `/v1/jobs/${upload.id}/start`, {
+      key,
+      body: startBody,
+    });
+    expect(r.status, r.text).toBe(200);
+    expect(r.body.creditsUsed).toBe(1);
+  };
+  const contentType = media === 'video' ? 'video/mp4' : 'image/png';
+  const late = await lateUpload(upload, contentType, bytes, start);
+  if (onS3) {
+    expect(late.status).toBe(200);
+    return;
+  }
+  expect(late.status).toBe(409);
+  expect(JSON.parse(late.body)).toEqual({
+    error: `The job has already been started; its ${media} cannot be replaced`,
+  });
+  expect(fs.readdirSync(path.join(stack.dataDir, 'tmp'))).toEqual([]);
+}
+
+/** The late PUT of `bytes` itself, held open across `start`; its answer. */
 async function lateUpload(
   upload: Receipt,
   contentType: string,
@@ -283,29 +313,13 @@ describe('uploads are immutable once a job starts', () => {
     const originalHash = await sha256(before.sourceKey!);
 
     // A second, longer upload.
-    const late = await lateUpload(
+    await lateUploadRefused(
+      key,
       receipt,
-      'video/mp4',
+      { model: 'service-human' },
+      'video',
       fs.readFileSync(await clip('second.mp4', 16)),
-      async () => {
-        const start = await api<{ creditsUsed: number }>(
-          stack,
-          'POST',
-          `/v1/jobs/${receipt.id}/start`,
-          { key, body: { model: 'service-human' } },
-        );
-        expect(start.status).toBe(200);
-        expect(start.body.creditsUsed).toBe(1);
-      },
     );
-    if (onS3) expect(late.status).toBe(200);
-    else {
-      expect(late.status).toBe(409);
-      expect(JSON.parse(late.body)).toEqual({
-        error: 'The job has already been started; its video cannot be replaced',
-      });
-      expect(fs.readdirSync(path.join(stack.dataDir, 'tmp'))).toEqual([]);
-    }
 
     const after = await prisma.job.findUniqueOrThrow({ where: { id: receipt.id } });
     expect(after).toMatchObject({
@@ -358,28 +372,13 @@ describe('uploads are immutable once a job starts', () => {
     const before = await prisma.job.findUniqueOrThrow({ where: { id: created.body.id } });
     const originalHash = await sha256(before.stillKey!);
 
-    const late = await lateUpload(
+    await lateUploadRefused(
+      key,
       created.body,
-      'image/png',
+      {},
+      'image',
       fs.readFileSync(await png('big.png', '640x640')),
-      async () => {
-        const start = await api<{ creditsUsed: number }>(
-          stack,
-          'POST',
-          `/v1/jobs/${created.body.id}/start`,
-          { key, body: {} },
-        );
-        expect(start.status, start.text).toBe(200);
-        expect(start.body.creditsUsed).toBe(1);
-      },
     );
-    if (onS3) expect(late.status).toBe(200);
-    else {
-      expect(late.status).toBe(409);
-      expect(JSON.parse(late.body)).toEqual({
-        error: 'The job has already been started; its image cannot be replaced',
-      });
-    }
     const after = await prisma.job.findUniqueOrThrow({ where: { id: created.body.id } });
     expect(after).toMatchObject({
       stillKey: before.stillKey,

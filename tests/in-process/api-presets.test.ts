@@ -1,7 +1,6 @@
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tempDir } from '../support/temp-dir';
 import {
   api,
   createAccount,
@@ -12,26 +11,22 @@ import {
   syntheticClip,
   type TestAccount,
   uploadedJob,
-  waitForJob,
+  runJobToCompletion,
 } from './helpers';
 
 let stack: Stack;
 let account: TestAccount;
-let tmp: string;
+const tmp = tempDir('presets');
 let clip: string;
 
 beforeAll(async () => {
-  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'keyout-presets-'));
   [stack, clip] = await Promise.all([
     startStack({ worker: true }),
     syntheticClip(path.join(tmp, 'clip.mp4'), { seconds: 1 }),
   ]);
   account = await createAccount(stack, 100);
 });
-afterAll(async () => {
-  await stack?.stop();
-  fs.rmSync(tmp, { recursive: true, force: true });
-});
+afterAll(() => stack?.stop());
 
 const credits = () => remainingCredits(stack, account.key);
 
@@ -43,13 +38,10 @@ async function settingsFor(preset: string | null) {
   const key = await createKey(stack, account.email);
   const id = await uploadedJob(stack, key, clip);
   const before = await credits();
-  const start = await api(stack, 'POST', `/v1/jobs/${id}/start`, {
-    key,
-    body: { model: 'service-light', background: { type: 'transparent', options: { preset } } },
+  await runJobToCompletion(stack, key, id, {
+    model: 'service-light',
+    background: { type: 'transparent', options: { preset } },
   });
-  expect(start.status, start.text).toBe(200);
-  const done = await waitForJob(stack, key, id);
-  expect(done.status, done.message ?? '').toBe('completed');
   // The worker logs the engine settings each job's segmentation ran with.
   const line = stack
     .logs()

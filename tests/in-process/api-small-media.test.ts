@@ -1,7 +1,6 @@
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tempDir } from '../support/temp-dir';
 import { fromLavfi } from '../../lib/media/fixtures';
 import {
   api,
@@ -14,14 +13,14 @@ import {
   storedKeys,
   type TestAccount,
   uploadedJob,
-  waitForJob,
+  runJobToCompletion,
 } from './helpers';
 
 // Media too small to matte is refused at upload, before anything is charged (lib/media/probe.ts,
 // MIN_FRAME_SIDE); the smallest accepted size goes all the way through the worker.
 let stack: Stack;
 let account: TestAccount;
-let tmp: string;
+const tmp = tempDir('small');
 
 /** A 1 s H.264 clip of `width`x`height` (4:4:4, so odd and tiny sizes encode). */
 async function clip(width: number, height: number): Promise<string> {
@@ -40,14 +39,10 @@ async function clip(width: number, height: number): Promise<string> {
 }
 
 beforeAll(async () => {
-  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'keyout-small-'));
   stack = await startStack({ worker: true });
   account = await createAccount(stack, 20);
 });
-afterAll(async () => {
-  await stack?.stop();
-  fs.rmSync(tmp, { recursive: true, force: true });
-});
+afterAll(() => stack?.stop());
 
 const remaining = () => remainingCredits(stack, account.key);
 
@@ -79,16 +74,7 @@ describe('media too small to matte', () => {
 
   it('processes a 32x32 video, the smallest it takes', async () => {
     const id = await uploadedJob(stack, account.key, await clip(32, 32));
-    expect(
-      (
-        await api(stack, 'POST', `/v1/jobs/${id}/start`, {
-          key: account.key,
-          body: { model: 'service-light' },
-        })
-      ).status,
-    ).toBe(200);
-    const done = await waitForJob(stack, account.key, id);
-    expect(done.status, done.message ?? '').toBe('completed');
+    await runJobToCompletion(stack, account.key, id, { model: 'service-light' });
     expect(await remaining()).toBe(19);
   });
 });

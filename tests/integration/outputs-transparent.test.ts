@@ -1,4 +1,4 @@
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -11,7 +11,7 @@ import { decodeAlphaLayer, hevcLayers } from '../../lib/media/hevc-alpha';
 import { excerptWithMask } from '../../lib/media/fixtures';
 import { renderOutput, type RenderedOutput } from '../../lib/media/render';
 import { decodedFrames, packetCountedProbe } from '../support/counted-probe';
-import { rawFrame, vp9WithAlpha } from '../support/frames';
+import { firstStream, rawFrame, vp9WithAlpha } from '../support/frames';
 
 /**
  * Every transparent format made from a real clip, each file then checked independently of the
@@ -57,23 +57,8 @@ describe.skipIf(!hasTestdata)(
       });
       outputs.set(format, o);
       // Every output's poster is a PNG of one frame as the format shows it (checked by ffprobe).
-      const poster = JSON.parse(
-        execFileSync(
-          'ffprobe',
-          [
-            '-v',
-            'error',
-            '-show_entries',
-            'stream=codec_name,width,height,pix_fmt',
-            '-of',
-            'json',
-            o.poster!,
-          ],
-          { encoding: 'utf8' },
-        ),
-      ) as { streams: { codec_name: string; width: number; height: number; pix_fmt: string }[] };
       const alpha = ['straight', 'binary', 'separate'].includes(o.metadata.alpha);
-      expect(poster.streams[0], format).toMatchObject({
+      expect(await firstStream(o.poster!), format).toMatchObject({
         codec_name: 'png',
         width: o.metadata.width,
         height: o.metadata.height,

@@ -3,6 +3,22 @@ import { promisify } from 'node:util';
 
 const run = promisify(execFile);
 
+/** The first stream of an image or video as ffprobe names it: codec, size, pixel format. */
+export async function firstStream(
+  file: string,
+): Promise<{ codec_name: string; width: number; height: number; pix_fmt: string }> {
+  const { stdout } = await run('ffprobe', [
+    '-v',
+    'error',
+    '-show_entries',
+    'stream=codec_name,width,height,pix_fmt',
+    '-of',
+    'json',
+    file,
+  ]);
+  return (JSON.parse(stdout) as { streams: Awaited<ReturnType<typeof firstStream>>[] }).streams[0]!;
+}
+
 /**
  * Input options that decode a VP9 file with libvpx, which keeps its alpha: ffmpeg's built-in VP9
  * decoder ignores the alpha stream and reads 255 everywhere.

@@ -71,6 +71,15 @@ async function startOutput(
   };
 }
 
+/** Hands one frame to the encoder, then frees the sample's frame memory whatever happened. */
+async function addAndClose(source: VideoSampleSource, sample: VideoSample): Promise<void> {
+  try {
+    await source.add(sample);
+  } finally {
+    sample.close();
+  }
+}
+
 /** The cut-out: VP9 with alpha in WebM, with the source's sound as Opus. */
 export async function cutoutEncoder(setup: EncoderSetup): Promise<FrameEncoder> {
   const { width, height } = setup;
@@ -93,11 +102,7 @@ export async function cutoutEncoder(setup: EncoderSetup): Promise<FrameEncoder> 
         timestamp,
         duration,
       });
-      try {
-        await source.add(sample);
-      } finally {
-        sample.close();
-      }
+      await addAndClose(source, sample);
     },
     finish: () => out.finish('video/webm'),
   };
@@ -194,11 +199,7 @@ export async function onBackgroundEncoder(
         timestamp,
         duration,
       });
-      try {
-        await source.add(sample);
-      } finally {
-        sample.close();
-      }
+      await addAndClose(source, sample);
     },
     finish: () => out.finish(type),
   };

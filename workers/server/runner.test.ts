@@ -1,11 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { PrismaBetterSqlite3 } from '@prisma/adapter-better-sqlite3';
-import { afterAll, beforeEach, describe, expect, it } from 'vitest';
-import { PrismaClient } from '../../lib/db/generated/client';
-import { applyMigrations } from '../../lib/db/migrate';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { migratedPrisma } from '../../tests/support/temp-database';
 import { MediaError } from '../../lib/media/ffmpeg';
 import { FetchError } from '../../lib/net/safe-fetch';
 import { DbQueueProvider } from '../../lib/queue/db-provider';
@@ -18,12 +13,7 @@ import {
   type RunnerOptions,
 } from './runner';
 
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'keyout-runner-'));
-const url = `file:${path.join(dir, 'runner.db')}`;
-applyMigrations(url);
-const prisma = new PrismaClient({
-  adapter: new PrismaBetterSqlite3({ url: url.slice(5), timeout: 10_000 }),
-});
+const prisma = migratedPrisma('runner');
 const provider = new DbQueueProvider(() => prisma);
 const quiet = process.env.DEBUG_RUNNER
   ? { info: (m: string) => console.log(m), error: (m: string) => console.log(m) }
@@ -41,10 +31,6 @@ const runnerWith = (handlers: HandlerMap, opts: Partial<RunnerOptions> = {}) =>
     ...opts,
   });
 
-afterAll(async () => {
-  await prisma.$disconnect();
-  fs.rmSync(dir, { recursive: true, force: true });
-});
 beforeEach(async () => {
   await prisma.queueJob.deleteMany();
 });

@@ -141,22 +141,24 @@ async function withNewJob(
   return uploadedView(ports, job.id);
 }
 
-/** Downloads `url` (address rules, size cap) into the job's incoming file. */
+/** The content type a fetched source is recorded with when its server names none. */
+const FALLBACK_TYPE = { video_url: 'video/mp4', image_url: 'image/png' } as const;
+
+/**
+ * Downloads `url` (address rules, size cap) into the job's incoming file and records the
+ * content type the server gave it on the job.
+ */
 async function fetchSource(
+  ports: Ports,
   jobId: string,
   url: string,
   what: 'video_url' | 'image_url',
-): Promise<{ file: string; bytes: number; contentType: string | null }> {
+): Promise<{ file: string; bytes: number }> {
   const file = await incomingFile(jobId);
-  try {
-    return {
-      file,
-      ...(await safeFetchToFile(url, file, {
-        maxBytes: env().MAX_UPLOAD_BYTES,
-        timeoutMs: 10 * 60_000,
-      })),
-    };
-  } catch (e) {
+  const { bytes, contentType } = await safeFetchToFile(url, file, {
+    maxBytes: env().MAX_UPLOAD_BYTES,
+    timeoutMs: 10 * 60_000,
+  }).catch((e: unknown) => {
     if (e instanceof UnsafeUrlError)
       throw new ServiceError('invalid', `${what} is not allowed: ${e.message}`, e.message);
     if (e instanceof FetchError) {
@@ -169,7 +171,12 @@ async function fetchSource(
       );
     }
     throw e;
-  }
+  });
+  await ports.db.job.update({
+    where: { id: jobId },
+    data: { contentType: contentType?.split(';')[0]?.trim() || FALLBACK_TYPE[what] },
+  });
+  return { file, bytes };
 }
 
 async function createJobFromUrl(
@@ -187,11 +194,7 @@ async function createJobFromUrl(
       sourceUrl: url,
     },
     async (jobId) => {
-      const fetched = await fetchSource(jobId, url, 'video_url');
-      await ports.db.job.update({
-        where: { id: jobId },
-        data: { contentType: fetched.contentType?.split(';')[0]?.trim() || 'video/mp4' },
-      });
+      const fetched = await fetchSource(ports, jobId, url, 'video_url');
       await acceptSource(ports, jobId, fetched.file, fetched.bytes);
     },
   );
@@ -245,11 +248,7 @@ export async function createStillJob(
         stillJson: stillColumn.write(options),
       },
       async (jobId) => {
-        const fetched = await fetchSource(jobId, url, 'image_url');
-        await ports.db.job.update({
-          where: { id: jobId },
-          data: { contentType: fetched.contentType?.split(';')[0]?.trim() || 'image/png' },
-        });
+        const fetched = await fetchSource(ports, jobId, url, 'image_url');
         await acceptStill(ports, jobId, fetched.file, fetched.bytes);
       },
     );

@@ -2,11 +2,12 @@ import type { z } from 'zod';
 import { classicBackground } from '../outputs/recipes';
 import { exportIdOf, startedRequest } from './started-request';
 import { JOB_STATUSES, type JobStatusRecord } from '../../schemas/jobs';
-import { jobNotFound, ServiceError } from '../../errors';
+import { ServiceError } from '../../errors';
 import { settleDirectUpload } from '../uploads/direct-upload';
 import { downloadName } from '../outputs/records';
 import { readProgress, type Stage, type StoredProgress } from './progress';
 import type { Ports } from '../ports';
+import { ownedJob } from './owned-job';
 
 type Progress = NonNullable<z.infer<typeof JobStatusRecord>['progress']>;
 
@@ -60,8 +61,7 @@ export async function getJobStatus(
   userId: string,
   jobId: string,
 ): Promise<JobStatusRecord> {
-  let job = await ports.db.job.findFirst({ where: { id: jobId, userId } });
-  if (!job) throw jobNotFound();
+  let job = await ownedJob(ports, userId, jobId);
   if (job.status === 'created') {
     // An upload straight into S3 becomes `uploaded` once checked; a refused one leaves its reason in `message`.
     await settleDirectUpload(ports, job.id).catch((e: unknown) => {

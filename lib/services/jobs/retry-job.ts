@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
-import { jobNotFound, ServiceError } from '../../errors';
+import { ServiceError } from '../../errors';
 import { withScratch } from '../../storage/scratch';
 import type { Background } from '../../schemas/background';
 import { storageKeys } from '../../storage';
 import { startedRequest } from './started-request';
 import { undoJobCreation } from './discard-job';
 import type { Ports } from '../ports';
+import { ownedJob } from './owned-job';
 
 /**
  * "Try again" for a failed job: a new job, ready to start, with a copy of the same upload and
@@ -17,8 +18,7 @@ export async function retryJob(
   userId: string,
   jobId: string,
 ): Promise<{ jobId: string }> {
-  const old = await ports.db.job.findFirst({ where: { id: jobId, userId } });
-  if (!old) throw jobNotFound();
+  const old = await ownedJob(ports, userId, jobId);
   if (old.status !== 'failed')
     throw new ServiceError('conflict', 'Only a failed job can be tried again');
   if (!old.sourceKey || !(await ports.storage.stat(old.sourceKey))) {

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { tempDatabase } from '../../../tests/support/temp-database';
+import { probedClipJob, tempDatabase } from '../../../tests/support/temp-database';
 import { grantCredits } from '../../billing/ledger';
 import { db } from '../../db/client';
 import { ServiceError } from '../../errors';
@@ -16,41 +16,27 @@ let owner: string;
 beforeAll(async () => {
   owner = (await db().user.create({ data: { email: 'owner@example.com' } })).id;
 });
-const jobIn = (status: string) =>
-  db().job.create({
-    data: {
-      userId: owner,
-      filename: 'clip.mp4',
-      status,
-      sourceKey: 'jobs/x/source.mp4',
-      lengthSeconds: 2,
-      fps: 25,
-      frameCount: 50,
-      width: 64,
-      height: 48,
-    },
-  });
+const jobIn = (status: string) => probedClipJob(owner, { status, sourceKey: 'jobs/x/source.mp4' });
 
 describe('startJob on a job that has already run', () => {
-  it('refuses a completed job with 400 (a status the spec lists for start) saying how to get more from it', async () => {
-    const job = await jobIn('completed');
+  // completed: a status the spec lists for start, answered with how to get more from the job.
+  it.each([
+    {
+      status: 'completed',
+      details: (id: string) =>
+        `Make more outputs from it with POST /v1/jobs/${id}/exports or batch-exports, or refine its mask with POST /v1/jobs/${id}/refine-mask; to process a video again, create a new job.`,
+    },
+    {
+      status: 'failed',
+      details: () => 'A job runs once; to try again, create a new job and upload the video to it.',
+    },
+  ])('refuses a $status job with 400 saying what to do instead', async ({ status, details }) => {
+    const job = await jobIn(status);
     const e = await refusal(startJob(defaultPorts, owner, job.id, StartJobRequest.parse({})));
     expect(e.kind).toBe('invalid');
-    expect(e.message).toBe('The job has already been processed (status completed)');
-    expect(e.details).toBe(
-      `Make more outputs from it with POST /v1/jobs/${job.id}/exports or batch-exports, or refine its mask with POST /v1/jobs/${job.id}/refine-mask; to process a video again, create a new job.`,
-    );
-    expect((await db().job.findUniqueOrThrow({ where: { id: job.id } })).status).toBe('completed');
-  });
-
-  it('refuses a failed job with 400 saying to create a new job', async () => {
-    const job = await jobIn('failed');
-    const e = await refusal(startJob(defaultPorts, owner, job.id, StartJobRequest.parse({})));
-    expect(e.kind).toBe('invalid');
-    expect(e.message).toBe('The job has already been processed (status failed)');
-    expect(e.details).toBe(
-      'A job runs once; to try again, create a new job and upload the video to it.',
-    );
+    expect(e.message).toBe(`The job has already been processed (status ${status})`);
+    expect(e.details).toBe(details(job.id));
+    expect((await db().job.findUniqueOrThrow({ where: { id: job.id } })).status).toBe(status);
   });
 });
 

@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import { debitForJob } from '../../billing/ledger';
 import { priceJob } from '../../billing/pricing';
 import type { Job, Output } from '../../db/generated/client';
-import { jobNotFound, ServiceError } from '../../errors';
+import { ServiceError } from '../../errors';
 import { checkMediaUrl } from '../uploads/check-media-url';
 import { FetchError } from '../../net/safe-fetch';
 import { enqueue, transact } from '../../queue';
@@ -29,6 +29,7 @@ import { assertRenderable } from '../outputs/renderable';
 import { storedTransform } from '../outputs/columns';
 import { stillColumn } from '../uploads/columns';
 import type { Ports } from '../ports';
+import { ownedJob } from './owned-job';
 
 type Started = z.infer<typeof StartResponse>;
 /** The public start request (/v1), or the dashboard's, whose composition may name an uploaded image. */
@@ -188,8 +189,7 @@ async function startOnce(
   opts: StartOptions,
 ): Promise<Started | null> {
   const given = opts.given ?? new Set(Object.keys(request) as (keyof StartJobRequest)[]);
-  let job = await ports.db.job.findFirst({ where: { id: jobId, userId } });
-  if (!job) throw jobNotFound();
+  let job = await ownedJob(ports, userId, jobId);
   if (job.status === 'created' && (await settleDirectUpload(ports, job.id)))
     job = await ports.db.job.findUniqueOrThrow({ where: { id: job.id } });
   const req = withStillOptions(job, request, given);

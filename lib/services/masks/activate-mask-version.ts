@@ -1,9 +1,10 @@
-import { jobNotFound, ServiceError } from '../../errors';
+import { ServiceError } from '../../errors';
 import { transact } from '../../queue';
 import type { MaskVersionList } from '../../schemas/refinements';
 import { listMaskVersions } from './list-mask-versions';
 import { RUNNING } from './mask-versions';
 import type { Ports } from '../ports';
+import { ownedJob } from '../jobs/owned-job';
 
 /**
  * `POST /v1/jobs/{id}/mask-versions/{version}/activate`: makes a completed version the one
@@ -15,8 +16,7 @@ export async function activateVersion(
   jobId: string,
   version: number,
 ): Promise<MaskVersionList> {
-  const job = await ports.db.job.findFirst({ where: { id: jobId, userId } });
-  if (!job) throw jobNotFound();
+  const job = await ownedJob(ports, userId, jobId);
   if (job.status !== 'completed')
     throw new ServiceError(
       'invalid',

@@ -17,6 +17,7 @@ import { createOutput, enqueueRender } from './create';
 import { assertRenderable } from './renderable';
 import { batchRecord, exportRecord } from './records';
 import type { Ports } from '../ports';
+import { ownedJob } from '../jobs/owned-job';
 
 /**
  * Exports and batches from a completed job: new renders of its stored original and a mask
@@ -33,8 +34,7 @@ async function exportableJob(
   jobId: string,
   maskVersion: number | null | undefined,
 ): Promise<{ job: Job; version: number }> {
-  const job = await ports.db.job.findFirst({ where: { id: jobId, userId } });
-  if (!job) throw jobNotFound();
+  const job = await ownedJob(ports, userId, jobId);
   if (job.status !== 'completed') {
     throw new ServiceError(
       'invalid',
@@ -193,8 +193,7 @@ export async function stickersZip(
   userId: string,
   jobId: string,
 ): Promise<{ filename: string; stream: Readable }> {
-  const job = await ports.db.job.findFirst({ where: { id: jobId, userId } });
-  if (!job) throw jobNotFound();
+  const job = await ownedJob(ports, userId, jobId);
   const done = await ports.db.output.findMany({
     where: { jobId, status: 'completed', storageKey: { not: null } },
     orderBy: { completedAt: 'desc' },

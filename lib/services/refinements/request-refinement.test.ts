@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { tempDatabase } from '../../../tests/support/temp-database';
+import { probedClipJob, tempDatabase } from '../../../tests/support/temp-database';
 import { grantCredits } from '../../billing/ledger';
 import { db } from '../../db/client';
 import { ServiceError } from '../../errors';
@@ -17,19 +17,7 @@ beforeAll(async () => {
   await grantCredits(owner, 100, 'grant', 'test');
 });
 async function completedJob() {
-  const job = await db().job.create({
-    data: {
-      userId: owner,
-      filename: 'clip.mp4',
-      status: 'completed',
-      activeMaskVersion: 1,
-      lengthSeconds: 2,
-      fps: 25,
-      frameCount: 50,
-      width: 64,
-      height: 48,
-    },
-  });
+  const job = await probedClipJob(owner, { status: 'completed', activeMaskVersion: 1 });
   await db().maskVersion.createMany({
     data: [1, 2].map((version) => ({
       jobId: job.id,
@@ -39,6 +27,15 @@ async function completedJob() {
   });
   return job;
 }
+/** A refinement of the job's person, with only the spec's fields. */
+const refinePerson = (jobId: string) =>
+  requestRefinement(
+    defaultPorts,
+    owner,
+    jobId,
+    RefineMaskRequest.parse({ prompt: { text: 'person' } }),
+    null,
+  );
 
 describe('requestRefinement with only the spec fields', () => {
   it('answers 409 when another mask version was activated between the request and the refinement', async () => {
@@ -53,13 +50,7 @@ describe('requestRefinement with only the spec fields', () => {
     const spy = vi
       .spyOn(db().job, 'findFirst')
       .mockImplementationOnce(readThenSwitch as unknown as typeof read);
-    const e = await requestRefinement(
-      defaultPorts,
-      owner,
-      job.id,
-      RefineMaskRequest.parse({ prompt: { text: 'person' } }),
-      null,
-    ).catch((err: unknown) => err);
+    const e = await refinePerson(job.id).catch((err: unknown) => err);
     spy.mockRestore();
     expect(e).toBeInstanceOf(ServiceError);
     expect(e).toMatchObject({
@@ -71,13 +62,7 @@ describe('requestRefinement with only the spec fields', () => {
 
   it('refines the version active when the request arrived', async () => {
     const job = await completedJob();
-    const r = await requestRefinement(
-      defaultPorts,
-      owner,
-      job.id,
-      RefineMaskRequest.parse({ prompt: { text: 'person' } }),
-      null,
-    );
+    const r = await refinePerson(job.id);
     expect(r).toMatchObject({ status: 'queued', from_version: 1, version: 3 });
   });
 });

@@ -16,6 +16,7 @@ import type { RefineMaskRequest, RefinementRecord } from '../../schemas/refineme
 import { completedMaskVersion, RUNNING } from '../masks/mask-versions';
 import { promptColumn, type StoredPrompt } from './columns';
 import type { Ports } from '../ports';
+import { ownedJob } from '../jobs/owned-job';
 
 /**
  * The Refinement lifecycle. `POST /v1/jobs/{id}/refine-mask` charges the model's rate for the
@@ -161,8 +162,7 @@ export async function requestRefinement(
   req: RefineMaskRequest,
   key: string | null,
 ): Promise<RefinementRecord> {
-  const job = await ports.db.job.findFirst({ where: { id: jobId, userId } });
-  if (!job) throw jobNotFound();
+  const job = await ownedJob(ports, userId, jobId);
   const request = canonical(req);
   const fingerprint = fingerprintOf(request);
   const byKey = key

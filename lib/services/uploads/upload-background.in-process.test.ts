@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { tempDatabase } from '../../../tests/support/temp-database';
+import { probedClipJob, tempDatabase } from '../../../tests/support/temp-database';
 import { db } from '../../db/client';
 import { storage, storageKeys } from '../../storage';
 import { deleteJob } from '../jobs/delete-job';
@@ -22,21 +22,8 @@ const ffmpeg = (...args: string[]) => execFileSync('ffmpeg', ['-v', 'error', '-y
 let owner: string;
 let other: string;
 
-async function uploadedJob(userId = owner) {
-  return db().job.create({
-    data: {
-      userId,
-      filename: 'clip.mp4',
-      status: 'uploaded',
-      sourceKey: 'jobs/x/source.mp4',
-      lengthSeconds: 2,
-      fps: 25,
-      frameCount: 50,
-      width: 64,
-      height: 48,
-    },
-  });
-}
+const uploadedJob = (userId = owner) =>
+  probedClipJob(userId, { status: 'uploaded', sourceKey: 'jobs/x/source.mp4' });
 
 const upload = (userId: string, jobId: string, file: string) =>
   uploadBackground(defaultPorts, userId, jobId, fs.createReadStream(file), {

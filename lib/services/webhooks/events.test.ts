@@ -13,16 +13,21 @@ const job = {
 const at = new Date('2026-01-02T03:05:00.000Z');
 
 describe('webhook payloads (api-v1.md, Events)', () => {
-  it('job.started', () => {
-    expect(eventPayload(job, 'job.started', { at })).toEqual({
+  // job.started says when the job was created; job.failed carries the failure message.
+  it.each([
+    {
       event: 'job.started',
+      fields: { status: 'processing', created_at: '2026-01-02T03:04:05.000Z' },
+    },
+    {
+      event: 'job.failed',
+      fields: { status: 'failed', message: 'The file is not a supported video.' },
+    },
+  ] as const)('$event', ({ event, fields }) => {
+    expect(eventPayload(job, event, { at })).toEqual({
+      event,
       timestamp: '2026-01-02T03:05:00.000Z',
-      job: {
-        id: job.id,
-        status: 'processing',
-        filename: 'clip.mp4',
-        created_at: '2026-01-02T03:04:05.000Z',
-      },
+      job: { id: job.id, filename: 'clip.mp4', ...fields },
     });
   });
 
@@ -46,19 +51,6 @@ describe('webhook payloads (api-v1.md, Events)', () => {
         length_seconds: 7.5,
         output_format: 'webm_vp9',
         background: { type: 'transparent', transparent_format: 'webm_vp9' },
-      },
-    });
-  });
-
-  it('job.failed carries the failure message', () => {
-    expect(eventPayload(job, 'job.failed', { at })).toEqual({
-      event: 'job.failed',
-      timestamp: '2026-01-02T03:05:00.000Z',
-      job: {
-        id: job.id,
-        status: 'failed',
-        filename: 'clip.mp4',
-        message: 'The file is not a supported video.',
       },
     });
   });

@@ -56,6 +56,25 @@ export async function waitForJob(
   );
 }
 
+/**
+ * POST /v1/jobs/{id}/start with `body`, then polls until the job finishes; throws with the
+ * answer, or with the failure and the stack's logs, unless it starts and completes.
+ */
+export async function runJobToCompletion(
+  stack: Stack,
+  key: string,
+  jobId: string,
+  body: Record<string, unknown>,
+  wait: Parameters<typeof waitForJob>[3] = {},
+): Promise<JobStatus> {
+  const start = await api(stack, 'POST', `/v1/jobs/${jobId}/start`, { key, body });
+  if (start.status !== 200) throw new Error(`start answered ${start.status}: ${start.text}`);
+  const done = await waitForJob(stack, key, jobId, wait);
+  if (done.status !== 'completed')
+    throw new Error(`job ${jobId} ${done.status}: ${done.message}\n${stack.logs()}`);
+  return done;
+}
+
 /** The account's remaining credits, as GET /v1/credits reports them. */
 export async function remainingCredits(stack: Stack, key: string): Promise<number> {
   return (await api<{ remaining_credits: number }>(stack, 'GET', '/v1/credits', { key })).body

@@ -1,4 +1,11 @@
-export { api, remainingCredits, waitForJob, type ApiResponse, type JobStatus } from './api';
+export {
+  api,
+  remainingCredits,
+  runJobToCompletion,
+  waitForJob,
+  type ApiResponse,
+  type JobStatus,
+} from './api';
 export { createAccount, createKey, keyout, type TestAccount } from './cli';
 export { alphaStats, hasTestdata, talkingOrSynthetic, testVideo, TESTDATA } from './media';
 export { cutClip, syntheticClip } from '../../../lib/media/fixtures';
@@ -14,5 +21,12 @@ export {
 export { enqueued, storedBytes, storedKeys, storedUrlPrefix } from './inspect';
 export { waitFor } from './wait';
 export { roomInWindow, stackDb } from './db';
-export { createJob, putUpload, refusedUpload, uploadedJob, type Receipt } from './jobs';
+export {
+  createJob,
+  postMultipartJob,
+  putUpload,
+  refusedUpload,
+  uploadedJob,
+  type Receipt,
+} from './jobs';
 export { grayFrames, meanJ, writeInvertedMaskVersion } from './masks';

@@ -34,6 +34,22 @@ export async function createJob(
   return r.body;
 }
 
+/** POST /v1/jobs with the video as the multipart form's `file`, named `filename`. */
+export function postMultipartJob(
+  stack: Stack,
+  key: string,
+  file: string,
+  filename: string,
+): Promise<Response> {
+  const form = new FormData();
+  form.append('file', new Blob([fs.readFileSync(file)], { type: 'video/mp4' }), filename);
+  return fetch(`${stack.baseUrl}/v1/jobs`, {
+    method: 'POST',
+    headers: { 'X-Api-Key': key },
+    body: form,
+  });
+}
+
 /** One PUT of the whole file (a path, or its bytes) to the signed upload URL, no API key, with the given Content-Type. */
 export async function putUpload(
   receipt: Receipt,
