@@ -45,6 +45,16 @@ export default tseslint.config(
     },
   },
   {
+    // The format's width (.prettierrc.json) holds where prettier cannot break a line too: comments,
+    // strings, template literals. A URL and a regular expression stay whole.
+    rules: {
+      'max-len': [
+        'error',
+        { code: 100, tabWidth: 2, ignoreUrls: true, ignoreRegExpLiterals: true },
+      ],
+    },
+  },
+  {
     // Arrows point one way: no module reaches itself again through its imports.
     plugins: { 'import-x': importX },
     settings: {
@@ -55,7 +65,8 @@ export default tseslint.config(
     rules: { 'import-x/no-cycle': 'error' },
   },
   {
-    // Every function fits on a screen or two. A test file's describe block is a list of cases, not one.
+    // Every function fits on a screen or two. A test file's describe block is a list of cases, not
+    // one.
     ignores: ['**/*.test.ts', '**/*.test.tsx', 'e2e/**', 'tests/**'],
     rules: {
       'max-lines-per-function': ['error', { max: 150, skipBlankLines: true, skipComments: true }],
@@ -114,7 +125,8 @@ export default tseslint.config(
     },
   },
   {
-    // components/ runs in the browser too: from lib/ it may take types only (server actions come through app/).
+    // components/ runs in the browser too: from lib/ it may take types only (server actions come
+    // through app/).
     files: ['components/**/*.tsx', 'components/**/*.ts'],
     ignores: ['**/*.test.ts', '**/*.test.tsx'],
     rules: {

@@ -16,26 +16,43 @@ export const dynamic = 'force-dynamic';
 const features = [
   {
     title: 'Private, in your browser',
-    body: 'The Studio runs the segmentation model on your GPU with WebGPU (or on the CPU with WebAssembly). Your video never leaves your computer.',
+    body:
+      'The Studio runs the segmentation model on your GPU with WebGPU ' +
+      '(or on the CPU with WebAssembly). Your video never leaves your ' +
+      'computer.',
   },
   {
     title: 'Or on our servers',
-    body: 'Upload long or high-resolution clips and get transparent WebM, ProRes 4444, masks, colour or image backgrounds and blur — with webhooks when they are done.',
+    body:
+      'Upload long or high-resolution clips and get transparent WebM, ' +
+      'ProRes 4444, masks, colour or image backgrounds and blur — ' +
+      'with webhooks when they are done.',
   },
   {
     title: 'An API for your product',
-    body: 'Create a job, upload to a signed URL, start it and poll or receive a webhook. You see the exact credit cost before you start.',
+    body:
+      'Create a job, upload to a signed URL, start it and poll or ' +
+      'receive a webhook. You see the exact credit cost before you ' +
+      'start.',
   },
   {
     title: 'Self-hostable',
-    body: 'One command starts the web app and a worker on SQLite and local disk. Scale out to PostgreSQL, S3 and GPU workers when you need to.',
+    body:
+      'One command starts the web app and a worker on SQLite and ' +
+      'local disk. Scale out to PostgreSQL, S3 and GPU workers when ' +
+      'you need to.',
   },
 ];
 
-/** A minute of video at `rate` credits a second, in dollars at the dearest and cheapest pack prices. */
+/**
+ * A minute of video at `rate` credits a second, in dollars at the dearest and cheapest pack prices.
+ */
 function perMinute(rate: number): string {
   const cents = CREDIT_PACKS.map((p) => (p.priceCents / p.credits) * rate * 60);
-  return `${formatPrice(Math.round(Math.min(...cents)))}–${formatPrice(Math.round(Math.max(...cents)))}`;
+  const [low, high] = [Math.min(...cents), Math.max(...cents)].map((c) =>
+    formatPrice(Math.round(c)),
+  );
+  return `${low}–${high}`;
 }
 
 export default async function Home() {
@@ -43,12 +60,19 @@ export default async function Home() {
   const sample = sampleUrls();
   return (
     <div className="min-h-screen bg-white">
-      <header className="mx-auto flex max-w-6xl items-center justify-between gap-2 px-4 py-5 sm:px-6">
+      <header
+        className={
+          'mx-auto flex max-w-6xl items-center justify-between gap-2 px-4 ' + 'py-5 sm:px-6'
+        }
+      >
         <Logo />
         <nav aria-label="Site" className="flex items-center gap-1 sm:gap-2">
           <Link
             href="/studio"
-            className="hidden rounded-lg px-3 py-2 text-sm font-medium whitespace-nowrap text-slate-700 hover:bg-slate-100 sm:block"
+            className={
+              'hidden rounded-lg px-3 py-2 text-sm font-medium ' +
+              'whitespace-nowrap text-slate-700 hover:bg-slate-100 sm:block'
+            }
           >
             Studio
           </Link>
@@ -60,7 +84,10 @@ export default async function Home() {
             <>
               <Link
                 href="/signin"
-                className="rounded-lg px-2 py-2 text-sm font-medium whitespace-nowrap text-slate-700 hover:bg-slate-100 sm:px-3"
+                className={
+                  'rounded-lg px-2 py-2 text-sm font-medium whitespace-nowrap ' +
+                  'text-slate-700 hover:bg-slate-100 sm:px-3'
+                }
               >
                 Sign in
               </Link>
@@ -73,9 +100,20 @@ export default async function Home() {
       </header>
 
       <main>
-        <section className="mx-auto grid max-w-6xl items-center gap-12 px-4 pt-10 pb-20 sm:px-6 lg:grid-cols-2 lg:pt-20">
+        <section
+          className={
+            'mx-auto grid max-w-6xl items-center gap-12 px-4 pt-10 pb-20 ' +
+            'sm:px-6 lg:grid-cols-2 lg:pt-20'
+          }
+        >
           <div>
-            <p className="mb-4 inline-flex rounded-full bg-indigo-50 px-3 py-1 text-xs font-semibold text-indigo-700 ring-1 ring-indigo-200 ring-inset">
+            <p
+              className={
+                'mb-4 inline-flex rounded-full bg-indigo-50 px-3 py-1 text-xs ' +
+                'font-semibold text-indigo-700 ring-1 ring-indigo-200 ' +
+                'ring-inset'
+              }
+            >
               Video background removal
             </p>
             <h1 className="text-4xl font-semibold tracking-tight text-slate-900 sm:text-5xl">
@@ -95,7 +133,11 @@ export default async function Home() {
             </div>
           </div>
           {sample ? (
-            <div className="min-w-0 rounded-2xl bg-white p-3 shadow-xl ring-1 ring-slate-200 sm:p-4">
+            <div
+              className={
+                'min-w-0 rounded-2xl bg-white p-3 shadow-xl ring-1 ' + 'ring-slate-200 sm:p-4'
+              }
+            >
               <p className="mb-2 text-sm font-medium text-slate-900">
                 A sample clip, before and after — drag the split
               </p>
@@ -108,7 +150,12 @@ export default async function Home() {
             </div>
           ) : (
             <div aria-hidden="true" className="relative">
-              <div className="checkerboard aspect-video overflow-hidden rounded-2xl shadow-xl ring-1 ring-slate-200">
+              <div
+                className={
+                  'checkerboard aspect-video overflow-hidden rounded-2xl ' +
+                  'shadow-xl ring-1 ring-slate-200'
+                }
+              >
                 <div className="flex h-full items-end justify-center">
                   <svg viewBox="0 0 200 160" className="h-4/5 drop-shadow-xl">
                     <circle cx="100" cy="55" r="32" fill="#4f46e5" />

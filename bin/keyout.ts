@@ -4,7 +4,8 @@
  *   keyout keys create --email <email> --credits <n>   create account if needed, grant, print key
  *   keyout credits grant --email <email> --credits <n>
  *   keyout users reset-link --email <email>            print a one-time password-reset link
- *   keyout remove <input> -o <output> [--model …] [--format …] [--color …] [--background …] [--blur …]
+ *   keyout remove <input> -o <output> [--model …] [--format …] [--color …] [--background …] [--blur
+ *   …]
  *
  * Each command lives in lib/cli/; this file only dispatches. Failures print one clear line to
  * stderr and exit non-zero.

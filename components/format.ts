@@ -1,4 +1,6 @@
-/** Display helpers shared by server and client components (no locale surprises: en-US, UTC shown). */
+/**
+ * Display helpers shared by server and client components (no locale surprises: en-US, UTC shown).
+ */
 
 export function formatBytes(bytes: number | null | undefined): string {
   if (bytes == null) return '—';

@@ -15,7 +15,9 @@ let apiKey = '';
 
 test.describe.configure({ mode: 'serial' });
 
-/** Presses Tab until `target` has focus (at most `max` times): the element is reachable by keyboard. */
+/**
+ * Presses Tab until `target` has focus (at most `max` times): the element is reachable by keyboard.
+ */
 async function tabTo(page: Page, target: ReturnType<Page['locator']>, max = 40): Promise<void> {
   for (let i = 0; i < max; i++) {
     await page.keyboard.press('Tab');
@@ -35,76 +37,82 @@ function keyout(stack: { dataDir: string; env: NodeJS.ProcessEnv }, args: string
 // The e2e files share one server (a worker-scoped stack) and run in file-name order: this file
 // must sort first among those that sign up, as its first test signs up the instance's first
 // account (the admin).
-test('visitor meets the landing page and signs up with the keyboard only; the first account is admin', async ({
-  page,
-}) => {
-  await page.goto('/');
-  await expect(page.getByRole('heading', { level: 1 })).toContainText('Cut people');
-  await checkBothWidths(page, '01-landing');
+test(
+  'visitor meets the landing page and signs up with the keyboard ' +
+    'only; the first account is admin',
+  async ({ page }) => {
+    await page.goto('/');
+    await expect(page.getByRole('heading', { level: 1 })).toContainText('Cut people');
+    await checkBothWidths(page, '01-landing');
 
-  await page.goto('/signup');
-  await expect(page.getByRole('heading', { name: 'Create your account' })).toBeVisible();
-  await checkBothWidths(page, '02-signup');
-  // Focus starts on Name, and Tab walks Name → Email → Password; Enter submits.
-  await page.reload();
-  await expect(page.getByLabel('Name (optional)')).toBeFocused();
-  await page.keyboard.type('Olga Owner');
-  await page.keyboard.press('Tab');
-  await expect(page.getByLabel('Email')).toBeFocused();
-  await page.keyboard.type(email);
-  await page.keyboard.press('Tab');
-  await expect(page.getByLabel('Password')).toBeFocused();
-  await page.keyboard.type(password);
-  await page.keyboard.press('Enter');
-  await expect(page).toHaveURL(/\/jobs$/);
-  await expect(page.getByRole('link', { name: 'Admin' })).toBeVisible();
-  await checkBothWidths(page, '03-jobs-empty');
-});
+    await page.goto('/signup');
+    await expect(page.getByRole('heading', { name: 'Create your account' })).toBeVisible();
+    await checkBothWidths(page, '02-signup');
+    // Focus starts on Name, and Tab walks Name → Email → Password; Enter submits.
+    await page.reload();
+    await expect(page.getByLabel('Name (optional)')).toBeFocused();
+    await page.keyboard.type('Olga Owner');
+    await page.keyboard.press('Tab');
+    await expect(page.getByLabel('Email')).toBeFocused();
+    await page.keyboard.type(email);
+    await page.keyboard.press('Tab');
+    await expect(page.getByLabel('Password')).toBeFocused();
+    await page.keyboard.type(password);
+    await page.keyboard.press('Enter');
+    await expect(page).toHaveURL(/\/jobs$/);
+    await expect(page.getByRole('link', { name: 'Admin' })).toBeVisible();
+    await checkBothWidths(page, '03-jobs-empty');
+  },
+);
 
-test('signs out and back in; a wrong password is explained; a reset link from the CLI sets a new password', async ({
-  page,
-  stack,
-}) => {
-  await page.goto('/jobs');
-  await page.getByRole('button', { name: 'Sign out' }).last().click();
-  await expect(page).toHaveURL(/\/$/);
-  await page.goto('/credits');
-  await expect(page).toHaveURL(/\/signin\?next=%2Fcredits/);
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill('not the password');
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page.getByText('That email and password do not match an account.')).toBeVisible();
-  await checkBothWidths(page, '04-signin-error');
+test(
+  'signs out and back in; a wrong password is explained; a reset ' +
+    'link from the CLI sets a new password',
+  async ({ page, stack }) => {
+    await page.goto('/jobs');
+    await page.getByRole('button', { name: 'Sign out' }).last().click();
+    await expect(page).toHaveURL(/\/$/);
+    await page.goto('/credits');
+    await expect(page).toHaveURL(/\/signin\?next=%2Fcredits/);
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill('not the password');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect(page.getByText('That email and password do not match an account.')).toBeVisible();
+    await checkBothWidths(page, '04-signin-error');
 
-  // This server sends no e-mail: the page says how to get a link instead.
-  await page.getByRole('link', { name: 'Forgot your password?' }).click();
-  // Both pages have an Email field: fill the reset form's, not the sign-in one still on screen.
-  await expect(page).toHaveURL(/\/forgot-password$/);
-  await page.getByLabel('Email').fill(email);
-  await page.getByRole('button', { name: 'Send me a reset link' }).click();
-  await expect(page.getByText('npx keyout users reset-link --email')).toBeVisible();
-  await checkBothWidths(page, '05-forgot-password');
+    // This server sends no e-mail: the page says how to get a link instead.
+    await page.getByRole('link', { name: 'Forgot your password?' }).click();
+    // Both pages have an Email field: fill the reset form's, not the sign-in one still on screen.
+    await expect(page).toHaveURL(/\/forgot-password$/);
+    await page.getByLabel('Email').fill(email);
+    await page.getByRole('button', { name: 'Send me a reset link' }).click();
+    await expect(page.getByText('npx keyout users reset-link --email')).toBeVisible();
+    await checkBothWidths(page, '05-forgot-password');
 
-  const link = keyout(stack, ['users', 'reset-link', '--email', email]).trim().split('\n').at(-1)!;
-  expect(link).toMatch(/\/reset-password\?token=/);
-  await page.goto(link);
-  await checkBothWidths(page, '06-reset-password');
-  password = 'a brand new passphrase';
-  await page.getByLabel('New password').fill(password);
-  await page.getByLabel('The same password again').fill(password);
-  await page.getByRole('button', { name: 'Set the new password and sign in' }).click();
-  await expect(page.getByText('Your new password is set')).toBeVisible();
-  await page.goto(link); // once only
-  await expect(page.getByText('expired or was already used')).toBeVisible();
+    const link = keyout(stack, ['users', 'reset-link', '--email', email])
+      .trim()
+      .split('\n')
+      .at(-1)!;
+    expect(link).toMatch(/\/reset-password\?token=/);
+    await page.goto(link);
+    await checkBothWidths(page, '06-reset-password');
+    password = 'a brand new passphrase';
+    await page.getByLabel('New password').fill(password);
+    await page.getByLabel('The same password again').fill(password);
+    await page.getByRole('button', { name: 'Set the new password and sign in' }).click();
+    await expect(page.getByText('Your new password is set')).toBeVisible();
+    await page.goto(link); // once only
+    await expect(page.getByText('expired or was already used')).toBeVisible();
 
-  await page.goto('/jobs');
-  await page.getByRole('button', { name: 'Sign out' }).last().click();
-  await page.goto('/signin?next=%2Fcredits');
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill(password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page).toHaveURL(/\/credits$/);
-});
+    await page.goto('/jobs');
+    await page.getByRole('button', { name: 'Sign out' }).last().click();
+    await page.goto('/signin?next=%2Fcredits');
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill(password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect(page).toHaveURL(/\/credits$/);
+  },
+);
 
 test('buys credits, creates a key (shown once) and revokes it', async ({ page }) => {
   await page.goto('/keys');
@@ -151,126 +159,131 @@ test('buys credits, creates a key (shown once) and revokes it', async ({ page })
   await checkBothWidths(page, '11-keys');
 });
 
-test('docs: the copied script runs as it is with a real key and completes a job; /v1/openapi is public', async ({
-  page,
-  stack,
-  browserContext,
-}) => {
-  test.setTimeout(600_000); // the reference is a large bundle; the script waits for a real job
-  test.skip(!hasClip, `test clip missing: ${CLIP}`);
-  await gotoSettled(page, '/docs');
-  await expect(page.getByRole('heading', { name: 'API docs' })).toBeVisible();
-  await expect(page.getByText('/v1/jobs/{id}/start').first()).toBeVisible({ timeout: 60_000 });
-  await checkBothWidths(page, '12-docs');
+test(
+  'docs: the copied script runs as it is with a real key and ' +
+    'completes a job; /v1/openapi is public',
+  async ({ page, stack, browserContext }) => {
+    test.setTimeout(600_000); // the reference is a large bundle; the script waits for a real job
+    test.skip(!hasClip, `test clip missing: ${CLIP}`);
+    await gotoSettled(page, '/docs');
+    await expect(page.getByRole('heading', { name: 'API docs' })).toBeVisible();
+    await expect(page.getByText('/v1/jobs/{id}/start').first()).toBeVisible({ timeout: 60_000 });
+    await checkBothWidths(page, '12-docs');
 
-  await browserContext.grantPermissions(['clipboard-read', 'clipboard-write'], {
-    origin: stack.url,
-  });
-  await page.getByTestId('copy-script').click();
-  await expect(page.getByTestId('copy-script')).toHaveText('Copied');
-  const script = await page.evaluate(() => navigator.clipboard.readText());
-  expect(script).toContain('PASTE_YOUR_API_KEY_HERE');
-  expect(script).not.toContain('…');
+    await browserContext.grantPermissions(['clipboard-read', 'clipboard-write'], {
+      origin: stack.url,
+    });
+    await page.getByTestId('copy-script').click();
+    await expect(page.getByTestId('copy-script')).toHaveText('Copied');
+    const script = await page.evaluate(() => navigator.clipboard.readText());
+    expect(script).toContain('PASTE_YOUR_API_KEY_HERE');
+    expect(script).not.toContain('…');
 
-  // Run it as a user would: in a fresh folder, with the key in KEYOUT_API_KEY and a short video.
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'keyout-script-'));
-  fs.writeFileSync(path.join(dir, 'keyout-quickstart.sh'), script);
-  execFileSync('ffmpeg', [
-    '-v',
-    'error',
-    '-i',
-    CLIP,
-    '-t',
-    '1',
-    '-vf',
-    'scale=256:256',
-    '-an',
-    path.join(dir, 'short.mp4'),
-  ]);
-  const out = execFileSync('bash', ['keyout-quickstart.sh'], {
-    cwd: dir,
-    env: {
-      PATH: process.env.PATH,
-      HOME: dir,
-      KEYOUT_API_KEY: apiKey,
-      VIDEO: 'short.mp4',
-    } as unknown as NodeJS.ProcessEnv,
-    encoding: 'utf8',
-    timeout: 480_000,
-  });
-  fs.writeFileSync(path.join(ARTIFACTS, 'docs-script-output.txt'), out);
-  expect(out).toMatch(/completed/);
-  const result = path.join(dir, 'short-keyout.webm');
-  const alpha = alphaRange(result);
-  expect(alpha.frames).toBeGreaterThan(10);
-  expect(alpha.min).toBeLessThan(alpha.max);
-  fs.copyFileSync(result, path.join(ARTIFACTS, 'docs-script-result.webm'));
+    // Run it as a user would: in a fresh folder, with the key in KEYOUT_API_KEY and a short video.
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'keyout-script-'));
+    fs.writeFileSync(path.join(dir, 'keyout-quickstart.sh'), script);
+    execFileSync('ffmpeg', [
+      '-v',
+      'error',
+      '-i',
+      CLIP,
+      '-t',
+      '1',
+      '-vf',
+      'scale=256:256',
+      '-an',
+      path.join(dir, 'short.mp4'),
+    ]);
+    const out = execFileSync('bash', ['keyout-quickstart.sh'], {
+      cwd: dir,
+      env: {
+        PATH: process.env.PATH,
+        HOME: dir,
+        KEYOUT_API_KEY: apiKey,
+        VIDEO: 'short.mp4',
+      } as unknown as NodeJS.ProcessEnv,
+      encoding: 'utf8',
+      timeout: 480_000,
+    });
+    fs.writeFileSync(path.join(ARTIFACTS, 'docs-script-output.txt'), out);
+    expect(out).toMatch(/completed/);
+    const result = path.join(dir, 'short-keyout.webm');
+    const alpha = alphaRange(result);
+    expect(alpha.frames).toBeGreaterThan(10);
+    expect(alpha.min).toBeLessThan(alpha.max);
+    fs.copyFileSync(result, path.join(ARTIFACTS, 'docs-script-result.webm'));
 
-  const spec = await page.request.get('/v1/openapi'); // no key
-  expect(spec.status()).toBe(200);
-  expect(await spec.json()).toMatch(/^openapi: 3/);
-});
+    const spec = await page.request.get('/v1/openapi'); // no key
+    expect(spec.status()).toBe(200);
+    expect(await spec.json()).toMatch(/^openapi: 3/);
+  },
+);
 
 describeWithClip('server jobs from the dashboard', () => {
-  test('keyboard only: a new job with a live preview before it completes; the WebM has real alpha', async ({
-    page,
-  }) => {
-    test.setTimeout(1_500_000); // Original on 183 frames: 8 to 12+ minutes on a shared 2-core host
-    await page.goto('/jobs/new');
-    await expect(page.getByRole('heading', { name: 'New job' })).toBeVisible();
-    await checkBothWidths(page, '13-new-job-empty');
+  test(
+    'keyboard only: a new job with a live preview before it ' +
+      'completes; the WebM has real alpha',
+    async ({ page }) => {
+      // Original on 183 frames: 8 to 12+ minutes on a shared 2-core host
+      test.setTimeout(1_500_000);
+      await page.goto('/jobs/new');
+      await expect(page.getByRole('heading', { name: 'New job' })).toBeVisible();
+      await checkBothWidths(page, '13-new-job-empty');
 
-    // Skip link, the header's "From an image", then the dropzone's file input; Enter opens the file chooser.
-    await page.keyboard.press('Tab');
-    await expect(page.getByRole('link', { name: 'Skip to content' })).toBeFocused();
-    await page.keyboard.press('Enter');
-    await page.keyboard.press('Tab');
-    await expect(page.getByRole('link', { name: 'From an image' })).toBeFocused();
-    await page.keyboard.press('Tab');
-    const input = page.locator('input[type=file]');
-    await expect(input).toBeFocused();
-    await page.screenshot({ path: screenshotPath('14-new-job-dropzone-focus') });
-    const [chooser] = await Promise.all([
-      page.waitForEvent('filechooser'),
-      page.keyboard.press('Enter'),
-    ]);
-    await chooser.setFiles(CLIP);
-    await expect(page.getByText(/uploaded$/)).toBeVisible({ timeout: 60_000 });
-    // The exact cost with its parts: Original, 1 credit/s × 7.32 s, rounded up.
-    await expect(page.getByTestId('job-cost')).toHaveText('8 credits');
-    await expect(page.getByTestId('job-cost-parts')).toHaveText('1 × 7.32 s, rounded up = 8');
-    await checkBothWidths(page, '15-new-job-ready');
-    const start = page.getByRole('button', { name: 'Start — 8 credits' });
-    await tabTo(page, start);
-    await page.keyboard.press('Enter');
+      // Skip link, the header's "From an image", then the dropzone's file input; Enter opens the
+      // file chooser.
+      await page.keyboard.press('Tab');
+      await expect(page.getByRole('link', { name: 'Skip to content' })).toBeFocused();
+      await page.keyboard.press('Enter');
+      await page.keyboard.press('Tab');
+      await expect(page.getByRole('link', { name: 'From an image' })).toBeFocused();
+      await page.keyboard.press('Tab');
+      const input = page.locator('input[type=file]');
+      await expect(input).toBeFocused();
+      await page.screenshot({ path: screenshotPath('14-new-job-dropzone-focus') });
+      const [chooser] = await Promise.all([
+        page.waitForEvent('filechooser'),
+        page.keyboard.press('Enter'),
+      ]);
+      await chooser.setFiles(CLIP);
+      await expect(page.getByText(/uploaded$/)).toBeVisible({ timeout: 60_000 });
+      // The exact cost with its parts: Original, 1 credit/s × 7.32 s, rounded up.
+      await expect(page.getByTestId('job-cost')).toHaveText('8 credits');
+      await expect(page.getByTestId('job-cost-parts')).toHaveText('1 × 7.32 s, rounded up = 8');
+      await checkBothWidths(page, '15-new-job-ready');
+      const start = page.getByRole('button', { name: 'Start — 8 credits' });
+      await tabTo(page, start);
+      await page.keyboard.press('Enter');
 
-    await expect(page).toHaveURL(/\/jobs\/[0-9a-f-]{36}$/);
-    await expect(page.getByTestId('job-stage')).toBeVisible();
-    // A preview of a finished frame shows up while the job is still running.
-    await expect(page.getByTestId('job-preview')).toBeVisible({ timeout: 300_000 });
-    await expect(page.getByTestId('job-live')).toBeVisible();
-    expect(
-      await page.getByTestId('job-preview').evaluate((img: HTMLImageElement) => img.naturalWidth),
-    ).toBeGreaterThan(0);
-    await expect(page.getByTestId('job-stage')).toHaveText(/frame \d+ of 183|Encoding|Checking/);
-    await checkBothWidths(page, '16-job-processing-preview');
-    await expect(page.getByRole('heading', { name: 'Downloads' })).toBeVisible({
-      timeout: 1_200_000,
-    });
-    await expect(page.getByTestId('player-time')).toHaveText(/\/ 7\.\d s/);
-    await checkBothWidths(page, '17-job-completed');
+      await expect(page).toHaveURL(/\/jobs\/[0-9a-f-]{36}$/);
+      await expect(page.getByTestId('job-stage')).toBeVisible();
+      // A preview of a finished frame shows up while the job is still running.
+      await expect(page.getByTestId('job-preview')).toBeVisible({ timeout: 300_000 });
+      await expect(page.getByTestId('job-live')).toBeVisible();
+      expect(
+        await page.getByTestId('job-preview').evaluate((img: HTMLImageElement) => img.naturalWidth),
+      ).toBeGreaterThan(0);
+      await expect(page.getByTestId('job-stage')).toHaveText(/frame \d+ of 183|Encoding|Checking/);
+      await checkBothWidths(page, '16-job-processing-preview');
+      await expect(page.getByRole('heading', { name: 'Downloads' })).toBeVisible({
+        timeout: 1_200_000,
+      });
+      await expect(page.getByTestId('player-time')).toHaveText(/\/ 7\.\d s/);
+      await checkBothWidths(page, '17-job-completed');
 
-    const [download] = await Promise.all([
-      page.waitForEvent('download'),
-      page.getByRole('link', { name: 'Download Result' }).click(),
-    ]);
-    const file = path.join(ARTIFACTS, 'server-result.webm');
-    await download.saveAs(file);
-    expectClipCutOut(file);
+      const [download] = await Promise.all([
+        page.waitForEvent('download'),
+        page.getByRole('link', { name: 'Download Result' }).click(),
+      ]);
+      const file = path.join(ARTIFACTS, 'server-result.webm');
+      await download.saveAs(file);
+      expectClipCutOut(file);
 
-    await page.goto('/credits');
-    await expect(page.getByTestId('credits-balance')).toHaveText(String(500 - 8 - 1)); // and the docs script's 1-s job
-  });
+      await page.goto('/credits');
+      // and the docs script's 1-s job
+      await expect(page.getByTestId('credits-balance')).toHaveText(String(500 - 8 - 1));
+    },
+  );
 
   test('upload, leave, come back and start it from the job page', async ({ page }) => {
     test.setTimeout(600_000);
@@ -300,82 +313,84 @@ describeWithClip('server jobs from the dashboard', () => {
     await expect(page.getByText('On #0EA5E9 · MP4 (H.264)')).toBeVisible();
   });
 
-  test('a bad background URL is refused next to its field; a job that fails is tried again', async ({
-    page,
-  }) => {
-    test.setTimeout(600_000);
-    // A background host whose image is there when the start checks it and gone when the worker comes.
-    const png = execFileSync('ffmpeg', [
-      '-v',
-      'error',
-      '-f',
-      'lavfi',
-      '-i',
-      'color=c=red:s=160x120',
-      '-frames:v',
-      '1',
-      '-f',
-      'image2',
-      '-c:v',
-      'png',
-      '-',
-    ]);
-    let served = 0;
-    const host = http.createServer((req, res) => {
-      if (req.url === '/once.png' && served++ === 0)
-        return res.writeHead(200, { 'Content-Type': 'image/png' }).end(png);
-      res.writeHead(404).end('gone');
-    });
-    await new Promise<void>((r) => host.listen(0, '127.0.0.1', r));
-    const base = `http://127.0.0.1:${(host.address() as { port: number }).port}`;
-    try {
-      await page.goto('/jobs/new');
-      await page.locator('input[type=file]').setInputFiles(CLIP);
-      await expect(page.getByText(/uploaded$/)).toBeVisible({ timeout: 60_000 });
-      await page.getByLabel(/Human/).check();
-      await page.locator('label', { hasText: /^Image or video$/ }).click();
-      await page.getByLabel('Background URL').fill(`${base}/missing.png`);
-      await page.getByRole('button', { name: /^Start — / }).click();
-      const field = page.getByLabel('Background URL');
-      await expect(page.locator('#bg-url-error')).toHaveText(
-        'This background cannot be used: The server answered HTTP 404.',
-      );
-      await expect(field).toHaveAttribute('aria-invalid', 'true');
-      await expect(field).toBeFocused();
-      await checkBothWidths(page, '20-new-job-bad-background');
-
-      await field.fill(`${base}/once.png`);
-      await page.getByRole('button', { name: /^Start — / }).click();
-      await expect(page).toHaveURL(/\/jobs\/[0-9a-f-]{36}$/);
-      await expect(page.getByRole('heading', { name: 'The job failed' })).toBeVisible({
-        timeout: 300_000,
+  test(
+    'a bad background URL is refused next to its field; a job that ' + 'fails is tried again',
+    async ({ page }) => {
+      test.setTimeout(600_000);
+      // A background host whose image is there when the start checks it and gone when the worker
+      // comes.
+      const png = execFileSync('ffmpeg', [
+        '-v',
+        'error',
+        '-f',
+        'lavfi',
+        '-i',
+        'color=c=red:s=160x120',
+        '-frames:v',
+        '1',
+        '-f',
+        'image2',
+        '-c:v',
+        'png',
+        '-',
+      ]);
+      let served = 0;
+      const host = http.createServer((req, res) => {
+        if (req.url === '/once.png' && served++ === 0)
+          return res.writeHead(200, { 'Content-Type': 'image/png' }).end(png);
+        res.writeHead(404).end('gone');
       });
-      await expect(page.getByText(/background could not be fetched/)).toBeVisible();
-      await checkBothWidths(page, '21-job-failed');
-      const failedUrl = page.url();
+      await new Promise<void>((r) => host.listen(0, '127.0.0.1', r));
+      const base = `http://127.0.0.1:${(host.address() as { port: number }).port}`;
+      try {
+        await page.goto('/jobs/new');
+        await page.locator('input[type=file]').setInputFiles(CLIP);
+        await expect(page.getByText(/uploaded$/)).toBeVisible({ timeout: 60_000 });
+        await page.getByLabel(/Human/).check();
+        await page.locator('label', { hasText: /^Image or video$/ }).click();
+        await page.getByLabel('Background URL').fill(`${base}/missing.png`);
+        await page.getByRole('button', { name: /^Start — / }).click();
+        const field = page.getByLabel('Background URL');
+        await expect(page.locator('#bg-url-error')).toHaveText(
+          'This background cannot be used: The server answered HTTP 404.',
+        );
+        await expect(field).toHaveAttribute('aria-invalid', 'true');
+        await expect(field).toBeFocused();
+        await checkBothWidths(page, '20-new-job-bad-background');
 
-      await page.getByRole('button', { name: 'Try again' }).click();
-      await expect(page).toHaveURL(/\/jobs\/[0-9a-f-]{36}\?from=/);
-      expect(page.url()).not.toContain(failedUrl.split('/').at(-1)!.concat('?'));
-      await expect(
-        page.getByText('A new job from the same video, with the options of the failed one'),
-      ).toBeVisible();
-      await expect(page.getByLabel('Background URL')).toHaveValue(`${base}/once.png`);
-      await expect(page.getByLabel(/Human/)).toBeChecked();
-      await checkBothWidths(page, '22-job-retry');
-      await page.locator('label', { hasText: /^Blur · / }).click();
-      await expect(page.getByTestId('job-cost')).toHaveText('13 credits'); // (0.75 + 1) × 7.32 s
-      await page.getByRole('button', { name: 'Start — 13 credits' }).click();
-      await expect(page.getByRole('heading', { name: 'Downloads' })).toBeVisible({
-        timeout: 480_000,
-      });
-      // The blur result plays and seeks: its duration is known.
-      await expect(page.getByTestId('player-time')).toHaveText(/\/ 7\.\d s/);
-      await checkBothWidths(page, '23-job-blur-completed');
-    } finally {
-      await new Promise((r) => host.close(r));
-    }
-  });
+        await field.fill(`${base}/once.png`);
+        await page.getByRole('button', { name: /^Start — / }).click();
+        await expect(page).toHaveURL(/\/jobs\/[0-9a-f-]{36}$/);
+        await expect(page.getByRole('heading', { name: 'The job failed' })).toBeVisible({
+          timeout: 300_000,
+        });
+        await expect(page.getByText(/background could not be fetched/)).toBeVisible();
+        await checkBothWidths(page, '21-job-failed');
+        const failedUrl = page.url();
+
+        await page.getByRole('button', { name: 'Try again' }).click();
+        await expect(page).toHaveURL(/\/jobs\/[0-9a-f-]{36}\?from=/);
+        expect(page.url()).not.toContain(failedUrl.split('/').at(-1)!.concat('?'));
+        await expect(
+          page.getByText('A new job from the same video, with the options of the failed one'),
+        ).toBeVisible();
+        await expect(page.getByLabel('Background URL')).toHaveValue(`${base}/once.png`);
+        await expect(page.getByLabel(/Human/)).toBeChecked();
+        await checkBothWidths(page, '22-job-retry');
+        await page.locator('label', { hasText: /^Blur · / }).click();
+        await expect(page.getByTestId('job-cost')).toHaveText('13 credits'); // (0.75 + 1) × 7.32 s
+        await page.getByRole('button', { name: 'Start — 13 credits' }).click();
+        await expect(page.getByRole('heading', { name: 'Downloads' })).toBeVisible({
+          timeout: 480_000,
+        });
+        // The blur result plays and seeks: its duration is known.
+        await expect(page.getByTestId('player-time')).toHaveText(/\/ 7\.\d s/);
+        await checkBothWidths(page, '23-job-blur-completed');
+      } finally {
+        await new Promise((r) => host.close(r));
+      }
+    },
+  );
 
   test('the jobs list shows each result itself, its model and output', async ({ page }) => {
     await page.goto('/jobs');

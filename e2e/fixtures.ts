@@ -38,7 +38,9 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
 
 export { expect } from '@playwright/test';
 
-/** A describe block whose tests need the test clip: skipped, naming the missing file, without it. */
+/**
+ * A describe block whose tests need the test clip: skipped, naming the missing file, without it.
+ */
 export function describeWithClip(title: string, body: () => void): void {
   test.describe(title, () => {
     test.skip(!hasClip, `test clip missing: ${CLIP} (../shared/testdata)`);

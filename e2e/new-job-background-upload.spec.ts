@@ -34,7 +34,9 @@ describeWithClip('background image upload', () => {
     fs.mkdirSync(ARTIFACTS, { recursive: true });
     await fromLavfi(board, 'color=c=magenta:s=512x512', [
       '-vf',
-      "geq=r='if(mod(floor(X/64)+floor(Y/64),2),255,255)':g='if(mod(floor(X/64)+floor(Y/64),2),230,0)':b='if(mod(floor(X/64)+floor(Y/64),2),0,255)'",
+      "geq=r='if(mod(floor(X/64)+floor(Y/64),2),255," +
+        "255)':g='if(mod(floor(X/64)+floor(Y/64),2),230," +
+        "0)':b='if(mod(floor(X/64)+floor(Y/64),2),0,255)'",
       '-frames:v',
       '1',
     ]);

@@ -30,7 +30,10 @@ const test = shared.extend({
   },
 });
 
-/** A studio run of `clip` with the people model, as a WebM on the picked `image` (and the cut-out beside it). */
+/**
+ * A studio run of `clip` with the people model, as a WebM on the picked `image` (and the cut-out
+ * beside it).
+ */
 async function runStudio(page: Page, clip: string, image: string) {
   await page.goto('/studio');
   await page.locator('input[type=file]').first().setInputFiles(clip);
@@ -65,100 +68,102 @@ test.describe('studio stickers and formats, nothing uploaded', () => {
     page.on('pageerror', (e) => console.log(`[uncaught in page] ${e.message}`));
   });
 
-  test('a WebM with sound on a picked image, every sticker format passing the server’s checks, WebP and a PNG sequence', async ({
-    page,
-  }) => {
-    test.setTimeout(25 * 60_000);
-    const dir = fs.mkdtempSync(path.join(ARTIFACTS, 'studio-stickers-'));
-    const clip = await clipCut(1);
-    const image = path.join(dir, 'cyan.png');
-    await fromLavfi(image, 'color=c=0x00ffff:s=320x180', ['-frames:v', '1']);
-    const api = watchApiRequests(page);
-    await runStudio(page, clip, image);
+  test(
+    'a WebM with sound on a picked image, every sticker format ' +
+      'passing the server’s checks, WebP and a PNG sequence',
+    async ({ page }) => {
+      test.setTimeout(25 * 60_000);
+      const dir = fs.mkdtempSync(path.join(ARTIFACTS, 'studio-stickers-'));
+      const clip = await clipCut(1);
+      const image = path.join(dir, 'cyan.png');
+      await fromLavfi(image, 'color=c=0x00ffff:s=320x180', ['-frames:v', '1']);
+      const api = watchApiRequests(page);
+      await runStudio(page, clip, image);
 
-    // The opaque WebM: VP9 with the sound as Opus, the picked image behind the subject.
-    await expect(page.getByTestId('studio-result-kind')).toHaveText(
-      'VP9 WebM, with the sound (Opus).',
-    );
-    const webm = await save(page, page.getByRole('link', { name: /^Download WebM/ }), dir);
-    expect(streamCodecs(webm)).toEqual({ video: ['vp9'], audio: ['opus'] });
-    const corner = cornerColour(webm);
-    expect([...corner].map((v) => Math.round(v / 32))).toEqual([0, 8, 8]);
-    // The cut-out beside it: transparent, with the same sound. Stickers and formats come from it.
-    const cutout = await save(
-      page,
-      page.getByRole('link', { name: /Download the transparent WebM/ }),
-      dir,
-    );
-    expect(path.basename(cutout)).toBe('studio-clip-1s-keyout-transparent.webm');
-    expect(streamCodecs(cutout)).toEqual({ video: ['vp9'], audio: ['opus'] });
-    expect(alphaRange(cutout).min).toBeLessThan(16);
-
-    const stickers = page.getByTestId('studio-stickers');
-    for (const format of STICKER_FORMATS)
-      await page.getByRole('checkbox', { name: new RegExp(format) }).check();
-    await page.getByRole('button', { name: 'Make stickers' }).click();
-    await expect(page.getByTestId('studio-stickers-progress')).toBeVisible();
-    await expect(stickers.getByRole('listitem')).toHaveCount(STICKER_FORMATS.length, {
-      timeout: 18 * 60_000,
-    });
-    await expect(page.getByTestId('studio-stickers-progress')).toHaveCount(0, { timeout: 60_000 });
-    await expect(stickers.getByText('Fits')).toHaveCount(STICKER_FORMATS.length);
-    await page.screenshot({ path: screenshotPath('44-studio-stickers'), fullPage: true });
-    await checkBothWidths(page, '44-studio-stickers');
-
-    const sizes = new Map<string, number>();
-    for (const format of STICKER_FORMATS) {
-      const policy = outputFormat(format).sticker!;
-      const file = await save(
+      // The opaque WebM: VP9 with the sound as Opus, the picked image behind the subject.
+      await expect(page.getByTestId('studio-result-kind')).toHaveText(
+        'VP9 WebM, with the sound (Opus).',
+      );
+      const webm = await save(page, page.getByRole('link', { name: /^Download WebM/ }), dir);
+      expect(streamCodecs(webm)).toEqual({ video: ['vp9'], audio: ['opus'] });
+      const corner = cornerColour(webm);
+      expect([...corner].map((v) => Math.round(v / 32))).toEqual([0, 8, 8]);
+      // The cut-out beside it: transparent, with the same sound. Stickers and formats come from it.
+      const cutout = await save(
         page,
-        stickers.locator(`[data-format=${format}]`).getByRole('link', { name: /Download/ }),
+        page.getByRole('link', { name: /Download the transparent WebM/ }),
         dir,
       );
-      expect(path.basename(file)).toBe(
-        `studio-clip-1s-keyout-${format}.${outputFormat(format).extension}`,
-      );
-      const seen = await lookAtSticker(file, policy.codec.codec, dir);
-      expect(stickerProblems(seen, policy, 1), format).toEqual([]);
-      // The page states the size the file has, against the same budget.
-      await expect(stickers.locator(`[data-format=${format}]`).getByRole('meter')).toHaveAttribute(
-        'aria-valuenow',
-        String(seen.bytes),
-      );
-      await expect(stickers.locator(`[data-format=${format}]`).getByRole('meter')).toHaveAttribute(
-        'aria-valuemax',
-        String(policy.budgetBytes),
-      );
-      sizes.set(path.basename(file), seen.bytes);
-    }
-    const zip = await save(
-      page,
-      page.getByRole('button', { name: 'Download all stickers (ZIP)' }),
-      dir,
-    );
-    expect(path.basename(zip)).toBe('studio-clip-1s-keyout-stickers.zip');
-    expect(Object.fromEntries((await zipEntries(zip)).map((e) => [e.name, e.bytes]))).toEqual(
-      Object.fromEntries(sizes),
-    );
+      expect(path.basename(cutout)).toBe('studio-clip-1s-keyout-transparent.webm');
+      expect(streamCodecs(cutout)).toEqual({ video: ['vp9'], audio: ['opus'] });
+      expect(alphaRange(cutout).min).toBeLessThan(16);
 
-    // Full-size formats: APNG and GIF run the same encoders as the APNG and GIF stickers above,
-    // so WebP (the studio's only animated WebP at full size) and the PNG sequence are made here.
-    for (const label of ['Animated WebP', 'PNG sequence (ZIP of RGBA frames)'])
-      await page.getByRole('checkbox', { name: label }).check();
-    await page.getByRole('button', { name: 'Make', exact: true }).click();
-    const made = page.getByTestId('studio-formats');
-    await expect(made.getByRole('listitem')).toHaveCount(2, { timeout: 8 * 60_000 });
-    await expect(made.getByRole('link'), await made.innerText()).toHaveCount(2);
-    await page.screenshot({ path: screenshotPath('45-studio-formats'), fullPage: true });
-    const webp = await save(page, made.getByRole('link', { name: /Download WEBP/ }), dir);
-    const info = execFileSync('webpmux', ['-info', webp], { encoding: 'utf8' });
-    expect(info).toMatch(/Features present: animation transparency/);
-    const frames = await zipEntries(
-      await save(page, made.getByRole('link', { name: /Download ZIP/ }), dir),
-    );
-    expect(frames.length).toBeGreaterThan(20);
-    expect(frames[0]!.name).toBe('frame_000001.png');
-    expect(api.requests(), 'requests to the server').toEqual([]);
-    api.stop();
-  });
+      const stickers = page.getByTestId('studio-stickers');
+      for (const format of STICKER_FORMATS)
+        await page.getByRole('checkbox', { name: new RegExp(format) }).check();
+      await page.getByRole('button', { name: 'Make stickers' }).click();
+      await expect(page.getByTestId('studio-stickers-progress')).toBeVisible();
+      await expect(stickers.getByRole('listitem')).toHaveCount(STICKER_FORMATS.length, {
+        timeout: 18 * 60_000,
+      });
+      await expect(page.getByTestId('studio-stickers-progress')).toHaveCount(0, {
+        timeout: 60_000,
+      });
+      await expect(stickers.getByText('Fits')).toHaveCount(STICKER_FORMATS.length);
+      await page.screenshot({ path: screenshotPath('44-studio-stickers'), fullPage: true });
+      await checkBothWidths(page, '44-studio-stickers');
+
+      const sizes = new Map<string, number>();
+      for (const format of STICKER_FORMATS) {
+        const policy = outputFormat(format).sticker!;
+        const file = await save(
+          page,
+          stickers.locator(`[data-format=${format}]`).getByRole('link', { name: /Download/ }),
+          dir,
+        );
+        expect(path.basename(file)).toBe(
+          `studio-clip-1s-keyout-${format}.${outputFormat(format).extension}`,
+        );
+        const seen = await lookAtSticker(file, policy.codec.codec, dir);
+        expect(stickerProblems(seen, policy, 1), format).toEqual([]);
+        // The page states the size the file has, against the same budget.
+        await expect(
+          stickers.locator(`[data-format=${format}]`).getByRole('meter'),
+        ).toHaveAttribute('aria-valuenow', String(seen.bytes));
+        await expect(
+          stickers.locator(`[data-format=${format}]`).getByRole('meter'),
+        ).toHaveAttribute('aria-valuemax', String(policy.budgetBytes));
+        sizes.set(path.basename(file), seen.bytes);
+      }
+      const zip = await save(
+        page,
+        page.getByRole('button', { name: 'Download all stickers (ZIP)' }),
+        dir,
+      );
+      expect(path.basename(zip)).toBe('studio-clip-1s-keyout-stickers.zip');
+      expect(Object.fromEntries((await zipEntries(zip)).map((e) => [e.name, e.bytes]))).toEqual(
+        Object.fromEntries(sizes),
+      );
+
+      // Full-size formats: APNG and GIF run the same encoders as the APNG and GIF stickers above,
+      // so WebP (the studio's only animated WebP at full size) and the PNG sequence are made here.
+      for (const label of ['Animated WebP', 'PNG sequence (ZIP of RGBA frames)'])
+        await page.getByRole('checkbox', { name: label }).check();
+      await page.getByRole('button', { name: 'Make', exact: true }).click();
+      const made = page.getByTestId('studio-formats');
+      await expect(made.getByRole('listitem')).toHaveCount(2, { timeout: 8 * 60_000 });
+      await expect(made.getByRole('link'), await made.innerText()).toHaveCount(2);
+      await page.screenshot({ path: screenshotPath('45-studio-formats'), fullPage: true });
+      const webp = await save(page, made.getByRole('link', { name: /Download WEBP/ }), dir);
+      const info = execFileSync('webpmux', ['-info', webp], { encoding: 'utf8' });
+      expect(info).toMatch(/Features present: animation transparency/);
+      const frames = await zipEntries(
+        await save(page, made.getByRole('link', { name: /Download ZIP/ }), dir),
+      );
+      expect(frames.length).toBeGreaterThan(20);
+      expect(frames[0]!.name).toBe('frame_000001.png');
+      expect(api.requests(), 'requests to the server').toEqual([]);
+      api.stop();
+    },
+  );
 });

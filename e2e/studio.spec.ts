@@ -74,7 +74,8 @@ describeWithClip('in-browser Studio', () => {
       ),
     );
     console.log(
-      `Studio WASM: per frame ${frameMs}, run ${totalMs}, click→download ${(wallMs / 1000).toFixed(1)} s`,
+      `Studio WASM: per frame ${frameMs}, run ${totalMs}, ` +
+        `click→download ${(wallMs / 1000).toFixed(1)} s`,
     );
 
     const [file] = await Promise.all([page.waitForEvent('download'), download.click()]);
@@ -119,7 +120,8 @@ describeWithClip('in-browser Studio', () => {
 
   test('makes an H.264 MP4 on a blurred copy of the clip itself', async ({ page }) => {
     const { clip, out } = await makeMp4(page, 'blur', '43-studio-mp4-blur');
-    // Behind the subject: the same picture (the shelf and the bricks, same brightness), with its edges gone.
+    // Behind the subject: the same picture (the shelf and the bricks, same brightness), with its
+    // edges gone.
     const [before, after] = [grab(clip, SHELF), grab(out, SHELF)];
     expect(
       Math.abs(mean(after) - mean(before)),
@@ -185,7 +187,10 @@ describeWithClip('in-browser Studio', () => {
   });
 });
 
-/** Regions of the talking-head clip's first frame (grey): the face, a stretch of shelf and bricks behind him, the top-left corner. */
+/**
+ * Regions of the talking-head clip's first frame (grey): the face, a stretch of shelf and bricks
+ * behind him, the top-left corner.
+ */
 const FACE = 'crop=48:48:232:232,format=gray';
 const SHELF = 'crop=64:64:440:250,format=gray';
 const CORNER = 'crop=8:8:0:0,format=gray';
@@ -211,7 +216,10 @@ const mean = (px: Buffer) => px.reduce((a, v) => a + v, 0) / px.length;
 const meanAbsDiff = (a: Buffer, b: Buffer) =>
   a.reduce((sum, v, i) => sum + Math.abs(v - b[i]!), 0) / a.length;
 
-/** Mean difference between neighbouring pixels (right and below) of a square grey crop: how much detail it has. */
+/**
+ * Mean difference between neighbouring pixels (right and below) of a square grey crop: how much
+ * detail it has.
+ */
 function edges(px: Buffer, size: number): number {
   let sum = 0;
   for (let y = 0; y < size - 1; y++)
@@ -223,9 +231,10 @@ function edges(px: Buffer, size: number): number {
 }
 
 /**
- * A 1-s cut of the clip through the Studio with the people model (the quickest in WASM here) as an MP4 on `background` (magenta for a
- * colour); checks the before/after pair, the accessibility of the done page, the file's H.264
- * stream and its sound, and that nothing went to the server. Returns the cut and the downloaded result.
+ * A 1-s cut of the clip through the Studio with the people model (the quickest in WASM here) as an
+ * MP4 on `background` (magenta for a colour); checks the before/after pair, the accessibility of
+ * the done page, the file's H.264 stream and its sound, and that nothing went to the server.
+ * Returns the cut and the downloaded result.
  */
 async function makeMp4(
   page: Page,
@@ -294,7 +303,8 @@ async function makeMp4(
         '-select_streams',
         'v:0',
         '-show_entries',
-        'stream=codec_name,pix_fmt,color_range,color_space,width,height:format=duration,format_name',
+        'stream=codec_name,pix_fmt,color_range,color_space,width,' +
+          'height:format=duration,format_name',
         '-of',
         'json',
         out,
@@ -313,7 +323,8 @@ async function makeMp4(
     format: { duration: string; format_name: string };
   };
   expect(probe.format.format_name).toContain('mp4');
-  // Limited-range BT.709, as players assume for H.264 (a canvas handed to the encoder came out full-range sRGB).
+  // Limited-range BT.709, as players assume for H.264 (a canvas handed to the encoder came out
+  // full-range sRGB).
   expect(probe.streams[0]).toMatchObject({
     codec_name: 'h264',
     pix_fmt: 'yuv420p',

@@ -10,9 +10,10 @@
  *
  *   const runtime = createOrtWebRuntime({ modelBaseUrl: '/models/', wasmPaths: '/vendor/ort/' });
  *   const { tier, manifest } = tierFor('service-human');        // or any ApiModel
- *   const matter = await createVideoMatter({ runtime, manifest, tier, threshold: null, smartSampling: true });
- *   for each decoded frame, in display order:
- *     for (const alpha of await matter.push({ data: rgba, width, height })) use(alpha); // w*h bytes, 255 = subject
+ *   const matter = await createVideoMatter({ runtime, manifest, tier, threshold: null,
+ *   smartSampling: true }); for each decoded frame, in display order:
+ *     for (const alpha of await matter.push({ data: rgba, width, height })) use(alpha); // w*h
+ *     bytes, 255 = subject
  *   for (const alpha of await matter.flush()) use(alpha);   // the frames still held back
  *   matter.reset();      // between videos or after a seek (drops held frames and state)
  *   await matter.release();
@@ -24,8 +25,8 @@
  *   between are carried along optical flow; false = run the model on every frame.
  * - `matter.stats`: frames done, inferences, seconds in "infer" and "refine".
  * - `API_MODEL_ROWS` lists the API models (`service-light`, `service-human`, `service-original`,
- *   `service-pro`), each naming its `TierConfig` in `TIERS`; `BUILTIN_MODELS` lists the manifests; the file a manifest
- *   names is served to the browser at `/models/<manifest.file>`.
+ *   `service-pro`), each naming its `TierConfig` in `TIERS`; `BUILTIN_MODELS` lists the manifests;
+ *   the file a manifest names is served to the browser at `/models/<manifest.file>`.
  *
  * The server wraps the same matter in lib/segment/mask-video.ts (ffmpeg decode → matter →
  * FFV1 mask) with lib/inference/ort-node-runtime.ts.

@@ -23,7 +23,10 @@ type OrtTensorConstructor = new (
   dims: readonly number[],
 ) => OrtTensor;
 
-/** A float32 feed in the element type the model declares for it: integer inputs (token ids) get the values rounded. */
+/**
+ * A float32 feed in the element type the model declares for it: integer inputs (token ids) get the
+ * values rounded.
+ */
 function typed(Tensor: OrtTensorConstructor, type: string | undefined, t: TensorData): OrtTensor {
   if (type === 'int64')
     return new Tensor(

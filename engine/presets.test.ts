@@ -31,19 +31,22 @@ describe('engine presets', () => {
     }
   });
 
-  it('fast mattes smaller and spaces keys further; fine-edges mattes larger on the full grid', () => {
-    expect(withPreset(TIERS.light, 'fast')).toMatchObject({
-      workSide: 240,
-      keyframes: { interval: 64, bisectBelow: 0, flowSide: 96 },
-    });
-    expect(withPreset(TIERS.pro, 'fast')).toMatchObject({
-      workSide: 576,
-      keyframes: { interval: 1 },
-    });
-    expect(withPreset(TIERS.human, 'fine-edges')).toMatchObject({
-      workSide: 576,
-      guided: { subsample: 1 },
-    });
-    expect(withPreset(TIERS.pro, 'fine-edges').workSide).toBe(1024);
-  });
+  it(
+    'fast mattes smaller and spaces keys further; fine-edges mattes ' + 'larger on the full grid',
+    () => {
+      expect(withPreset(TIERS.light, 'fast')).toMatchObject({
+        workSide: 240,
+        keyframes: { interval: 64, bisectBelow: 0, flowSide: 96 },
+      });
+      expect(withPreset(TIERS.pro, 'fast')).toMatchObject({
+        workSide: 576,
+        keyframes: { interval: 1 },
+      });
+      expect(withPreset(TIERS.human, 'fine-edges')).toMatchObject({
+        workSide: 576,
+        guided: { subsample: 1 },
+      });
+      expect(withPreset(TIERS.pro, 'fine-edges').workSide).toBe(1024);
+    },
+  );
 });

@@ -20,7 +20,10 @@ function fast(t: TierConfig): TierConfig {
   };
 }
 
-/** Finer hair and edges: matting at 1.5× the tier's working side (at most 1024 px), edges solved on the full grid. */
+/**
+ * Finer hair and edges: matting at 1.5× the tier's working side (at most 1024 px), edges solved on
+ * the full grid.
+ */
 function fineEdges(t: TierConfig): TierConfig {
   return {
     ...t,
@@ -38,12 +41,14 @@ export const ENGINE_PRESETS = {
   balanced: { summary: "The model's tuned settings (the default).", adjust: (t: TierConfig) => t },
   fast: {
     summary:
-      'Quicker, softer edges: matting at 3/4 of the working size; keyframe models place keys twice as far apart.',
+      'Quicker, softer edges: matting at 3/4 of the working size; ' +
+      'keyframe models place keys twice as far apart.',
     adjust: fast,
   },
   'fine-edges': {
     summary:
-      'Finer hair and edges: matting at 1.5x the working size (up to 1024 px), edges solved on the full grid. Slower.',
+      'Finer hair and edges: matting at 1.5x the working size (up to ' +
+      '1024 px), edges solved on the full grid. Slower.',
     adjust: fineEdges,
   },
 } as const satisfies Record<string, { summary: string; adjust: (t: TierConfig) => TierConfig }>;

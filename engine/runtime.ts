@@ -1,7 +1,7 @@
 /**
  * The InferenceRuntime port. The engine never imports an inference library: the server injects
- * lib/inference/ort-node-runtime.ts (onnxruntime-node on INFERENCE_DEVICE: CUDA, WebGPU or CPU) and the
- * browser injects workers/browser/ort-web-runtime.ts (onnxruntime-web, WASM).
+ * lib/inference/ort-node-runtime.ts (onnxruntime-node on INFERENCE_DEVICE: CUDA, WebGPU or CPU) and
+ * the browser injects workers/browser/ort-web-runtime.ts (onnxruntime-web, WASM).
  */
 import type { ModelManifest } from './models/manifest';
 
@@ -36,6 +36,8 @@ export type ModelFile = Pick<ModelManifest, 'id' | 'file'>;
 export interface InferenceRuntime {
   /** e.g. "onnxruntime-node (cpu)" — shown in benchmarks and logs. */
   readonly name: string;
-  /** Loads a prepared model; the adapter knows where its files live (MODELS_DIR, /models/<file>). */
+  /**
+   * Loads a prepared model; the adapter knows where its files live (MODELS_DIR, /models/<file>).
+   */
   load(model: ModelFile): Promise<InferenceSession>;
 }

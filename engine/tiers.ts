@@ -2,7 +2,10 @@ import type { SubjectStage } from './subject/stage';
 
 /** Which frames the model sees, and how the others (and the keys themselves) get their matte. */
 export interface KeyframeOptions {
-  /** The model runs on every `interval`-th frame (1 = every frame), and on each shot's first and last frame. */
+  /**
+   * The model runs on every `interval`-th frame (1 = every frame), and on each shot's first and
+   * last frame.
+   */
   interval: number;
   /**
    * Keyframes on each side of a frame whose mattes are fused into it along optical flow
@@ -54,7 +57,10 @@ export interface TierConfig {
    * grid that many times coarser than the working one, radius scaled to match.
    */
   guided: { radius: number; eps: number; gain?: number; subsample?: number } | null;
-  /** Drop regions smaller than this fraction of the largest one unless the model is sure of them (engine/subject/main-subject.ts; null keeps everything). */
+  /**
+   * Drop regions smaller than this fraction of the largest one unless the model is sure of them
+   * (engine/subject/main-subject.ts; null keeps everything).
+   */
   mainSubjectMinFraction: number | null;
   /**
    * Frames between keys also weigh the matte carried to them along the flow against the keys'
@@ -94,7 +100,10 @@ export function keysOnEveryFrame(flowSide: number, cutThreshold = 0.15): Keyfram
   };
 }
 
-/** The subject stage of the ISNet tiers: SAM cuts along the chosen subject, no votes, one choice a shot. */
+/**
+ * The subject stage of the ISNet tiers: SAM cuts along the chosen subject, no votes, one choice a
+ * shot.
+ */
 const GENERAL_SUBJECT: SubjectStage = {
   kind: 'general',
   sam: true,

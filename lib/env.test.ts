@@ -25,10 +25,14 @@ describe('inference and lane settings', () => {
     expect(() => envWith({ WORKER_LANES: 'gpu,tpu' })).toThrow('WORKER_LANES');
   });
 
-  it('still reads the old ORT_EXECUTION_PROVIDER where INFERENCE_DEVICE is unset, so an upgrade keeps its .env', () => {
-    expect(envWith({ ORT_EXECUTION_PROVIDER: 'cpu' }).INFERENCE_DEVICE).toBe('cpu');
-    expect(
-      envWith({ ORT_EXECUTION_PROVIDER: 'cpu', INFERENCE_DEVICE: 'webgpu' }).INFERENCE_DEVICE,
-    ).toBe('webgpu');
-  });
+  it(
+    'still reads the old ORT_EXECUTION_PROVIDER where ' +
+      'INFERENCE_DEVICE is unset, so an upgrade keeps its .env',
+    () => {
+      expect(envWith({ ORT_EXECUTION_PROVIDER: 'cpu' }).INFERENCE_DEVICE).toBe('cpu');
+      expect(
+        envWith({ ORT_EXECUTION_PROVIDER: 'cpu', INFERENCE_DEVICE: 'webgpu' }).INFERENCE_DEVICE,
+      ).toBe('webgpu');
+    },
+  );
 });

@@ -39,7 +39,10 @@ const schema = z.object({
   KEYOUT_ALLOW_PRIVATE_URLS: flag,
   FFMPEG_PATH: z.string().default('ffmpeg'),
   FFPROBE_PATH: z.string().default('ffprobe'),
-  /** Queue: "db" (rows in the application database, the embedded default) or "bullmq" (Redis at REDIS_URL). */
+  /**
+   * Queue: "db" (rows in the application database, the embedded default) or "bullmq" (Redis at
+   * REDIS_URL).
+   */
   QUEUE_PROVIDER: z.enum(['db', 'bullmq']).default('db'),
   REDIS_URL: z.string().url().optional(),
   /** Files: "local" (DATA_DIR/files) or "s3" (any S3-compatible store, the S3_* settings). */
@@ -52,7 +55,10 @@ const schema = z.object({
     .default(''),
   /** The store's endpoint (AWS when unset). */
   S3_ENDPOINT: z.string().url().optional(),
-  /** The endpoint clients reach, when it differs from S3_ENDPOINT (presigned URLs are signed for it). */
+  /**
+   * The endpoint clients reach, when it differs from S3_ENDPOINT (presigned URLs are signed for
+   * it).
+   */
   S3_PUBLIC_ENDPOINT: z.string().url().optional(),
   S3_REGION: z.string().default('us-east-1'),
   /** Path-style URLs (endpoint/bucket/key), which most self-hosted stores need. */
@@ -96,7 +102,10 @@ const schema = z.object({
    * worker refuses to start when that GPU does not answer). docs/operations.md, "GPU workers".
    */
   INFERENCE_DEVICE: z.enum(DEVICE_SETTINGS).optional(),
-  /** The old name of INFERENCE_DEVICE (cpu or cuda), still read where the new one is unset, so an upgrade's .env keeps working. */
+  /**
+   * The old name of INFERENCE_DEVICE (cpu or cuda), still read where the new one is unset, so an
+   * upgrade's .env keeps working.
+   */
   ORT_EXECUTION_PROVIDER: z.enum(['cpu', 'cuda']).optional(),
   /** Which GPU the CUDA provider uses. */
   ORT_CUDA_DEVICE: z.coerce.number().int().min(0).default(0),
@@ -136,7 +145,10 @@ const schema = z.object({
   TEST_CHECKOUT: z.enum(['auto', 'on', 'admin', 'off']).default('auto'),
   STRIPE_SECRET_KEY: z.string().optional(),
   STRIPE_PRICE_ID: z.string().optional(),
-  /** SMTP server for password-reset e-mails, e.g. smtp://user:pass@mail.example.com:587. Without it, no e-mail is sent. */
+  /**
+   * SMTP server for password-reset e-mails, e.g. smtp://user:pass@mail.example.com:587. Without it,
+   * no e-mail is sent.
+   */
   SMTP_URL: z.string().url().optional(),
   MAIL_FROM: z.string().default('Keyout <no-reply@localhost>'),
 });

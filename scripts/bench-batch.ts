@@ -70,7 +70,10 @@ await ffmpeg([
 const info = await probeVideo(source);
 const mask = await makeTestMask(source, info, path.join(work, 'mask.mkv'));
 console.log(
-  `${path.basename(values.source)} (${values.seconds} s): ${info.width}x${info.height} ${info.fps} fps, ${info.frameCount} frames; ${PROFILES.length} profiles; ${os.cpus().length} cores, load ${os.loadavg()[0]!.toFixed(1)}`,
+  `${path.basename(values.source)} (${values.seconds} s): ` +
+    `${info.width}x${info.height} ${info.fps} fps, ` +
+    `${info.frameCount} frames; ${PROFILES.length} profiles; ` +
+    `${os.cpus().length} cores, load ${os.loadavg()[0]!.toFixed(1)}`,
 );
 
 interface Run {
@@ -130,7 +133,8 @@ const onePass = () =>
     const failed = results.filter((r) => !r.ok);
     if (failed.length)
       throw new Error(
-        `one pass: ${failed.length} exports failed: ${failed.map((f) => (f.ok ? '' : String(f.error))).join('; ')}`,
+        `one pass: ${failed.length} exports failed: ` +
+          `${failed.map((f) => (f.ok ? '' : String(f.error))).join('; ')}`,
       );
     return {
       bytes: results.reduce((n, r) => n + (r.ok ? r.output.metadata.bytes : 0), 0),
@@ -145,7 +149,10 @@ for (let round = 0; round < Number(values.rounds); round++) {
     const r = await run();
     runs.push(r);
     console.log(
-      `${r.mode.padEnd(9)} wall ${r.wallSeconds.toFixed(1).padStart(6)} s  cpu ${(r.cpuSeconds?.toFixed(1) ?? '-').padStart(6)} s  ${(r.bytes / 1e6).toFixed(1)} MB  ${r.validated} validated`,
+      `${r.mode.padEnd(9)} wall ` +
+        `${r.wallSeconds.toFixed(1).padStart(6)} s  cpu ` +
+        `${(r.cpuSeconds?.toFixed(1) ?? '-').padStart(6)} s  ` +
+        `${(r.bytes / 1e6).toFixed(1)} MB  ${r.validated} validated`,
     );
   }
 }
@@ -155,7 +162,8 @@ const mean = (mode: Run['mode'], k: 'wallSeconds' | 'cpuSeconds') => {
 };
 const ratio = (k: 'wallSeconds' | 'cpuSeconds') => mean('one pass', k) / mean('fan-out', k);
 console.log(
-  `one pass / fan-out: wall ${ratio('wallSeconds').toFixed(2)}, cpu ${ratio('cpuSeconds').toFixed(2)}`,
+  `one pass / fan-out: wall ${ratio('wallSeconds').toFixed(2)}, ` +
+    `cpu ${ratio('cpuSeconds').toFixed(2)}`,
 );
 if (values.json)
   await fs.writeFile(

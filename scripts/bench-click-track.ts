@@ -7,7 +7,8 @@
  * SAM. Reported: mean J of the keys' SAM answers against the ground truth (no propagation
  * between keys, no fusion). The product uses "flow box + point" (clickTracker).
  *
- *   npx tsx scripts/bench-click-track.ts [--clips car-shadow,blackswan,dance-twirl] [--clicks 1|3] [--interval 8]
+ *   npx tsx scripts/bench-click-track.ts [--clips car-shadow,blackswan,dance-twirl] [--clicks 1|3]
+ *   [--interval 8]
  */
 import os from 'node:os';
 import path from 'node:path';
@@ -108,7 +109,10 @@ for (const clip of clips) {
   const [sw, sh] = fitLongSide(W, H, 256);
   const small = (f: number) => resizeMap(lumaOf(planes(f), W, H), sw, sh);
   const flowTo = (f: number, from: number) => denseFlow(small(f), small(from));
-  /** The previous answer's low-resolution logits pulled onto this frame (they cover the padded square; the picture is its top-left part). */
+  /**
+   * The previous answer's low-resolution logits pulled onto this frame (they cover the padded
+   * square; the picture is its top-left part).
+   */
   const carryLow = (low: TensorData, flow: FlowField): TensorData => {
     const s = 1024 / Math.max(W, H);
     const [cw, ch] = [Math.round((W * s) / 4), Math.round((H * s) / 4)];
@@ -195,5 +199,7 @@ for (const clip of clips) {
   }
 }
 console.log(
-  `\nFollowing a clicked object, every ${interval}th frame (${os.cpus().length} cores, load ${os.loadavg()[0]!.toFixed(1)}):\n${table(rows)}`,
+  `\nFollowing a clicked object, every ${interval}th frame ` +
+    `(${os.cpus().length} cores, load ` +
+    `${os.loadavg()[0]!.toFixed(1)}):\n${table(rows)}`,
 );

@@ -4,12 +4,13 @@
  * backgrounds (saturated colours and a real frame of another clip), I = αF + (1 − α)B, so the true
  * foreground F of every soft pixel is known. Scores, in the soft band, the colour a cut-out shows
  * against F: passed through as filmed (what outputs carried before) and after foreground estimation
- * (engine/matte/foreground.ts, what the renders now lay over anything new: docs/outputs.md), at 480p and 1080p (the frames upscaled), with the known alpha and,
- * per tier, with the matte the tier itself makes of the composite (its own band). Also the time the
- * estimation adds per frame and as a share of the tier's.
+ * (engine/matte/foreground.ts, what the renders now lay over anything new: docs/outputs.md), at
+ * 480p and 1080p (the frames upscaled), with the known alpha and, per tier, with the matte the tier
+ * itself makes of the composite (its own band). Also the time the estimation adds per frame and as
+ * a share of the tier's.
  *
- *   npm run bench:edges -- [--sequences dance-twirl,lucia] [--frames 3] [--tiers service-human,service-original]
- *                          [--resolutions 480,1080] [--json out.json] [--cache dir]
+ *   npm run bench:edges -- [--sequences dance-twirl,lucia] [--frames 3] [--tiers
+ *   service-human,service-original] [--resolutions 480,1080] [--json out.json] [--cache dir]
  *
  * --cache keeps each tier's masks of the composites (and its time a frame) in a folder and reads
  * them back on the next run, so estimator changes are scored without running the tiers again.
@@ -102,7 +103,10 @@ function bandError(
   return { sum, weight };
 }
 
-/** Scores frames (colour with its alpha) against the true foreground: passthrough, estimated, ms per frame. */
+/**
+ * Scores frames (colour with its alpha) against the true foreground: passthrough, estimated, ms per
+ * frame.
+ */
 function score(
   inputs: Uint8Array[],
   fgs: Uint8Array[],
@@ -226,7 +230,9 @@ async function runTiers(
       share: `${((100 * Math.max(s.ms, knownMs)) / tierMs).toFixed(1)} %`,
     });
     console.error(
-      `${seq} ${height}p ${background} ${cfg.name}: ${s.passthrough.toFixed(1)} → ${s.estimated.toFixed(1)} (tier ${tierMs.toFixed(0)} ms/frame)`,
+      `${seq} ${height}p ${background} ${cfg.name}: ` +
+        `${s.passthrough.toFixed(1)} → ${s.estimated.toFixed(1)} (tier ` +
+        `${tierMs.toFixed(0)} ms/frame)`,
     );
   }
 }
@@ -291,7 +297,9 @@ async function benchSequence(seq: string, height: number) {
       share: '',
     });
     console.error(
-      `${seq} ${height}p ${name} known alpha: ${s.passthrough.toFixed(1)} → ${s.estimated.toFixed(1)} (${s.ms.toFixed(0)} ms/frame)`,
+      `${seq} ${height}p ${name} known alpha: ` +
+        `${s.passthrough.toFixed(1)} → ${s.estimated.toFixed(1)} ` +
+        `(${s.ms.toFixed(0)} ms/frame)`,
     );
     if (name === 'magenta' || name === 'real frame')
       await runTiers(seq, height, name, comps, { fgs, alphas }, w, height, s.ms);

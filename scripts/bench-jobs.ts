@@ -11,8 +11,9 @@
  *                         [--json out.json]
  *
  * --seconds cuts every clip to its first N seconds: a quick check of the script, not a figure.
- * --no-references leaves out the reference rows (the 4K clip, `--clips phone-4k`, for its peak RSS).
- * `<tier>@before` runs a tier as jobs ran before the speed work (scripts/lib-bench/configs.ts).
+ * --no-references leaves out the reference rows (the 4K clip, `--clips phone-4k`, for its peak
+ * RSS). `<tier>@before` runs a tier as jobs ran before the speed work
+ * (scripts/lib-bench/configs.ts).
  *
  * Reference rows in the same run: "render only" (the same output from a ready mask, so the
  * segmentation's share shows) and the naive baseline (ISNet 1024² on every frame). Models are
@@ -30,7 +31,9 @@ import { peakTreeRss } from './lib-bench/tree-rss';
 const args = parseArgs(process.argv.slice(2));
 const configs = (
   args.get('configs') ??
-  'service-light@before,service-light,service-human@before,service-human,service-original@before,service-original,baseline'
+  'service-light@before,service-light,service-human@before,' +
+    'service-human,service-original@before,service-original,' +
+    'baseline'
 ).split(',');
 const clipNames = args.get('clips')?.split(',') ?? DEFAULT_JOB_CLIPS;
 const references = !args.has('no-references');
@@ -102,7 +105,10 @@ try {
       };
       rows.push(row);
       console.error(
-        `${row.clip} ${config}: ${row.seconds.toFixed(1)} s (${row['x real time'].toFixed(2)}x real time), peak ${row['peak RSS MiB']} MiB, load ${row['load avg (1 min)'].toFixed(1)}`,
+        `${row.clip} ${config}: ${row.seconds.toFixed(1)} s ` +
+          `(${row['x real time'].toFixed(2)}x real time), peak ` +
+          `${row['peak RSS MiB']} MiB, load ` +
+          `${row['load avg (1 min)'].toFixed(1)}`,
       );
     }
   }

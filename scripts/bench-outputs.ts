@@ -72,7 +72,8 @@ const background = await probeBackground(image);
 
 const recipes: Recipe[] = [
   ...TRANSPARENT_FORMATS.map((format) => ({ kind: 'transparent' as const, format })),
-  // A Lottie without smart sampling: every frame embedded (the default holds frames that barely change).
+  // A Lottie without smart sampling: every frame embedded (the default holds frames that barely
+  // change).
   {
     kind: 'transparent',
     format: 'lottie',
@@ -96,10 +97,14 @@ const recipes: Recipe[] = [
 const wanted = values.formats?.split(',');
 const rows: Row[] = [];
 console.log(
-  `source ${path.basename(source)}: ${info.width}x${info.height} ${info.fps} fps, ${maskFrames} frames; ${os.cpus().length} cores, load ${os.loadavg()[0]!.toFixed(1)}`,
+  `source ${path.basename(source)}: ${info.width}x${info.height} ` +
+    `${info.fps} fps, ${maskFrames} frames; ${os.cpus().length} ` +
+    `cores, load ${os.loadavg()[0]!.toFixed(1)}`,
 );
 console.log(
-  `${'format'.padEnd(28)} ${'bytes'.padStart(11)} ${'enc s'.padStart(7)} ${'enc fps'.padStart(8)} ${'cpu s'.padStart(7)} ${'val s'.padStart(6)}  validation`,
+  `${'format'.padEnd(28)} ${'bytes'.padStart(11)} ` +
+    `${'enc s'.padStart(7)} ${'enc fps'.padStart(8)} ` +
+    `${'cpu s'.padStart(7)} ${'val s'.padStart(6)}  validation`,
 );
 
 for (const recipe of recipes) {
@@ -193,6 +198,11 @@ else console.log(`files kept in ${work}`);
 function print(r: Row) {
   const n = (v: number | null, d: number) => (v === null ? '-' : v.toFixed(d));
   console.log(
-    `${r.format.padEnd(28)} ${(r.bytes ?? '-').toString().padStart(11)} ${n(r.encodeSeconds, 1).padStart(7)} ${n(r.encodeFps, 1).padStart(8)} ${n(r.encodeCpuSeconds, 1).padStart(7)} ${n(r.validateSeconds, 1).padStart(6)}  ${r.validation}`,
+    `${r.format.padEnd(28)} ` +
+      `${(r.bytes ?? '-').toString().padStart(11)} ` +
+      `${n(r.encodeSeconds, 1).padStart(7)} ` +
+      `${n(r.encodeFps, 1).padStart(8)} ` +
+      `${n(r.encodeCpuSeconds, 1).padStart(7)} ` +
+      `${n(r.validateSeconds, 1).padStart(6)}  ${r.validation}`,
   );
 }

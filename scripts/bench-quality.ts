@@ -1,13 +1,13 @@
 /**
- * Quality benchmark on DAVIS-2016 sequences (../shared/testdata/davis and davis-train, 32 in all): J (mean IoU at
- * alpha ≥ 0.5), boundary F (DAVIS F-measure) and flicker (mean |alpha_t − alpha_t−1| where the
- * ground truth did not change), per tier and for the naive baseline. Runs the real server
+ * Quality benchmark on DAVIS-2016 sequences (../shared/testdata/davis and davis-train, 32 in all):
+ * J (mean IoU at alpha ≥ 0.5), boundary F (DAVIS F-measure) and flicker (mean |alpha_t − alpha_t−1|
+ * where the ground truth did not change), per tier and for the naive baseline. Runs the real server
  * pipeline (ffmpeg decode → engine → FFV1 mask) and scores the decoded mask file.
  *
- *   npm run bench:quality -- [--configs service-original,baseline] [--sequences blackswan | --fold 2]
- *                            [--tuned-on 1] [--no-ceilings] [--ceiling-every 5] [--sampled-baseline]
- *                            [--frames 20] [--json out.json] [--base service-light --custom '{"inputSide":320}']
- *                            [--cache] [--masks <dir>]
+ *   npm run bench:quality -- [--configs service-original,baseline] [--sequences blackswan | --fold
+ *   2] [--tuned-on 1] [--no-ceilings] [--ceiling-every 5]
+ *                            [--sampled-baseline] [--frames 20] [--json out.json] [--base
+ *                            service-light --custom '{"inputSide":320}'] [--cache] [--masks <dir>]
  *
  * Sequences run at full length (--frames N cuts them, for quick tuning only: figures to report
  * are full length). Every sequence under --davis and --davis-train runs unless --sequences or
@@ -18,9 +18,9 @@
  * ground truth's box, SAM from it, on every --ceiling-every'th frame) split each tier's loss
  * into choice and segmentation in the last table; --sampled-baseline adds the naive baseline on
  * the same frames (per frame by definition, so sampling adds only noise; leave "baseline" out of
- * --configs then, to spare its ISNet run on every frame). --cache keeps model answers in .bench/model-cache between runs (tuning; fps
- * is then meaningless). --masks keeps each predicted mask video there (<sequence>-<config>.mkv)
- * for scripts/look-mattes.ts.
+ * --configs then, to spare its ISNet run on every frame). --cache keeps model answers in
+ * .bench/model-cache between runs (tuning; fps is then meaningless). --masks keeps each predicted
+ * mask video there (<sequence>-<config>.mkv) for scripts/look-mattes.ts.
  *
  * Two reference rows per sequence score the ground truth softened or grown by one pixel: the
  * flicker a matte gets when its edges are right to within a pixel.
@@ -69,7 +69,9 @@ const sequences =
   args.get('sequences')?.split(',') ?? (fold ? foldClips(fold) : [...folders.keys()].sort());
 const ceilingEvery = args.has('no-ceilings') ? 0 : Number(args.get('ceiling-every') ?? 5);
 const DEFAULT_CONFIGS =
-  'service-light:no-subject,service-light,service-human,service-original:no-subject,service-original,service-pro:no-subject,service-pro,baseline';
+  'service-light:no-subject,service-light,service-human,' +
+  'service-original:no-subject,service-original,' +
+  'service-pro:no-subject,service-pro,baseline';
 const configs = benchConfigs((args.get('configs') ?? DEFAULT_CONFIGS).split(','), args);
 const runtime = args.has('cache')
   ? cachedRuntime(await serverRuntime(), path.resolve('.bench/model-cache'))
@@ -134,7 +136,9 @@ try {
       };
       rows.push(row);
       console.error(
-        `${seq} ${cfg.name}: ${row.keys} keys, J ${row.J.toFixed(3)} F ${row.F.toFixed(3)} flicker ${row.flicker.toFixed(4)} (${row.fps.toFixed(2)} fps)`,
+        `${seq} ${cfg.name}: ${row.keys} keys, J ${row.J.toFixed(3)} F ` +
+          `${row.F.toFixed(3)} flicker ${row.flicker.toFixed(4)} ` +
+          `(${row.fps.toFixed(2)} fps)`,
       );
     }
     for (const ref of groundTruthReferences(gt, info.width, info.height))
@@ -157,7 +161,8 @@ try {
       )) {
         rows.push({ ...c, sequence: seq, keys: c.frames, flicker: 0, fps: 0 });
         console.error(
-          `${seq} ${c.config}: J ${c.J.toFixed(3)} F ${c.F.toFixed(3)} (every ${ceilingEvery}th frame)`,
+          `${seq} ${c.config}: J ${c.J.toFixed(3)} F ${c.F.toFixed(3)} ` +
+            `(every ${ceilingEvery}th frame)`,
         );
       }
     }
@@ -175,7 +180,9 @@ console.log(
   table([...rows, ...summary].map((r) => ({ ...r, flicker: Number(r.flicker.toFixed(4)) }))),
 );
 console.log(
-  `\nPer clip: each tier against the naive baseline, and its loss split at the better ceiling${ceilingEvery ? ` (ceilings on every ${ceilingEvery}th frame)` : ' (ceilings not run)'}.\n`,
+  '\nPer clip: each tier against the naive baseline, and its loss split at the better ceiling' +
+    (ceilingEvery ? ` (ceilings on every ${ceilingEvery}th frame)` : ' (ceilings not run)') +
+    '.\n',
 );
 console.log(table(losses));
 if (args.has('json')) {

@@ -46,7 +46,8 @@ async function pgConnections(): Promise<number> {
   const c = new pg.Client({ connectionString: POSTGRES });
   await c.connect();
   const r = await c.query<{ n: string }>(
-    'SELECT count(*) AS n FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()',
+    'SELECT count(*) AS n FROM pg_stat_activity WHERE datname = ' +
+      'current_database() AND pid <> pg_backend_pid()',
   );
   await c.end();
   return Number(r.rows[0]!.n);
@@ -174,7 +175,9 @@ async function measure(make: (queue: string) => Engine) {
 
 const engines = [pgBoss, (q: string) => bullmq(q, 'redis'), (q: string) => bullmq(q, 'postgres')];
 console.log(
-  `Queue engines, ${LATENCY_JOBS} single jobs to 2 idle consumers, then ${BACKLOG} jobs to ${CONCURRENCY} concurrent consumers\n`,
+  `Queue engines, ${LATENCY_JOBS} single jobs to 2 idle ` +
+    `consumers, then ${BACKLOG} jobs to ${CONCURRENCY} concurrent ` +
+    'consumers\n',
 );
 console.log(
   '| engine | pickup p50 | pickup p99 | claims/s (8 consumers) | PostgreSQL connections held |',
@@ -184,7 +187,8 @@ for (const make of engines) {
   const name = make('probe').name;
   const r = await measure(make);
   console.log(
-    `| ${name} | ${r.p50.toFixed(0)} ms | ${r.p99.toFixed(0)} ms | ${r.claimsPerSecond.toFixed(0)} | ${r.connections} |`,
+    `| ${name} | ${r.p50.toFixed(0)} ms | ${r.p99.toFixed(0)} ms | ` +
+      `${r.claimsPerSecond.toFixed(0)} | ${r.connections} |`,
   );
 }
 process.exit(0);

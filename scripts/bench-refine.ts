@@ -11,7 +11,8 @@
  * With --rounds N each clip's pair is refined N times (the order alternating), and the ratio is
  * of the summed times.
  *
- *   npx tsx scripts/bench-refine.ts [--clips car-shadow,blackswan,dog] [--modes text,points] [--rounds 1] [--model service-original] [--out dir]
+ *   npx tsx scripts/bench-refine.ts [--clips car-shadow,blackswan,dog] [--modes text,points]
+ *   [--rounds 1] [--model service-original] [--out dir]
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -169,7 +170,12 @@ try {
             '-i',
             mask,
             '-filter_complex',
-            `[0:v]format=rgba[v];[v][1:v]alphamerge[fg];nullsrc=s=${info.width}x${info.height},format=gray,geq=lum='if(mod(floor(X/16)+floor(Y/16),2),200,90)',format=rgba[board];[board][fg]overlay=shortest=1,select='not(mod(n\\,${Math.max(1, Math.floor(res.frames / 4))}))'`,
+            '[0:v]format=rgba[v];[v][1:v]alphamerge[fg];' +
+              `nullsrc=s=${info.width}x${info.height},format=gray,` +
+              "geq=lum='if(mod(floor(X/16)+floor(Y/16),2),200,90)'," +
+              'format=rgba[board];[board][fg]overlay=shortest=1,' +
+              "select='not(mod(n\\," +
+              `${Math.max(1, Math.floor(res.frames / 4))}))'`,
             '-fps_mode',
             'passthrough',
             path.join(outDir, `${clip.name}-${label}-%02d.png`),

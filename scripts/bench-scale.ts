@@ -72,7 +72,9 @@ function watchConnections(stack: Stack): { stop(): Promise<string> } {
     await client.connect();
     while (!stopped) {
       const { rows } = await client.query<{ app: string; n: string }>(
-        "SELECT application_name AS app, count(*) AS n FROM pg_stat_activity WHERE datname = $1 AND application_name <> 'bench' GROUP BY 1 ORDER BY 1",
+        'SELECT application_name AS app, count(*) AS n FROM ' +
+          'pg_stat_activity WHERE datname = $1 AND application_name <> ' +
+          "'bench' GROUP BY 1 ORDER BY 1",
         [url.pathname.slice(1)],
       );
       const total = rows.reduce((s, r) => s + Number(r.n), 0);
@@ -91,7 +93,10 @@ function watchConnections(stack: Stack): { stop(): Promise<string> } {
   };
 }
 
-/** Starts `count` uploaded jobs at once and waits for all: jobs per minute, start to last completion. */
+/**
+ * Starts `count` uploaded jobs at once and waits for all: jobs per minute, start to last
+ * completion.
+ */
 async function throughput(stack: Stack, key: string, clip: string, count: number): Promise<number> {
   const ids = await Promise.all(Array.from({ length: count }, () => uploadedJob(stack, key, clip)));
   const t0 = Date.now();
@@ -172,7 +177,8 @@ async function measure(kind: StackKind, clip: string): Promise<Figures> {
     });
     if (poll.non2xx) throw new Error(`${poll.non2xx} status answers were not 2xx`);
     console.log(
-      `  status: p50 ${poll.latency.p50} ms, p99 ${poll.latency.p99} ms, ${poll.requests.average.toFixed(0)} req/s`,
+      `  status: p50 ${poll.latency.p50} ms, p99 ${poll.latency.p99} ` +
+        `ms, ${poll.requests.average.toFixed(0)} req/s`,
     );
     // One worker stopped (SIGTERM, it drains): the same batch on the other.
     process.kill(-stack.workerPids()[1]!, 'SIGTERM');
@@ -213,7 +219,8 @@ async function main(): Promise<void> {
         figures.set(kind, await measure(kind, clip));
         continue;
       }
-      // The services the scale-out stack shares, started once on one block of ports (as test:scale does).
+      // The services the scale-out stack shares, started once on one block of ports (as test:scale
+      // does).
       const services = await startScaleServices();
       Object.assign(process.env, services.env);
       try {
@@ -251,7 +258,8 @@ async function main(): Promise<void> {
       ['load average (1 min), start → end', (x) => x.load, ''],
     ];
     console.log(
-      `\n| metric | ${kinds.join(' | ')} | scale / embedded |\n|---|${kinds.map(() => '---|').join('')}---|`,
+      `\n| metric | ${kinds.join(' | ')} | scale / embedded ` +
+        `|\n|---|${kinds.map(() => '---|').join('')}---|`,
     );
     for (const [name, show, r] of rows)
       console.log(`| ${name} | ${kinds.map((k) => show(figures.get(k)!)).join(' | ')} | ${r} |`);

@@ -115,7 +115,8 @@ try {
           vs_baseline: '',
         });
         console.error(
-          `${h}p ${cfg.name}${rounds > 1 ? ` (round ${round + 1})` : ''}: ${(res.framesWritten / res.seconds).toFixed(2)} fps`,
+          `${h}p ${cfg.name}${rounds > 1 ? ` (round ${round + 1})` : ''}: ` +
+            `${(res.framesWritten / res.seconds).toFixed(2)} fps`,
         );
       }
   }

@@ -3,11 +3,12 @@
  * for this checkout and, in the same run, for a baseline commit (the host's speed moves 2-5x
  * between hours, so only figures from one run compare).
  *
- *   npx tsx scripts/bench-status.ts [--baseline <git ref>] [--stacks embedded,scale] [--seconds 30] [--pollers 50] [--interval-ms 1000]
+ *   npx tsx scripts/bench-status.ts [--baseline <git ref>] [--stacks embedded,scale] [--seconds 30]
+ *   [--pollers 50] [--interval-ms 1000]
  *
  * Two loads, one after the other, while the job is segmenting:
- *   pollers      each poller asks every --interval-ms (staggered), as clients do (they poll every 2 s):
- *                the latency a client sees;
+ *   pollers      each poller asks every --interval-ms (staggered), as clients do (they poll every 2
+ *   s): the latency a client sees;
  *   saturation   50 connections asking back to back (autocannon): the throughput ceiling, and the
  *                latency of a server that is never idle (the figure the hardening review quoted).
  *
@@ -256,21 +257,36 @@ async function main(): Promise<void> {
     for (const tree of trees) for (const kind of STACKS) rows.push(await measure(tree, kind, clip));
     const ms = (v: number) => `${v.toFixed(1)} ms`;
     console.log(
-      `\nGET status, ${POLLERS} pollers every ${INTERVAL_MS} ms for ${SECONDS} s, then 50 back-to-back connections for ${SECONDS} s; worker on ${values.model}, ${os.cpus().length} CPUs\n`,
+      `\nGET status, ${POLLERS} pollers every ${INTERVAL_MS} ms for ` +
+        `${SECONDS} s, then 50 back-to-back connections for ${SECONDS} ` +
+        `s; worker on ${values.model}, ${os.cpus().length} CPUs\n`,
     );
     console.log(
-      '| checkout | host load | pollers: requests | p50 | p99 | max | errors | web CPU per request | saturation: req/s | p50 | p99 | non-2xx | worker busy at the end |',
+      '| checkout | host load | pollers: requests | p50 | p99 | max | ' +
+        'errors | web CPU per request | saturation: req/s | p50 | p99 | ' +
+        'non-2xx | worker busy at the end |',
     );
     console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|');
     for (const r of rows) {
       console.log(
-        `| ${r.label} | ${r.load.toFixed(1)} | ${r.pollers.n} | ${ms(r.pollers.p50)} | ${ms(r.pollers.p99)} | ${ms(r.pollers.max)} | ${r.pollers.errors.length ? r.pollers.errors.join(' ') : 0} | ${ms(r.cpuPerRequest)} | ${r.saturation.rps.toFixed(0)} | ${r.saturation.p50} ms | ${r.saturation.p99} ms | ${r.saturation.non2xx} | ${r.busy} |`,
+        `| ${r.label} | ${r.load.toFixed(1)} | ${r.pollers.n} | ` +
+          `${ms(r.pollers.p50)} | ${ms(r.pollers.p99)} | ` +
+          `${ms(r.pollers.max)} | ` +
+          `${r.pollers.errors.length ? r.pollers.errors.join(' ') : 0} | ` +
+          `${ms(r.cpuPerRequest)} | ${r.saturation.rps.toFixed(0)} | ` +
+          `${r.saturation.p50} ms | ${r.saturation.p99} ms | ` +
+          `${r.saturation.non2xx} | ${r.busy} |`,
       );
     }
     if (rows.length === 2) {
       const [b, c] = rows as [Row, Row];
       console.log(
-        `\n${b.label} → ${c.label}: pollers p99 ${ms(b.pollers.p99)} → ${ms(c.pollers.p99)} (${(b.pollers.p99 / c.pollers.p99).toFixed(1)}x); saturation throughput ${b.saturation.rps.toFixed(0)} → ${c.saturation.rps.toFixed(0)} req/s (${(c.saturation.rps / b.saturation.rps).toFixed(1)}x)`,
+        `\n${b.label} → ${c.label}: pollers p99 ${ms(b.pollers.p99)} → ` +
+          `${ms(c.pollers.p99)} ` +
+          `(${(b.pollers.p99 / c.pollers.p99).toFixed(1)}x); saturation ` +
+          `throughput ${b.saturation.rps.toFixed(0)} → ` +
+          `${c.saturation.rps.toFixed(0)} req/s ` +
+          `(${(c.saturation.rps / b.saturation.rps).toFixed(1)}x)`,
       );
     }
   } finally {

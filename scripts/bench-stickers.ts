@@ -69,7 +69,9 @@ const formats = values.formats
 const work = await fs.mkdtemp(path.join(os.tmpdir(), 'keyout-bench-stickers-'));
 const results: Record<string, unknown>[] = [];
 console.log(
-  `${os.cpus().length} cores, load ${os.loadavg()[0]!.toFixed(1)}; segmentation ${values.segment}\n`,
+  `${os.cpus().length} cores, load ` +
+    `${os.loadavg()[0]!.toFixed(1)}; segmentation ` +
+    `${values.segment}\n`,
 );
 
 for (const source of values.sources.split(',').map((s) => path.resolve(s))) {
@@ -77,7 +79,8 @@ for (const source of values.sources.split(',').map((s) => path.resolve(s))) {
   const mask = path.join(work, `${path.parse(source).name}.mask.mkv`);
   await segmentVideo({ input: source, info, maskOut: mask, model: values.segment });
   console.log(
-    `### ${path.basename(source)} (${info.width}x${info.height}, ${info.fps} fps, ${info.duration.toFixed(2)} s)\n`,
+    `### ${path.basename(source)} (${info.width}x${info.height}, ` +
+      `${info.fps} fps, ${info.duration.toFixed(2)} s)\n`,
   );
   const base = await timed(() =>
     renderOutput({
@@ -93,10 +96,12 @@ for (const source of values.sources.split(',').map((s) => path.resolve(s))) {
   const ratio = (x: number | null, b: number | null) =>
     x === null || !b ? '-' : `${(x / b).toFixed(2)}×`;
   console.log(
-    `baseline webm_vp9 of the whole clip: ${base.wall.toFixed(1)} s wall, ${base.cpuSeconds?.toFixed(1) ?? '-'} CPU s\n`,
+    `baseline webm_vp9 of the whole clip: ${base.wall.toFixed(1)} s ` +
+      `wall, ${base.cpuSeconds?.toFixed(1) ?? '-'} CPU s\n`,
   );
   console.log(
-    '| format | bytes / budget | final fps | attempts | encode s (wall) | CPU s | wall / baseline | CPU / baseline | platform |',
+    '| format | bytes / budget | final fps | attempts | encode s ' +
+      '(wall) | CPU s | wall / baseline | CPU / baseline | platform |',
   );
   console.log('|---|---|---|---|---|---|---|---|---|');
   for (const format of formats) {
@@ -132,7 +137,14 @@ for (const source of values.sources.split(',').map((s) => path.resolve(s))) {
       };
       const pct = Math.round((o.metadata.bytes / s.budget_bytes) * 100);
       console.log(
-        `| ${format} | ${o.metadata.bytes.toLocaleString('en-US')} / ${s.budget_bytes.toLocaleString('en-US')} (${pct} %) | ${s.final_fps} | ${s.attempts.length} (${s.attempts.map((a) => `${Object.values(a.quality).join('/')}@${a.fps}: ${Math.round(a.bytes / 1000)} kB`).join('; ')}) | ${wall.toFixed(1)} | ${cpuSeconds === null ? '-' : cpuSeconds.toFixed(1)} | ${ratio(wall, base.wall)} | ${ratio(cpuSeconds, base.cpuSeconds)} | ${policy.platform} |`,
+        `| ${format} | ${o.metadata.bytes.toLocaleString('en-US')} / ` +
+          `${s.budget_bytes.toLocaleString('en-US')} (${pct} %) | ` +
+          `${s.final_fps} | ${s.attempts.length} ` +
+          `(${s.attempts.map(attemptLabel).join('; ')}) ` +
+          `| ${wall.toFixed(1)} | ` +
+          `${cpuSeconds === null ? '-' : cpuSeconds.toFixed(1)} | ` +
+          `${ratio(wall, base.wall)} | ` +
+          `${ratio(cpuSeconds, base.cpuSeconds)} | ${policy.platform} |`,
       );
       await fs.rm(o.file, { force: true });
     } catch (e) {
@@ -154,3 +166,8 @@ if (values.json)
   );
 await fs.rm(work, { recursive: true, force: true });
 process.exit(0);
+
+/** One attempt of the ladder: its quality knobs and rate, and what it made. */
+function attemptLabel(a: { quality: object; fps: number; bytes: number }): string {
+  return `${Object.values(a.quality).join('/')}@${a.fps}: ${Math.round(a.bytes / 1000)} kB`;
+}

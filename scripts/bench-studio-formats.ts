@@ -199,7 +199,9 @@ async function browserSide(
       out.set(format, { bytes: Number(bytes), s: Number(ms) / 1000, click });
       await box.uncheck();
       console.error(
-        `browser ${format}: ${bytes} bytes, ${(Number(ms) / 1000).toFixed(1)} s (${click.toFixed(1)} s from the click)`,
+        `browser ${format}: ${bytes} bytes, ` +
+          `${(Number(ms) / 1000).toFixed(1)} s (${click.toFixed(1)} s ` +
+          'from the click)',
       );
     }
     return out;
@@ -286,7 +288,8 @@ try {
   });
   result.formats = rows;
   console.log(
-    `### ${result.clip as string}: each format alone, browser time ÷ server time in the last column\n`,
+    `### ${result.clip as string}: each format alone, browser time ` +
+      '÷ server time in the last column\n',
   );
   console.log(table(rows));
   if (web && !skip.has('memory')) {

@@ -4,7 +4,8 @@
  * Reports ms per frame by stage (the page's own profile) and end to end, per configuration.
  *
  *   npx next build && npm run bench:studio -- [--clip <video>] [--configs selfie,rvm] [--rounds 2]
- *        [--backend wasm|webgpu] [--url http://localhost:4210] [--before-url <url of another build>] [--json out.json]
+ *        [--backend wasm|webgpu] [--url http://localhost:4210] [--before-url <url of another
+ *        build>] [--json out.json]
  *
  * A config is a people model for service-human (`selfie`, `rvm`, or `auto`: the page decides by
  * timing RVM) or another API model name. Without --url it starts `next start` on a free port with
@@ -115,7 +116,8 @@ try {
         const row = await runOnce(s.url, s.name, config);
         rows.push(row);
         console.error(
-          `${s.name} ${config} (round ${r + 1}): ${row.end_to_end} ms a frame end to end, ${row.frames} frames, ${row.model}`,
+          `${s.name} ${config} (round ${r + 1}): ${row.end_to_end} ms a ` +
+            `frame end to end, ${row.frames} frames, ${row.model}`,
         );
       }
 } finally {

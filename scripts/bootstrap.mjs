@@ -28,11 +28,13 @@ export function sh(cmd, args, opts = {}) {
 }
 
 function checkNode() {
-  // better-sqlite3 13 (the SQLite driver; 12 aborts at exit on Node 24) is built on Node-API for 22+.
+  // better-sqlite3 13 (the SQLite driver; 12 aborts at exit on Node 24) is built on Node-API for
+  // 22+.
   const [maj] = process.versions.node.split('.').map(Number);
   if (maj < 22) {
     console.error(
-      `Keyout needs Node.js 22 or newer; 24, the current LTS, is what CI runs (found ${process.versions.node}).`,
+      'Keyout needs Node.js 22 or newer; 24, the current LTS, is what ' +
+        `CI runs (found ${process.versions.node}).`,
     );
     process.exit(1);
   }
@@ -57,8 +59,14 @@ function checkFfmpeg() {
 /** Tools the start and test scripts run; an install without them is not complete. */
 const REQUIRED_BINS = ['tsx', 'next', 'prisma', 'vitest', 'tsc'];
 
+function missingBins() {
+  return REQUIRED_BINS.filter(
+    (bin) => !fs.existsSync(path.join(root, 'node_modules', '.bin', bin)),
+  );
+}
+
 function installComplete() {
-  return REQUIRED_BINS.every((bin) => fs.existsSync(path.join(root, 'node_modules', '.bin', bin)));
+  return missingBins().length === 0;
 }
 
 /**
@@ -95,9 +103,7 @@ function installIfNeeded() {
   // npm install leaves modules it already has as they are, built for the Node that installed them.
   if (installed && abi !== abiTag) sh('npm', ['rebuild'], npmEnv);
   if (!installComplete()) {
-    console.error(
-      `\n✖ npm install finished without ${REQUIRED_BINS.filter((b) => !fs.existsSync(path.join(root, 'node_modules', '.bin', b))).join(', ')}; run it again.`,
-    );
+    console.error(`\n✖ npm install finished without ${missingBins().join(', ')}; run it again.`);
     process.exit(1);
   }
   // The lockfile as the install left it: npm may rewrite it (an older npm's lockfile), and the
@@ -162,7 +168,10 @@ export function build(dir = root) {
   fs.writeFileSync(stampFile(dir), hash);
 }
 
-/** Where each running `npm start` of the checkout says it serves the build in .next: one file per process. */
+/**
+ * Where each running `npm start` of the checkout says it serves the build in .next: one file per
+ * process.
+ */
 const servingDir = (dir) => path.join(dir, '.next', 'keyout-serving');
 
 /** Marks this process as serving the checkout's build until it exits (`npm start`). */
@@ -191,7 +200,11 @@ export function buildBlocker(dir = root) {
   const pids = fs.existsSync(servingDir(dir)) ? fs.readdirSync(servingDir(dir)).map(Number) : [];
   const pid = pids.find((p) => Number.isInteger(p) && p > 0 && isAlive(p));
   if (pid === undefined) return null;
-  return `Keyout started from this folder (pid ${pid}) is serving the current build, and a rebuild would delete it under it. Stop it first, or start this one from another checkout.`;
+  return (
+    `Keyout started from this folder (pid ${pid}) is serving the ` +
+    'current build, and a rebuild would delete it under it. Stop it ' +
+    'first, or start this one from another checkout.'
+  );
 }
 
 export function buildIfStale() {

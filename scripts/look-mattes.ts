@@ -2,7 +2,8 @@
  * A strip of frames of a video cut out by a mask video and laid over a checkerboard, as one
  * PNG, to look at what the engine kept (the whole subject, nothing of the background):
  *
- *   npx tsx scripts/look-mattes.ts <video> <mask.mkv> <out.png> [--every 10] [--count 4] [--width 320]
+ *   npx tsx scripts/look-mattes.ts <video> <mask.mkv> <out.png> [--every 10] [--count 4] [--width
+ *   320]
  *
  * Mask videos come from `npm run bench:quality -- --masks <dir>` or a job's stored mask.
  */

@@ -120,7 +120,10 @@ console.log(`thumbnails                   ${thumbs.jpeg} ${thumbs.png}`);
 console.log(`frames saved in ${out}`);
 
 function checker(size: string): string {
-  return `nullsrc=s=${size},geq=lum='if(mod(floor(X/16)+floor(Y/16)\\,2)\\,200\\,120)':cb=128:cr=128`;
+  return (
+    `nullsrc=s=${size},geq=lum='if(mod(floor(X/16)+floor(Y/16)\\,` +
+    "2)\\,200\\,120)':cb=128:cr=128"
+  );
 }
 
 /** One frame of an output as an RGBA PNG, decoded the way a player would read that format. */
@@ -153,7 +156,9 @@ async function extractRgba(
       const neg = format === 'stacked_video_mask_inverted' ? ',negate' : '';
       return void (await single(
         ['-i', o.file],
-        `[0:v]${pick},split[a][b];[a]crop=iw:ih/2:0:0[c];[b]crop=iw:ih/2:0:ih/2,format=gray${neg}[m];[c][m]alphamerge,format=rgba`,
+        `[0:v]${pick},split[a][b];[a]crop=iw:ih/2:0:0[c];` +
+          `[b]crop=iw:ih/2:0:ih/2,format=gray${neg}[m];[c][m]alphamerge,` +
+          'format=rgba',
       ));
     }
     case 'mask_video':

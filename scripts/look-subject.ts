@@ -2,7 +2,8 @@
  * One clip through one tier's subject stage, both ways of choosing (key by key, and over the
  * shot's tracks), cut out over a checkerboard side by side: what the choice keeps.
  *
- *   npx tsx scripts/look-subject.ts <video> <out-dir> [--tier service-original] [--frames 120] [--every 15] [--cache]
+ *   npx tsx scripts/look-subject.ts <video> <out-dir> [--tier service-original] [--frames 120]
+ *   [--every 15] [--cache]
  */
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
@@ -25,7 +26,8 @@ const { values, positionals } = parseArgs({
 const [video, outDir] = positionals;
 if (!video || !outDir) {
   console.error(
-    'usage: look-subject.ts <video> <out-dir> [--tier service-original] [--frames 120] [--every 15] [--cache]',
+    'usage: look-subject.ts <video> <out-dir> [--tier ' +
+      'service-original] [--frames 120] [--every 15] [--cache]',
   );
   process.exit(2);
 }

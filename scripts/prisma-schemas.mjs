@@ -10,12 +10,14 @@ const root = path.resolve(import.meta.dirname, '..');
 export const SOURCE = path.join(root, 'prisma/schema.prisma');
 export const POSTGRES = path.join(root, 'prisma/postgres/schema.prisma');
 
-const HEADER = `// GENERATED from prisma/schema.prisma by scripts/prisma-schemas.mjs: edit that file, then run
-// \`npm run prisma:generate\`. Only the provider and the client's output folder differ.
-// Migrations: prisma/postgres/migrations (kept in step with prisma/migrations,
-// lib/db/schemas.in-process.test.ts).
-
-`;
+const HEADER = [
+  '// GENERATED from prisma/schema.prisma by scripts/prisma-schemas.mjs: edit that file, then run',
+  "// `npm run prisma:generate`. Only the provider and the client's output folder differ.",
+  '// Migrations: prisma/postgres/migrations (kept in step with prisma/migrations,',
+  '// lib/db/schemas.in-process.test.ts).',
+  '',
+  '',
+].join('\n');
 
 /** The PostgreSQL twin of the SQLite schema text. */
 export function postgresSchema(source) {
@@ -31,7 +33,8 @@ export function postgresSchema(source) {
     !out.includes('generated-postgres')
   ) {
     throw new Error(
-      'prisma/schema.prisma no longer has the datasource provider or client output this script rewrites',
+      'prisma/schema.prisma no longer has the datasource provider or ' +
+        'client output this script rewrites',
     );
   }
   return HEADER + out;

@@ -29,6 +29,8 @@ try {
   );
 } catch (e) {
   console.warn(
-    `› The sample clip could not be made (${e instanceof Error ? e.message : String(e)}); the site works without it.`,
+    '› The sample clip could not be made ' +
+      `(${e instanceof Error ? e.message : String(e)}); the site ` +
+      'works without it.',
   );
 }

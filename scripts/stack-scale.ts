@@ -38,7 +38,8 @@ const webs = Number(values.web);
 const workers = Number(values.workers);
 if (![port, webs, workers].every((n) => Number.isInteger(n) && n > 0) || port + webs + 6 > 65535) {
   console.error(
-    'usage: npm run stack:scale -- --port <P> --web <N> --workers <M>   (whole numbers, N and M at least 1)',
+    'usage: npm run stack:scale -- --port <P> --web <N> --workers ' +
+      '<M>   (whole numbers, N and M at least 1)',
   );
   process.exit(2);
 }
@@ -111,7 +112,9 @@ async function main(): Promise<void> {
   const envFile = path.join(dataDir, 'stack.env');
   fs.writeFileSync(
     envFile,
-    `# The scale-out stack's environment (npm run stack:scale). For the CLI:\n#   set -a; . ${envFile}; set +a; npx keyout keys create --email me@example.com --credits 100\n` +
+    "# The scale-out stack's environment (npm run stack:scale). For " +
+      `the CLI:\n#   set -a; . ${envFile}; set +a; npx keyout keys ` +
+      'create --email me@example.com --credits 100\n' +
       Object.entries(env)
         .map(([k, v]) => `${k}=${shellQuote(v)}`)
         .join('\n') +
@@ -182,13 +185,16 @@ async function main(): Promise<void> {
   console.log(
     [
       '',
-      `✔ Keyout scale-out stack: ${webs} web process${webs > 1 ? 'es' : ''}, ${workers} worker${workers > 1 ? 's' : ''}`,
+      `✔ Keyout scale-out stack: ${webs} web ` +
+        `process${webs > 1 ? 'es' : ''}, ${workers} ` +
+        `worker${workers > 1 ? 's' : ''}`,
       ...urls.map((u, i) => `  web ${i + 1}:      ${u}`),
       `  PostgreSQL: 127.0.0.1:${port + webs} (database keyout)`,
       `  Redis:      127.0.0.1:${port + webs + 1} (BullMQ)`,
       `  S3:         ${swift.endpoint} (bucket keyout, OpenStack Swift + s3api)`,
       `  logs:       ${logs}`,
-      `  CLI:        set -a; . ${envFile}; set +a; npx keyout keys create --email me@example.com --credits 100`,
+      `  CLI:        set -a; . ${envFile}; set +a; npx keyout keys ` +
+        'create --email me@example.com --credits 100',
       'SIGTERM or Ctrl-C stops everything.',
       '',
     ].join('\n'),

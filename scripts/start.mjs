@@ -35,7 +35,8 @@ function stop(code) {
   if (stopping) return;
   stopping = true;
   signalAll('SIGTERM');
-  // The worker drains for up to 10 s (workers/server/main.ts); whatever is left after 15 s is killed.
+  // The worker drains for up to 10 s (workers/server/main.ts); whatever is left after 15 s is
+  // killed.
   setTimeout(() => {
     signalAll('SIGKILL');
     process.exit(code);

@@ -32,7 +32,9 @@ async function main(): Promise<number> {
   const missing = [postgresUnavailable(), redisUnavailable(), s3Unavailable()].filter(Boolean);
   if (missing.length) {
     console.log(
-      `${process.env.KEYOUT_REQUIRE_SCALE ? '✖' : '›'} The scale-out stack cannot start here: ${missing.map((m) => m!.replace(/\.$/, '')).join('; ')}.`,
+      `${process.env.KEYOUT_REQUIRE_SCALE ? '✖' : '›'} The scale-out ` +
+        'stack cannot start here: ' +
+        `${missing.map((m) => m!.replace(/\.$/, '')).join('; ')}.`,
     );
     if (process.env.KEYOUT_REQUIRE_SCALE) return 1;
     console.log('  Skipped: CI runs it (.ci/run installs PostgreSQL, Redis and Swift).');

@@ -68,7 +68,9 @@ async function integrationBesideScale() {
   process.stdout.write(fs.readFileSync(log));
   if ([integration, scale, beside].some((r) => r.code !== 0)) {
     console.error(
-      `\n✖ test:integration exit ${integration.code}, test:scale exit ${scale.code}, ${BESIDE_FILES.length} integration file(s) beside it exit ${beside.code}.`,
+      `\n✖ test:integration exit ${integration.code}, test:scale exit ` +
+        `${scale.code}, ${BESIDE_FILES.length} integration file(s) ` +
+        `beside it exit ${beside.code}.`,
     );
     process.exit(1);
   }

@@ -58,7 +58,8 @@ export async function forgotPasswordAction(
     console.error('[auth] reset e-mail failed', err);
     return {
       error:
-        'The e-mail could not be sent. Try again in a few minutes, or ask your administrator for a reset link.',
+        'The e-mail could not be sent. Try again in a few minutes, or ' +
+        'ask your administrator for a reset link.',
       email,
     };
   }

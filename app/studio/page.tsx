@@ -17,7 +17,8 @@ export default async function StudioPage({
 }) {
   const user = await currentUser();
   const { backend, people } = await searchParams;
-  // ?backend=webgpu|wasm and ?people=rvm|selfie override the automatic choices (for comparisons and smoke tests).
+  // ?backend=webgpu|wasm and ?people=rvm|selfie override the automatic choices (for comparisons and
+  // smoke tests).
   const force = backend === 'webgpu' || backend === 'wasm' ? backend : null;
   const forcePeople = people === 'rvm' || people === 'selfie' ? people : null;
   return (
@@ -34,7 +35,10 @@ export default async function StudioPage({
               <>
                 <Link
                   href="/signin?next=/studio"
-                  className="rounded-lg px-3 py-2 text-sm font-medium text-slate-700 hover:bg-slate-100"
+                  className={
+                    'rounded-lg px-3 py-2 text-sm font-medium text-slate-700 ' +
+                    'hover:bg-slate-100'
+                  }
                 >
                   Sign in
                 </Link>

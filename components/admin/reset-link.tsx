@@ -19,7 +19,9 @@ export function ResetLink({
         <p className="text-xs text-slate-700">One-time link for {email}, valid for an hour:</p>
         <div className="flex items-center gap-2">
           <code
-            className="block min-w-0 flex-1 break-all rounded bg-slate-100 px-2 py-1 font-mono text-xs"
+            className={
+              'block min-w-0 flex-1 break-all rounded bg-slate-100 px-2 py-1 ' + 'font-mono text-xs'
+            }
             data-testid="reset-link"
           >
             {state.link}

@@ -3,7 +3,10 @@ import Link from 'next/link';
 export function Logo({ className = '' }: { className?: string }) {
   return (
     <span
-      className={`inline-flex items-center gap-2 font-semibold tracking-tight text-slate-900 ${className}`}
+      className={
+        'inline-flex items-center gap-2 font-semibold tracking-tight ' +
+        `text-slate-900 ${className}`
+      }
     >
       <svg aria-hidden="true" viewBox="0 0 32 32" className="h-7 w-7">
         <defs>
@@ -29,7 +32,9 @@ export function LogoLink({ href = '/', className = '' }: { href?: string; classN
   return (
     <Link
       href={href}
-      className={`${className} rounded focus-visible:outline-2 focus-visible:outline-indigo-600`.trim()}
+      className={(
+        `${className} rounded focus-visible:outline-2 ` + 'focus-visible:outline-indigo-600'
+      ).trim()}
     >
       <Logo />
     </Link>

@@ -31,7 +31,10 @@ export function BuyPacks({
           <form
             key={p.id}
             action={formAction}
-            className={`flex flex-col rounded-xl border p-5 ${i === 1 ? 'border-indigo-300 ring-1 ring-indigo-200' : 'border-slate-200'}`}
+            className={
+              'flex flex-col rounded-xl border p-5 ' +
+              `${i === 1 ? 'border-indigo-300 ring-1 ring-indigo-200' : 'border-slate-200'}`
+            }
           >
             <input type="hidden" name="pack" value={p.id} />
             <p className="text-sm font-medium capitalize text-slate-600">{p.id}</p>
@@ -57,8 +60,11 @@ export function BuyPacks({
       </div>
       <p className="text-xs text-slate-500">
         {mode === 'test'
-          ? 'Test-mode checkout: this server has no payment provider configured, so purchases are recorded immediately and nothing is charged.'
-          : 'You will be taken to Stripe Checkout to pay securely; credits are added as soon as you return.'}
+          ? 'Test-mode checkout: this server has no payment provider ' +
+            'configured, so purchases are recorded immediately and nothing ' +
+            'is charged.'
+          : 'You will be taken to Stripe Checkout to pay securely; credits ' +
+            'are added as soon as you return.'}
       </p>
     </div>
   );

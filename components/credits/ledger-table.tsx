@@ -56,7 +56,11 @@ export function LedgerTable({ rows }: { rows: LedgerRow[] }) {
             </td>
             <td
               data-label="Amount"
-              className={`py-2.5 pr-4 text-right font-medium tabular-nums ${r.amount < 0 ? 'text-slate-900' : 'text-emerald-700'} ${reflowTable.td}`}
+              className={
+                'py-2.5 pr-4 text-right font-medium tabular-nums ' +
+                `${r.amount < 0 ? 'text-slate-900' : 'text-emerald-700'} ` +
+                `${reflowTable.td}`
+              }
             >
               {r.amount > 0 ? `+${r.amount}` : r.amount}
             </td>

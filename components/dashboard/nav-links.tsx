@@ -9,7 +9,8 @@ export type NavItem = { href: string; label: string };
 export function NavLinks({ items }: { items: NavItem[] }) {
   const pathname = usePathname();
   return (
-    // Wraps on narrow screens, so every section (Admin included) is in view without scrolling sideways.
+    // Wraps on narrow screens, so every section (Admin included) is in view without scrolling
+    // sideways.
     <ul className="flex flex-wrap gap-1 lg:flex-col">
       {items.map((item) => {
         const active = pathname === item.href || pathname.startsWith(`${item.href}/`);

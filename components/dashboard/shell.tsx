@@ -17,11 +17,21 @@ export function DashboardShell({ user, children }: { user: CurrentUser; children
     <div className="min-h-screen bg-slate-50 lg:flex">
       <a
         href="#main"
-        className="sr-only focus:not-sr-only focus:absolute focus:left-4 focus:top-4 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2"
+        className={
+          'sr-only focus:not-sr-only focus:absolute focus:left-4 ' +
+          'focus:top-4 focus:z-50 focus:rounded focus:bg-white focus:px-3 ' +
+          'focus:py-2'
+        }
       >
         Skip to content
       </a>
-      <aside className="border-b border-slate-200 bg-white lg:sticky lg:top-0 lg:flex lg:h-screen lg:w-60 lg:shrink-0 lg:flex-col lg:border-r lg:border-b-0">
+      <aside
+        className={
+          'border-b border-slate-200 bg-white lg:sticky lg:top-0 lg:flex ' +
+          'lg:h-screen lg:w-60 lg:shrink-0 lg:flex-col lg:border-r ' +
+          'lg:border-b-0'
+        }
+      >
         <div className="flex items-center justify-between px-4 py-3 lg:px-5 lg:py-5">
           <LogoLink href="/jobs" />
           <SignOut
@@ -39,7 +49,11 @@ export function DashboardShell({ user, children }: { user: CurrentUser; children
           {user.name ? <p className="truncate text-xs text-slate-500">{user.email}</p> : null}
           <SignOut
             formClassName="mt-3"
-            className="w-full rounded-lg border border-slate-300 px-3 py-1.5 text-sm text-slate-700 hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-indigo-600"
+            className={
+              'w-full rounded-lg border border-slate-300 px-3 py-1.5 text-sm ' +
+              'text-slate-700 hover:bg-slate-50 focus-visible:outline-2 ' +
+              'focus-visible:outline-indigo-600'
+            }
           />
         </div>
       </aside>

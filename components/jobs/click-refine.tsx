@@ -177,7 +177,10 @@ export function ClickRefine({
         </Alert>
       ) : null}
       <div
-        className={`relative overflow-hidden rounded-lg border border-slate-200 bg-slate-900 ${unplayable ? 'hidden' : ''}`}
+        className={
+          'relative overflow-hidden rounded-lg border border-slate-200 ' +
+          `bg-slate-900 ${unplayable ? 'hidden' : ''}`
+        }
         style={{ aspectRatio: `${cw} / ${ch}` }}
       >
         <video
@@ -204,7 +207,10 @@ export function ClickRefine({
           onClick={onClick}
           className="absolute inset-0 h-full w-full cursor-crosshair"
           role="img"
-          aria-label={`Frame ${frame + 1}: click on the object to mark it${mask ? '; its mask is shown in violet' : ''}`}
+          aria-label={
+            `Frame ${frame + 1}: click on the object to mark ` +
+            `it${mask ? '; its mask is shown in violet' : ''}`
+          }
           data-testid="click-picture"
         />
       </div>
@@ -382,7 +388,10 @@ function useSamPreview(
         encodedRef.current = null;
         setStatus({
           kind: 'error',
-          text: `The preview could not be made here (${err instanceof Error ? err.message : String(err)}); the points can still be applied.`,
+          text:
+            'The preview could not be made here ' +
+            `(${err instanceof Error ? err.message : String(err)}); the ` +
+            'points can still be applied.',
         });
       }
     },

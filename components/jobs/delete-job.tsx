@@ -9,7 +9,10 @@ export function DeleteJob({ jobId, filename }: { jobId: string; filename: string
       size="md"
       trigger="Delete job"
       title={`Delete “${filename}”?`}
-      body="The original, the mask and every output are deleted for good. Credits spent on this job are not refunded."
+      body={
+        'The original, the mask and every output are deleted for good. ' +
+        'Credits spent on this job are not refunded.'
+      }
       confirmLabel="Delete for good"
       onConfirm={async () => (await deleteJobAction(jobId)).error}
     />

@@ -18,7 +18,10 @@ export const modelName = (id: string | null): string | null =>
 
 const short = (label: string) => label.split(' — ')[0]!;
 
-/** "WebM (VP9 with alpha)", "On #22C55E · MP4 (H.264)", "Blurred background · MOV"; null before a start. */
+/**
+ * "WebM (VP9 with alpha)", "On #22C55E · MP4 (H.264)", "Blurred background · MOV"; null before a
+ * start.
+ */
 export function describeOutput({ model, outputFormat, background }: StartedWith): string | null {
   if (!model) return null;
   const container = CONTAINERS.find((c) => c.id === outputFormat)?.label ?? outputFormat ?? 'MP4';
@@ -26,9 +29,17 @@ export function describeOutput({ model, outputFormat, background }: StartedWith)
     case 'color':
       return `On ${background.color?.toUpperCase() ?? 'a colour'} · ${container}`;
     case 'composition':
-      return `On ${background.composition?.background_type === 'video' ? 'a video' : 'an image'} · ${container}`;
+      return (
+        'On ' +
+        `${background.composition?.background_type === 'video' ? 'a video' : 'an image'} ` +
+        `· ${container}`
+      );
     case 'blur':
-      return `Blurred ${background.blur_mode === 'subject' ? 'subject' : 'background'} · ${container}`;
+      return (
+        'Blurred ' +
+        `${background.blur_mode === 'subject' ? 'subject' : 'background'} ` +
+        `· ${container}`
+      );
     default: {
       const format = outputFormat ?? DEFAULT_FORMAT;
       const known = TRANSPARENT_FORMATS.find((f) => f.id === format);

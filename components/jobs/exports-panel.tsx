@@ -44,12 +44,17 @@ export function ExportsPanel({
     null,
   );
   const [format, setFormat] = useState<FormatId>(DEFAULT_FORMAT);
-  // Fixed layouts (masks, bundles, WebP) come at the original size only (spec, start `exports` rule 4).
+  // Fixed layouts (masks, bundles, WebP) come at the original size only (spec, start `exports` rule
+  // 4).
   const nativeOnly = outputFormat(format).nativeOnly;
   return (
     <OutputsPanel
       title="Exports"
-      description="Other formats and sizes from this job's original and mask. Exports are free: the segmentation was paid when the job started."
+      description={
+        "Other formats and sizes from this job's original and mask. " +
+        'Exports are free: the segmentation was paid when the job ' +
+        'started.'
+      }
       outputs={exports}
     >
       {exports.length ? (
@@ -154,7 +159,8 @@ export function ExportsPanel({
           result={result}
           className={{ button: 'sm:col-span-2', outcome: 'sm:col-span-2' }}
           added={(n) =>
-            `${n === 1 ? 'One export added.' : `${n} exports added.`} They appear above as they render.`
+            `${n === 1 ? 'One export added.' : `${n} exports added.`} They ` +
+            'appear above as they render.'
           }
         />
       </form>

@@ -87,7 +87,10 @@ export function JobLive({
       </div>
       <ProgressBar value={overallFraction(progress)} label="Processing progress" />
       <div
-        className="checkerboard relative mx-auto max-h-[50vh] overflow-hidden rounded-lg ring-1 ring-slate-200"
+        className={
+          'checkerboard relative mx-auto max-h-[50vh] overflow-hidden ' +
+          'rounded-lg ring-1 ring-slate-200'
+        }
         style={{ aspectRatio: width && height ? `${width} / ${height}` : '16 / 9' }}
       >
         {progress?.previewUrl ? (
@@ -99,7 +102,12 @@ export function JobLive({
             className="absolute inset-0 h-full w-full object-contain"
           />
         ) : (
-          <p className="absolute inset-0 flex items-center justify-center p-4 text-center text-sm text-slate-600">
+          <p
+            className={
+              'absolute inset-0 flex items-center justify-center p-4 ' +
+              'text-center text-sm text-slate-600'
+            }
+          >
             A preview of the cut-out appears here as soon as the first frames are done.
           </p>
         )}

@@ -11,7 +11,8 @@ import { WebhookHistory } from './webhook-history';
 
 /** The panels of the job page, one per concern (the page picks those that fit the job's state). */
 
-// How the preview shows a format: animations as images, WebM and MP4 in a <video>, the rest as a still.
+// How the preview shows a format: animations as images, WebM and MP4 in a <video>, the rest as a
+// still.
 const IMAGE_FORMATS = new Set<string>(OUTPUT_FORMATS.filter((f) => f.loop).map((f) => f.id));
 const BROWSER_VIDEO = new Set<string>(
   OUTPUT_FORMATS.filter((f) => f.container === 'webm' || f.container === 'mp4').map((f) => f.id),

@@ -31,7 +31,12 @@ const TONES: Record<Version['status'], BadgeTone> = {
 
 function describe(v: Version, r: RefinementRecord | undefined): string {
   if (!r) return 'Segmentation';
-  return `${r.op === 'add' ? 'Add' : 'Subtract'} ${describePrompt(r.prompt)} from version ${r.from_version} · ${r.model} · ${r.credits_used} credit${r.credits_used === 1 ? '' : 's'}`;
+  return (
+    `${r.op === 'add' ? 'Add' : 'Subtract'} ` +
+    `${describePrompt(r.prompt)} from version ${r.from_version} · ` +
+    `${r.model} · ${r.credits_used} ` +
+    `credit${r.credits_used === 1 ? '' : 's'}`
+  );
 }
 
 /**
@@ -65,7 +70,12 @@ export function MaskVersionsPanel({
   const byVersion = new Map(refinements.map((r) => [r.version, r]));
   return (
     <Card>
-      <CardTitle description="Each refinement writes a new version of the mask; the active one is what exports use unless they name another.">
+      <CardTitle
+        description={
+          'Each refinement writes a new version of the mask; the active ' +
+          'one is what exports use unless they name another.'
+        }
+      >
         Mask versions
       </CardTitle>
       <AutoRefresh active={running} />
@@ -122,7 +132,11 @@ export function MaskVersionsPanel({
           <Field
             id="refine-prompt"
             label="Refine the active mask"
-            hint='Name what to add or take out: "the dog", "the rider and the horse", "hair". People, hair, skin, clothes and 80 everyday objects are understood.'
+            hint={
+              'Name what to add or take out: "the dog", "the rider and the ' +
+              'horse", "hair". People, hair, skin, clothes and 80 everyday ' +
+              'objects are understood.'
+            }
           >
             <input
               id="refine-prompt"

@@ -17,7 +17,8 @@ type Upload = { key: number; name: string; size: number; jobId: string | null } 
 );
 
 const ACCEPT =
-  'video/mp4,video/quicktime,video/webm,video/x-msvideo,video/x-matroska,.mp4,.mov,.m4v,.webm,.avi,.mkv';
+  'video/mp4,video/quicktime,video/webm,video/x-msvideo,' +
+  'video/x-matroska,.mp4,.mov,.m4v,.webm,.avi,.mkv';
 
 /**
  * New job: drop or pick one or more videos (each becomes a job of its own, uploaded straight to
@@ -116,13 +117,21 @@ export function NewJob({
   return (
     <div className="space-y-6">
       <Card>
-        <CardTitle description="MP4, MOV, WebM, AVI, MKV or M4V, up to 1 GB each. Drop several to make one job each with the same settings.">
+        <CardTitle
+          description={
+            'MP4, MOV, WebM, AVI, MKV or M4V, up to 1 GB each. Drop several ' +
+            'to make one job each with the same settings.'
+          }
+        >
           1. Your videos
         </CardTitle>
         <Dropzone
           accept={ACCEPT}
           label={uploads.length ? 'Add more videos' : 'Choose videos'}
-          hint={`Up to ${formatBytes(maxUploadBytes)} each. They go straight to storage over a signed URL.`}
+          hint={
+            `Up to ${formatBytes(maxUploadBytes)} each. They go straight to ` +
+            'storage over a signed URL.'
+          }
           onFiles={(files) => files.forEach((f) => void send(f))}
         />
         {uploads.length ? (

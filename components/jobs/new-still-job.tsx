@@ -186,7 +186,9 @@ function ClipCard({
 }) {
   return (
     <Card>
-      <CardTitle description="Length, frame rate and camera move are set when the image is uploaded.">
+      <CardTitle
+        description={'Length, frame rate and camera move are set when the image is ' + 'uploaded.'}
+      >
         1. The clip
       </CardTitle>
       <div className="grid gap-4 sm:grid-cols-3">

@@ -55,9 +55,11 @@ describe('progress view', () => {
   it('measures from the first finished frame and smooths the estimate', () => {
     const c = new ProgressClock(0.3);
     expect(c.update('segment', 0, 100, 0)).toEqual({ eta: null, fps: null }); // loading the model
-    expect(c.update('segment', 1, 100, 80_000)).toEqual({ eta: null, fps: null }); // first frame after 80 s: no guess yet
+    // first frame after 80 s: no guess yet
+    expect(c.update('segment', 1, 100, 80_000)).toEqual({ eta: null, fps: null });
     expect(c.update('segment', 11, 100, 90_000)).toEqual({ eta: 89, fps: 1 }); // 10 frames in 10 s
-    // A stall: 89 s counted down to 79, then moved 30 % of the way to the slower reading (89 frames at 0.5/s).
+    // A stall: 89 s counted down to 79, then moved 30 % of the way to the slower reading (89 frames
+    // at 0.5/s).
     const stalled = c.update('segment', 11, 100, 100_000);
     expect(stalled.fps).toBe(0.5);
     expect(stalled.eta).toBeCloseTo(79 + 0.3 * (178 - 79));

@@ -39,12 +39,15 @@ export function stageLabel(p: JobProgress | null): string {
   }
 }
 
-/** 0..1 over the whole job, or null when nothing measurable has happened yet (indeterminate bar). */
+/**
+ * 0..1 over the whole job, or null when nothing measurable has happened yet (indeterminate bar).
+ */
 export function overallFraction(p: JobProgress | null): number | null {
   if (!p || p.stage === 'queued') return null;
   const [from, to] = SPANS[p.stage];
   const within = p.framesTotal > 0 ? Math.min(1, p.framesDone / p.framesTotal) : 0;
-  // Before the first finished frame the model is loading and looking ahead: an animated bar, not an empty one.
+  // Before the first finished frame the model is loading and looking ahead: an animated bar, not an
+  // empty one.
   if (p.stage === 'segment' && within === 0) return null;
   return from + (to - from) * within;
 }
@@ -58,7 +61,10 @@ export function formatSpeed(fps: number | null): string | null {
   return `${s < 10 ? s.toFixed(1) : Math.round(s)} s a frame`;
 }
 
-/** Human words for a remaining time: "a few seconds", "about 25 s", "about 3 min", "about 1 h 10 min". */
+/**
+ * Human words for a remaining time: "a few seconds", "about 25 s", "about 3 min", "about 1 h 10
+ * min".
+ */
 export function formatEta(seconds: number | null): string | null {
   if (seconds === null || !Number.isFinite(seconds) || seconds < 0) return null;
   if (seconds < 10) return 'a few seconds left';

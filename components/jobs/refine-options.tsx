@@ -10,7 +10,10 @@ export interface RefineModelChoice {
   credits: number;
 }
 
-/** A refinement's operation, model (with its price for this video) and edge cleanup: the fields both refine forms share. */
+/**
+ * A refinement's operation, model (with its price for this video) and edge cleanup: the fields both
+ * refine forms share.
+ */
 export function RefineOptions({
   idPrefix,
   models,
@@ -41,7 +44,7 @@ export function RefineOptions({
         </select>
       </Field>
       <label className="flex items-center gap-2 text-sm text-slate-800 sm:col-span-2">
-        <input type="checkbox" name="edge_cleanup" className="h-4 w-4 rounded border-slate-300" />{' '}
+        <input type="checkbox" name="edge_cleanup" className="h-4 w-4 rounded border-slate-300" />
         Clean up the edges
       </label>
     </>

@@ -40,7 +40,10 @@ function StickerCard({ e }: { e: ExportRecord }) {
             {m.width}×{m.height} · {Math.round(m.duration_seconds * 10) / 10} s ·{' '}
             {m.sticker?.final_fps ?? m.fps} fps
             {m.sticker
-              ? ` · ${m.sticker.attempts.length === 1 ? 'first attempt' : `${m.sticker.attempts.length} attempts`}`
+              ? ' · ' +
+                (m.sticker.attempts.length === 1
+                  ? 'first attempt'
+                  : `${m.sticker.attempts.length} attempts`)
               : ''}
             {m.sticker && m.sticker.speed_up > 1 ? ` · sped up ${m.sticker.speed_up}×` : ''}
           </p>
@@ -72,7 +75,10 @@ export function StickersPanel({ jobId, stickers }: { jobId: string; stickers: Ex
   return (
     <OutputsPanel
       title="Stickers"
-      description="Animated stickers sized for each chat app: every file fits the platform's limit with 10 % to spare. Free, like every export."
+      description={
+        'Animated stickers sized for each chat app: every file fits the ' +
+        "platform's limit with 10 % to spare. Free, like every export."
+      }
       outputs={stickers}
     >
       {stickers.length ? (
@@ -98,7 +104,8 @@ export function StickersPanel({ jobId, stickers }: { jobId: string; stickers: Ex
           result={result}
           className={{ button: 'mt-4', outcome: 'mt-3' }}
           added={(n) =>
-            `${n === 1 ? 'One sticker is being made.' : `${n} stickers are being made.`} They appear above when they fit.`
+            `${n === 1 ? 'One sticker is being made.' : `${n} stickers are being made.`} ` +
+            'They appear above when they fit.'
           }
         />
       </form>

@@ -46,7 +46,10 @@ export function CreateKey({
           <div className="mt-3 flex flex-col gap-2 sm:flex-row sm:items-center">
             <code
               data-testid="new-api-key"
-              className="block min-w-0 flex-1 rounded-md bg-white px-3 py-2 font-mono text-sm break-all text-slate-900 ring-1 ring-emerald-200"
+              className={
+                'block min-w-0 flex-1 rounded-md bg-white px-3 py-2 font-mono ' +
+                'text-sm break-all text-slate-900 ring-1 ring-emerald-200'
+              }
             >
               {state.key}
             </code>

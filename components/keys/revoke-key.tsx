@@ -15,7 +15,10 @@ export function RevokeKey({
     <ConfirmButton
       trigger="Revoke"
       title={`Revoke ${label}?`}
-      body="Requests with this key will be refused with 401 Invalid API key straight away. This cannot be undone."
+      body={
+        'Requests with this key will be refused with 401 Invalid API ' +
+        'key straight away. This cannot be undone.'
+      }
       confirmLabel="Revoke key"
       onConfirm={async () => (await action(id)).error}
     />

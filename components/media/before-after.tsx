@@ -33,7 +33,10 @@ export function BeforeAfter({
   return (
     <div>
       <div
-        className={`relative mx-auto max-h-[65vh] overflow-hidden rounded-lg ring-1 ring-slate-200 ${backdrop.className}`}
+        className={
+          'relative mx-auto max-h-[65vh] overflow-hidden rounded-lg ' +
+          `ring-1 ring-slate-200 ${backdrop.className}`
+        }
         style={{
           aspectRatio: width && height ? `${width} / ${height}` : '16 / 9',
           ...backdrop.style,
@@ -60,7 +63,11 @@ export function BeforeAfter({
             aria-hidden="true"
           >
             <video ref={b} src={before!} muted loop playsInline preload="auto" className={media} />
-            <span className="absolute top-2 left-2 rounded bg-black/60 px-2 py-0.5 text-xs text-white">
+            <span
+              className={
+                'absolute top-2 left-2 rounded bg-black/60 px-2 py-0.5 text-xs ' + 'text-white'
+              }
+            >
               Before
             </span>
           </div>
@@ -73,7 +80,10 @@ export function BeforeAfter({
               aria-hidden="true"
             />
             <span
-              className="pointer-events-none absolute top-2 right-2 rounded bg-black/60 px-2 py-0.5 text-xs text-white"
+              className={
+                'pointer-events-none absolute top-2 right-2 rounded bg-black/60 ' +
+                'px-2 py-0.5 text-xs text-white'
+              }
               aria-hidden="true"
             >
               After
@@ -87,7 +97,10 @@ export function BeforeAfter({
             <button
               type="button"
               onClick={() => (playing ? a.current?.pause() : void a.current?.play())}
-              className="inline-flex h-8 w-8 shrink-0 items-center justify-center rounded-full bg-slate-900 text-white hover:bg-slate-700"
+              className={
+                'inline-flex h-8 w-8 shrink-0 items-center justify-center ' +
+                'rounded-full bg-slate-900 text-white hover:bg-slate-700'
+              }
               aria-label={playing ? 'Pause' : 'Play'}
             >
               <svg

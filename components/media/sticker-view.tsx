@@ -35,7 +35,12 @@ export function StickerChatPreview({ format, url }: { format: string; url: strin
     );
   return (
     <div className="rounded-xl bg-[#dfe9f2] p-3" data-testid="sticker-chat">
-      <p className="mb-2 w-fit max-w-[75%] rounded-2xl rounded-bl-sm bg-white px-3 py-1.5 text-sm text-slate-800 shadow-sm">
+      <p
+        className={
+          'mb-2 w-fit max-w-[75%] rounded-2xl rounded-bl-sm bg-white px-3 ' +
+          'py-1.5 text-sm text-slate-800 shadow-sm'
+        }
+      >
         Look at this 👇
       </p>
       <div className="ml-auto w-fit">{media}</div>

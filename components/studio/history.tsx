@@ -26,7 +26,8 @@ export function StudioHistory({ refreshKey }: { refreshKey: number }) {
       },
       () =>
         setError(
-          'This browser does not allow local storage here (private mode?), so results are not kept.',
+          'This browser does not allow local storage here (private ' +
+            'mode?), so results are not kept.',
         ),
     );
     return () =>
@@ -70,8 +71,12 @@ export function StudioHistory({ refreshKey }: { refreshKey: number }) {
                 <div className="flex gap-2">
                   <a
                     href={r.webmUrl}
-                    download={`${r.name.replace(/\.[^.]+$/, '') || 'video'}-keyout.${r.webm.type === 'video/mp4' ? 'mp4' : 'webm'}`}
-                    className="inline-flex h-8 flex-1 items-center justify-center rounded-lg border border-slate-300 text-sm font-medium text-slate-800 hover:bg-slate-50"
+                    download={downloadName(r.name, r.webm.type)}
+                    className={
+                      'inline-flex h-8 flex-1 items-center justify-center rounded-lg ' +
+                      'border border-slate-300 text-sm font-medium text-slate-800 ' +
+                      'hover:bg-slate-50'
+                    }
                   >
                     Download<span className="sr-only"> {r.name}</span>
                   </a>
@@ -91,4 +96,10 @@ export function StudioHistory({ refreshKey }: { refreshKey: number }) {
       )}
     </Card>
   );
+}
+
+/** The name a run downloads under: the video's name without its extension, then "-keyout". */
+function downloadName(name: string, type: string): string {
+  const base = name.replace(/\.[^.]+$/, '') || 'video';
+  return `${base}-keyout.${type === 'video/mp4' ? 'mp4' : 'webm'}`;
 }

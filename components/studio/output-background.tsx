@@ -52,7 +52,12 @@ export function OutputBackground({
             type="file"
             accept="image/png,image/jpeg,image/webp"
             onChange={(e) => void output.pickImage(e.target.files?.[0])}
-            className="block w-full text-sm text-slate-700 file:mr-3 file:rounded-lg file:border-0 file:bg-slate-100 file:px-3 file:py-2 file:text-sm file:font-medium file:text-slate-800 hover:file:bg-slate-200"
+            className={
+              'block w-full text-sm text-slate-700 file:mr-3 file:rounded-lg ' +
+              'file:border-0 file:bg-slate-100 file:px-3 file:py-2 ' +
+              'file:text-sm file:font-medium file:text-slate-800 ' +
+              'hover:file:bg-slate-200'
+            }
           />
         </Field>
       ) : null}

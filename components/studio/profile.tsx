@@ -11,7 +11,10 @@ const ROWS: { key: keyof StudioProfile; label: string }[] = [
   { key: 'endToEndMs', label: 'End to end' },
 ];
 
-/** Where the Studio's time went, ms per frame by stage; the stages overlap, so they add up to more than end to end. */
+/**
+ * Where the Studio's time went, ms per frame by stage; the stages overlap, so they add up to more
+ * than end to end.
+ */
 export function StudioProfileTable({ profile }: { profile: StudioProfile }) {
   return (
     <details

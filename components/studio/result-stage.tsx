@@ -2,7 +2,9 @@ import type { RefObject } from 'react';
 import type { Backdrop } from '@/components/media/backdrop';
 import type { Phase } from './use-studio-run';
 
-/** The live preview while running, then the first frame or the before/after pair, over the backdrop. */
+/**
+ * The live preview while running, then the first frame or the before/after pair, over the backdrop.
+ */
 export function ResultStage({
   phase,
   fileUrl,
@@ -18,7 +20,11 @@ export function ResultStage({
   const running = phase.kind === 'running';
   return (
     <div
-      className={`relative flex min-h-48 items-center justify-center overflow-hidden rounded-lg ring-1 ring-slate-200 ${backdrop.className}`}
+      className={
+        'relative flex min-h-48 items-center justify-center ' +
+        'overflow-hidden rounded-lg ring-1 ring-slate-200 ' +
+        `${backdrop.className}`
+      }
       style={backdrop.style}
     >
       {phase.kind === 'done' && !phase.firstFrameOnly ? (

@@ -22,7 +22,12 @@ export function RunProgress({
       ) : null}
       <p className="text-sm text-slate-700 tabular-nums" aria-live="polite">
         {p
-          ? `Frame ${p.framesDone} of ${p.framesTotal}${p.fps ? ` · ${p.fps.toFixed(1)} frames/s` : ''} · ${p.etaSeconds !== null ? `about ${formatSeconds(p.etaSeconds)} left` : 'estimating time left…'}`
+          ? `Frame ${p.framesDone} of ` +
+            `${p.framesTotal}${p.fps ? ` · ${p.fps.toFixed(1)} frames/s` : ''} ` +
+            '· ' +
+            (p.etaSeconds !== null
+              ? `about ${formatSeconds(p.etaSeconds)} left`
+              : 'estimating time left…')
           : phase.started
             ? 'Finding the subject in the first frames…'
             : 'Loading the model…'}

@@ -17,7 +17,10 @@ function describeResult(r: StudioResult): string {
     : `${video}; the video has no sound this browser can read.`;
 }
 
-/** A finished video: its download (and the transparent one beside an MP4 or WebM), and how the run went. */
+/**
+ * A finished video: its download (and the transparent one beside an MP4 or WebM), and how the run
+ * went.
+ */
 export function RunResult({
   result,
   url,
@@ -36,7 +39,13 @@ export function RunResult({
       <a
         href={url}
         download={downloadName}
-        className="inline-flex h-12 w-full items-center justify-center rounded-lg bg-emerald-700 px-6 font-medium text-white shadow-sm hover:bg-emerald-600 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-emerald-700"
+        className={
+          'inline-flex h-12 w-full items-center justify-center rounded-lg ' +
+          'bg-emerald-700 px-6 font-medium text-white shadow-sm ' +
+          'hover:bg-emerald-600 focus-visible:outline-2 ' +
+          'focus-visible:outline-offset-2 ' +
+          'focus-visible:outline-emerald-700'
+        }
       >
         Download {resultIsMp4 ? 'MP4' : 'WebM'} ({formatBytes(result.file.size)})
       </a>

@@ -131,7 +131,11 @@ export function StudioExports({ cutout, name }: { cutout: StudioCutout; name: st
   return (
     <>
       <Card>
-        <CardTitle description="Made in this tab from the cut-out with ffmpeg.wasm. Nothing is uploaded.">
+        <CardTitle
+          description={
+            'Made in this tab from the cut-out with ffmpeg.wasm. Nothing is ' + 'uploaded.'
+          }
+        >
           More formats
         </CardTitle>
         <div className="space-y-4">
@@ -155,7 +159,10 @@ export function StudioExports({ cutout, name }: { cutout: StudioCutout; name: st
               {madeAnimations.map(([format, m]) => (
                 <li
                   key={format}
-                  className="flex flex-wrap items-center justify-between gap-2 rounded-lg border border-slate-200 p-2 text-sm"
+                  className={
+                    'flex flex-wrap items-center justify-between gap-2 rounded-lg ' +
+                    'border border-slate-200 p-2 text-sm'
+                  }
                   {...madeData(format, m)}
                 >
                   <span className="text-slate-800">{formatOf(format).label}</span>
@@ -179,7 +186,12 @@ export function StudioExports({ cutout, name }: { cutout: StudioCutout; name: st
       </Card>
 
       <Card>
-        <CardTitle description="Animated stickers sized for each chat app, made in this tab: every file fits the platform's limit with 10 % to spare.">
+        <CardTitle
+          description={
+            'Animated stickers sized for each chat app, made in this tab: ' +
+            "every file fits the platform's limit with 10 % to spare."
+          }
+        >
           Stickers
         </CardTitle>
         <div className="space-y-4">
@@ -215,7 +227,10 @@ export function StudioExports({ cutout, name }: { cutout: StudioCutout; name: st
   );
 }
 
-/** A sticker made in this tab: in a chat bubble, against its byte budget, with its download; or why it failed. */
+/**
+ * A sticker made in this tab: in a chat bubble, against its byte budget, with its download; or why
+ * it failed.
+ */
 function MadeSticker({
   format,
   made: m,

@@ -2,7 +2,10 @@ import { useState } from 'react';
 import type { StudioBackground } from '@/workers/browser/studio-encoder';
 import type { StudioOpaque } from '@/workers/browser/studio-pipeline';
 
-/** What the run makes: the transparent cut-out only, or also the subject on a background as MP4 or WebM. */
+/**
+ * What the run makes: the transparent cut-out only, or also the subject on a background as MP4 or
+ * WebM.
+ */
 export type StudioOutput = 'cutout' | 'mp4' | 'webm';
 export const OUTPUTS: { id: StudioOutput; label: string }[] = [
   { id: 'cutout', label: 'Transparent WebM (VP9 with alpha)' },
@@ -20,7 +23,10 @@ export function useStudioOutput() {
     { name: string; bitmap: ImageBitmap } | { error: string } | null
   >(null);
 
-  /** The run's opaque result, or null for the cut-out alone (and while a background image is missing). */
+  /**
+   * The run's opaque result, or null for the cut-out alone (and while a background image is
+   * missing).
+   */
   function opaqueOf(): StudioOpaque | null {
     if (output === 'cutout') return null;
     const background: StudioBackground | null =

@@ -103,7 +103,8 @@ export function useStudioRun({
           thumbnail: result.thumbnail,
         }).catch(() =>
           setNotice(
-            'The result could not be saved to this browser’s history (storage may be full or disabled).',
+            'The result could not be saved to this browser’s history ' +
+              '(storage may be full or disabled).',
           ),
         );
         setHistoryKey((k) => k + 1);
@@ -117,7 +118,8 @@ export function useStudioRun({
       const serverCanHelp = err instanceof StudioError ? err.serverCanHelp : true;
       const message =
         (err as Error).name === 'WorkerCrashedError'
-          ? `The processing worker stopped (${(err as Error).message}). Long or large videos can exceed this browser’s memory.`
+          ? `The processing worker stopped (${(err as Error).message}). ` +
+            'Long or large videos can exceed this browser’s memory.'
           : (err as Error).message || 'Processing failed.';
       setPhase({ kind: 'failed', message, serverCanHelp });
     }

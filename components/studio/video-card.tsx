@@ -7,7 +7,10 @@ import { formatBytes } from '@/components/format';
 import { ResultStage } from './result-stage';
 import type { StudioRun } from './use-studio-run';
 
-/** The video: a picker (or the sample clip) until one is chosen, then its name, the result stage and its backdrop. */
+/**
+ * The video: a picker (or the sample clip) until one is chosen, then its name, the result stage and
+ * its backdrop.
+ */
 export function VideoCard({
   file,
   fileUrl,
@@ -27,7 +30,12 @@ export function VideoCard({
 }) {
   return (
     <Card>
-      <CardTitle description="Your video stays on this computer: it is decoded, segmented and encoded in this tab.">
+      <CardTitle
+        description={
+          'Your video stays on this computer: it is decoded, segmented ' +
+          'and encoded in this tab.'
+        }
+      >
         Video
       </CardTitle>
       {!file ? (
@@ -41,7 +49,11 @@ export function VideoCard({
         </Dropzone>
       ) : (
         <div className="space-y-4">
-          <div className="flex items-center justify-between gap-3 rounded-lg border border-slate-200 p-3">
+          <div
+            className={
+              'flex items-center justify-between gap-3 rounded-lg border ' + 'border-slate-200 p-3'
+            }
+          >
             <div className="min-w-0">
               <p className="truncate font-medium text-slate-900">{file.name}</p>
               <p className="text-sm text-slate-600">{formatBytes(file.size)}</p>

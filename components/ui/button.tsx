@@ -5,7 +5,11 @@ type Variant = 'primary' | 'secondary' | 'danger' | 'ghost';
 type Size = 'sm' | 'md' | 'lg';
 
 const base =
-  'inline-flex items-center justify-center gap-2 rounded-lg font-medium transition-colors focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-indigo-600 disabled:cursor-not-allowed disabled:opacity-50';
+  'inline-flex items-center justify-center gap-2 rounded-lg ' +
+  'font-medium transition-colors focus-visible:outline-3 ' +
+  'focus-visible:outline-offset-2 ' +
+  'focus-visible:outline-indigo-600 disabled:cursor-not-allowed ' +
+  'disabled:opacity-50';
 const variants: Record<Variant, string> = {
   primary: 'bg-indigo-600 text-white shadow-sm hover:bg-indigo-500',
   secondary: 'border border-slate-300 bg-white text-slate-800 shadow-sm hover:bg-slate-50',

@@ -57,7 +57,12 @@ export function EmptyState({
   action?: ReactNode;
 }) {
   return (
-    <div className="rounded-xl border border-dashed border-slate-300 bg-slate-50/60 px-6 py-12 text-center">
+    <div
+      className={
+        'rounded-xl border border-dashed border-slate-300 ' +
+        'bg-slate-50/60 px-6 py-12 text-center'
+      }
+    >
       <p className="font-medium text-slate-900">{title}</p>
       {children ? (
         <div className="mx-auto mt-1 max-w-md text-sm text-slate-600">{children}</div>

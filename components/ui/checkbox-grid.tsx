@@ -33,7 +33,10 @@ export function CheckboxGrid({
         {options.map((o) => (
           <label
             key={o.id}
-            className="flex items-start gap-2 rounded-lg border border-slate-200 p-2 text-sm text-slate-800 hover:border-slate-300"
+            className={
+              'flex items-start gap-2 rounded-lg border border-slate-200 p-2 ' +
+              'text-sm text-slate-800 hover:border-slate-300'
+            }
           >
             <input
               type="checkbox"

@@ -52,7 +52,10 @@ export function ConfirmButton({
       <dialog
         ref={ref}
         aria-labelledby={titleId}
-        className="m-auto w-[min(28rem,calc(100vw-2rem))] rounded-xl p-0 shadow-2xl backdrop:bg-slate-900/40"
+        className={
+          'm-auto w-[min(28rem,calc(100vw-2rem))] rounded-xl p-0 ' +
+          'shadow-2xl backdrop:bg-slate-900/40'
+        }
       >
         <div className="p-6">
           <h2 id={titleId} className="text-lg font-semibold text-slate-900">

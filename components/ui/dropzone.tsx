@@ -2,6 +2,14 @@
 
 import { useId, useRef, useState, type ReactNode } from 'react';
 
+/** The drop area's look while its file input has keyboard focus. */
+const FOCUSED = [
+  'has-[:focus-visible]:border-indigo-600',
+  'has-[:focus-visible]:bg-indigo-50',
+  'has-[:focus-visible]:ring-4',
+  'has-[:focus-visible]:ring-indigo-600/30',
+].join(' ');
+
 /**
  * A file picker that is also a drop target. The real <input type="file"> stays in the page
  * (visually hidden) so keyboard users, screen readers and test tools reach it like any input;
@@ -46,9 +54,14 @@ export function Dropzone({
         setOver(false);
         take(e.dataTransfer.files);
       }}
-      className={`relative rounded-xl border-2 border-dashed px-6 py-10 text-center transition-colors has-[:focus-visible]:border-indigo-600 has-[:focus-visible]:bg-indigo-50 has-[:focus-visible]:ring-4 has-[:focus-visible]:ring-indigo-600/30 ${
-        over ? 'border-indigo-500 bg-indigo-50' : 'border-slate-300 bg-white hover:border-slate-400'
-      } ${disabled ? 'opacity-60' : ''}`}
+      className={[
+        'relative rounded-xl border-2 border-dashed px-6 py-10 text-center transition-colors',
+        FOCUSED,
+        over
+          ? 'border-indigo-500 bg-indigo-50'
+          : 'border-slate-300 bg-white hover:border-slate-400',
+        disabled ? 'opacity-60' : '',
+      ].join(' ')}
     >
       <svg
         aria-hidden="true"

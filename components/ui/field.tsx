@@ -7,7 +7,12 @@ import {
 } from 'react';
 
 export const inputClass =
-  'block w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm text-slate-900 shadow-sm placeholder:text-slate-500 focus:border-indigo-600 focus:outline-none focus:ring-2 focus:ring-indigo-600 disabled:bg-slate-100 aria-[invalid=true]:border-rose-600 aria-[invalid=true]:ring-rose-600/30';
+  'block w-full rounded-lg border border-slate-300 bg-white px-3 ' +
+  'py-2 text-sm text-slate-900 shadow-sm ' +
+  'placeholder:text-slate-500 focus:border-indigo-600 ' +
+  'focus:outline-none focus:ring-2 focus:ring-indigo-600 ' +
+  'disabled:bg-slate-100 aria-[invalid=true]:border-rose-600 ' +
+  'aria-[invalid=true]:ring-rose-600/30';
 
 /**
  * A labelled field. With `error`, the message is shown right under the field, and the field

@@ -11,7 +11,10 @@ export function ProgressBar({ value, label }: { value: number | null; label: str
       className="h-2.5 w-full overflow-hidden rounded-full bg-slate-200"
     >
       <div
-        className={`h-full rounded-full bg-indigo-600 transition-[width] duration-300 ${pct === null ? 'w-1/3 animate-pulse' : ''}`}
+        className={
+          'h-full rounded-full bg-indigo-600 transition-[width] ' +
+          `duration-300 ${pct === null ? 'w-1/3 animate-pulse' : ''}`
+        }
         style={pct === null ? undefined : { width: `${pct}%` }}
       />
     </div>

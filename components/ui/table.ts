@@ -8,5 +8,11 @@ export const reflowTable = {
   thead: 'border-b border-slate-200 text-slate-600 max-sm:sr-only',
   tbody: 'divide-y divide-slate-100 max-sm:block',
   tr: 'max-sm:block max-sm:py-3',
-  td: 'max-sm:flex max-sm:min-w-0 max-sm:items-center max-sm:justify-between max-sm:gap-4 max-sm:!py-1 max-sm:!pr-0 max-sm:text-right max-sm:before:shrink-0 max-sm:before:text-left max-sm:before:font-medium max-sm:before:text-slate-600 max-sm:before:content-[attr(data-label)]',
+  td:
+    'max-sm:flex max-sm:min-w-0 max-sm:items-center ' +
+    'max-sm:justify-between max-sm:gap-4 max-sm:!py-1 max-sm:!pr-0 ' +
+    'max-sm:text-right max-sm:before:shrink-0 ' +
+    'max-sm:before:text-left max-sm:before:font-medium ' +
+    'max-sm:before:text-slate-600 ' +
+    'max-sm:before:content-[attr(data-label)]',
 };

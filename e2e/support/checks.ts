@@ -4,7 +4,9 @@ import { expect, type Page, type Request } from '@playwright/test';
 import path from 'node:path';
 import { alphaRange, ARTIFACTS, screenshotPath } from './media';
 
-/** A VP9 WebM cut-out of the test clip: its frames, background cleared somewhere, the subject kept. */
+/**
+ * A VP9 WebM cut-out of the test clip: its frames, background cleared somewhere, the subject kept.
+ */
 export function expectClipCutOut(file: string): void {
   const alpha = alphaRange(file);
   expect(alpha.frames).toBeGreaterThan(100);
@@ -32,7 +34,10 @@ function reportOnly(found: boolean, text: string): boolean {
   return true;
 }
 
-/** Scalar 0.8's sidebar puts aria-selected on plain buttons and has icon-only buttons without a name. */
+/**
+ * Scalar 0.8's sidebar puts aria-selected on plain buttons and has icon-only buttons without a
+ * name.
+ */
 const SCALAR_KNOWN = {
   container: '.keyout-api-reference',
   rules: ['aria-allowed-attr', 'button-name', 'aria-required-children'],
@@ -59,7 +64,8 @@ export async function expectAccessible(page: Page, what: string): Promise<void> 
     ).axe;
     const r = await axe.run(document, { resultTypes: ['violations'] });
     // Known defects inside the bundled Scalar reference, which no option of it turns off: left
-    // out here (rule by rule, only inside its container) and reported upstream, not hidden elsewhere.
+    // out here (rule by rule, only inside its container) and reported upstream, not hidden
+    // elsewhere.
     const inUpstream = (target: unknown[]) =>
       typeof target[0] === 'string' &&
       Boolean(document.querySelector(target[0])?.closest(upstream.container));
@@ -75,7 +81,8 @@ export async function expectAccessible(page: Page, what: string): Promise<void> 
   const report = bad
     .map(
       (v) =>
-        `${v.impact} ${v.id}: ${v.help}\n${v.nodes.map((n) => `    ${JSON.stringify(n.target)} ${n.failureSummary ?? ''}`).join('\n')}`,
+        `${v.impact} ${v.id}: ${v.help}\n` +
+        v.nodes.map((n) => `    ${JSON.stringify(n.target)} ${n.failureSummary ?? ''}`).join('\n'),
     )
     .join('\n');
   if (reportOnly(bad.length > 0, `${what}: axe found serious or critical issues:\n${report}`))
@@ -104,7 +111,8 @@ export async function expectNoSidewaysScroll(page: Page, what: string): Promise<
     return;
   expect(
     overflow.by,
-    `${what} scrolls sideways by ${overflow.by} px at ${PHONE.width} px; too wide: ${overflow.wide.join(', ')}`,
+    `${what} scrolls sideways by ${overflow.by} px at ` +
+      `${PHONE.width} px; too wide: ${overflow.wide.join(', ')}`,
   ).toBeLessThanOrEqual(0);
 }
 

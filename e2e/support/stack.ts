@@ -69,7 +69,8 @@ export async function startStack(): Promise<Stack> {
     };
   }
   const port = Number(process.env.E2E_PORT ?? 3310);
-  // localhost, not 127.0.0.1: next dev refuses its HMR socket to other hosts, and the page keeps reloading.
+  // localhost, not 127.0.0.1: next dev refuses its HMR socket to other hosts, and the page keeps
+  // reloading.
   const url = `http://localhost:${port}`;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'keyout-e2e-'));
   const logDir = path.join(root, 'e2e-artifacts', 'logs');

@@ -52,7 +52,9 @@ export function webpAnimation(quality: number, compressionLevel: number): string
 
 /** A GIF looping forever. */
 export const GIF_ENCODER = ['-c:v', 'gif', '-loop', '0', '-f', 'gif'];
-/** Output options of one picture written once to an image file (a palette, a poster, a thumbnail). */
+/**
+ * Output options of one picture written once to an image file (a palette, a poster, a thumbnail).
+ */
 export const singleImage = (encoder: string[] = []) => [
   ...['-frames:v', '1', ...encoder],
   ...['-update', '1', '-f', 'image2'],
@@ -122,9 +124,13 @@ export const GIF_ALPHA_THRESHOLD = 128;
 export const gifPaletteGen = (colours: number) =>
   `palettegen=max_colors=${colours}:reserve_transparent=1:stats_mode=full`;
 
-/** Mapping onto the palette: bayer dither (a coarser scale compresses better), alpha cut at the threshold. */
+/**
+ * Mapping onto the palette: bayer dither (a coarser scale compresses better), alpha cut at the
+ * threshold.
+ */
 export const gifPaletteUse = (bayerScale: number) =>
-  `paletteuse=dither=bayer:bayer_scale=${bayerScale}:diff_mode=rectangle:alpha_threshold=${GIF_ALPHA_THRESHOLD}`;
+  `paletteuse=dither=bayer:bayer_scale=${bayerScale}:` +
+  `diff_mode=rectangle:alpha_threshold=${GIF_ALPHA_THRESHOLD}`;
 
 export const clampCrf = (crf: number, max: number) => Math.min(max, Math.max(0, Math.round(crf)));
 

@@ -1,6 +1,9 @@
 import { apngSticker, stickerFormat } from './sticker';
 
-/** Discord's sticker limits, whatever the codec: 320×320, ≤ 5 s, ≤ 512 KiB (discord.com/developers, create-guild-sticker). */
+/**
+ * Discord's sticker limits, whatever the codec: 320×320, ≤ 5 s, ≤ 512 KiB (discord.com/developers,
+ * create-guild-sticker).
+ */
 export const DISCORD_STICKER_LIMITS = {
   platform: 'Discord (sticker)',
   canvas: 320,

@@ -94,7 +94,10 @@ export const OPAQUE_CONTAINERS = ids(
   (f): f is Extract<AnyFormat, { family: 'opaque' }> => f.family === 'opaque',
 ) as [OpaqueContainer, ...OpaqueContainer[]];
 
-/** Each name a composition's `export_format` may use (an opaque container or an alias, `h264`) → that container. */
+/**
+ * Each name a composition's `export_format` may use (an opaque container or an alias, `h264`) →
+ * that container.
+ */
 const CONTAINER_BY_NAME = new Map<string, OpaqueContainer>(
   OUTPUT_FORMATS.flatMap((f) =>
     f.family === 'opaque'

@@ -18,8 +18,9 @@ function lottieSteps(c: StepsContext): { steps: string[][]; lottie: LottiePlan }
   const dir = `${c.workDir}/frames`;
   const [num, den] = c.geometry.fpsRational.split('/');
   const timeBase = `${den ?? 1}/${num}`;
-  // Each frame is named by its index (its pts at 1/fps); mpdecimate drops those barely different from the last one kept.
-  // It runs on yuva444p, pinned: left to negotiation next to libwebp (FFmpeg 5.1) it dropped nothing.
+  // Each frame is named by its index (its pts at 1/fps); mpdecimate drops those barely different
+  // from the last one kept. It runs on yuva444p, pinned: left to negotiation next to libwebp
+  // (FFmpeg 5.1) it dropped nothing.
   const sampled = [...alphaCut(o.threshold), ...(o.smartSampling ? ['mpdecimate'] : [])];
   const index = [`settb=${timeBase}`, 'setpts=N', 'format=yuva444p', ...sampled, 'format=yuva420p'];
   const graph = [...c.graph, `[t]${index.join(',')}[i]`];
@@ -96,7 +97,8 @@ export const lottie = {
   studio: false,
   classicStatus: false,
   cliDefault: false,
-  // Every frame is an embedded image: a minute of 720p is already tens of megabytes of JSON for a player to hold.
+  // Every frame is an embedded image: a minute of 720p is already tens of megabytes of JSON for a
+  // player to hold.
   maxSeconds: 60,
   encoding: { kind: 'steps', steps: lottieSteps },
 } as const satisfies OutputFormat<'lottie'>;

@@ -41,7 +41,10 @@ export const WEBM_VP9_ALPHA_FILE = {
   alpha: 'straight',
 } as const;
 
-/** Transparent animated images (APNG, GIF, WebP): silent, looping forever, composited at full chroma. */
+/**
+ * Transparent animated images (APNG, GIF, WebP): silent, looping forever, composited at full
+ * chroma.
+ */
 export const ANIMATED_IMAGE = {
   family: 'transparent',
   inverted: false,
@@ -50,7 +53,10 @@ export const ANIMATED_IMAGE = {
   workingFormat: 'yuv444p',
 } as const;
 
-/** Videos with a straight alpha plane or layer (ProRes 4444, VP9, HEVC): audio kept, played once, made on servers. */
+/**
+ * Videos with a straight alpha plane or layer (ProRes 4444, VP9, HEVC): audio kept, played once,
+ * made on servers.
+ */
 export const ALPHA_VIDEO = {
   family: 'transparent',
   alpha: 'straight',

@@ -1,6 +1,9 @@
 import { apngSticker, stickerFormat } from './sticker';
 
-/** Signal sticker: APNG, 512×512, ≤ 3 s, ≤ 300 KiB (Signal-Desktop sticker-creator constants; 3 s from community validators). */
+/**
+ * Signal sticker: APNG, 512×512, ≤ 3 s, ≤ 300 KiB (Signal-Desktop sticker-creator constants; 3 s
+ * from community validators).
+ */
 export const signalApngV1 = stickerFormat('signal_apng_v1', {
   label: 'Signal sticker (APNG, 512×512, ≤ 3 s)',
   platform: 'Signal (sticker)',

@@ -1,7 +1,10 @@
 import { h264Mp4 } from './codecs';
 import type { EncodeBranch, EncodeContext, OutputFormat } from './types';
 
-/** Colour above, the matte below, in one opaque H.264 frame twice the height: alpha for players without it. */
+/**
+ * Colour above, the matte below, in one opaque H.264 frame twice the height: alpha for players
+ * without it.
+ */
 const stacked = (inverted: boolean) =>
   ({
     family: 'transparent',

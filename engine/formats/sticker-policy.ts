@@ -28,8 +28,8 @@ export interface AttemptIO {
 
 /**
  * An attempt's last step, run in JavaScript over the raw RGBA frames its ffmpeg step wrote:
- * - `apng-palette`: one palette with partial alpha, written by upng-js (engine/media/apng-palette.ts),
- *   since ffmpeg 5.1's palettes keep binary alpha only;
+ * - `apng-palette`: one palette with partial alpha, written by upng-js
+ *   (engine/media/apng-palette.ts), since ffmpeg 5.1's palettes keep binary alpha only;
  * - `vp9-alpha`: VP9 with alpha through WebCodecs (mediabunny), where ffmpeg.wasm's libvpx
  *   encoder crashes (the browser only), at `bitrate` bits per second for each of the colour and
  *   the alpha stream.
@@ -59,7 +59,10 @@ export interface StickerCodec {
   profile: ValidationProfile;
   alpha: AlphaKind;
   loop: boolean;
-  /** Quality steps, best first; the last is the quality floor (one ladder a codec, whatever the platform). */
+  /**
+   * Quality steps, best first; the last is the quality floor (one ladder a codec, whatever the
+   * platform).
+   */
   quality: readonly StickerQuality[];
   /** Frame rates tried at the quality floor, falling; the last is the floor (never below 12). */
   fpsSteps: readonly number[];
@@ -81,7 +84,10 @@ export interface StickerPolicy {
   canvas: { width: number; height: number };
   /** The longest loop, in seconds: a longer source is sped up so the whole loop fits. */
   maxSeconds: number;
-  /** `platform`: the platform's own rule; `keyout`: the platform states none, this is Keyout's choice. */
+  /**
+   * `platform`: the platform's own rule; `keyout`: the platform states none, this is Keyout's
+   * choice.
+   */
   capSource: 'platform' | 'keyout';
   limitBytes: number;
   /** The limit as the platform states it ("256 KiB", "500 KB"). */

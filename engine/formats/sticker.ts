@@ -138,7 +138,10 @@ function framesJob(io: AttemptIO, encode: FramesJob['encode']): AttemptEncode {
   };
 }
 
-/** Alpha kept to `levels` evenly spaced values (0 and 255 exact): lossless alpha compresses far better. */
+/**
+ * Alpha kept to `levels` evenly spaced values (0 and 255 exact): lossless alpha compresses far
+ * better.
+ */
 function alphaLevels(levels: number): string[] {
   if (levels >= 256) return [];
   const step = 255 / (levels - 1);
@@ -147,7 +150,10 @@ function alphaLevels(levels: number): string[] {
 
 const BROWSER_VP9_BITS_PER_PIXEL = 0.2;
 
-/** VP9 with alpha in WebM (Telegram): constant quality, `good` deadline (small canvases, so affordable). */
+/**
+ * VP9 with alpha in WebM (Telegram): constant quality, `good` deadline (small canvases, so
+ * affordable).
+ */
 export const vp9Sticker: StickerCodec = {
   // crf on servers (libvpx); in the browser, the share of the budget aimed at (encodeInBrowser).
   quality: [
@@ -236,7 +242,10 @@ export const apngSticker: StickerCodec = {
   encode: (q, io) => framesJob(io, { kind: 'apng-palette', colours: q.colours! }),
 };
 
-/** GIF (Discord, Slack): one palette for the loop plus a transparent entry; coarser dither compresses better. */
+/**
+ * GIF (Discord, Slack): one palette for the loop plus a transparent entry; coarser dither
+ * compresses better.
+ */
 export const gifSticker: StickerCodec = {
   quality: [
     { colours: 256, bayer: 3 },

@@ -26,7 +26,9 @@ export interface OutputFormat<Id extends string = string> {
   /** Encoded video codec as ffprobe names it; served as `metadata.format`. */
   codec: string;
   container: string;
-  /** The validation policy the file must pass (lib/media/validate); served as `metadata.profile`. */
+  /**
+   * The validation policy the file must pass (lib/media/validate); served as `metadata.profile`.
+   */
   profile: ValidationProfile;
   alpha: AlphaKind;
   /** The matte is stored inverted (255 = background). */
@@ -37,7 +39,9 @@ export interface OutputFormat<Id extends string = string> {
   loop: boolean;
   /** The pixel format colour is merged and composited in before the format's own conversion. */
   workingFormat: 'yuv420p' | 'yuv444p';
-  /** Export `sizes` must be `native`: the layout cannot be resized (spec, start `exports` rule 4). */
+  /**
+   * Export `sizes` must be `native`: the layout cannot be resized (spec, start `exports` rule 4).
+   */
   nativeOnly: boolean;
   /**
    * The studio makes it in the browser from its cut-out (ffmpeg.wasm running this module's
@@ -52,7 +56,10 @@ export interface OutputFormat<Id extends string = string> {
   classicStatus: boolean;
   /** The CLI picks this format for an output name with its extension (one per extension). */
   cliDefault: boolean;
-  /** Other names clients ask for it by (an opaque container's `export_format`: the n8n templates send `h264`). */
+  /**
+   * Other names clients ask for it by (an opaque container's `export_format`: the n8n templates
+   * send `h264`).
+   */
   aliases?: readonly string[];
   /** The longest source it takes, in seconds (refused at start beyond it). */
   maxSeconds?: number;

@@ -4,11 +4,17 @@ import { fitLongSide, resizeMap, type FloatMap } from './image';
 /** Levels per channel: 16³ colours, fine enough to tell bark from skin, coarse enough to fill. */
 const LEVELS = 16;
 const COLOURS = LEVELS * LEVELS * LEVELS;
-/** Cells along the long side of the working grid; each cell's statistics cover it and its 8 neighbours. */
+/**
+ * Cells along the long side of the working grid; each cell's statistics cover it and its 8
+ * neighbours.
+ */
 const CELLS = 16;
 /** Pixels the key's matte is this sure of (p ≤ 0.2 or ≥ 0.8) teach the model. */
 const SURE = 0.2;
-/** A cell whose neighbourhood holds fewer of a colour's confident pixels than this has barely seen it. */
+/**
+ * A cell whose neighbourhood holds fewer of a colour's confident pixels than this has barely seen
+ * it.
+ */
 const SEEN = 16;
 
 /**

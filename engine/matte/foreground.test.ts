@@ -53,16 +53,20 @@ function bandError(
 }
 
 describe('estimateForeground', () => {
-  it("gives a soft edge over saturated magenta the subject's colour back, within 6 levels on average (filmed: over 35)", () => {
-    const { fg, alpha, rgba } = scene(() => [255, 0, 255]);
-    const before = bandError(rgba, fg, alpha);
-    const out = rgba.slice();
-    estimateForeground({ data: out, width: W, height: H, layout: 'rgba' });
-    const after = bandError(out, fg, alpha);
-    expect(before).toBeGreaterThan(35);
-    expect(after).toBeLessThan(6);
-    expect(after).toBeLessThan(before / 7);
-  });
+  it(
+    "gives a soft edge over saturated magenta the subject's colour " +
+      'back, within 6 levels on average (filmed: over 35)',
+    () => {
+      const { fg, alpha, rgba } = scene(() => [255, 0, 255]);
+      const before = bandError(rgba, fg, alpha);
+      const out = rgba.slice();
+      estimateForeground({ data: out, width: W, height: H, layout: 'rgba' });
+      const after = bandError(out, fg, alpha);
+      expect(before).toBeGreaterThan(35);
+      expect(after).toBeLessThan(6);
+      expect(after).toBeLessThan(before / 7);
+    },
+  );
 
   it('handles a background that changes across the frame (green to blue)', () => {
     const { fg, alpha, rgba } = scene((x) => [0, 255 - x, x]);
@@ -101,25 +105,30 @@ describe('estimateForeground', () => {
       for (let c = 0; c < 4; c++) expect(planar[c * W * H + p]).toBe(interleaved[p * 4 + c]);
   });
 
-  it('keeps the filmed colour where the matte is soft over the subject itself (a broad plateau of low alpha)', () => {
-    // The subject fills the frame (no old background anywhere), but the matte says 0.3 over a wide patch.
-    const { fg } = scene(() => [255, 0, 255]);
-    const rgba = new Uint8Array(W * H * 4);
-    for (let p = 0; p < W * H; p++) {
-      for (let c = 0; c < 3; c++) rgba[p * 4 + c] = fg[p * 3 + c]!;
-      const x = p % W;
-      rgba[p * 4 + 3] = x > 60 && x < 260 ? 77 : 255;
-    }
-    const out = rgba.slice();
-    estimateForeground({ data: out, width: W, height: H, layout: 'rgba' });
-    let moved = 0;
-    for (let p = 0; p < W * H; p++) {
-      const x = p % W;
-      if (x < 80 || x > 240) continue;
-      for (let c = 0; c < 3; c++) moved += Math.abs(out[p * 4 + c]! - rgba[p * 4 + c]!);
-    }
-    expect(moved / (161 * H * 3)).toBeLessThan(1);
-  });
+  it(
+    'keeps the filmed colour where the matte is soft over the ' +
+      'subject itself (a broad plateau of low alpha)',
+    () => {
+      // The subject fills the frame (no old background anywhere), but the matte says 0.3 over a
+      // wide patch.
+      const { fg } = scene(() => [255, 0, 255]);
+      const rgba = new Uint8Array(W * H * 4);
+      for (let p = 0; p < W * H; p++) {
+        for (let c = 0; c < 3; c++) rgba[p * 4 + c] = fg[p * 3 + c]!;
+        const x = p % W;
+        rgba[p * 4 + 3] = x > 60 && x < 260 ? 77 : 255;
+      }
+      const out = rgba.slice();
+      estimateForeground({ data: out, width: W, height: H, layout: 'rgba' });
+      let moved = 0;
+      for (let p = 0; p < W * H; p++) {
+        const x = p % W;
+        if (x < 80 || x > 240) continue;
+        for (let c = 0; c < 3; c++) moved += Math.abs(out[p * 4 + c]! - rgba[p * 4 + c]!);
+      }
+      expect(moved / (161 * H * 3)).toBeLessThan(1);
+    },
+  );
 
   it('leaves a frame without a soft band alone', () => {
     const data = new Uint8Array(W * H * 4).map((_, i) =>

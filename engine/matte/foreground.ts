@@ -78,7 +78,10 @@ const SUM_STEP = 2;
 /** The side of the square tiles the narrow pass works in: only tiles near the band are filled. */
 const TILE = 32;
 
-/** Where the band is: its bounding box (x1, y1 exclusive) and which TILE-sized tiles hold band pixels. */
+/**
+ * Where the band is: its bounding box (x1, y1 exclusive) and which TILE-sized tiles hold band
+ * pixels.
+ */
 interface Band extends Box {
   tw: number;
   tiles: Uint8Array;
@@ -124,7 +127,9 @@ function grow(band: Band, d: number): Uint8Array {
   return out;
 }
 
-/** Calls `visit` with each row span [xs, xe) of row y of the marked tiles that lies inside `box`. */
+/**
+ * Calls `visit` with each row span [xs, xe) of row y of the marked tiles that lies inside `box`.
+ */
 function eachTileSpan(
   tiles: Uint8Array,
   tw: number,
@@ -153,7 +158,9 @@ let bandScratch = {
   fores: new Float32Array(0),
 };
 
-/** Float scratch reused from frame to frame (a video's frames are one size): the narrow pass's maps. */
+/**
+ * Float scratch reused from frame to frame (a video's frames are one size): the narrow pass's maps.
+ */
 const scratch: Float32Array[] = [];
 function maps(count: number, n: number): Float32Array[] {
   for (let i = 0; i < count; i++)
@@ -265,7 +272,10 @@ interface Tap {
 }
 const newTap = (): Tap => ({ o: 0, tx: 0, ty: 0, gw: 1, one: true });
 
-/** The tap between the centres of a gw × gh grid of `cell`-px cells, at pixel (x, y) from the grid's corner (written into `t`). */
+/**
+ * The tap between the centres of a gw × gh grid of `cell`-px cells, at pixel (x, y) from the grid's
+ * corner (written into `t`).
+ */
 function tapOf(gw: number, gh: number, cell: number, x: number, y: number, t: Tap): Tap {
   t.gw = gw;
   if (cell === 1) {

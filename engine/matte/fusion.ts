@@ -13,7 +13,9 @@ export interface KeyMatte {
 
 /** Photometric mismatch (grey levels) at which a warped source counts for 1/e. */
 const SIGMA = 10 / 255;
-/** Mean luma difference (over 5×5) above which a region of a frame is not the key's picture moved. */
+/**
+ * Mean luma difference (over 5×5) above which a region of a frame is not the key's picture moved.
+ */
 const UNEXPLAINED = 0.15;
 /** Floor on a source's certainty, so regions every source is unsure of still get a value. */
 const CERTAINTY_FLOOR = 0.05;

@@ -100,45 +100,51 @@ describe('optical flow', () => {
     expect(moved.data[45 * w + 52]).toBeLessThan(0.2);
   });
 
-  it('follows a head that crosses a fifth of the frame and keeps the still wall beside it still', () => {
-    // A talking head swinging in front of a wood-grain wall (the d12 clip at the flow's 128 px):
-    // eyes, mouth and shading on the head, faint vertical grain on the wall.
-    const [w, h, side] = [128, 128, 44];
-    const blob = (dx: number, dy: number, cx: number, cy: number, s: number) =>
-      Math.exp(-((dx - cx) ** 2 + (dy - cy) ** 2) / s);
-    const frame = (ox: number) =>
-      map(w, h, (x, y) => {
-        const [dx, dy] = [x - ox, y - 30];
-        if (dx < 0 || dx >= side || dy < 0 || dy >= side)
-          return 0.6 + 0.04 * Math.sin(x * 1.3 + 2 * Math.sin(x * 0.21) + 0.2 * Math.sin(y * 0.15));
-        return (
-          0.3 +
-          0.4 * blob(dx, dy, 12, 15, 30) +
-          0.3 * blob(dx, dy, 31, 13, 20) -
-          0.2 * blob(dx, dy, 22, 32, 60) +
-          (0.2 * dx) / side
-        );
-      });
-    const flow = denseFlow(frame(60), frame(32));
-    for (const [x, y] of [
-      [62, 32],
-      [70, 40],
-      [80, 50],
-      [100, 70],
-    ] as const) {
-      expect(Math.abs(flow.u[y * w + x]! + 28)).toBeLessThan(1.5);
-      expect(Math.abs(flow.v[y * w + x]!)).toBeLessThan(1.5);
-    }
-    // The wall away from both positions of the head stays put (a patch here and there may slip
-    // along the grain by a few pixels, which carries no matte anywhere wrong).
-    let drift = 0;
-    for (let y = 0; y < h; y++)
-      for (let x = 110; x < w; x++) drift += Math.hypot(flow.u[y * w + x]!, flow.v[y * w + x]!);
-    expect(drift / (h * (w - 110))).toBeLessThan(0.5);
-    const head = warpBack(square(w, h, 32, 30), flow);
-    expect(head.data[32 * w + 62]).toBeGreaterThan(0.8);
-    expect(head.data[50 * w + 40]).toBeLessThan(0.2);
-  });
+  it(
+    'follows a head that crosses a fifth of the frame and keeps the ' +
+      'still wall beside it still',
+    () => {
+      // A talking head swinging in front of a wood-grain wall (the d12 clip at the flow's 128 px):
+      // eyes, mouth and shading on the head, faint vertical grain on the wall.
+      const [w, h, side] = [128, 128, 44];
+      const blob = (dx: number, dy: number, cx: number, cy: number, s: number) =>
+        Math.exp(-((dx - cx) ** 2 + (dy - cy) ** 2) / s);
+      const frame = (ox: number) =>
+        map(w, h, (x, y) => {
+          const [dx, dy] = [x - ox, y - 30];
+          if (dx < 0 || dx >= side || dy < 0 || dy >= side)
+            return (
+              0.6 + 0.04 * Math.sin(x * 1.3 + 2 * Math.sin(x * 0.21) + 0.2 * Math.sin(y * 0.15))
+            );
+          return (
+            0.3 +
+            0.4 * blob(dx, dy, 12, 15, 30) +
+            0.3 * blob(dx, dy, 31, 13, 20) -
+            0.2 * blob(dx, dy, 22, 32, 60) +
+            (0.2 * dx) / side
+          );
+        });
+      const flow = denseFlow(frame(60), frame(32));
+      for (const [x, y] of [
+        [62, 32],
+        [70, 40],
+        [80, 50],
+        [100, 70],
+      ] as const) {
+        expect(Math.abs(flow.u[y * w + x]! + 28)).toBeLessThan(1.5);
+        expect(Math.abs(flow.v[y * w + x]!)).toBeLessThan(1.5);
+      }
+      // The wall away from both positions of the head stays put (a patch here and there may slip
+      // along the grain by a few pixels, which carries no matte anywhere wrong).
+      let drift = 0;
+      for (let y = 0; y < h; y++)
+        for (let x = 110; x < w; x++) drift += Math.hypot(flow.u[y * w + x]!, flow.v[y * w + x]!);
+      expect(drift / (h * (w - 110))).toBeLessThan(0.5);
+      const head = warpBack(square(w, h, 32, 30), flow);
+      expect(head.data[32 * w + 62]).toBeGreaterThan(0.8);
+      expect(head.data[50 * w + 40]).toBeLessThan(0.2);
+    },
+  );
 });
 
 describe('keyframe fusion', () => {
@@ -170,25 +176,30 @@ describe('keyframe fusion', () => {
     ).toBeGreaterThan(0.5);
   });
 
-  it('distrusts a key whose subject the frame does not show, even where its picture matches', () => {
-    // A grey block with a white mark on dark ground. Key B is the frame itself; key A took a
-    // white mark elsewhere for the subject and the block for background. Where the block is
-    // plain grey, A's picture matches the frame, so only the whole of A's carried subject
-    // landing on dark ground tells that A does not describe this frame.
-    const [w, h] = [64, 32];
-    const picture = (mark: number) =>
-      map(w, h, (x) => (x >= mark && x < mark + 8 ? 1 : x >= 20 && x < 44 ? 0.5 : 0.1));
-    const frame = picture(30);
-    const a = { index: 0, prob: map(w, h, (x) => (x >= 4 && x < 12 ? 1 : 0)), small: picture(4) };
-    const b = { index: 4, prob: map(w, h, (x) => (x >= 20 && x < 44 ? 1 : 0)), small: frame };
-    const still = () => stillFlow(frame);
-    const fuse = (unexplainedScale: number) =>
-      fuseKeyMattes(frame, 2, [a, b], { interval: 4, unexplainedScale }, still).data[16 * w + 24]!;
-    expect(unexplainedSubject(frame, a, still())).toBe(1);
-    expect(unexplainedSubject(frame, b, still())).toBe(0);
-    expect(fuse(0)).toBeLessThan(0.6);
-    expect(fuse(0.1)).toBeGreaterThan(0.95);
-  });
+  it(
+    'distrusts a key whose subject the frame does not show, even ' + 'where its picture matches',
+    () => {
+      // A grey block with a white mark on dark ground. Key B is the frame itself; key A took a
+      // white mark elsewhere for the subject and the block for background. Where the block is
+      // plain grey, A's picture matches the frame, so only the whole of A's carried subject
+      // landing on dark ground tells that A does not describe this frame.
+      const [w, h] = [64, 32];
+      const picture = (mark: number) =>
+        map(w, h, (x) => (x >= mark && x < mark + 8 ? 1 : x >= 20 && x < 44 ? 0.5 : 0.1));
+      const frame = picture(30);
+      const a = { index: 0, prob: map(w, h, (x) => (x >= 4 && x < 12 ? 1 : 0)), small: picture(4) };
+      const b = { index: 4, prob: map(w, h, (x) => (x >= 20 && x < 44 ? 1 : 0)), small: frame };
+      const still = () => stillFlow(frame);
+      const fuse = (unexplainedScale: number) =>
+        fuseKeyMattes(frame, 2, [a, b], { interval: 4, unexplainedScale }, still).data[
+          16 * w + 24
+        ]!;
+      expect(unexplainedSubject(frame, a, still())).toBe(1);
+      expect(unexplainedSubject(frame, b, still())).toBe(0);
+      expect(fuse(0)).toBeLessThan(0.6);
+      expect(fuse(0.1)).toBeGreaterThan(0.95);
+    },
+  );
 
   it('finds a region the key does not explain inside a subject it mostly does', () => {
     // The key shows a head over a torso; on the frame the head has gone (dark ground there),

@@ -35,35 +35,39 @@ describe('lossy APNG', () => {
     expect(apng.frames.map((f) => Math.round(f.duration))).toEqual([83, 84, 83]);
   });
 
-  it('keeps fully opaque and fully transparent pixels where few colours merge the inside with the soft edge', () => {
-    // A small subject: an opaque disc of many colours in a soft ring, on a transparent canvas.
-    const [w, h, n] = [64, 64, 4];
-    const raw = new Uint8Array(w * h * 4 * n);
-    for (let f = 0; f < n; f++)
-      for (let y = 0; y < h; y++)
-        for (let x = 0; x < w; x++) {
-          const at = ((f * h + y) * w + x) * 4;
-          const d = Math.hypot(x - 32, y - 32);
-          raw.set(
-            [
-              (x * 97 + y * 31 + f * 7) & 255,
-              (x * y * 13) & 255,
-              (y * 53 + x * 5) & 255,
-              d < 8 ? 255 : d < 24 ? Math.round(255 - (d - 8) * 4) : 0,
-            ],
-            at,
-          );
-        }
-    const decoded = UPNG.toRGBA8(
-      UPNG.decode(
-        quantizedApng(raw, { width: w, height: h, fpsRational: '12/1', colours: 32 }).slice()
-          .buffer,
-      ),
-    );
-    const alphas = new Set(
-      decoded.flatMap((frame) => [...new Uint8Array(frame).filter((_, i) => i % 4 === 3)]),
-    );
-    expect(alphas.has(0) && alphas.has(255)).toBe(true);
-    expect([...alphas].some((a) => a > 0 && a < 255)).toBe(true);
-  });
+  it(
+    'keeps fully opaque and fully transparent pixels where few ' +
+      'colours merge the inside with the soft edge',
+    () => {
+      // A small subject: an opaque disc of many colours in a soft ring, on a transparent canvas.
+      const [w, h, n] = [64, 64, 4];
+      const raw = new Uint8Array(w * h * 4 * n);
+      for (let f = 0; f < n; f++)
+        for (let y = 0; y < h; y++)
+          for (let x = 0; x < w; x++) {
+            const at = ((f * h + y) * w + x) * 4;
+            const d = Math.hypot(x - 32, y - 32);
+            raw.set(
+              [
+                (x * 97 + y * 31 + f * 7) & 255,
+                (x * y * 13) & 255,
+                (y * 53 + x * 5) & 255,
+                d < 8 ? 255 : d < 24 ? Math.round(255 - (d - 8) * 4) : 0,
+              ],
+              at,
+            );
+          }
+      const decoded = UPNG.toRGBA8(
+        UPNG.decode(
+          quantizedApng(raw, { width: w, height: h, fpsRational: '12/1', colours: 32 }).slice()
+            .buffer,
+        ),
+      );
+      const alphas = new Set(
+        decoded.flatMap((frame) => [...new Uint8Array(frame).filter((_, i) => i % 4 === 3)]),
+      );
+      expect(alphas.has(0) && alphas.has(255)).toBe(true);
+      expect([...alphas].some((a) => a > 0 && a < 255)).toBe(true);
+    },
+  );
 });

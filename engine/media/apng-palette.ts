@@ -75,7 +75,9 @@ function paletteShares(
   return { opaque: entries - forEdge, edge: forEdge };
 }
 
-/** Clusters the pixels at `at` into `colours` entries (upng-js), written back in straight colour. */
+/**
+ * Clusters the pixels at `at` into `colours` entries (upng-js), written back in straight colour.
+ */
 function quantizeInto(px: Uint32Array, at: Uint32Array, colours: number): void {
   if (!at.length) return;
   const group = new Uint32Array(at.length);
@@ -92,7 +94,9 @@ export function unpremultiply(c: number): number {
   return ((a << 24) | (ch(16) << 16) | (ch(8) << 8) | ch(0)) >>> 0;
 }
 
-/** Whole-millisecond delays whose running sum stays on the exact timeline (30 fps: 33, 34, 33, …). */
+/**
+ * Whole-millisecond delays whose running sum stays on the exact timeline (30 fps: 33, 34, 33, …).
+ */
 export function frameDelays(count: number, fps: number): number[] {
   return Array.from(
     { length: count },

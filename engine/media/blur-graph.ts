@@ -21,7 +21,8 @@ export function blurGraph(b: Blur, c: CompositeContext, filmed: string | null = 
       `[${MATTE}]${cropPrefix}split[m][side]`,
       ...ownSideBlur(blur, subjectBlurred, c.alphaFmt, c.blend),
       `[${subjectBlurred ? 'blurred' : 'sharp'}][m]alphamerge,${c.alphaFmt}[fg]`,
-      `[${subjectBlurred ? 'sharp' : 'blurred'}][fg]overlay=shortest=1:format=${c.blend},${c.finish(c.cropped)}[${PICTURE}]`,
+      `[${subjectBlurred ? 'sharp' : 'blurred'}][fg]overlay=shortest=1:` +
+        `format=${c.blend},${c.finish(c.cropped)}[${PICTURE}]`,
     ],
   };
 }

@@ -22,12 +22,18 @@ export function compositionGraph(
   if (!bg) throw new RenderPlanError('A composition needs a background file.');
   const layout = templateLayout(template, c.cropped, bg);
   const canvas = layout.canvas;
-  const cover = `scale=${canvas.width}:${canvas.height}:force_original_aspect_ratio=increase,crop=${canvas.width}:${canvas.height},setsar=1,format=${c.work}`;
+  const cover =
+    `scale=${canvas.width}:${canvas.height}:` +
+    'force_original_aspect_ratio=increase,' +
+    `crop=${canvas.width}:${canvas.height},setsar=1,` +
+    `format=${c.work}`;
+  const rate = `fps=${p.info.fpsRational}`;
   const bgChain =
     bg.kind === 'image'
       ? // One decoded picture, scaled once, then repeated on the output's clock.
-        `[${backgroundInput(p)}:v]${cover},loop=loop=-1:size=1,setpts=N/(${p.info.fpsRational})/TB,fps=${p.info.fpsRational}[bg]`
-      : `[${backgroundInput(p)}:v]${[...startFilters(bg.info), `fps=${p.info.fpsRational}`, cover].join(',')}[bg]`;
+        `[${backgroundInput(p)}:v]${cover},loop=loop=-1:size=1,` +
+        `setpts=N/(${p.info.fpsRational})/TB,${rate}[bg]`
+      : `[${backgroundInput(p)}:v]${[...startFilters(bg.info), rate, cover].join(',')}[bg]`;
   const fgChain = [
     ...(layout.fg.width !== c.cropped.width || layout.fg.height !== c.cropped.height
       ? [`scale=${layout.fg.width}:${layout.fg.height}:flags=bicubic`]
@@ -42,7 +48,8 @@ export function compositionGraph(
     filters: [
       `[${SRC}][${MATTE}]alphamerge,${[...c.crop, ...fgChain, c.alphaFmt].join(',')}[fg]`,
       bgChain,
-      `[bg][fg]overlay=x=${layout.x}:y=${layout.y}:shortest=1:format=${c.blend},${c.finish(canvas)}[${PICTURE}]`,
+      `[bg][fg]overlay=x=${layout.x}:y=${layout.y}:shortest=1:` +
+        `format=${c.blend},${c.finish(canvas)}[${PICTURE}]`,
     ],
   };
 }

@@ -13,7 +13,8 @@ const riff = (type: string, data: number[]) => [
 ];
 
 function animatedWebp(): Uint8Array {
-  const vp8x = riff('VP8X', [0x12, 0, 0, 0, ...le(99, 3), ...le(49, 3)]); // animation + alpha, 100x50
+  // animation + alpha, 100x50
+  const vp8x = riff('VP8X', [0x12, 0, 0, 0, ...le(99, 3), ...le(49, 3)]);
   const anim = riff('ANIM', [...le(0xffffffff, 4), ...le(0, 2)]);
   const frame = (x: number, dur: number) =>
     riff('ANMF', [
@@ -51,22 +52,26 @@ describe('readWebp', () => {
     expect(text.indexOf('ALPH')).toBeLessThan(text.indexOf('VP8 '));
   });
 
-  it('refuses a still WebP as no animation, and asAnimatedWebp makes it a looping animation of its one frame', () => {
-    const w = readWebp(animatedWebp());
-    // What libwebp writes for an animation whose frames are all the same: one still image.
-    const still = stillWebp({ width: 100, height: 50 }, w.frameChunks[0]!);
-    expect(() => readWebp(still)).toThrow(/a still WebP, not an animation/);
-    const animated = asAnimatedWebp(still, 3000)!;
-    expect(readWebp(animated)).toMatchObject({
-      width: 100,
-      height: 50,
-      loopCount: 0,
-      hasAlpha: true,
-      frames: [{ x: 0, y: 0, width: 100, height: 50, duration: 3000, hasAlpha: true }],
-    });
-    expect(readWebp(animated).frameChunks[0]).toEqual(w.frameChunks[0]);
-    expect(asAnimatedWebp(animatedWebp(), 3000)).toBeNull();
-  });
+  it(
+    'refuses a still WebP as no animation, and asAnimatedWebp makes ' +
+      'it a looping animation of its one frame',
+    () => {
+      const w = readWebp(animatedWebp());
+      // What libwebp writes for an animation whose frames are all the same: one still image.
+      const still = stillWebp({ width: 100, height: 50 }, w.frameChunks[0]!);
+      expect(() => readWebp(still)).toThrow(/a still WebP, not an animation/);
+      const animated = asAnimatedWebp(still, 3000)!;
+      expect(readWebp(animated)).toMatchObject({
+        width: 100,
+        height: 50,
+        loopCount: 0,
+        hasAlpha: true,
+        frames: [{ x: 0, y: 0, width: 100, height: 50, duration: 3000, hasAlpha: true }],
+      });
+      expect(readWebp(animated).frameChunks[0]).toEqual(w.frameChunks[0]);
+      expect(asAnimatedWebp(animatedWebp(), 3000)).toBeNull();
+    },
+  );
 
   it('rejects what is not a WebP', () => {
     expect(() => readWebp(new Uint8Array(str('RIFF0000WAVE')))).toThrow(/not a WebP/);

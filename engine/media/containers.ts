@@ -169,7 +169,10 @@ export function asAnimatedWebp(b: Uint8Array, durationMs: number): Uint8Array | 
   ]);
 }
 
-/** An animation with the alpha flag set where a frame leaves part of the canvas uncovered (transparent); null when it is right already. */
+/**
+ * An animation with the alpha flag set where a frame leaves part of the canvas uncovered
+ * (transparent); null when it is right already.
+ */
 function withCanvasAlpha(b: Uint8Array, vp8x: Chunk): Uint8Array | null {
   if (vp8x.data[0]! & ALPHA_FLAG) return null;
   const info = readWebp(b);
@@ -242,7 +245,9 @@ export function stillWebp(
 
 const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 
-/** Reads an APNG: canvas, plays (0 = forever), colour type, and each frame's rectangle and delay. */
+/**
+ * Reads an APNG: canvas, plays (0 = forever), colour type, and each frame's rectangle and delay.
+ */
 export function readApng(b: Uint8Array): AnimationInfo & { colorType: number } {
   if (!PNG_SIGNATURE.every((v, i) => b[i] === v)) throw new ContainerError('not a PNG file');
   let at = 8;

@@ -11,7 +11,10 @@ export interface Transform {
 
 /** Size, rate and length of an output, computed before encoding so validation can check them. */
 export interface OutputGeometry {
-  /** Crop in source display pixels, already clamped to the frame and to even sizes; null = whole frame. */
+  /**
+   * Crop in source display pixels, already clamped to the frame and to even sizes; null = whole
+   * frame.
+   */
   crop: { x: number; y: number; width: number; height: number } | null;
   width: number;
   height: number;
@@ -23,12 +26,17 @@ export interface OutputGeometry {
   /** True when the frame rate differs from the normalized source's. */
   retimed: boolean;
   reverse: boolean;
-  /** Stickers: the picture fitted inside the canvas (width × height) and the loop sped up to fit the cap. */
+  /**
+   * Stickers: the picture fitted inside the canvas (width × height) and the loop sped up to fit the
+   * cap.
+   */
   sticker?: StickerFit;
 }
 
 export interface StickerFit {
-  /** The cropped source scaled to fit inside the canvas (even sizes); transparent padding around it. */
+  /**
+   * The cropped source scaled to fit inside the canvas (even sizes); transparent padding around it.
+   */
   fit: { width: number; height: number };
   /** Presentation time factor: 1, or below 1 when a source longer than the cap is sped up. */
   speed: number;
@@ -43,7 +51,9 @@ export function parseRational(r: string): number {
   return v;
 }
 
-/** Encoders that subsample chroma need even sizes; every output uses them for one rule everywhere. */
+/**
+ * Encoders that subsample chroma need even sizes; every output uses them for one rule everywhere.
+ */
 export const evenDown = (n: number) => Math.max(2, Math.floor(n / 2) * 2);
 
 /** Scales (w, h) down to at most maxWidth wide, keeping the aspect ratio, both even. */
@@ -57,7 +67,10 @@ export function fitWidth(
   return { width, height: evenDown(Math.round((h * width) / w)) };
 }
 
-/** GIF delays are whole centiseconds: snap a rate to 100/n (at most 50 fps) so the file plays at the promised speed. */
+/**
+ * GIF delays are whole centiseconds: snap a rate to 100/n (at most 50 fps) so the file plays at the
+ * promised speed.
+ */
 export function gifRate(fps: number): string {
   const delay = Math.max(2, Math.round(100 / fps));
   return `100/${delay}`;
@@ -114,7 +127,10 @@ function clampCrop(
   return { x, y, width, height };
 }
 
-/** A sticker's frame rate as an ffmpeg rational: whole fps, or 100/n for GIF's centisecond delays (at most 25 fps). */
+/**
+ * A sticker's frame rate as an ffmpeg rational: whole fps, or 100/n for GIF's centisecond delays
+ * (at most 25 fps).
+ */
 export function stickerRate(fps: number, gifRates: boolean): string {
   if (!gifRates) return `${Math.round(fps)}/1`;
   const delay = Math.min(

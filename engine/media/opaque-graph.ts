@@ -14,7 +14,10 @@ import {
 import type { Blur } from './recipe';
 import { RenderPlanError, type RenderPlanInput } from './render-input';
 
-/** The picture of an opaque recipe (colour, blur, composition) as [t]: the cut-out over its background. */
+/**
+ * The picture of an opaque recipe (colour, blur, composition) as [t]: the cut-out over its
+ * background.
+ */
 export function opaqueGraph(
   p: RenderPlanInput,
   fg: OutputGeometry,

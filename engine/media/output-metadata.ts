@@ -5,7 +5,10 @@
 
 /** How an output carries transparency. */
 export type AlphaKind =
-  /** A real alpha channel with partial transparency (VP9 alpha, ProRes 4444, HEVC alpha layer, WebP, APNG, PNG). */
+  /**
+   * A real alpha channel with partial transparency (VP9 alpha, ProRes 4444, HEVC alpha layer, WebP,
+   * APNG, PNG).
+   */
   | 'straight'
   /** On/off transparency only (GIF). */
   | 'binary'
@@ -34,7 +37,9 @@ export type ValidationProfile =
   | 'animation-binary-alpha'
   | 'lottie-alpha';
 
-/** What the renderer promises about a file before it exists; validation checks the file against it. */
+/**
+ * What the renderer promises about a file before it exists; validation checks the file against it.
+ */
 export interface OutputPromise {
   profile: ValidationProfile;
   /** Encoded video codec as ffprobe names it (vp9, prores, hevc, h264, webp, gif, apng, png). */
@@ -78,7 +83,9 @@ export interface OutputMetadata {
   validated: true;
   /** The encoded video codec (vp9, prores, hevc, h264, webp, gif, apng, png). */
   format: string;
-  /** The validation policy that passed; for a sticker, its versioned sticker policy (the format id). */
+  /**
+   * The validation policy that passed; for a sticker, its versioned sticker policy (the format id).
+   */
   profile: string;
   container: string;
   width: number;

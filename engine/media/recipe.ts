@@ -65,7 +65,10 @@ export function formatOf(recipe: Recipe): OutputFormat {
   return outputFormat(recipe.kind === 'transparent' ? recipe.format : recipe.exportFormat);
 }
 
-/** The format name a recipe is reported under (`output_format`): the transparent format, or the container. */
+/**
+ * The format name a recipe is reported under (`output_format`): the transparent format, or the
+ * container.
+ */
 export function formatIdOf(recipe: Recipe): ExportFormat | OpaqueContainer {
   return recipe.kind === 'transparent' ? recipe.format : recipe.exportFormat;
 }

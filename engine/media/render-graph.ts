@@ -26,7 +26,10 @@ export const withAlpha = (fmt: string) => `format=${fmt.replace('yuv', 'yuva')}`
 /** ffmpeg's own VP8/VP9 decoders drop the alpha side stream; libvpx reads it. */
 const ALPHA_DECODERS: Readonly<Record<string, string>> = { vp9: 'libvpx-vp9', vp8: 'libvpx' };
 
-/** The raw frames a piped source sends (`RenderSource.piped`): planar Y′CbCr with alpha, full chroma. */
+/**
+ * The raw frames a piped source sends (`RenderSource.piped`): planar Y′CbCr with alpha, full
+ * chroma.
+ */
 export const PIPED_FORMAT = 'yuva444p';
 
 const pipedInput = (s: RenderSource) => [
@@ -50,7 +53,10 @@ const pipedInput = (s: RenderSource) => [
 const decodeThreads = (s: RenderSource) =>
   s.info.width * s.info.height > 1920 * 1080 ? ['-threads', '1'] : [];
 
-/** The source (input 0, its sound) and its matte or piped colour (input 1), or the source with its own alpha. */
+/**
+ * The source (input 0, its sound) and its matte or piped colour (input 1), or the source with its
+ * own alpha.
+ */
 export const sourceInputs = (s: RenderSource) => {
   const source = [...decodeThreads(s), ...safeInputArgs(s.info, s.source, s.maxPixels)];
   return s.piped

@@ -29,7 +29,10 @@ export interface RenderSource {
    * colour on the way); `source` still gives the sound.
    */
   piped?: boolean;
-  /** Whose ffmpeg runs the plan (native unless said): ffmpeg.wasm lacks some encoders (engine/formats/sticker.ts). */
+  /**
+   * Whose ffmpeg runs the plan (native unless said): ffmpeg.wasm lacks some encoders
+   * (engine/formats/sticker.ts).
+   */
   runner?: FfmpegRunner;
 }
 

@@ -40,7 +40,9 @@ const blurPlanGraph = (blur: Blur) =>
   graphOf(plan({ kind: 'blur', blur, exportFormat: 'mp4' }).steps[0]!);
 
 describe('planRender: inputs and timeline', () => {
-  /** What an untrusted input must be read with: its demuxer forced, local files only, frames capped. */
+  /**
+   * What an untrusted input must be read with: its demuxer forced, local files only, frames capped.
+   */
   const guardedInput = (demuxer: string, file: string) => [
     ...['-f', demuxer, '-protocol_whitelist', 'file', '-format_whitelist', 'mov,matroska,avi'],
     ...['-max_pixels', '8294400', '-reinit_filter', '0', '-i', file],
@@ -57,7 +59,9 @@ describe('planRender: inputs and timeline', () => {
         ]);
         const g = graphOf(args);
         expect(g).toContain(
-          `[0:v]scale=1280:720,setpts=PTS-STARTPTS,fps=24/1,trim=end_frame=271,format=${workingFormat({ kind: 'transparent', format })}[src]`,
+          '[0:v]scale=1280:720,setpts=PTS-STARTPTS,fps=24/1,' +
+            'trim=end_frame=271,' +
+            `format=${workingFormat({ kind: 'transparent', format })}[src]`,
         );
         expect(g).toContain(
           '[1:v]scale=1280:720,setpts=PTS-STARTPTS,fps=24/1,trim=end_frame=271,format=gray[matte]',
@@ -70,29 +74,32 @@ describe('planRender: inputs and timeline', () => {
 });
 
 describe('planRender: a piped source (the colour with its edges estimated, on stdin)', () => {
-  it('reads the source for its sound and the raw frames from stdin, already on the timeline', () => {
-    const [args] = plan({ kind: 'transparent', format: 'webm_vp9' }, { piped: true }).steps;
-    expect(args!.slice(10, 23)).toEqual([
-      '-i',
-      '/in/src.mp4',
-      '-f',
-      'rawvideo',
-      '-pix_fmt',
-      'yuva444p',
-      '-s',
-      '1280x720',
-      '-framerate',
-      '24/1',
-      '-i',
-      'pipe:0',
-      '-filter_complex',
-    ]);
-    const g = graphOf(args!);
-    expect(g).toContain('[1:v]format=yuva444p,split[src_c][src_a]');
-    expect(g).toContain('[src_a]alphaextract,format=gray[matte]');
-    expect(g).toContain('[0:a:0]atrim');
-    expect(g).not.toContain('fps=24/1');
-  });
+  it(
+    'reads the source for its sound and the raw frames from stdin, ' + 'already on the timeline',
+    () => {
+      const [args] = plan({ kind: 'transparent', format: 'webm_vp9' }, { piped: true }).steps;
+      expect(args!.slice(10, 23)).toEqual([
+        '-i',
+        '/in/src.mp4',
+        '-f',
+        'rawvideo',
+        '-pix_fmt',
+        'yuva444p',
+        '-s',
+        '1280x720',
+        '-framerate',
+        '24/1',
+        '-i',
+        'pipe:0',
+        '-filter_complex',
+      ]);
+      const g = graphOf(args!);
+      expect(g).toContain('[1:v]format=yuva444p,split[src_c][src_a]');
+      expect(g).toContain('[src_a]alphaextract,format=gray[matte]');
+      expect(g).toContain('[0:a:0]atrim');
+      expect(g).not.toContain('fps=24/1');
+    },
+  );
 
   it('blur behind the subject blurs the filmed frame, decoded again from the source', () => {
     const g = graphOf(
@@ -175,19 +182,23 @@ describe('planRender: transparent formats', () => {
     );
   });
 
-  it('hevc_alpha: the picture losslessly (FFV1 yuva420p + AAC in NUT) for the in-process HEVC encode', () => {
-    const p = plan({ kind: 'transparent', format: 'hevc_alpha' });
-    const [args] = p.steps;
-    expect(args).toEqual(expect.arrayContaining(['ffv1', 'yuva420p', 'aac', '-f', 'nut']));
-    expect(args!.at(-1)).toBe('/w/intermediate.nut');
-    expect(p.finish).toEqual({
-      kind: 'hevc-alpha',
-      intermediate: '/w/intermediate.nut',
-      output: '/out/o',
-      fpsRational: '24/1',
-      hasAudio: true,
-    });
-  });
+  it(
+    'hevc_alpha: the picture losslessly (FFV1 yuva420p + AAC in ' +
+      'NUT) for the in-process HEVC encode',
+    () => {
+      const p = plan({ kind: 'transparent', format: 'hevc_alpha' });
+      const [args] = p.steps;
+      expect(args).toEqual(expect.arrayContaining(['ffv1', 'yuva420p', 'aac', '-f', 'nut']));
+      expect(args!.at(-1)).toBe('/w/intermediate.nut');
+      expect(p.finish).toEqual({
+        kind: 'hevc-alpha',
+        intermediate: '/w/intermediate.nut',
+        output: '/out/o',
+        fpsRational: '24/1',
+        hasAudio: true,
+      });
+    },
+  );
 
   it('stacked video: colour on top, (inverted) matte below', () => {
     const g = graphOf(plan({ kind: 'transparent', format: 'stacked_video' }).steps[0]!);
@@ -211,71 +222,82 @@ describe('planRender: transparent formats', () => {
     expect(p.promise).toMatchObject({ codec: 'h264', hasAudio: false, inverted: true });
   });
 
-  it('pro_bundle: one run writing color.mp4, alpha.mp4 and audio.m4a, zipped with a manifest', () => {
-    const p = plan({ kind: 'transparent', format: 'pro_bundle' });
-    expect(p.steps).toHaveLength(1);
-    expect(p.steps[0]).toEqual(
-      expect.arrayContaining(['/w/color.mp4', '/w/alpha.mp4', '/w/audio.m4a']),
-    );
-    expect(p.zip?.files.map((f) => f.name)).toEqual(['color.mp4', 'alpha.mp4', 'audio.m4a']);
-    expect(p.zip?.manifest?.name).toBe('manifest.json');
-    const noAudio = plan(
-      { kind: 'transparent', format: 'pro_bundle' },
-      { info: { ...info, hasAudio: false } },
-    );
-    expect(noAudio.zip?.files.map((f) => f.name)).toEqual(['color.mp4', 'alpha.mp4']);
-  });
+  it(
+    'pro_bundle: one run writing color.mp4, alpha.mp4 and ' + 'audio.m4a, zipped with a manifest',
+    () => {
+      const p = plan({ kind: 'transparent', format: 'pro_bundle' });
+      expect(p.steps).toHaveLength(1);
+      expect(p.steps[0]).toEqual(
+        expect.arrayContaining(['/w/color.mp4', '/w/alpha.mp4', '/w/audio.m4a']),
+      );
+      expect(p.zip?.files.map((f) => f.name)).toEqual(['color.mp4', 'alpha.mp4', 'audio.m4a']);
+      expect(p.zip?.manifest?.name).toBe('manifest.json');
+      const noAudio = plan(
+        { kind: 'transparent', format: 'pro_bundle' },
+        { info: { ...info, hasAudio: false } },
+      );
+      expect(noAudio.zip?.files.map((f) => f.name)).toEqual(['color.mp4', 'alpha.mp4']);
+    },
+  );
 
-  it('gif: palette pass, then paletteuse with a reserved transparent entry, at a centisecond rate', () => {
-    const p = plan({ kind: 'transparent', format: 'gif' });
-    expect(p.steps).toHaveLength(2);
-    expect(graphOf(p.steps[0]!)).toContain('palettegen=max_colors=256:reserve_transparent=1');
-    expect(graphOf(p.steps[1]!)).toContain('paletteuse=');
-    expect(graphOf(p.steps[1]!)).toContain('fps=100/4');
-    expect(p.promise.fps).toBe(25);
-  });
+  it(
+    'gif: palette pass, then paletteuse with a reserved transparent ' +
+      'entry, at a centisecond rate',
+    () => {
+      const p = plan({ kind: 'transparent', format: 'gif' });
+      expect(p.steps).toHaveLength(2);
+      expect(graphOf(p.steps[0]!)).toContain('palettegen=max_colors=256:reserve_transparent=1');
+      expect(graphOf(p.steps[1]!)).toContain('paletteuse=');
+      expect(graphOf(p.steps[1]!)).toContain('fps=100/4');
+      expect(p.promise.fps).toBe(25);
+    },
+  );
 
-  it('lottie: frames named by index, held by mpdecimate with smart sampling, cut by a threshold, WebP or PNG by preset', () => {
-    const d = plan({ kind: 'transparent', format: 'lottie' });
-    expect(graphOf(d.steps[0]!)).toContain(
-      '[t]settb=1/24,setpts=N,format=yuva444p,mpdecimate,format=yuva420p[i]',
-    );
-    expect(d.steps[0]).toEqual(
-      expect.arrayContaining([
-        'libwebp',
-        '-quality',
-        '75',
-        '-frame_pts',
-        '1',
-        '/w/frames/frame_%06d.webp',
-      ]),
-    );
-    expect(d.lottie).toEqual({
-      directory: '/w/frames',
-      image: 'webp',
-      width: 1280,
-      height: 720,
-      fps: 24,
-      frames: 247,
-    });
-    expect(d.promise).toMatchObject({
-      profile: 'lottie-alpha',
-      codec: 'lottie',
-      alpha: 'straight',
-      hasAudio: false,
-    });
-    const png = plan({
-      kind: 'transparent',
-      format: 'lottie',
-      lottie: { preset: 'png', smartSampling: false, threshold: 0.5 },
-      transform: { max_width: 640 },
-    });
-    expect(graphOf(png.steps[0]!)).toContain(
-      "[t]settb=1/24,setpts=N,format=yuva444p,lut=a='if(gte(val,128),255,0)',format=yuva420p[i]",
-    );
-    expect(png.steps[0]).toEqual(expect.arrayContaining(['png', '/w/frames/frame_%06d.png']));
-    expect(png.lottie).toMatchObject({ image: 'png', width: 640, height: 360 });
-  });
+  it(
+    'lottie: frames named by index, held by mpdecimate with smart ' +
+      'sampling, cut by a threshold, WebP or PNG by preset',
+    () => {
+      const d = plan({ kind: 'transparent', format: 'lottie' });
+      expect(graphOf(d.steps[0]!)).toContain(
+        '[t]settb=1/24,setpts=N,format=yuva444p,mpdecimate,format=yuva420p[i]',
+      );
+      expect(d.steps[0]).toEqual(
+        expect.arrayContaining([
+          'libwebp',
+          '-quality',
+          '75',
+          '-frame_pts',
+          '1',
+          '/w/frames/frame_%06d.webp',
+        ]),
+      );
+      expect(d.lottie).toEqual({
+        directory: '/w/frames',
+        image: 'webp',
+        width: 1280,
+        height: 720,
+        fps: 24,
+        frames: 247,
+      });
+      expect(d.promise).toMatchObject({
+        profile: 'lottie-alpha',
+        codec: 'lottie',
+        alpha: 'straight',
+        hasAudio: false,
+      });
+      const png = plan({
+        kind: 'transparent',
+        format: 'lottie',
+        lottie: { preset: 'png', smartSampling: false, threshold: 0.5 },
+        transform: { max_width: 640 },
+      });
+      expect(graphOf(png.steps[0]!)).toContain(
+        "[t]settb=1/24,setpts=N,format=yuva444p,lut=a='if(gte(val,128),255,0)',format=yuva420p[i]",
+      );
+      expect(png.steps[0]).toEqual(expect.arrayContaining(['png', '/w/frames/frame_%06d.png']));
+      expect(png.lottie).toMatchObject({ image: 'png', width: 640, height: 360 });
+    },
+  );
 
   it('webp, apng, png_sequence: alpha kept, loop forever for animations', () => {
     expect(plan({ kind: 'transparent', format: 'webp' }).steps[0]).toEqual(
@@ -289,24 +311,29 @@ describe('planRender: transparent formats', () => {
     expect(seq.zip?.directory).toBe('/w/frames');
   });
 
-  it('transforms apply after the merge, in order crop → scale → fps → reverse, audio reversed too', () => {
-    const p = plan({
-      kind: 'transparent',
-      format: 'webm_vp9',
-      transform: {
-        crop: { x: 10, y: 20, width: 640, height: 360 },
-        max_width: 320,
-        fps: 12,
-        reverse: true,
-      },
-    });
-    const g = graphOf(p.steps[0]!);
-    expect(g).toContain(
-      'alphamerge,crop=640:360:10:20,scale=320:180:flags=bicubic,setsar=1,fps=12/1,reverse,format=yuva420p[t]',
-    );
-    expect(g).toContain('areverse');
-    expect(p.promise).toMatchObject({ width: 320, height: 180, fps: 12 });
-  });
+  it(
+    'transforms apply after the merge, in order crop → scale → fps ' +
+      '→ reverse, audio reversed too',
+    () => {
+      const p = plan({
+        kind: 'transparent',
+        format: 'webm_vp9',
+        transform: {
+          crop: { x: 10, y: 20, width: 640, height: 360 },
+          max_width: 320,
+          fps: 12,
+          reverse: true,
+        },
+      });
+      const g = graphOf(p.steps[0]!);
+      expect(g).toContain(
+        'alphamerge,crop=640:360:10:20,scale=320:180:flags=bicubic,' +
+          'setsar=1,fps=12/1,reverse,format=yuva420p[t]',
+      );
+      expect(g).toContain('areverse');
+      expect(p.promise).toMatchObject({ width: 320, height: 180, fps: 12 });
+    },
+  );
 
   it('refuses a reverse that would not fit in memory', () => {
     expect(() =>
@@ -496,29 +523,32 @@ describe('planBatch: one decode for several outputs', () => {
       })),
     });
 
-  it('decodes and merges once, then splits to each output with its own transform and encoder', () => {
-    const b = batch([
-      { format: 'webm_vp9' },
-      { format: 'webm_vp9', transform: { max_width: 640 } },
-      { format: 'mask_video' },
-      { format: 'mov_prores', transform: { reverse: true } },
-    ]);
-    const args = b.shared!;
-    expect(args.filter((a) => a === '-i')).toHaveLength(2);
-    const g = graphOf(args);
-    expect(g.match(/alphamerge/g)).toHaveLength(1);
-    // ProRes merges in 4:4:4, so the shared picture is 4:4:4 for every branch.
-    expect(g).toContain('[src][matte]alphamerge,format=yuva444p,split=4[m0][m1][m2][m3]');
-    expect(g).toContain('[m1]scale=640:360:flags=bicubic,setsar=1,format=yuva420p[t1]');
-    expect(g).toContain('[m3]reverse,format=yuva444p[t3]');
-    expect(g).toContain('[t2]alphaextract,format=yuv420p[v2]');
-    // Audio once, split to the outputs that carry it, reversed where the picture is.
-    expect(g).toContain('asplit=3[as0][as1][as2]');
-    expect(g).toContain('[as2]areverse[ao3]');
-    for (const out of ['/out/0', '/out/1', '/out/2', '/out/3']) expect(args).toContain(out);
-    expect(b.plans.map((p) => p.steps.length)).toEqual([0, 0, 0, 0]);
-    expect(b.plans[1]!.promise).toMatchObject({ width: 640, height: 360, codec: 'vp9' });
-  });
+  it(
+    'decodes and merges once, then splits to each output with its ' + 'own transform and encoder',
+    () => {
+      const b = batch([
+        { format: 'webm_vp9' },
+        { format: 'webm_vp9', transform: { max_width: 640 } },
+        { format: 'mask_video' },
+        { format: 'mov_prores', transform: { reverse: true } },
+      ]);
+      const args = b.shared!;
+      expect(args.filter((a) => a === '-i')).toHaveLength(2);
+      const g = graphOf(args);
+      expect(g.match(/alphamerge/g)).toHaveLength(1);
+      // ProRes merges in 4:4:4, so the shared picture is 4:4:4 for every branch.
+      expect(g).toContain('[src][matte]alphamerge,format=yuva444p,split=4[m0][m1][m2][m3]');
+      expect(g).toContain('[m1]scale=640:360:flags=bicubic,setsar=1,format=yuva420p[t1]');
+      expect(g).toContain('[m3]reverse,format=yuva444p[t3]');
+      expect(g).toContain('[t2]alphaextract,format=yuv420p[v2]');
+      // Audio once, split to the outputs that carry it, reversed where the picture is.
+      expect(g).toContain('asplit=3[as0][as1][as2]');
+      expect(g).toContain('[as2]areverse[ao3]');
+      for (const out of ['/out/0', '/out/1', '/out/2', '/out/3']) expect(args).toContain(out);
+      expect(b.plans.map((p) => p.steps.length)).toEqual([0, 0, 0, 0]);
+      expect(b.plans[1]!.promise).toMatchObject({ width: 640, height: 360, codec: 'vp9' });
+    },
+  );
 
   it('leaves multi-pass and multi-file formats to their own runs', () => {
     const b = batch([
@@ -534,46 +564,53 @@ describe('planBatch: one decode for several outputs', () => {
 });
 
 describe('planPoster', () => {
-  it('one PNG of the representative frame as the format shows it, at the output size, never retimed', () => {
-    const poster = planPoster(
-      inputOf({
-        kind: 'transparent',
-        format: 'webm_vp9',
-        transform: { max_width: 320, fps: 12, reverse: true },
-      }),
-      '/out/p.png',
-    );
-    const args = poster.args;
-    expect([poster.width, poster.height]).toEqual([320, 180]);
-    const g = graphOf(args);
-    expect(g).toContain('scale=320:180:flags=bicubic');
-    expect(g).not.toContain('reverse');
-    expect(g).not.toContain('fps=12');
-    expect(g).toContain("[shown]select='eq(n\\,82)'[picked]");
-    expect(g).toContain('alphamerge,format=rgba[poster]');
-    expect(args.slice(-11)).toEqual([
-      '-map',
-      '[poster]',
-      '-frames:v',
-      '1',
-      '-c:v',
-      'png',
-      '-update',
-      '1',
-      '-f',
-      'image2',
-      '/out/p.png',
-    ]);
-    expect(
-      graphOf(planPoster(inputOf({ kind: 'transparent', format: 'mask_video' }), '/p.png').args),
-    ).toContain('alphaextract,format=yuv420p[shown]');
-    expect(
-      graphOf(
-        planPoster(inputOf({ kind: 'color', color: '#000000', exportFormat: 'mp4' }), '/p.png')
-          .args,
-      ),
-    ).toContain('format=rgb24[poster]');
-    const stacked = planPoster(inputOf({ kind: 'transparent', format: 'stacked_video' }), '/p.png');
-    expect([stacked.width, stacked.height]).toEqual([1280, 1440]);
-  });
+  it(
+    'one PNG of the representative frame as the format shows it, at ' +
+      'the output size, never retimed',
+    () => {
+      const poster = planPoster(
+        inputOf({
+          kind: 'transparent',
+          format: 'webm_vp9',
+          transform: { max_width: 320, fps: 12, reverse: true },
+        }),
+        '/out/p.png',
+      );
+      const args = poster.args;
+      expect([poster.width, poster.height]).toEqual([320, 180]);
+      const g = graphOf(args);
+      expect(g).toContain('scale=320:180:flags=bicubic');
+      expect(g).not.toContain('reverse');
+      expect(g).not.toContain('fps=12');
+      expect(g).toContain("[shown]select='eq(n\\,82)'[picked]");
+      expect(g).toContain('alphamerge,format=rgba[poster]');
+      expect(args.slice(-11)).toEqual([
+        '-map',
+        '[poster]',
+        '-frames:v',
+        '1',
+        '-c:v',
+        'png',
+        '-update',
+        '1',
+        '-f',
+        'image2',
+        '/out/p.png',
+      ]);
+      expect(
+        graphOf(planPoster(inputOf({ kind: 'transparent', format: 'mask_video' }), '/p.png').args),
+      ).toContain('alphaextract,format=yuv420p[shown]');
+      expect(
+        graphOf(
+          planPoster(inputOf({ kind: 'color', color: '#000000', exportFormat: 'mp4' }), '/p.png')
+            .args,
+        ),
+      ).toContain('format=rgb24[poster]');
+      const stacked = planPoster(
+        inputOf({ kind: 'transparent', format: 'stacked_video' }),
+        '/p.png',
+      );
+      expect([stacked.width, stacked.height]).toEqual([1280, 1440]);
+    },
+  );
 });

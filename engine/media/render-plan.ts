@@ -63,7 +63,10 @@ export interface RenderPlan {
   members?: { color: string; alpha: string; audio: string | null };
   lottie?: LottiePlan;
   geometry: OutputGeometry;
-  /** After the steps: what turns the branch's intermediate into the file (engine/formats FinishKind). */
+  /**
+   * After the steps: what turns the branch's intermediate into the file (engine/formats
+   * FinishKind).
+   */
   finish?: PlannedFinish;
 }
 
@@ -103,8 +106,11 @@ function geometryOf(
     const bytes = out.frames * out.width * out.height * 4;
     if (bytes > MAX_REVERSE_BYTES) {
       throw new RenderPlanError(
-        `Reverse playback holds every frame in memory and is limited to about ${Math.round(MAX_REVERSE_BYTES / 1024 ** 3)} GB of frames; ` +
-          `this output needs ${(bytes / 1024 ** 3).toFixed(1)} GB. Use a shorter clip, a crop or max_width.`,
+        'Reverse playback holds every frame in memory and is limited to ' +
+          `about ${Math.round(MAX_REVERSE_BYTES / 1024 ** 3)} GB of ` +
+          'frames; ' +
+          (`this output needs ${(bytes / 1024 ** 3).toFixed(1)} GB. Use a ` +
+            'shorter clip, a crop or max_width.'),
       );
     }
   }
@@ -281,7 +287,10 @@ export interface BatchPlanInput extends RenderSource {
 export interface BatchPlan {
   /** One ffmpeg run writing every output whose format is a single branch (empty when none is). */
   shared: string[] | null;
-  /** Per output, in order: its plan (promise, geometry, format; `steps` only where it runs on its own). */
+  /**
+   * Per output, in order: its plan (promise, geometry, format; `steps` only where it runs on its
+   * own).
+   */
   plans: RenderPlan[];
 }
 
@@ -306,13 +315,15 @@ export function planBatch(b: BatchPlanInput): BatchPlan {
     : 'yuv420p';
   const filters = [
     ...timeline(b, working),
-    `[${SRC}][${MATTE}]alphamerge,${withAlpha(working)},split=${joined.length}${joined.map((_, k) => `[m${k}]`).join('')}`,
+    `[${SRC}][${MATTE}]alphamerge,${withAlpha(working)},` +
+      `split=${joined.length}${joined.map((_, k) => `[m${k}]`).join('')}`,
   ];
   const withAudio = joined.filter(({ plan }) => plan.promise.hasAudio);
   if (withAudio.length) {
     const d = (b.maskFrames / parseRational(b.info.fpsRational)).toFixed(6);
     filters.push(
-      `[0:a:0]atrim=duration=${d},aresample=48000,asplit=${withAudio.length}${withAudio.map((_, k) => `[as${k}]`).join('')}`,
+      `[0:a:0]atrim=duration=${d},aresample=48000,` +
+        `asplit=${withAudio.length}${withAudio.map((_, k) => `[as${k}]`).join('')}`,
     );
   }
   const args: string[] = [];

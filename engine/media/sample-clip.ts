@@ -15,8 +15,11 @@ const BALL =
 export function sampleClipArgs(out: string): string[] {
   const { width, height, fps, seconds } = SAMPLE_CLIP;
   const sky =
-    `gradients=s=${width}x${height}:r=${fps}:c0=0x1e3a8aff:c1=0x38bdf8ff:c2=0xfde68aff:n=3:x0=0:y0=0:x1=0:y1=300:speed=0.01:d=${seconds},` +
-    `drawbox=x=0:y=290:w=iw:h=70:color=0x4d7c0f@1:t=fill,drawbox=x=0:y=290:w=iw:h=4:color=0x365314@1:t=fill`;
+    `gradients=s=${width}x${height}:r=${fps}:c0=0x1e3a8aff:` +
+    'c1=0x38bdf8ff:c2=0xfde68aff:n=3:x0=0:y0=0:x1=0:y1=300:' +
+    `speed=0.01:d=${seconds},` +
+    (`drawbox=x=0:y=290:w=iw:h=70:color=0x4d7c0f@1:t=fill,` +
+      `drawbox=x=0:y=290:w=iw:h=4:color=0x365314@1:t=fill`);
   return [
     '-v',
     'error',
@@ -30,7 +33,9 @@ export function sampleClipArgs(out: string): string[] {
     '-i',
     BALL,
     '-filter_complex',
-    "[0:v][1:v]overlay=x='60+(W-280)*(0.5+0.5*sin(t*1.3))':y='H-215-140*abs(sin(t*2.4))':format=auto:shortest=1,format=yuv420p[v]",
+    "[0:v][1:v]overlay=x='60+(W-280)*(0.5+0.5*sin(t*1.3))':" +
+      "y='H-215-140*abs(sin(t*2.4))':format=auto:shortest=1," +
+      'format=yuv420p[v]',
     '-map',
     '[v]',
     '-c:v',

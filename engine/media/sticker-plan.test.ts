@@ -67,57 +67,65 @@ describe('sticker catalogue', () => {
 });
 
 describe('stickerGeometry', () => {
-  it('fits the source inside the canvas and speeds a long source up so the whole loop fits the cap', () => {
-    const g = stickerGeometry(info, 247, undefined, {
-      canvas: { width: 512, height: 512 },
-      maxSeconds: 3,
-      gifRates: false,
-    });
-    expect(g).toMatchObject({
-      width: 512,
-      height: 512,
-      fps: 24,
-      frames: 72,
-      duration: 3,
-      retimed: true,
-      reverse: false,
-    });
-    expect(g.sticker!.fit).toEqual({ width: 512, height: 288 });
-    expect(g.sticker!.loopSeconds).toBe(3);
-    expect(g.sticker!.speed).toBeCloseTo(3 / (247 / 24), 6);
-  });
+  it(
+    'fits the source inside the canvas and speeds a long source up ' +
+      'so the whole loop fits the cap',
+    () => {
+      const g = stickerGeometry(info, 247, undefined, {
+        canvas: { width: 512, height: 512 },
+        maxSeconds: 3,
+        gifRates: false,
+      });
+      expect(g).toMatchObject({
+        width: 512,
+        height: 512,
+        fps: 24,
+        frames: 72,
+        duration: 3,
+        retimed: true,
+        reverse: false,
+      });
+      expect(g.sticker!.fit).toEqual({ width: 512, height: 288 });
+      expect(g.sticker!.loopSeconds).toBe(3);
+      expect(g.sticker!.speed).toBeCloseTo(3 / (247 / 24), 6);
+    },
+  );
 
-  it('keeps a short source at its length; the rate stays within 12–30 fps; GIF rates are whole centiseconds', () => {
-    const short = stickerGeometry(
-      info,
-      60,
-      { fps: 30 },
-      { canvas: { width: 320, height: 320 }, maxSeconds: 5, gifRates: false },
-    );
-    expect(short).toMatchObject({ fps: 30, frames: 75, duration: 2.5 });
-    expect(short.sticker!.speed).toBe(1);
-    const slow = stickerGeometry({ ...info, fpsRational: '8/1' }, 40, undefined, {
-      canvas: { width: 128, height: 128 },
-      maxSeconds: 5,
-      gifRates: false,
-    });
-    expect(slow.fps).toBe(12);
-    const gif = stickerGeometry(info, 247, undefined, {
-      canvas: { width: 320, height: 320 },
-      maxSeconds: 5,
-      gifRates: true,
-    });
-    expect(gif).toMatchObject({ fpsRational: '100/4', fps: 25, frames: 125 });
-    // Frames are rounded down: the loop never runs past the cap.
-    const odd = stickerGeometry(
-      info,
-      247,
-      { fps: 14 },
-      { canvas: { width: 320, height: 320 }, maxSeconds: 3, gifRates: true },
-    );
-    expect(odd.fpsRational).toBe('100/7');
-    expect(odd.duration).toBeLessThanOrEqual(3);
-  });
+  it(
+    'keeps a short source at its length; the rate stays within ' +
+      '12–30 fps; GIF rates are whole centiseconds',
+    () => {
+      const short = stickerGeometry(
+        info,
+        60,
+        { fps: 30 },
+        { canvas: { width: 320, height: 320 }, maxSeconds: 5, gifRates: false },
+      );
+      expect(short).toMatchObject({ fps: 30, frames: 75, duration: 2.5 });
+      expect(short.sticker!.speed).toBe(1);
+      const slow = stickerGeometry({ ...info, fpsRational: '8/1' }, 40, undefined, {
+        canvas: { width: 128, height: 128 },
+        maxSeconds: 5,
+        gifRates: false,
+      });
+      expect(slow.fps).toBe(12);
+      const gif = stickerGeometry(info, 247, undefined, {
+        canvas: { width: 320, height: 320 },
+        maxSeconds: 5,
+        gifRates: true,
+      });
+      expect(gif).toMatchObject({ fpsRational: '100/4', fps: 25, frames: 125 });
+      // Frames are rounded down: the loop never runs past the cap.
+      const odd = stickerGeometry(
+        info,
+        247,
+        { fps: 14 },
+        { canvas: { width: 320, height: 320 }, maxSeconds: 3, gifRates: true },
+      );
+      expect(odd.fpsRational).toBe('100/7');
+      expect(odd.duration).toBeLessThanOrEqual(3);
+    },
+  );
 
   it('fits a crop, and a portrait source letterboxes the other way', () => {
     const crop = stickerGeometry(
@@ -131,34 +139,38 @@ describe('stickerGeometry', () => {
 });
 
 describe('the adaptive ladder', () => {
-  it('tries quality first, then the frame rate at the quality floor, and never shrinks the subject inside its canvas', () => {
-    const a = stickerAttempts(policy('telegram_video_v1'), 24);
-    expect(a.map((x) => [x.quality.crf, x.fps])).toEqual([
-      [32, 24],
-      [40, 24],
-      [48, 24],
-      [48, 20],
-      [48, 15],
-      [48, 12],
-    ]);
-    expect(a.every((x) => !('scale' in x))).toBe(true);
-    // A start rate below a step skips it; no attempt is ever under 12 fps.
-    expect(stickerAttempts(policy('signal_apng_v1'), 15).map((x) => x.fps)).toEqual([
-      15, 15, 15, 15, 12,
-    ]);
-    for (const f of STICKER_FORMATS) {
-      for (const x of stickerAttempts(policy(f), 30)) expect(x.fps).toBeGreaterThanOrEqual(12);
-    }
-    const gif = stickerAttempts(policy('discord_gif_v1'), 25);
-    expect(gif.map((x) => x.fpsRational)).toEqual([
-      '100/4',
-      '100/4',
-      '100/4',
-      '100/5',
-      '100/6',
-      '100/8',
-    ]);
-  });
+  it(
+    'tries quality first, then the frame rate at the quality floor, ' +
+      'and never shrinks the subject inside its canvas',
+    () => {
+      const a = stickerAttempts(policy('telegram_video_v1'), 24);
+      expect(a.map((x) => [x.quality.crf, x.fps])).toEqual([
+        [32, 24],
+        [40, 24],
+        [48, 24],
+        [48, 20],
+        [48, 15],
+        [48, 12],
+      ]);
+      expect(a.every((x) => !('scale' in x))).toBe(true);
+      // A start rate below a step skips it; no attempt is ever under 12 fps.
+      expect(stickerAttempts(policy('signal_apng_v1'), 15).map((x) => x.fps)).toEqual([
+        15, 15, 15, 15, 12,
+      ]);
+      for (const f of STICKER_FORMATS) {
+        for (const x of stickerAttempts(policy(f), 30)) expect(x.fps).toBeGreaterThanOrEqual(12);
+      }
+      const gif = stickerAttempts(policy('discord_gif_v1'), 25);
+      expect(gif.map((x) => x.fpsRational)).toEqual([
+        '100/4',
+        '100/4',
+        '100/4',
+        '100/5',
+        '100/6',
+        '100/8',
+      ]);
+    },
+  );
 
   it('says by how much the smallest attempt missed', () => {
     const format = outputFormat('slack_gif_v1');
@@ -168,89 +180,100 @@ describe('the adaptive ladder', () => {
     ]);
     expect(msg).toContain('slack_gif_v1 could not fit its budget of 115,200 bytes');
     expect(msg).toContain(
-      'the smallest of 2 attempts (64 colours, bayer scale 5, 12.5 fps) made 125,200 bytes, 10,000 bytes (8.7 %) over',
+      'the smallest of 2 attempts (64 colours, bayer scale 5, 12.5 ' +
+        'fps) made 125,200 bytes, 10,000 bytes (8.7 %) over',
     );
   });
 });
 
 describe('planRender: stickers', () => {
-  it('writes the master (canvas, start rate, loop within the cap, hidden colour cleared) and plans every attempt from it', () => {
-    const p = plan('telegram_video_v1');
-    expect(p.steps).toHaveLength(1);
-    const [args] = p.steps;
-    const g = graphOf(args!);
-    expect(g).toContain(
-      `setpts=PTS*${(3 / (247 / 24)).toFixed(6)},fps=24/1,trim=end_frame=72,scale=512:288:flags=bicubic,setsar=1,pad=512:512:(ow-iw)/2:(oh-ih)/2:color=black@0`,
-    );
-    expect(args).toEqual(expect.arrayContaining(['ffv1', 'bgra']));
-    expect(args).not.toContain('[aout]');
-    expect(args!.at(-1)).toBe('/w/master.mkv');
-    expect(p.finish?.kind).toBe('sticker');
-    const sticker = p.finish?.kind === 'sticker' ? p.finish.sticker : null;
-    expect(sticker!.budgetBytes).toBe(235_929);
-    const first = sticker!.attempts[0]!;
-    expect(first.steps[0]).toEqual(
-      expect.arrayContaining([
-        '/w/master.mkv',
-        'libvpx-vp9',
-        'yuva420p',
-        '-crf',
-        '32',
-        '-frames:v',
-        '72',
-        '-an',
-        '/out/o',
-      ]),
-    );
-    expect(first.promise).toMatchObject({
-      codec: 'vp9',
-      width: 512,
-      height: 512,
-      fps: 24,
-      frames: 72,
-      duration: 3,
-      hasAudio: false,
-    });
-    const last = sticker!.attempts.at(-1)!;
-    expect(last.promise).toMatchObject({ fps: 12, frames: 36 });
-    // The floors keep the picture at the canvas size.
-    expect(last.steps[0]![last.steps[0]!.indexOf('-vf') + 1]).toBe('fps=12/1,format=yuva420p');
-  });
+  it(
+    'writes the master (canvas, start rate, loop within the cap, ' +
+      'hidden colour cleared) and plans every attempt from it',
+    () => {
+      const p = plan('telegram_video_v1');
+      expect(p.steps).toHaveLength(1);
+      const [args] = p.steps;
+      const g = graphOf(args!);
+      expect(g).toContain(
+        `setpts=PTS*${(3 / (247 / 24)).toFixed(6)},fps=24/1,` +
+          'trim=end_frame=72,scale=512:288:flags=bicubic,setsar=1,' +
+          'pad=512:512:(ow-iw)/2:(oh-ih)/2:color=black@0',
+      );
+      expect(args).toEqual(expect.arrayContaining(['ffv1', 'bgra']));
+      expect(args).not.toContain('[aout]');
+      expect(args!.at(-1)).toBe('/w/master.mkv');
+      expect(p.finish?.kind).toBe('sticker');
+      const sticker = p.finish?.kind === 'sticker' ? p.finish.sticker : null;
+      expect(sticker!.budgetBytes).toBe(235_929);
+      const first = sticker!.attempts[0]!;
+      expect(first.steps[0]).toEqual(
+        expect.arrayContaining([
+          '/w/master.mkv',
+          'libvpx-vp9',
+          'yuva420p',
+          '-crf',
+          '32',
+          '-frames:v',
+          '72',
+          '-an',
+          '/out/o',
+        ]),
+      );
+      expect(first.promise).toMatchObject({
+        codec: 'vp9',
+        width: 512,
+        height: 512,
+        fps: 24,
+        frames: 72,
+        duration: 3,
+        hasAudio: false,
+      });
+      const last = sticker!.attempts.at(-1)!;
+      expect(last.promise).toMatchObject({ fps: 12, frames: 36 });
+      // The floors keep the picture at the canvas size.
+      expect(last.steps[0]![last.steps[0]!.indexOf('-vf') + 1]).toBe('fps=12/1,format=yuva420p');
+    },
+  );
 
-  it('APNG attempts write raw frames for the palette encoder; GIF ones two passes; WebP levels its alpha', () => {
-    const apng = plan('signal_apng_v1').finish!;
-    const a = apng.kind === 'sticker' ? apng.sticker.attempts[1]! : null;
-    expect(a!.frames).toEqual({
-      rawFrames: '/w/attempt-2/frames.rgba',
-      width: 512,
-      height: 512,
-      frames: 72,
-      fpsRational: '24/1',
-      output: '/out/o',
-      encode: { kind: 'apng-palette', colours: 128 },
-    });
-    expect(a!.steps[0]!.slice(-5)).toEqual([
-      '-f',
-      'rawvideo',
-      '-pix_fmt',
-      'rgba',
-      '/w/attempt-2/frames.rgba',
-    ]);
-    const gif = plan('slack_gif_v1').finish!;
-    const g = gif.kind === 'sticker' ? gif.sticker.attempts[0]! : null;
-    expect(g!.steps).toHaveLength(2);
-    expect(g!.steps[0]).toEqual(
-      expect.arrayContaining([
-        '-vf',
-        'fps=100/4,palettegen=max_colors=256:reserve_transparent=1:stats_mode=full',
-      ]),
-    );
-    const webp = plan('whatsapp_webp_v1').finish!;
-    const w = webp.kind === 'sticker' ? webp.sticker.attempts[1]! : null;
-    expect(w!.steps[0]).toEqual(expect.arrayContaining(['libwebp_anim', '-quality', '60']));
-    expect(w!.steps[0]!.join(' ')).toContain("lut=a='round(val/17.0000)*17.0000'");
-    expect(w!.promise).toMatchObject({ frames: 240, duration: 10 });
-  });
+  it(
+    'APNG attempts write raw frames for the palette encoder; GIF ' +
+      'ones two passes; WebP levels its alpha',
+    () => {
+      const apng = plan('signal_apng_v1').finish!;
+      const a = apng.kind === 'sticker' ? apng.sticker.attempts[1]! : null;
+      expect(a!.frames).toEqual({
+        rawFrames: '/w/attempt-2/frames.rgba',
+        width: 512,
+        height: 512,
+        frames: 72,
+        fpsRational: '24/1',
+        output: '/out/o',
+        encode: { kind: 'apng-palette', colours: 128 },
+      });
+      expect(a!.steps[0]!.slice(-5)).toEqual([
+        '-f',
+        'rawvideo',
+        '-pix_fmt',
+        'rgba',
+        '/w/attempt-2/frames.rgba',
+      ]);
+      const gif = plan('slack_gif_v1').finish!;
+      const g = gif.kind === 'sticker' ? gif.sticker.attempts[0]! : null;
+      expect(g!.steps).toHaveLength(2);
+      expect(g!.steps[0]).toEqual(
+        expect.arrayContaining([
+          '-vf',
+          'fps=100/4,palettegen=max_colors=256:reserve_transparent=1:stats_mode=full',
+        ]),
+      );
+      const webp = plan('whatsapp_webp_v1').finish!;
+      const w = webp.kind === 'sticker' ? webp.sticker.attempts[1]! : null;
+      expect(w!.steps[0]).toEqual(expect.arrayContaining(['libwebp_anim', '-quality', '60']));
+      expect(w!.steps[0]!.join(' ')).toContain("lut=a='round(val/17.0000)*17.0000'");
+      expect(w!.promise).toMatchObject({ frames: 240, duration: 10 });
+    },
+  );
 
   it('takes fps (as the start rate) and reverse; the poster is the fitted canvas', () => {
     const p = plan('discord_apng_v1', { fps: 15, reverse: true });
@@ -325,44 +348,53 @@ describe('stickers in the browser (ffmpeg.wasm, the cut-out as source)', () => {
       workDir: '/w',
     });
 
-  it('decodes the cut-out with libvpx (its alpha) and takes the matte from it: one input, the same picture', () => {
-    const p = browserPlan('discord_gif_v1');
-    const args = p.steps[0]!;
-    expect(args.slice(0, 4)).toEqual(['-c:v', 'libvpx-vp9', '-f', 'matroska']);
-    expect(args.filter((a) => a === '-i')).toHaveLength(1);
-    const g = graphOf(args);
-    expect(g).toContain('format=yuva444p,split[src_c][src_a]');
-    expect(g).toContain('[src_a]alphaextract,format=gray[matte]');
-    // From the merge on, the graph is the server's.
-    const server = graphOf(plan('discord_gif_v1').steps[0]!);
-    expect(g.slice(g.indexOf('[src][matte]alphamerge'))).toBe(
-      server.slice(server.indexOf('[src][matte]alphamerge')),
-    );
-  });
+  it(
+    'decodes the cut-out with libvpx (its alpha) and takes the ' +
+      'matte from it: one input, the same picture',
+    () => {
+      const p = browserPlan('discord_gif_v1');
+      const args = p.steps[0]!;
+      expect(args.slice(0, 4)).toEqual(['-c:v', 'libvpx-vp9', '-f', 'matroska']);
+      expect(args.filter((a) => a === '-i')).toHaveLength(1);
+      const g = graphOf(args);
+      expect(g).toContain('format=yuva444p,split[src_c][src_a]');
+      expect(g).toContain('[src_a]alphaextract,format=gray[matte]');
+      // From the merge on, the graph is the server's.
+      const server = graphOf(plan('discord_gif_v1').steps[0]!);
+      expect(g.slice(g.indexOf('[src][matte]alphamerge'))).toBe(
+        server.slice(server.indexOf('[src][matte]alphamerge')),
+      );
+    },
+  );
 
-  it('VP9 attempts hand raw frames to WebCodecs at a share of the budget (0.7 × 235,929 bytes over 3 s, two streams) or 0.2 bits a pixel; the others run as on the server', () => {
-    const t = browserPlan('telegram_video_v1').finish!;
-    const a = t.kind === 'sticker' ? t.sticker.attempts[1]! : null;
-    expect(a!.steps).toHaveLength(1);
-    expect(a!.steps[0]).not.toContain('libvpx-vp9');
-    expect(a!.frames).toMatchObject({
-      rawFrames: '/w/attempt-2/frames.rgba',
-      frames: 72,
-      fpsRational: '24/1',
-      encode: { kind: 'vp9-alpha', bitrate: 220_200 },
-    });
-    // A 100×100 emoji is held to 0.2 bits a pixel: 100 × 100 × 24 fps × 0.2.
-    const e = browserPlan('telegram_emoji_v1').finish!;
-    expect(e.kind === 'sticker' && e.sticker.attempts[0]!.frames!.encode).toEqual({
-      kind: 'vp9-alpha',
-      bitrate: 48_000,
-    });
-    const w = browserPlan('whatsapp_webp_v1').finish!;
-    const server = plan('whatsapp_webp_v1').finish!;
-    expect(w.kind === 'sticker' && w.sticker.attempts.map((x) => x.steps)).toEqual(
-      server.kind === 'sticker' && server.sticker.attempts.map((x) => x.steps),
-    );
-  });
+  it(
+    'VP9 attempts hand raw frames to WebCodecs at a share of the ' +
+      'budget (0.7 × 235,929 bytes over 3 s, two streams) or 0.2 bits ' +
+      'a pixel; the others run as on the server',
+    () => {
+      const t = browserPlan('telegram_video_v1').finish!;
+      const a = t.kind === 'sticker' ? t.sticker.attempts[1]! : null;
+      expect(a!.steps).toHaveLength(1);
+      expect(a!.steps[0]).not.toContain('libvpx-vp9');
+      expect(a!.frames).toMatchObject({
+        rawFrames: '/w/attempt-2/frames.rgba',
+        frames: 72,
+        fpsRational: '24/1',
+        encode: { kind: 'vp9-alpha', bitrate: 220_200 },
+      });
+      // A 100×100 emoji is held to 0.2 bits a pixel: 100 × 100 × 24 fps × 0.2.
+      const e = browserPlan('telegram_emoji_v1').finish!;
+      expect(e.kind === 'sticker' && e.sticker.attempts[0]!.frames!.encode).toEqual({
+        kind: 'vp9-alpha',
+        bitrate: 48_000,
+      });
+      const w = browserPlan('whatsapp_webp_v1').finish!;
+      const server = plan('whatsapp_webp_v1').finish!;
+      expect(w.kind === 'sticker' && w.sticker.attempts.map((x) => x.steps)).toEqual(
+        server.kind === 'sticker' && server.sticker.attempts.map((x) => x.steps),
+      );
+    },
+  );
 
   it('writes every master of a batch in one decode of the cut-out', () => {
     const b = planBatch({

@@ -67,7 +67,10 @@ export function describeAttempt(
 
 export interface StickerPlanInput {
   format: OutputFormat;
-  /** Whose ffmpeg runs the attempts: the server's, or ffmpeg.wasm in the studio (which lacks libvpx's encoder). */
+  /**
+   * Whose ffmpeg runs the attempts: the server's, or ffmpeg.wasm in the studio (which lacks
+   * libvpx's encoder).
+   */
   runner: FfmpegRunner;
   /** The master's geometry (start rate, frames, loop length). */
   geometry: OutputGeometry;
@@ -142,9 +145,14 @@ export function budgetMissMessage(format: OutputFormat, results: AttemptResult[]
   const best = results.reduce((a, b) => (b.bytes < a.bytes ? b : a));
   const over = best.bytes - policy.budgetBytes;
   return (
-    `${format.id} could not fit its budget of ${policy.budgetBytes.toLocaleString('en-US')} bytes (90 % of ${policy.platform}'s ${policy.limitLabel}) ` +
-    `within its quality floors: the smallest of ${results.length} attempts (${describeAttempt(policy, best)}) ` +
-    `made ${best.bytes.toLocaleString('en-US')} bytes, ${over.toLocaleString('en-US')} bytes (${((over / policy.budgetBytes) * 100).toFixed(1)} %) over. ` +
+    `${format.id} could not fit its budget of ` +
+    `${policy.budgetBytes.toLocaleString('en-US')} bytes (90 % of ` +
+    `${policy.platform}'s ${policy.limitLabel}) ` +
+    (`within its quality floors: the smallest of ${results.length} ` +
+      `attempts (${describeAttempt(policy, best)}) `) +
+    (`made ${best.bytes.toLocaleString('en-US')} bytes, ` +
+      `${over.toLocaleString('en-US')} bytes ` +
+      `(${((over / policy.budgetBytes) * 100).toFixed(1)} %) over. `) +
     'Crop to the subject, use a shorter clip, or pick a platform with a larger limit.'
   );
 }

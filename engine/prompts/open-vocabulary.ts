@@ -130,7 +130,8 @@ export function openVocabularyMap(
   const [h, w] = out.dims.slice(-2) as [number, number];
   if (out.data.length !== w * h)
     throw new Error(
-      `Open-vocabulary model ${m.id} answered ${out.dims.join('×')}; the contract is [1, H, W] or [1, 1, H, W]`,
+      `Open-vocabulary model ${m.id} answered ${out.dims.join('×')}; ` +
+        'the contract is [1, H, W] or [1, 1, H, W]',
     );
   const p =
     m.output === 'logits' ? Float32Array.from(out.data, (v) => 1 / (1 + Math.exp(-v))) : out.data;

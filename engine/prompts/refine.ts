@@ -106,7 +106,10 @@ export function takeWholeRegions(
   }
 }
 
-/** Fuses a concept's alpha into the active mask, in place: add = union (max), subtract = mask × (1 − concept). */
+/**
+ * Fuses a concept's alpha into the active mask, in place: add = union (max), subtract = mask × (1 −
+ * concept).
+ */
 export function fuseInto(mask: Uint8Array, concept: Uint8Array, op: RefineOp): void {
   if (op === 'add') {
     for (let i = 0; i < mask.length; i++) if (concept[i]! > mask[i]!) mask[i] = concept[i]!;

@@ -55,7 +55,10 @@ export function samEncoderInput(planes: Float32Array[], width: number, height: n
   return { data, dims: [1, 3, SAM_SIDE, SAM_SIDE] };
 }
 
-/** The decoder's feeds for one prompt on a picture of `width` × `height` (the embedding is added by the caller). */
+/**
+ * The decoder's feeds for one prompt on a picture of `width` × `height` (the embedding is added by
+ * the caller).
+ */
 export function samDecoderFeeds(
   prompt: SamPrompt,
   width: number,
@@ -102,7 +105,10 @@ export function samLogits(lowRes: TensorData, width: number, height: number): Fl
   return { data: crop, width: cw, height: ch };
 }
 
-/** Logits over the picture → probability at `width` × `height` (scaled as logits, so edges stay sharp). */
+/**
+ * Logits over the picture → probability at `width` × `height` (scaled as logits, so edges stay
+ * sharp).
+ */
 export function samProbability(logits: FloatMap, width: number, height: number): FloatMap {
   const scaled = resizeMap(logits, width, height);
   const prob = new Float32Array(scaled.data.length);
@@ -110,7 +116,9 @@ export function samProbability(logits: FloatMap, width: number, height: number):
   return { data: prob, width, height };
 }
 
-/** The decoder's low-resolution logits → object probability over the picture at `width` × `height`. */
+/**
+ * The decoder's low-resolution logits → object probability over the picture at `width` × `height`.
+ */
 export function samMask(lowRes: TensorData, width: number, height: number): FloatMap {
   return samProbability(samLogits(lowRes, width, height), width, height);
 }

@@ -14,7 +14,10 @@ function candidate(c: Partial<Candidate> & Pick<Candidate, 'box'>): Candidate {
 
 const shift = (b: Box, dx: number): Box => [b[0] + dx, b[1], b[2] + dx, b[3]];
 
-/** Runs the shot's keys (every 4th frame, motion over 2 frames); each key's chosen members by their index among its candidates. */
+/**
+ * Runs the shot's keys (every 4th frame, motion over 2 frames); each key's chosen members by their
+ * index among its candidates.
+ */
 function runShot(keys: Candidate[][], shot = 0, tracks = new ShotTracks()) {
   return keys.map((candidates, k) => {
     const s = chooseInShotKey(
@@ -28,25 +31,28 @@ function runShot(keys: Candidate[][], shot = 0, tracks = new ShotTracks()) {
 }
 
 describe('chooseInShot', () => {
-  it('keeps a large salient static structure out once the person on it has moved on two keys', () => {
-    const keys = [0, 1, 2, 3].map((k) => [
-      candidate({
-        box: [20, 60, 240, 140],
-        classIndex: REGION,
-        detScore: 0,
-        saliency: 0.8,
-        motion: 0,
-      }),
-      candidate({
-        box: shift([60, 30, 90, 100], 10 * k),
-        saliency: 0.4,
-        motion: 0.9,
-        flow: [5, 0],
-      }),
-    ]);
-    const chosen = runShot(keys);
-    expect(chosen.slice(1)).toEqual([[1], [1], [1]]);
-  });
+  it(
+    'keeps a large salient static structure out once the person on ' + 'it has moved on two keys',
+    () => {
+      const keys = [0, 1, 2, 3].map((k) => [
+        candidate({
+          box: [20, 60, 240, 140],
+          classIndex: REGION,
+          detScore: 0,
+          saliency: 0.8,
+          motion: 0,
+        }),
+        candidate({
+          box: shift([60, 30, 90, 100], 10 * k),
+          saliency: 0.4,
+          motion: 0.9,
+          flow: [5, 0],
+        }),
+      ]);
+      const chosen = runShot(keys);
+      expect(chosen.slice(1)).toEqual([[1], [1], [1]]);
+    },
+  );
 
   it('joins a pushed object of no class to its pusher once they have moved together', () => {
     const keys = [0, 1, 2].map((k) => [

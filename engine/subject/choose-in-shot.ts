@@ -46,7 +46,9 @@ const MEMBER_KEYS = 2;
 const GROUP_RATIO = 6;
 const ANIMALS = new Set([14, 15, 16, 17, 18, 19, 20, 21, 22, 23]);
 
-/** Links the key's candidates into the shot's tracks, chooses its subject and records the choice. */
+/**
+ * Links the key's candidates into the shot's tracks, chooses its subject and records the choice.
+ */
 export function chooseInShotKey(
   tracks: ShotTracks,
   candidates: readonly Candidate[],
@@ -120,7 +122,10 @@ function belongsInShot(c: Tracked, m: Tracked, core: Tracked): boolean {
   return (along && (touch(grownBox(c.box), m.box) > 0 || isGroupOf(c, core))) || staysMember(c);
 }
 
-/** A part of the subject on most keys that saw it stays part while it is marked or moves: the dog that runs off from its owner. */
+/**
+ * A part of the subject on most keys that saw it stays part while it is marked or moves: the dog
+ * that runs off from its owner.
+ */
 function staysMember(c: Tracked): boolean {
   const s = c.shot;
   return s.chosen >= MEMBER_KEYS && s.chosen * 2 >= s.seen - 1 && (c.saliency >= 0.3 || moving(c));

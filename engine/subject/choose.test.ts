@@ -10,19 +10,28 @@ function candidate(c: Partial<Candidate> & Pick<Candidate, 'box'>): Candidate {
 }
 
 describe('chooseSubject', () => {
-  it('takes a rider and the horse under them as one subject, even when the saliency model missed the horse', () => {
-    const rider = candidate({ box: [110, 20, 140, 70], saliency: 0.6, motion: 0.8, flow: [4, 0] });
-    const horse = candidate({
-      box: [90, 50, 170, 120],
-      classIndex: HORSE,
-      saliency: 0.05,
-      motion: 0.7,
-      flow: [4, 0],
-    });
-    const s = chooseSubject([rider, horse], GRID)!;
-    expect(s.members).toHaveLength(2);
-    expect(s.box).toEqual([90, 20, 170, 120]);
-  });
+  it(
+    'takes a rider and the horse under them as one subject, even ' +
+      'when the saliency model missed the horse',
+    () => {
+      const rider = candidate({
+        box: [110, 20, 140, 70],
+        saliency: 0.6,
+        motion: 0.8,
+        flow: [4, 0],
+      });
+      const horse = candidate({
+        box: [90, 50, 170, 120],
+        classIndex: HORSE,
+        saliency: 0.05,
+        motion: 0.7,
+        flow: [4, 0],
+      });
+      const s = chooseSubject([rider, horse], GRID)!;
+      expect(s.members).toHaveLength(2);
+      expect(s.box).toEqual([90, 20, 170, 120]);
+    },
+  );
 
   it('keeps a static crowd out of a moving dancer, though they touch and are salient', () => {
     const dancer = candidate({

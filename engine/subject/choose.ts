@@ -11,7 +11,10 @@ import { boxIou, type Box } from '../prompts/detector';
 
 export interface Candidate {
   box: Box;
-  /** COCO class index (engine/prompts/concepts.ts), or REGION for a salient or moving region of no class. */
+  /**
+   * COCO class index (engine/prompts/concepts.ts), or REGION for a salient or moving region of no
+   * class.
+   */
   classIndex: number;
   /** The detector's confidence; 0 for regions. */
   detScore: number;
@@ -72,7 +75,10 @@ export function scoreOf(c: Candidate, o: ChooseOptions): number {
   );
 }
 
-/** The weighted cues of a candidate; saliency, motion and persistence as the caller measures them (one key, or a shot). */
+/**
+ * The weighted cues of a candidate; saliency, motion and persistence as the caller measures them
+ * (one key, or a shot).
+ */
 export function weighted(
   c: Candidate,
   cues: { saliency: number; motion: number; persistence: number },
@@ -116,7 +122,10 @@ export function rank<C extends Candidate>(
   return candidates.map((c) => ({ c, score: score(c) })).sort((a, b) => b.score - a.score);
 }
 
-/** The subject grown from its core: every candidate that belongs with a member joins, until none does. */
+/**
+ * The subject grown from its core: every candidate that belongs with a member joins, until none
+ * does.
+ */
 export function grownFrom<C extends Candidate>(
   best: { c: C; score: number },
   scored: readonly { c: C }[],
@@ -134,12 +143,18 @@ export function grownFrom<C extends Candidate>(
   return { members, box: unionBox(members.map((m) => m.box)), score: best.score };
 }
 
-/** The subject of the key before, still there and still marked a little (a duck on water the saliency model half loses). */
+/**
+ * The subject of the key before, still there and still marked a little (a duck on water the
+ * saliency model half loses).
+ */
 function continues(c: Candidate, previous: Box | null): boolean {
   return previous !== null && c.saliency > 0.05 && boxIou(c.box, previous) >= 0.5;
 }
 
-/** Whether `c` joins the subject through member `m`: it touches it and rides, is held or moves with it. */
+/**
+ * Whether `c` joins the subject through member `m`: it touches it and rides, is held or moves with
+ * it.
+ */
 export function belongsWith(c: Candidate, m: Candidate): boolean {
   if (touch(c.box, m.box) < TOUCH) return false;
   // Moving with it, and marked by the saliency model too: flow noise on water, leaves or a

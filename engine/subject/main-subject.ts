@@ -23,7 +23,8 @@ export function keepMainSubject(p: FloatMap, minFraction: number): FloatMap {
     ...regions.map((r) => r.size < largest * minFraction && r.sum < r.size * SURE_MEAN),
   ];
   if (!drop.some(Boolean)) return p;
-  // Dropped regions go to zero (their pixels at p ≥ 0.5; a rim below 0.5 is left to the guided filter).
+  // Dropped regions go to zero (their pixels at p ≥ 0.5; a rim below 0.5 is left to the guided
+  // filter).
   const out = new Float32Array(p.data.length);
   for (let i = 0; i < out.length; i++) out[i] = drop[labels[i]!] ? 0 : p.data[i]!;
   return { data: out, width: p.width, height: p.height };

@@ -21,15 +21,19 @@ function panWithMover(w: number, h: number): FlowField {
 }
 
 describe('camera motion', () => {
-  it('fits the pan and zoom around a large subject moving against it, and leaves the subject as own motion', () => {
-    const flow = panWithMover(120, 80);
-    const cam = fitCameraMotion(flow);
-    expect(cam.a[0]).toBeCloseTo(3, 1);
-    expect(cam.a[1]).toBeCloseTo(0.01, 2);
-    expect(cam.b[0]).toBeCloseTo(-1, 1);
-    expect(cam.b[2]).toBeCloseTo(0.01, 2);
-    const own = ownMotion(flow, cam);
-    expect(own.data[35 * 120 + 55]!).toBeGreaterThan(7);
-    expect(own.data[70 * 120 + 100]!).toBeLessThan(0.1);
-  });
+  it(
+    'fits the pan and zoom around a large subject moving against ' +
+      'it, and leaves the subject as own motion',
+    () => {
+      const flow = panWithMover(120, 80);
+      const cam = fitCameraMotion(flow);
+      expect(cam.a[0]).toBeCloseTo(3, 1);
+      expect(cam.a[1]).toBeCloseTo(0.01, 2);
+      expect(cam.b[0]).toBeCloseTo(-1, 1);
+      expect(cam.b[2]).toBeCloseTo(0.01, 2);
+      const own = ownMotion(flow, cam);
+      expect(own.data[35 * 120 + 55]!).toBeGreaterThan(7);
+      expect(own.data[70 * 120 + 100]!).toBeLessThan(0.1);
+    },
+  );
 });

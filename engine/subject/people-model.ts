@@ -30,7 +30,10 @@ export interface PeopleStage {
   motionGap: number;
   /** Margin around the subject's box, as a share of its longer side, on every side. */
   margin: number;
-  /** Side of the square the person model sees the crop at, where its input size is flexible (RVM); a fixed-size model sees it at its own size. */
+  /**
+   * Side of the square the person model sees the crop at, where its input size is flexible (RVM); a
+   * fixed-size model sees it at its own size.
+   */
   cropSide: number;
 }
 
@@ -39,7 +42,10 @@ const MIN_DETECTION = 0.3;
 const PERSON = 0;
 /** The model's answer moves the crop only while it still overlaps the person this much. */
 const FOLLOW_IOU = 0.3;
-/** A recurrent model keeps its state across a new detection's crop that overlaps the last one this much; else it starts again. */
+/**
+ * A recurrent model keeps its state across a new detection's crop that overlaps the last one this
+ * much; else it starts again.
+ */
 const KEEP_STATE_IOU = 0.5;
 
 interface CropState {
@@ -192,7 +198,10 @@ function recurrentState(base: ModelIo) {
   };
 }
 
-/** A square around a box, grown by `margin` of its longer side on every side, kept inside the picture where it fits. */
+/**
+ * A square around a box, grown by `margin` of its longer side on every side, kept inside the
+ * picture where it fits.
+ */
 export function squareAround(b: Box, margin: number, width: number, height: number): Box {
   const side = Math.min(
     Math.max(width, height),

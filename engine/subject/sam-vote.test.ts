@@ -21,7 +21,8 @@ function voted(model: FloatMap, sam: FloatMap): (x: number, y: number) => number
 
 describe('samVote', () => {
   it('lets the surer one win a wide disagreement, with its own value', () => {
-    // ISNet unsure of a block SAM is sure of: SAM's value. ISNet sure of a block SAM half doubts: ISNet's.
+    // ISNet unsure of a block SAM is sure of: SAM's value. ISNet sure of a block SAM half doubts:
+    // ISNet's.
     const at = voted(
       map(0.3, 0.9, (x) => x >= 20 && x < 30),
       map(0.9, 0.45, (x) => x >= 20 && x < 30),
@@ -29,13 +30,16 @@ describe('samVote', () => {
     expect([at(5, 5), at(25, 5)]).toEqual([0.9, 0.9]);
   });
 
-  it('keeps the model along a thin band of disagreement (edge detail), and outside the zone', () => {
-    const at = voted(
-      map(0.1, 0.1, () => false),
-      map(0.1, 0.95, (x) => x === 10 || x === 35),
-    );
-    expect([at(10, 5), at(35, 5)]).toEqual([0.1, 0.1]);
-  });
+  it(
+    'keeps the model along a thin band of disagreement (edge ' + 'detail), and outside the zone',
+    () => {
+      const at = voted(
+        map(0.1, 0.1, () => false),
+        map(0.1, 0.95, (x) => x === 10 || x === 35),
+      );
+      expect([at(10, 5), at(35, 5)]).toEqual([0.1, 0.1]);
+    },
+  );
 
   it('leaves pixels where the two agree', () => {
     const at = voted(

@@ -2,7 +2,10 @@ import { boxMean } from '../matte/box';
 import type { FloatMap } from '../matte/image';
 import type { Box } from '../prompts/detector';
 
-/** Disagreements narrower than this share of the answer's long side are edge detail, where the model's answer stays. */
+/**
+ * Disagreements narrower than this share of the answer's long side are edge detail, where the
+ * model's answer stays.
+ */
 const EDGE_BAND = 0.005;
 
 /**

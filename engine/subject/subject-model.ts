@@ -25,8 +25,8 @@ import { serialSession } from './serial-session';
 import { samVote } from './sam-vote';
 
 /**
- * The subject stage, packaged as a model so the video matter (engine/video-matter/index.ts) runs it on
- * its keyframes and carries its answers between them along optical flow, as it does a plain
+ * The subject stage, packaged as a model so the video matter (engine/video-matter/index.ts) runs it
+ * on its keyframes and carries its answers between them along optical flow, as it does a plain
  * segmentation model. On each key:
  *
  * 1. the segmentation model (ISNet) gives its saliency, the detector its COCO objects, and the
@@ -49,7 +49,10 @@ export interface GeneralStage {
    * before's box as persistence (engine/subject/choose.ts), as before the tracks.
    */
   choice: 'shot' | 'key';
-  /** Whether SAM may run where the saliency and the chosen objects disagree (costs a SAM encode on those keys). */
+  /**
+   * Whether SAM may run where the saliency and the chosen objects disagree (costs a SAM encode on
+   * those keys).
+   */
   sam: boolean;
   /**
    * Whether SAM votes with the segmentation model inside the subject's box on every key with a
@@ -67,10 +70,16 @@ const GRID_SIDE = 256;
 const OUTPUT_SIDE = 1024;
 /** Detections below this are not candidates. */
 const MIN_DETECTION = 0.25;
-/** Salient regions under this share of the grid are not candidates, nor moving ones under MIN_MOVING_SHARE. */
+/**
+ * Salient regions under this share of the grid are not candidates, nor moving ones under
+ * MIN_MOVING_SHARE.
+ */
 const MIN_REGION_SHARE = 0.002;
 const MIN_MOVING_SHARE = 0.01;
-/** A region is the subject's when at least half of it lies in the subject's (grown) box, not the subject's below STRAY. */
+/**
+ * A region is the subject's when at least half of it lies in the subject's (grown) box, not the
+ * subject's below STRAY.
+ */
 const STRAY = 0.15;
 /** A detected member whose box the saliency covers less than this was missed by the model. */
 const MISSED = 0.2;
@@ -81,11 +90,17 @@ const MISSED = 0.2;
  * camera (a fast pan the flow cannot follow), the motion cue is not trusted at all.
  */
 const MOVING_PER_FRAME = 1;
-/** Core motion (0..1) from which a region that stays still inside the subject's box is cut along SAM's masks, and what "still" is. */
+/**
+ * Core motion (0..1) from which a region that stays still inside the subject's box is cut along
+ * SAM's masks, and what "still" is.
+ */
 const STILL_CORE_MOTION = 0.5;
 const STILL_SHARE = 0.25;
 
-/** The stage's I/O as the matter sees it: raw RGB at the segmentation model's size, and the frame's context. */
+/**
+ * The stage's I/O as the matter sees it: raw RGB at the segmentation model's size, and the frame's
+ * context.
+ */
 export function subjectModelIo(base: ModelIo, motionGap: number): ModelIo {
   return {
     ...compositeIo(`subject(${base.id})`, base.file, base.input.size),
@@ -98,7 +113,10 @@ export function subjectModelIo(base: ModelIo, motionGap: number): ModelIo {
   };
 }
 
-/** An InferenceRuntime whose one model is the subject stage over `base` and the prompt models of `runtime`. */
+/**
+ * An InferenceRuntime whose one model is the subject stage over `base` and the prompt models of
+ * `runtime`.
+ */
 export function subjectRuntime(
   runtime: InferenceRuntime,
   base: ModelIo,
@@ -129,7 +147,10 @@ interface Sessions {
   decoder?: InferenceSession;
 }
 
-/** What one key needs: its RGB planes (0..255) at the model's size, the frame's index, shot and size, and its lumas for motion. */
+/**
+ * What one key needs: its RGB planes (0..255) at the model's size, the frame's index, shot and
+ * size, and its lumas for motion.
+ */
 export interface KeyInput {
   planes: Float32Array[];
   width: number;
@@ -316,7 +337,10 @@ export interface GridMotion {
   v: FloatMap;
 }
 
-/** The motion cue between two lumas `frames` apart, on a gw × gh grid; null where the flow is not to be trusted. */
+/**
+ * The motion cue between two lumas `frames` apart, on a gw × gh grid; null where the flow is not to
+ * be trusted.
+ */
 export function motionOf(
   previous: FloatMap,
   current: FloatMap,
@@ -372,7 +396,10 @@ function shareAbove(m: FloatMap, b: Box, cut: number): number {
   return n ? hit / n : 0;
 }
 
-/** The cues of a candidate's box: how salient it is, how it moves against the camera, and its mean flow. */
+/**
+ * The cues of a candidate's box: how salient it is, how it moves against the camera, and its mean
+ * flow.
+ */
 export function candidateCues(
   saliency: FloatMap,
   motion: GridMotion | null,
@@ -386,7 +413,10 @@ export function candidateCues(
   });
 }
 
-/** Detections, salient regions and moving regions as candidates, with their cues measured on the grid. */
+/**
+ * Detections, salient regions and moving regions as candidates, with their cues measured on the
+ * grid.
+ */
 export function candidatesOf(
   saliency: FloatMap,
   regions: Regions,

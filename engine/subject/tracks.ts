@@ -17,12 +17,17 @@ export interface ShotEvidence {
   chosen: number;
   /** Mean saliency over the keys that saw it. */
   saliency: number;
-  /** Mean own motion over the keys that saw it with a trusted motion cue, and how many those were. */
+  /**
+   * Mean own motion over the keys that saw it with a trusted motion cue, and how many those were.
+   */
   motion: number;
   motionKeys: number;
   /** Keys on which it moved along with the subject's core. */
   withSubject: number;
-  /** Whether the shot's subject clearly moved on an earlier key (the same for every track of the shot). */
+  /**
+   * Whether the shot's subject clearly moved on an earlier key (the same for every track of the
+   * shot).
+   */
   subjectMoved: boolean;
 }
 
@@ -81,7 +86,10 @@ export class ShotTracks {
     });
   }
 
-  /** Records the key's subject: its members' tracks were chosen, and those moving with the core moved with it. */
+  /**
+   * Records the key's subject: its members' tracks were chosen, and those moving with the core
+   * moved with it.
+   */
   settle(members: readonly Tracked[], movingWithCore: readonly Tracked[]): void {
     if (members[0] && members[0].motion >= SUBJECT_MOVES) this.subjectMoved = true;
     for (const m of members) this.byId(m.track).sums.chosen++;

@@ -30,7 +30,10 @@ export function finishFrame(slot: Slot, keys: readonly Key[], o: Finishing): Uin
   return refineToAlpha(frameMatte(slot, keys, o), slot, o.tier, o.threshold);
 }
 
-/** The frame's matte at the working resolution: its own key's, or the keys around it carried along the flow. */
+/**
+ * The frame's matte at the working resolution: its own key's, or the keys around it carried along
+ * the flow.
+ */
 function frameMatte(slot: Slot, keys: readonly Key[], o: Finishing): FloatMap {
   const own = keys.find((k) => k.index === slot.index);
   const around = nearestEachSide(

@@ -99,7 +99,9 @@ export async function createVideoMatter(opts: VideoMatterOptions): Promise<Video
   let shot = 0;
   let lastKey: FrameMark = NO_KEY;
 
-  /** Starts the model on a frame (its pixels are read now); the key joins `keys` when it returns. */
+  /**
+   * Starts the model on a frame (its pixels are read now); the key joins `keys` when it returns.
+   */
   function infer(slot: Slot): Promise<void> {
     const t0 = now();
     // Read now: a key's pixels may be dropped before its model answers.

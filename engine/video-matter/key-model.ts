@@ -32,7 +32,10 @@ export function keyModel(
     );
   /** A recurrent model's state after the last run started, and the shot it belongs to. */
   let carried: { shot: number; state: Promise<Outputs> } | null = null;
-  /** The last frames' lumas at the flow resolution, for a model told the frame's context (its motion cue). */
+  /**
+   * The last frames' lumas at the flow resolution, for a model told the frame's context (its motion
+   * cue).
+   */
   const motionGap = m.frameContext?.gap ?? 0;
   let recentLumas: { index: number; shot: number; small: FloatMap }[] = [];
 
@@ -55,7 +58,10 @@ export function keyModel(
       : session.run(feeds, [m.output.name]);
   }
 
-  /** The frame's index, shot, size and lumas (now and `motionGap` frames back in its shot), for the subject stage. */
+  /**
+   * The frame's index, shot, size and lumas (now and `motionGap` frames back in its shot), for the
+   * subject stage.
+   */
   function contextFeeds(
     names: NonNullable<ModelIo['frameContext']>,
     slot: Slot,

@@ -102,13 +102,16 @@ describe('closesShot', () => {
 describe('mayBecomeKey', () => {
   const s = keySpacing(keyframes({ bisectBelow: 0.6 }), true, 0);
 
-  it('keeps the newest frame, pending midpoints and the frames a midpoint may still fall on', () => {
-    expect(mayBecomeKey(20, 20, 8, s, new Set())).toBe(true);
-    expect(mayBecomeKey(3, 20, 8, s, new Set([3]))).toBe(true);
-    expect(mayBecomeKey(12, 20, 8, s, new Set())).toBe(true);
-    expect(mayBecomeKey(13, 20, 8, s, new Set())).toBe(false);
-    expect(mayBecomeKey(8, 20, 8, s, new Set())).toBe(false);
-  });
+  it(
+    'keeps the newest frame, pending midpoints and the frames a ' + 'midpoint may still fall on',
+    () => {
+      expect(mayBecomeKey(20, 20, 8, s, new Set())).toBe(true);
+      expect(mayBecomeKey(3, 20, 8, s, new Set([3]))).toBe(true);
+      expect(mayBecomeKey(12, 20, 8, s, new Set())).toBe(true);
+      expect(mayBecomeKey(13, 20, 8, s, new Set())).toBe(false);
+      expect(mayBecomeKey(8, 20, 8, s, new Set())).toBe(false);
+    },
+  );
 });
 
 describe('keysKnown', () => {

@@ -131,7 +131,10 @@ export function keysKnown(
   return frame.shot !== newest.shot || ended || newest.index >= frame.index + reach;
 }
 
-/** The oldest key a frame after `index` may still need: the key before it and the raw keys around that one. */
+/**
+ * The oldest key a frame after `index` may still need: the key before it and the raw keys around
+ * that one.
+ */
 export function oldestKeyNeeded(index: number, s: KeySpacing): number {
   return index + 1 - s.interval - s.keyReach;
 }

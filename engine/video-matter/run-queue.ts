@@ -4,7 +4,10 @@ import { now, type MatterStats } from './stats';
 export interface Task {
   index: number;
   shot: number;
-  /** The frame that may become a key when the gap between this key and the one before fails its check. */
+  /**
+   * The frame that may become a key when the gap between this key and the one before fails its
+   * check.
+   */
   midpoint: number | null;
   settled: boolean;
   promise: Promise<void>;
@@ -55,7 +58,9 @@ export class RunQueue {
     );
   }
 
-  /** Waits for model runs; the time counts as inference (the main thread has nothing else to do). */
+  /**
+   * Waits for model runs; the time counts as inference (the main thread has nothing else to do).
+   */
   async waitFor(list: Task[]): Promise<void> {
     const t0 = now();
     this.waiting = true;

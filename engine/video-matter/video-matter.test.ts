@@ -59,7 +59,10 @@ const RGB_TO_PROBABILITY = {
   output: { ...ISNET.output, name: 'probability' },
 };
 
-/** A stand-in for such a composite that answers "subject" everywhere, after `look`ing at each run's feeds. */
+/**
+ * A stand-in for such a composite that answers "subject" everywhere, after `look`ing at each run's
+ * feeds.
+ */
 function allSubjectModel(
   name: string,
   look: (feeds: Record<string, TensorData>) => void,
@@ -115,7 +118,10 @@ function redBar(width: number) {
 /** Whether model input pixel `i` (of `n` per plane) is red: R well above G. */
 const isRed = (x: TensorData, i: number, n: number) => x.data[i]! - x.data[n + i]! > 0.2;
 
-/** A stand-in model answering `p(input, pixel, pixels per plane, width, height)` per pixel of its input. */
+/**
+ * A stand-in model answering `p(input, pixel, pixels per plane, width, height)` per pixel of its
+ * input.
+ */
 function stubModel(
   p: (x: TensorData, i: number, n: number, mw: number, mh: number) => number,
 ): InferenceRuntime {
@@ -138,7 +144,8 @@ function stubModel(
 
 const tier: TierConfig = {
   ...TIERS.original,
-  // The matter's own mechanics, under a stand-in model: the subject stage is tested in engine/subject/.
+  // The matter's own mechanics, under a stand-in model: the subject stage is tested in
+  // engine/subject/.
   subject: null,
   inputSide: 64,
   workSide: 64,
@@ -212,84 +219,98 @@ describe('video matter', () => {
     for (const i of [0, 2, 4, 6, 8, 9, 10]) expect(alphas[i]![18 * 64 + at[i]! + 8]).toBe(255);
   });
 
-  it('adds a key between keys that agree when the frames between them are not what the keys show moved', async () => {
-    // The square leaves and comes back between keys 0 and 8, which both see it at 6: only the
-    // frames in between tell that carrying the keys' matte along the flow would be wrong.
-    const at = [6, 6, 6, 40, 40, 40, 6, 6, 6];
-    const checking = (unexplained: number) => ({
-      ...tier,
-      keyframes: {
-        ...tier.keyframes,
-        interval: 8,
-        bisectUnexplainedAbove: unexplained,
-        cutThreshold: 1,
-      },
-    });
-    const plain = await runAll(
-      at.map((x) => frame(x)),
-      checking(0),
-    );
-    expect(plain.inferences).toBe(2);
-    expect(plain.alphas[4]![18 * 64 + 48]).toBe(0);
-    const checked = await runAll(
-      at.map((x) => frame(x)),
-      checking(0.1),
-    );
-    // Key 4 (the midpoint) is added, and with it every frame follows its own square.
-    expect(checked.inferences).toBe(3);
-    checked.alphas.forEach((a, i) => {
-      expect(a[18 * 64 + at[i]! + 8]).toBe(255);
-      expect(a[18 * 64 + (at[i] === 6 ? 48 : 14)]).toBe(0);
-    });
-  });
-
-  it('makes the frames it is given keys too, and tells a model that asks which frame it is looking at', async () => {
-    const indices: number[] = [];
-    const runtime = allSubjectModel('indexed', (feeds) => {
-      indices.push(feeds.frame_index!.data[0]!);
-    });
-    const manifest = { ...RGB_TO_PROBABILITY, frameIndex: 'frame_index' };
-    const matter = await createVideoMatter({ runtime, manifest, tier, keyframes: new Set([6]) });
-    for (let i = 0; i < 11; i++) await matter.push(frame(8 + i));
-    await matter.flush();
-    // The interval's keys (0, 4, 8 and the last frame) and frame 6; the interval goes on from 6.
-    expect(indices).toEqual([0, 4, 6, 10]);
-  });
-
-  it("tells a model that asks for the frame's context its index, shot, size and the luma of a frame shortly before it in its shot", async () => {
-    const told: { info: number[]; luma: number[]; previous: number[] | null }[] = [];
-    const runtime = allSubjectModel('context', (feeds) => {
-      const dims = (t: TensorData | undefined) => (t ? [...t.dims] : null);
-      told.push({
-        info: [...feeds.frame_info!.data],
-        luma: dims(feeds.luma)!,
-        previous: dims(feeds.previous_luma),
+  it(
+    'adds a key between keys that agree when the frames between ' +
+      'them are not what the keys show moved',
+    async () => {
+      // The square leaves and comes back between keys 0 and 8, which both see it at 6: only the
+      // frames in between tell that carrying the keys' matte along the flow would be wrong.
+      const at = [6, 6, 6, 40, 40, 40, 6, 6, 6];
+      const checking = (unexplained: number) => ({
+        ...tier,
+        keyframes: {
+          ...tier.keyframes,
+          interval: 8,
+          bisectUnexplainedAbove: unexplained,
+          cutThreshold: 1,
+        },
       });
-    });
-    const manifest = {
-      ...RGB_TO_PROBABILITY,
-      frameContext: { info: 'frame_info', luma: 'luma', previousLuma: 'previous_luma', gap: 2 },
-    };
-    // Keys every 4th frame, frame 7 asked for; frame 6 starts a second shot.
-    const matter = await createVideoMatter({ runtime, manifest, tier, keyframes: new Set([7]) });
-    const shots = [
-      ...Array.from({ length: 6 }, (_, i) => frame(8 + i)),
-      ...Array.from({ length: 4 }, (_, i) => frame(8 + i, 200)),
-    ];
-    for (const f of shots) await matter.push(f);
-    await matter.flush();
-    // [index, shot, width, height, index of the previous luma's frame (its own where there is none)].
-    expect(told.map((t) => t.info)).toEqual([
-      [0, 0, 64, 36, 0],
-      [4, 0, 64, 36, 2],
-      [5, 0, 64, 36, 3],
-      [6, 1, 64, 36, 6],
-      [7, 1, 64, 36, 6],
-      [9, 1, 64, 36, 7],
-    ]);
-    expect(told.map((t) => t.previous !== null)).toEqual([false, true, true, false, true, true]);
-    expect(told[1]!.luma).toEqual(told[1]!.previous);
-  });
+      const plain = await runAll(
+        at.map((x) => frame(x)),
+        checking(0),
+      );
+      expect(plain.inferences).toBe(2);
+      expect(plain.alphas[4]![18 * 64 + 48]).toBe(0);
+      const checked = await runAll(
+        at.map((x) => frame(x)),
+        checking(0.1),
+      );
+      // Key 4 (the midpoint) is added, and with it every frame follows its own square.
+      expect(checked.inferences).toBe(3);
+      checked.alphas.forEach((a, i) => {
+        expect(a[18 * 64 + at[i]! + 8]).toBe(255);
+        expect(a[18 * 64 + (at[i] === 6 ? 48 : 14)]).toBe(0);
+      });
+    },
+  );
+
+  it(
+    'makes the frames it is given keys too, and tells a model that ' +
+      'asks which frame it is looking at',
+    async () => {
+      const indices: number[] = [];
+      const runtime = allSubjectModel('indexed', (feeds) => {
+        indices.push(feeds.frame_index!.data[0]!);
+      });
+      const manifest = { ...RGB_TO_PROBABILITY, frameIndex: 'frame_index' };
+      const matter = await createVideoMatter({ runtime, manifest, tier, keyframes: new Set([6]) });
+      for (let i = 0; i < 11; i++) await matter.push(frame(8 + i));
+      await matter.flush();
+      // The interval's keys (0, 4, 8 and the last frame) and frame 6; the interval goes on from 6.
+      expect(indices).toEqual([0, 4, 6, 10]);
+    },
+  );
+
+  it(
+    "tells a model that asks for the frame's context its index, " +
+      'shot, size and the luma of a frame shortly before it in its ' +
+      'shot',
+    async () => {
+      const told: { info: number[]; luma: number[]; previous: number[] | null }[] = [];
+      const runtime = allSubjectModel('context', (feeds) => {
+        const dims = (t: TensorData | undefined) => (t ? [...t.dims] : null);
+        told.push({
+          info: [...feeds.frame_info!.data],
+          luma: dims(feeds.luma)!,
+          previous: dims(feeds.previous_luma),
+        });
+      });
+      const manifest = {
+        ...RGB_TO_PROBABILITY,
+        frameContext: { info: 'frame_info', luma: 'luma', previousLuma: 'previous_luma', gap: 2 },
+      };
+      // Keys every 4th frame, frame 7 asked for; frame 6 starts a second shot.
+      const matter = await createVideoMatter({ runtime, manifest, tier, keyframes: new Set([7]) });
+      const shots = [
+        ...Array.from({ length: 6 }, (_, i) => frame(8 + i)),
+        ...Array.from({ length: 4 }, (_, i) => frame(8 + i, 200)),
+      ];
+      for (const f of shots) await matter.push(f);
+      await matter.flush();
+      // [index, shot, width, height, index of the previous luma's frame (its own where there is
+      // none)].
+      expect(told.map((t) => t.info)).toEqual([
+        [0, 0, 64, 36, 0],
+        [4, 0, 64, 36, 2],
+        [5, 0, 64, 36, 3],
+        [6, 1, 64, 36, 6],
+        [7, 1, 64, 36, 6],
+        [9, 1, 64, 36, 7],
+      ]);
+      expect(told.map((t) => t.previous !== null)).toEqual([false, true, true, false, true, true]);
+      expect(told[1]!.luma).toEqual(told[1]!.previous);
+    },
+  );
 
   it('runs the model on every frame without smart sampling', async () => {
     const frames = Array.from({ length: 6 }, (_, i) => frame(10 + i));
@@ -297,7 +318,8 @@ describe('video matter', () => {
   });
 
   it('never carries a matte across a cut', async () => {
-    // Shot 1: dark background, square at 10. Shot 2: bright background (all "subject" to the stand-in).
+    // Shot 1: dark background, square at 10. Shot 2: bright background (all "subject" to the
+    // stand-in).
     const frames = [
       frame(10),
       frame(10),
@@ -334,37 +356,41 @@ describe('video matter', () => {
     });
   });
 
-  it('gives the same alphas with model runs outstanding on another thread, holding back at most its latency', async () => {
-    // A square that drifts, then jumps (bisection), then a cut.
-    const xs = [6, 8, 10, 12, 14, 40, 40, 40, 8, 8, 10, 12, 14, 16];
-    const frames = xs.map((x, i) => frame(x, i < 11 ? 60 : 200));
-    const soft = { ...tier, guided: { radius: 2, eps: 1e-3 } };
-    const bisecting = { ...soft, keyframes: { ...tier.keyframes, bisectBelow: 0.75 } };
-    const everyFrame = { ...soft, keyframes: { ...tier.keyframes, interval: 1, fuseRadius: 2 } };
-    // Sparser keys, halved where the frames between are not explained: the square leaves and
-    // comes back between keys 0 and 8.
-    const unexplained = {
-      ...soft,
-      keyframes: { ...tier.keyframes, interval: 8, bisectUnexplainedAbove: 0.1, cutThreshold: 1 },
-    };
-    const excursion = [6, 6, 6, 40, 40, 40, 6, 6, 6, 8, 10].map((x) => frame(x));
-    const cases: [TierConfig, ReturnType<typeof frame>[]][] = [
-      [soft, frames],
-      [bisecting, frames],
-      [everyFrame, frames],
-      [unexplained, excursion],
-    ];
-    for (const [t, frames] of cases) {
-      const inline = await runAll(frames, t);
-      for (const inFlight of [1, 3]) {
-        const threaded = await runAll(frames, t, true, { inFlight });
-        expect(threaded.inferences).toBe(inline.inferences);
-        expect(threaded.alphas).toEqual(inline.alphas);
-        expect(threaded.latency).toBeGreaterThan(inline.latency);
-        expect(threaded.maxHeld).toBeLessThanOrEqual(threaded.latency + 1);
+  it(
+    'gives the same alphas with model runs outstanding on another ' +
+      'thread, holding back at most its latency',
+    async () => {
+      // A square that drifts, then jumps (bisection), then a cut.
+      const xs = [6, 8, 10, 12, 14, 40, 40, 40, 8, 8, 10, 12, 14, 16];
+      const frames = xs.map((x, i) => frame(x, i < 11 ? 60 : 200));
+      const soft = { ...tier, guided: { radius: 2, eps: 1e-3 } };
+      const bisecting = { ...soft, keyframes: { ...tier.keyframes, bisectBelow: 0.75 } };
+      const everyFrame = { ...soft, keyframes: { ...tier.keyframes, interval: 1, fuseRadius: 2 } };
+      // Sparser keys, halved where the frames between are not explained: the square leaves and
+      // comes back between keys 0 and 8.
+      const unexplained = {
+        ...soft,
+        keyframes: { ...tier.keyframes, interval: 8, bisectUnexplainedAbove: 0.1, cutThreshold: 1 },
+      };
+      const excursion = [6, 6, 6, 40, 40, 40, 6, 6, 6, 8, 10].map((x) => frame(x));
+      const cases: [TierConfig, ReturnType<typeof frame>[]][] = [
+        [soft, frames],
+        [bisecting, frames],
+        [everyFrame, frames],
+        [unexplained, excursion],
+      ];
+      for (const [t, frames] of cases) {
+        const inline = await runAll(frames, t);
+        for (const inFlight of [1, 3]) {
+          const threaded = await runAll(frames, t, true, { inFlight });
+          expect(threaded.inferences).toBe(inline.inferences);
+          expect(threaded.alphas).toEqual(inline.alphas);
+          expect(threaded.latency).toBeGreaterThan(inline.latency);
+          expect(threaded.maxHeld).toBeLessThanOrEqual(threaded.latency + 1);
+        }
       }
-    }
-  });
+    },
+  );
 
   it('reports a model run that fails while outstanding, and starts clean after reset', async () => {
     const seen: number[] = [];
@@ -389,66 +415,74 @@ describe('video matter', () => {
     expect(alphas[4]![18 * 64 + 8 + 4 + 8]).toBe(255);
   });
 
-  it("with colour models, stops carrying a key's subject onto background the subject has uncovered since", async () => {
-    // A red bar on green (the same luma, so only colour tells them apart) shrinks from 24 to 8
-    // columns between the keys at 0 and 8; a stand-in model sees red as subject.
-    const w = 64;
-    const redModel = stubModel((x, i, n) => (isRed(x, i, n) ? 1 : 0));
-    const frames = Array.from({ length: 9 }, (_, i) => redBar(24 - 2 * i));
-    const shrinking = { ...tier, keyframes: { ...tier.keyframes, interval: 8, fuseRadius: 0 } };
-    // Mean alpha over the columns of frame 4 the bar has left since key 0 (x 24..31).
-    const uncovered = async (colourModel: boolean) => {
+  it(
+    "with colour models, stops carrying a key's subject onto " +
+      'background the subject has uncovered since',
+    async () => {
+      // A red bar on green (the same luma, so only colour tells them apart) shrinks from 24 to 8
+      // columns between the keys at 0 and 8; a stand-in model sees red as subject.
+      const w = 64;
+      const redModel = stubModel((x, i, n) => (isRed(x, i, n) ? 1 : 0));
+      const frames = Array.from({ length: 9 }, (_, i) => redBar(24 - 2 * i));
+      const shrinking = { ...tier, keyframes: { ...tier.keyframes, interval: 8, fuseRadius: 0 } };
+      // Mean alpha over the columns of frame 4 the bar has left since key 0 (x 24..31).
+      const uncovered = async (colourModel: boolean) => {
+        const matter = await createVideoMatter({
+          runtime: redModel,
+          manifest: ISNET,
+          tier: { ...shrinking, colourModel },
+          threshold: null,
+        });
+        const alphas: Uint8Array[] = [];
+        for (const f of frames) alphas.push(...(await matter.push(f)));
+        alphas.push(...(await matter.flush()));
+        let sum = 0;
+        for (let y = 10; y < 26; y++) for (let x = 24; x < 32; x++) sum += alphas[4]![y * w + x]!;
+        return { mean: sum / (16 * 8 * 255), bar: alphas[4]![18 * w + 12]! };
+      };
+      const without = await uncovered(false);
+      const withColour = await uncovered(true);
+      expect(without.mean).toBeGreaterThan(0.3);
+      expect(withColour.mean).toBeLessThan(0.15);
+      // The bar itself stays subject.
+      expect(withColour.bar).toBe(255);
+    },
+  );
+
+  it(
+    'with colour models, checks the keys as it checks the frames ' +
+      'between them, so they do not pop',
+    async () => {
+      // A red bar on a still green field; a stand-in model is sure of the bar and unsure (0.5) of a
+      // strip of the field, as ISNet was of grass on a mound, while the same green is background
+      // around it.
+      const [w, h] = [64, 36];
+      const unsureModel = stubModel((x, i, n, mw, mh) => {
+        const [px, py] = [((i % mw) * w) / mw, (Math.floor(i / mw) * h) / mh];
+        return isRed(x, i, n) ? 1 : px >= 40 && px < 44 && py >= 8 && py < 28 ? 0.5 : 0;
+      });
+      const still = { ...tier, keyframes: { ...tier.keyframes, interval: 8 }, colourModel: true };
       const matter = await createVideoMatter({
-        runtime: redModel,
+        runtime: unsureModel,
         manifest: ISNET,
-        tier: { ...shrinking, colourModel },
+        tier: still,
         threshold: null,
       });
       const alphas: Uint8Array[] = [];
-      for (const f of frames) alphas.push(...(await matter.push(f)));
+      for (let i = 0; i < 17; i++) alphas.push(...(await matter.push(redBar(16))));
       alphas.push(...(await matter.flush()));
-      let sum = 0;
-      for (let y = 10; y < 26; y++) for (let x = 24; x < 32; x++) sum += alphas[4]![y * w + x]!;
-      return { mean: sum / (16 * 8 * 255), bar: alphas[4]![18 * w + 12]! };
-    };
-    const without = await uncovered(false);
-    const withColour = await uncovered(true);
-    expect(without.mean).toBeGreaterThan(0.3);
-    expect(withColour.mean).toBeLessThan(0.15);
-    // The bar itself stays subject.
-    expect(withColour.bar).toBe(255);
-  });
-
-  it('with colour models, checks the keys as it checks the frames between them, so they do not pop', async () => {
-    // A red bar on a still green field; a stand-in model is sure of the bar and unsure (0.5) of a
-    // strip of the field, as ISNet was of grass on a mound, while the same green is background
-    // around it.
-    const [w, h] = [64, 36];
-    const unsureModel = stubModel((x, i, n, mw, mh) => {
-      const [px, py] = [((i % mw) * w) / mw, (Math.floor(i / mw) * h) / mh];
-      return isRed(x, i, n) ? 1 : px >= 40 && px < 44 && py >= 8 && py < 28 ? 0.5 : 0;
-    });
-    const still = { ...tier, keyframes: { ...tier.keyframes, interval: 8 }, colourModel: true };
-    const matter = await createVideoMatter({
-      runtime: unsureModel,
-      manifest: ISNET,
-      tier: still,
-      threshold: null,
-    });
-    const alphas: Uint8Array[] = [];
-    for (let i = 0; i < 17; i++) alphas.push(...(await matter.push(redBar(16))));
-    alphas.push(...(await matter.flush()));
-    const block = (a: Uint8Array) => {
-      let sum = 0;
-      for (let y = 12; y < 24; y++) for (let x = 41; x < 43; x++) sum += a[y * w + x]!;
-      return sum / (12 * 2 * 255);
-    };
-    // Keys 0, 8 and 16 and the frames between show the block alike, and the bar stays subject.
-    const shown = alphas.map(block);
-    expect(Math.max(...shown) - Math.min(...shown)).toBeLessThan(0.02);
-    expect(shown[8]).toBeLessThan(0.2);
-    expect(alphas[8]![18 * w + 12]).toBe(255);
-  });
+      const block = (a: Uint8Array) => {
+        let sum = 0;
+        for (let y = 12; y < 24; y++) for (let x = 41; x < 43; x++) sum += a[y * w + x]!;
+        return sum / (12 * 2 * 255);
+      };
+      // Keys 0, 8 and 16 and the frames between show the block alike, and the bar stays subject.
+      const shown = alphas.map(block);
+      expect(Math.max(...shown) - Math.min(...shown)).toBeLessThan(0.02);
+      expect(shown[8]).toBeLessThan(0.2);
+      expect(alphas[8]![18 * w + 12]).toBe(255);
+    },
+  );
 });
 
 describe('recurrent models', () => {
@@ -503,7 +537,8 @@ describe('recurrent models', () => {
   };
 
   it.each([false, true])(
-    'carries the state frame to frame, from zeros at the start and again after a cut and after reset() (runs off-thread: %s)',
+    'carries the state frame to frame, from zeros at the start and ' +
+      'again after a cut and after reset() (runs off-thread: %s)',
     async (delay) => {
       const seen: number[] = [];
       const matter = await createVideoMatter({
@@ -526,37 +561,41 @@ describe('recurrent models', () => {
     },
   );
 
-  it('carries the state through the people stage: on the frame it mattes, not on the whole-picture look the detector frames add', async () => {
-    const seen: number[] = [];
-    const counting = countingModel(seen, false);
-    // A detector that finds nobody: the person model sees the whole picture on every frame.
-    const nobody = {
-      run: () =>
-        Promise.resolve({
-          [DETECTOR_IO.heatmap]: { data: new Float32Array(80), dims: [1, 80, 1, 1] },
-          [DETECTOR_IO.sides]: { data: new Float32Array(4), dims: [1, 4, 1, 1] },
-        }),
-      release: () => Promise.resolve(),
-    };
-    const runtime: InferenceRuntime = {
-      name: 'counting + detector',
-      load: (m) => (m.id === CENTERNET.id ? Promise.resolve(nobody) : counting.load(m)),
-    };
-    const people: TierConfig = {
-      ...tier,
-      subject: { kind: 'people', detectEvery: 3, motionGap: 2, margin: 0.15, cropSide: 32 },
-    };
-    const matter = await createVideoMatter({
-      runtime,
-      manifest: { ...manifest, input: { ...manifest.input, size: 'multiple-of-32' } },
-      tier: people,
-    });
-    for (let i = 0; i < 4; i++) await matter.push(frame(10));
-    for (let i = 0; i < 2; i++) await matter.push(frame(40, 200)); // a cut
-    await matter.flush();
-    // Frames 0 and 3 and the cut's first frame look at the whole picture from zeros first.
-    expect(seen).toEqual([0, 0, 1, 2, 0, 3, 0, 0, 1]);
-  });
+  it(
+    'carries the state through the people stage: on the frame it ' +
+      'mattes, not on the whole-picture look the detector frames add',
+    async () => {
+      const seen: number[] = [];
+      const counting = countingModel(seen, false);
+      // A detector that finds nobody: the person model sees the whole picture on every frame.
+      const nobody = {
+        run: () =>
+          Promise.resolve({
+            [DETECTOR_IO.heatmap]: { data: new Float32Array(80), dims: [1, 80, 1, 1] },
+            [DETECTOR_IO.sides]: { data: new Float32Array(4), dims: [1, 4, 1, 1] },
+          }),
+        release: () => Promise.resolve(),
+      };
+      const runtime: InferenceRuntime = {
+        name: 'counting + detector',
+        load: (m) => (m.id === CENTERNET.id ? Promise.resolve(nobody) : counting.load(m)),
+      };
+      const people: TierConfig = {
+        ...tier,
+        subject: { kind: 'people', detectEvery: 3, motionGap: 2, margin: 0.15, cropSide: 32 },
+      };
+      const matter = await createVideoMatter({
+        runtime,
+        manifest: { ...manifest, input: { ...manifest.input, size: 'multiple-of-32' } },
+        tier: people,
+      });
+      for (let i = 0; i < 4; i++) await matter.push(frame(10));
+      for (let i = 0; i < 2; i++) await matter.push(frame(40, 200)); // a cut
+      await matter.flush();
+      // Frames 0 and 3 and the cut's first frame look at the whole picture from zeros first.
+      expect(seen).toEqual([0, 0, 1, 2, 0, 3, 0, 0, 1]);
+    },
+  );
 
   it('refuses a tier that would run it on keyframes only', async () => {
     const sparse = { ...tier, keyframes: { ...tier.keyframes, interval: 5 } };

@@ -72,7 +72,10 @@ export async function debit(
   return true;
 }
 
-/** Gives back the debit recorded under `charged`, once (under `key`); nothing when it was never charged. */
+/**
+ * Gives back the debit recorded under `charged`, once (under `key`); nothing when it was never
+ * charged.
+ */
 export async function refund(
   tx: Tx,
   { charged, key, note }: { charged: string; key: string; note: string },
@@ -100,7 +103,10 @@ export async function debitForJob(
   return debit(tx, { userId, jobId, amount, key: debitKey(jobId), note: 'Video processing' });
 }
 
-/** Gives back what a failed job was charged (key `refund:<jobId>`). The worker calls this when a job fails. */
+/**
+ * Gives back what a failed job was charged (key `refund:<jobId>`). The worker calls this when a job
+ * fails.
+ */
 export async function refundJob(tx: Tx, jobId: string): Promise<void> {
   await refund(tx, {
     charged: debitKey(jobId),

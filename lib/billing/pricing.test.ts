@@ -20,7 +20,8 @@ describe('priceJob', () => {
     expect(priceJob({ model: 'service-original', durationSeconds: 5, fps: 24, blur: true })).toBe(
       10,
     );
-    expect(priceJob({ model: 'service-light', durationSeconds: 2, fps: 24, blur: true })).toBe(4); // 3.5
+    // 3.5
+    expect(priceJob({ model: 'service-light', durationSeconds: 2, fps: 24, blur: true })).toBe(4);
   });
 
   it('ignores float noise and never charges zero', () => {

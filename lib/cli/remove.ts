@@ -17,8 +17,9 @@ import { renderOutput } from '../media/render';
 import { safeFetchToFile } from '../net/safe-fetch';
 import { segmentVideo } from '../segment/mask-video';
 
-const USAGE = `keyout remove <input> -o <output> [--model ${API_MODELS.join('|')}] [--format <${TRANSPARENT_FORMATS.join('|')}|mp4>]
-              [--color '#RRGGBB'] [--background <image/video path or URL>] [--blur background|subject]
+const USAGE = `keyout remove <input> -o <output> [--model ${API_MODELS.join('|')}]
+              [--format <${TRANSPARENT_FORMATS.join('|')}|mp4>] [--color '#RRGGBB']
+              [--background <image/video path or URL>] [--blur background|subject]
               [--threshold 0..1] [--no-smart-sampling]
 The output's extension picks the container: .webm, .mov, .gif, .webp, .png transparent; .mp4 on a
 colour (green by default); .webm and .mov opaque too with --color, --background or --blur.`;
@@ -102,7 +103,8 @@ async function run(args: string[]): Promise<number> {
       },
     });
     process.stderr.write(
-      `\rsegmented ${seg.framesWritten} frames in ${seg.seconds.toFixed(1)} s; rendering…${' '.repeat(20)}\n`,
+      `\rsegmented ${seg.framesWritten} frames in ` +
+        `${seg.seconds.toFixed(1)} s; rendering…${' '.repeat(20)}\n`,
     );
     const out = await renderOutput({
       source: path.resolve(input),
@@ -150,7 +152,9 @@ async function recipeFrom(
       throw new UsageError(
         ext === 'zip'
           ? 'a .zip output needs --format png_sequence or --format pro_bundle'
-          : `cannot tell the format from the name ${path.basename(output)}: end it in .webm, .mov, .mp4, .gif, .webp or .png, or give --format`,
+          : `cannot tell the format from the name ${path.basename(output)}: ` +
+              'end it in .webm, .mov, .mp4, .gif, .webp or .png, or give ' +
+              '--format',
       );
     }
     const recipe: Recipe = { kind: 'transparent', format };
@@ -197,6 +201,7 @@ async function recipeFrom(
 function expectExtension(ext: string, wanted: string, format: string): void {
   if (ext !== wanted)
     throw new UsageError(
-      `${format} writes a .${wanted} file; name the output so (got ${ext ? `.${ext}` : 'no extension'})`,
+      `${format} writes a .${wanted} file; name the output so (got ` +
+        `${ext ? `.${ext}` : 'no extension'})`,
     );
 }

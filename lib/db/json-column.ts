@@ -5,7 +5,8 @@ export class StoredShapeError extends Error {
   override name = 'StoredShapeError';
   constructor(column: string, cause: unknown) {
     super(
-      `${column} does not hold what it should: ${cause instanceof Error ? cause.message : String(cause)}`,
+      `${column} does not hold what it should: ` +
+        `${cause instanceof Error ? cause.message : String(cause)}`,
       { cause },
     );
   }

@@ -30,7 +30,8 @@ export async function applyPostgresMigrations(databaseUrl: string): Promise<stri
       "applied_steps_count" INTEGER NOT NULL DEFAULT 0
     )`);
     const { rows } = await client.query<{ migration_name: string }>(
-      'SELECT migration_name FROM "_prisma_migrations" WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL',
+      'SELECT migration_name FROM "_prisma_migrations" WHERE ' +
+        'finished_at IS NOT NULL AND rolled_back_at IS NULL',
     );
     const applied = new Set(rows.map((r) => r.migration_name));
     const done: string[] = [];
@@ -40,7 +41,8 @@ export async function applyPostgresMigrations(databaseUrl: string): Promise<stri
       try {
         await client.query(sql);
         await client.query(
-          `INSERT INTO "_prisma_migrations" (id, checksum, finished_at, migration_name, started_at, applied_steps_count)
+          `INSERT INTO "_prisma_migrations"
+             (id, checksum, finished_at, migration_name, started_at, applied_steps_count)
            VALUES ($1, $2, now(), $3, now(), 1)`,
           [randomUUID(), checksum, name],
         );

@@ -113,46 +113,62 @@ describe('applyMigrations', () => {
     await prisma.$disconnect();
   });
 
-  it('upgrades a database from before outputs were resources: batches get rows, process-video rows become segment-video', () => {
-    const old = path.join(dir, 'old.db');
-    const raw = new Database(old);
-    const init = fs.readFileSync(
-      path.resolve(
-        import.meta.dirname,
-        '../../prisma/migrations/20261122000000_init/migration.sql',
-      ),
-      'utf8',
-    );
-    raw.exec(init);
-    raw.exec(`CREATE TABLE "_prisma_migrations" ("id" TEXT PRIMARY KEY NOT NULL, "checksum" TEXT NOT NULL, "finished_at" DATETIME,
-      "migration_name" TEXT NOT NULL, "logs" TEXT, "rolled_back_at" DATETIME, "started_at" DATETIME NOT NULL DEFAULT current_timestamp,
+  it(
+    'upgrades a database from before outputs were resources: ' +
+      'batches get rows, process-video rows become segment-video',
+    () => {
+      const old = path.join(dir, 'old.db');
+      const raw = new Database(old);
+      const init = fs.readFileSync(
+        path.resolve(
+          import.meta.dirname,
+          '../../prisma/migrations/20261122000000_init/migration.sql',
+        ),
+        'utf8',
+      );
+      raw.exec(init);
+      raw.exec(`CREATE TABLE "_prisma_migrations" ("id" TEXT PRIMARY KEY NOT NULL,
+      "checksum" TEXT NOT NULL, "finished_at" DATETIME, "migration_name" TEXT NOT NULL,
+      "logs" TEXT, "rolled_back_at" DATETIME,
+      "started_at" DATETIME NOT NULL DEFAULT current_timestamp,
       "applied_steps_count" INTEGER UNSIGNED NOT NULL DEFAULT 0)`);
-    raw
-      .prepare(
-        `INSERT INTO _prisma_migrations (id, checksum, finished_at, migration_name) VALUES ('1', 'x', current_timestamp, '20261122000000_init')`,
-      )
-      .run();
-    raw.exec(`INSERT INTO "User" (id, email, updatedAt) VALUES ('u', 'old@example.com', current_timestamp);
-      INSERT INTO "Job" (id, userId, filename, updatedAt) VALUES ('j', 'u', 'a.mp4', current_timestamp);
-      INSERT INTO "Output" (id, jobId, batchId, role, format) VALUES ('o1', 'j', 'b', 'primary', 'webm_vp9'), ('o2', 'j', 'b', 'additional', 'gif');
-      INSERT INTO "QueueJob" (id, queue, payloadJson, updatedAt) VALUES ('q', 'process-video', '{"jobId":"j"}', current_timestamp);`);
-    raw.close();
-    expect(applyMigrations(`file:${old}`)).toContain('20261125000000_outputs_as_resources');
-    const after = new Database(old, { readonly: true });
-    expect(after.prepare('SELECT id, jobId, useGpu FROM "Batch"').all()).toEqual([
-      { id: 'b', jobId: 'j', useGpu: 0 },
-    ]);
-    expect(after.prepare('SELECT queue FROM "QueueJob"').all()).toEqual([
-      { queue: 'segment-video' },
-    ]);
-    after.close();
-  });
+      raw
+        .prepare(
+          `INSERT INTO _prisma_migrations (id, checksum, finished_at, ` +
+            `migration_name) VALUES ('1', 'x', current_timestamp, ` +
+            `'20261122000000_init')`,
+        )
+        .run();
+      raw.exec(`INSERT INTO "User" (id, email, updatedAt)
+        VALUES ('u', 'old@example.com', current_timestamp);
+      INSERT INTO "Job" (id, userId, filename, updatedAt)
+        VALUES ('j', 'u', 'a.mp4', current_timestamp);
+      INSERT INTO "Output" (id, jobId, batchId, role, format)
+        VALUES ('o1', 'j', 'b', 'primary', 'webm_vp9'), ('o2', 'j', 'b', 'additional', 'gif');
+      INSERT INTO "QueueJob" (id, queue, payloadJson, updatedAt)
+        VALUES ('q', 'process-video', '{"jobId":"j"}', current_timestamp);`);
+      raw.close();
+      expect(applyMigrations(`file:${old}`)).toContain('20261125000000_outputs_as_resources');
+      const after = new Database(old, { readonly: true });
+      expect(after.prepare('SELECT id, jobId, useGpu FROM "Batch"').all()).toEqual([
+        { id: 'b', jobId: 'j', useGpu: 0 },
+      ]);
+      expect(after.prepare('SELECT queue FROM "QueueJob"').all()).toEqual([
+        { queue: 'segment-video' },
+      ]);
+      after.close();
+    },
+  );
 
-  it('waits for another process that holds a write lock on a new file, where switching to WAL fails at once', async () => {
-    const fresh = path.join(dir, 'contended.db');
-    // Another connection (a second process creating the database) holds the write lock for 300 ms.
-    const holder = new Worker(
-      `const Database = require(${JSON.stringify(require.resolve('better-sqlite3'))});
+  it(
+    'waits for another process that holds a write lock on a new ' +
+      'file, where switching to WAL fails at once',
+    async () => {
+      const fresh = path.join(dir, 'contended.db');
+      // Another connection (a second process creating the database) holds the write lock for 300
+      // ms.
+      const holder = new Worker(
+        `const Database = require(${JSON.stringify(require.resolve('better-sqlite3'))});
        const { parentPort } = require('node:worker_threads');
        const db = new Database(${JSON.stringify(fresh)});
        db.exec('BEGIN IMMEDIATE');
@@ -160,15 +176,16 @@ describe('applyMigrations', () => {
        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 300);
        db.exec('COMMIT');
        db.close();`,
-      { eval: true },
-    );
-    await new Promise((resolve) => holder.once('message', resolve));
-    const started = Date.now();
-    expect(applyMigrations(`file:${fresh}`).length).toBeGreaterThan(0);
-    expect(Date.now() - started).toBeGreaterThan(100);
-    await holder.terminate();
-    const raw = new Database(fresh, { readonly: true });
-    expect(raw.pragma('journal_mode', { simple: true })).toBe('wal');
-    raw.close();
-  });
+        { eval: true },
+      );
+      await new Promise((resolve) => holder.once('message', resolve));
+      const started = Date.now();
+      expect(applyMigrations(`file:${fresh}`).length).toBeGreaterThan(0);
+      expect(Date.now() - started).toBeGreaterThan(100);
+      await holder.terminate();
+      const raw = new Database(fresh, { readonly: true });
+      expect(raw.pragma('journal_mode', { simple: true })).toBe('wal');
+      raw.close();
+    },
+  );
 });

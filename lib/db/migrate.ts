@@ -62,7 +62,8 @@ export function applyMigrations(databaseUrl: string): string[] {
     const applied = new Set(
       db
         .prepare(
-          'SELECT migration_name FROM _prisma_migrations WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL',
+          'SELECT migration_name FROM _prisma_migrations WHERE ' +
+            'finished_at IS NOT NULL AND rolled_back_at IS NULL',
         )
         .all()
         .map((r) => (r as { migration_name: string }).migration_name),
@@ -80,7 +81,8 @@ export function applyMigrations(databaseUrl: string): string[] {
         if (again) return;
         db.exec(sql);
         db.prepare(
-          `INSERT INTO _prisma_migrations (id, checksum, finished_at, migration_name, started_at, applied_steps_count)
+          `INSERT INTO _prisma_migrations
+             (id, checksum, finished_at, migration_name, started_at, applied_steps_count)
            VALUES (?, ?, current_timestamp, ?, current_timestamp, 1)`,
         ).run(randomUUID(), checksum, name);
         done.push(name);

@@ -116,14 +116,18 @@ export async function postgresShape(url: string): Promise<Shape> {
       is_nullable: string;
       column_default: string | null;
     }>(
-      `SELECT table_name, column_name, data_type, datetime_precision AS precision, is_nullable, column_default
-       FROM information_schema.columns WHERE table_schema = current_schema() ORDER BY ordinal_position`,
+      `SELECT table_name, column_name, data_type, datetime_precision AS precision, is_nullable,
+              column_default
+       FROM information_schema.columns WHERE table_schema = current_schema()
+       ORDER BY ordinal_position`,
     );
     const pks = await q<{ table: string; columns: string }>(
-      `SELECT c.conrelid::regclass::text AS table, string_agg(a.attname, ', ' ORDER BY k.n) AS columns
+      `SELECT c.conrelid::regclass::text AS table,
+              string_agg(a.attname, ', ' ORDER BY k.n) AS columns
        FROM pg_constraint c CROSS JOIN LATERAL unnest(c.conkey) WITH ORDINALITY AS k(attnum, n)
        JOIN pg_attribute a ON a.attrelid = c.conrelid AND a.attnum = k.attnum
-       WHERE c.contype = 'p' AND c.connamespace = current_schema()::regnamespace GROUP BY c.conrelid`,
+       WHERE c.contype = 'p' AND c.connamespace = current_schema()::regnamespace
+       GROUP BY c.conrelid`,
     );
     const indexes = await q<{ table: string; name: string; unique: boolean; columns: string }>(
       `SELECT t.relname AS table, i.relname AS name, x.indisunique AS unique,
@@ -189,7 +193,8 @@ export function differences(a: Shape, b: Shape, names: [string, string]): string
     for (const col of new Set([...Object.keys(x.columns), ...Object.keys(y.columns)])) {
       if (x.columns[col] !== y.columns[col]) {
         out.push(
-          `"${table}"."${col}": ${an} ${x.columns[col] ?? '(missing)'}, ${bn} ${y.columns[col] ?? '(missing)'}`,
+          `"${table}"."${col}": ${an} ${x.columns[col] ?? '(missing)'}, ` +
+            `${bn} ${y.columns[col] ?? '(missing)'}`,
         );
       }
     }
@@ -198,7 +203,9 @@ export function differences(a: Shape, b: Shape, names: [string, string]): string
     for (const idx of new Set([...Object.keys(x.indexes), ...Object.keys(y.indexes)])) {
       if (x.indexes[idx] !== y.indexes[idx]) {
         out.push(
-          `index "${idx}" on "${table}": ${an} ${x.indexes[idx] ?? '(missing)'}, ${bn} ${y.indexes[idx] ?? '(missing)'}`,
+          `index "${idx}" on "${table}": ${an} ` +
+            `${x.indexes[idx] ?? '(missing)'}, ${bn} ` +
+            `${y.indexes[idx] ?? '(missing)'}`,
         );
       }
     }

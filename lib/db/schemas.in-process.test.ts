@@ -74,15 +74,19 @@ describe('the two databases stay in step', () => {
       expect(diff, `The migration sets disagree:\n  ${diff.join('\n  ')}`).toEqual([]);
     });
 
-    it('records each PostgreSQL migration once, like prisma migrate deploy, even when processes start together', async () => {
-      const url = await server.freshDatabase();
-      const runs = await Promise.all([
-        applyPostgresMigrations(url),
-        applyPostgresMigrations(url),
-        applyPostgresMigrations(url),
-      ]);
-      expect(runs.flat().sort()).toEqual(migrationsOf('postgres').map((m) => m.name));
-      expect(await applyPostgresMigrations(url)).toEqual([]);
-    });
+    it(
+      'records each PostgreSQL migration once, like prisma migrate ' +
+        'deploy, even when processes start together',
+      async () => {
+        const url = await server.freshDatabase();
+        const runs = await Promise.all([
+          applyPostgresMigrations(url),
+          applyPostgresMigrations(url),
+          applyPostgresMigrations(url),
+        ]);
+        expect(runs.flat().sort()).toEqual(migrationsOf('postgres').map((m) => m.name));
+        expect(await applyPostgresMigrations(url)).toEqual([]);
+      },
+    );
   });
 });

@@ -48,26 +48,36 @@ async function holdAccountLock(ms: number): Promise<void> {
 }
 
 describe.skipIf(unavailable)('transactions on PostgreSQL under contention', () => {
-  it("waits for an account's row lock held longer than Prisma's default 5 s transaction timeout, then charges once", async () => {
-    await holdAccountLock(6_500);
-    const t0 = Date.now();
-    expect(
-      await transaction(db, (tx) => debitForJob(tx, { userId, jobId: 'locked-1', amount: 1 })),
-    ).toBe(true);
-    expect(Date.now() - t0).toBeGreaterThan(5_000);
-    expect(await db.creditEntry.count({ where: { jobId: 'locked-1' } })).toBe(1);
-  }, 60_000);
+  it(
+    "waits for an account's row lock held longer than Prisma's " +
+      'default 5 s transaction timeout, then charges once',
+    async () => {
+      await holdAccountLock(6_500);
+      const t0 = Date.now();
+      expect(
+        await transaction(db, (tx) => debitForJob(tx, { userId, jobId: 'locked-1', amount: 1 })),
+      ).toBe(true);
+      expect(Date.now() - t0).toBeGreaterThan(5_000);
+      expect(await db.creditEntry.count({ where: { jobId: 'locked-1' } })).toBe(1);
+    },
+    60_000,
+  );
 
-  it("waits for a pooled connection longer than Prisma's default 2 s, with every connection busy", async () => {
-    // Both connections of the pool held by transactions waiting on the lock for 3.5 s; a third
-    // transaction waits for one of them to be free.
-    await holdAccountLock(3_500);
-    const charges = ['pool-1', 'pool-2', 'pool-3'].map((jobId) =>
-      transaction(db, (tx) => debitForJob(tx, { userId, jobId, amount: 1 })),
-    );
-    expect(await Promise.all(charges)).toEqual([true, true, true]);
-    expect(await db.creditEntry.count({ where: { jobId: { startsWith: 'pool-' } } })).toBe(3);
-  }, 60_000);
+  it(
+    "waits for a pooled connection longer than Prisma's default 2 " +
+      's, with every connection busy',
+    async () => {
+      // Both connections of the pool held by transactions waiting on the lock for 3.5 s; a third
+      // transaction waits for one of them to be free.
+      await holdAccountLock(3_500);
+      const charges = ['pool-1', 'pool-2', 'pool-3'].map((jobId) =>
+        transaction(db, (tx) => debitForJob(tx, { userId, jobId, amount: 1 })),
+      );
+      expect(await Promise.all(charges)).toEqual([true, true, true]);
+      expect(await db.creditEntry.count({ where: { jobId: { startsWith: 'pool-' } } })).toBe(3);
+    },
+    60_000,
+  );
 
   it('runs a transaction again after a write conflict, not after a refusal', async () => {
     let runs = 0;

@@ -23,8 +23,8 @@ export function rolledBack(e: unknown): boolean {
 }
 
 /**
- * The one way to run an interactive transaction: `fn` in a transaction of `db` with the limits above,
- * run again (up to 3 times in all) when it was rolled back by one of the errors above. `fn`
+ * The one way to run an interactive transaction: `fn` in a transaction of `db` with the limits
+ * above, run again (up to 3 times in all) when it was rolled back by one of the errors above. `fn`
  * must only touch the database (it may run more than once); its first statement must be a
  * write on SQLite (lib/db/client.ts). A ServiceError or any other error is not retried.
  */
@@ -38,7 +38,9 @@ export async function transaction<T>(
     } catch (e) {
       if (attempt >= ATTEMPTS || !rolledBack(e)) throw e;
       console.warn(
-        `[db] transaction rolled back (${(e as { code: string }).code}), running it again (attempt ${attempt + 1}/${ATTEMPTS})`,
+        '[db] transaction rolled back ' +
+          `(${(e as { code: string }).code}), running it again (attempt ` +
+          `${attempt + 1}/${ATTEMPTS})`,
       );
       await new Promise((r) => setTimeout(r, 50 + Math.random() * 200 * attempt));
     }

@@ -3,7 +3,9 @@ import { ZodError } from 'zod';
 import { ServiceError, type ServiceErrorKind } from '../errors';
 import { isUserMessage } from '../schemas/messages';
 
-/** The spec's error body: `error` is always a string (SDKs crash on objects), `details` optional. */
+/**
+ * The spec's error body: `error` is always a string (SDKs crash on objects), `details` optional.
+ */
 export interface ErrorBody {
   error: string;
   details?: string;

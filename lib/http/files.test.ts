@@ -57,44 +57,58 @@ const storedFiles = () =>
     .filter((e) => e.isFile() && !e.name.startsWith('keyout.db') && e.name !== 'secret');
 
 describe('receiveUpload refusals', () => {
-  it('answers a PUT declaring far more than the limit with 413 in the error body, reads little and stores nothing', async () => {
-    const job = await newJob();
-    const { body, read } = countedBody(2 * 1024 ** 3);
-    const res = await receiveUpload(
-      put(job.upload_url, body, { 'Content-Length': String(2 * 1024 ** 3) }),
-      job.key,
-    );
-    expect(res.status).toBe(413);
-    expect(await res.json()).toEqual({
-      error: 'File too large',
-      details: `The file is ${2 * 1024 ** 3} bytes; the limit is ${LIMIT} bytes.`,
-    });
-    // At most what discardBody reads of a refused body (1 MiB), never the declared 2 GiB.
-    expect(read.bytes).toBeLessThanOrEqual(1024 * 1024 + 16 * 1024);
-    expect(storedFiles()).toEqual([]);
-    expect((await db().job.findUniqueOrThrow({ where: { id: job.id } })).status).toBe('created');
-  });
+  it(
+    'answers a PUT declaring far more than the limit with 413 in ' +
+      'the error body, reads little and stores nothing',
+    async () => {
+      const job = await newJob();
+      const { body, read } = countedBody(2 * 1024 ** 3);
+      const res = await receiveUpload(
+        put(job.upload_url, body, { 'Content-Length': String(2 * 1024 ** 3) }),
+        job.key,
+      );
+      expect(res.status).toBe(413);
+      expect(await res.json()).toEqual({
+        error: 'File too large',
+        details: `The file is ${2 * 1024 ** 3} bytes; the limit is ${LIMIT} bytes.`,
+      });
+      // At most what discardBody reads of a refused body (1 MiB), never the declared 2 GiB.
+      expect(read.bytes).toBeLessThanOrEqual(1024 * 1024 + 16 * 1024);
+      expect(storedFiles()).toEqual([]);
+      expect((await db().job.findUniqueOrThrow({ where: { id: job.id } })).status).toBe('created');
+    },
+  );
 
-  it('answers a PUT after the job has started with 409 in the error body and leaves the job as it was', async () => {
-    const job = await newJob();
-    await db().job.update({ where: { id: job.id }, data: { status: 'processing' } });
-    const { body } = countedBody(LIMIT / 2);
-    const res = await receiveUpload(put(job.upload_url, body), job.key);
-    expect(res.status).toBe(409);
-    expect(await res.json()).toEqual({
-      error: 'The job has already been started; its video cannot be replaced',
-    });
-    expect(storedFiles()).toEqual([]);
-    expect((await db().job.findUniqueOrThrow({ where: { id: job.id } })).status).toBe('processing');
-  });
+  it(
+    'answers a PUT after the job has started with 409 in the error ' +
+      'body and leaves the job as it was',
+    async () => {
+      const job = await newJob();
+      await db().job.update({ where: { id: job.id }, data: { status: 'processing' } });
+      const { body } = countedBody(LIMIT / 2);
+      const res = await receiveUpload(put(job.upload_url, body), job.key);
+      expect(res.status).toBe(409);
+      expect(await res.json()).toEqual({
+        error: 'The job has already been started; its video cannot be replaced',
+      });
+      expect(storedFiles()).toEqual([]);
+      expect((await db().job.findUniqueOrThrow({ where: { id: job.id } })).status).toBe(
+        'processing',
+      );
+    },
+  );
 
-  it('answers a chunked PUT over the limit with 413 once the counter passes it, and keeps nothing', async () => {
-    const job = await newJob();
-    const { body } = countedBody(LIMIT * 4);
-    const res = await receiveUpload(put(job.upload_url, body), job.key);
-    expect(res.status).toBe(413);
-    expect(((await res.json()) as { error: string }).error).toBe('File too large');
-    expect(storedFiles()).toEqual([]);
-    expect((await db().job.findUniqueOrThrow({ where: { id: job.id } })).status).toBe('created');
-  });
+  it(
+    'answers a chunked PUT over the limit with 413 once the counter ' +
+      'passes it, and keeps nothing',
+    async () => {
+      const job = await newJob();
+      const { body } = countedBody(LIMIT * 4);
+      const res = await receiveUpload(put(job.upload_url, body), job.key);
+      expect(res.status).toBe(413);
+      expect(((await res.json()) as { error: string }).error).toBe('File too large');
+      expect(storedFiles()).toEqual([]);
+      expect((await db().job.findUniqueOrThrow({ where: { id: job.id } })).status).toBe('created');
+    },
+  );
 });

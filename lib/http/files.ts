@@ -159,7 +159,10 @@ export async function otherFileMethod(req: Request): Promise<Response> {
   );
 }
 
-/** OPTIONS on a signed file URL: its methods, in a JSON body like every answer (Next's is an empty 204). */
+/**
+ * OPTIONS on a signed file URL: its methods, in a JSON body like every answer (Next's is an empty
+ * 204).
+ */
 export function fileOptions(): Response {
   return json(200, { allow: FILE_METHODS }, { Allow: FILE_METHODS.join(', ') });
 }

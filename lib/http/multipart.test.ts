@@ -7,7 +7,9 @@ import { multipartFile } from './multipart';
 
 const BOUNDARY = 'keyoutboundary';
 const head = (name: string, filename = 'clip.mp4') =>
-  `--${BOUNDARY}\r\nContent-Disposition: form-data; name="${name}"; filename="${filename}"\r\nContent-Type: video/mp4\r\n\r\n`;
+  `--${BOUNDARY}\r\nContent-Disposition: form-data; ` +
+  `name="${name}"; filename="${filename}"\r\nContent-Type: ` +
+  'video/mp4\r\n\r\n';
 const tail = `\r\n--${BOUNDARY}--\r\n`;
 
 /** A multipart request whose body is `parts`, then (optionally) `filler` bytes made on demand. */
@@ -59,32 +61,39 @@ describe('multipartFile', () => {
     expect(await drain(file.body)).toBe(1000);
   });
 
-  it('a form cut off inside the file: the file stream fails with a 400, not a bare error', async () => {
-    const { req } = formRequest([head('file'), new Uint8Array(1000).fill(1)]);
-    const file = await multipartFile(req);
-    const err = await drain(file.body).catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(HttpError);
-    expect(err).toMatchObject({ status: 400, message: 'Incomplete multipart upload' });
-  });
-
-  it('a form cut off before the caller starts reading: no uncaught error, the caller still sees the 400', async () => {
-    const { req } = formRequest([head('file'), new Uint8Array(1000).fill(1)]);
-    const uncaught: unknown[] = [];
-    const onUncaught = (e: unknown) => uncaught.push(e);
-    process.on('uncaughtException', onUncaught);
-    try {
+  it(
+    'a form cut off inside the file: the file stream fails with a ' + '400, not a bare error',
+    async () => {
+      const { req } = formRequest([head('file'), new Uint8Array(1000).fill(1)]);
       const file = await multipartFile(req);
-      await new Promise((r) => setTimeout(r, 100)); // the caller is busy (creating its job row)
-      const err = await pipeline(
-        file.body,
-        new Writable({ write: (_c, _e, done) => done() }),
-      ).catch((e: unknown) => e);
+      const err = await drain(file.body).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(HttpError);
       expect(err).toMatchObject({ status: 400, message: 'Incomplete multipart upload' });
-    } finally {
-      process.off('uncaughtException', onUncaught);
-    }
-    expect(uncaught).toEqual([]);
-  });
+    },
+  );
+
+  it(
+    'a form cut off before the caller starts reading: no uncaught ' +
+      'error, the caller still sees the 400',
+    async () => {
+      const { req } = formRequest([head('file'), new Uint8Array(1000).fill(1)]);
+      const uncaught: unknown[] = [];
+      const onUncaught = (e: unknown) => uncaught.push(e);
+      process.on('uncaughtException', onUncaught);
+      try {
+        const file = await multipartFile(req);
+        await new Promise((r) => setTimeout(r, 100)); // the caller is busy (creating its job row)
+        const err = await pipeline(
+          file.body,
+          new Writable({ write: (_c, _e, done) => done() }),
+        ).catch((e: unknown) => e);
+        expect(err).toMatchObject({ status: 400, message: 'Incomplete multipart upload' });
+      } finally {
+        process.off('uncaughtException', onUncaught);
+      }
+      expect(uncaught).toEqual([]);
+    },
+  );
 
   it('a form cut off before any file, or not a form at all, is a 400', async () => {
     await expect(

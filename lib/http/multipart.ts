@@ -82,7 +82,8 @@ export function multipartFile(req: Request, field = 'file'): Promise<MultipartFi
             new HttpError(
               400,
               'Invalid multipart form',
-              `The "${field}" part must come first, after at most ${MAX_BYTES_BEFORE_FILE} bytes of other fields.`,
+              `The "${field}" part must come first, after at most ` +
+                `${MAX_BYTES_BEFORE_FILE} bytes of other fields.`,
             ),
           );
         } else if (seen > maxFileBytes + FORM_OVERHEAD_BYTES + MAX_BYTES_BEFORE_FILE) {

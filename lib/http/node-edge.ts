@@ -41,7 +41,9 @@ function jsonHead(status: number, extra: Record<string, string> = {}): Record<st
   };
 }
 
-/** Answers once the request's body is in (a client still sending would see a reset), or after 1 s. */
+/**
+ * Answers once the request's body is in (a client still sending would see a reset), or after 1 s.
+ */
 function reply(
   req: http.IncomingMessage,
   res: http.ServerResponse,
@@ -186,7 +188,8 @@ export function installNodeEdge(): void {
   if (installed) return;
   installed = true;
   const guarded = new WeakSet<http.Server>();
-  // eslint-disable-next-line @typescript-eslint/unbound-method -- re-applied below with its server as `this`
+  // Re-applied below with its server as `this`.
+  // eslint-disable-next-line @typescript-eslint/unbound-method
   const emit = http.Server.prototype.emit;
   http.Server.prototype.emit = function (
     this: http.Server,

@@ -46,22 +46,25 @@ describe('PUBLIC_URL', () => {
     expect(arrivalWarning(request({ host: '127.0.0.1:3917' }))).toBeNull();
   });
 
-  it('is quiet when they arrive where it points (loopback names alike, or through a proxy)', async () => {
-    configure({ PORT: '3917' });
-    expect((await load()).arrivalWarning(request({ host: '127.0.0.1:3917' }))).toBeNull();
-    configure({ PORT: '3000', PUBLIC_URL: 'https://keyout.example.com' });
-    expect(
-      (await load()).arrivalWarning(
-        request({
-          host: '127.0.0.1:3000',
-          'x-forwarded-host': 'keyout.example.com',
-          'x-forwarded-proto': 'https',
-        }),
-      ),
-    ).toBeNull();
-    configure({ PORT: '3917' });
-    expect((await load()).arrivalWarning(request({ host: '192.168.1.20:3917' }))).toMatch(
-      /arrive at http:\/\/192\.168\.1\.20:3917/,
-    );
-  });
+  it(
+    'is quiet when they arrive where it points (loopback names ' + 'alike, or through a proxy)',
+    async () => {
+      configure({ PORT: '3917' });
+      expect((await load()).arrivalWarning(request({ host: '127.0.0.1:3917' }))).toBeNull();
+      configure({ PORT: '3000', PUBLIC_URL: 'https://keyout.example.com' });
+      expect(
+        (await load()).arrivalWarning(
+          request({
+            host: '127.0.0.1:3000',
+            'x-forwarded-host': 'keyout.example.com',
+            'x-forwarded-proto': 'https',
+          }),
+        ),
+      ).toBeNull();
+      configure({ PORT: '3917' });
+      expect((await load()).arrivalWarning(request({ host: '192.168.1.20:3917' }))).toMatch(
+        /arrive at http:\/\/192\.168\.1\.20:3917/,
+      );
+    },
+  );
 });

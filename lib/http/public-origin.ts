@@ -17,16 +17,27 @@ function originKey(url: URL): string {
 export function publicUrlLine(): string {
   const { PUBLIC_URL, publicUrlSet, PORT } = env();
   if (!publicUrlSet) {
-    return `[web] Upload and result URLs point to ${PUBLIC_URL} (PUBLIC_URL is not set: this server's own port). Set PUBLIC_URL when clients reach the server under another name.`;
+    return (
+      `[web] Upload and result URLs point to ${PUBLIC_URL} ` +
+      "(PUBLIC_URL is not set: this server's own port). Set " +
+      'PUBLIC_URL when clients reach the server under another name.'
+    );
   }
   const url = new URL(PUBLIC_URL);
   if (
     LOOPBACK.has(url.hostname) &&
     originKey(url) !== originKey(new URL(`${url.protocol}//localhost:${PORT}`))
   ) {
-    return `[web] Warning: PUBLIC_URL is ${PUBLIC_URL} but this server listens on port ${PORT}: the upload and result URLs it hands out will not reach it.`;
+    return (
+      `[web] Warning: PUBLIC_URL is ${PUBLIC_URL} but this server ` +
+      `listens on port ${PORT}: the upload and result URLs it hands ` +
+      'out will not reach it.'
+    );
   }
-  return `[web] Upload and result URLs point to ${PUBLIC_URL} (PUBLIC_URL); this server listens on port ${PORT}.`;
+  return (
+    `[web] Upload and result URLs point to ${PUBLIC_URL} ` +
+    `(PUBLIC_URL); this server listens on port ${PORT}.`
+  );
 }
 
 let checked = false;
@@ -50,5 +61,10 @@ export function arrivalWarning(req: IncomingMessage): string | null {
   }
   const { PUBLIC_URL } = env();
   if (originKey(arrived) === originKey(new URL(PUBLIC_URL))) return null;
-  return `[web] Warning: requests arrive at ${arrived.origin} but upload and result URLs point to ${PUBLIC_URL}; clients that cannot reach ${PUBLIC_URL} will fail their uploads. Set PUBLIC_URL to the origin clients use.`;
+  return (
+    `[web] Warning: requests arrive at ${arrived.origin} but upload ` +
+    `and result URLs point to ${PUBLIC_URL}; clients that cannot ` +
+    `reach ${PUBLIC_URL} will fail their uploads. Set PUBLIC_URL to ` +
+    'the origin clients use.'
+  );
 }

@@ -51,19 +51,23 @@ function expectApiHeaders(res: Response) {
 }
 
 describe('the key check', () => {
-  it('calls any header plainly meant as the key (a name with "key" or "auth" in it) an invalid key', async () => {
-    for (const [i, name] of [
-      'Api-Key',
-      'X-Key',
-      'Authorization',
-      'X-Auth-Token',
-      'X-Api_Key',
-    ].entries()) {
-      expect(await errorOf(await ok(request({ [name]: 'abc' }, `198.51.100.${i}`), noParams))).toBe(
-        'Invalid API key',
-      );
-    }
-  });
+  it(
+    'calls any header plainly meant as the key (a name with "key" ' +
+      'or "auth" in it) an invalid key',
+    async () => {
+      for (const [i, name] of [
+        'Api-Key',
+        'X-Key',
+        'Authorization',
+        'X-Auth-Token',
+        'X-Api_Key',
+      ].entries()) {
+        expect(
+          await errorOf(await ok(request({ [name]: 'abc' }, `198.51.100.${i}`), noParams)),
+        ).toBe('Invalid API key');
+      }
+    },
+  );
 
   it('still calls a request with no key and only headers of its own a missing key', async () => {
     const res = await ok(
@@ -126,17 +130,20 @@ describe('headers on every response', () => {
     expectApiHeaders(publicRoute(() => ({ body: 'openapi: 3.1.0' }))(request({})));
   });
 
-  it('answers OPTIONS with 200, the methods in Allow and a JSON body, and the headers', async () => {
-    const { OPTIONS } = otherMethods('POST');
-    const res = await OPTIONS(request({}, '192.0.2.30', 'OPTIONS'), noParams);
-    expect(res.status).toBe(200);
-    expect(res.headers.get('allow')).toBe('POST, OPTIONS');
-    expect(await res.json()).toEqual({ allow: ['POST', 'OPTIONS'] });
-    expectApiHeaders(res);
-    const get = await otherMethods('GET', { public: true }).OPTIONS(
-      request({}, '192.0.2.30', 'OPTIONS'),
-      noParams,
-    );
-    expect(get.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
-  });
+  it(
+    'answers OPTIONS with 200, the methods in Allow and a JSON ' + 'body, and the headers',
+    async () => {
+      const { OPTIONS } = otherMethods('POST');
+      const res = await OPTIONS(request({}, '192.0.2.30', 'OPTIONS'), noParams);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('allow')).toBe('POST, OPTIONS');
+      expect(await res.json()).toEqual({ allow: ['POST', 'OPTIONS'] });
+      expectApiHeaders(res);
+      const get = await otherMethods('GET', { public: true }).OPTIONS(
+        request({}, '192.0.2.30', 'OPTIONS'),
+        noParams,
+      );
+      expect(get.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
+    },
+  );
 });

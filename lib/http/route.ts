@@ -107,7 +107,10 @@ function refuseKey(
       429,
       {
         error: 'Rate limit exceeded',
-        details: `Too many requests without a valid API key from this address (at most ${AUTH_FAILURES_PER_MINUTE} a minute); retry in ${retryIn(failed)} s.`,
+        details:
+          'Too many requests without a valid API key from this address ' +
+          `(at most ${AUTH_FAILURES_PER_MINUTE} a minute); retry in ` +
+          `${retryIn(failed)} s.`,
       },
       { ...headers, 'Retry-After': retryIn(failed) },
     );
@@ -136,7 +139,9 @@ function answerer<P>(handler: Handler<P>) {
           429,
           {
             error: 'Rate limit exceeded',
-            details: `At most ${RATE_LIMIT_PER_MINUTE} requests per minute per API key; retry in ${retryIn(window)} s.`,
+            details:
+              `At most ${RATE_LIMIT_PER_MINUTE} requests per minute per API ` +
+              `key; retry in ${retryIn(window)} s.`,
           },
           { ...headers, 'Retry-After': retryIn(window) },
         );
@@ -155,7 +160,8 @@ function answerer<P>(handler: Handler<P>) {
           throw new HttpError(
             429,
             'Rate limit exceeded',
-            `At most ${STARTS_PER_MINUTE} video processing jobs per minute per API key; retry in ${retryIn(starts)} s.`,
+            `At most ${STARTS_PER_MINUTE} video processing jobs per minute ` +
+              `per API key; retry in ${retryIn(starts)} s.`,
             { 'Retry-After': retryIn(starts) },
           );
         }
@@ -184,7 +190,10 @@ function answerer<P>(handler: Handler<P>) {
   };
 }
 
-/** A /v1 route that needs no key (e.g. the OpenAPI document): the same headers and error body, no key's window used. */
+/**
+ * A /v1 route that needs no key (e.g. the OpenAPI document): the same headers and error body, no
+ * key's window used.
+ */
 export function publicRoute(handler: (req: Request) => ApiReply) {
   return (req: Request): Response => {
     try {
@@ -221,7 +230,8 @@ const notAllowed = (req: Request, methods: string[], allow: string) =>
  * answer an empty 405). A public path (`{ public: true }`, the OpenAPI document) has no key to
  * check and answers 405 at once. OPTIONS needs no key either: it answers 200 with the methods
  * in `Allow` and a JSON body (Next.js answered an empty 204, which the SDKs take for an error).
- * Usage in a route file: `export const { GET, PUT, PATCH, DELETE, OPTIONS } = otherMethods('POST');`
+ * Usage in a route file:
+ * `export const { GET, PUT, PATCH, DELETE, OPTIONS } = otherMethods('POST');`
  */
 export function otherMethods(
   ...allowed: (Method | { public: true })[]
@@ -247,7 +257,10 @@ export function otherMethods(
   };
 }
 
-/** Every method of a path under /v1 that is not an endpoint: after the key check, the spec's 404 body. */
+/**
+ * Every method of a path under /v1 that is not an endpoint: after the key check, the spec's 404
+ * body.
+ */
 export const noEndpoint: PlainHandler = apiRoute<unknown>(({ req }) => {
   throw new HttpError(
     404,

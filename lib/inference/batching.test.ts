@@ -14,30 +14,34 @@ const frame = (seed: number): Record<string, TensorData> => {
 // The real model on the CPU: keyframes run several to a batch (as GPU workers do) give exactly
 // what they give one at a time.
 describe('keyframes batched into one model run', () => {
-  it('returns each frame its own result, identical to running it alone, in fewer model runs', async () => {
-    const single = await createOrtNodeRuntime({ threads: 1, batch: 1 }).load(ISNET);
-    // Loaded for batches (its batch dimension freed), counting the runs that reach the model.
-    const model = await createOrtNodeRuntime({ threads: 1, batch: 2 }).load(ISNET);
-    expect(model.inFlight).toBe(4);
-    let runs = 0;
-    const batched = batchRuns(
-      { ...model, run: (feeds, outputs) => (runs++, model.run(feeds, outputs)) },
-      2,
-    );
-    const seeds = [1, 2, 3, 4, 5];
-    const alone: TensorData[] = [];
-    for (const s of seeds)
-      alone.push((await single.run(frame(s), [ISNET.output.name]))[ISNET.output.name]!);
-    const together = await Promise.all(
-      seeds.map((s) => batched.run(frame(s), [ISNET.output.name])),
-    );
-    // The first frame alone (nothing else waited yet), then two batches of two.
-    expect(runs).toBe(3);
-    for (const [i, out] of together.entries()) {
-      const t = out[ISNET.output.name]!;
-      expect(t.dims).toEqual(alone[i]!.dims);
-      expect(Array.from(t.data)).toEqual(Array.from(alone[i]!.data));
-    }
-    await Promise.all([single.release(), model.release()]);
-  }, 120_000);
+  it(
+    'returns each frame its own result, identical to running it ' + 'alone, in fewer model runs',
+    async () => {
+      const single = await createOrtNodeRuntime({ threads: 1, batch: 1 }).load(ISNET);
+      // Loaded for batches (its batch dimension freed), counting the runs that reach the model.
+      const model = await createOrtNodeRuntime({ threads: 1, batch: 2 }).load(ISNET);
+      expect(model.inFlight).toBe(4);
+      let runs = 0;
+      const batched = batchRuns(
+        { ...model, run: (feeds, outputs) => (runs++, model.run(feeds, outputs)) },
+        2,
+      );
+      const seeds = [1, 2, 3, 4, 5];
+      const alone: TensorData[] = [];
+      for (const s of seeds)
+        alone.push((await single.run(frame(s), [ISNET.output.name]))[ISNET.output.name]!);
+      const together = await Promise.all(
+        seeds.map((s) => batched.run(frame(s), [ISNET.output.name])),
+      );
+      // The first frame alone (nothing else waited yet), then two batches of two.
+      expect(runs).toBe(3);
+      for (const [i, out] of together.entries()) {
+        const t = out[ISNET.output.name]!;
+        expect(t.dims).toEqual(alone[i]!.dims);
+        expect(Array.from(t.data)).toEqual(Array.from(alone[i]!.data));
+      }
+      await Promise.all([single.release(), model.release()]);
+    },
+    120_000,
+  );
 });

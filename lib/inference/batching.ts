@@ -4,7 +4,8 @@ import type { InferenceSession, ModelFile, TensorData } from '../../engine/runti
 /**
  * Models whose frames can share a run: the ISNet family (the keyframe tiers), fully
  * convolutional at any multiple of 32. Fixed-size models (MediaPipe selfie) reshape with a
- * batch of 1 built in. A model loaded by its file alone (the refinement's prompt models) is not batched.
+ * batch of 1 built in. A model loaded by its file alone (the refinement's prompt models) is not
+ * batched.
  */
 export const batchable = (m: ModelFile | ModelManifest) =>
   'input' in m && m.input.size === 'multiple-of-32';
@@ -16,7 +17,10 @@ interface Waiting {
   reject(e: unknown): void;
 }
 
-/** The batch key: runs are merged only when every feed has the same shape and the same outputs are asked for. */
+/**
+ * The batch key: runs are merged only when every feed has the same shape and the same outputs are
+ * asked for.
+ */
 const shapeOf = (w: Waiting) =>
   JSON.stringify([Object.entries(w.feeds).map(([k, t]) => [k, t.dims]), w.outputs]);
 

@@ -28,20 +28,29 @@ describe('INFERENCE_DEVICE', () => {
     );
   });
 
-  it('auto takes WebGPU when an adapter answers, and CUDA before it when its provider is installed', async () => {
-    await expect(chooseDevice('auto', probes({ webgpu: 'NVIDIA H100' }), 'CPU')).resolves.toEqual({
-      device: 'webgpu',
-      adapter: 'NVIDIA H100',
-      notChosen: { cuda: NO_CUDA, cpu: 'webgpu answered' },
-    });
-    await expect(
-      chooseDevice('auto', probes({ webgpu: 'NVIDIA H100', cuda: 'NVIDIA H100' }), 'CPU'),
-    ).resolves.toMatchObject({ device: 'cuda' });
-  });
+  it(
+    'auto takes WebGPU when an adapter answers, and CUDA before it ' +
+      'when its provider is installed',
+    async () => {
+      await expect(chooseDevice('auto', probes({ webgpu: 'NVIDIA H100' }), 'CPU')).resolves.toEqual(
+        {
+          device: 'webgpu',
+          adapter: 'NVIDIA H100',
+          notChosen: { cuda: NO_CUDA, cpu: 'webgpu answered' },
+        },
+      );
+      await expect(
+        chooseDevice('auto', probes({ webgpu: 'NVIDIA H100', cuda: 'NVIDIA H100' }), 'CPU'),
+      ).resolves.toMatchObject({ device: 'cuda' });
+    },
+  );
 
   it('an explicit webgpu with no adapter is refused with what to do', async () => {
     await expect(chooseDevice('webgpu', probes(), 'CPU')).rejects.toThrow(
-      `INFERENCE_DEVICE=webgpu, but ${NO_ADAPTER}: a WebGPU worker needs a GPU driver with Vulkan support and the Vulkan loader (libvulkan1) (docs/operations.md, "GPU workers"), or set INFERENCE_DEVICE=auto to fall back to the CPU.`,
+      `INFERENCE_DEVICE=webgpu, but ${NO_ADAPTER}: a WebGPU worker ` +
+        'needs a GPU driver with Vulkan support and the Vulkan loader ' +
+        '(libvulkan1) (docs/operations.md, "GPU workers"), or set ' +
+        'INFERENCE_DEVICE=auto to fall back to the CPU.',
     );
     await expect(chooseDevice('cuda', probes({ webgpu: 'NVIDIA H100' }), 'CPU')).rejects.toThrow(
       `INFERENCE_DEVICE=cuda, but ${NO_CUDA}`,
@@ -58,7 +67,12 @@ describe('INFERENCE_DEVICE', () => {
 
   it("keeps onnxruntime's reason and drops its source location", () => {
     const raw =
-      '/onnxruntime_src/onnxruntime/core/providers/webgpu/webgpu_context.cc:136 onnxruntime::webgpu::WebGpuContext::Initialize(const onnxruntime::webgpu::WebGpuContextConfig&)::<lambda()> adapter_result.status == wgpu::RequestAdapterStatus::Success was false. Failed to get a WebGPU adapter: No supported adapters\n';
+      '/onnxruntime_src/onnxruntime/core/providers/webgpu/webgpu_context.cc:' +
+      '136 onnxruntime::webgpu::WebGpuContext::Initialize(const ' +
+      'onnxruntime::webgpu::WebGpuContextConfig&)::<lambda()> ' +
+      'adapter_result.status == wgpu::RequestAdapterStatus::Success ' +
+      'was false. Failed to get a WebGPU adapter: No supported ' +
+      'adapters\n';
     expect(ortReason(new Error(raw))).toBe(NO_ADAPTER);
     expect(ortReason(new Error('plain message'))).toBe('plain message');
   });

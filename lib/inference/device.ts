@@ -71,8 +71,13 @@ function unavailable(device: 'webgpu' | 'cuda', reason: string): string {
   const fix =
     device === 'webgpu'
       ? 'a WebGPU worker needs a GPU driver with Vulkan support and the Vulkan loader (libvulkan1)'
-      : "a CUDA worker needs onnxruntime-node's CUDA provider (ONNXRUNTIME_NODE_INSTALL=cuda12) with CUDA 12 and cuDNN 9";
-  return `INFERENCE_DEVICE=${device}, but ${reason}: ${fix} (docs/operations.md, "GPU workers"), or set INFERENCE_DEVICE=auto to fall back to the CPU.`;
+      : "a CUDA worker needs onnxruntime-node's CUDA provider " +
+        '(ONNXRUNTIME_NODE_INSTALL=cuda12) with CUDA 12 and cuDNN 9';
+  return (
+    `INFERENCE_DEVICE=${device}, but ${reason}: ${fix} ` +
+    '(docs/operations.md, "GPU workers"), or set ' +
+    'INFERENCE_DEVICE=auto to fall back to the CPU.'
+  );
 }
 
 /** The ready line's words: "webgpu (NVIDIA H100 80GB HBM3); not cuda: provider not installed". */

@@ -39,7 +39,8 @@ function gpuThatRefuses(when: 'start' | 'run'): SessionMaker {
       if (device === 'cpu') return real.create(model, 'cpu');
       if (when === 'start')
         throw new Error(
-          'webgpu_execution_provider.cc:1 Compile was false. Resize with these attributes is not supported',
+          'webgpu_execution_provider.cc:1 Compile was false. Resize with ' +
+            'these attributes is not supported',
         );
       const session = await real.create(model, 'cpu');
       return Object.assign(Object.create(session) as ort.InferenceSession, {

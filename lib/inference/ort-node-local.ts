@@ -22,11 +22,17 @@ export interface LocalOrtOptions {
   device: DeviceSetting;
   /** ORT_CUDA_DEVICE: which GPU the CUDA provider uses. */
   cudaDevice: number;
-  /** ORT_BATCH: keyframes per model run; unset, GPU_BATCH on a GPU and 1 on the CPU. Above 1, batchable models are loaded with a free batch dimension. */
+  /**
+   * ORT_BATCH: keyframes per model run; unset, GPU_BATCH on a GPU and 1 on the CPU. Above 1,
+   * batchable models are loaded with a free batch dimension.
+   */
   batch?: number;
 }
 
-/** Keyframes per model run on a GPU unless ORT_BATCH says otherwise: a GPU computes 4 in little more time than one. */
+/**
+ * Keyframes per model run on a GPU unless ORT_BATCH says otherwise: a GPU computes 4 in little more
+ * time than one.
+ */
 const GPU_BATCH = 4;
 
 /** How sessions are started: onnxruntime-node itself, or a test's stand-in that refuses some. */
@@ -141,7 +147,8 @@ async function modelSession(
         const out = await runFloat32(ort.Tensor, session, feeds, outputs);
         if (firstRun)
           console.log(
-            `[inference] ${id} on ${device}: first run ${seconds(started)} s (shaders compiled, weights uploaded; later runs reuse them)`,
+            `[inference] ${id} on ${device}: first run ${seconds(started)} ` +
+              's (shaders compiled, weights uploaded; later runs reuse them)',
           );
         firstRun = false;
         return out;

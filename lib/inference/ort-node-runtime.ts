@@ -40,8 +40,9 @@ function startThread(options: LocalOrtOptions, onExit: () => void): RemoteRuntim
 /**
  * The server's InferenceRuntime: onnxruntime-node (ort-node-local.ts) on a thread of its own, so
  * the main thread prepares and finishes other frames while a model runs, on the device
- * INFERENCE_DEVICE names or `auto` finds. Sessions the thread loads with a batch above 1 (ORT_BATCH,
- * or a GPU's default) take keyframes of batchable models several at a time (batching.ts).
+ * INFERENCE_DEVICE names or `auto` finds. Sessions the thread loads with a batch above 1
+ * (ORT_BATCH, or a GPU's default) take keyframes of batchable models several at a time
+ * (batching.ts).
  */
 export function createOrtNodeRuntime(
   opts: { threads?: number; batch?: number; device?: DeviceSetting } = {},

@@ -10,7 +10,10 @@ import {
   type ServedRuntime,
 } from './runtime-rpc';
 
-/** A stand-in model that doubles its input, slower for the first request, failing on NaN; on a CPU, two keyframes a run. */
+/**
+ * A stand-in model that doubles its input, slower for the first request, failing on NaN; on a CPU,
+ * two keyframes a run.
+ */
 const doubler: ServedRuntime = {
   name: 'doubler',
   device: () =>
@@ -52,29 +55,32 @@ function connect(runtime: ServedRuntime) {
 const feed = (v: number) => ({ x: { data: Float32Array.of(v, v), dims: [1, 2] } });
 
 describe('runtime over a message channel', () => {
-  it('answers concurrent runs in order, transfers buffers, and fails only the bad run', async () => {
-    const { remote, busy, close } = connect(doubler);
-    const session = await remote.load(SELFIE);
-    expect(remote.name).toBe('doubler');
-    expect(session.inFlight).toBe(1);
-    expect(session.batch).toBe(2);
-    const input = feed(1);
-    const runs = [
-      session.run(input, ['y']),
-      session.run(feed(Number.NaN), ['y']),
-      session.run(feed(3), ['y']),
-    ];
-    // The caller's buffer went to the other side.
-    expect(input.x.data.length).toBe(0);
-    const values = (out: Record<string, TensorData>) => Array.from(out.y!.data);
-    await expect(runs[0]!.then(values)).resolves.toEqual([2, 2]);
-    await expect(runs[1]!).rejects.toThrow('bad input');
-    await expect(runs[2]!.then(values)).resolves.toEqual([6, 6]);
-    await session.release();
-    await expect(session.run(feed(1), ['y'])).rejects.toThrow('released');
-    expect(busy.at(-1)).toBe(false);
-    close();
-  });
+  it(
+    'answers concurrent runs in order, transfers buffers, and fails ' + 'only the bad run',
+    async () => {
+      const { remote, busy, close } = connect(doubler);
+      const session = await remote.load(SELFIE);
+      expect(remote.name).toBe('doubler');
+      expect(session.inFlight).toBe(1);
+      expect(session.batch).toBe(2);
+      const input = feed(1);
+      const runs = [
+        session.run(input, ['y']),
+        session.run(feed(Number.NaN), ['y']),
+        session.run(feed(3), ['y']),
+      ];
+      // The caller's buffer went to the other side.
+      expect(input.x.data.length).toBe(0);
+      const values = (out: Record<string, TensorData>) => Array.from(out.y!.data);
+      await expect(runs[0]!.then(values)).resolves.toEqual([2, 2]);
+      await expect(runs[1]!).rejects.toThrow('bad input');
+      await expect(runs[2]!.then(values)).resolves.toEqual([6, 6]);
+      await session.release();
+      await expect(session.run(feed(1), ['y'])).rejects.toThrow('released');
+      expect(busy.at(-1)).toBe(false);
+      close();
+    },
+  );
 
   it('fails outstanding and later requests when the other side dies', async () => {
     const { remote, close } = connect(doubler);

@@ -4,7 +4,9 @@ import { env } from '../env';
 import { ffprobe, MediaError } from './ffmpeg';
 import { probeVideo } from './probe';
 
-/** Recognises a still image by its magic bytes, so the matching single-image demuxer can be forced. */
+/**
+ * Recognises a still image by its magic bytes, so the matching single-image demuxer can be forced.
+ */
 export function sniffImage(head: Uint8Array): ImageDemuxer | null {
   const at = (i: number, bytes: number[]) => bytes.every((b, k) => head[i + k] === b);
   if (at(0, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) return 'png_pipe';

@@ -59,8 +59,11 @@ async function detectHevcAlpha(): Promise<boolean> {
 
 /** The message a request for hevc_alpha gets where it cannot be made. */
 export const HEVC_ALPHA_UNAVAILABLE =
-  'HEVC with alpha (hevc_alpha) needs FFmpeg 8 with x265 4, which Keyout runs in-process through the optional node-av package; ' +
-  'it is not installed or does not load on this server. Use webm_vp9 (Chrome, Firefox), mov_prores (Safari, Final Cut, Premiere) or stacked_video instead.';
+  'HEVC with alpha (hevc_alpha) needs FFmpeg 8 with x265 4, which ' +
+  'Keyout runs in-process through the optional node-av package; ' +
+  ('it is not installed or does not load on this server. Use ' +
+    'webm_vp9 (Chrome, Firefox), mov_prores (Safari, Final Cut, ' +
+    'Premiere) or stacked_video instead.');
 
 const DETECT: Record<
   NonNullable<OutputFormat['requires']>,

@@ -56,7 +56,8 @@ beforeAll(async () => {
     '-f',
     'lavfi',
     '-i',
-    `color=0x${hex(OLD_BG)}:s=${W}x${H}:r=25:d=1,drawbox=x=224:y='t*100':w=16:h=16:color=yellow:t=fill`,
+    `color=0x${hex(OLD_BG)}:s=${W}x${H}:r=25:d=1,` +
+      "drawbox=x=224:y='t*100':w=16:h=16:color=yellow:t=fill",
     '-f',
     'lavfi',
     '-i',
@@ -89,7 +90,10 @@ beforeAll(async () => {
   info = await probeVideo(source);
 }, 120_000);
 
-/** Frame n (the middle one unless said) of a file as RGBA, checked to be W x H unless said (null: any size). */
+/**
+ * Frame n (the middle one unless said) of a file as RGBA, checked to be W x H unless said (null:
+ * any size).
+ */
 async function rgbaFrame(
   input: string[],
   n = 12,
@@ -100,7 +104,10 @@ async function rgbaFrame(
   return frame;
 }
 
-/** The tolerance, in 8-bit levels per channel: the lossy codecs' error on a 10-pixel fade. Filmed, the edge is about 47 away. */
+/**
+ * The tolerance, in 8-bit levels per channel: the lossy codecs' error on a 10-pixel fade. Filmed,
+ * the edge is about 47 away.
+ */
 const TOLERANCE = 12;
 
 const meanError = (pairs: [number, number][]) => {
@@ -122,7 +129,10 @@ function softColourError(rgba: Buffer): number {
   return meanError(pairs);
 }
 
-/** An opaque frame at the source's geometry against `expected(x, channel)` over the fade's soft columns. */
+/**
+ * An opaque frame at the source's geometry against `expected(x, channel)` over the fade's soft
+ * columns.
+ */
 function columnError(rgba: Buffer, expected: (x: number, c: number) => number, rows = H): number {
   const pairs: [number, number][] = [];
   for (let y = 0; y < rows; y++) {
@@ -151,7 +161,8 @@ describe("soft edges carry the subject's colour", () => {
     [
       'webp',
       async (file) => {
-        // FFmpeg 5.1 cannot demux animated WebP: webpmux takes the first frame (the whole canvas; later ones may be only what changed) out as a still.
+        // FFmpeg 5.1 cannot demux animated WebP: webpmux takes the first frame (the whole canvas;
+        // later ones may be only what changed) out as a still.
         const still = path.join(tmp, 'frame.webp');
         await run('webpmux', ['-get', 'frame', '1', file, '-o', still]);
         return rgbaFrame(['-i', still], 0, null);
@@ -271,8 +282,8 @@ describe("soft edges carry the subject's colour", () => {
     expect(out.metadata).toMatchObject({ has_audio: true });
   });
 
-  // Over its own old background, blurred, the subject mixed back with it is about the filmed colour;
-  // the filmed colour laid over it again (a rim) is twice as far towards magenta.
+  // Over its own old background, blurred, the subject mixed back with it is about the filmed
+  // colour; the filmed colour laid over it again (a rim) is twice as far towards magenta.
   it('blur behind the subject: the subject over its own blurred background, no rim', async () => {
     const out = await render(
       {

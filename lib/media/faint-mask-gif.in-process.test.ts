@@ -41,7 +41,8 @@ describe('a GIF judged against its mask', () => {
   it.each([
     {
       title:
-        'passes when the mask is too faint for GIF transparency: the file is rightly all transparent',
+        'passes when the mask is too faint for GIF transparency: the ' +
+        'file is rightly all transparent',
       mask: () => faint,
       dir: 'faint',
       alphaRange: [0, 0],

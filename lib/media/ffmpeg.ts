@@ -52,7 +52,10 @@ export interface RunOptions {
   cwd?: string;
   /** Bytes written to the process's stdin, then stdin is closed. */
   input?: Buffer;
-  /** What the run does, in words ("Probing the video"): the subject of a timeout's or cancel's message. */
+  /**
+   * What the run does, in words ("Probing the video"): the subject of a timeout's or cancel's
+   * message.
+   */
   what?: string;
 }
 

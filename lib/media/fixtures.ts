@@ -196,7 +196,9 @@ export async function makeTestMask(source: string, info: MediaInfo, out: string)
         '-f',
         'lavfi',
         '-i',
-        `color=black:s=${2 * rx}x${2 * ry},format=gray,geq=lum='255*lte(hypot((X-${rx})/${rx}\\,(Y-${ry})/${ry})\\,1)'`,
+        `color=black:s=${2 * rx}x${2 * ry},format=gray,` +
+          `geq=lum='255*lte(hypot((X-${rx})/${rx}\\,(Y-${ry})/${ry})\\,` +
+          "1)'",
         '-frames:v',
         '1',
         disc,
@@ -215,7 +217,8 @@ export async function makeTestMask(source: string, info: MediaInfo, out: string)
         disc,
         '-filter_complex',
         `[0:v]${normalizeFilters(info).join(',')},format=gray,drawbox=c=black:t=fill[b];` +
-          `[1:v]format=gray[d];[b][d]overlay=x='${x}':y='(H-h)/2':shortest=1,gblur=sigma=2,format=gray`,
+          (`[1:v]format=gray[d];[b][d]overlay=x='${x}':y='(H-h)/2':` +
+            'shortest=1,gblur=sigma=2,format=gray'),
         ...MASK_ENCODER,
         out,
       ],

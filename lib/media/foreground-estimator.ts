@@ -54,7 +54,10 @@ function started(): Thread {
   return t;
 }
 
-/** The frame with its soft edges' colour estimated; `frame` is handed over (its buffer moves to the thread). */
+/**
+ * The frame with its soft edges' colour estimated; `frame` is handed over (its buffer moves to the
+ * thread).
+ */
 export function estimateOnThread(
   frame: Uint8Array,
   width: number,

@@ -43,7 +43,9 @@ const num = (v: string | undefined) =>
 const clock = (v: string | undefined) =>
   v && /^\d+:\d+:[\d.]+$/.test(v) ? v.split(':').reduce((t, x) => t * 60 + Number(x), 0) : null;
 
-/** Probes a file with its demuxer forced; counts packets (cheap, no decoding) for the frame count. */
+/**
+ * Probes a file with its demuxer forced; counts packets (cheap, no decoding) for the frame count.
+ */
 export async function probeFile(
   file: string,
   demuxer: string,

@@ -6,7 +6,9 @@ import { requireLibav } from './libav';
 
 type HevcFinish = Extract<PlannedFinish, { kind: 'hevc-alpha' }>;
 
-/** x265 settings of hevc_alpha: fast enough for a small CPU server (as the other formats' presets). */
+/**
+ * x265 settings of hevc_alpha: fast enough for a small CPU server (as the other formats' presets).
+ */
 export const HEVC_ALPHA_X265 = { preset: 'veryfast', crf: 24, 'x265-params': 'log-level=error' };
 
 /**

@@ -35,7 +35,8 @@ export async function requireLibav(what: string): Promise<Libav> {
   const av = await libav();
   if (!av)
     throw new MediaError(
-      `${what} needs the optional node-av package (FFmpeg 8 in-process), which is not installed on this server.`,
+      `${what} needs the optional node-av package (FFmpeg 8 ` +
+        'in-process), which is not installed on this server.',
     );
   return av;
 }

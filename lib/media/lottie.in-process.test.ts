@@ -38,7 +38,9 @@ beforeAll(async () => {
   );
   await fromLavfi(
     mask,
-    'color=c=black:s=160x120:r=25:d=2,drawbox=x=40:y=20:w=80:h=80:color=white:t=fill,gblur=sigma=4,format=gray',
+    'color=c=black:s=160x120:r=25:d=2,' +
+      'drawbox=x=40:y=20:w=80:h=80:color=white:t=fill,gblur=sigma=4,' +
+      'format=gray',
     ['-c:v', 'ffv1'],
   );
   info = await probeVideo(source);
@@ -73,25 +75,30 @@ async function alphaOf(uri: string, file: string): Promise<Set<number>> {
 }
 
 describe('Lottie output', () => {
-  it('holds the still second with smart sampling (the default) and embeds the moving one frame by frame', async () => {
-    const { out, doc } = await render('smart');
-    expect(out).toMatchObject({ extension: 'json', contentType: 'application/json' });
-    expect(doc).toMatchObject({ w: 160, h: 120, fr: 25, op: 50 });
-    expect(doc.layers[0]).toMatchObject({ ty: 2, ip: 0, refId: 'frame_0' });
-    // The still second is one image held for 25 frames; the moving one keeps (nearly) every frame.
-    expect(doc.layers[0]!.op).toBeGreaterThanOrEqual(25);
-    expect(doc.assets.length).toBeGreaterThan(20);
-    expect(doc.assets.length).toBeLessThan(30);
-    expect(out.metadata).toMatchObject({
-      validated: true,
-      format: 'lottie',
-      profile: 'lottie-alpha',
-      frame_count: 50,
-      fps: 25,
-      lottie: { images: doc.assets.length, image_format: 'webp' },
-    });
-    expect(out.metadata.bytes).toBe(fs.statSync(out.file).size);
-  });
+  it(
+    'holds the still second with smart sampling (the default) and ' +
+      'embeds the moving one frame by frame',
+    async () => {
+      const { out, doc } = await render('smart');
+      expect(out).toMatchObject({ extension: 'json', contentType: 'application/json' });
+      expect(doc).toMatchObject({ w: 160, h: 120, fr: 25, op: 50 });
+      expect(doc.layers[0]).toMatchObject({ ty: 2, ip: 0, refId: 'frame_0' });
+      // The still second is one image held for 25 frames; the moving one keeps (nearly) every
+      // frame.
+      expect(doc.layers[0]!.op).toBeGreaterThanOrEqual(25);
+      expect(doc.assets.length).toBeGreaterThan(20);
+      expect(doc.assets.length).toBeLessThan(30);
+      expect(out.metadata).toMatchObject({
+        validated: true,
+        format: 'lottie',
+        profile: 'lottie-alpha',
+        frame_count: 50,
+        fps: 25,
+        lottie: { images: doc.assets.length, image_format: 'webp' },
+      });
+      expect(out.metadata.bytes).toBe(fs.statSync(out.file).size);
+    },
+  );
 
   it('embeds every frame without smart sampling, and soft alpha stays soft', async () => {
     const { out, doc } = await render('every', { smartSampling: false });
@@ -105,20 +112,23 @@ describe('Lottie output', () => {
     ).toBe(true);
   });
 
-  it('makes PNG frames with hard alpha for the png preset and a threshold, at a smaller canvas', async () => {
-    const { out, doc } = await render('png', { preset: 'png', threshold: 0.5 }, 80);
-    expect(doc).toMatchObject({ w: 80, h: 60 });
-    expect(doc.assets.every((a) => a.p.startsWith('data:image/png;base64,'))).toBe(true);
-    expect(
-      [...(await alphaOf(doc.assets[0]!.p, path.join(tmp, 'a.png')))].sort((a, b) => a - b),
-    ).toEqual([0, 255]);
-    expect(out.metadata).toMatchObject({
-      width: 80,
-      height: 60,
-      pixel_format: 'rgba',
-      lottie: { image_format: 'png' },
-    });
-  });
+  it(
+    'makes PNG frames with hard alpha for the png preset and a ' + 'threshold, at a smaller canvas',
+    async () => {
+      const { out, doc } = await render('png', { preset: 'png', threshold: 0.5 }, 80);
+      expect(doc).toMatchObject({ w: 80, h: 60 });
+      expect(doc.assets.every((a) => a.p.startsWith('data:image/png;base64,'))).toBe(true);
+      expect(
+        [...(await alphaOf(doc.assets[0]!.p, path.join(tmp, 'a.png')))].sort((a, b) => a - b),
+      ).toEqual([0, 255]);
+      expect(out.metadata).toMatchObject({
+        width: 80,
+        height: 60,
+        pixel_format: 'rgba',
+        lottie: { image_format: 'png' },
+      });
+    },
+  );
 
   it('passes frames a subject fills wholly (libwebp then writes them without alpha)', async () => {
     const full = path.join(tmp, 'full.mkv');

@@ -62,36 +62,40 @@ describe('probeVideo on generated files', () => {
     await expect(probeVideo(f)).rejects.toThrow(/limit is \d+ s/);
   });
 
-  it('accepts a video of exactly the 600 s limit whose audio runs a little longer, refuses 601 s', async () => {
-    const tiny = [
-      '-f',
-      'lavfi',
-      '-i',
-      'color=s=32x32:r=1:d=600',
-      '-f',
-      'lavfi',
-      '-i',
-      'anullsrc=r=8000:cl=mono',
-      '-c:v',
-      'libx264',
-      '-c:a',
-      'aac',
-    ];
-    const info = await probeVideo(make('ten-minutes.mp4', [...tiny, '-t', '600.3']));
-    // The video stream's length, not the container's (which the audio makes 600.3 s).
-    expect(info.duration).toBeCloseTo(600, 1);
-    const over = make('over.mp4', [
-      '-f',
-      'lavfi',
-      '-i',
-      'color=s=32x32:r=1:d=601',
-      '-c:v',
-      'libx264',
-    ]);
-    await expect(probeVideo(over)).rejects.toThrow(
-      'The video is 601.0 s long; the limit is 600 s.',
-    );
-  });
+  it(
+    'accepts a video of exactly the 600 s limit whose audio runs a ' +
+      'little longer, refuses 601 s',
+    async () => {
+      const tiny = [
+        '-f',
+        'lavfi',
+        '-i',
+        'color=s=32x32:r=1:d=600',
+        '-f',
+        'lavfi',
+        '-i',
+        'anullsrc=r=8000:cl=mono',
+        '-c:v',
+        'libx264',
+        '-c:a',
+        'aac',
+      ];
+      const info = await probeVideo(make('ten-minutes.mp4', [...tiny, '-t', '600.3']));
+      // The video stream's length, not the container's (which the audio makes 600.3 s).
+      expect(info.duration).toBeCloseTo(600, 1);
+      const over = make('over.mp4', [
+        '-f',
+        'lavfi',
+        '-i',
+        'color=s=32x32:r=1:d=601',
+        '-c:v',
+        'libx264',
+      ]);
+      await expect(probeVideo(over)).rejects.toThrow(
+        'The video is 601.0 s long; the limit is 600 s.',
+      );
+    },
+  );
 
   it('refuses a frame of 8192x8192 before decoding it', async () => {
     const f = make('huge.mp4', HUGE_FRAME);
@@ -130,104 +134,122 @@ function claimDuration(file: string, seconds: number): string {
   return out;
 }
 
-describe('one duration of truth: the video stream frames, cross-checked against the headers', () => {
-  const clip = (name: string, seconds: number) =>
-    make(name, [
-      '-f',
-      'lavfi',
-      '-i',
-      `testsrc2=s=256x256:r=25:d=${seconds}`,
-      '-c:v',
-      'libx264',
-      '-preset',
-      'ultrafast',
-      '-movflags',
-      '+faststart',
-    ]);
+describe(
+  'one duration of truth: the video stream frames, cross-checked ' + 'against the headers',
+  () => {
+    const clip = (name: string, seconds: number) =>
+      make(name, [
+        '-f',
+        'lavfi',
+        '-i',
+        `testsrc2=s=256x256:r=25:d=${seconds}`,
+        '-c:v',
+        'libx264',
+        '-preset',
+        'ultrafast',
+        '-movflags',
+        '+faststart',
+      ]);
 
-  it('refuses a 2 s clip whose MP4 header claims 36,000 s (it was priced 36,000 credits)', async () => {
-    const f = claimDuration(clip('two.mp4', 2), 36_000);
-    await expect(probeVideo(f, { metadataOnly: true })).rejects.toThrow(
-      "The file's container says it lasts 36000.0 s but its video stream runs for 2.0 s",
+    it(
+      'refuses a 2 s clip whose MP4 header claims 36,000 s (it was ' + 'priced 36,000 credits)',
+      async () => {
+        const f = claimDuration(clip('two.mp4', 2), 36_000);
+        await expect(probeVideo(f, { metadataOnly: true })).rejects.toThrow(
+          "The file's container says it lasts 36000.0 s but its video stream runs for 2.0 s",
+        );
+      },
     );
-  });
 
-  it('refuses a 30 s stream whose header claims 0.5 s (it was priced 1 credit)', async () => {
-    const f = claimDuration(clip('thirty.mp4', 30), 0.5);
-    await expect(probeVideo(f, { metadataOnly: true })).rejects.toThrow(
-      'container says it lasts 0.5 s but its video stream runs for 30.0 s',
-    );
-  });
+    it('refuses a 30 s stream whose header claims 0.5 s (it was priced 1 credit)', async () => {
+      const f = claimDuration(clip('thirty.mp4', 30), 0.5);
+      await expect(probeVideo(f, { metadataOnly: true })).rejects.toThrow(
+        'container says it lasts 0.5 s but its video stream runs for 30.0 s',
+      );
+    });
 
-  it('refuses a faststart MP4 cut in half before any charge: its header still declares the whole length', async () => {
-    const whole = clip('whole.mp4', 2);
-    const half = path.join(dir, 'half.mp4');
-    fs.writeFileSync(
-      half,
-      fs.readFileSync(whole).subarray(0, Math.floor(fs.statSync(whole).size / 2)),
+    it(
+      'refuses a faststart MP4 cut in half before any charge: its ' +
+        'header still declares the whole length',
+      async () => {
+        const whole = clip('whole.mp4', 2);
+        const half = path.join(dir, 'half.mp4');
+        fs.writeFileSync(
+          half,
+          fs.readFileSync(whole).subarray(0, Math.floor(fs.statSync(whole).size / 2)),
+        );
+        await expect(probeVideo(half, { metadataOnly: true })).rejects.toThrow(
+          /^The file is incomplete: its video stream declares 2\.0 s but its frames stop after 1\.\d s/,
+        );
+      },
     );
-    await expect(probeVideo(half, { metadataOnly: true })).rejects.toThrow(
-      /^The file is incomplete: its video stream declares 2\.0 s but its frames stop after 1\.\d s/,
-    );
-  });
 
-  it('refuses an AVI cut in half: its index is gone, but its header still counts every frame', async () => {
-    const whole = make('whole.avi', [
-      '-f',
-      'lavfi',
-      '-i',
-      'testsrc2=s=160x120:r=25:d=2',
-      '-c:v',
-      'mjpeg',
-    ]);
-    expect((await probeVideo(whole, { metadataOnly: true })).duration).toBeCloseTo(2, 1);
-    const half = path.join(dir, 'half.avi');
-    fs.writeFileSync(
-      half,
-      fs.readFileSync(whole).subarray(0, Math.floor(fs.statSync(whole).size / 2)),
+    it(
+      'refuses an AVI cut in half: its index is gone, but its header ' + 'still counts every frame',
+      async () => {
+        const whole = make('whole.avi', [
+          '-f',
+          'lavfi',
+          '-i',
+          'testsrc2=s=160x120:r=25:d=2',
+          '-c:v',
+          'mjpeg',
+        ]);
+        expect((await probeVideo(whole, { metadataOnly: true })).duration).toBeCloseTo(2, 1);
+        const half = path.join(dir, 'half.avi');
+        fs.writeFileSync(
+          half,
+          fs.readFileSync(whole).subarray(0, Math.floor(fs.statSync(whole).size / 2)),
+        );
+        await expect(probeVideo(half, { metadataOnly: true })).rejects.toThrow(
+          /^The file is incomplete: its video stream declares 2\.0 s but its frames stop after [01]\.\d s/,
+        );
+      },
     );
-    await expect(probeVideo(half, { metadataOnly: true })).rejects.toThrow(
-      /^The file is incomplete: its video stream declares 2\.0 s but its frames stop after [01]\.\d s/,
+
+    it(
+      'keeps a clip cut without re-encoding (edit list): its duration ' +
+        'is what the decoder outputs',
+      async () => {
+        const source = make('long.mp4', [
+          '-f',
+          'lavfi',
+          '-i',
+          'testsrc2=s=160x120:r=30:d=8',
+          '-c:v',
+          'libx264',
+          '-g',
+          '60',
+        ]);
+        const cut = path.join(dir, 'cut-copy.mp4');
+        execFileSync('ffmpeg', [
+          '-v',
+          'error',
+          '-y',
+          '-ss',
+          '1.37',
+          '-i',
+          source,
+          '-t',
+          '5',
+          '-c',
+          'copy',
+          cut,
+        ]);
+        const info = await probeVideo(cut, { metadataOnly: true });
+        // Within a few frames of what the decoder outputs (5 s), far from the 6.4 s of packets
+        // stored.
+        expect(Math.abs(info.frameCount - (await decodedFrames(cut)))).toBeLessThanOrEqual(4);
+        expect(info.duration).toBeLessThan(5.3);
+      },
     );
-  });
 
-  it('keeps a clip cut without re-encoding (edit list): its duration is what the decoder outputs', async () => {
-    const source = make('long.mp4', [
-      '-f',
-      'lavfi',
-      '-i',
-      'testsrc2=s=160x120:r=30:d=8',
-      '-c:v',
-      'libx264',
-      '-g',
-      '60',
-    ]);
-    const cut = path.join(dir, 'cut-copy.mp4');
-    execFileSync('ffmpeg', [
-      '-v',
-      'error',
-      '-y',
-      '-ss',
-      '1.37',
-      '-i',
-      source,
-      '-t',
-      '5',
-      '-c',
-      'copy',
-      cut,
-    ]);
-    const info = await probeVideo(cut, { metadataOnly: true });
-    // Within a few frames of what the decoder outputs (5 s), far from the 6.4 s of packets stored.
-    expect(Math.abs(info.frameCount - (await decodedFrames(cut)))).toBeLessThanOrEqual(4);
-    expect(info.duration).toBeLessThan(5.3);
-  });
-
-  it('keeps a video whose audio runs on past it, priced by the video', async () => {
-    const f = make('audio-longer.mp4', AUDIO_OUTLASTS_VIDEO);
-    expect((await probeVideo(f, { metadataOnly: true })).duration).toBeCloseTo(4, 1);
-  });
-});
+    it('keeps a video whose audio runs on past it, priced by the video', async () => {
+      const f = make('audio-longer.mp4', AUDIO_OUTLASTS_VIDEO);
+      expect((await probeVideo(f, { metadataOnly: true })).duration).toBeCloseTo(4, 1);
+    });
+  },
+);
 
 describe('videoDuration', () => {
   const base = {

@@ -81,8 +81,8 @@ export interface PacketTimeline {
 
 /**
  * Reads the timestamps of every packet of one stream that the decoder will output (demuxing
- * only, no decoding: about half a second for 36,000 packets). At most `maxPackets` are read; more means more frames than the
- * caps allow.
+ * only, no decoding: about half a second for 36,000 packets). At most `maxPackets` are read; more
+ * means more frames than the caps allow.
  */
 async function packetTimeline(
   file: string,
@@ -192,12 +192,16 @@ export function videoDuration(o: {
     );
   if (o.declaredVideo !== null && o.declaredVideo > frames + durationTolerance(o.declaredVideo)) {
     throw new MediaError(
-      `The file is incomplete: its video stream declares ${secs(o.declaredVideo)} but its frames stop after ${secs(frames)}. Upload the whole file again.`,
+      'The file is incomplete: its video stream declares ' +
+        `${secs(o.declaredVideo)} but its frames stop after ` +
+        `${secs(frames)}. Upload the whole file again.`,
     );
   }
   if (o.declaredVideo !== null && o.declaredVideo < frames - durationTolerance(frames)) {
     throw new MediaError(
-      `The video stream declares ${secs(o.declaredVideo)} but its frames run for ${secs(frames)}; a video whose length cannot be trusted is refused.`,
+      `The video stream declares ${secs(o.declaredVideo)} but its ` +
+        `frames run for ${secs(frames)}; a video whose length cannot be ` +
+        'trusted is refused.',
     );
   }
   if (o.container !== null) {
@@ -208,7 +212,9 @@ export function videoDuration(o: {
       o.container > longest + durationTolerance(longest)
     ) {
       throw new MediaError(
-        `The file's container says it lasts ${secs(o.container)} but its video stream runs for ${secs(frames)}; a video whose length cannot be trusted is refused.`,
+        `The file's container says it lasts ${secs(o.container)} but ` +
+          `its video stream runs for ${secs(frames)}; a video whose ` +
+          'length cannot be trusted is refused.',
       );
     }
   }
@@ -243,7 +249,9 @@ async function decodeFirstFrame(
   }
 }
 
-/** A local file, or (headers only) an object of the store at a short presigned URL with its size. */
+/**
+ * A local file, or (headers only) an object of the store at a short presigned URL with its size.
+ */
 export type ProbeSource = string | { url: string; bytes: number };
 
 /**
@@ -297,13 +305,15 @@ export async function probeVideo(
   }
   if (Math.min(video.width, video.height) < MIN_FRAME_SIDE) {
     throw new MediaError(
-      `The video frame is ${video.width}x${video.height}; Keyout needs at least ${MIN_FRAME_SIDE} pixels on each side.`,
+      `The video frame is ${video.width}x${video.height}; Keyout ` +
+        `needs at least ${MIN_FRAME_SIDE} pixels on each side.`,
     );
   }
   const pixels = video.width * video.height;
   if (pixels > MAX_FRAME_PIXELS) {
     throw new MediaError(
-      `The video frame is ${video.width}x${video.height} (${pixels} pixels); the limit is ${MAX_FRAME_PIXELS} pixels per frame.`,
+      `The video frame is ${video.width}x${video.height} (${pixels} ` +
+        `pixels); the limit is ${MAX_FRAME_PIXELS} pixels per frame.`,
     );
   }
   const avg = rate(video.avg_frame_rate);

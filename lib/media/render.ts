@@ -45,7 +45,10 @@ export interface RenderInputs {
   info: MediaInfo;
   mask: string;
   signal?: AbortSignal;
-  /** false: outputs pass the filmed colour of soft edges through (the model's `edgeColour`); estimated by default. */
+  /**
+   * false: outputs pass the filmed colour of soft edges through (the model's `edgeColour`);
+   * estimated by default.
+   */
   edgeColour?: boolean;
   /** The job's storage, where a composition's uploaded background (`{ key }`) is read from. */
   storage?: Storage;
@@ -176,7 +179,9 @@ export async function renderPoster(
   const v = (await probeFile(file, 'png_pipe', signal)).video;
   if (v?.codec !== 'png' || v.width !== poster.width || v.height !== poster.height) {
     throw new MediaError(
-      `The poster failed validation: ${v ? `${v.codec} ${v.width}x${v.height}` : 'no picture'}, expected a ${poster.width}x${poster.height} PNG.`,
+      'The poster failed validation: ' +
+        `${v ? `${v.codec} ${v.width}x${v.height}` : 'no picture'}, ` +
+        `expected a ${poster.width}x${poster.height} PNG.`,
     );
   }
   return file;

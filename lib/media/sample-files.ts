@@ -1,7 +1,9 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 
-/** Where the sample clip and its cut-out live: public/sample of the app (Next serves public/ as is). */
+/**
+ * Where the sample clip and its cut-out live: public/sample of the app (Next serves public/ as is).
+ */
 export const SAMPLE_DIR = path.join(process.cwd(), 'public', 'sample');
 export const SAMPLE_FILES = {
   clip: 'keyout-sample.mp4',
@@ -9,7 +11,9 @@ export const SAMPLE_FILES = {
   stamp: '.stamp',
 } as const;
 
-/** The public URLs of the sample and its cut-out, or null when they were not made on this server. */
+/**
+ * The public URLs of the sample and its cut-out, or null when they were not made on this server.
+ */
 export function sampleUrls(): { clip: string; cutout: string } | null {
   const there = existsSync(path.join(SAMPLE_DIR, SAMPLE_FILES.stamp));
   return there

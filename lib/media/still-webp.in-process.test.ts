@@ -17,9 +17,11 @@ let source: string;
 let info: MediaInfo;
 const masks = {
   'an opaque subject':
-    'color=c=black:s=320x320:r=24:d=2,drawbox=x=100:y=40:w=120:h=160:color=white:t=fill,format=gray',
+    'color=c=black:s=320x320:r=24:d=2,' +
+    'drawbox=x=100:y=40:w=120:h=160:color=white:t=fill,format=gray',
   'alpha over the whole canvas':
-    'color=c=0x808080:s=320x320:r=24:d=2,drawbox=x=100:y=40:w=120:h=160:color=white:t=fill,format=gray',
+    'color=c=0x808080:s=320x320:r=24:d=2,' +
+    'drawbox=x=100:y=40:w=120:h=160:color=white:t=fill,format=gray',
 };
 
 beforeAll(async () => {

@@ -90,7 +90,8 @@ export function allManifests(): ModelManifest[] {
       );
       if (!parsed.success) {
         throw new Error(
-          `Model manifest ${path.join(dir, name)} is invalid: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
+          `Model manifest ${path.join(dir, name)} is invalid: ` +
+            `${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
         );
       }
       byId.set(parsed.data.id, parsed.data);

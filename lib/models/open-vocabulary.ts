@@ -47,7 +47,10 @@ let cached: { stamp: string; model: OpenVocabulary } | null = null;
 const stampOf = (...files: string[]) =>
   files.map((f) => `${f}:${fs.statSync(f).mtimeMs}:${fs.statSync(f).size}`).join('|');
 
-/** The configured open-vocabulary model with its vocabulary, or null when there is none (read again when the files change). */
+/**
+ * The configured open-vocabulary model with its vocabulary, or null when there is none (read again
+ * when the files change).
+ */
 export function openVocabularyModel(): OpenVocabulary | null {
   const dir = env().modelsDir;
   const file = path.join(dir, OPEN_VOCABULARY_MANIFEST);
@@ -55,7 +58,8 @@ export function openVocabularyModel(): OpenVocabulary | null {
   const parsed = manifestSchema.safeParse(JSON.parse(fs.readFileSync(file, 'utf8')));
   if (!parsed.success)
     throw new Error(
-      `The open-vocabulary manifest ${file} is invalid: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
+      `The open-vocabulary manifest ${file} is invalid: ` +
+        `${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
     );
   const vocabulary = path.join(dir, parsed.data.text.vocabulary);
   if (!fs.existsSync(vocabulary))
@@ -68,7 +72,10 @@ export function openVocabularyModel(): OpenVocabulary | null {
 
 const checked = new Set<string>();
 
-/** As `openVocabularyModel`, with the model file checked against its sha256 (once per file version): for the worker, before it loads it. */
+/**
+ * As `openVocabularyModel`, with the model file checked against its sha256 (once per file version):
+ * for the worker, before it loads it.
+ */
 export function verifiedOpenVocabularyModel(): OpenVocabulary | null {
   const model = openVocabularyModel();
   if (!model) return null;
@@ -79,7 +86,8 @@ export function verifiedOpenVocabularyModel(): OpenVocabulary | null {
     const sum = createHash('sha256').update(fs.readFileSync(file)).digest('hex');
     if (sum !== model.manifest.sha256)
       throw new Error(
-        `The open-vocabulary model ${file} has sha256 ${sum}, not the manifest's ${model.manifest.sha256}`,
+        `The open-vocabulary model ${file} has sha256 ${sum}, not the ` +
+          `manifest's ${model.manifest.sha256}`,
       );
     checked.add(stamp);
   }

@@ -12,7 +12,9 @@ export function modelFilePath(file: string): string {
   const full = path.join(env().modelsDir, file);
   if (!fs.existsSync(full)) {
     throw new Error(
-      `Model file ${file} is not prepared in MODELS_DIR (${env().modelsDir}). Run \`npm run setup\` (it fetches and checksums the models) and try again.`,
+      `Model file ${file} is not prepared in MODELS_DIR ` +
+        `(${env().modelsDir}). Run \`npm run setup\` (it fetches and ` +
+        'checksums the models) and try again.',
     );
   }
   return full;

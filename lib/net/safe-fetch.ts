@@ -34,7 +34,10 @@ export class UnsafeUrlError extends FetchError {
  * address and prove that a redirect from it to another private address is still refused.
  */
 export interface NetPolicy {
-  /** KEYOUT_ALLOW_PRIVATE_URLS=1: any address but cloud metadata, plain http everywhere (tests, LAN self-hosting). */
+  /**
+   * KEYOUT_ALLOW_PRIVATE_URLS=1: any address but cloud metadata, plain http everywhere (tests, LAN
+   * self-hosting).
+   */
   allowPrivate: boolean;
   requireHttps: boolean;
   treatAsPublic?: readonly string[];
@@ -63,7 +66,8 @@ function checkAddress(address: string, host: string, policy: NetPolicy): void {
   const verdict = judgeAddress(address);
   if (!verdict.allowed) {
     throw new UnsafeUrlError(
-      `The URL's host ${host} points to ${verdict.reason}; only public internet addresses can be fetched.`,
+      `The URL's host ${host} points to ${verdict.reason}; only ` +
+        'public internet addresses can be fetched.',
     );
   }
 }

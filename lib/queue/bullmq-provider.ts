@@ -22,7 +22,10 @@ import type { ClaimedJob, QueueMessage, QueueProvider } from './provider';
 /** Every key of the installation's queues starts with it. */
 export const BULLMQ_PREFIX = 'keyout';
 const KEEP_FINISHED_S = 7 * 24 * 60 * 60;
-/** BullMQ would fail a job that stalled this often itself; the runner gives up first (attempts > maxAttempts) and runs onFailure. */
+/**
+ * BullMQ would fail a job that stalled this often itself; the runner gives up first (attempts >
+ * maxAttempts) and runs onFailure.
+ */
 const MAX_STALLS = Math.max(...JOB_KINDS.map((k) => catalogue[k].retries + 1)) + 1;
 
 interface Held {
@@ -47,7 +50,8 @@ export class BullmqQueueProvider implements QueueProvider {
     redisUrl: string,
     private readonly prefix = BULLMQ_PREFIX,
   ) {
-    // Commands must wait for a reconnect rather than fail (BullMQ requires it on worker connections).
+    // Commands must wait for a reconnect rather than fail (BullMQ requires it on worker
+    // connections).
     this.connection = new Redis(redisUrl, { maxRetriesPerRequest: null });
   }
 

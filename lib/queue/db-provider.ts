@@ -135,7 +135,9 @@ export class DbQueueProvider implements QueueProvider {
     });
   }
 
-  /** The database client is the process's own, shared with everything else: nothing to close here. */
+  /**
+   * The database client is the process's own, shared with everything else: nothing to close here.
+   */
   async close(): Promise<void> {}
 
   async cancel(ids: readonly string[]): Promise<number> {

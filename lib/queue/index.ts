@@ -28,7 +28,10 @@ export interface QueuePorts {
   queue: QueueProvider;
 }
 
-/** Hands the outbox to the queue; a failure is logged, and the next relay (a worker's idle poll) retries. */
+/**
+ * Hands the outbox to the queue; a failure is logged, and the next relay (a worker's idle poll)
+ * retries.
+ */
 export async function relay(ports: QueuePorts): Promise<void> {
   try {
     await relayOutbox(ports.db, ports.queue);
@@ -41,7 +44,8 @@ export async function relay(ports: QueuePorts): Promise<void> {
 
 /**
  * A domain transaction that may enqueue work: runs `fn` in one transaction of `ports.db`, then
- * relays what it enqueued to `ports.queue`. On SQLite the transaction's first statement must be a write (lib/db/client.ts).
+ * relays what it enqueued to `ports.queue`. On SQLite the transaction's first statement must be a
+ * write (lib/db/client.ts).
  */
 export async function transact<T>(
   ports: QueuePorts,

@@ -62,8 +62,8 @@ export const catalogue = {
     lane: 'gpu',
   },
   'deliver-webhook': {
-    // Receiver failures are recorded as new delivery rows (see lib/services/webhooks/deliver.ts); these
-    // queue retries only cover our own failures (database busy, crash mid-attempt).
+    // Receiver failures are recorded as new delivery rows (see lib/services/webhooks/deliver.ts);
+    // these queue retries only cover our own failures (database busy, crash mid-attempt).
     payload: z.object({ deliveryId: z.uuid() }),
     retries: 3,
     timeoutMs: 30_000,

@@ -15,5 +15,8 @@ export function resolveLanes(setting: LaneSetting, onGpu: boolean): Lane[] {
   return onGpu ? ['gpu', 'cpu'] : ['cpu'];
 }
 
-/** Whether the worker must know its inference device before it claims work: it runs models, or its lanes depend on them. */
+/**
+ * Whether the worker must know its inference device before it claims work: it runs models, or its
+ * lanes depend on them.
+ */
 export const needsDevice = (setting: LaneSetting) => setting === 'auto' || setting.includes('gpu');

@@ -27,10 +27,13 @@ export interface ClaimedJob {
  * database (db-provider.ts); at scale BullMQ on Redis (bullmq-provider.ts). Domain code never
  * sends directly: it writes the outbox in its own transaction. Claims are by kind only: queue
  * engines cannot hand out one particular job, so work that must also be done inline (a webhook
- * attempt before a job completes) is claimed on its own row instead (lib/services/webhooks/deliver.ts).
+ * attempt before a job completes) is claimed on its own row instead
+ * (lib/services/webhooks/deliver.ts).
  */
 export interface QueueProvider {
-  /** Adds a message; idempotent by `id`, and a no-op while its singleton key is queued or running. */
+  /**
+   * Adds a message; idempotent by `id`, and a no-op while its singleton key is queued or running.
+   */
   send(message: QueueMessage): Promise<void>;
   /** Atomically takes the next due row of one of `kinds` (or a row whose lease lapsed). */
   claim(kinds: readonly string[], workerId: string, leaseMs: number): Promise<ClaimedJob | null>;

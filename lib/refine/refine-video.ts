@@ -27,7 +27,10 @@ import { readFrames, readMaskFrames } from '../segment/frame-reader';
 import { openMaskWriter } from '../segment/mask-writer';
 import { trackBeforeClick } from './track-before-click';
 
-/** What a refinement looks for: the concepts a text prompt names, or the object clicked on one frame. */
+/**
+ * What a refinement looks for: the concepts a text prompt names, or the object clicked on one
+ * frame.
+ */
 export type RefineTarget =
   | { mode: 'text'; concepts: readonly Concept[] }
   | {
@@ -66,11 +69,16 @@ export interface RefineResult {
    * cleanup, encode).
    */
   stageSeconds: Record<string, number>;
-  /** What the search counted (text: keys, objects, dropped; points: keys, reused, carried, lost). */
+  /**
+   * What the search counted (text: keys, objects, dropped; points: keys, reused, carried, lost).
+   */
   counts: Record<string, number>;
 }
 
-/** A text prompt's `subtract` takes out whole regions of the mask the concept covers this much of (engine/prompts/refine.ts). */
+/**
+ * A text prompt's `subtract` takes out whole regions of the mask the concept covers this much of
+ * (engine/prompts/refine.ts).
+ */
 const WHOLE_REGION_SHARE = 0.5;
 
 /** The refinement's model as the video matter runs it, and what it reports. */
@@ -84,7 +92,10 @@ interface Search {
   close(): void;
 }
 
-/** The concept search for a text prompt; for a click, the pre-pass backwards from the clicked frame, then the tracker that goes on from it. */
+/**
+ * The concept search for a text prompt; for a click, the pre-pass backwards from the clicked frame,
+ * then the tracker that goes on from it.
+ */
 async function openSearch(opts: RefineVideoOptions, tier: TierConfig): Promise<Search> {
   const { runtime, info, target } = opts;
   if (target.mode === 'text') {
@@ -170,7 +181,8 @@ export async function refineVideo(opts: RefineVideoOptions): Promise<RefineResul
     for (const alpha of alphas) {
       const h = held.shift();
       if (!h) throw new Error('the matter returned more frames than it was given');
-      // Clicks name exactly what to take out (excluded points included); a text prompt's boxes may miss thin parts.
+      // Clicks name exactly what to take out (excluded points included); a text prompt's boxes may
+      // miss thin parts.
       if (opts.op === 'subtract' && opts.target.mode === 'text')
         takeWholeRegions(h.mask, alpha, info.width, WHOLE_REGION_SHARE);
       fuseInto(h.mask, alpha, opts.op);

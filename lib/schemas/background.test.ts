@@ -79,7 +79,8 @@ describe('Background', () => {
     for (const preset of ['ultrafast', 'veryfast', 'veryslow'])
       expect(composition({ export_preset: preset }).success).toBe(true);
     expect(issues(composition({ export_preset: 'placebo' }))).toEqual([
-      'export_preset must be one of ultrafast, superfast, veryfast, faster, fast, medium, slow, slower, veryslow',
+      'export_preset must be one of ultrafast, superfast, veryfast, ' +
+        'faster, fast, medium, slow, slower, veryslow',
     ]);
     expect(issues(composition({ export_format: 'avi' }))).toEqual([
       'export_format must be one of mp4, h264, webm, mov',
@@ -134,19 +135,23 @@ describe('sticker exports', () => {
     ).toBe(false);
   });
 
-  it('refuse sizes on a single sticker export with 400, as every field a sticker format refuses', () => {
-    for (const body of [
-      { format: 'slack_gif_v1', sizes: ['native'] },
-      { sticker_profile: 'telegram_video_v1', sizes: [256] },
-    ]) {
-      expect(issues(CreateExportRequest.safeParse(body))).toEqual([
-        expect.stringMatching(/^sizes are not supported for sticker formats/),
-      ]);
-    }
-    expect(CreateExportRequest.safeParse({ format: 'slack_gif_v1', sizes: null }).success).toBe(
-      true,
-    );
-  });
+  it(
+    'refuse sizes on a single sticker export with 400, as every ' +
+      'field a sticker format refuses',
+    () => {
+      for (const body of [
+        { format: 'slack_gif_v1', sizes: ['native'] },
+        { sticker_profile: 'telegram_video_v1', sizes: [256] },
+      ]) {
+        expect(issues(CreateExportRequest.safeParse(body))).toEqual([
+          expect.stringMatching(/^sizes are not supported for sticker formats/),
+        ]);
+      }
+      expect(CreateExportRequest.safeParse({ format: 'slack_gif_v1', sizes: null }).success).toBe(
+        true,
+      );
+    },
+  );
 
   it('refuse an unknown format with 400, sizes or not, never a crash', () => {
     for (const body of [{ format: 'flash' }, { format: 'flash', sizes: [320] }]) {
@@ -155,31 +160,37 @@ describe('sticker exports', () => {
     }
   });
 
-  it('take one size on a single export of another format, and refuse what a single file cannot be', () => {
-    expect(CreateExportRequest.parse({ format: 'webm_vp9', sizes: [640] })).toMatchObject({
-      format: 'webm_vp9',
-      transform: { max_width: 640 },
-    });
-    expect(
-      CreateExportRequest.parse({ format: 'webm_vp9', sizes: ['native'], transform: { fps: 12 } })
-        .transform,
-    ).toEqual({ fps: 12 });
-    expect(
-      issues(CreateExportRequest.safeParse({ format: 'webm_vp9', sizes: [640, 320] })),
-    ).toEqual(['a single export makes one file: give one size, or use batch-exports for several']);
-    expect(
-      issues(
-        CreateExportRequest.safeParse({
-          format: 'webm_vp9',
-          sizes: [640],
-          transform: { max_width: 320 },
-        }),
-      ),
-    ).toEqual(['give the width once: in sizes or in transform.max_width']);
-    expect(issues(CreateExportRequest.safeParse({ format: 'webp', sizes: [320] }))).toEqual([
-      'numeric sizes are not supported for webp; use "native"',
-    ]);
-  });
+  it(
+    'take one size on a single export of another format, and refuse ' +
+      'what a single file cannot be',
+    () => {
+      expect(CreateExportRequest.parse({ format: 'webm_vp9', sizes: [640] })).toMatchObject({
+        format: 'webm_vp9',
+        transform: { max_width: 640 },
+      });
+      expect(
+        CreateExportRequest.parse({ format: 'webm_vp9', sizes: ['native'], transform: { fps: 12 } })
+          .transform,
+      ).toEqual({ fps: 12 });
+      expect(
+        issues(CreateExportRequest.safeParse({ format: 'webm_vp9', sizes: [640, 320] })),
+      ).toEqual([
+        'a single export makes one file: give one size, or use batch-exports for several',
+      ]);
+      expect(
+        issues(
+          CreateExportRequest.safeParse({
+            format: 'webm_vp9',
+            sizes: [640],
+            transform: { max_width: 320 },
+          }),
+        ),
+      ).toEqual(['give the width once: in sizes or in transform.max_width']);
+      expect(issues(CreateExportRequest.safeParse({ format: 'webp', sizes: [320] }))).toEqual([
+        'numeric sizes are not supported for webp; use "native"',
+      ]);
+    },
+  );
 
   it('accept sticker_profile as the older name of format', () => {
     expect(CreateExportRequest.parse({ sticker_profile: 'signal_apng_v1' })).toMatchObject({

@@ -33,7 +33,10 @@ export const TransparentFormat = z
   .enum(TRANSPARENT_FORMATS)
   .openapi({ description: 'Transparent output format' });
 
-/** What an export may be: a transparent format or a versioned sticker format (docs/outputs.md, "Stickers"). */
+/**
+ * What an export may be: a transparent format or a versioned sticker format (docs/outputs.md,
+ * "Stickers").
+ */
 export const ExportFormat = z.enum(EXPORT_FORMATS).openapi({
   description: 'A transparent format or a versioned sticker format such as `telegram_video_v1`',
 });
@@ -59,7 +62,10 @@ const BAD_PRESET = userMessage(
 );
 
 export const EnginePreset = z.enum(ENGINE_PRESET_NAMES, { error: BAD_PRESET }).openapi({
-  description: `Engine preset, within the model's price (\`balanced\` when absent): ${ENGINE_PRESET_NAMES.map((n) => `\`${n}\`: ${ENGINE_PRESETS[n].summary}`).join(' ')}`,
+  description:
+    "Engine preset, within the model's price (`balanced` when " +
+    'absent): ' +
+    `${ENGINE_PRESET_NAMES.map((n) => `\`${n}\`: ${ENGINE_PRESETS[n].summary}`).join(' ')}`,
 });
 
 const ProcessingOptions = z.object({
@@ -90,7 +96,8 @@ const LottieOptions = z
       .nullish()
       .openapi({
         description:
-          'How frames are embedded: `balanced` (default, WebP quality 75), `small` (50), `quality` (90), `png` (lossless PNG)',
+          'How frames are embedded: `balanced` (default, WebP quality ' +
+          '75), `small` (50), `quality` (90), `png` (lossless PNG)',
       }),
     smart_sampling: z.boolean().nullish().openapi({
       description: 'Hold a frame that barely changes instead of embedding it again (default true)',
@@ -188,7 +195,10 @@ export const Background = z
   .superRefine(checkBackground)
   .openapi('Background');
 
-/** A background as the dashboard sends it and as a job stores it: the public one, or a composition on an uploaded image. */
+/**
+ * A background as the dashboard sends it and as a job stores it: the public one, or a composition
+ * on an uploaded image.
+ */
 export const StoredBackground = z
   .object({
     ...backgroundFields,
@@ -236,7 +246,8 @@ function stickerIssues(
     issues.push({
       path: ['transform', 'fps'],
       message: userMessage(
-        `a sticker's frame rate must be from ${STICKER_MIN_FPS} to ${STICKER_MAX_FPS} fps (got ${fps})`,
+        `a sticker's frame rate must be from ${STICKER_MIN_FPS} to ` +
+          `${STICKER_MAX_FPS} fps (got ${fps})`,
       ),
     });
   }
@@ -249,7 +260,10 @@ export const ExportSizes = z
   .min(1);
 type Sizes = z.infer<typeof ExportSizes> | null | undefined;
 
-/** What an export's format refuses of its sizes and transform (a sticker's fixed canvas, a fixed layout's size). */
+/**
+ * What an export's format refuses of its sizes and transform (a sticker's fixed canvas, a fixed
+ * layout's size).
+ */
 export function exportIssues(
   format: ExportFormatId,
   transform: TransformInput,
@@ -285,8 +299,11 @@ export type ExportItem = z.infer<typeof ExportItem>;
 
 /**
  * A list of export items. Its length is not the limit: identical items make one output, and
- * planExports (lib/services/outputs/recipes.ts) counts the 50 unique outputs besides the primary once they are merged (the JSON body cap bounds the list).
+ * planExports (lib/services/outputs/recipes.ts) counts the 50 unique outputs besides the primary
+ * once they are merged (the JSON body cap bounds the list).
  */
 export const ExportList = z.array(ExportItem).openapi({
-  description: `At most ${MAX_UNIQUE_OUTPUTS} unique outputs once identical ones are merged, besides a start's primary output`,
+  description:
+    `At most ${MAX_UNIQUE_OUTPUTS} unique outputs once identical ` +
+    "ones are merged, besides a start's primary output",
 });

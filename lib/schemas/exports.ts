@@ -10,7 +10,9 @@ import { z } from './zod';
  */
 
 const MaskVersion = MaskVersionInput(
-  'A completed mask version of the job to render from (extension beyond the spec for single exports); the active version by default.',
+  'A completed mask version of the job to render from (extension ' +
+    'beyond the spec for single exports); the active version by ' +
+    'default.',
 );
 
 export const CreateExportRequest = z
@@ -23,7 +25,8 @@ export const CreateExportRequest = z
     transform: Transform.nullish(),
     sizes: ExportSizes.nullish().openapi({
       description:
-        'One size, as in batch-exports (`native` or a maximum width); several sizes need batch-exports. Not for sticker formats.',
+        'One size, as in batch-exports (`native` or a maximum width); ' +
+        'several sizes need batch-exports. Not for sticker formats.',
     }),
     mask_version: MaskVersion,
   })
@@ -128,11 +131,13 @@ export const ExportMetadata = z
     validated: z.literal(true),
     format: z.string().openapi({
       description:
-        'The encoded codec (vp9, prores, hevc, h264, webp, gif, apng, png; `lottie` for a Lottie JSON)',
+        'The encoded codec (vp9, prores, hevc, h264, webp, gif, apng, ' +
+        'png; `lottie` for a Lottie JSON)',
     }),
     profile: z.string().openapi({
       description:
-        'The validation policy the file passed; for a sticker, its versioned sticker policy (the format id)',
+        'The validation policy the file passed; for a sticker, its ' +
+        'versioned sticker policy (the format id)',
     }),
     container: z.string(),
     bytes: z.number().int(),
@@ -156,7 +161,8 @@ export const ExportMetadata = z
       .optional()
       .openapi({
         description:
-          'A Lottie: its embedded images (fewer than its frames where smart sampling held a frame) and their format',
+          'A Lottie: its embedded images (fewer than its frames where ' +
+          'smart sampling held a frame) and their format',
       }),
   })
   .openapi('ExportMetadata', { description: 'Facts checked on the file before it was served' });

@@ -23,7 +23,10 @@ export const ImageToVideoOptionsSchema = z.object({
     .max(STILL_LIMITS.maxSeconds)
     .nullish()
     .openapi({
-      description: `Length of the clip, ${STILL_LIMITS.minSeconds}–${STILL_LIMITS.maxSeconds} s (default ${STILL_DEFAULTS.durationSeconds})`,
+      description:
+        'Length of the clip, ' +
+        `${STILL_LIMITS.minSeconds}–${STILL_LIMITS.maxSeconds} s ` +
+        `(default ${STILL_DEFAULTS.durationSeconds})`,
     }),
   fps: z
     .number()
@@ -97,7 +100,10 @@ export function multipartOptions(fields: Record<string, string>): ImageToVideoOp
   });
 }
 
-/** What an image-to-video job stores (`Job.stillJson`, lib/services/jobs/columns.ts): every option with its default applied. */
+/**
+ * What an image-to-video job stores (`Job.stillJson`, lib/services/jobs/columns.ts): every option
+ * with its default applied.
+ */
 export interface StillOptions {
   durationSeconds: number;
   fps: number;
@@ -143,7 +149,8 @@ export const ImageToVideoUploaded = UploadedJob.extend({
   image_to_video: ImageToVideoEcho,
 }).openapi('ImageToVideoUploaded', {
   description:
-    'The still is stored and checked (image_url or multipart); start the job. length_seconds is the clip to be made.',
+    'The still is stored and checked (image_url or multipart); ' +
+    'start the job. length_seconds is the clip to be made.',
 });
 
 export const echoOf = (o: StillOptions): z.infer<typeof ImageToVideoEcho> => ({

@@ -32,16 +32,25 @@ export const CreateJobRequest = z
       .regex(/^[\w.+-]+\/[\w.+-]+(;.*)?$/, { error: 'must be a MIME type such as video/mp4' })
       .refine(takesContentType, {
         error: (iss) =>
-          `must be a video type such as video/mp4 (or application/octet-stream), not ${String(iss.input)}`,
+          'must be a video type such as video/mp4 (or ' +
+          `application/octet-stream), not ${String(iss.input)}`,
       })
       .nullish(),
     video_url: z
       .url({ protocol: /^https?$/, error: userMessage('video_url must be an http(s) URL') })
       .nullish(),
-    content_length: z.number().int().positive().nullish().openapi({
-      description:
-        "Extension: the file's exact size in bytes. Over the upload limit → 413 at once. Given, the upload_url is signed for that size: where uploads go straight into S3, the store itself refuses a body of any other size.",
-    }),
+    content_length: z
+      .number()
+      .int()
+      .positive()
+      .nullish()
+      .openapi({
+        description:
+          "Extension: the file's exact size in bytes. Over the upload " +
+          'limit → 413 at once. Given, the upload_url is signed for that ' +
+          'size: where uploads go straight into S3, the store itself ' +
+          'refuses a body of any other size.',
+      }),
   })
   .refine((b) => Boolean(b.video_url) || Boolean(b.filename && b.content_type), {
     error: SOURCE_REQUIRED,
@@ -90,13 +99,17 @@ export const UploadedJob = z
 
 const MODEL_INPUTS = API_MODEL_ROWS.flatMap((m) => [m.id, ...m.aliases]) as [string, ...string[]];
 
-/** A model id or one of its aliases (engine/api-models.ts); null or absent means the default model. */
+/**
+ * A model id or one of its aliases (engine/api-models.ts); null or absent means the default model.
+ */
 export const ModelInput = z
   .enum(MODEL_INPUTS)
   .nullish()
   .transform((m): ApiModel => (m ? resolveApiModel(m)! : DEFAULT_MODEL))
   .openapi({
-    description: `${API_MODEL_ROWS.map((m) => (m.id === DEFAULT_MODEL ? `${m.id} (default)` : m.id)).join(', ')}; aliases ${API_MODEL_ROWS.flatMap((m) => m.aliases).join(', ')}`,
+    description:
+      API_MODEL_ROWS.map((m) => (m.id === DEFAULT_MODEL ? `${m.id} (default)` : m.id)).join(', ') +
+      `; aliases ${API_MODEL_ROWS.flatMap((m) => m.aliases).join(', ')}`,
   });
 
 const startFields = {
@@ -122,14 +135,20 @@ export const StartJobRequest = z
   .object({ ...startFields, background: Background.nullish() })
   .superRefine(checkStart)
   .openapi('StartJobRequest');
-/** The dashboard's start: the public request, whose composition may name the job's uploaded background image. */
+/**
+ * The dashboard's start: the public request, whose composition may name the job's uploaded
+ * background image.
+ */
 export const DashboardStartRequest = z
   .object({ ...startFields, background: StoredBackground.nullish() })
   .superRefine(checkStart);
 export type DashboardStartRequest = z.infer<typeof DashboardStartRequest>;
 export type StartJobRequest = z.infer<typeof StartJobRequest>;
 
-/** The start fields a body really gives (present and not null): an image-to-video job keeps its creation options for the rest. */
+/**
+ * The start fields a body really gives (present and not null): an image-to-video job keeps its
+ * creation options for the rest.
+ */
 export function givenStartFields(body: unknown): ReadonlySet<keyof StartJobRequest> {
   if (!body || typeof body !== 'object') return new Set();
   return new Set(

@@ -42,7 +42,10 @@ const ERRORS: Record<number, string> = {
   404: "Not found, or not the caller's (`Job not found or does not belong to user`)",
   405: 'Method not allowed on this path (`Allow` lists those it has)',
   413: 'File exceeds the size limit',
-  429: 'Rate limit exceeded (100 requests per minute per key; 3 processing starts per minute per key); `Retry-After` says when to retry',
+  429:
+    'Rate limit exceeded (100 requests per minute per key; 3 ' +
+    'processing starts per minute per key); `Retry-After` says when ' +
+    'to retry',
   500: 'Internal server error',
 };
 
@@ -91,9 +94,13 @@ function errors(...codes: (number | [number, string])[]): RouteConfig['responses
 /** The refinement's conflicts (spec: "Refinement conflict"), each with its `error`. */
 const REFINEMENT_CONFLICT: [number, string] = [
   409,
-  'Refinement conflict: another refinement of the job is running (`Another refinement of this job is running`), ' +
-    'the active mask is no longer `from_version` (`The active mask changed: it is version N, not M`), ' +
-    'or the Idempotency-Key was used with a different request (`Idempotency-Key was already used with a different request`). ' +
+  'Refinement conflict: another refinement of the job is running ' +
+    '(`Another refinement of this job is running`), ' +
+    ('the active mask is no longer `from_version` (`The active mask ' +
+      'changed: it is version N, not M`), ') +
+    ('or the Idempotency-Key was used with a different request ' +
+      '(`Idempotency-Key was already used with a different ' +
+      'request`). ') +
     'Nothing is charged.',
 ];
 
@@ -104,7 +111,8 @@ function jobPaths(): RouteConfig[] {
       method: 'post',
       path: '/v1/jobs',
       summary:
-        'Create a job (then PUT the video to upload_url), or give video_url, or send multipart `file`',
+        'Create a job (then PUT the video to upload_url), or give ' +
+        'video_url, or send multipart `file`',
       request: {
         body: {
           content: {
@@ -129,7 +137,9 @@ function jobPaths(): RouteConfig[] {
       summary: 'Create a job from a still image (PNG, JPEG, WebP)',
       description:
         'PUT the image to upload_url, or give image_url, or send multipart `file` ' +
-        '(option fields before the file; `background` and `exports` as JSON). The still is segmented once and animated; start, status and exports ' +
+        ('(option fields before the file; `background` and `exports` as ' +
+          'JSON). The still is segmented once and animated; start, status ' +
+          'and exports ') +
         'are those of any job, and credits are per second of the clip.',
       request: {
         body: {
@@ -183,7 +193,9 @@ function exportPaths(): RouteConfig[] {
       method: 'post',
       path: '/v1/jobs/{id}/exports',
       summary:
-        'Export a completed job again in any format, from its stored original and mask (no credits); poll GET /v1/exports/{exportId}',
+        'Export a completed job again in any format, from its stored ' +
+        'original and mask (no credits); poll GET ' +
+        '/v1/exports/{exportId}',
       request: { params: JobIdParams, body: { content: json(CreateExportRequest) } },
       responses: {
         ...ok('Export receipt (status queued)', ExportRecord),
@@ -194,7 +206,8 @@ function exportPaths(): RouteConfig[] {
       method: 'get',
       path: '/v1/exports/{exportId}',
       summary:
-        'An export: its receipt, and when completed signed output_url and poster_url (1 h) and validated metadata',
+        'An export: its receipt, and when completed signed output_url ' +
+        'and poster_url (1 h) and validated metadata',
       request: { params: ExportIdParams },
       responses: { ...ok('Export', ExportRecord), ...errors(401, 404, 429, 500) },
     },
@@ -202,7 +215,8 @@ function exportPaths(): RouteConfig[] {
       method: 'post',
       path: '/v1/jobs/{id}/batch-exports',
       summary:
-        'Several exports of a completed job (no credits): one queue row each, or use_gpu for one pass that decodes once',
+        'Several exports of a completed job (no credits): one queue row ' +
+        'each, or use_gpu for one pass that decodes once',
       request: { params: JobIdParams, body: { content: json(CreateBatchRequest) } },
       responses: {
         ...ok('Batch with its export receipts', BatchRecord),
@@ -229,14 +243,23 @@ function refinementPaths(): RouteConfig[] {
       // The long text goes in the description: the reference renders a summary as a heading,
       // and its unbreakable paths made the docs page scroll sideways on a phone.
       description:
-        'Adds or subtracts a concept (or, with prompt.mode "points", the object clicked on one frame, followed through the video) into a new mask version, made active when it completes; charged the model\'s rate for the video\'s length, refunded on failure; poll GET /v1/refinements/{refinementId}.',
+        'Adds or subtracts a concept (or, with prompt.mode "points", ' +
+        'the object clicked on one frame, followed through the video) ' +
+        'into a new mask version, made active when it completes; ' +
+        "charged the model's rate for the video's length, refunded on " +
+        'failure; poll GET /v1/refinements/{refinementId}.',
       request: {
         params: JobIdParams,
         headers: z.object({
-          'Idempotency-Key': z.string().optional().openapi({
-            description:
-              '1-128 printable ASCII characters; the same key and request replay the refinement with no new charge, a different request is a 409',
-          }),
+          'Idempotency-Key': z
+            .string()
+            .optional()
+            .openapi({
+              description:
+                '1-128 printable ASCII characters; the same key and request ' +
+                'replay the refinement with no new charge, a different request ' +
+                'is a 409',
+            }),
         }),
         body: { content: json(RefineMaskRequest) },
       },
@@ -259,7 +282,8 @@ function refinementPaths(): RouteConfig[] {
       method: 'get',
       path: '/v1/jobs/{id}/mask-versions',
       summary:
-        "Extension: the job's mask versions and which is active; export any completed one with mask_version",
+        "Extension: the job's mask versions and which is active; export " +
+        'any completed one with mask_version',
       request: { params: JobIdParams },
       responses: { ...ok('Mask versions', MaskVersionList), ...errors(401, 404, 429, 500) },
     },
@@ -306,7 +330,8 @@ function accountPaths(): RouteConfig[] {
       summary: 'This document, as a YAML string (public: no API key needed)',
       responses: {
         ...ok(
-          'OpenAPI YAML in a JSON string. Its X-RateLimit-* headers show a full window: the document counts against no key.',
+          'OpenAPI YAML in a JSON string. Its X-RateLimit-* headers show ' +
+            'a full window: the document counts against no key.',
           z.string(),
           {
             ...HEADERS,
@@ -336,8 +361,10 @@ function build(): string {
       title: 'Keyout API',
       version: '1.6.0',
       description:
-        'Video background removal. Every response carries X-API-Version and X-RateLimit-Limit/-Remaining/-Reset. ' +
-        'All paths are also served under /api/v1. Result and upload URLs are signed and need no key.',
+        'Video background removal. Every response carries X-API-Version ' +
+        'and X-RateLimit-Limit/-Remaining/-Reset. ' +
+        ('All paths are also served under /api/v1. Result and upload ' +
+          'URLs are signed and need no key.'),
     },
     servers: [{ url: '/' }],
   });

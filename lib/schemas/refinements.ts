@@ -22,7 +22,8 @@ export const RefineModel = z
       ctx.addIssue({
         code: 'custom',
         message: userMessage(
-          `model must be one that supports text prompts: ${TEXT_MODELS.map((t) => t.id).join(' (default) or ')}`,
+          'model must be one that supports text prompts: ' +
+            `${TEXT_MODELS.map((t) => t.id).join(' (default) or ')}`,
         ),
       });
       return z.NEVER;
@@ -82,7 +83,8 @@ const PointsPrompt = z
   })
   .openapi('RefinePointsPrompt', {
     description:
-      'Extension: click prompts. The object under the points on the frame shown at `time` (SAM), followed through the whole video.',
+      'Extension: click prompts. The object under the points on the ' +
+      'frame shown at `time` (SAM), followed through the whole video.',
   });
 
 export const RefinePrompt = z
@@ -112,7 +114,8 @@ export const EdgeCleanup = z
   })
   .openapi('EdgeCleanup', {
     description:
-      'Soft-alpha edge refinement of the fused mask (guided filter) with `size` the longest side it works at',
+      'Soft-alpha edge refinement of the fused mask (guided filter) ' +
+      'with `size` the longest side it works at',
   });
 
 export const RefineMaskRequest = z
@@ -124,7 +127,10 @@ export const RefineMaskRequest = z
     prompt: RefinePrompt.nullish(),
     edge_cleanup: EdgeCleanup.nullish(),
     from_version: MaskVersionInput(
-      'Extension: the mask version the client refines from. When given and it is no longer the active version, the request answers 409 instead of refining a mask the client has not seen.',
+      'Extension: the mask version the client refines from. When ' +
+        'given and it is no longer the active version, the request ' +
+        'answers 409 instead of refining a mask the client has not ' +
+        'seen.',
     ),
   })
   .refine((b) => Boolean(b.prompt), {
@@ -147,7 +153,8 @@ export const RefinementRecord = z
     job_id: z.uuid(),
     status: z.enum(REFINEMENT_STATUSES).openapi({
       description:
-        '`queued` when new; `failed` is terminal (credits refunded, a new Idempotency-Key is needed)',
+        '`queued` when new; `failed` is terminal (credits refunded, a ' +
+        'new Idempotency-Key is needed)',
     }),
     op: z.enum(['add', 'subtract']),
     model: z.string(),

@@ -28,7 +28,10 @@ export function decodeArgs(
   const graph = ws
     ? [
         '-filter_complex',
-        `[0:v:0]${base},split[f][w];[w]scale=${ws[0]}:${ws[1]}:flags=area[s];[f]pad=${info.width}:${info.height + ws[1]}[p];[p][s]overlay=0:${info.height}:format=rgb,format=rgba[out]`,
+        `[0:v:0]${base},split[f][w];` +
+          `[w]scale=${ws[0]}:${ws[1]}:flags=area[s];` +
+          `[f]pad=${info.width}:${info.height + ws[1]}[p];` +
+          `[p][s]overlay=0:${info.height}:format=rgb,format=rgba[out]`,
         '-map',
         '[out]',
       ]

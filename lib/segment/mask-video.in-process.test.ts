@@ -43,11 +43,15 @@ async function modelsLoaded(model: ApiModel, device: InferenceDevice): Promise<s
 }
 
 describe('segmentVideo on each device', () => {
-  it('runs service-human on the selfie model and the detector on the CPU, on Robust Video Matting and the detector on a GPU', async () => {
-    expect(await modelsLoaded('service-human', 'cpu')).toEqual(['centernet', 'selfie']);
-    expect(await modelsLoaded('service-human', 'webgpu')).toEqual(['centernet', 'rvm']);
-    expect(await modelsLoaded('service-human', 'cuda')).toEqual(['centernet', 'rvm']);
-  });
+  it(
+    'runs service-human on the selfie model and the detector on the ' +
+      'CPU, on Robust Video Matting and the detector on a GPU',
+    async () => {
+      expect(await modelsLoaded('service-human', 'cpu')).toEqual(['centernet', 'selfie']);
+      expect(await modelsLoaded('service-human', 'webgpu')).toEqual(['centernet', 'rvm']);
+      expect(await modelsLoaded('service-human', 'cuda')).toEqual(['centernet', 'rvm']);
+    },
+  );
 
   it('runs a tier without a GPU configuration the same on both', async () => {
     expect(await modelsLoaded('service-light', 'webgpu')).toEqual(
@@ -66,39 +70,43 @@ async function clipOf(seconds: number): Promise<string> {
 }
 
 describe('segmentVideo streams', () => {
-  it('holds as many frames at once in a 60-s clip as in a 3-s one, and renders the primary output meanwhile', async () => {
-    const held: number[] = [];
-    for (const seconds of [3, 60]) {
-      const input = await clipOf(seconds);
-      const info = await probeVideo(input);
-      const result = await segmentVideo({
-        input,
-        info,
-        maskOut: path.join(dir, `long-${seconds}.mkv`),
-        model: 'service-original',
-        runtime: standInRuntime(),
-        render: {
-          recipe: { kind: 'transparent', format: 'webm_vp9' },
-          outDir: path.join(dir, `out-${seconds}`),
-          basename: 'output',
-          poster: true,
-        },
-      });
-      expect(result.framesWritten).toBe(info.frameCount);
-      held.push(result.mostFramesHeld);
-      // Rendered from the mask as it was written (the edge colour estimated on the way), and
-      // validated against the finished file.
-      expect(result.rendered?.metadata).toMatchObject({
-        validated: true,
-        frame_count: info.frameCount,
-        has_alpha: true,
-      });
-      expect(fs.existsSync(result.rendered!.poster!)).toBe(true);
-    }
-    // Where the keys fall moves it by a frame or so; it does not grow with the 600 frames.
-    expect(held[1]).toBeLessThanOrEqual(held[0]! + 2);
-    expect(held[1]).toBeLessThan(30);
-  });
+  it(
+    'holds as many frames at once in a 60-s clip as in a 3-s one, ' +
+      'and renders the primary output meanwhile',
+    async () => {
+      const held: number[] = [];
+      for (const seconds of [3, 60]) {
+        const input = await clipOf(seconds);
+        const info = await probeVideo(input);
+        const result = await segmentVideo({
+          input,
+          info,
+          maskOut: path.join(dir, `long-${seconds}.mkv`),
+          model: 'service-original',
+          runtime: standInRuntime(),
+          render: {
+            recipe: { kind: 'transparent', format: 'webm_vp9' },
+            outDir: path.join(dir, `out-${seconds}`),
+            basename: 'output',
+            poster: true,
+          },
+        });
+        expect(result.framesWritten).toBe(info.frameCount);
+        held.push(result.mostFramesHeld);
+        // Rendered from the mask as it was written (the edge colour estimated on the way), and
+        // validated against the finished file.
+        expect(result.rendered?.metadata).toMatchObject({
+          validated: true,
+          frame_count: info.frameCount,
+          has_alpha: true,
+        });
+        expect(fs.existsSync(result.rendered!.poster!)).toBe(true);
+      }
+      // Where the keys fall moves it by a frame or so; it does not grow with the 600 frames.
+      expect(held[1]).toBeLessThanOrEqual(held[0]! + 2);
+      expect(held[1]).toBeLessThan(30);
+    },
+  );
 
   it('leaves the output to render afterwards when the mask is not the whole clip', async () => {
     const input = await clipOf(3);

@@ -77,13 +77,19 @@ export interface SegmentResult {
   framesWritten: number;
   /** Frames the model ran on. */
   inferences: number;
-  /** Most frames decoded and not yet written at any time: bounded by the engine's latency, whatever the video's length. */
+  /**
+   * Most frames decoded and not yet written at any time: bounded by the engine's latency, whatever
+   * the video's length.
+   */
   mostFramesHeld: number;
   seconds: number;
   stageSeconds: Record<string, number>;
   /** The engine configuration that ran (the tier, its device's variant and the preset applied). */
   tier: TierConfig;
-  /** The output asked for in `render`, validated; null when none was asked or it could not be made meanwhile. */
+  /**
+   * The output asked for in `render`, validated; null when none was asked or it could not be made
+   * meanwhile.
+   */
   rendered: RenderedOutput | null;
 }
 
@@ -194,7 +200,9 @@ function assertDecodedWhole(info: MediaInfo, framesWritten: number): void {
   const decoded = framesWritten / info.fps;
   if (info.duration - decoded > durationTolerance(info.duration)) {
     throw new MediaError(
-      `The video could not be decoded past ${decoded.toFixed(1)} s of its ${info.duration.toFixed(1)} s: the file is damaged or incomplete.`,
+      `The video could not be decoded past ${decoded.toFixed(1)} s of ` +
+        `its ${info.duration.toFixed(1)} s: the file is damaged or ` +
+        'incomplete.',
     );
   }
 }

@@ -60,7 +60,8 @@ export function maskEncodeArgs(
         '0:v',
         '-f',
         'tee',
-        `[f=matroska]${out.replaceAll('\\', '\\\\').replace(/[|:[\]]/g, '\\$&')}|[f=matroska:onfail=ignore]pipe\\:1`,
+        `[f=matroska]${out.replaceAll('\\', '\\\\').replace(/[|:[\]]/g, '\\$&')}|[f=matroska:` +
+          'onfail=ignore]pipe\\:1',
       ]
     : ['-f', 'matroska', out];
   return [

@@ -22,7 +22,10 @@ export function previewSize(
   return [Math.max(1, Math.round(width * scale)), Math.max(1, Math.round(height * scale))];
 }
 
-/** Nearest-neighbour copy of an RGBA frame at preview size (cheap; the preview is a glance, not a result). */
+/**
+ * Nearest-neighbour copy of an RGBA frame at preview size (cheap; the preview is a glance, not a
+ * result).
+ */
 export function shrinkRgba(
   data: Uint8Array,
   width: number,

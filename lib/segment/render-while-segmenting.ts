@@ -49,7 +49,10 @@ const MAX_STREAMED_PIXELS = 1920 * 1080;
 /** The mask as an ffmpeg run reads it: its stdin (a socket under Node, so not `/dev/stdin`). */
 const MASK_ON_STDIN = 'pipe:0';
 
-/** The run with its mask input allowed the pipe protocol (and only that); null if it reads the mask other than once. */
+/**
+ * The run with its mask input allowed the pipe protocol (and only that); null if it reads the mask
+ * other than once.
+ */
 function withMaskOnStdin(step: string[]): string[] | null {
   const at = step.indexOf(MASK_ON_STDIN);
   const whitelist = step.lastIndexOf('-protocol_whitelist', at);
@@ -165,7 +168,8 @@ export async function startStreamedRender(
         }
         const failed = await rendered;
         if (failed) return await dropped(failed.message);
-        // The rest of renderOutput (lib/media/render.ts): validation against the mask file, and the poster.
+        // The rest of renderOutput (lib/media/render.ts): validation against the mask file, and the
+        // poster.
         const whole = { ...input, mask };
         const metadata = await finishAndValidate(plan, file, whole, signal);
         const poster = out.poster

@@ -10,7 +10,9 @@ export { storageKeys } from './keys';
 
 let cached: Storage | undefined;
 
-/** The configured storage provider (STORAGE_PROVIDER): local disk under DATA_DIR by default, or S3. */
+/**
+ * The configured storage provider (STORAGE_PROVIDER): local disk under DATA_DIR by default, or S3.
+ */
 export function storage(): Storage {
   if (cached) return cached;
   const e = env();
@@ -37,7 +39,10 @@ export function storage(): Storage {
   return cached;
 }
 
-/** Scratch space for incoming files, on the same filesystem as local storage so they can be renamed in. */
+/**
+ * Scratch space for incoming files, on the same filesystem as local storage so they can be renamed
+ * in.
+ */
 export function tempDir(): string {
   return path.join(env().dataDir, 'tmp');
 }

@@ -3,13 +3,14 @@ import path from 'node:path';
 /**
  * The one place that knows the storage key layout of a job:
  *   jobs/<jobId>/source-<upload>.<ext>   the uploaded original (each upload its own key)
- *   jobs/<jobId>/still-<upload>.<ext>    image-to-video: the uploaded still (each upload its own key)
- *   jobs/<jobId>/mask-v<N>.mkv           mask versions (FFV1 grey)
+ *   jobs/<jobId>/still-<upload>.<ext>    image-to-video: the uploaded still (each upload its own
+ *   key) jobs/<jobId>/mask-v<N>.mkv           mask versions (FFV1 grey)
  *   jobs/<jobId>/outputs/<outputId>.<ext> rendered outputs
  *   jobs/<jobId>/outputs/<outputId>.poster.png  a still of each output
  *   jobs/<jobId>/thumb.jpg, thumb.png    thumbnails (opaque, transparent)
- *   jobs/<jobId>/preview.png             newest finished frame while segmenting (replaced as it goes)
- *   jobs/<jobId>/background.<png|jpg|webp>  a composition background uploaded from the dashboard
+ *   jobs/<jobId>/preview.png             newest finished frame while segmenting (replaced as it
+ *   goes) jobs/<jobId>/background.<png|jpg|webp>  a composition background uploaded from the
+ *   dashboard
  */
 export const storageKeys = {
   jobPrefix: (jobId: string) => `jobs/${jobId}`,

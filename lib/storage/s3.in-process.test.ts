@@ -49,25 +49,29 @@ describe.skipIf(unavailable)(
       fs.rmSync(dir, { recursive: true, force: true });
     });
 
-    it('streams in under a byte cap; past the cap the upload is abandoned and nothing is stored', async () => {
-      expect(
-        await store.writeStream(
-          'jobs/a/x.bin',
-          Readable.from([Buffer.alloc(10), Buffer.alloc(5)]),
-          { maxBytes: 15 },
-        ),
-      ).toEqual({ bytes: 15 });
-      expect(await store.stat('jobs/a/x.bin')).toMatchObject({ bytes: 15 });
-      await expect(
-        store.writeStream('jobs/a/big.bin', Readable.from([Buffer.alloc(10), Buffer.alloc(10)]), {
-          maxBytes: 15,
-        }),
-      ).rejects.toMatchObject({
-        kind: 'too_large',
-      });
-      expect(await store.stat('jobs/a/big.bin')).toBeNull();
-      expect(await objects()).toEqual(['tenant/jobs/a/x.bin']);
-    });
+    it(
+      'streams in under a byte cap; past the cap the upload is ' +
+        'abandoned and nothing is stored',
+      async () => {
+        expect(
+          await store.writeStream(
+            'jobs/a/x.bin',
+            Readable.from([Buffer.alloc(10), Buffer.alloc(5)]),
+            { maxBytes: 15 },
+          ),
+        ).toEqual({ bytes: 15 });
+        expect(await store.stat('jobs/a/x.bin')).toMatchObject({ bytes: 15 });
+        await expect(
+          store.writeStream('jobs/a/big.bin', Readable.from([Buffer.alloc(10), Buffer.alloc(10)]), {
+            maxBytes: 15,
+          }),
+        ).rejects.toMatchObject({
+          kind: 'too_large',
+        });
+        expect(await store.stat('jobs/a/big.bin')).toBeNull();
+        expect(await objects()).toEqual(['tenant/jobs/a/x.bin']);
+      },
+    );
 
     it('stores a large file in parts and reads back any byte range of it', async () => {
       const big = Buffer.from(randomBytes(17 * 1024 * 1024));
@@ -90,81 +94,93 @@ describe.skipIf(unavailable)(
       expect(fs.readFileSync(local).equals(big)).toBe(true);
     });
 
-    it('moves an object only in the version looked at, and deletes a key with everything under it but nothing beside it', async () => {
-      for (const key of [
-        'jobs/c/source',
-        'jobs/c/outputs/1.gif',
-        'jobs/c/outputs/1.poster.png',
-        'jobs/cc/source.mp4',
-      ]) {
-        await store.writeStream(key, Readable.from([Buffer.from(key)]), { maxBytes: 100 });
-      }
-      const seen = (await store.stat('jobs/c/source'))!.version;
-      await store.writeStream('jobs/c/source', Readable.from([Buffer.from('replaced')]), {
-        maxBytes: 100,
-      });
-      await expect(
-        store.move('jobs/c/source', 'jobs/c/source.mp4', { ifVersion: seen }),
-      ).rejects.toBeInstanceOf(ObjectChanged);
-      await store.writeStream('jobs/c/source', Readable.from([Buffer.from('jobs/c/source')]), {
-        maxBytes: 100,
-      });
-      await store.move('jobs/c/source', 'jobs/c/source.mp4', {
-        ifVersion: (await store.stat('jobs/c/source'))!.version,
-      });
-      expect(await store.stat('jobs/c/source')).toBeNull();
-      expect(await text(await store.openRead('jobs/c/source.mp4'))).toBe('jobs/c/source');
-      await store.delete('jobs/c');
-      expect(await objects()).toEqual(
-        expect.not.arrayContaining([expect.stringMatching(/^tenant\/jobs\/c\//)]),
-      );
-      expect(await objects()).toContain('tenant/jobs/cc/source.mp4');
-    });
+    it(
+      'moves an object only in the version looked at, and deletes a ' +
+        'key with everything under it but nothing beside it',
+      async () => {
+        for (const key of [
+          'jobs/c/source',
+          'jobs/c/outputs/1.gif',
+          'jobs/c/outputs/1.poster.png',
+          'jobs/cc/source.mp4',
+        ]) {
+          await store.writeStream(key, Readable.from([Buffer.from(key)]), { maxBytes: 100 });
+        }
+        const seen = (await store.stat('jobs/c/source'))!.version;
+        await store.writeStream('jobs/c/source', Readable.from([Buffer.from('replaced')]), {
+          maxBytes: 100,
+        });
+        await expect(
+          store.move('jobs/c/source', 'jobs/c/source.mp4', { ifVersion: seen }),
+        ).rejects.toBeInstanceOf(ObjectChanged);
+        await store.writeStream('jobs/c/source', Readable.from([Buffer.from('jobs/c/source')]), {
+          maxBytes: 100,
+        });
+        await store.move('jobs/c/source', 'jobs/c/source.mp4', {
+          ifVersion: (await store.stat('jobs/c/source'))!.version,
+        });
+        expect(await store.stat('jobs/c/source')).toBeNull();
+        expect(await text(await store.openRead('jobs/c/source.mp4'))).toBe('jobs/c/source');
+        await store.delete('jobs/c');
+        expect(await objects()).toEqual(
+          expect.not.arrayContaining([expect.stringMatching(/^tenant\/jobs\/c\//)]),
+        );
+        expect(await objects()).toContain('tenant/jobs/cc/source.mp4');
+      },
+    );
 
-    it('presigns a GET (1 h) that serves Range and the download name, and a PUT bound to its Content-Type', async () => {
-      await store.writeStream('jobs/d/outputs/o.webm', Readable.from([Buffer.from('0123456789')]), {
-        maxBytes: 100,
-      });
-      const get = await store.signedUrl('jobs/d/outputs/o.webm', {
-        method: 'GET',
-        filename: 'talk-keyout.webm',
-      });
-      expect(new URL(get).searchParams.get('X-Amz-Expires')).toBe('3600');
-      expect(new URL(get).pathname.endsWith('/o.webm')).toBe(true);
-      const ranged = await fetch(get, { headers: { Range: 'bytes=2-5' } });
-      expect(ranged.status).toBe(206);
-      expect(await ranged.text()).toBe('2345');
-      expect(ranged.headers.get('content-disposition')).toContain('talk-keyout.webm');
+    it(
+      'presigns a GET (1 h) that serves Range and the download name, ' +
+        'and a PUT bound to its Content-Type',
+      async () => {
+        await store.writeStream(
+          'jobs/d/outputs/o.webm',
+          Readable.from([Buffer.from('0123456789')]),
+          {
+            maxBytes: 100,
+          },
+        );
+        const get = await store.signedUrl('jobs/d/outputs/o.webm', {
+          method: 'GET',
+          filename: 'talk-keyout.webm',
+        });
+        expect(new URL(get).searchParams.get('X-Amz-Expires')).toBe('3600');
+        expect(new URL(get).pathname.endsWith('/o.webm')).toBe(true);
+        const ranged = await fetch(get, { headers: { Range: 'bytes=2-5' } });
+        expect(ranged.status).toBe(206);
+        expect(await ranged.text()).toBe('2345');
+        expect(ranged.headers.get('content-disposition')).toContain('talk-keyout.webm');
 
-      const put = await store.signedUrl('jobs/d/source', {
-        method: 'PUT',
-        contentType: 'video/mp4',
-      });
-      expect(
-        (
-          await fetch(put, {
-            method: 'PUT',
-            headers: { 'Content-Type': 'video/quicktime' },
-            body: 'x',
-          })
-        ).status,
-      ).toBe(403);
-      expect(
-        (
-          await fetch(put, {
-            method: 'PUT',
-            headers: { 'Content-Type': 'video/mp4' },
-            body: 'video',
-          })
-        ).status,
-      ).toBe(200);
-      expect(await store.stat('jobs/d/source')).toMatchObject({ bytes: 5 });
-      const expired = await store.signedUrl('jobs/d/outputs/o.webm', {
-        method: 'GET',
-        expiresIn: 1,
-      });
-      await new Promise((r) => setTimeout(r, 2100));
-      expect((await fetch(expired)).status).toBe(403);
-    });
+        const put = await store.signedUrl('jobs/d/source', {
+          method: 'PUT',
+          contentType: 'video/mp4',
+        });
+        expect(
+          (
+            await fetch(put, {
+              method: 'PUT',
+              headers: { 'Content-Type': 'video/quicktime' },
+              body: 'x',
+            })
+          ).status,
+        ).toBe(403);
+        expect(
+          (
+            await fetch(put, {
+              method: 'PUT',
+              headers: { 'Content-Type': 'video/mp4' },
+              body: 'video',
+            })
+          ).status,
+        ).toBe(200);
+        expect(await store.stat('jobs/d/source')).toMatchObject({ bytes: 5 });
+        const expired = await store.signedUrl('jobs/d/outputs/o.webm', {
+          method: 'GET',
+          expiresIn: 1,
+        });
+        await new Promise((r) => setTimeout(r, 2100));
+        expect((await fetch(expired)).status).toBe(403);
+      },
+    );
   },
 );

@@ -27,7 +27,9 @@ export interface S3Options {
   prefix: string;
   region: string;
   endpoint?: string;
-  /** The endpoint clients reach, when it differs (presigned URLs are signed for the host they name). */
+  /**
+   * The endpoint clients reach, when it differs (presigned URLs are signed for the host they name).
+   */
   publicEndpoint?: string;
   forcePathStyle: boolean;
   credentials?: { accessKeyId: string; secretAccessKey: string };
@@ -183,7 +185,7 @@ export class S3Storage implements Storage {
         new CopyObjectCommand({
           Bucket: this.opts.bucket,
           Key: this.key(to),
-          CopySource: `${this.opts.bucket}/${encodeURIComponent(this.key(from)).replaceAll('%2F', '/')}`,
+          CopySource: `${this.opts.bucket}/${encodedKey(this.key(from))}`,
           ...(opts.ifVersion ? { CopySourceIfMatch: opts.ifVersion } : {}),
         }),
       );
@@ -222,7 +224,8 @@ export class S3Storage implements Storage {
       const failed = (res.Errors ?? []).filter((e) => e.Code !== 'NoSuchKey');
       if (failed.length)
         throw new Error(
-          `Deleting ${failed.length} objects under ${prefix} failed: ${failed[0]!.Code} ${failed[0]!.Message ?? ''}`,
+          `Deleting ${failed.length} objects under ${prefix} failed: ` +
+            `${failed[0]!.Code} ${failed[0]!.Message ?? ''}`,
         );
     }
   }
@@ -256,4 +259,9 @@ export class S3Storage implements Storage {
       ...(signed.length ? { signableHeaders: new Set(signed) } : {}),
     });
   }
+}
+
+/** An object key as CopySource wants it: each segment URL-encoded, the slashes kept. */
+function encodedKey(key: string): string {
+  return encodeURIComponent(key).replaceAll('%2F', '/');
 }

@@ -6,7 +6,9 @@ import type { Readable } from 'node:stream';
  * folder). Keys are relative, slash-separated paths (see keys.ts), never absolute paths.
  */
 export interface Storage {
-  /** Streams into `key`, never buffering the whole body; over `maxBytes` → ServiceError too_large. */
+  /**
+   * Streams into `key`, never buffering the whole body; over `maxBytes` → ServiceError too_large.
+   */
   writeStream(key: string, body: Readable, opts: { maxBytes: number }): Promise<{ bytes: number }>;
   /** Stores a local file under `key`; `move` lets the file be renamed in instead of copied. */
   putFile(key: string, file: string, opts?: { move?: boolean }): Promise<void>;
@@ -18,7 +20,10 @@ export interface Storage {
   localFile(key: string, scratchDir: string): Promise<string>;
   /** Streams the object's bytes (inclusive byte range when given). */
   openRead(key: string, range?: { start: number; end: number }): Promise<Readable>;
-  /** Size and version (an ETag, or size and time on disk) of the object, or null when it does not exist. */
+  /**
+   * Size and version (an ETag, or size and time on disk) of the object, or null when it does not
+   * exist.
+   */
   stat(key: string): Promise<{ bytes: number; version: string } | null>;
   /**
    * Renames an object: a client's direct upload becomes the job's source, out of the upload

@@ -168,7 +168,9 @@ await speed(open, clip);
 await quality(open, sequences);
 
 console.log(
-  `\nFirst runs (${WARM_FRAMES} frames at ${resolutions[0]}p: session start, shader compilation; a model's session starts with the first config that uses it), s:\n${table(firstRuns)}`,
+  `\nFirst runs (${WARM_FRAMES} frames at ${resolutions[0]}p: ` +
+    "session start, shader compilation; a model's session starts " +
+    `with the first config that uses it), s:\n${table(firstRuns)}`,
 );
 console.log(`\nEngine frames/s (no decode or encode):\n${table(speedRows)}`);
 console.log(`\nJ on DAVIS:\n${table(qualityRows)}`);

@@ -36,7 +36,10 @@ export interface CeilingScore {
   F: number;
 }
 
-/** Both ceilings of one clip (and, with `baseline`, the naive baseline), on every `every`th frame of its ground truth. */
+/**
+ * Both ceilings of one clip (and, with `baseline`, the naive baseline), on every `every`th frame of
+ * its ground truth.
+ */
 export async function ceilingScores(
   runtime: InferenceRuntime,
   video: string,

@@ -37,12 +37,12 @@ export const BASELINE: BenchConfig = {
 
 /**
  * Configs by name: API model names, "<API model>@gpu" (what a GPU worker runs for it,
- * engine/tiers.ts GPU_TIERS), "<API model>@before" (`before`), "<API model>:no-subject" (the tier as it was before the
- * subject stage), "<API model>:per-key" (its subject chosen key by key, as before the shot's
- * tracks), "<API model>:sam-votes" (SAM votes with ISNet inside the subject's box on every
- * key, engine/subject/sam-vote.ts; measured and not adopted), "baseline", "people-selfie", "people-rvm", or "custom" (a tier
- * named by --base with the JSON in --custom merged over it, for tuning; a JSON array gives one
- * config per element).
+ * engine/tiers.ts GPU_TIERS), "<API model>@before" (`before`), "<API model>:no-subject" (the tier
+ * as it was before the subject stage), "<API model>:per-key" (its subject chosen key by key, as
+ * before the shot's tracks), "<API model>:sam-votes" (SAM votes with ISNet inside the subject's box
+ * on every key, engine/subject/sam-vote.ts; measured and not adopted), "baseline", "people-selfie",
+ * "people-rvm", or "custom" (a tier named by --base with the JSON in --custom merged over it, for
+ * tuning; a JSON array gives one config per element).
  */
 export function benchConfigs(names: string[], args: Map<string, string>): BenchConfig[] {
   const manifests = allManifests();
@@ -100,7 +100,10 @@ export function benchConfigs(names: string[], args: Map<string, string>): BenchC
     }
     if (!isApiModel(name))
       throw new Error(
-        `unknown config ${name}; use ${API_MODELS.join(', ')} (optionally with @gpu, @before, :no-subject, :per-key or :sam-votes), baseline, ${PEOPLE.map((p) => p.name).join(', ')} or custom`,
+        `unknown config ${name}; use ${API_MODELS.join(', ')} ` +
+          '(optionally with @gpu, @before, :no-subject, :per-key or ' +
+          `:sam-votes), baseline, ${PEOPLE.map((p) => p.name).join(', ')} ` +
+          'or custom',
       );
     const { tier, manifest } = tierFor(name, manifests);
     return [{ name, tier, manifest, threshold: null }];

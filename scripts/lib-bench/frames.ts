@@ -1,6 +1,8 @@
 import { ffmpeg } from '../../lib/media/ffmpeg';
 
-/** Decodes a video or image sequence to raw frames of `pixFmt`, `bytes` each (up to `maxFrames`). */
+/**
+ * Decodes a video or image sequence to raw frames of `pixFmt`, `bytes` each (up to `maxFrames`).
+ */
 async function readRawFrames(
   args: string[],
   pixFmt: 'gray' | 'rgba',

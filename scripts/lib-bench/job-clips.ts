@@ -36,7 +36,9 @@ export const JOB_CLIPS = {
 /** The clips bench:jobs runs unless --clips names others. */
 export const DEFAULT_JOB_CLIPS = ['juggle-1080p', 'talking-head'];
 
-/** The reference row that renders the same output from a ready mask (made by `maskFrom`, untimed). */
+/**
+ * The reference row that renders the same output from a ready mask (made by `maskFrom`, untimed).
+ */
 export const RENDER_ONLY = { name: 'render only', maskFrom: 'service-human' } as const;
 
 export interface JobClip {

@@ -14,7 +14,10 @@ export async function freePort(): Promise<number> {
   });
 }
 
-/** `next start` of the last build on a free port with a fresh DATA_DIR (web only: the studio needs no worker). */
+/**
+ * `next start` of the last build on a free port with a fresh DATA_DIR (web only: the studio needs
+ * no worker).
+ */
 export async function startNext(): Promise<{ url: string; stop: () => void }> {
   const port = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'keyout-bench-web-'));

@@ -60,7 +60,9 @@ try {
     });
     fs.copyFileSync(rendered.file, out);
     console.log(
-      `${(fs.statSync(out).size / 2 ** 20).toFixed(1)} MiB webm${keys ? `, ${keys} keys` : ''}, rendered ${during ? 'while segmenting' : 'after'}${edgeColour ? ', edge colour' : ''}`,
+      `${(fs.statSync(out).size / 2 ** 20).toFixed(1)} MiB ` +
+        `webm${keys ? `, ${keys} keys` : ''}, rendered ` +
+        `${during ? 'while segmenting' : 'after'}${edgeColour ? ', edge colour' : ''}`,
     );
   }
 } finally {

@@ -29,7 +29,10 @@ export interface PostgresOptions {
 
 const USER = 'keyout';
 
-/** Debian keeps each major version's server binaries in /usr/lib/postgresql/<major>/bin; PG_BIN overrides. */
+/**
+ * Debian keeps each major version's server binaries in /usr/lib/postgresql/<major>/bin; PG_BIN
+ * overrides.
+ */
 export function postgresBin(): string {
   if (process.env.PG_BIN) return process.env.PG_BIN;
   const base = '/usr/lib/postgresql';
@@ -42,7 +45,8 @@ export function postgresBin(): string {
   for (const m of majors)
     if (fs.existsSync(path.join(base, m, 'bin/postgres'))) return path.join(base, m, 'bin');
   throw new Error(
-    'PostgreSQL server binaries were not found (Debian: apt-get install postgresql); set PG_BIN to their folder.',
+    'PostgreSQL server binaries were not found (Debian: apt-get ' +
+      'install postgresql); set PG_BIN to their folder.',
   );
 }
 

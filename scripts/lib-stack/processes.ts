@@ -76,7 +76,10 @@ export function tail(file: string, bytes = 4000): string {
   }
 }
 
-/** Polls `ready` until it resolves true; fails with the service's last output when it exits or times out. */
+/**
+ * Polls `ready` until it resolves true; fails with the service's last output when it exits or times
+ * out.
+ */
 export async function waitUntil(
   s: Service,
   what: string,
@@ -87,7 +90,8 @@ export async function waitUntil(
   while (Date.now() < deadline) {
     if (!isRunning(s))
       throw new Error(
-        `${s.name} exited (${s.child.exitCode ?? s.child.signalCode}) before ${what}:\n${tail(s.log)}`,
+        `${s.name} exited (${s.child.exitCode ?? s.child.signalCode}) ` +
+          `before ${what}:\n${tail(s.log)}`,
       );
     if (await ready().catch(() => false)) return;
     await new Promise((r) => setTimeout(r, 200));
@@ -133,7 +137,9 @@ export function ownDir(dir: string, account: Account | undefined, mode = 0o700):
     p = fs.realpathSync(`${p}/..`);
     if (!(fs.statSync(p).mode & 0o001)) {
       throw new Error(
-        `${p} is not searchable by other users, so the "${account.name}" account cannot reach ${dir}: chmod o+x it or use another folder.`,
+        `${p} is not searchable by other users, so the ` +
+          `"${account.name}" account cannot reach ${dir}: chmod o+x it or ` +
+          'use another folder.',
       );
     }
   }

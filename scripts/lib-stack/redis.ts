@@ -19,7 +19,8 @@ export function redisBin(): string {
   const bin = process.env.REDIS_SERVER_BIN ?? '/usr/bin/redis-server';
   if (!fs.existsSync(bin))
     throw new Error(
-      `redis-server was not found at ${bin} (Debian: apt-get install redis-server); set REDIS_SERVER_BIN.`,
+      `redis-server was not found at ${bin} (Debian: apt-get install ` +
+        'redis-server); set REDIS_SERVER_BIN.',
     );
   return bin;
 }

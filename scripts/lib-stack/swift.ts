@@ -37,7 +37,11 @@ export function swiftUnavailable(): string | null {
     try {
       execFileSync('which', [bin], { stdio: 'ignore' });
     } catch {
-      return `${bin} was not found (Debian: apt-get install --no-install-recommends swift-proxy swift-account swift-container swift-object memcached)`;
+      return (
+        `${bin} was not found (Debian: apt-get install ` +
+        '--no-install-recommends swift-proxy swift-account ' +
+        'swift-container swift-object memcached)'
+      );
     }
   }
   return null;
@@ -73,7 +77,9 @@ from swift.common.ring import RingBuilder
 for spec in sys.argv[2:]:
     name, port = spec.split(':')
     b = RingBuilder(6, 1, 1)
-    b.add_dev({'region': 1, 'zone': 1, 'ip': '127.0.0.1', 'port': int(port), 'replication_ip': '127.0.0.1', 'replication_port': int(port), 'device': 'd1', 'weight': 100, 'meta': ''})
+    b.add_dev({'region': 1, 'zone': 1, 'ip': '127.0.0.1', 'port': int(port),
+               'replication_ip': '127.0.0.1', 'replication_port': int(port),
+               'device': 'd1', 'weight': 100, 'meta': ''})
     b.rebalance()
     b.get_ring().save(f'{sys.argv[1]}/{name}.ring.gz')
     b.save(f'{sys.argv[1]}/{name}.builder')
@@ -95,7 +101,8 @@ function configure(dir: string, port: number, secret: string): void {
       'storage-policy:0': { name: 'Policy-0', default: 'yes' },
     }),
   );
-  // workers 0: each storage server serves from its own process (no forked child loading the app again).
+  // workers 0: each storage server serves from its own process (no forked child loading the app
+  // again).
   const common = {
     bind_ip: '127.0.0.1',
     user,
@@ -148,7 +155,9 @@ function configure(dir: string, port: number, secret: string): void {
         log_level: 'WARNING',
       },
       'pipeline:main': {
-        pipeline: `${filters.join(' ').replace('proxy_logging', 'proxy-logging')} proxy-logging proxy-server`,
+        pipeline:
+          `${filters.join(' ').replace('proxy_logging', 'proxy-logging')} ` +
+          'proxy-logging proxy-server',
       },
       'app:proxy-server': {
         use: 'egg:swift#proxy',

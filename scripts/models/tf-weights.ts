@@ -1,6 +1,9 @@
 /** TF.js weights as ONNX wants them: shared by the TF.js graph converter and the CenterNet one. */
 
-/** An IEEE 754 half-precision number (its 16 bits) as a JavaScript number: weights stored as float16. */
+/**
+ * An IEEE 754 half-precision number (its 16 bits) as a JavaScript number: weights stored as
+ * float16.
+ */
 export function halfToFloat(h: number): number {
   const s = h & 0x8000 ? -1 : 1;
   const e = (h >> 10) & 0x1f;

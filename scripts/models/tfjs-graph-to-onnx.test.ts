@@ -113,7 +113,8 @@ describe('convertTfjsGraph', () => {
   });
 
   it.each([1, 0.5])(
-    'fixes ratio = %s: the Switch is decided, the other branch pruned, and onnxruntime computes the network',
+    'fixes ratio = %s: the Switch is decided, the other branch ' +
+      'pruned, and onnxruntime computes the network',
     async (ratio) => {
       const { json, weights, kernel, bias } = tinyGraph();
       const bytes = convertTfjsGraph({ json, weights }, { fixed: { ratio } });

@@ -131,7 +131,10 @@ function graphBuilder() {
   const graphInputs: string[] = [];
   const nchw = new Map<string, string>();
   let uid = 0;
-  /** Outputs of convolutions dilated by a SpaceToBatchND; the closing BatchToSpaceND passes them through. */
+  /**
+   * Outputs of convolutions dilated by a SpaceToBatchND; the closing BatchToSpaceND passes them
+   * through.
+   */
   const dilatedOutputs = new Set<string>();
 
   const ref = (input: string) => (input.includes(':') ? input : `${input}:0`);
@@ -294,7 +297,10 @@ function convertNodes(
   }
 }
 
-/** The kept signature outputs, the nodes they depend on, and the initializers those use, as an encoded ONNX model. */
+/**
+ * The kept signature outputs, the nodes they depend on, and the initializers those use, as an
+ * encoded ONNX model.
+ */
 function assembleModel(g: GraphBuilder, json: TfjsModelJson, opts: ConvertOptions): Uint8Array {
   const { nodes, initializers, graphInputs, nameOf } = g;
   const sig = json.signature?.outputs ?? {};

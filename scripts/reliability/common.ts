@@ -23,7 +23,10 @@ export interface PartResult {
 
 export interface Part {
   name: string;
-  /** Runs on the scale-out stack too (`--stack scale`); the others read the embedded stack's queue rows or files. */
+  /**
+   * Runs on the scale-out stack too (`--stack scale`); the others read the embedded stack's queue
+   * rows or files.
+   */
   scale?: boolean;
   run(): Promise<Omit<PartResult, 'name' | 'seconds'>>;
 }
@@ -43,7 +46,8 @@ export async function reliabilityStack(
     webs,
     env: { STARTS_PER_MINUTE: '100000', RATE_LIMIT_PER_MINUTE: '100000', ...env },
   });
-  // A client of its own per stack: the app's db() is one per process, and parts run one after another.
+  // A client of its own per stack: the app's db() is one per process, and parts run one after
+  // another.
   const db =
     stack.kind === 'scale'
       ? postgresClient(stack.env.DATABASE_URL!, 2)
@@ -74,7 +78,9 @@ export function groupRssMiB(pgid: number | null): number {
   }
 }
 
-/** Is this the spec's error body: an object with a string `error` and at most a string `details`? */
+/**
+ * Is this the spec's error body: an object with a string `error` and at most a string `details`?
+ */
 export function isSpecError(text: string): boolean {
   try {
     const body = JSON.parse(text) as Record<string, unknown>;

@@ -202,8 +202,11 @@ async function fuzzRequests(
       const { method, body } = req;
       // Dot segments resolve before routing: /v1/jobs/../../x is the page /x (HTML by design).
       api = API_PATH.test(new URL(req.path.replace(/\/{2,}/g, '/'), 'http://x').pathname);
-      what = `${method} ${req.path.slice(0, 80)} ${ct} ${typeof body === 'string' ? body.slice(0, 60) : body ? '<bytes>' : ''}`;
-      // Keys and no-keys from many addresses, so the per-address throttle is met but not everywhere.
+      what =
+        `${method} ${req.path.slice(0, 80)} ${ct} ` +
+        `${typeof body === 'string' ? body.slice(0, 60) : body ? '<bytes>' : ''}`;
+      // Keys and no-keys from many addresses, so the per-address throttle is met but not
+      // everywhere.
       answer = await send(port, req, `127.0.0.${2 + (i % 50)}`);
       if (method === 'HEAD' || answer.status === 204) {
         statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
@@ -219,13 +222,18 @@ async function fuzzRequests(
   return { problems, statuses };
 }
 
-/** What is wrong with an answer, if anything: a 5xx or none, or (on the API) not the spec's shape. */
+/**
+ * What is wrong with an answer, if anything: a 5xx or none, or (on the API) not the spec's shape.
+ */
 function answerProblem(what: string, answer: Answer, api: boolean): string | null {
   if (answer.status >= 500 || answer.status === 0)
     return `${what} → ${answer.status} ${answer.text.slice(0, 200)}`;
   if (!api) return null;
   if (answer.status >= 400 && !isSpecError(answer.text))
-    return `${what} → ${answer.status} with a body that is not the spec's: ${answer.text.slice(0, 200)}`;
+    return (
+      `${what} → ${answer.status} with a body that is not the spec's: ` +
+      `${answer.text.slice(0, 200)}`
+    );
   if (answer.status >= 300 && answer.status < 400)
     return `${what} → a ${answer.status} redirect instead of an answer`;
   if (answer.status < 300 && !answer.contentType.includes('application/json'))
@@ -245,7 +253,11 @@ function fuzzFigures(
     .sort(([a], [b]) => a - b)
     .map(([s, c]) => `${s}×${c}`)
     .join(' ');
-  return `${count} requests to the API (seed ${seed}): ${fiveXX} 5xx, ${problems.length} answers not in the spec's shape; statuses ${histogram}`;
+  return (
+    `${count} requests to the API (seed ${seed}): ${fiveXX} 5xx, ` +
+    `${problems.length} answers not in the spec's shape; statuses ` +
+    `${histogram}`
+  );
 }
 
 /** One HTTP request of random method, body, key and content type (`ct`, '' for none). */
@@ -356,16 +368,25 @@ function randomBody(pick: Rng['pick']): string | Buffer | undefined {
   ]);
 }
 
-/** Raw bytes Node's HTTP parser or the routes must refuse: bad versions, smuggling, junk, a cut-off upload. */
+/**
+ * Raw bytes Node's HTTP parser or the routes must refuse: bad versions, smuggling, junk, a cut-off
+ * upload.
+ */
 function rawRequests(key: string): string[] {
   return [
     'GARBAGE\r\n\r\n',
     'GET /v1/credits HTTP/9.9\r\nHost: x\r\n\r\n',
-    `GET /v1/credits HTTP/1.1\r\nHost: x\r\nX-Api-Key: ${key}\r\nX-Junk: ${'j'.repeat(20_000)}\r\n\r\n`,
-    'POST /v1/jobs HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n',
+    'GET /v1/credits HTTP/1.1\r\nHost: x\r\nX-Api-Key: ' +
+      `${key}\r\nX-Junk: ${'j'.repeat(20_000)}\r\n\r\n`,
+    'POST /v1/jobs HTTP/1.1\r\nHost: x\r\nContent-Length: ' +
+      '10\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n',
     'POST /v1/jobs HTTP/1.1\r\nHost: x\r\nContent-Length: -1\r\n\r\n',
     'GET /v1/jobs/%zz HTTP/1.1\r\nHost: x\r\n\r\n',
     'BREW /v1/jobs HTTP/1.1\r\nHost: x\r\n\r\n',
-    `POST /v1/jobs HTTP/1.1\r\nHost: x\r\nX-Api-Key: ${key}\r\nContent-Type: multipart/form-data; boundary=b\r\nContent-Length: 500\r\n\r\n--b\r\nContent-Disposition: form-data; name="file"; filename="a.mp4"\r\n\r\npartial`,
+    'POST /v1/jobs HTTP/1.1\r\nHost: x\r\nX-Api-Key: ' +
+      `${key}\r\nContent-Type: multipart/form-data; ` +
+      'boundary=b\r\nContent-Length: ' +
+      '500\r\n\r\n--b\r\nContent-Disposition: form-data; name="file"; ' +
+      'filename="a.mp4"\r\n\r\npartial',
   ];
 }

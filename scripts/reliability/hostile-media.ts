@@ -103,7 +103,11 @@ export function hostileMedia(): Part {
         if (web5xx) problems.push(`${web5xx} unexpected errors (500) in the web log`);
         return {
           passed: counts.completed === 0 && counts.broken === 0 && crashes === 0 && web5xx === 0,
-          figures: `${corpus.length} files: ${counts.refused} refused at upload with a message, ${counts.refunded} failed with a message and refunded, ${counts.completed} processed, ${counts.broken} mishandled; ${crashes} crashes, ${web5xx} 500s`,
+          figures:
+            `${corpus.length} files: ${counts.refused} refused at upload ` +
+            `with a message, ${counts.refunded} failed with a message and ` +
+            `refunded, ${counts.completed} processed, ${counts.broken} ` +
+            `mishandled; ${crashes} crashes, ${web5xx} 500s`,
           problems,
         };
       } finally {

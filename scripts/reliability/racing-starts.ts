@@ -12,7 +12,9 @@ const NO_ANSWER: { error?: string } = {};
  */
 export function racingStarts(starts: number, credit: number, rounds = 1): Part {
   return {
-    name: `${starts} racing starts on credit for ${credit}${rounds > 1 ? `, ${rounds} rounds` : ''}`,
+    name:
+      `${starts} racing starts on credit for ` +
+      `${credit}${rounds > 1 ? `, ${rounds} rounds` : ''}`,
     scale: true,
     async run() {
       // No worker: the race is the start requests' transactions.
@@ -85,7 +87,8 @@ export function racingStarts(starts: number, credit: number, rounds = 1): Part {
             held++;
           else
             problems.push(
-              `round ${round + 1}: ${ok} started, ${refused} × 402, ${debits} debits, ${processing} processing, balance ${balance}`,
+              `round ${round + 1}: ${ok} started, ${refused} × 402, ${debits} ` +
+                `debits, ${processing} processing, balance ${balance}`,
             );
           for (const a of other) problems.push(`round ${round + 1}: ${a.status} ${a.text}`);
         }
@@ -93,8 +96,11 @@ export function racingStarts(starts: number, credit: number, rounds = 1): Part {
           passed: held === rounds,
           figures:
             rounds === 1
-              ? `${totals.ok} started, ${totals.refused} refused with 402, ${totals.debits} debits, balance 0`
-              : `${held}/${rounds} rounds held: ${totals.ok} started, ${totals.refused} refused with 402, ${totals.debits} debits in all`,
+              ? `${totals.ok} started, ${totals.refused} refused with 402, ` +
+                `${totals.debits} debits, balance 0`
+              : `${held}/${rounds} rounds held: ${totals.ok} started, ` +
+                `${totals.refused} refused with 402, ${totals.debits} debits in ` +
+                'all',
           problems,
         };
       } finally {

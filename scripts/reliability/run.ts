@@ -3,8 +3,9 @@
  * its figures, on real web, worker, SQLite, ffmpeg and models (tests/integration/helpers).
  *
  *   npx tsx scripts/reliability/run.ts [--only kills,starts,race,media,fuzz,soak]
- *                                      [--kills 20] [--race-rounds 30] [--fuzz 300] [--fuzz-seed 28]
- *                                      [--soak-minutes 10] [--starts-rounds 1] [--ci] [--stack scale]
+ *                                      [--kills 20] [--race-rounds 30] [--fuzz 300] [--fuzz-seed
+ *                                      28] [--soak-minutes 10] [--starts-rounds 1] [--ci] [--stack
+ *                                      scale]
  *
  * The defaults are the full suite (the figures in docs/operations.md, run by hand). `--ci` is the
  * shorter variant CI runs after `npm test` (.ci/run): every part, with 5 kills, 10 race rounds and
@@ -117,10 +118,14 @@ async function runParts(chosen: string[], scale: boolean): Promise<void> {
     for (const p of result.problems.slice(0, 20)) console.log(`   - ${p}`);
   }
   const table = [
-    `Run ${new Date().toISOString()} on ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? 'unknown'}), ${scale ? 'the scale-out stack' : 'the embedded stack'}, load average ${os
-      .loadavg()
-      .map((l) => l.toFixed(1))
-      .join(' ')}, ${((Date.now() - t0) / 60_000).toFixed(1)} min in all.`,
+    `Run ${new Date().toISOString()} on ${os.cpus().length} CPUs ` +
+      `(${os.cpus()[0]?.model ?? 'unknown'}), ` +
+      `${scale ? 'the scale-out stack' : 'the embedded stack'}, ` +
+      `load average ${os
+        .loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' ')}, ` +
+      `${((Date.now() - t0) / 60_000).toFixed(1)} min in all.`,
     '',
     '| what we test | how it held | held | time |',
     '|---|---|---|---|',

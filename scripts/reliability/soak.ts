@@ -133,7 +133,10 @@ async function webhookReceiver(): Promise<{
   };
 }
 
-/** Counts a request, and records it as a problem unless its status is one of `ok` (errors in the spec's shape). */
+/**
+ * Counts a request, and records it as a problem unless its status is one of `ok` (errors in the
+ * spec's shape).
+ */
 function expectStatus(load: Load, what: string, r: ApiResponse, ok: number[]): void {
   load.counts.requests++;
   if (!ok.includes(r.status)) load.problems.push(`${what}: ${r.status} ${r.text.slice(0, 200)}`);
@@ -284,9 +287,17 @@ function soakResult(load: Load, minutes: number, rss: RssSample[], webhooks: num
   return {
     passed: errors === 0 && counts.completed + counts.deletedRunning === counts.jobs,
     figures:
-      `${minutes} min: ${counts.jobs} jobs (${counts.completed} completed, ${counts.deletedRunning} deleted while processing), ${counts.requests} requests, ${webhooks} webhooks received, ${errors} errors; ` +
-      `RSS after warm-up → last minute: web ${web.a.toFixed(0)} → ${web.b.toFixed(0)} MiB (${web.slope >= 0 ? '+' : ''}${web.slope.toFixed(1)} MiB/min), ` +
-      `worker ${worker.a.toFixed(0)} → ${worker.b.toFixed(0)} MiB (${worker.slope >= 0 ? '+' : ''}${worker.slope.toFixed(1)} MiB/min)`,
+      `${minutes} min: ${counts.jobs} jobs (${counts.completed} ` +
+      `completed, ${counts.deletedRunning} deleted while processing), ` +
+      `${counts.requests} requests, ${webhooks} webhooks received, ` +
+      `${errors} errors; ` +
+      (`RSS after warm-up → last minute: web ${web.a.toFixed(0)} → ` +
+        `${web.b.toFixed(0)} MiB ` +
+        `(${web.slope >= 0 ? '+' : ''}${web.slope.toFixed(1)} ` +
+        'MiB/min), ') +
+      (`worker ${worker.a.toFixed(0)} → ${worker.b.toFixed(0)} MiB ` +
+        `(${worker.slope >= 0 ? '+' : ''}${worker.slope.toFixed(1)} ` +
+        'MiB/min)'),
     problems,
   };
 }

@@ -96,7 +96,12 @@ export function uploadRace(rounds: number): Part {
             (putStatus === 200 || putStatus === 409);
           if (!fine) {
             problems.push(
-              `round ${round}: start ${start.status} (${start.body.creditsUsed}), PUT ${putStatus}, again ${again.body.creditsUsed}, job ${job.status} charged ${job.creditsUsed}, debits ${debits.map((d) => d.amount).join(',')}, processes ${processed.toFixed(1)} s (price ${price})`,
+              `round ${round}: start ${start.status} ` +
+                `(${start.body.creditsUsed}), PUT ${putStatus}, again ` +
+                `${again.body.creditsUsed}, job ${job.status} charged ` +
+                `${job.creditsUsed}, debits ` +
+                `${debits.map((d) => d.amount).join(',')}, processes ` +
+                `${processed.toFixed(1)} s (price ${price})`,
             );
           }
           if (putStatus === 409) outcomes.startFirst++;
@@ -104,7 +109,10 @@ export function uploadRace(rounds: number): Part {
         }
         return {
           passed: problems.length === 0,
-          figures: `${rounds} rounds: start won ${outcomes.startFirst} (the late PUT got 409), upload won ${outcomes.uploadFirst} (priced the new video); re-priced ${problems.length} times`,
+          figures:
+            `${rounds} rounds: start won ${outcomes.startFirst} (the late ` +
+            `PUT got 409), upload won ${outcomes.uploadFirst} (priced the ` +
+            `new video); re-priced ${problems.length} times`,
           problems,
         };
       } finally {

@@ -66,7 +66,8 @@ export function workerKills(kills: number): Part {
           if (entries.length === 1 && entries[0]!.kind === 'debit') singleCharges++;
           else
             problems.push(
-              `job ${id} has ledger entries ${entries.map((e) => `${e.kind} ${e.amount}`).join(', ')}`,
+              `job ${id} has ledger entries ` +
+                `${entries.map((e) => `${e.kind} ${e.amount}`).join(', ')}`,
             );
         }
         const reclaimed = await db.queueJob.count({
@@ -78,7 +79,9 @@ export function workerKills(kills: number): Part {
         return {
           passed: completed === n && singleCharges === n && reclaimed === kills,
           figures:
-            `${kills} kills → ${completed}/${n} jobs completed, ${singleCharges}/${n} charged exactly once, 0 refunds; ${reclaimed} killed jobs reclaimed after their lease lapsed` +
+            `${kills} kills → ${completed}/${n} jobs completed, ` +
+            `${singleCharges}/${n} charged exactly once, 0 refunds; ` +
+            `${reclaimed} killed jobs reclaimed after their lease lapsed` +
             (missed
               ? ` (${missed} more finished before the worker was caught segmenting them)`
               : ''),

@@ -118,55 +118,65 @@ describe('paths and methods that are not endpoints', () => {
 });
 
 describe('keys', () => {
-  it('are the fixed prefix plus 32 characters, stored only as a hash, and stamped when used', async () => {
-    expect(account.key).toMatch(/^ko_[A-Za-z0-9]{32}$/);
-    const prisma = await stackDb(stack);
-    const rows = await prisma.apiKey.findMany({ where: { user: { email: account.email } } });
-    expect(rows).toHaveLength(1);
-    expect(rows[0]!.hash).toMatch(/^[0-9a-f]{64}$/);
-    expect(rows[0]!.hash).not.toContain(account.key.slice(3));
-    expect(account.key.startsWith(rows[0]!.prefix)).toBe(true);
-    expect(rows[0]!.lastUsedAt).toBeInstanceOf(Date);
-  });
+  it(
+    'are the fixed prefix plus 32 characters, stored only as a ' + 'hash, and stamped when used',
+    async () => {
+      expect(account.key).toMatch(/^ko_[A-Za-z0-9]{32}$/);
+      const prisma = await stackDb(stack);
+      const rows = await prisma.apiKey.findMany({ where: { user: { email: account.email } } });
+      expect(rows).toHaveLength(1);
+      expect(rows[0]!.hash).toMatch(/^[0-9a-f]{64}$/);
+      expect(rows[0]!.hash).not.toContain(account.key.slice(3));
+      expect(account.key.startsWith(rows[0]!.prefix)).toBe(true);
+      expect(rows[0]!.lastUsedAt).toBeInstanceOf(Date);
+    },
+  );
 
-  it('answers 401 "Invalid API key" once a key is revoked; the account’s other keys still work', async () => {
-    const second = await createKey(stack, account.email);
-    expect((await api(stack, 'GET', '/v1/credits', { key: second })).status).toBe(200);
-    const prisma = await stackDb(stack);
-    await prisma.apiKey.updateMany({
-      where: { prefix: second.slice(0, 9) },
-      data: { revokedAt: new Date() },
-    });
-    const r = await api(stack, 'GET', '/v1/credits', { key: second });
-    expect(r.status).toBe(401);
-    expect(r.body).toEqual({ error: 'Invalid API key' });
-    expect((await api(stack, 'GET', '/v1/credits', { key: account.key })).status).toBe(200);
-  });
+  it(
+    'answers 401 "Invalid API key" once a key is revoked; the ' + 'account’s other keys still work',
+    async () => {
+      const second = await createKey(stack, account.email);
+      expect((await api(stack, 'GET', '/v1/credits', { key: second })).status).toBe(200);
+      const prisma = await stackDb(stack);
+      await prisma.apiKey.updateMany({
+        where: { prefix: second.slice(0, 9) },
+        data: { revokedAt: new Date() },
+      });
+      const r = await api(stack, 'GET', '/v1/credits', { key: second });
+      expect(r.status).toBe(401);
+      expect(r.body).toEqual({ error: 'Invalid API key' });
+      expect((await api(stack, 'GET', '/v1/credits', { key: account.key })).status).toBe(200);
+    },
+  );
 });
 
 describe('rate limit', () => {
-  it('allows 100 requests per minute per key, then 429 with Retry-After; other keys are unaffected', async () => {
-    const busy = await createAccount(stack, 1);
-    const other = await createAccount(stack, 1);
-    await roomInWindow(40);
-    const first = await api(stack, 'GET', '/v1/credits', { key: busy.key });
-    expect(first.headers.get('x-ratelimit-remaining')).toBe('99');
-    const reset = Number(first.headers.get('x-ratelimit-reset'));
-    expect(reset).toBeGreaterThan(Date.now() / 1000);
-    expect(reset).toBeLessThanOrEqual(Math.ceil(Date.now() / 1000) + 60);
-    for (let batch = 0; batch < 9; batch++) {
-      const rs = await Promise.all(
-        Array.from({ length: 11 }, () => api(stack, 'GET', '/v1/credits', { key: busy.key })),
-      );
-      for (const r of rs) expect(r.status).toBe(200);
-    }
-    const last = await api(stack, 'GET', '/v1/credits', { key: busy.key });
-    expect(last.status).toBe(429);
-    expect(last.body.error).toBe('Rate limit exceeded');
-    expect(typeof last.body.details).toBe('string');
-    expect(last.headers.get('x-ratelimit-remaining')).toBe('0');
-    expect(Number(last.headers.get('retry-after'))).toBeGreaterThan(0);
-    expect(last.headers.get('x-api-version')).toBe('1.6.0');
-    expect((await api(stack, 'GET', '/v1/credits', { key: other.key })).status).toBe(200);
-  });
+  it(
+    'allows 100 requests per minute per key, then 429 with ' +
+      'Retry-After; other keys are unaffected',
+    async () => {
+      const busy = await createAccount(stack, 1);
+      const other = await createAccount(stack, 1);
+      await roomInWindow(40);
+      const first = await api(stack, 'GET', '/v1/credits', { key: busy.key });
+      expect(first.headers.get('x-ratelimit-remaining')).toBe('99');
+      const reset = Number(first.headers.get('x-ratelimit-reset'));
+      expect(reset).toBeGreaterThan(Date.now() / 1000);
+      expect(reset).toBeLessThanOrEqual(Math.ceil(Date.now() / 1000) + 60);
+      for (let batch = 0; batch < 9; batch++) {
+        const rs = await Promise.all(
+          Array.from({ length: 11 }, () => api(stack, 'GET', '/v1/credits', { key: busy.key })),
+        );
+        for (const r of rs) expect(r.status).toBe(200);
+      }
+      const last = await api(stack, 'GET', '/v1/credits', { key: busy.key });
+      expect(last.status).toBe(429);
+      expect(last.body.error).toBe('Rate limit exceeded');
+      expect(typeof last.body.details).toBe('string');
+      expect(last.headers.get('x-ratelimit-remaining')).toBe('0');
+      expect(Number(last.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect(last.headers.get('x-api-version')).toBe('1.6.0');
+      expect((await api(stack, 'GET', '/v1/credits', { key: other.key })).status).toBe(200);
+    },
+  );
 });

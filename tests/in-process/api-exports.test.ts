@@ -133,98 +133,110 @@ describe.skipIf(!hasTestdata)('exports and batches (needs ../shared/testdata)', 
     fs.rmSync(tmp, { recursive: true, force: true });
   });
 
-  it("makes start-time exports pollable, and the status record's export_id is the primary's", async () => {
-    const status = await api<{ export_id: string; processed_video_url: string }>(
-      stack,
-      'GET',
-      `/v1/jobs/${jobId}/status`,
-      { key: owner.key },
-    );
-    const primary = await api<ExportRecord>(stack, 'GET', `/v1/exports/${status.body.export_id}`, {
-      key: owner.key,
-    });
-    expect(primary.body).toMatchObject({
-      status: 'completed',
-      format: 'webm_vp9',
-      mask_version: 1,
-      batch_id: startBatch.batch_id,
-    });
-    expect(new URL(primary.body.output_url!).pathname).toBe(
-      new URL(status.body.processed_video_url).pathname,
-    );
-    const gif = await api<ExportRecord>(
-      stack,
-      'GET',
-      `/v1/exports/${startBatch.exports[0]!.export_id}`,
-      { key: owner.key },
-    );
-    expect(gif.body).toMatchObject({
-      status: 'completed',
-      format: 'gif',
-      metadata: { validated: true, format: 'gif', loop: true },
-    });
-    const batch = await api<BatchRecord>(stack, 'GET', `/api/v1/batches/${startBatch.batch_id}`, {
-      key: owner.key,
-    });
-    expect(batch.body).toMatchObject({
-      status: 'completed',
-      total_exports: 2,
-      completed_exports: 2,
-      failed_exports: 0,
-      use_gpu: false,
-    });
-  });
+  it(
+    "makes start-time exports pollable, and the status record's " + "export_id is the primary's",
+    async () => {
+      const status = await api<{ export_id: string; processed_video_url: string }>(
+        stack,
+        'GET',
+        `/v1/jobs/${jobId}/status`,
+        { key: owner.key },
+      );
+      const primary = await api<ExportRecord>(
+        stack,
+        'GET',
+        `/v1/exports/${status.body.export_id}`,
+        {
+          key: owner.key,
+        },
+      );
+      expect(primary.body).toMatchObject({
+        status: 'completed',
+        format: 'webm_vp9',
+        mask_version: 1,
+        batch_id: startBatch.batch_id,
+      });
+      expect(new URL(primary.body.output_url!).pathname).toBe(
+        new URL(status.body.processed_video_url).pathname,
+      );
+      const gif = await api<ExportRecord>(
+        stack,
+        'GET',
+        `/v1/exports/${startBatch.exports[0]!.export_id}`,
+        { key: owner.key },
+      );
+      expect(gif.body).toMatchObject({
+        status: 'completed',
+        format: 'gif',
+        metadata: { validated: true, format: 'gif', loop: true },
+      });
+      const batch = await api<BatchRecord>(stack, 'GET', `/api/v1/batches/${startBatch.batch_id}`, {
+        key: owner.key,
+      });
+      expect(batch.body).toMatchObject({
+        status: 'completed',
+        total_exports: 2,
+        completed_exports: 2,
+        failed_exports: 0,
+        use_gpu: false,
+      });
+    },
+  );
 
-  it('exports a completed job again, free, validated, with a poster; the metadata matches the bytes served', async () => {
-    const before = (
-      await api<{ remaining_credits: number }>(stack, 'GET', '/v1/credits', { key: owner.key })
-    ).body.remaining_credits;
-    const r = await api<ExportRecord>(stack, 'POST', `/v1/jobs/${jobId}/exports`, {
-      key: owner.key,
-      body: { format: 'mov_prores', transform: { max_width: 256, reverse: true } },
-    });
-    expect(r.status, r.text).toBe(200);
-    expect(r.body).toMatchObject({
-      job_id: jobId,
-      format: 'mov_prores',
-      status: 'queued',
-      transform: { max_width: 256, reverse: true },
-      mask_version: 1,
-    });
-    expect(r.headers.get('x-api-version')).toBe('1.6.0');
-    const done = await exportDone(r.body.export_id);
-    expect(done.status, done.error).toBe('completed');
-    expect(done.metadata).toMatchObject({
-      validated: true,
-      format: 'prores',
-      profile: 'video-alpha',
-      width: 256,
-      height: 256,
-      has_alpha: true,
-      loop: false,
-      frame_count: 50,
-    });
-    expect(done.metadata!.duration_seconds).toBeCloseTo(2, 1);
-    const bytes = await download(done.output_url!);
-    expect(bytes.length).toBe(done.metadata!.bytes);
-    expect(createHash('sha256').update(bytes).digest('hex')).toBe(done.metadata!.sha256);
-    const poster = await download(done.poster_url!);
-    expect(poster.subarray(0, 8)).toEqual(
-      Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    );
-    const posterFile = path.join(tmp, 'poster.png');
-    fs.writeFileSync(posterFile, poster);
-    expect(await firstStream(posterFile)).toMatchObject({
-      codec_name: 'png',
-      width: 256,
-      height: 256,
-      pix_fmt: 'rgba',
-    });
-    const after = (
-      await api<{ remaining_credits: number }>(stack, 'GET', '/v1/credits', { key: owner.key })
-    ).body.remaining_credits;
-    expect(after).toBe(before);
-  });
+  it(
+    'exports a completed job again, free, validated, with a poster; ' +
+      'the metadata matches the bytes served',
+    async () => {
+      const before = (
+        await api<{ remaining_credits: number }>(stack, 'GET', '/v1/credits', { key: owner.key })
+      ).body.remaining_credits;
+      const r = await api<ExportRecord>(stack, 'POST', `/v1/jobs/${jobId}/exports`, {
+        key: owner.key,
+        body: { format: 'mov_prores', transform: { max_width: 256, reverse: true } },
+      });
+      expect(r.status, r.text).toBe(200);
+      expect(r.body).toMatchObject({
+        job_id: jobId,
+        format: 'mov_prores',
+        status: 'queued',
+        transform: { max_width: 256, reverse: true },
+        mask_version: 1,
+      });
+      expect(r.headers.get('x-api-version')).toBe('1.6.0');
+      const done = await exportDone(r.body.export_id);
+      expect(done.status, done.error).toBe('completed');
+      expect(done.metadata).toMatchObject({
+        validated: true,
+        format: 'prores',
+        profile: 'video-alpha',
+        width: 256,
+        height: 256,
+        has_alpha: true,
+        loop: false,
+        frame_count: 50,
+      });
+      expect(done.metadata!.duration_seconds).toBeCloseTo(2, 1);
+      const bytes = await download(done.output_url!);
+      expect(bytes.length).toBe(done.metadata!.bytes);
+      expect(createHash('sha256').update(bytes).digest('hex')).toBe(done.metadata!.sha256);
+      const poster = await download(done.poster_url!);
+      expect(poster.subarray(0, 8)).toEqual(
+        Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+      );
+      const posterFile = path.join(tmp, 'poster.png');
+      fs.writeFileSync(posterFile, poster);
+      expect(await firstStream(posterFile)).toMatchObject({
+        codec_name: 'png',
+        width: 256,
+        height: 256,
+        pix_fmt: 'rgba',
+      });
+      const after = (
+        await api<{ remaining_credits: number }>(stack, 'GET', '/v1/credits', { key: owner.key })
+      ).body.remaining_credits;
+      expect(after).toBe(before);
+    },
+  );
 
   it('answers bad input with the error body and keeps everything stored', async () => {
     const prisma = await stackDb(stack);
@@ -342,28 +354,31 @@ describe.skipIf(!hasTestdata)('exports and batches (needs ../shared/testdata)', 
     },
   );
 
-  it('renders mask_version 1 after a newer version is active, and the newer one by default', async () => {
-    await writeInvertedMaskVersion(stack, jobId, 2);
-    const latest = await api<ExportRecord>(stack, 'POST', `/v1/jobs/${jobId}/exports`, {
-      key: owner.key,
-      body: { format: 'mask_video' },
-    });
-    const first = await api<ExportRecord>(stack, 'POST', `/v1/jobs/${jobId}/exports`, {
-      key: owner.key,
-      body: { format: 'mask_video', mask_version: 1 },
-    });
-    expect([latest.body.mask_version, first.body.mask_version]).toEqual([2, 1]);
-    const [a, b] = await Promise.all([
-      exportDone(latest.body.export_id),
-      exportDone(first.body.export_id),
-    ]);
-    const fa = path.join(tmp, 'v2.mp4');
-    const fb = path.join(tmp, 'v1.mp4');
-    fs.writeFileSync(fa, await download(a.output_url!));
-    fs.writeFileSync(fb, await download(b.output_url!));
-    const [m2, m1] = [await meanOf(fa), await meanOf(fb)];
-    expect(Math.abs(m1 - m2)).toBeGreaterThan(40);
-    expect(m1 + m2).toBeGreaterThan(240);
-    expect(m1 + m2).toBeLessThan(270);
-  });
+  it(
+    'renders mask_version 1 after a newer version is active, and ' + 'the newer one by default',
+    async () => {
+      await writeInvertedMaskVersion(stack, jobId, 2);
+      const latest = await api<ExportRecord>(stack, 'POST', `/v1/jobs/${jobId}/exports`, {
+        key: owner.key,
+        body: { format: 'mask_video' },
+      });
+      const first = await api<ExportRecord>(stack, 'POST', `/v1/jobs/${jobId}/exports`, {
+        key: owner.key,
+        body: { format: 'mask_video', mask_version: 1 },
+      });
+      expect([latest.body.mask_version, first.body.mask_version]).toEqual([2, 1]);
+      const [a, b] = await Promise.all([
+        exportDone(latest.body.export_id),
+        exportDone(first.body.export_id),
+      ]);
+      const fa = path.join(tmp, 'v2.mp4');
+      const fb = path.join(tmp, 'v1.mp4');
+      fs.writeFileSync(fa, await download(a.output_url!));
+      fs.writeFileSync(fb, await download(b.output_url!));
+      const [m2, m1] = [await meanOf(fa), await meanOf(fb)];
+      expect(Math.abs(m1 - m2)).toBeGreaterThan(40);
+      expect(m1 + m2).toBeGreaterThan(240);
+      expect(m1 + m2).toBeLessThan(270);
+    },
+  );
 });

@@ -78,30 +78,34 @@ describe('POST /v1/jobs', () => {
     });
   });
 
-  it('takes a video content_type or application/octet-stream, and answers 400 for any other', async () => {
-    for (const type of ['text/html', 'image/svg+xml', 'application/json']) {
-      const r = await api(stack, 'POST', '/v1/jobs', {
-        key: alice.key,
-        body: { filename: 'page.mp4', content_type: type },
-      });
-      expect(r.status, type).toBe(400);
-      expect(r.body.error).toBe(
-        `Invalid content_type: must be a video type such as video/mp4 (or application/octet-stream), not ${type}`,
-      );
-    }
-    for (const type of [
-      'video/quicktime',
-      'video/x-matroska',
-      'application/octet-stream',
-      'VIDEO/MP4; codecs="avc1"',
-    ]) {
-      const r = await api(stack, 'POST', '/v1/jobs', {
-        key: alice.key,
-        body: { filename: 'clip.mkv', content_type: type },
-      });
-      expect(r.status, type).toBe(200);
-    }
-  });
+  it(
+    'takes a video content_type or application/octet-stream, and ' + 'answers 400 for any other',
+    async () => {
+      for (const type of ['text/html', 'image/svg+xml', 'application/json']) {
+        const r = await api(stack, 'POST', '/v1/jobs', {
+          key: alice.key,
+          body: { filename: 'page.mp4', content_type: type },
+        });
+        expect(r.status, type).toBe(400);
+        expect(r.body.error).toBe(
+          'Invalid content_type: must be a video type such as video/mp4 ' +
+            `(or application/octet-stream), not ${type}`,
+        );
+      }
+      for (const type of [
+        'video/quicktime',
+        'video/x-matroska',
+        'application/octet-stream',
+        'VIDEO/MP4; codecs="avc1"',
+      ]) {
+        const r = await api(stack, 'POST', '/v1/jobs', {
+          key: alice.key,
+          body: { filename: 'clip.mkv', content_type: type },
+        });
+        expect(r.status, type).toBe(200);
+      }
+    },
+  );
 
   it('returns a receipt with an absolute signed PUT URL valid for one hour', async () => {
     const receipt = await createJob(stack, alice.key, 'talk.mov', 'video/mp4');
@@ -153,7 +157,8 @@ describe('POST /v1/jobs', () => {
       { key: alice.key },
     );
     expect(status.body.processed_video_url).toBeNull();
-    // Our own signed file URL serves as a public video URL (private addresses are allowed in tests).
+    // Our own signed file URL serves as a public video URL (private addresses are allowed in
+    // tests).
     const source = await prisma.job.findUniqueOrThrow({ where: { id: receipt.id } });
     const { storage } = await import('../../lib/storage');
     const url = await storage().signedUrl(source.sourceKey!, { method: 'GET' });
@@ -238,76 +243,80 @@ describe('signed upload', () => {
 });
 
 describe('POST /v1/jobs/{id}/start', () => {
-  it('charges exactly ceil(rate × duration × fps multiplier) once, in one transaction', async () => {
-    const account = await createAccount(stack, 50);
-    const light = await uploadedJob(stack, account.key, clip25);
-    const r = await api(stack, 'POST', `/v1/jobs/${light}/start`, {
-      key: account.key,
-      body: { format: 'mp4', model: 'videobgremover-light', background: null, webhook_url: null },
-    });
-    expect(r.status).toBe(200);
-    expect(r.body).toMatchObject({ id: light, status: 'processing', creditsUsed: 2 }); // 0.75 × 2 s → 1.5 → 2
-    expect(r.body.video_length_seconds).toBeCloseTo(2, 1);
-    expect(r.body).not.toHaveProperty('export_id');
-    expect((await credits(account.key)).remaining_credits).toBe(48);
+  it(
+    'charges exactly ceil(rate × duration × fps multiplier) once, ' + 'in one transaction',
+    async () => {
+      const account = await createAccount(stack, 50);
+      const light = await uploadedJob(stack, account.key, clip25);
+      const r = await api(stack, 'POST', `/v1/jobs/${light}/start`, {
+        key: account.key,
+        body: { format: 'mp4', model: 'videobgremover-light', background: null, webhook_url: null },
+      });
+      expect(r.status).toBe(200);
+      // 0.75 × 2 s → 1.5 → 2
+      expect(r.body).toMatchObject({ id: light, status: 'processing', creditsUsed: 2 });
+      expect(r.body.video_length_seconds).toBeCloseTo(2, 1);
+      expect(r.body).not.toHaveProperty('export_id');
+      expect((await credits(account.key)).remaining_credits).toBe(48);
 
-    const again = await api(stack, 'POST', `/v1/jobs/${light}/start`, {
-      key: account.key,
-      body: {},
-    });
-    expect(again.status).toBe(200);
-    expect(again.body).toMatchObject({ id: light, creditsUsed: 2 });
-    expect((await credits(account.key)).remaining_credits).toBe(48);
+      const again = await api(stack, 'POST', `/v1/jobs/${light}/start`, {
+        key: account.key,
+        body: {},
+      });
+      expect(again.status).toBe(200);
+      expect(again.body).toMatchObject({ id: light, creditsUsed: 2 });
+      expect((await credits(account.key)).remaining_credits).toBe(48);
 
-    const fast = await uploadedJob(stack, account.key, clip60);
-    const r60 = await api(stack, 'POST', `/v1/jobs/${fast}/start`, {
-      key: account.key,
-      body: {
+      const fast = await uploadedJob(stack, account.key, clip60);
+      const r60 = await api(stack, 'POST', `/v1/jobs/${fast}/start`, {
+        key: account.key,
+        body: {
+          background: { type: 'color', color: '#00FF00' },
+          webhook_url: 'http://127.0.0.1:9/hook',
+        },
+      });
+      expect(r60.status).toBe(200);
+      // service-original 1 credit/s × 2 s × (60/30)
+      expect(r60.body).toMatchObject({
+        creditsUsed: 4,
+        export_id: expect.any(String) as string,
+        webhook_url: 'http://127.0.0.1:9/hook',
+      });
+      expect(r60.body.message).toEqual(expect.any(String));
+      expect(r60.body.background).toEqual({ type: 'color', color: '#00FF00' });
+      expect(await credits(account.key)).toMatchObject({
+        total_credits: 50,
+        remaining_credits: 44,
+        used_credits: 6,
+      });
+
+      const ledger = await prisma.creditEntry.findMany({ where: { jobId: { in: [light, fast] } } });
+      expect(ledger.map((e) => [e.kind, e.amount, e.idempotencyKey]).sort()).toEqual(
+        [
+          ['debit', -2, `debit:${light}`],
+          ['debit', -4, `debit:${fast}`],
+        ].sort(),
+      );
+      expect(await enqueued(stack, 'segment-video', fast)).toBe(1);
+      const status = await api(stack, 'GET', `/v1/jobs/${fast}/status`, { key: account.key });
+      expect(status.body).toMatchObject({
+        status: 'processing',
         background: { type: 'color', color: '#00FF00' },
-        webhook_url: 'http://127.0.0.1:9/hook',
-      },
-    });
-    expect(r60.status).toBe(200);
-    // service-original 1 credit/s × 2 s × (60/30)
-    expect(r60.body).toMatchObject({
-      creditsUsed: 4,
-      export_id: expect.any(String) as string,
-      webhook_url: 'http://127.0.0.1:9/hook',
-    });
-    expect(r60.body.message).toEqual(expect.any(String));
-    expect(r60.body.background).toEqual({ type: 'color', color: '#00FF00' });
-    expect(await credits(account.key)).toMatchObject({
-      total_credits: 50,
-      remaining_credits: 44,
-      used_credits: 6,
-    });
-
-    const ledger = await prisma.creditEntry.findMany({ where: { jobId: { in: [light, fast] } } });
-    expect(ledger.map((e) => [e.kind, e.amount, e.idempotencyKey]).sort()).toEqual(
-      [
-        ['debit', -2, `debit:${light}`],
-        ['debit', -4, `debit:${fast}`],
-      ].sort(),
-    );
-    expect(await enqueued(stack, 'segment-video', fast)).toBe(1);
-    const status = await api(stack, 'GET', `/v1/jobs/${fast}/status`, { key: account.key });
-    expect(status.body).toMatchObject({
-      status: 'processing',
-      background: { type: 'color', color: '#00FF00' },
-      output_format: 'mp4',
-    });
-    const deliveries = await api(stack, 'GET', `/v1/webhooks/deliveries?video_id=${fast}`, {
-      key: account.key,
-    });
-    expect(deliveries.body).toMatchObject({ video_id: fast, total_deliveries: 1 });
-    expect(deliveries.body.deliveries).toEqual([
-      expect.objectContaining({
-        event_type: 'job.started',
-        webhook_url: 'http://127.0.0.1:9/hook',
-        attempt_number: 1,
-      }),
-    ]);
-  });
+        output_format: 'mp4',
+      });
+      const deliveries = await api(stack, 'GET', `/v1/webhooks/deliveries?video_id=${fast}`, {
+        key: account.key,
+      });
+      expect(deliveries.body).toMatchObject({ video_id: fast, total_deliveries: 1 });
+      expect(deliveries.body.deliveries).toEqual([
+        expect.objectContaining({
+          event_type: 'job.started',
+          webhook_url: 'http://127.0.0.1:9/hook',
+          attempt_number: 1,
+        }),
+      ]);
+    },
+  );
 
   it('answers 402 and leaves the job, the balance and the queue untouched', async () => {
     const poor = await createAccount(stack, 1);
@@ -327,86 +336,99 @@ describe('POST /v1/jobs/{id}/start', () => {
     expect(await prisma.output.count({ where: { jobId: id } })).toBe(0);
   });
 
-  it('answers 400 with the spec message for a bad colour, and for an unknown Lottie preset', async () => {
-    const id = await uploadedJob(stack, alice.key, clip25);
-    const bad = await api(stack, 'POST', `/v1/jobs/${id}/start`, {
-      key: alice.key,
-      body: { background: { type: 'color', color: 'green' } },
-    });
-    expect(bad.status).toBe(400);
-    expect(bad.body.error).toBe('invalid background colour format (must be a hex colour)');
-    const lottie = await api(stack, 'POST', `/v1/jobs/${id}/start`, {
-      key: alice.key,
-      body: {
-        background: {
-          type: 'transparent',
-          transparent_format: 'lottie',
-          lottie_options: { preset: 'ultra' },
+  it(
+    'answers 400 with the spec message for a bad colour, and for an ' + 'unknown Lottie preset',
+    async () => {
+      const id = await uploadedJob(stack, alice.key, clip25);
+      const bad = await api(stack, 'POST', `/v1/jobs/${id}/start`, {
+        key: alice.key,
+        body: { background: { type: 'color', color: 'green' } },
+      });
+      expect(bad.status).toBe(400);
+      expect(bad.body.error).toBe('invalid background colour format (must be a hex colour)');
+      const lottie = await api(stack, 'POST', `/v1/jobs/${id}/start`, {
+        key: alice.key,
+        body: {
+          background: {
+            type: 'transparent',
+            transparent_format: 'lottie',
+            lottie_options: { preset: 'ultra' },
+          },
         },
-      },
-    });
-    expect(lottie.status).toBe(400);
-    expect(lottie.body.error).toMatch(
-      /lottie_options\.preset must be one of balanced, small, quality, png/,
-    );
-    const model = await api(stack, 'POST', `/v1/jobs/${id}/start`, {
-      key: alice.key,
-      body: { model: 'service-mega' },
-    });
-    expect(model.status).toBe(400);
-    expect(model.body.error).toMatch(/^Invalid model/);
-    expect((await api(stack, 'GET', `/v1/jobs/${id}/status`, { key: alice.key })).body.status).toBe(
-      'uploaded',
-    );
-  });
+      });
+      expect(lottie.status).toBe(400);
+      expect(lottie.body.error).toMatch(
+        /lottie_options\.preset must be one of balanced, small, quality, png/,
+      );
+      const model = await api(stack, 'POST', `/v1/jobs/${id}/start`, {
+        key: alice.key,
+        body: { model: 'service-mega' },
+      });
+      expect(model.status).toBe(400);
+      expect(model.body.error).toMatch(/^Invalid model/);
+      expect(
+        (await api(stack, 'GET', `/v1/jobs/${id}/status`, { key: alice.key })).body.status,
+      ).toBe('uploaded');
+    },
+  );
 
-  it('takes 50 unique exports besides a distinct primary output, and refuses 51 before any charge', async () => {
-    const account = await createAccount(stack, 50);
-    const exports = (n: number) => [
-      { format: 'webm_vp9', sizes: Array.from({ length: n }, (_, i) => 100 + i) },
-    ];
-    const background = { type: 'transparent', transparent_format: 'webm_vp9' };
-    const refused = await uploadedJob(stack, account.key, clip25);
-    const tooMany = await api(stack, 'POST', `/v1/jobs/${refused}/start`, {
-      key: account.key,
-      body: { background, exports: exports(51) },
-    });
-    expect(tooMany.status).toBe(400);
-    expect(tooMany.body.error).toBe('at most 50 unique outputs are allowed (requested 51)');
-    expect((await credits(account.key)).remaining_credits).toBe(50);
-    expect(
-      (await api(stack, 'GET', `/v1/jobs/${refused}/status`, { key: account.key })).body.status,
-    ).toBe('uploaded');
+  it(
+    'takes 50 unique exports besides a distinct primary output, and ' +
+      'refuses 51 before any charge',
+    async () => {
+      const account = await createAccount(stack, 50);
+      const exports = (n: number) => [
+        { format: 'webm_vp9', sizes: Array.from({ length: n }, (_, i) => 100 + i) },
+      ];
+      const background = { type: 'transparent', transparent_format: 'webm_vp9' };
+      const refused = await uploadedJob(stack, account.key, clip25);
+      const tooMany = await api(stack, 'POST', `/v1/jobs/${refused}/start`, {
+        key: account.key,
+        body: { background, exports: exports(51) },
+      });
+      expect(tooMany.status).toBe(400);
+      expect(tooMany.body.error).toBe('at most 50 unique outputs are allowed (requested 51)');
+      expect((await credits(account.key)).remaining_credits).toBe(50);
+      expect(
+        (await api(stack, 'GET', `/v1/jobs/${refused}/status`, { key: account.key })).body.status,
+      ).toBe('uploaded');
 
-    const id = await uploadedJob(stack, account.key, clip25);
-    const r = await api<{ total_exports: number; exports: unknown[] }>(
-      stack,
-      'POST',
-      `/v1/jobs/${id}/start`,
-      { key: account.key, body: { background, exports: exports(50) } },
-    );
-    expect(r.status, r.text).toBe(200);
-    expect(r.body.total_exports).toBe(51);
-    expect(r.body.exports).toHaveLength(50);
-    expect(await prisma.output.count({ where: { jobId: id } })).toBe(51);
-  });
+      const id = await uploadedJob(stack, account.key, clip25);
+      const r = await api<{ total_exports: number; exports: unknown[] }>(
+        stack,
+        'POST',
+        `/v1/jobs/${id}/start`,
+        { key: account.key, body: { background, exports: exports(50) } },
+      );
+      expect(r.status, r.text).toBe(200);
+      expect(r.body.total_exports).toBe(51);
+      expect(r.body.exports).toHaveLength(50);
+      expect(await prisma.output.count({ where: { jobId: id } })).toBe(51);
+    },
+  );
 
-  it('answers two starts of one job racing both with 200 and the same body, and charges once', async () => {
-    const account = await createAccount(stack, 50);
-    const id = await uploadedJob(stack, account.key, clip25);
-    const body = { model: 'service-light', background: { type: 'color', color: '#00FF00' } };
-    const [a, b] = await Promise.all(
-      [1, 2].map(() => api(stack, 'POST', `/v1/jobs/${id}/start`, { key: account.key, body })),
-    );
-    expect([a!.status, b!.status]).toEqual([200, 200]);
-    expect(b!.body).toEqual(a!.body);
-    expect(a!.body).toMatchObject({ id, status: 'processing', creditsUsed: 2 });
-    expect((await credits(account.key)).remaining_credits).toBe(48);
-    expect(
-      (await prisma.creditEntry.findMany({ where: { jobId: id } })).map((e) => [e.kind, e.amount]),
-    ).toEqual([['debit', -2]]);
-    expect(await enqueued(stack, 'segment-video', id)).toBe(1);
-  });
+  it(
+    'answers two starts of one job racing both with 200 and the ' + 'same body, and charges once',
+    async () => {
+      const account = await createAccount(stack, 50);
+      const id = await uploadedJob(stack, account.key, clip25);
+      const body = { model: 'service-light', background: { type: 'color', color: '#00FF00' } };
+      const [a, b] = await Promise.all(
+        [1, 2].map(() => api(stack, 'POST', `/v1/jobs/${id}/start`, { key: account.key, body })),
+      );
+      expect([a!.status, b!.status]).toEqual([200, 200]);
+      expect(b!.body).toEqual(a!.body);
+      expect(a!.body).toMatchObject({ id, status: 'processing', creditsUsed: 2 });
+      expect((await credits(account.key)).remaining_credits).toBe(48);
+      expect(
+        (await prisma.creditEntry.findMany({ where: { jobId: id } })).map((e) => [
+          e.kind,
+          e.amount,
+        ]),
+      ).toEqual([['debit', -2]]);
+      expect(await enqueued(stack, 'segment-video', id)).toBe(1);
+    },
+  );
 
   it('refuses a Lottie of a source over 60 s at start, before charging', async () => {
     const long = await syntheticClip(path.join(tmp, 'long.mp4'), {

@@ -45,45 +45,52 @@ describe('upload size limit', () => {
         new Uint8Array(LIMIT + 1).fill(1),
       );
       expect(refused.reason).toBe(
-        `File too large. The file is ${LIMIT + 1} bytes; the limit is ${LIMIT} bytes. Upload the video again.`,
+        `File too large. The file is ${LIMIT + 1} bytes; the limit is ` +
+          `${LIMIT} bytes. Upload the video again.`,
       );
       expect(await storedKeys(stack, receipt.id)).toEqual([]);
     },
   );
 
-  it('signs a stated length into the upload URL: over the limit is a 413 at creation, a body 1 byte over it is refused at the source', async () => {
-    const tooBig = await api(stack, 'POST', '/v1/jobs', {
-      key: account.key,
-      body: { filename: 'big.mp4', content_type: 'video/mp4', content_length: LIMIT + 1 },
-    });
-    expect(tooBig.status).toBe(413);
-    expect(tooBig.body).toEqual({
-      error: 'File too large',
-      details: `The file is ${LIMIT + 1} bytes; the limit is ${LIMIT} bytes.`,
-    });
+  it(
+    'signs a stated length into the upload URL: over the limit is a ' +
+      '413 at creation, a body 1 byte over it is refused at the ' +
+      'source',
+    async () => {
+      const tooBig = await api(stack, 'POST', '/v1/jobs', {
+        key: account.key,
+        body: { filename: 'big.mp4', content_type: 'video/mp4', content_length: LIMIT + 1 },
+      });
+      expect(tooBig.status).toBe(413);
+      expect(tooBig.body).toEqual({
+        error: 'File too large',
+        details: `The file is ${LIMIT + 1} bytes; the limit is ${LIMIT} bytes.`,
+      });
 
-    const created = await api<Receipt>(stack, 'POST', '/v1/jobs', {
-      key: account.key,
-      body: { filename: 'clip.mp4', content_type: 'video/mp4', content_length: LIMIT },
-    });
-    expect(created.status).toBe(200);
-    const receipt = created.body;
-    expect(receipt.instructions.headers).toEqual({
-      'Content-Type': 'video/mp4',
-      'Content-Length': String(LIMIT),
-    });
-    // On S3 the store itself refuses it (the length is signed); the embedded route counts the bytes.
-    const over = await fetch(receipt.upload_url, {
-      method: 'PUT',
-      headers: { 'Content-Type': 'video/mp4' },
-      body: new Uint8Array(LIMIT + 1).fill(1),
-    });
-    expect(over.status).toBe(onS3 ? 403 : 413);
-    if (onS3) expect(await over.text()).toContain('SignatureDoesNotMatch');
-    expect(await storedKeys(stack, receipt.id)).toEqual([]);
-    const status = await api(stack, 'GET', `/v1/jobs/${receipt.id}/status`, { key: account.key });
-    expect(status.body).toMatchObject({ status: 'created', message: null });
-  });
+      const created = await api<Receipt>(stack, 'POST', '/v1/jobs', {
+        key: account.key,
+        body: { filename: 'clip.mp4', content_type: 'video/mp4', content_length: LIMIT },
+      });
+      expect(created.status).toBe(200);
+      const receipt = created.body;
+      expect(receipt.instructions.headers).toEqual({
+        'Content-Type': 'video/mp4',
+        'Content-Length': String(LIMIT),
+      });
+      // On S3 the store itself refuses it (the length is signed); the embedded route counts the
+      // bytes.
+      const over = await fetch(receipt.upload_url, {
+        method: 'PUT',
+        headers: { 'Content-Type': 'video/mp4' },
+        body: new Uint8Array(LIMIT + 1).fill(1),
+      });
+      expect(over.status).toBe(onS3 ? 403 : 413);
+      if (onS3) expect(await over.text()).toContain('SignatureDoesNotMatch');
+      expect(await storedKeys(stack, receipt.id)).toEqual([]);
+      const status = await api(stack, 'GET', `/v1/jobs/${receipt.id}/status`, { key: account.key });
+      expect(status.body).toMatchObject({ status: 'created', message: null });
+    },
+  );
 
   it.skipIf(onS3)(
     'answers 413 for an upload over the limit, declared or streamed, and keeps nothing',
@@ -123,7 +130,8 @@ describe('upload size limit', () => {
 
   /**
    * A PUT as curl sends a large file: the body streams until the server answers, declared
-   * (`declared` bytes of Content-Length) or chunked. Resolves with the answer and how much was sent.
+   * (`declared` bytes of Content-Length) or chunked. Resolves with the answer and how much was
+   * sent.
    */
   function streamingPut(
     url: string,
@@ -161,7 +169,8 @@ describe('upload size limit', () => {
   }
 
   it.skipIf(onS3)(
-    'answers 413 in the error body to a PUT far over the limit, declared or chunked, reading little and storing nothing',
+    'answers 413 in the error body to a PUT far over the limit, ' +
+      'declared or chunked, reading little and storing nothing',
     async () => {
       const receipt = await createJob(stack, account.key);
       // Declared: refused before the body is read (it was a 500 "ReadableStream is locked").

@@ -48,7 +48,10 @@ afterAll(async () => {
   await stack?.stop();
 });
 
-/** A PUT of `bytes` to `uploadUrl` with its first half sent and the connection held open; `finish` sends the rest. */
+/**
+ * A PUT of `bytes` to `uploadUrl` with its first half sent and the connection held open; `finish`
+ * sends the rest.
+ */
 function halfSentPut(
   uploadUrl: string,
   contentType: string,
@@ -149,85 +152,96 @@ describe('one duration of truth', () => {
     expect(await storedKeys(stack, receipt.id)).toEqual([]);
   });
 
-  it('prices a video whose audio runs on by the video: 4 s at 0.75 credit/s is 3, not 6', async () => {
-    const { key } = await createAccount(stack, 10);
-    const file = path.join(stack.dataDir, 'audio-longer.mp4');
-    await ffmpeg([...AUDIO_OUTLASTS_VIDEO, file]);
-    const jobId = await uploadedJob(stack, key, file);
-    const start = await api(stack, 'POST', `/v1/jobs/${jobId}/start`, {
-      key,
-      body: { model: 'service-human' },
-    });
-    expect(start.body).toMatchObject({ creditsUsed: 3, video_length_seconds: 4 });
-    expect((await entries(jobId)).map((e) => e.amount)).toEqual([-3]);
-    expect((await waitForJob(stack, key, jobId)).status).toBe('completed');
-  });
+  it(
+    'prices a video whose audio runs on by the video: 4 s at 0.75 ' + 'credit/s is 3, not 6',
+    async () => {
+      const { key } = await createAccount(stack, 10);
+      const file = path.join(stack.dataDir, 'audio-longer.mp4');
+      await ffmpeg([...AUDIO_OUTLASTS_VIDEO, file]);
+      const jobId = await uploadedJob(stack, key, file);
+      const start = await api(stack, 'POST', `/v1/jobs/${jobId}/start`, {
+        key,
+        body: { model: 'service-human' },
+      });
+      expect(start.body).toMatchObject({ creditsUsed: 3, video_length_seconds: 4 });
+      expect((await entries(jobId)).map((e) => e.amount)).toEqual([-3]);
+      expect((await waitForJob(stack, key, jobId)).status).toBe('completed');
+    },
+  );
 
-  it('fails and refunds a file that decodes to less than it declares (an intact index over damaged data)', async () => {
-    const { key } = await createAccount(stack, 10);
-    const bytes = fs.readFileSync(await clip('damage-me.mp4', 2));
-    const mdat = bytes.indexOf('mdat');
-    const end = mdat - 4 + bytes.readUInt32BE(mdat - 4);
-    bytes.fill(0, Math.floor((mdat + 4 + end) / 2), end);
-    const damaged = path.join(stack.dataDir, 'damaged.mp4');
-    fs.writeFileSync(damaged, bytes);
-    const jobId = await uploadedJob(stack, key, damaged);
-    const start = await api(stack, 'POST', `/v1/jobs/${jobId}/start`, {
-      key,
-      body: { model: 'service-human' },
-    });
-    expect(start.body).toMatchObject({ creditsUsed: 2, video_length_seconds: 2 });
-    const done = await waitForJob(stack, key, jobId);
-    expect(done.status, stack.logs()).toBe('failed');
-    expect(done.message).toMatch(
-      /^The video could not be decoded past 1\.\d s of its 2\.0 s: the file is damaged or incomplete\.$/,
-    );
-    expect((await entries(jobId)).map((e) => [e.kind, e.amount])).toEqual([
-      ['debit', -2],
-      ['refund', 2],
-    ]);
-    expect(await balance(key)).toBe(10);
-  });
+  it(
+    'fails and refunds a file that decodes to less than it declares ' +
+      '(an intact index over damaged data)',
+    async () => {
+      const { key } = await createAccount(stack, 10);
+      const bytes = fs.readFileSync(await clip('damage-me.mp4', 2));
+      const mdat = bytes.indexOf('mdat');
+      const end = mdat - 4 + bytes.readUInt32BE(mdat - 4);
+      bytes.fill(0, Math.floor((mdat + 4 + end) / 2), end);
+      const damaged = path.join(stack.dataDir, 'damaged.mp4');
+      fs.writeFileSync(damaged, bytes);
+      const jobId = await uploadedJob(stack, key, damaged);
+      const start = await api(stack, 'POST', `/v1/jobs/${jobId}/start`, {
+        key,
+        body: { model: 'service-human' },
+      });
+      expect(start.body).toMatchObject({ creditsUsed: 2, video_length_seconds: 2 });
+      const done = await waitForJob(stack, key, jobId);
+      expect(done.status, stack.logs()).toBe('failed');
+      expect(done.message).toMatch(
+        /^The video could not be decoded past 1\.\d s of its 2\.0 s: the file is damaged or incomplete\.$/,
+      );
+      expect((await entries(jobId)).map((e) => [e.kind, e.amount])).toEqual([
+        ['debit', -2],
+        ['refund', 2],
+      ]);
+      expect(await balance(key)).toBe(10);
+    },
+  );
 });
 
 describe('transforms are bounded by the video at start', () => {
-  it('refuses a crop outside the frame (1e308 passed before), for the primary output and exports, before any charge', async () => {
-    const { key } = await createAccount(stack, 10);
-    const jobId = await uploadedJob(stack, key, await clip('bounds.mp4', 1));
-    const cases: [unknown, RegExp][] = [
-      [
-        { transform: { crop: { x: 1e308, y: 0, width: 10, height: 10 } } },
-        /^Invalid background\.transform\.crop: it must lie inside the 256x256 video$/,
-      ],
-      [
-        { transform: { crop: { x: 0, y: 0, width: 300, height: 100 } } },
-        /inside the 256x256 video/,
-      ],
-    ];
-    for (const [background, message] of cases) {
-      const r = await api(stack, 'POST', `/v1/jobs/${jobId}/start`, {
-        key,
-        body: { background: { type: 'transparent', ...(background as object) } },
-      });
-      expect(r.status, r.text).toBe(400);
-      expect(r.body.error).toMatch(message);
-    }
-    const exports = await api(stack, 'POST', `/v1/jobs/${jobId}/start`, {
-      key,
-      body: {
-        background: { type: 'transparent' },
-        exports: [
-          { format: 'webm_vp9', transform: { crop: { x: 0, y: 250, width: 64, height: 64 } } },
+  it(
+    'refuses a crop outside the frame (1e308 passed before), for ' +
+      'the primary output and exports, before any charge',
+    async () => {
+      const { key } = await createAccount(stack, 10);
+      const jobId = await uploadedJob(stack, key, await clip('bounds.mp4', 1));
+      const cases: [unknown, RegExp][] = [
+        [
+          { transform: { crop: { x: 1e308, y: 0, width: 10, height: 10 } } },
+          /^Invalid background\.transform\.crop: it must lie inside the 256x256 video$/,
         ],
-      },
-    });
-    expect(exports.status).toBe(400);
-    expect(exports.body.error).toMatch(/^Invalid exports\.transform\.crop/);
-    expect(await balance(key)).toBe(10);
-    expect((await api(stack, 'GET', `/v1/jobs/${jobId}/status`, { key })).body.status).toBe(
-      'uploaded',
-    );
-  });
+        [
+          { transform: { crop: { x: 0, y: 0, width: 300, height: 100 } } },
+          /inside the 256x256 video/,
+        ],
+      ];
+      for (const [background, message] of cases) {
+        const r = await api(stack, 'POST', `/v1/jobs/${jobId}/start`, {
+          key,
+          body: { background: { type: 'transparent', ...(background as object) } },
+        });
+        expect(r.status, r.text).toBe(400);
+        expect(r.body.error).toMatch(message);
+      }
+      const exports = await api(stack, 'POST', `/v1/jobs/${jobId}/start`, {
+        key,
+        body: {
+          background: { type: 'transparent' },
+          exports: [
+            { format: 'webm_vp9', transform: { crop: { x: 0, y: 250, width: 64, height: 64 } } },
+          ],
+        },
+      });
+      expect(exports.status).toBe(400);
+      expect(exports.body.error).toMatch(/^Invalid exports\.transform\.crop/);
+      expect(await balance(key)).toBe(10);
+      expect((await api(stack, 'GET', `/v1/jobs/${jobId}/status`, { key })).body.status).toBe(
+        'uploaded',
+      );
+    },
+  );
 });
 
 /** A job's checked uploads (`source-…`, `still-…`), not the upload target that S3 PUTs land on. */
@@ -304,98 +318,107 @@ async function lateUpload(
 }
 
 describe('uploads are immutable once a job starts', () => {
-  it('a PUT that ends after the start cannot replace the video (our route answers 409); the job keeps its video and its price', async () => {
-    const { key } = await createAccount(stack, 100);
-    const receipt = await createJob(stack, key);
-    expect((await putUpload(receipt, await clip('first.mp4', 1))).status).toBe(200);
-    expect(await uploadedStatus(key, receipt.id)).toBe('uploaded');
-    const before = await prisma.job.findUniqueOrThrow({ where: { id: receipt.id } });
-    const originalHash = await sha256(before.sourceKey!);
+  it(
+    'a PUT that ends after the start cannot replace the video (our ' +
+      'route answers 409); the job keeps its video and its price',
+    async () => {
+      const { key } = await createAccount(stack, 100);
+      const receipt = await createJob(stack, key);
+      expect((await putUpload(receipt, await clip('first.mp4', 1))).status).toBe(200);
+      expect(await uploadedStatus(key, receipt.id)).toBe('uploaded');
+      const before = await prisma.job.findUniqueOrThrow({ where: { id: receipt.id } });
+      const originalHash = await sha256(before.sourceKey!);
 
-    // A second, longer upload.
-    await lateUploadRefused(
-      key,
-      receipt,
-      { model: 'service-human' },
-      'video',
-      fs.readFileSync(await clip('second.mp4', 16)),
-    );
+      // A second, longer upload.
+      await lateUploadRefused(
+        key,
+        receipt,
+        { model: 'service-human' },
+        'video',
+        fs.readFileSync(await clip('second.mp4', 16)),
+      );
 
-    const after = await prisma.job.findUniqueOrThrow({ where: { id: receipt.id } });
-    expect(after).toMatchObject({
-      sourceKey: before.sourceKey,
-      lengthSeconds: before.lengthSeconds,
-      creditsUsed: 1,
-    });
-    expect(['processing', 'completed']).toContain(after.status);
-    expect(await sha256(before.sourceKey!)).toBe(originalHash);
-    expect(await kept(receipt.id, 'source')).toEqual([before.sourceKey]);
+      const after = await prisma.job.findUniqueOrThrow({ where: { id: receipt.id } });
+      expect(after).toMatchObject({
+        sourceKey: before.sourceKey,
+        lengthSeconds: before.lengthSeconds,
+        creditsUsed: 1,
+      });
+      expect(['processing', 'completed']).toContain(after.status);
+      expect(await sha256(before.sourceKey!)).toBe(originalHash);
+      expect(await kept(receipt.id, 'source')).toEqual([before.sourceKey]);
 
-    // A second start answers the first one again: same price, one debit.
-    const again = await api<{ creditsUsed: number }>(
-      stack,
-      'POST',
-      `/v1/jobs/${receipt.id}/start`,
-      { key, body: { model: 'service-human' } },
-    );
-    if (again.status === 200) expect(again.body.creditsUsed).toBe(1);
-    else expect(again.status).toBe(400); // already completed: a job runs once
-    expect((await entries(receipt.id)).map((e) => e.amount)).toEqual([-1]);
-    expect((await waitForJob(stack, key, receipt.id)).status).toBe('completed');
-    expect(await prisma.job.findUniqueOrThrow({ where: { id: receipt.id } })).toMatchObject({
-      sourceKey: before.sourceKey,
-      lengthSeconds: before.lengthSeconds,
-    });
-  });
+      // A second start answers the first one again: same price, one debit.
+      const again = await api<{ creditsUsed: number }>(
+        stack,
+        'POST',
+        `/v1/jobs/${receipt.id}/start`,
+        { key, body: { model: 'service-human' } },
+      );
+      if (again.status === 200) expect(again.body.creditsUsed).toBe(1);
+      else expect(again.status).toBe(400); // already completed: a job runs once
+      expect((await entries(receipt.id)).map((e) => e.amount)).toEqual([-1]);
+      expect((await waitForJob(stack, key, receipt.id)).status).toBe('completed');
+      expect(await prisma.job.findUniqueOrThrow({ where: { id: receipt.id } })).toMatchObject({
+        sourceKey: before.sourceKey,
+        lengthSeconds: before.lengthSeconds,
+      });
+    },
+  );
 
-  it("a PUT of another image that ends after an image-to-video job's start cannot replace it (our route answers 409); the job keeps its image", async () => {
-    const { key } = await createAccount(stack, 100);
-    const png = async (name: string, size: string) => {
-      const out = path.join(stack.dataDir, name);
-      await fromLavfi(out, `nullsrc=s=${size},geq=random(1)*255:128:128`, ['-frames:v', '1']);
-      return out;
-    };
-    const created = await api<Receipt>(stack, 'POST', '/v1/h3/image-to-video', {
-      key,
-      body: {
-        filename: 'still.png',
-        content_type: 'image/png',
-        duration_seconds: 1,
-        fps: 12,
-        model: 'service-light',
-        background: { type: 'transparent' },
-      },
-    });
-    expect(created.status, created.text).toBe(200);
-    expect((await putUpload(created.body, await png('small.png', '64x64'))).status).toBe(200);
-    expect(await uploadedStatus(key, created.body.id)).toBe('uploaded');
-    const before = await prisma.job.findUniqueOrThrow({ where: { id: created.body.id } });
-    const originalHash = await sha256(before.stillKey!);
+  it(
+    "a PUT of another image that ends after an image-to-video job's " +
+      'start cannot replace it (our route answers 409); the job keeps ' +
+      'its image',
+    async () => {
+      const { key } = await createAccount(stack, 100);
+      const png = async (name: string, size: string) => {
+        const out = path.join(stack.dataDir, name);
+        await fromLavfi(out, `nullsrc=s=${size},geq=random(1)*255:128:128`, ['-frames:v', '1']);
+        return out;
+      };
+      const created = await api<Receipt>(stack, 'POST', '/v1/h3/image-to-video', {
+        key,
+        body: {
+          filename: 'still.png',
+          content_type: 'image/png',
+          duration_seconds: 1,
+          fps: 12,
+          model: 'service-light',
+          background: { type: 'transparent' },
+        },
+      });
+      expect(created.status, created.text).toBe(200);
+      expect((await putUpload(created.body, await png('small.png', '64x64'))).status).toBe(200);
+      expect(await uploadedStatus(key, created.body.id)).toBe('uploaded');
+      const before = await prisma.job.findUniqueOrThrow({ where: { id: created.body.id } });
+      const originalHash = await sha256(before.stillKey!);
 
-    await lateUploadRefused(
-      key,
-      created.body,
-      {},
-      'image',
-      fs.readFileSync(await png('big.png', '640x640')),
-    );
-    const after = await prisma.job.findUniqueOrThrow({ where: { id: created.body.id } });
-    expect(after).toMatchObject({
-      stillKey: before.stillKey,
-      width: before.width,
-      height: before.height,
-      creditsUsed: 1,
-    });
-    expect(['processing', 'completed']).toContain(after.status);
-    expect(await sha256(before.stillKey!)).toBe(originalHash);
-    expect(await kept(created.body.id, 'still')).toEqual([before.stillKey]);
-    expect((await entries(created.body.id)).map((e) => e.amount)).toEqual([-1]);
-    expect((await waitForJob(stack, key, created.body.id)).status).toBe('completed');
-    expect(await prisma.job.findUniqueOrThrow({ where: { id: created.body.id } })).toMatchObject({
-      stillKey: before.stillKey,
-      width: 64,
-    });
-  });
+      await lateUploadRefused(
+        key,
+        created.body,
+        {},
+        'image',
+        fs.readFileSync(await png('big.png', '640x640')),
+      );
+      const after = await prisma.job.findUniqueOrThrow({ where: { id: created.body.id } });
+      expect(after).toMatchObject({
+        stillKey: before.stillKey,
+        width: before.width,
+        height: before.height,
+        creditsUsed: 1,
+      });
+      expect(['processing', 'completed']).toContain(after.status);
+      expect(await sha256(before.stillKey!)).toBe(originalHash);
+      expect(await kept(created.body.id, 'still')).toEqual([before.stillKey]);
+      expect((await entries(created.body.id)).map((e) => e.amount)).toEqual([-1]);
+      expect((await waitForJob(stack, key, created.body.id)).status).toBe('completed');
+      expect(await prisma.job.findUniqueOrThrow({ where: { id: created.body.id } })).toMatchObject({
+        stillKey: before.stillKey,
+        width: 64,
+      });
+    },
+  );
 
   it('an upload before start may replace the video; the start prices the one it sees', async () => {
     const { key } = await createAccount(stack, 100);

@@ -47,30 +47,34 @@ afterAll(() => stack?.stop());
 const remaining = () => remainingCredits(stack, account.key);
 
 describe('media too small to matte', () => {
-  it('refuses a 1x1 and a 31x40 video at upload with a message naming the minimum, charging and keeping nothing', async () => {
-    for (const [w, h] of [
-      [1, 1],
-      [31, 40],
-    ] as const) {
-      const receipt = await createJob(stack, account.key);
-      const refused = await refusedUpload(stack, account.key, receipt, await clip(w, h));
-      // On S3 the status call's reason adds what to do ("Upload the video again.").
-      expect(refused.reason).toMatch(
-        new RegExp(
-          `^The video frame is ${w}x${h}; Keyout needs at least 32 pixels on each side\\.`,
-        ),
-      );
-      if (stack.kind === 'embedded') expect(refused.status).toBe(400);
-      expect(await storedKeys(stack, receipt.id)).toEqual([]);
-      const start = await api(stack, 'POST', `/v1/jobs/${receipt.id}/start`, {
-        key: account.key,
-        body: {},
-      });
-      expect(start.status).toBe(400);
-      expect(start.body.error).toBe('Upload the video before starting the job');
-    }
-    expect(await remaining()).toBe(20);
-  });
+  it(
+    'refuses a 1x1 and a 31x40 video at upload with a message ' +
+      'naming the minimum, charging and keeping nothing',
+    async () => {
+      for (const [w, h] of [
+        [1, 1],
+        [31, 40],
+      ] as const) {
+        const receipt = await createJob(stack, account.key);
+        const refused = await refusedUpload(stack, account.key, receipt, await clip(w, h));
+        // On S3 the status call's reason adds what to do ("Upload the video again.").
+        expect(refused.reason).toMatch(
+          new RegExp(
+            `^The video frame is ${w}x${h}; Keyout needs at least 32 pixels on each side\\.`,
+          ),
+        );
+        if (stack.kind === 'embedded') expect(refused.status).toBe(400);
+        expect(await storedKeys(stack, receipt.id)).toEqual([]);
+        const start = await api(stack, 'POST', `/v1/jobs/${receipt.id}/start`, {
+          key: account.key,
+          body: {},
+        });
+        expect(start.status).toBe(400);
+        expect(start.body.error).toBe('Upload the video before starting the job');
+      }
+      expect(await remaining()).toBe(20);
+    },
+  );
 
   it('processes a 32x32 video, the smallest it takes', async () => {
     const id = await uploadedJob(stack, account.key, await clip(32, 32));

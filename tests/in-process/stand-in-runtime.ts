@@ -49,7 +49,8 @@ function answerFor(model: ModelFile): Answer {
   const manifest = BUILTIN_MODELS.find((m) => m.id === model.id);
   if (!manifest)
     throw new Error(
-      `The stand-in runtime has no answer for model "${model.id}": test it in the integration tier.`,
+      `The stand-in runtime has no answer for model "${model.id}": ` +
+        'test it in the integration tier.',
     );
   return (feeds) => segmenter(manifest, feeds);
 }

@@ -95,7 +95,8 @@ const history = async (jobId: string) => {
 
 describe('webhooks', () => {
   it(
-    'records every attempt, retries a failing receiver 10 s apart, and finishes job.completed before "completed"',
+    'records every attempt, retries a failing receiver 10 s apart, ' +
+      'and finishes job.completed before "completed"',
     async () => {
       const okUrl = `http://127.0.0.1:${RECEIVER_PORT}/ok`;
       const flakyUrl = `http://127.0.0.1:${RECEIVER_PORT}/flaky`;

@@ -31,7 +31,8 @@ afterAll(() => stack?.stop());
 describe('the primary output', () => {
   // service-human passes the filmed edge colour through; service-light's is estimated on the way.
   it.each(['service-human', 'service-light'] as const)(
-    'is rendered while segmenting (%s): completed with its file and poster, never queued for a render of its own',
+    'is rendered while segmenting (%s): completed with its file and ' +
+      'poster, never queued for a render of its own',
     async (model) => {
       const clip = await fromLavfi(
         path.join(tmp, `${model}.mp4`),

@@ -112,152 +112,162 @@ describe.skipIf(!hasTestdata)('refine-mask (needs ../shared/testdata)', () => {
     fs.rmSync(tmp, { recursive: true, force: true });
   });
 
-  it("refuses bad requests with 400 before any charge, and another account's job with 404", async () => {
-    const before = await balance();
-    const cases: [unknown, Record<string, string>, RegExp][] = [
-      [{}, {}, /prompt is required/],
-      [{ prompt: {} }, {}, /prompt.text is required/],
-      [{ prompt: { text: 'car '.repeat(126) } }, {}, /at most 500 characters/],
-      [{ prompt: { text: 'a unicorn' } }, {}, /No known concept in "a unicorn"/],
-      [
-        { prompt: { text: 'car' }, model: 'service-human' },
-        {},
-        /supports text prompts: service-pro \(default\) or service-original/,
-      ],
-      [{ prompt: { text: 'car' }, model: 'nope' }, {}, /supports text prompts/],
-      [{ prompt: { text: 'car' }, op: 'multiply' }, {}, /op must be "add" or "subtract"/],
-      [{ prompt: { text: 'car', mode: 'image' } }, {}, /prompt.mode must be "text"/],
-      [
-        { prompt: { text: 'car' }, edge_cleanup: { enabled: true, size: 100 } },
-        {},
-        /128 to 1024, divisible by 8/,
-      ],
-      [
-        { prompt: { text: 'car' }, edge_cleanup: { enabled: true, size: 1032 } },
-        {},
-        /128 to 1024, divisible by 8/,
-      ],
-      [
-        { prompt: { text: 'car' }, edge_cleanup: { enabled: true, size: 500 } },
-        {},
-        /divisible by 8/,
-      ],
-      [
-        { prompt: { text: 'car' } },
-        { 'Idempotency-Key': 'has space' },
-        /Idempotency-Key must be 1 to 128 printable ASCII/,
-      ],
-      [
-        { prompt: { text: 'car' } },
-        { 'Idempotency-Key': 'k'.repeat(129) },
-        /Idempotency-Key must be/,
-      ],
-      [{ prompt: { text: 'car' } }, { 'Idempotency-Key': 'clé' }, /Idempotency-Key must be/],
-    ];
-    for (const [body, headers, error] of cases) {
-      const r = await refine(car, body, headers);
-      expect(r.status, `${JSON.stringify(body)} ${JSON.stringify(headers)}: ${r.text}`).toBe(400);
-      expect(r.body.error).toMatch(error);
-    }
-    const unknown = await refine(car, { prompt: { text: 'unicorn' } });
-    expect(unknown.body.details).toMatch(/person.*skin, clothes, hair.*dog.*toothbrush/s);
-    const notCompleted = await uploadedJob(
-      stack,
-      owner.key,
-      await cutClip(
-        testVideo('liveportrait_d12_talking_glasses_512.mp4'),
-        path.join(tmp, 'talk.mp4'),
-        1,
-      ),
-    );
-    const early = await refine(notCompleted, { prompt: { text: 'person' } });
-    expect(early.status).toBe(400);
-    expect(early.body.error).toMatch(/completed job/);
-    const theirs = await refine(car, { prompt: { text: 'car' } }, {}, other.key);
-    expect(theirs.status).toBe(404);
-    expect(theirs.body).toEqual({ error: 'Job not found or does not belong to user' });
-    expect(
-      (await api(stack, 'GET', `/v1/jobs/${car}/mask-versions`, { key: other.key })).status,
-    ).toBe(404);
-    expect(await balance()).toBe(before);
-  });
+  it(
+    'refuses bad requests with 400 before any charge, and another ' + "account's job with 404",
+    async () => {
+      const before = await balance();
+      const cases: [unknown, Record<string, string>, RegExp][] = [
+        [{}, {}, /prompt is required/],
+        [{ prompt: {} }, {}, /prompt.text is required/],
+        [{ prompt: { text: 'car '.repeat(126) } }, {}, /at most 500 characters/],
+        [{ prompt: { text: 'a unicorn' } }, {}, /No known concept in "a unicorn"/],
+        [
+          { prompt: { text: 'car' }, model: 'service-human' },
+          {},
+          /supports text prompts: service-pro \(default\) or service-original/,
+        ],
+        [{ prompt: { text: 'car' }, model: 'nope' }, {}, /supports text prompts/],
+        [{ prompt: { text: 'car' }, op: 'multiply' }, {}, /op must be "add" or "subtract"/],
+        [{ prompt: { text: 'car', mode: 'image' } }, {}, /prompt.mode must be "text"/],
+        [
+          { prompt: { text: 'car' }, edge_cleanup: { enabled: true, size: 100 } },
+          {},
+          /128 to 1024, divisible by 8/,
+        ],
+        [
+          { prompt: { text: 'car' }, edge_cleanup: { enabled: true, size: 1032 } },
+          {},
+          /128 to 1024, divisible by 8/,
+        ],
+        [
+          { prompt: { text: 'car' }, edge_cleanup: { enabled: true, size: 500 } },
+          {},
+          /divisible by 8/,
+        ],
+        [
+          { prompt: { text: 'car' } },
+          { 'Idempotency-Key': 'has space' },
+          /Idempotency-Key must be 1 to 128 printable ASCII/,
+        ],
+        [
+          { prompt: { text: 'car' } },
+          { 'Idempotency-Key': 'k'.repeat(129) },
+          /Idempotency-Key must be/,
+        ],
+        [{ prompt: { text: 'car' } }, { 'Idempotency-Key': 'clé' }, /Idempotency-Key must be/],
+      ];
+      for (const [body, headers, error] of cases) {
+        const r = await refine(car, body, headers);
+        expect(r.status, `${JSON.stringify(body)} ${JSON.stringify(headers)}: ${r.text}`).toBe(400);
+        expect(r.body.error).toMatch(error);
+      }
+      const unknown = await refine(car, { prompt: { text: 'unicorn' } });
+      expect(unknown.body.details).toMatch(/person.*skin, clothes, hair.*dog.*toothbrush/s);
+      const notCompleted = await uploadedJob(
+        stack,
+        owner.key,
+        await cutClip(
+          testVideo('liveportrait_d12_talking_glasses_512.mp4'),
+          path.join(tmp, 'talk.mp4'),
+          1,
+        ),
+      );
+      const early = await refine(notCompleted, { prompt: { text: 'person' } });
+      expect(early.status).toBe(400);
+      expect(early.body.error).toMatch(/completed job/);
+      const theirs = await refine(car, { prompt: { text: 'car' } }, {}, other.key);
+      expect(theirs.status).toBe(404);
+      expect(theirs.body).toEqual({ error: 'Job not found or does not belong to user' });
+      expect(
+        (await api(stack, 'GET', `/v1/jobs/${car}/mask-versions`, { key: other.key })).status,
+      ).toBe(404);
+      expect(await balance()).toBe(before);
+    },
+  );
 
-  it('adds "car" as a new active version (J ≥ 0.85), charges once, replays without charge and answers every 409', async () => {
-    const before = await balance();
-    const body = { op: 'add', model: 'service-original', prompt: { text: 'the car' } };
-    const r = await refine(car, body, { 'Idempotency-Key': 'car-1' });
-    expect(r.status, r.text).toBe(200);
-    // 40 frames at 24 fps: ceil(1 credit/s × 1.67 s).
-    expect(r.body).toMatchObject({
-      job_id: car,
-      status: 'queued',
-      op: 'add',
-      model: 'service-original',
-      version: 2,
-      credits_used: 2,
-      from_version: 1,
-      concepts: ['car'],
-    });
-    expect(Object.keys(r.body)).toEqual(
-      expect.arrayContaining([
-        'refinement_id',
-        'job_id',
-        'status',
-        'op',
-        'model',
-        'version',
-        'credits_used',
-        'created_at',
-      ]),
-    );
-    expect(await balance()).toBe(before - 2);
+  it(
+    'adds "car" as a new active version (J ≥ 0.85), charges once, ' +
+      'replays without charge and answers every 409',
+    async () => {
+      const before = await balance();
+      const body = { op: 'add', model: 'service-original', prompt: { text: 'the car' } };
+      const r = await refine(car, body, { 'Idempotency-Key': 'car-1' });
+      expect(r.status, r.text).toBe(200);
+      // 40 frames at 24 fps: ceil(1 credit/s × 1.67 s).
+      expect(r.body).toMatchObject({
+        job_id: car,
+        status: 'queued',
+        op: 'add',
+        model: 'service-original',
+        version: 2,
+        credits_used: 2,
+        from_version: 1,
+        concepts: ['car'],
+      });
+      expect(Object.keys(r.body)).toEqual(
+        expect.arrayContaining([
+          'refinement_id',
+          'job_id',
+          'status',
+          'op',
+          'model',
+          'version',
+          'credits_used',
+          'created_at',
+        ]),
+      );
+      expect(await balance()).toBe(before - 2);
 
-    const again = await refine(car, body, { 'Idempotency-Key': 'car-1' });
-    expect(again.status).toBe(200);
-    expect(again.body.refinement_id).toBe(r.body.refinement_id);
-    const otherInputs = await refine(
-      car,
-      { ...body, op: 'subtract' },
-      { 'Idempotency-Key': 'car-1' },
-    );
-    expect(otherInputs.status).toBe(409);
-    expect(otherInputs.body.error).toMatch(
-      /Idempotency-Key was already used with a different request/,
-    );
-    const second = await refine(car, { prompt: { text: 'person' } });
-    expect(second.status).toBe(409);
-    expect(second.body.error).toMatch(/Another refinement of this job is running/);
-    const switched = await api(stack, 'POST', `/v1/jobs/${car}/mask-versions/1/activate`, {
-      key: owner.key,
-    });
-    expect(switched.status).toBe(409);
-    expect(await balance()).toBe(before - 2);
+      const again = await refine(car, body, { 'Idempotency-Key': 'car-1' });
+      expect(again.status).toBe(200);
+      expect(again.body.refinement_id).toBe(r.body.refinement_id);
+      const otherInputs = await refine(
+        car,
+        { ...body, op: 'subtract' },
+        { 'Idempotency-Key': 'car-1' },
+      );
+      expect(otherInputs.status).toBe(409);
+      expect(otherInputs.body.error).toMatch(
+        /Idempotency-Key was already used with a different request/,
+      );
+      const second = await refine(car, { prompt: { text: 'person' } });
+      expect(second.status).toBe(409);
+      expect(second.body.error).toMatch(/Another refinement of this job is running/);
+      const switched = await api(stack, 'POST', `/v1/jobs/${car}/mask-versions/1/activate`, {
+        key: owner.key,
+      });
+      expect(switched.status).toBe(409);
+      expect(await balance()).toBe(before - 2);
 
-    const done = await finished(r.body.refinement_id);
-    expect(done.status, `${done.error}\n${stack.logs()}`).toBe('completed');
-    const versions = await api<Versions>(stack, 'GET', `/v1/jobs/${car}/mask-versions`, {
-      key: owner.key,
-    });
-    expect(versions.body.active_version).toBe(2);
-    expect(versions.body.versions.map((v) => [v.version, v.status, v.source, v.active])).toEqual([
-      [1, 'completed', 'segmentation', false],
-      [2, 'completed', 'refinement', true],
-    ]);
-    // A replay after it finished: its current status, still no new charge.
-    const replay = await refine(car, body, { 'Idempotency-Key': 'car-1' });
-    expect(replay.body).toMatchObject({ refinement_id: r.body.refinement_id, status: 'completed' });
-    expect(await balance()).toBe(before - 2);
-    // The client refined from version 1, but 2 is active now.
-    const stale = await refine(car, { ...body, from_version: 1 });
-    expect(stale.status).toBe(409);
-    expect(stale.body.error).toMatch(/active mask changed: it is version 2, not 1/);
+      const done = await finished(r.body.refinement_id);
+      expect(done.status, `${done.error}\n${stack.logs()}`).toBe('completed');
+      const versions = await api<Versions>(stack, 'GET', `/v1/jobs/${car}/mask-versions`, {
+        key: owner.key,
+      });
+      expect(versions.body.active_version).toBe(2);
+      expect(versions.body.versions.map((v) => [v.version, v.status, v.source, v.active])).toEqual([
+        [1, 'completed', 'segmentation', false],
+        [2, 'completed', 'refinement', true],
+      ]);
+      // A replay after it finished: its current status, still no new charge.
+      const replay = await refine(car, body, { 'Idempotency-Key': 'car-1' });
+      expect(replay.body).toMatchObject({
+        refinement_id: r.body.refinement_id,
+        status: 'completed',
+      });
+      expect(await balance()).toBe(before - 2);
+      // The client refined from version 1, but 2 is active now.
+      const stale = await refine(car, { ...body, from_version: 1 });
+      expect(stale.status).toBe(409);
+      expect(stale.body.error).toMatch(/active mask changed: it is version 2, not 1/);
 
-    const gt = await grayFrames(path.join(TESTDATA, 'davis/car-shadow/masks/%05d.png'), 854, 480);
-    const jBefore = meanJ(await grayFrames(await maskFile(car, 1), 854, 480), gt);
-    const jAfter = meanJ(await grayFrames(await maskFile(car, 2), 854, 480), gt);
-    expect(jBefore).toBeLessThan(0.3);
-    expect(jAfter).toBeGreaterThanOrEqual(0.85);
-  });
+      const gt = await grayFrames(path.join(TESTDATA, 'davis/car-shadow/masks/%05d.png'), 854, 480);
+      const jBefore = meanJ(await grayFrames(await maskFile(car, 1), 854, 480), gt);
+      const jAfter = meanJ(await grayFrames(await maskFile(car, 2), 854, 480), gt);
+      expect(jBefore).toBeLessThan(0.3);
+      expect(jAfter).toBeGreaterThanOrEqual(0.85);
+    },
+  );
 
   it('exports the refined mask by default and the old one with mask_version 1', async () => {
     const exportOf = async (body: Record<string, unknown>) => {
@@ -293,43 +303,47 @@ describe.skipIf(!hasTestdata)('refine-mask (needs ../shared/testdata)', () => {
     expect(active.cover).toBeGreaterThan(0.04);
   });
 
-  it('refunds a refinement that fails, leaves a gap in the versions, and needs a new key after it', async () => {
-    // An injected failure: the active version's stored file no longer decodes.
-    const file = await maskFile(car, 2);
-    const good = fs.readFileSync(file);
-    fs.writeFileSync(file, Buffer.alloc(4096, 7));
-    const before = await balance();
-    const r = await refine(
-      car,
-      { model: 'service-original', prompt: { text: 'car' } },
-      { 'Idempotency-Key': 'fails-1' },
-    );
-    expect(r.status, r.text).toBe(200);
-    expect(r.body.version).toBe(3);
-    expect(await balance()).toBe(before - 2);
-    const done = await finished(r.body.refinement_id);
-    fs.writeFileSync(file, good);
-    expect(done.status).toBe('failed');
-    expect(done.error).toMatch(/mask/i);
-    expect(await balance()).toBe(before);
-    const replay = await refine(
-      car,
-      { model: 'service-original', prompt: { text: 'car' } },
-      { 'Idempotency-Key': 'fails-1' },
-    );
-    expect(replay.body).toMatchObject({ refinement_id: r.body.refinement_id, status: 'failed' });
-    expect(await balance()).toBe(before);
-    const versions = await api<Versions>(stack, 'GET', `/v1/jobs/${car}/mask-versions`, {
-      key: owner.key,
-    });
-    expect(versions.body.active_version).toBe(2);
-    expect(versions.body.versions.find((v) => v.version === 3)?.status).toBe('failed');
-    const back = await api<Versions>(stack, 'POST', `/v1/jobs/${car}/mask-versions/1/activate`, {
-      key: owner.key,
-    });
-    expect(back.status, back.text).toBe(200);
-    expect(back.body.active_version).toBe(1);
-  });
+  it(
+    'refunds a refinement that fails, leaves a gap in the versions, ' +
+      'and needs a new key after it',
+    async () => {
+      // An injected failure: the active version's stored file no longer decodes.
+      const file = await maskFile(car, 2);
+      const good = fs.readFileSync(file);
+      fs.writeFileSync(file, Buffer.alloc(4096, 7));
+      const before = await balance();
+      const r = await refine(
+        car,
+        { model: 'service-original', prompt: { text: 'car' } },
+        { 'Idempotency-Key': 'fails-1' },
+      );
+      expect(r.status, r.text).toBe(200);
+      expect(r.body.version).toBe(3);
+      expect(await balance()).toBe(before - 2);
+      const done = await finished(r.body.refinement_id);
+      fs.writeFileSync(file, good);
+      expect(done.status).toBe('failed');
+      expect(done.error).toMatch(/mask/i);
+      expect(await balance()).toBe(before);
+      const replay = await refine(
+        car,
+        { model: 'service-original', prompt: { text: 'car' } },
+        { 'Idempotency-Key': 'fails-1' },
+      );
+      expect(replay.body).toMatchObject({ refinement_id: r.body.refinement_id, status: 'failed' });
+      expect(await balance()).toBe(before);
+      const versions = await api<Versions>(stack, 'GET', `/v1/jobs/${car}/mask-versions`, {
+        key: owner.key,
+      });
+      expect(versions.body.active_version).toBe(2);
+      expect(versions.body.versions.find((v) => v.version === 3)?.status).toBe('failed');
+      const back = await api<Versions>(stack, 'POST', `/v1/jobs/${car}/mask-versions/1/activate`, {
+        key: owner.key,
+      });
+      expect(back.status, back.text).toBe(200);
+      expect(back.body.active_version).toBe(1);
+    },
+  );
 
   it('answers 402 Insufficient credits and leaves everything untouched', async () => {
     // Processing car-shadow with service-human costs 2 of the 3 credits; refining it needs 2.
@@ -390,7 +404,8 @@ describe.skipIf(!hasTestdata)('refine-mask (needs ../shared/testdata)', () => {
     const base = await grayFrames(await maskFile(job, 1), 1280, 720);
     const refined = await grayFrames(await maskFile(job, 2), 1280, 720);
     expect(refined).toHaveLength(base.length);
-    // What was added lies where the dog runs, below the woman's shoulders (y > 300 of 720); the woman stays.
+    // What was added lies where the dog runs, below the woman's shoulders (y > 300 of 720); the
+    // woman stays.
     let added = 0;
     let addedThere = 0;
     let kept = 0;

@@ -57,7 +57,10 @@ interface ExportRecord {
   error?: string;
 }
 
-/** The issue's checks on one sticker file: container and codec, canvas, duration, fps 12–30, bytes, no audio, alpha. */
+/**
+ * The issue's checks on one sticker file: container and codec, canvas, duration, fps 12–30, bytes,
+ * no audio, alpha.
+ */
 async function checkSticker(
   e: ExportRecord,
   format: StickerFormat,
@@ -130,45 +133,51 @@ describe.skipIf(!hasTestdata)(
       fs.rmSync(tmp, { recursive: true, force: true });
     });
 
-    it('exports every sticker format of the long juggle clip (10.3 s, sped up to each cap) in one use_gpu batch', async () => {
-      const r = await api<{ batch_id: string; exports: ExportRecord[] }>(
-        stack,
-        'POST',
-        `/v1/jobs/${juggle}/batch-exports`,
-        {
-          key: owner.key,
-          body: { exports: STICKER_FORMATS.map((format) => ({ format })), use_gpu: true },
-        },
-      );
-      expect(r.status, r.text).toBe(200);
-      expect(r.body.exports.map((e) => e.format)).toEqual(STICKER_FORMATS);
-      const dir = fs.mkdtempSync(path.join(tmp, 'juggle-'));
-      const done = await waitFor(
-        async () => {
-          const b = await api<{ status: string; exports: ExportRecord[] }>(
-            stack,
-            'GET',
-            `/v1/batches/${r.body.batch_id}`,
-            { key: owner.key },
-          );
-          return ['queued', 'processing'].includes(b.body.status) ? undefined : b.body;
-        },
-        { timeoutMs: 1_500_000, intervalMs: 3_000, what: 'the juggle sticker batch' },
-      );
-      expect(done.status).toBe('completed');
-      for (const [i, e] of done.exports.entries()) {
-        const format = STICKER_FORMATS[i]!;
-        await checkSticker(e, format, dir, 247 / 24);
-        expect(e.metadata!.sticker.speed_up, format).toBeCloseTo(
-          247 / 24 / outputFormat(format).sticker!.maxSeconds,
-          2,
+    it(
+      'exports every sticker format of the long juggle clip (10.3 s, ' +
+        'sped up to each cap) in one use_gpu batch',
+      async () => {
+        const r = await api<{ batch_id: string; exports: ExportRecord[] }>(
+          stack,
+          'POST',
+          `/v1/jobs/${juggle}/batch-exports`,
+          {
+            key: owner.key,
+            body: { exports: STICKER_FORMATS.map((format) => ({ format })), use_gpu: true },
+          },
         );
-      }
-      // The busy clip needs the adaptive ladder: some formats only fit after several attempts.
-      expect(done.exports.some((e) => e.metadata!.sticker.attempts.length >= 3)).toBe(true);
-    }, 1_800_000);
+        expect(r.status, r.text).toBe(200);
+        expect(r.body.exports.map((e) => e.format)).toEqual(STICKER_FORMATS);
+        const dir = fs.mkdtempSync(path.join(tmp, 'juggle-'));
+        const done = await waitFor(
+          async () => {
+            const b = await api<{ status: string; exports: ExportRecord[] }>(
+              stack,
+              'GET',
+              `/v1/batches/${r.body.batch_id}`,
+              { key: owner.key },
+            );
+            return ['queued', 'processing'].includes(b.body.status) ? undefined : b.body;
+          },
+          { timeoutMs: 1_500_000, intervalMs: 3_000, what: 'the juggle sticker batch' },
+        );
+        expect(done.status).toBe('completed');
+        for (const [i, e] of done.exports.entries()) {
+          const format = STICKER_FORMATS[i]!;
+          await checkSticker(e, format, dir, 247 / 24);
+          expect(e.metadata!.sticker.speed_up, format).toBeCloseTo(
+            247 / 24 / outputFormat(format).sticker!.maxSeconds,
+            2,
+          );
+        }
+        // The busy clip needs the adaptive ladder: some formats only fit after several attempts.
+        expect(done.exports.some((e) => e.metadata!.sticker.attempts.length >= 3)).toBe(true);
+      },
+      1_800_000,
+    );
 
-    // One format of each codec, alone (the batch above makes all eight): half named by `format`, half by `sticker_profile`.
+    // One format of each codec, alone (the batch above makes all eight): half named by `format`,
+    // half by `sticker_profile`.
     const ONE_BY_ONE: StickerFormat[] = [
       'telegram_emoji_v1',
       'whatsapp_webp_v1',
@@ -176,23 +185,28 @@ describe.skipIf(!hasTestdata)(
       'discord_gif_v1',
     ];
 
-    it('exports a sticker of each codec of the dancer clip one by one (format, and sticker_profile as the older name)', async () => {
-      const dir = fs.mkdtempSync(path.join(tmp, 'dancer-'));
-      const ids: string[] = [];
-      for (const [i, format] of ONE_BY_ONE.entries()) {
-        const body = i % 2 ? { sticker_profile: format } : { format, transform: { fps: 24 } };
-        const r = await api<ExportRecord>(stack, 'POST', `/v1/jobs/${dancer}/exports`, {
-          key: owner.key,
-          body,
-        });
-        expect(r.status, r.text).toBe(200);
-        // The receipt shows the versioned format.
-        expect(r.body).toMatchObject({ format, status: 'queued' });
-        ids.push(r.body.export_id);
-      }
-      for (const [i, id] of ids.entries())
-        await checkSticker(await exportDone(id), ONE_BY_ONE[i]!, dir, 103 / 25);
-    }, 1_800_000);
+    it(
+      'exports a sticker of each codec of the dancer clip one by one ' +
+        '(format, and sticker_profile as the older name)',
+      async () => {
+        const dir = fs.mkdtempSync(path.join(tmp, 'dancer-'));
+        const ids: string[] = [];
+        for (const [i, format] of ONE_BY_ONE.entries()) {
+          const body = i % 2 ? { sticker_profile: format } : { format, transform: { fps: 24 } };
+          const r = await api<ExportRecord>(stack, 'POST', `/v1/jobs/${dancer}/exports`, {
+            key: owner.key,
+            body,
+          });
+          expect(r.status, r.text).toBe(200);
+          // The receipt shows the versioned format.
+          expect(r.body).toMatchObject({ format, status: 'queued' });
+          ids.push(r.body.export_id);
+        }
+        for (const [i, id] of ids.entries())
+          await checkSticker(await exportDone(id), ONE_BY_ONE[i]!, dir, 103 / 25);
+      },
+      1_800_000,
+    );
 
     it('answers bad sticker requests with 400 and stores nothing', async () => {
       const prisma = await stackDb(stack);
@@ -256,222 +270,249 @@ describe.skipIf(!hasTestdata)(
       expect(await credits()).toBe(balance);
     });
 
-    it('fails a sticker that cannot fit within its quality floors, says by how much, and serves nothing', async () => {
-      // Full-frame colour noise under a full matte: nothing compresses it into Slack's 115,200 bytes.
-      const noise = path.join(tmp, 'noise.mp4');
-      await fromLavfi(noise, 'nullsrc=s=320x320:r=25:d=5', [
-        '-vf',
-        "geq=lum='random(1)*255':cb='random(2)*255':cr='random(3)*255',format=yuv420p",
-        '-c:v',
-        'libx264',
-        '-qp',
-        '0',
-        '-preset',
-        'ultrafast',
-      ]);
-      const id = await uploadedJob(stack, owner.key, noise);
-      expect(
-        (
-          await api(stack, 'POST', `/v1/jobs/${id}/start`, {
-            key: owner.key,
-            body: { model: 'service-human' },
-          })
-        ).status,
-      ).toBe(200);
-      expect((await waitForJob(stack, owner.key, id, { timeoutMs: 600_000 })).status).toBe(
-        'completed',
-      );
-      await writeInvertedMaskVersion(stack, id, 2);
-      const r = await api<ExportRecord>(stack, 'POST', `/v1/jobs/${id}/exports`, {
-        key: owner.key,
-        body: { format: 'slack_gif_v1' },
-      });
-      expect(r.status, r.text).toBe(200);
-      const done = await exportDone(r.body.export_id);
-      expect(done.status).toBe('failed');
-      expect(done.error).toMatch(
-        /^slack_gif_v1 could not fit its budget of 115,200 bytes \(90 % of Slack \(custom emoji\)'s 128 KB\) within its quality floors: the smallest of 6 attempts \(64 colours, bayer scale 5, 12\.5 fps\) made [\d,]+ bytes, [\d,]+ bytes \([\d.]+ %\) over/,
-      );
-      expect(done.output_url).toBeUndefined();
-      expect(done.metadata).toBeUndefined();
-      const row = await (
-        await stackDb(stack)
-      ).output.findUniqueOrThrow({ where: { id: r.body.export_id } });
-      expect(row).toMatchObject({ status: 'failed', storageKey: null, metadataJson: null });
-    }, 1_200_000);
-
-    it('makes hevc_alpha from a real clip: two layers, alpha decoded back not constant, colour readable by FFmpeg 5.1', async () => {
-      const r = await api<ExportRecord>(stack, 'POST', `/v1/jobs/${dancer}/exports`, {
-        key: owner.key,
-        body: { format: 'hevc_alpha' },
-      });
-      expect(r.status, r.text).toBe(200);
-      const done = await exportDone(r.body.export_id);
-      expect(done.status, done.error).toBe('completed');
-      const file = path.join(tmp, 'dancer.mov');
-      fs.writeFileSync(file, Buffer.from(await (await fetch(done.output_url!)).arrayBuffer()));
-      const probe = await countedProbe(file);
-      const v = probe.streams.find((s) => s.codec_type === 'video')!;
-      // FFmpeg 5.1 reads the colour layer, every frame.
-      expect(v).toMatchObject({
-        codec_name: 'hevc',
-        codec_tag_string: 'hvc1',
-        width: 720,
-        height: 1080,
-        nb_read_frames: '103',
-      });
-      const layers = await hevcLayers(file);
-      expect([...layers.keys()].sort()).toEqual([0, 1]);
-      expect(layers.get(1)).toBeGreaterThanOrEqual(103);
-      const planes = await decodeAlphaLayer(file, [10, 50, 100]);
-      for (const plane of planes) {
-        const values = new Set(plane);
-        expect(values.size).toBeGreaterThan(2);
-        expect(values.has(0) && values.has(255)).toBe(true);
-      }
-    }, 900_000);
-
-    it('turns a PNG into a job (h3 image-to-video) that completes with its sticker exports, charged per second of output', async () => {
-      const png = path.join(tmp, 'dancer.png');
-      await run('ffmpeg', [
-        '-v',
-        'error',
-        '-y',
-        '-ss',
-        '2',
-        '-i',
-        testVideo('liveportrait_s13_dance_fullbody_white_bg_720x1080.mp4'),
-        '-frames:v',
-        '1',
-        png,
-      ]);
-      const created = await api<Receipt & { image_to_video: Record<string, unknown> }>(
-        stack,
-        'POST',
-        '/v1/h3/image-to-video',
-        {
+    it(
+      'fails a sticker that cannot fit within its quality floors, ' +
+        'says by how much, and serves nothing',
+      async () => {
+        // Full-frame colour noise under a full matte: nothing compresses it into Slack's 115,200
+        // bytes.
+        const noise = path.join(tmp, 'noise.mp4');
+        await fromLavfi(noise, 'nullsrc=s=320x320:r=25:d=5', [
+          '-vf',
+          "geq=lum='random(1)*255':cb='random(2)*255':cr='random(3)*255',format=yuv420p",
+          '-c:v',
+          'libx264',
+          '-qp',
+          '0',
+          '-preset',
+          'ultrafast',
+        ]);
+        const id = await uploadedJob(stack, owner.key, noise);
+        expect(
+          (
+            await api(stack, 'POST', `/v1/jobs/${id}/start`, {
+              key: owner.key,
+              body: { model: 'service-human' },
+            })
+          ).status,
+        ).toBe(200);
+        expect((await waitForJob(stack, owner.key, id, { timeoutMs: 600_000 })).status).toBe(
+          'completed',
+        );
+        await writeInvertedMaskVersion(stack, id, 2);
+        const r = await api<ExportRecord>(stack, 'POST', `/v1/jobs/${id}/exports`, {
           key: owner.key,
-          body: {
-            filename: 'dancer.png',
-            content_type: 'image/png',
+          body: { format: 'slack_gif_v1' },
+        });
+        expect(r.status, r.text).toBe(200);
+        const done = await exportDone(r.body.export_id);
+        expect(done.status).toBe('failed');
+        expect(done.error).toMatch(
+          /^slack_gif_v1 could not fit its budget of 115,200 bytes \(90 % of Slack \(custom emoji\)'s 128 KB\) within its quality floors: the smallest of 6 attempts \(64 colours, bayer scale 5, 12\.5 fps\) made [\d,]+ bytes, [\d,]+ bytes \([\d.]+ %\) over/,
+        );
+        expect(done.output_url).toBeUndefined();
+        expect(done.metadata).toBeUndefined();
+        const row = await (
+          await stackDb(stack)
+        ).output.findUniqueOrThrow({ where: { id: r.body.export_id } });
+        expect(row).toMatchObject({ status: 'failed', storageKey: null, metadataJson: null });
+      },
+      1_200_000,
+    );
+
+    it(
+      'makes hevc_alpha from a real clip: two layers, alpha decoded ' +
+        'back not constant, colour readable by FFmpeg 5.1',
+      async () => {
+        const r = await api<ExportRecord>(stack, 'POST', `/v1/jobs/${dancer}/exports`, {
+          key: owner.key,
+          body: { format: 'hevc_alpha' },
+        });
+        expect(r.status, r.text).toBe(200);
+        const done = await exportDone(r.body.export_id);
+        expect(done.status, done.error).toBe('completed');
+        const file = path.join(tmp, 'dancer.mov');
+        fs.writeFileSync(file, Buffer.from(await (await fetch(done.output_url!)).arrayBuffer()));
+        const probe = await countedProbe(file);
+        const v = probe.streams.find((s) => s.codec_type === 'video')!;
+        // FFmpeg 5.1 reads the colour layer, every frame.
+        expect(v).toMatchObject({
+          codec_name: 'hevc',
+          codec_tag_string: 'hvc1',
+          width: 720,
+          height: 1080,
+          nb_read_frames: '103',
+        });
+        const layers = await hevcLayers(file);
+        expect([...layers.keys()].sort()).toEqual([0, 1]);
+        expect(layers.get(1)).toBeGreaterThanOrEqual(103);
+        const planes = await decodeAlphaLayer(file, [10, 50, 100]);
+        for (const plane of planes) {
+          const values = new Set(plane);
+          expect(values.size).toBeGreaterThan(2);
+          expect(values.has(0) && values.has(255)).toBe(true);
+        }
+      },
+      900_000,
+    );
+
+    it(
+      'turns a PNG into a job (h3 image-to-video) that completes with ' +
+        'its sticker exports, charged per second of output',
+      async () => {
+        const png = path.join(tmp, 'dancer.png');
+        await run('ffmpeg', [
+          '-v',
+          'error',
+          '-y',
+          '-ss',
+          '2',
+          '-i',
+          testVideo('liveportrait_s13_dance_fullbody_white_bg_720x1080.mp4'),
+          '-frames:v',
+          '1',
+          png,
+        ]);
+        const created = await api<Receipt & { image_to_video: Record<string, unknown> }>(
+          stack,
+          'POST',
+          '/v1/h3/image-to-video',
+          {
+            key: owner.key,
+            body: {
+              filename: 'dancer.png',
+              content_type: 'image/png',
+              duration_seconds: 2,
+              fps: 15,
+              motion: 'bounce',
+              model: 'service-light',
+              background: { type: 'transparent', transparent_format: 'webm_vp9' },
+              exports: [{ format: 'telegram_video_v1' }, { format: 'discord_gif_v1' }],
+            },
+          },
+        );
+        expect(created.status, created.text).toBe(200);
+        expect(created.body).toMatchObject({
+          status: 'created',
+          content_type: 'image/png',
+          image_to_video: {
             duration_seconds: 2,
             fps: 15,
             motion: 'bounce',
             model: 'service-light',
-            background: { type: 'transparent', transparent_format: 'webm_vp9' },
-            exports: [{ format: 'telegram_video_v1' }, { format: 'discord_gif_v1' }],
           },
-        },
-      );
-      expect(created.status, created.text).toBe(200);
-      expect(created.body).toMatchObject({
-        status: 'created',
-        content_type: 'image/png',
-        image_to_video: { duration_seconds: 2, fps: 15, motion: 'bounce', model: 'service-light' },
-      });
-      expect((await putUpload(created.body, png)).status).toBe(200);
-      const status = await api<{ status: string; length_seconds: number }>(
-        stack,
-        'GET',
-        `/v1/jobs/${created.body.id}/status`,
-        { key: owner.key },
-      );
-      expect(status.body).toMatchObject({ status: 'uploaded', length_seconds: 2 });
-      const balance = await credits();
-      const start = await api<{
-        creditsUsed: number;
-        video_length_seconds: number;
-        exports: ExportRecord[];
-      }>(stack, 'POST', `/v1/jobs/${created.body.id}/start`, {
-        key: owner.key,
-        body: {},
-      });
-      expect(start.status, start.text).toBe(200);
-      // service-light: 0.75 credits per second of output, 2 s → 2 credits (rounded up).
-      expect(start.body).toMatchObject({ creditsUsed: 2, video_length_seconds: 2 });
-      expect(start.body.exports.map((e) => e.format)).toEqual([
-        'telegram_video_v1',
-        'discord_gif_v1',
-      ]);
-      expect(await credits()).toBe(balance - 2);
-      const done = await waitForJob(stack, owner.key, created.body.id, { timeoutMs: 600_000 });
-      expect(done.status, done.message ?? '').toBe('completed');
-      const dir = fs.mkdtempSync(path.join(tmp, 'still-'));
-      for (const e of start.body.exports)
-        await checkSticker(await exportDone(e.export_id), e.format as StickerFormat, dir, 2);
-      // The clip moves: the still was animated, not repeated.
-      const primary = await api<{ processed_video_url: string }>(
-        stack,
-        'GET',
-        `/v1/jobs/${created.body.id}/status`,
-        { key: owner.key },
-      );
-      const webm = path.join(dir, 'primary.webm');
-      fs.writeFileSync(
-        webm,
-        Buffer.from(await (await fetch(primary.body.processed_video_url)).arrayBuffer()),
-      );
-      const a = await alphaValues(vp9WithAlpha(webm), 30);
-      const n = a.length / 3;
-      const moved = a.slice(0, n).reduce((s, x, i) => s + Math.abs(x - a[n + i]!), 0) / n;
-      expect(moved).toBeGreaterThan(5);
-      // Only the still was segmented: one model run, and the job's mask has one frame per clip frame.
-      const prisma = await stackDb(stack);
-      const job = await prisma.job.findUniqueOrThrow({ where: { id: created.body.id } });
-      expect(job).toMatchObject({ frameCount: 30, fps: 15, container: 'png' });
-      expect(job.sourceKey).toBe(storageKeys.source(job.id, 'clip', 'mkv'));
-    }, 900_000);
+        });
+        expect((await putUpload(created.body, png)).status).toBe(200);
+        const status = await api<{ status: string; length_seconds: number }>(
+          stack,
+          'GET',
+          `/v1/jobs/${created.body.id}/status`,
+          { key: owner.key },
+        );
+        expect(status.body).toMatchObject({ status: 'uploaded', length_seconds: 2 });
+        const balance = await credits();
+        const start = await api<{
+          creditsUsed: number;
+          video_length_seconds: number;
+          exports: ExportRecord[];
+        }>(stack, 'POST', `/v1/jobs/${created.body.id}/start`, {
+          key: owner.key,
+          body: {},
+        });
+        expect(start.status, start.text).toBe(200);
+        // service-light: 0.75 credits per second of output, 2 s → 2 credits (rounded up).
+        expect(start.body).toMatchObject({ creditsUsed: 2, video_length_seconds: 2 });
+        expect(start.body.exports.map((e) => e.format)).toEqual([
+          'telegram_video_v1',
+          'discord_gif_v1',
+        ]);
+        expect(await credits()).toBe(balance - 2);
+        const done = await waitForJob(stack, owner.key, created.body.id, { timeoutMs: 600_000 });
+        expect(done.status, done.message ?? '').toBe('completed');
+        const dir = fs.mkdtempSync(path.join(tmp, 'still-'));
+        for (const e of start.body.exports)
+          await checkSticker(await exportDone(e.export_id), e.format as StickerFormat, dir, 2);
+        // The clip moves: the still was animated, not repeated.
+        const primary = await api<{ processed_video_url: string }>(
+          stack,
+          'GET',
+          `/v1/jobs/${created.body.id}/status`,
+          { key: owner.key },
+        );
+        const webm = path.join(dir, 'primary.webm');
+        fs.writeFileSync(
+          webm,
+          Buffer.from(await (await fetch(primary.body.processed_video_url)).arrayBuffer()),
+        );
+        const a = await alphaValues(vp9WithAlpha(webm), 30);
+        const n = a.length / 3;
+        const moved = a.slice(0, n).reduce((s, x, i) => s + Math.abs(x - a[n + i]!), 0) / n;
+        expect(moved).toBeGreaterThan(5);
+        // Only the still was segmented: one model run, and the job's mask has one frame per clip
+        // frame.
+        const prisma = await stackDb(stack);
+        const job = await prisma.job.findUniqueOrThrow({ where: { id: created.body.id } });
+        expect(job).toMatchObject({ frameCount: 30, fps: 15, container: 'png' });
+        expect(job.sourceKey).toBe(storageKeys.source(job.id, 'clip', 'mkv'));
+      },
+      900_000,
+    );
 
-    it('takes an image as multipart (options before the file) and refuses what is not an image', async () => {
-      const png = path.join(tmp, 'dancer.png');
-      const form = new FormData();
-      form.set('duration_seconds', '1');
-      form.set('motion', 'zoom_in');
-      form.set('exports', JSON.stringify([{ format: 'slack_gif_v1' }]));
-      form.set('background', JSON.stringify({ type: 'transparent' }));
-      form.set('file', new Blob([fs.readFileSync(png)], { type: 'image/png' }), 'dancer.png');
-      const r = await fetch(`${stack.baseUrl}/v1/h3/image-to-video`, {
-        method: 'POST',
-        headers: { 'X-Api-Key': owner.key },
-        body: form,
-      });
-      const body = (await r.json()) as {
-        status: string;
-        length_seconds: number;
-        image_to_video: { motion: string };
-      };
-      expect(r.status, JSON.stringify(body)).toBe(200);
-      expect(body).toMatchObject({
-        status: 'uploaded',
-        length_seconds: 1,
-        image_to_video: { motion: 'zoom_in' },
-      });
-      const notImage = new FormData();
-      notImage.set(
-        'file',
-        new Blob([fs.readFileSync(testVideo('liveportrait_d20_remux.mov'))], { type: 'image/png' }),
-        'x.png',
-      );
-      const bad = await fetch(`${stack.baseUrl}/v1/h3/image-to-video`, {
-        method: 'POST',
-        headers: { 'X-Api-Key': owner.key },
-        body: notImage,
-      });
-      expect(bad.status).toBe(400);
-      expect(((await bad.json()) as { error: string }).error).toMatch(/not a supported image/);
-      const url = await api(stack, 'POST', '/v1/h3/image-to-video', {
-        key: owner.key,
-        body: { image_url: 'http://127.0.0.1:1/x.png' },
-      });
-      expect(url.status).toBe(400);
-      const gif = await api(stack, 'POST', '/v1/h3/image-to-video', {
-        key: owner.key,
-        body: { filename: 'a.gif', content_type: 'image/gif' },
-      });
-      expect(gif.status).toBe(400);
-      expect(gif.body.error).toMatch(
-        /content_type must be one of image\/png, image\/jpeg, image\/webp/,
-      );
-    });
+    it(
+      'takes an image as multipart (options before the file) and ' + 'refuses what is not an image',
+      async () => {
+        const png = path.join(tmp, 'dancer.png');
+        const form = new FormData();
+        form.set('duration_seconds', '1');
+        form.set('motion', 'zoom_in');
+        form.set('exports', JSON.stringify([{ format: 'slack_gif_v1' }]));
+        form.set('background', JSON.stringify({ type: 'transparent' }));
+        form.set('file', new Blob([fs.readFileSync(png)], { type: 'image/png' }), 'dancer.png');
+        const r = await fetch(`${stack.baseUrl}/v1/h3/image-to-video`, {
+          method: 'POST',
+          headers: { 'X-Api-Key': owner.key },
+          body: form,
+        });
+        const body = (await r.json()) as {
+          status: string;
+          length_seconds: number;
+          image_to_video: { motion: string };
+        };
+        expect(r.status, JSON.stringify(body)).toBe(200);
+        expect(body).toMatchObject({
+          status: 'uploaded',
+          length_seconds: 1,
+          image_to_video: { motion: 'zoom_in' },
+        });
+        const notImage = new FormData();
+        notImage.set(
+          'file',
+          new Blob([fs.readFileSync(testVideo('liveportrait_d20_remux.mov'))], {
+            type: 'image/png',
+          }),
+          'x.png',
+        );
+        const bad = await fetch(`${stack.baseUrl}/v1/h3/image-to-video`, {
+          method: 'POST',
+          headers: { 'X-Api-Key': owner.key },
+          body: notImage,
+        });
+        expect(bad.status).toBe(400);
+        expect(((await bad.json()) as { error: string }).error).toMatch(/not a supported image/);
+        const url = await api(stack, 'POST', '/v1/h3/image-to-video', {
+          key: owner.key,
+          body: { image_url: 'http://127.0.0.1:1/x.png' },
+        });
+        expect(url.status).toBe(400);
+        const gif = await api(stack, 'POST', '/v1/h3/image-to-video', {
+          key: owner.key,
+          body: { filename: 'a.gif', content_type: 'image/gif' },
+        });
+        expect(gif.status).toBe(400);
+        expect(gif.body.error).toMatch(
+          /content_type must be one of image\/png, image\/jpeg, image\/webp/,
+        );
+      },
+    );
   },
 );

@@ -118,7 +118,8 @@ describe('background image uploaded from the dashboard', () => {
         await api<{ remaining_credits: number }>(stack, 'GET', '/v1/credits', { key })
       ).body.remaining_credits;
       const started = await startJob(defaultPorts, userId, id, request);
-      // The same price as any composition: the model's rate for the clip's length, nothing for the upload.
+      // The same price as any composition: the model's rate for the clip's length, nothing for the
+      // upload.
       const { priceJob } = await import('../../lib/billing/pricing');
       const job = await db.job.findUniqueOrThrow({ where: { id } });
       expect(started.creditsUsed).toBe(

@@ -81,54 +81,57 @@ describe('keyout remove', () => {
     ]);
   });
 
-  it('runs itself again with one malloc arena, and a SIGTERM sent to it alone stops both', async () => {
-    const input = path.join(tmp, 'long.mp4');
-    await syntheticClip(input, { seconds: 60, size: '320x240' });
-    const env = { ...process.env };
-    delete env.MALLOC_ARENA_MAX;
-    const launcher = spawn(
-      process.execPath,
-      [
-        'bin/keyout.mjs',
-        'remove',
-        input,
-        '-o',
-        path.join(tmp, 'long.webm'),
-        '--model',
-        'service-human',
-      ],
-      { cwd: ROOT, env, stdio: 'ignore' },
-    );
-    const ended = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-      launcher.on('exit', (code, signal) => resolve({ code, signal })),
-    );
-    const environ = (pid: number) => fs.readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0');
-    const children = (pid: number) =>
-      fs
-        .readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8')
-        .trim()
-        .split(/\s+/)
-        .filter(Boolean)
-        .map(Number);
-    let child: number | undefined;
-    for (let i = 0; i < 200 && child === undefined; i++) {
-      child = children(launcher.pid!)[0];
-      if (child === undefined) await new Promise((r) => setTimeout(r, 50));
-    }
-    expect(child).toBeDefined();
-    expect(environ(child!)).toContain('MALLOC_ARENA_MAX=1');
-    expect(environ(launcher.pid!).some((v) => v.startsWith('MALLOC_ARENA_MAX='))).toBe(false);
-    // Let the CLI get into its work (ffmpeg started) before stopping it.
-    for (let i = 0; i < 400 && children(child!).length === 0; i++)
-      await new Promise((r) => setTimeout(r, 50));
-    const ffmpegs = children(child!);
-    expect(ffmpegs.length).toBeGreaterThan(0);
-    launcher.kill('SIGTERM');
-    expect(await ended).toEqual({ code: null, signal: 'SIGTERM' });
-    expect(fs.existsSync(`/proc/${child}`)).toBe(false);
-    // Its ffmpeg processes lose their pipes and end too.
-    for (let i = 0; i < 100 && ffmpegs.some((pid) => fs.existsSync(`/proc/${pid}`)); i++)
-      await new Promise((r) => setTimeout(r, 50));
-    expect(ffmpegs.filter((pid) => fs.existsSync(`/proc/${pid}`))).toEqual([]);
-  });
+  it(
+    'runs itself again with one malloc arena, and a SIGTERM sent to ' + 'it alone stops both',
+    async () => {
+      const input = path.join(tmp, 'long.mp4');
+      await syntheticClip(input, { seconds: 60, size: '320x240' });
+      const env = { ...process.env };
+      delete env.MALLOC_ARENA_MAX;
+      const launcher = spawn(
+        process.execPath,
+        [
+          'bin/keyout.mjs',
+          'remove',
+          input,
+          '-o',
+          path.join(tmp, 'long.webm'),
+          '--model',
+          'service-human',
+        ],
+        { cwd: ROOT, env, stdio: 'ignore' },
+      );
+      const ended = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+        launcher.on('exit', (code, signal) => resolve({ code, signal })),
+      );
+      const environ = (pid: number) => fs.readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0');
+      const children = (pid: number) =>
+        fs
+          .readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8')
+          .trim()
+          .split(/\s+/)
+          .filter(Boolean)
+          .map(Number);
+      let child: number | undefined;
+      for (let i = 0; i < 200 && child === undefined; i++) {
+        child = children(launcher.pid!)[0];
+        if (child === undefined) await new Promise((r) => setTimeout(r, 50));
+      }
+      expect(child).toBeDefined();
+      expect(environ(child!)).toContain('MALLOC_ARENA_MAX=1');
+      expect(environ(launcher.pid!).some((v) => v.startsWith('MALLOC_ARENA_MAX='))).toBe(false);
+      // Let the CLI get into its work (ffmpeg started) before stopping it.
+      for (let i = 0; i < 400 && children(child!).length === 0; i++)
+        await new Promise((r) => setTimeout(r, 50));
+      const ffmpegs = children(child!);
+      expect(ffmpegs.length).toBeGreaterThan(0);
+      launcher.kill('SIGTERM');
+      expect(await ended).toEqual({ code: null, signal: 'SIGTERM' });
+      expect(fs.existsSync(`/proc/${child}`)).toBe(false);
+      // Its ffmpeg processes lose their pipes and end too.
+      for (let i = 0; i < 100 && ffmpegs.some((pid) => fs.existsSync(`/proc/${pid}`)); i++)
+        await new Promise((r) => setTimeout(r, 50));
+      expect(ffmpegs.filter((pid) => fs.existsSync(`/proc/${pid}`))).toEqual([]);
+    },
+  );
 });

@@ -43,30 +43,34 @@ describe('prepared models', () => {
     await session.release();
   });
 
-  it('runs models off the main thread: timers keep firing while a run computes, and a bad input fails only its own run', async () => {
-    const session = await createOrtNodeRuntime({ threads: 1 }).load(ISNET);
-    expect(session.inFlight).toBe(1);
-    // A run that blocked the main thread would let a 5 ms timer tick once or twice at most.
-    let ticks = 0;
-    const timer = setInterval(() => ticks++, 5);
-    const t0 = performance.now();
-    await session.run(
-      { input: { data: new Float32Array(3 * 512 * 512).fill(0.1), dims: [1, 3, 512, 512] } },
-      ['output'],
-    );
-    const ms = performance.now() - t0;
-    clearInterval(timer);
-    expect(ticks).toBeGreaterThanOrEqual(Math.floor(ms / 20) - 2);
-    await expect(
-      session.run({ input: { data: new Float32Array(10), dims: [1, 10] } }, ['output']),
-    ).rejects.toThrow(/input/i);
-    const out = await session.run(
-      { input: { data: new Float32Array(3 * 64 * 64).fill(0.1), dims: [1, 3, 64, 64] } },
-      ['output'],
-    );
-    expect(out.output?.dims).toEqual([1, 1, 64, 64]);
-    await session.release();
-  });
+  it(
+    'runs models off the main thread: timers keep firing while a ' +
+      'run computes, and a bad input fails only its own run',
+    async () => {
+      const session = await createOrtNodeRuntime({ threads: 1 }).load(ISNET);
+      expect(session.inFlight).toBe(1);
+      // A run that blocked the main thread would let a 5 ms timer tick once or twice at most.
+      let ticks = 0;
+      const timer = setInterval(() => ticks++, 5);
+      const t0 = performance.now();
+      await session.run(
+        { input: { data: new Float32Array(3 * 512 * 512).fill(0.1), dims: [1, 3, 512, 512] } },
+        ['output'],
+      );
+      const ms = performance.now() - t0;
+      clearInterval(timer);
+      expect(ticks).toBeGreaterThanOrEqual(Math.floor(ms / 20) - 2);
+      await expect(
+        session.run({ input: { data: new Float32Array(10), dims: [1, 10] } }, ['output']),
+      ).rejects.toThrow(/input/i);
+      const out = await session.run(
+        { input: { data: new Float32Array(3 * 64 * 64).fill(0.1), dims: [1, 3, 64, 64] } },
+        ['output'],
+      );
+      expect(out.output?.dims).toEqual([1, 1, 64, 64]);
+      await session.release();
+    },
+  );
 
   it('names the missing file and the fix instead of hanging', () => {
     expect(() => modelFilePath('not-there.onnx')).toThrow(

@@ -52,63 +52,70 @@ async function normalizedFrameCount(
 }
 
 describe('segmentVideo (real ffmpeg and models)', () => {
-  it('writes one FFV1 gray mask frame per normalized frame at an odd size, with hard alpha on request', async () => {
-    const input = path.join(tmp, 'odd.mp4');
-    // Variable frame rate: timestamps jump after frame 10.
-    await fromLavfi(input, 'testsrc2=size=333x187:rate=25:duration=1.2', [
-      '-vf',
-      "scale=333:187,setpts='if(lt(N,10),N,N+7)/25/TB'",
-      '-fps_mode',
-      'vfr',
-      '-c:v',
-      'libx264',
-      '-pix_fmt',
-      'yuv444p',
-    ]);
-    const info = await probeVideo(input);
-    const progress: SegmentProgress[] = [];
-    const maskOut = path.join(tmp, 'odd.mkv');
-    const res = await segmentVideo({
-      input,
-      info,
-      maskOut,
-      model: 'service-human',
-      threshold: 0.5,
-      onProgress: (p) => progress.push(p),
-    });
-    const mask = await maskFacts(maskOut);
-    expect(mask).toMatchObject({ codec: 'ffv1', pixFmt: 'gray', width: 333, height: 187 });
-    expect(mask.frames).toBe(await normalizedFrameCount(input, info));
-    expect(res.framesWritten).toBe(mask.frames);
-    expect([...mask.values].every((v) => v === 0 || v === 255)).toBe(true);
-    expect(progress.at(-1)).toMatchObject({ framesDone: res.framesWritten, etaSeconds: 0 });
-    expect(Object.keys(res.stageSeconds).sort()).toEqual(['decode', 'encode', 'infer', 'refine']);
-  });
-
-  it('fails a file whose frames stop decoding halfway, instead of a mask of half the video', async () => {
-    // An intact index over zeroed data: the packets are all there (the upload's probe passes),
-    // the decoder gives up after the first second.
-    const whole = path.join(tmp, 'whole.mp4');
-    await syntheticClip(whole, { seconds: 2, size: '256x256', extra: FASTSTART });
-    const bytes = fs.readFileSync(whole);
-    const mdat = bytes.indexOf('mdat');
-    const end = mdat - 4 + bytes.readUInt32BE(mdat - 4);
-    bytes.fill(0, Math.floor((mdat + 4 + end) / 2), end);
-    const damaged = path.join(tmp, 'damaged.mp4');
-    fs.writeFileSync(damaged, bytes);
-    const info = await probeVideo(damaged);
-    expect(info.duration).toBe(2);
-    await expect(
-      segmentVideo({
-        input: damaged,
+  it(
+    'writes one FFV1 gray mask frame per normalized frame at an odd ' +
+      'size, with hard alpha on request',
+    async () => {
+      const input = path.join(tmp, 'odd.mp4');
+      // Variable frame rate: timestamps jump after frame 10.
+      await fromLavfi(input, 'testsrc2=size=333x187:rate=25:duration=1.2', [
+        '-vf',
+        "scale=333:187,setpts='if(lt(N,10),N,N+7)/25/TB'",
+        '-fps_mode',
+        'vfr',
+        '-c:v',
+        'libx264',
+        '-pix_fmt',
+        'yuv444p',
+      ]);
+      const info = await probeVideo(input);
+      const progress: SegmentProgress[] = [];
+      const maskOut = path.join(tmp, 'odd.mkv');
+      const res = await segmentVideo({
+        input,
         info,
-        maskOut: path.join(tmp, 'damaged.mkv'),
+        maskOut,
         model: 'service-human',
-      }),
-    ).rejects.toThrow(
-      /^The video could not be decoded past 1\.\d s of its 2\.0 s: the file is damaged or incomplete\.$/,
-    );
-  });
+        threshold: 0.5,
+        onProgress: (p) => progress.push(p),
+      });
+      const mask = await maskFacts(maskOut);
+      expect(mask).toMatchObject({ codec: 'ffv1', pixFmt: 'gray', width: 333, height: 187 });
+      expect(mask.frames).toBe(await normalizedFrameCount(input, info));
+      expect(res.framesWritten).toBe(mask.frames);
+      expect([...mask.values].every((v) => v === 0 || v === 255)).toBe(true);
+      expect(progress.at(-1)).toMatchObject({ framesDone: res.framesWritten, etaSeconds: 0 });
+      expect(Object.keys(res.stageSeconds).sort()).toEqual(['decode', 'encode', 'infer', 'refine']);
+    },
+  );
+
+  it(
+    'fails a file whose frames stop decoding halfway, instead of a ' + 'mask of half the video',
+    async () => {
+      // An intact index over zeroed data: the packets are all there (the upload's probe passes),
+      // the decoder gives up after the first second.
+      const whole = path.join(tmp, 'whole.mp4');
+      await syntheticClip(whole, { seconds: 2, size: '256x256', extra: FASTSTART });
+      const bytes = fs.readFileSync(whole);
+      const mdat = bytes.indexOf('mdat');
+      const end = mdat - 4 + bytes.readUInt32BE(mdat - 4);
+      bytes.fill(0, Math.floor((mdat + 4 + end) / 2), end);
+      const damaged = path.join(tmp, 'damaged.mp4');
+      fs.writeFileSync(damaged, bytes);
+      const info = await probeVideo(damaged);
+      expect(info.duration).toBe(2);
+      await expect(
+        segmentVideo({
+          input: damaged,
+          info,
+          maskOut: path.join(tmp, 'damaged.mkv'),
+          model: 'service-human',
+        }),
+      ).rejects.toThrow(
+        /^The video could not be decoded past 1\.\d s of its 2\.0 s: the file is damaged or incomplete\.$/,
+      );
+    },
+  );
 
   it.skipIf(!hasTestdata)(
     'honours the display rotation of a phone video and finds the person',
@@ -162,7 +169,8 @@ describe('segmentVideo (real ffmpeg and models)', () => {
     const honest = path.join(tmp, 'gap.mkv');
     await syntheticClip(honest, { seconds: 2, extra: TEN_HOUR_GAP });
     const bytes = fs.readFileSync(honest);
-    const at = bytes.indexOf(Buffer.from([0x44, 0x89, 0x88])); // Matroska Duration, an 8-byte float in ms
+    // Matroska Duration, an 8-byte float in ms
+    const at = bytes.indexOf(Buffer.from([0x44, 0x89, 0x88]));
     expect(bytes.readDoubleBE(at + 3)).toBeGreaterThan(36_000_000);
     bytes.writeDoubleBE(2000, at + 3);
     const input = path.join(tmp, 'lying.mkv');
@@ -172,72 +180,78 @@ describe('segmentVideo (real ffmpeg and models)', () => {
     );
   });
 
-  it('keeps the timeline and the probed size when a stream changes frame size mid-way, and refuses frames over the pixel cap', async () => {
-    // Two H.264 streams joined: 25 frames at 160x120, then 25 at a larger size. The header
-    // (and so the probe) only knows the first.
-    const joined = async (name: string, second: string) => {
-      const parts = [
-        ['160x120', path.join(tmp, `${name}-a.h264`)],
-        [second, path.join(tmp, `${name}-b.h264`)],
-      ] as const;
-      for (const [size, file] of parts) {
-        await syntheticClip(file, { size, extra: ['-f', 'h264'] });
-      }
-      const raw = path.join(tmp, `${name}.h264`);
-      fs.writeFileSync(raw, Buffer.concat(parts.map(([, f]) => fs.readFileSync(f))));
-      const file = path.join(tmp, `${name}.mkv`);
-      await run('ffmpeg', ['-v', 'error', '-y', '-r', '25', '-i', raw, '-c', 'copy', file]);
-      const info = await probeVideo(file);
-      expect(info).toMatchObject({ width: 160, height: 120, duration: 2 });
-      return { file, info };
-    };
+  it(
+    'keeps the timeline and the probed size when a stream changes ' +
+      'frame size mid-way, and refuses frames over the pixel cap',
+    async () => {
+      // Two H.264 streams joined: 25 frames at 160x120, then 25 at a larger size. The header
+      // (and so the probe) only knows the first.
+      const joined = async (name: string, second: string) => {
+        const parts = [
+          ['160x120', path.join(tmp, `${name}-a.h264`)],
+          [second, path.join(tmp, `${name}-b.h264`)],
+        ] as const;
+        for (const [size, file] of parts) {
+          await syntheticClip(file, { size, extra: ['-f', 'h264'] });
+        }
+        const raw = path.join(tmp, `${name}.h264`);
+        fs.writeFileSync(raw, Buffer.concat(parts.map(([, f]) => fs.readFileSync(f))));
+        const file = path.join(tmp, `${name}.mkv`);
+        await run('ffmpeg', ['-v', 'error', '-y', '-r', '25', '-i', raw, '-c', 'copy', file]);
+        const info = await probeVideo(file);
+        expect(info).toMatchObject({ width: 160, height: 120, duration: 2 });
+        return { file, info };
+      };
 
-    // Under the cap (a stream that grows, as WebRTC recordings do): every frame, at the probed size.
-    const grows = await joined('grows', '320x240');
-    const res = await segmentVideo({
-      input: grows.file,
-      info: grows.info,
-      maskOut: path.join(tmp, 'grows-mask.mkv'),
-      model: 'service-human',
-    });
-    expect(res.framesWritten).toBe(50);
-    const out = await renderOutput({
-      source: grows.file,
-      info: grows.info,
-      mask: path.join(tmp, 'grows-mask.mkv'),
-      recipe: { kind: 'transparent', format: 'webm_vp9' },
-      outDir: path.join(tmp, 'grows-out'),
-    });
-    const { stdout } = await run('ffprobe', [
-      '-v',
-      'error',
-      '-count_frames',
-      '-show_entries',
-      'stream=width,height,nb_read_frames',
-      '-of',
-      'json',
-      out.file,
-    ]);
-    expect((JSON.parse(stdout) as { streams: unknown[] }).streams[0]).toMatchObject({
-      width: 160,
-      height: 120,
-      nb_read_frames: '50',
-    });
-
-    // Over the cap (8192x8192 is 67 M pixels; the limit is 9.4 M): those frames are not decoded,
-    // and a job that would get half its video fails (and is refunded) instead.
-    const bomb = await joined('bomb', '8192x8192');
-    await expect(
-      segmentVideo({
-        input: bomb.file,
-        info: bomb.info,
-        maskOut: path.join(tmp, 'bomb-mask.mkv'),
+      // Under the cap (a stream that grows, as WebRTC recordings do): every frame, at the probed
+      // size.
+      const grows = await joined('grows', '320x240');
+      const res = await segmentVideo({
+        input: grows.file,
+        info: grows.info,
+        maskOut: path.join(tmp, 'grows-mask.mkv'),
         model: 'service-human',
-      }),
-    ).rejects.toThrow(
-      'The video could not be decoded past 1.0 s of its 2.0 s: the file is damaged or incomplete.',
-    );
-  });
+      });
+      expect(res.framesWritten).toBe(50);
+      const out = await renderOutput({
+        source: grows.file,
+        info: grows.info,
+        mask: path.join(tmp, 'grows-mask.mkv'),
+        recipe: { kind: 'transparent', format: 'webm_vp9' },
+        outDir: path.join(tmp, 'grows-out'),
+      });
+      const { stdout } = await run('ffprobe', [
+        '-v',
+        'error',
+        '-count_frames',
+        '-show_entries',
+        'stream=width,height,nb_read_frames',
+        '-of',
+        'json',
+        out.file,
+      ]);
+      expect((JSON.parse(stdout) as { streams: unknown[] }).streams[0]).toMatchObject({
+        width: 160,
+        height: 120,
+        nb_read_frames: '50',
+      });
+
+      // Over the cap (8192x8192 is 67 M pixels; the limit is 9.4 M): those frames are not decoded,
+      // and a job that would get half its video fails (and is refunded) instead.
+      const bomb = await joined('bomb', '8192x8192');
+      await expect(
+        segmentVideo({
+          input: bomb.file,
+          info: bomb.info,
+          maskOut: path.join(tmp, 'bomb-mask.mkv'),
+          model: 'service-human',
+        }),
+      ).rejects.toThrow(
+        'The video could not be decoded past 1.0 s of its 2.0 s: the ' +
+          'file is damaged or incomplete.',
+      );
+    },
+  );
 
   it('stops promptly when aborted', async () => {
     const input = path.join(tmp, 'long.mp4');

@@ -21,7 +21,10 @@ const hasTestdata = fs.existsSync(path.join(TESTDATA, 'davis-train'));
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'keyout-subject-it-'));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
-/** The first `frames` frames of a clip (or the given file) through service-light: its mask frames and size. */
+/**
+ * The first `frames` frames of a clip (or the given file) through service-light: its mask frames
+ * and size.
+ */
 async function segment(input: string, frames: number) {
   const info = await probeVideo(input);
   const maskOut = path.join(
@@ -73,19 +76,22 @@ describe.skipIf(!hasTestdata)(
       expect(mean(masks.map((m, i) => iou(m, gt[i]!)))).toBeGreaterThan(0.75);
     });
 
-    it('keeps the dancer and leaves the seated crowd and the other dancers behind her out', async () => {
-      const { masks, width, height } = await segment(
-        path.join(davis('dance-jump'), 'video.mp4'),
-        8,
-      );
-      const gt = await truth('dance-jump', width, height, 8);
-      // Everything the mask keeps outside the dancer: the crowd sits along the top fifth.
-      const outside = masks.map(
-        (m, i) => m.reduce((n, v, j) => n + (v >= 128 && gt[i]![j]! < 128 ? 1 : 0), 0) / m.length,
-      );
-      expect(Math.max(...outside)).toBeLessThan(0.01);
-      expect(mean(masks.map((m, i) => recall(m, gt[i]!)))).toBeGreaterThan(0.8);
-    });
+    it(
+      'keeps the dancer and leaves the seated crowd and the other ' + 'dancers behind her out',
+      async () => {
+        const { masks, width, height } = await segment(
+          path.join(davis('dance-jump'), 'video.mp4'),
+          8,
+        );
+        const gt = await truth('dance-jump', width, height, 8);
+        // Everything the mask keeps outside the dancer: the crowd sits along the top fifth.
+        const outside = masks.map(
+          (m, i) => m.reduce((n, v, j) => n + (v >= 128 && gt[i]![j]! < 128 ? 1 : 0), 0) / m.length,
+        );
+        expect(Math.max(...outside)).toBeLessThan(0.01);
+        expect(mean(masks.map((m, i) => recall(m, gt[i]!)))).toBeGreaterThan(0.8);
+      },
+    );
 
     it('joins the pushed stroller, no COCO class, to the woman pushing it', async () => {
       const { masks, width, height } = await segment(path.join(davis('stroller'), 'video.mp4'), 16);
@@ -105,7 +111,9 @@ describe.skipIf(!hasTestdata)(
         '-i',
         path.join(davis('car-shadow'), 'video.mp4'),
         '-filter_complex',
-        '[0:v]trim=end_frame=6,setpts=PTS-STARTPTS[a];[1:v]trim=end_frame=6,setpts=PTS-STARTPTS[b];[a][b]concat=n=2:v=1[v]',
+        '[0:v]trim=end_frame=6,setpts=PTS-STARTPTS[a];' +
+          '[1:v]trim=end_frame=6,setpts=PTS-STARTPTS[b];' +
+          '[a][b]concat=n=2:v=1[v]',
         '-map',
         '[v]',
         '-c:v',

@@ -61,72 +61,77 @@ const jobFiles = (id: string) => path.join(stack.dataDir, 'files', 'jobs', id);
 const workDir = (id: string) => path.join(stack.dataDir, 'work', `segment-${id}`);
 
 describe('deleting a job while the worker processes it', () => {
-  it('stops the worker, which writes nothing more, and every file and row of the job goes', async () => {
-    const jobId = await uploadedJob(stack, key, clip);
-    const start = await api(stack, 'POST', `/v1/jobs/${jobId}/start`, {
-      key,
-      body: { model: 'service-original', webhook_url: hookUrl },
-    });
-    expect(start.status, start.text).toBe(200);
-    await waitFor(
-      async () => {
-        const job = await prisma.job.findUniqueOrThrow({ where: { id: jobId } });
-        const p = readProgress(job);
-        return p?.stage === 'segment' && (p.framesDone ?? 0) >= 1 ? true : undefined;
-      },
-      { timeoutMs: 180_000, intervalMs: 100, what: 'the worker to be segmenting' },
-    );
-    expect(fs.existsSync(workDir(jobId))).toBe(true);
+  it(
+    'stops the worker, which writes nothing more, and every file ' + 'and row of the job goes',
+    async () => {
+      const jobId = await uploadedJob(stack, key, clip);
+      const start = await api(stack, 'POST', `/v1/jobs/${jobId}/start`, {
+        key,
+        body: { model: 'service-original', webhook_url: hookUrl },
+      });
+      expect(start.status, start.text).toBe(200);
+      await waitFor(
+        async () => {
+          const job = await prisma.job.findUniqueOrThrow({ where: { id: jobId } });
+          const p = readProgress(job);
+          return p?.stage === 'segment' && (p.framesDone ?? 0) >= 1 ? true : undefined;
+        },
+        { timeoutMs: 180_000, intervalMs: 100, what: 'the worker to be segmenting' },
+      );
+      expect(fs.existsSync(workDir(jobId))).toBe(true);
 
-    const deleted = await api(stack, 'DELETE', `/v1/jobs/${jobId}`, { key });
-    expect(deleted.status).toBe(200);
-    expect(deleted.body).toEqual({ id: jobId, message: 'Job deleted' });
+      const deleted = await api(stack, 'DELETE', `/v1/jobs/${jobId}`, { key });
+      expect(deleted.status).toBe(200);
+      expect(deleted.body).toEqual({ id: jobId, message: 'Job deleted' });
 
-    // The abort is seen between frames; on a loaded host a frame of the niced worker can take long.
-    await waitFor(
-      () => Promise.resolve(/stopped: its row was cancelled/.test(stack.logs()) || undefined),
-      {
-        timeoutMs: 180_000,
-        what: 'the worker to stop the deleted job',
-      },
-    );
-    // Whatever the worker still had in flight lands nowhere.
-    for (let i = 0; i < 20; i++) {
-      expect(fs.existsSync(jobFiles(jobId)), 'job files reappeared').toBe(false);
-      await new Promise((r) => setTimeout(r, 150));
-    }
-    await waitFor(() => Promise.resolve(fs.existsSync(workDir(jobId)) ? undefined : true), {
-      timeoutMs: 10_000,
-      what: 'the work folder to go',
-    });
-    expect(await prisma.job.count({ where: { id: jobId } })).toBe(0);
-    expect(await prisma.output.count({ where: { jobId } })).toBe(0);
-    expect(await prisma.maskVersion.count({ where: { jobId } })).toBe(0);
-    expect(await prisma.webhookDelivery.count({ where: { jobId } })).toBe(0);
-    expect(await prisma.queueJob.count({ where: { payloadJson: { contains: jobId } } })).toBe(0);
-    expect(hooks.filter((e) => e !== 'job.started')).toEqual([]);
-    // The ledger keeps its history: one debit, no refund (deletion is not refunded).
-    expect((await prisma.creditEntry.findMany({ where: { jobId } })).map((e) => e.kind)).toEqual([
-      'debit',
-    ]);
-    expect((await api(stack, 'GET', `/v1/jobs/${jobId}/status`, { key })).status).toBe(404);
+      // The abort is seen between frames; on a loaded host a frame of the niced worker can take
+      // long.
+      await waitFor(
+        () => Promise.resolve(/stopped: its row was cancelled/.test(stack.logs()) || undefined),
+        {
+          timeoutMs: 180_000,
+          what: 'the worker to stop the deleted job',
+        },
+      );
+      // Whatever the worker still had in flight lands nowhere.
+      for (let i = 0; i < 20; i++) {
+        expect(fs.existsSync(jobFiles(jobId)), 'job files reappeared').toBe(false);
+        await new Promise((r) => setTimeout(r, 150));
+      }
+      await waitFor(() => Promise.resolve(fs.existsSync(workDir(jobId)) ? undefined : true), {
+        timeoutMs: 10_000,
+        what: 'the work folder to go',
+      });
+      expect(await prisma.job.count({ where: { id: jobId } })).toBe(0);
+      expect(await prisma.output.count({ where: { jobId } })).toBe(0);
+      expect(await prisma.maskVersion.count({ where: { jobId } })).toBe(0);
+      expect(await prisma.webhookDelivery.count({ where: { jobId } })).toBe(0);
+      expect(await prisma.queueJob.count({ where: { payloadJson: { contains: jobId } } })).toBe(0);
+      expect(hooks.filter((e) => e !== 'job.started')).toEqual([]);
+      // The ledger keeps its history: one debit, no refund (deletion is not refunded).
+      expect((await prisma.creditEntry.findMany({ where: { jobId } })).map((e) => e.kind)).toEqual([
+        'debit',
+      ]);
+      expect((await api(stack, 'GET', `/v1/jobs/${jobId}/status`, { key })).status).toBe(404);
 
-    // The worker is free and well: the next job completes.
-    const next = await uploadedJob(
-      stack,
-      key,
-      await syntheticClip(path.join(stack.dataDir, 'next.mp4'), { seconds: 1 }),
-    );
-    expect(
-      (
-        await api(stack, 'POST', `/v1/jobs/${next}/start`, {
-          key,
-          body: { model: 'service-human' },
-        })
-      ).status,
-    ).toBe(200);
-    expect((await waitForJob(stack, key, next)).status).toBe('completed');
-  }, 600_000);
+      // The worker is free and well: the next job completes.
+      const next = await uploadedJob(
+        stack,
+        key,
+        await syntheticClip(path.join(stack.dataDir, 'next.mp4'), { seconds: 1 }),
+      );
+      expect(
+        (
+          await api(stack, 'POST', `/v1/jobs/${next}/start`, {
+            key,
+            body: { model: 'service-human' },
+          })
+        ).status,
+      ).toBe(200);
+      expect((await waitForJob(stack, key, next)).status).toBe('completed');
+    },
+    600_000,
+  );
 });
 
 describe('an upload whose web process is killed', () => {

@@ -49,7 +49,10 @@ const host = http.createServer((req, res) => {
 const origin = `http://127.0.0.1:${await listenOnFreePort(host, '127.0.0.1')}`;
 
 let stack: Stack;
-/** One account per template, as each workflow runs under its own user (and the per-key start rate limit of 3 a minute). */
+/**
+ * One account per template, as each workflow runs under its own user (and the per-key start rate
+ * limit of 3 a minute).
+ */
 const keys: Record<string, string> = {};
 
 async function ffmpeg(args: string[]): Promise<void> {
@@ -125,7 +128,9 @@ function fill(body: string, value: string): unknown {
   );
 }
 
-/** Creates a job from the template's exact create body, then starts it with its exact start body. */
+/**
+ * Creates a job from the template's exact create body, then starts it with its exact start body.
+ */
 async function runTemplate(
   id: keyof typeof BACKGROUNDS,
 ): Promise<{ jobId: string; start: Record<string, unknown> }> {
@@ -168,10 +173,16 @@ async function download(
   return { file, type: res.headers.get('content-type') };
 }
 
-/** Blue levels through a subject at 95 % opacity over pure blue (12.75 in theory) and through an opaque one (about 0) lie either side of this. */
+/**
+ * Blue levels through a subject at 95 % opacity over pure blue (12.75 in theory) and through an
+ * opaque one (about 0) lie either side of this.
+ */
 const OPACITY_FLOOR = 6;
 
-/** The box (and count) of the pixels that are not the blue background, in the frame at 0.5 s (also written as a PNG to look at). */
+/**
+ * The box (and count) of the pixels that are not the blue background, in the frame at 0.5 s (also
+ * written as a PNG to look at).
+ */
 async function subjectBox(
   video: string,
   png: string,
@@ -211,7 +222,9 @@ async function toneLevel(file: string, tone: number): Promise<number> {
     '-map',
     '0:a:0',
     '-af',
-    `bandpass=f=${tone}:width_type=q:w=8,bandpass=f=${tone}:width_type=q:w=8,atrim=start=0.2:end=0.8,astats=measure_overall=RMS_level:measure_perchannel=none`,
+    `bandpass=f=${tone}:width_type=q:w=8,` +
+      `bandpass=f=${tone}:width_type=q:w=8,atrim=start=0.2:end=0.8,` +
+      'astats=measure_overall=RMS_level:measure_perchannel=none',
     '-f',
     'null',
     '-',
@@ -267,7 +280,8 @@ describe('the official n8n templates, sent as n8n sends them', () => {
           id,
         ).toBe(true);
       }
-      // 01, 02 — ai_ugc_ad: the foreground 35 % of the width (224 px), at the bottom right, 95 % opaque.
+      // 01, 02 — ai_ugc_ad: the foreground 35 % of the width (224 px), at the bottom right, 95 %
+      // opaque.
       for (const i of [0, 1]) {
         const box = await subjectBox(outputs[i]!.file, path.join(FRAMES, `${ids[i]}.png`));
         expect(box.count).toBeGreaterThan(2000);
@@ -277,7 +291,8 @@ describe('the official n8n templates, sent as n8n sends them', () => {
         // 5 % of the blue background shows through even the darkest parts of the subject: 12.75
         // levels in theory, a few less after H.264's 4:2:0 chroma; fully opaque gives about 0.
         expect(box.minBlue).toBeGreaterThanOrEqual(OPACITY_FLOOR);
-        // The background's tone at 0.3 (−10.5 dB) against its own level; the source's tone kept at full level.
+        // The background's tone at 0.3 (−10.5 dB) against its own level; the source's tone kept at
+        // full level.
         const bgLevel =
           (await toneLevel(files['/bg.mp4']!.file, BG_TONE)) -
           (await toneLevel(outputs[i]!.file, BG_TONE));
@@ -300,7 +315,8 @@ describe('the official n8n templates, sent as n8n sends them', () => {
       // 05 — the inverted mask video the template hands to an inpainting model.
       expect(outputs[4]!.type).toBe('video/mp4');
       expect(done[4]!.output_format).toBe('mask_video_inverted');
-      // 06 — a Lottie JSON for the mobile players: the video's canvas, rate and frames, each frame an embedded image.
+      // 06 — a Lottie JSON for the mobile players: the video's canvas, rate and frames, each frame
+      // an embedded image.
       expect(outputs[5]!.type).toBe('application/json');
       expect(done[5]).toMatchObject({
         output_format: 'lottie',

@@ -10,11 +10,11 @@ import { freePort, ROOT, syntheticClip, waitFor } from './helpers';
 const run = promisify(execFile);
 
 /**
- * `npm start` itself (scripts/start.mjs), as a self-hoster runs it on a server (NODE_ENV=production,
- * any PORT, no PUBLIC_URL): web and worker come up, a job completes through the URLs it hands out,
- * the worker runs with one malloc arena, a killed worker is started again, and SIGTERM stops every
- * process it started. (Under `npm test` the build is fresh; run alone on a stale build, start.mjs
- * rebuilds first, as it would for a user.)
+ * `npm start` itself (scripts/start.mjs), as a self-hoster runs it on a server
+ * (NODE_ENV=production, any PORT, no PUBLIC_URL): web and worker come up, a job completes through
+ * the URLs it hands out, the worker runs with one malloc arena, a killed worker is started again,
+ * and SIGTERM stops every process it started. (Under `npm test` the build is fresh; run alone on
+ * a stale build, start.mjs rebuilds first, as it would for a user.)
  */
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'keyout-start-it-'));
 /** Every process seen under start.mjs, so a failed run still leaves nothing behind. */
@@ -65,7 +65,9 @@ function descendants(root: number, parent = parents()): number[] {
   return out;
 }
 
-/** The worker launcher (bin/worker.mjs, a child of start.mjs) and the worker it started (its child). */
+/**
+ * The worker launcher (bin/worker.mjs, a child of start.mjs) and the worker it started (its child).
+ */
 function workerPair(start: number): { launcher: number; worker: number } | undefined {
   const parent = parents();
   const isWorker = (pid: number) => {
@@ -82,135 +84,141 @@ function workerPair(start: number): { launcher: number; worker: number } | undef
 }
 
 describe('npm start', () => {
-  it('runs web and worker with NODE_ENV=production and no PUBLIC_URL, completes a job through its URLs, restarts a killed worker, and SIGTERM stops every process it started', async () => {
-    const port = await freePort();
-    // Unset: the launcher must supply the arena setting, and PUBLIC_URL must default to this port.
-    const inherited = Object.fromEntries(
-      Object.entries(process.env).filter(
-        ([k]) => !['MALLOC_ARENA_MAX', 'NODE_ENV', 'PUBLIC_URL'].includes(k),
-      ),
-    );
-    const env = {
-      ...inherited,
-      NODE_ENV: 'production',
-      PORT: String(port),
-      DATA_DIR: dataDir,
-      KEYOUT_SECRET: randomBytes(32).toString('hex'),
-      NEXT_TELEMETRY_DISABLED: '1',
-    } as unknown as NodeJS.ProcessEnv;
-    const start = spawn(process.execPath, ['scripts/start.mjs'], {
-      cwd: ROOT,
-      env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let log = '';
-    start.stdout.on('data', (d: Buffer) => (log += d.toString()));
-    start.stderr.on('data', (d: Buffer) => (log += d.toString()));
-    const ended = new Promise<number | null>((resolve) =>
-      start.on('exit', (code) => resolve(code)),
-    );
-    const readyCount = () => log.match(/\[worker\] \S+ ready/g)?.length ?? 0;
-
-    await waitFor(
-      async () => {
-        if (start.exitCode !== null)
-          throw new Error(`npm start exited (${start.exitCode}):\n${log}`);
-        const res = await fetch(`http://127.0.0.1:${port}/v1/credits`).catch(() => null);
-        return res && readyCount() >= 1 ? res : undefined;
-      },
-      {
-        timeoutMs: 280_000,
-        intervalMs: 500,
-        what: 'npm start to serve and its worker to be ready',
-      },
-    ).then((res) => expect(res.status).toBe(401));
-
-    // A job through the URLs the server hands out (upload_url, processed_video_url).
-    expect(log).toContain(
-      `[web] Upload and result URLs point to http://localhost:${port} (PUBLIC_URL is not set`,
-    );
-    const cli = await run(
-      process.execPath,
-      [
-        '--import',
-        'tsx',
-        'bin/keyout.ts',
-        'keys',
-        'create',
-        '--email',
-        'newcomer@example.com',
-        '--credits',
-        '10',
-      ],
-      { cwd: ROOT, env },
-    );
-    const key = cli.stdout.trim().split('\n').at(-1)!.trim();
-    const call = async (method: string, p: string, body?: unknown) => {
-      const res = await fetch(`http://127.0.0.1:${port}${p}`, {
-        method,
-        headers: { 'X-Api-Key': key, 'Content-Type': 'application/json' },
-        body: body === undefined ? undefined : JSON.stringify(body),
+  it(
+    'runs web and worker with NODE_ENV=production and no ' +
+      'PUBLIC_URL, completes a job through its URLs, restarts a ' +
+      'killed worker, and SIGTERM stops every process it started',
+    async () => {
+      const port = await freePort();
+      // Unset: the launcher must supply the arena setting, and PUBLIC_URL must default to this
+      // port.
+      const inherited = Object.fromEntries(
+        Object.entries(process.env).filter(
+          ([k]) => !['MALLOC_ARENA_MAX', 'NODE_ENV', 'PUBLIC_URL'].includes(k),
+        ),
+      );
+      const env = {
+        ...inherited,
+        NODE_ENV: 'production',
+        PORT: String(port),
+        DATA_DIR: dataDir,
+        KEYOUT_SECRET: randomBytes(32).toString('hex'),
+        NEXT_TELEMETRY_DISABLED: '1',
+      } as unknown as NodeJS.ProcessEnv;
+      const start = spawn(process.execPath, ['scripts/start.mjs'], {
+        cwd: ROOT,
+        env,
+        stdio: ['ignore', 'pipe', 'pipe'],
       });
-      return (await res.json()) as Record<string, unknown>;
-    };
-    const receipt = await call('POST', '/v1/jobs', {
-      filename: 'clip.mp4',
-      content_type: 'video/mp4',
-    });
-    expect(String(receipt.upload_url)).toMatch(new RegExp(`^http://localhost:${port}/files/`));
-    const clip = await syntheticClip(path.join(dataDir, 'clip.mp4'), { seconds: 1 });
-    const put = await fetch(String(receipt.upload_url), {
-      method: 'PUT',
-      headers: { 'Content-Type': 'video/mp4' },
-      body: fs.readFileSync(clip),
-    });
-    expect(put.status).toBe(200);
-    expect(
-      (await call('POST', `/v1/jobs/${String(receipt.id)}/start`, { model: 'service-human' }))
-        .status,
-    ).toBe('processing');
-    const done = await waitFor(
-      async () => {
-        const s = await call('GET', `/v1/jobs/${String(receipt.id)}/status`);
-        return ['completed', 'failed'].includes(String(s.status)) ? s : undefined;
-      },
-      { timeoutMs: 240_000, intervalMs: 1000, what: 'the job to finish' },
-    );
-    expect(done.status, `${String(done.message)}\n${log}`).toBe('completed');
-    const output = await fetch(String(done.processed_video_url));
-    expect(output.status).toBe(200);
-    expect((await output.arrayBuffer()).byteLength).toBeGreaterThan(1000);
+      let log = '';
+      start.stdout.on('data', (d: Buffer) => (log += d.toString()));
+      start.stderr.on('data', (d: Buffer) => (log += d.toString()));
+      const ended = new Promise<number | null>((resolve) =>
+        start.on('exit', (code) => resolve(code)),
+      );
+      const readyCount = () => log.match(/\[worker\] \S+ ready/g)?.length ?? 0;
 
-    const first = workerPair(start.pid!);
-    expect(first, log).toBeDefined();
-    expect(environ(first!.worker)).toContain('MALLOC_ARENA_MAX=1');
+      await waitFor(
+        async () => {
+          if (start.exitCode !== null)
+            throw new Error(`npm start exited (${start.exitCode}):\n${log}`);
+          const res = await fetch(`http://127.0.0.1:${port}/v1/credits`).catch(() => null);
+          return res && readyCount() >= 1 ? res : undefined;
+        },
+        {
+          timeoutMs: 280_000,
+          intervalMs: 500,
+          what: 'npm start to serve and its worker to be ready',
+        },
+      ).then((res) => expect(res.status).toBe(401));
 
-    // A worker killed with its whole process group (OOM killer, `kill -9`) is started again.
-    process.kill(-first!.launcher, 'SIGKILL');
-    await waitFor(() => Promise.resolve(readyCount() >= 2 || undefined), {
-      timeoutMs: 120_000,
-      intervalMs: 200,
-      what: 'a new worker',
-    });
-    expect(log).toMatch(/Worker exited \(SIGKILL\); restarting in \d+ s\./);
-    const second = workerPair(start.pid!);
-    expect(second?.worker).not.toBe(first!.worker);
+      // A job through the URLs the server hands out (upload_url, processed_video_url).
+      expect(log).toContain(
+        `[web] Upload and result URLs point to http://localhost:${port} (PUBLIC_URL is not set`,
+      );
+      const cli = await run(
+        process.execPath,
+        [
+          '--import',
+          'tsx',
+          'bin/keyout.ts',
+          'keys',
+          'create',
+          '--email',
+          'newcomer@example.com',
+          '--credits',
+          '10',
+        ],
+        { cwd: ROOT, env },
+      );
+      const key = cli.stdout.trim().split('\n').at(-1)!.trim();
+      const call = async (method: string, p: string, body?: unknown) => {
+        const res = await fetch(`http://127.0.0.1:${port}${p}`, {
+          method,
+          headers: { 'X-Api-Key': key, 'Content-Type': 'application/json' },
+          body: body === undefined ? undefined : JSON.stringify(body),
+        });
+        return (await res.json()) as Record<string, unknown>;
+      };
+      const receipt = await call('POST', '/v1/jobs', {
+        filename: 'clip.mp4',
+        content_type: 'video/mp4',
+      });
+      expect(String(receipt.upload_url)).toMatch(new RegExp(`^http://localhost:${port}/files/`));
+      const clip = await syntheticClip(path.join(dataDir, 'clip.mp4'), { seconds: 1 });
+      const put = await fetch(String(receipt.upload_url), {
+        method: 'PUT',
+        headers: { 'Content-Type': 'video/mp4' },
+        body: fs.readFileSync(clip),
+      });
+      expect(put.status).toBe(200);
+      expect(
+        (await call('POST', `/v1/jobs/${String(receipt.id)}/start`, { model: 'service-human' }))
+          .status,
+      ).toBe('processing');
+      const done = await waitFor(
+        async () => {
+          const s = await call('GET', `/v1/jobs/${String(receipt.id)}/status`);
+          return ['completed', 'failed'].includes(String(s.status)) ? s : undefined;
+        },
+        { timeoutMs: 240_000, intervalMs: 1000, what: 'the job to finish' },
+      );
+      expect(done.status, `${String(done.message)}\n${log}`).toBe('completed');
+      const output = await fetch(String(done.processed_video_url));
+      expect(output.status).toBe(200);
+      expect((await output.arrayBuffer()).byteLength).toBeGreaterThan(1000);
 
-    const processes = descendants(start.pid!);
-    expect(processes).toContain(second!.worker);
-    start.kill('SIGTERM');
-    expect(await ended).toBe(0);
-    await waitFor(() => Promise.resolve(processes.every((p) => !alive(p)) || undefined), {
-      timeoutMs: 20_000,
-      what: 'every process to end',
-    });
-    expect(log).toMatch(/\[worker\] SIGTERM: draining/);
-    // The port is free again.
-    expect(
-      await fetch(`http://127.0.0.1:${port}/`).then(
-        () => 'answered',
-        () => 'refused',
-      ),
-    ).toBe('refused');
-  });
+      const first = workerPair(start.pid!);
+      expect(first, log).toBeDefined();
+      expect(environ(first!.worker)).toContain('MALLOC_ARENA_MAX=1');
+
+      // A worker killed with its whole process group (OOM killer, `kill -9`) is started again.
+      process.kill(-first!.launcher, 'SIGKILL');
+      await waitFor(() => Promise.resolve(readyCount() >= 2 || undefined), {
+        timeoutMs: 120_000,
+        intervalMs: 200,
+        what: 'a new worker',
+      });
+      expect(log).toMatch(/Worker exited \(SIGKILL\); restarting in \d+ s\./);
+      const second = workerPair(start.pid!);
+      expect(second?.worker).not.toBe(first!.worker);
+
+      const processes = descendants(start.pid!);
+      expect(processes).toContain(second!.worker);
+      start.kill('SIGTERM');
+      expect(await ended).toBe(0);
+      await waitFor(() => Promise.resolve(processes.every((p) => !alive(p)) || undefined), {
+        timeoutMs: 20_000,
+        what: 'every process to end',
+      });
+      expect(log).toMatch(/\[worker\] SIGTERM: draining/);
+      // The port is free again.
+      expect(
+        await fetch(`http://127.0.0.1:${port}/`).then(
+          () => 'answered',
+          () => 'refused',
+        ),
+      ).toBe('refused');
+    },
+  );
 });

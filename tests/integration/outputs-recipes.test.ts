@@ -89,26 +89,29 @@ describe.skipIf(!hasTestdata)(
       inside = (x, y) => d(x, y) < 0.8;
     });
 
-    it('color: the exact colour where the subject is not, the source where it is, audio kept', async () => {
-      const o = await render({ kind: 'color', color: '#2040C0', exportFormat: 'mp4' }, 'color');
-      expect(o).toMatchObject({ extension: 'mp4', contentType: 'video/mp4' });
-      const p = await packetCountedProbe(o.file);
-      expect(p.streams.map((s) => `${s.codec_type}:${s.codec_name}`)).toEqual([
-        'video:h264',
-        'audio:aac',
-      ]);
-      expect(Number(p.format.duration)).toBeCloseTo(2, 1);
-      const out = await rawFrame(['-i', o.file], n, 'rgb24');
-      expect(meanDiff(out, [0x20, 0x40, 0xc0], 320, outside)).toBeLessThan(3);
-      expect(meanDiff(out, src, 320, inside)).toBeLessThan(5);
-      expect(o.metadata).toMatchObject({
-        validated: true,
-        profile: 'video-opaque',
-        alpha: 'none',
-        has_alpha: false,
-        alpha_range: null,
-      });
-    });
+    it(
+      'color: the exact colour where the subject is not, the source ' + 'where it is, audio kept',
+      async () => {
+        const o = await render({ kind: 'color', color: '#2040C0', exportFormat: 'mp4' }, 'color');
+        expect(o).toMatchObject({ extension: 'mp4', contentType: 'video/mp4' });
+        const p = await packetCountedProbe(o.file);
+        expect(p.streams.map((s) => `${s.codec_type}:${s.codec_name}`)).toEqual([
+          'video:h264',
+          'audio:aac',
+        ]);
+        expect(Number(p.format.duration)).toBeCloseTo(2, 1);
+        const out = await rawFrame(['-i', o.file], n, 'rgb24');
+        expect(meanDiff(out, [0x20, 0x40, 0xc0], 320, outside)).toBeLessThan(3);
+        expect(meanDiff(out, src, 320, inside)).toBeLessThan(5);
+        expect(o.metadata).toMatchObject({
+          validated: true,
+          profile: 'video-opaque',
+          alpha: 'none',
+          has_alpha: false,
+          alpha_range: null,
+        });
+      },
+    );
 
     it('color with alpha (#RRGGBBAA) is flattened over black, here in a VP9 WebM', async () => {
       const o = await render(
@@ -123,34 +126,37 @@ describe.skipIf(!hasTestdata)(
       expect(meanDiff(out, [128, 128, 128], 320, outside)).toBeLessThan(4);
     });
 
-    it('blur: background mode keeps the subject sharp; subject mode blurs only the subject', async () => {
-      const bg = await render(
-        {
-          kind: 'blur',
-          blur: { mode: 'background', intensity: 80, type: 'gaussian' },
-          exportFormat: 'mp4',
-        },
-        'blur_bg',
-      );
-      const a = await rawFrame(['-i', bg.file], n, 'rgb24');
-      expect(meanDiff(a, src, 320, inside)).toBeLessThan(5);
-      expect(meanDiff(a, src, 320, outside)).toBeGreaterThan(6);
-      const subj = await render(
-        {
-          kind: 'blur',
-          blur: { mode: 'subject', intensity: 80, type: 'box' },
-          exportFormat: 'mov',
-        },
-        'blur_subject',
-      );
-      expect((await packetCountedProbe(subj.file)).streams[0]).toMatchObject({
-        codec_name: 'prores',
-        pix_fmt: 'yuv422p10le',
-      });
-      const b = await rawFrame(['-i', subj.file], n, 'rgb24');
-      expect(meanDiff(b, src, 320, outside)).toBeLessThan(5);
-      expect(meanDiff(b, src, 320, inside)).toBeGreaterThan(4);
-    });
+    it(
+      'blur: background mode keeps the subject sharp; subject mode ' + 'blurs only the subject',
+      async () => {
+        const bg = await render(
+          {
+            kind: 'blur',
+            blur: { mode: 'background', intensity: 80, type: 'gaussian' },
+            exportFormat: 'mp4',
+          },
+          'blur_bg',
+        );
+        const a = await rawFrame(['-i', bg.file], n, 'rgb24');
+        expect(meanDiff(a, src, 320, inside)).toBeLessThan(5);
+        expect(meanDiff(a, src, 320, outside)).toBeGreaterThan(6);
+        const subj = await render(
+          {
+            kind: 'blur',
+            blur: { mode: 'subject', intensity: 80, type: 'box' },
+            exportFormat: 'mov',
+          },
+          'blur_subject',
+        );
+        expect((await packetCountedProbe(subj.file)).streams[0]).toMatchObject({
+          codec_name: 'prores',
+          pix_fmt: 'yuv422p10le',
+        });
+        const b = await rawFrame(['-i', subj.file], n, 'rgb24');
+        expect(meanDiff(b, src, 320, outside)).toBeLessThan(5);
+        expect(meanDiff(b, src, 320, inside)).toBeGreaterThan(4);
+      },
+    );
 
     it('composition on an image: background scaled to cover, foreground on top', async () => {
       const image = path.join(tmp, 'green.jpg');
@@ -172,75 +178,80 @@ describe.skipIf(!hasTestdata)(
       expect(meanDiff(out, src, 320, inside)).toBeLessThan(5);
     });
 
-    it('composition on a shorter video (looped), ai_ugc_ad template, background audio mixed in', async () => {
-      const bgVideo = path.join(tmp, 'blue.mp4');
-      await fromLavfi(
-        bgVideo,
-        ['color=c=0x2020E0:s=640x360:r=30:d=0.7', 'sine=f=880:d=0.7'],
-        ['-c:v', 'libx264', '-c:a', 'aac', '-shortest'],
-      );
-      // A quiet foreground (no audio) shows the background's audio alone is carried.
-      const quiet = await excerptWithMask(
-        path.join(VIDEOS, 'sam2_05_juggle_fullbody_1280x720.mp4'),
-        tmp,
-        'juggle',
-        1.5,
-      );
-      const o = await render(
-        {
-          kind: 'composition',
-          background: { file: bgVideo },
-          template: 'ai_ugc_ad',
-          backgroundAudio: true,
-          backgroundAudioVolume: 0.5,
-          exportFormat: 'mp4',
-        },
-        'comp_video',
-        quiet.mask,
-        quiet.source,
-        quiet.info,
-      );
-      const p = await packetCountedProbe(o.file);
-      expect(p.streams.map((s) => `${s.codec_type}:${s.codec_name}`)).toEqual([
-        'video:h264',
-        'audio:aac',
-      ]);
-      expect(p.streams[0]).toMatchObject({ width: 640, height: 360, avg_frame_rate: '24/1' });
-      expect(Number(p.streams[0]!.nb_read_packets)).toBe(36); // the foreground's length, background looped
-      const last = await rawFrame(['-i', o.file], 35, 'rgb24');
-      const blue: [number, number, number] = [0x20, 0x20, 0xe0];
-      // The foreground occupies the bottom-right 224x126 (35 % of 640); the rest is the looped background.
-      expect(meanDiff(last, blue, 640, (x, y) => x < 400 || y < 220)).toBeLessThan(4);
-      expect(
-        meanDiff(last, blue, 640, (x, y) => x > 500 && x < 540 && y > 270 && y < 330),
-      ).toBeGreaterThan(30);
-      // An image background takes the foreground's clock too (24 fps here, not the image's 25).
-      const still = path.join(tmp, 'still.png');
-      await fromLavfi(still, 'testsrc2=s=400x300', ['-frames:v', '1']);
-      const centered = await render(
-        {
-          kind: 'composition',
-          background: { file: still },
-          template: 'centered',
-          backgroundAudio: true,
-          backgroundAudioVolume: 1,
-          exportFormat: 'webm',
-        },
-        'comp_centered',
-        quiet.mask,
-        quiet.source,
-        quiet.info,
-      );
-      const c = await packetCountedProbe(centered.file);
-      expect(c.streams.map((s) => s.codec_type)).toEqual(['video']);
-      expect(c.streams[0]).toMatchObject({
-        codec_name: 'vp9',
-        width: 400,
-        height: 300,
-        avg_frame_rate: '24/1',
-        nb_read_packets: '36',
-      });
-    });
+    it(
+      'composition on a shorter video (looped), ai_ugc_ad template, ' + 'background audio mixed in',
+      async () => {
+        const bgVideo = path.join(tmp, 'blue.mp4');
+        await fromLavfi(
+          bgVideo,
+          ['color=c=0x2020E0:s=640x360:r=30:d=0.7', 'sine=f=880:d=0.7'],
+          ['-c:v', 'libx264', '-c:a', 'aac', '-shortest'],
+        );
+        // A quiet foreground (no audio) shows the background's audio alone is carried.
+        const quiet = await excerptWithMask(
+          path.join(VIDEOS, 'sam2_05_juggle_fullbody_1280x720.mp4'),
+          tmp,
+          'juggle',
+          1.5,
+        );
+        const o = await render(
+          {
+            kind: 'composition',
+            background: { file: bgVideo },
+            template: 'ai_ugc_ad',
+            backgroundAudio: true,
+            backgroundAudioVolume: 0.5,
+            exportFormat: 'mp4',
+          },
+          'comp_video',
+          quiet.mask,
+          quiet.source,
+          quiet.info,
+        );
+        const p = await packetCountedProbe(o.file);
+        expect(p.streams.map((s) => `${s.codec_type}:${s.codec_name}`)).toEqual([
+          'video:h264',
+          'audio:aac',
+        ]);
+        expect(p.streams[0]).toMatchObject({ width: 640, height: 360, avg_frame_rate: '24/1' });
+        // the foreground's length, background looped
+        expect(Number(p.streams[0]!.nb_read_packets)).toBe(36);
+        const last = await rawFrame(['-i', o.file], 35, 'rgb24');
+        const blue: [number, number, number] = [0x20, 0x20, 0xe0];
+        // The foreground occupies the bottom-right 224x126 (35 % of 640); the rest is the looped
+        // background.
+        expect(meanDiff(last, blue, 640, (x, y) => x < 400 || y < 220)).toBeLessThan(4);
+        expect(
+          meanDiff(last, blue, 640, (x, y) => x > 500 && x < 540 && y > 270 && y < 330),
+        ).toBeGreaterThan(30);
+        // An image background takes the foreground's clock too (24 fps here, not the image's 25).
+        const still = path.join(tmp, 'still.png');
+        await fromLavfi(still, 'testsrc2=s=400x300', ['-frames:v', '1']);
+        const centered = await render(
+          {
+            kind: 'composition',
+            background: { file: still },
+            template: 'centered',
+            backgroundAudio: true,
+            backgroundAudioVolume: 1,
+            exportFormat: 'webm',
+          },
+          'comp_centered',
+          quiet.mask,
+          quiet.source,
+          quiet.info,
+        );
+        const c = await packetCountedProbe(centered.file);
+        expect(c.streams.map((s) => s.codec_type)).toEqual(['video']);
+        expect(c.streams[0]).toMatchObject({
+          codec_name: 'vp9',
+          width: 400,
+          height: 300,
+          avg_frame_rate: '24/1',
+          nb_read_packets: '36',
+        });
+      },
+    );
 
     it('transform: crop, max_width, fps and reverse on a matte', async () => {
       const o = await render(
@@ -280,40 +291,44 @@ describe.skipIf(!hasTestdata)(
       );
     });
 
-    it('a phone video stored landscape with a display rotation comes out upright, without rotation metadata', async () => {
-      const phone = path.join(
-        VIDEOS,
-        'liveportrait_d13_stored_landscape_displaymatrix_portrait.mov',
-      );
-      const pInfo = await probeVideo(phone);
-      expect(pInfo).toMatchObject({ width: 720, height: 1280, rotation: 90 });
-      const pMask = await makeTestMask(phone, pInfo, path.join(tmp, 'phone-mask.mkv'));
-      const o = await render(
-        { kind: 'transparent', format: 'stacked_video', transform: { max_width: 180 } },
-        'phone',
-        pMask,
-        phone,
-        pInfo,
-      );
-      const [v] = await streamEntries<{
-        width: number;
-        height: number;
-        side_data_list?: unknown[];
-      }>(o.file, 'stream=width,height:stream_side_data', { firstVideo: true });
-      expect(v).toMatchObject({ width: 180, height: 640 });
-      expect(v!.side_data_list ?? []).toEqual([]);
-      // The matte (bottom half) is the mask as shown, portrait: the ellipse is taller than wide.
-      const matte = await rawFrame(['-i', o.file], 60, 'gray', 'crop=iw:ih/2:0:ih/2');
-      const rows = new Set<number>();
-      const cols = new Set<number>();
-      matte.forEach((val, i) => {
-        if (val > 128) {
-          rows.add(Math.floor(i / 180));
-          cols.add(i % 180);
-        }
-      });
-      expect(rows.size).toBeGreaterThan(cols.size * 1.5);
-    });
+    it(
+      'a phone video stored landscape with a display rotation comes ' +
+        'out upright, without rotation metadata',
+      async () => {
+        const phone = path.join(
+          VIDEOS,
+          'liveportrait_d13_stored_landscape_displaymatrix_portrait.mov',
+        );
+        const pInfo = await probeVideo(phone);
+        expect(pInfo).toMatchObject({ width: 720, height: 1280, rotation: 90 });
+        const pMask = await makeTestMask(phone, pInfo, path.join(tmp, 'phone-mask.mkv'));
+        const o = await render(
+          { kind: 'transparent', format: 'stacked_video', transform: { max_width: 180 } },
+          'phone',
+          pMask,
+          phone,
+          pInfo,
+        );
+        const [v] = await streamEntries<{
+          width: number;
+          height: number;
+          side_data_list?: unknown[];
+        }>(o.file, 'stream=width,height:stream_side_data', { firstVideo: true });
+        expect(v).toMatchObject({ width: 180, height: 640 });
+        expect(v!.side_data_list ?? []).toEqual([]);
+        // The matte (bottom half) is the mask as shown, portrait: the ellipse is taller than wide.
+        const matte = await rawFrame(['-i', o.file], 60, 'gray', 'crop=iw:ih/2:0:ih/2');
+        const rows = new Set<number>();
+        const cols = new Set<number>();
+        matte.forEach((val, i) => {
+          if (val > 128) {
+            rows.add(Math.floor(i / 180));
+            cols.add(i % 180);
+          }
+        });
+        expect(rows.size).toBeGreaterThan(cols.size * 1.5);
+      },
+    );
 
     it('thumbnails: a JPEG of the frame and a PNG with the cut-out alpha', async () => {
       const t = await renderThumbnails({ source, info, mask, outDir: path.join(tmp, 'thumbs') });
@@ -429,10 +444,14 @@ describe.skipIf(!hasTestdata)(
 );
 
 describe('blur keeps each side of the matte to itself', () => {
-  /** A 320x240 clip of a `disc` grey ellipse on a `ground` grey, and the ellipse itself as its mask. */
+  /**
+   * A 320x240 clip of a `disc` grey ellipse on a `ground` grey, and the ellipse itself as its mask.
+   */
   async function discClip(name: string, disc: number, ground: number) {
     const inside = (x: number, y: number) => Math.hypot((x - 160) / 60, (y - 120) / 80);
-    const draw = `color=black:s=320x240:r=10:d=1,format=gray,geq=lum='if(lte(hypot((X-160)/60\\,(Y-120)/80)\\,1)\\,DISC\\,GROUND)'`;
+    const draw =
+      `color=black:s=320x240:r=10:d=1,format=gray,` +
+      `geq=lum='if(lte(hypot((X-160)/60\\,(Y-120)/80)\\,1)\\,DISC\\,GROUND)'`;
     const source = path.join(tmp, `${name}.mp4`);
     const mask = path.join(tmp, `${name}-mask.mkv`);
     await fromLavfi(source, draw.replace('DISC', String(disc)).replace('GROUND', String(ground)), [
@@ -463,15 +482,19 @@ describe('blur keeps each side of the matte to itself', () => {
     return rawFrame(['-i', o.file], 5, 'rgb24');
   }
 
-  it('background mode: a white subject does not glow into the blurred dark background', async () => {
-    const c = await discClip('white-disc', 235, 16);
-    const frame = await blurredFrame(c, { mode: 'background', intensity: 100, type: 'gaussian' });
-    // Just outside the subject, where a blur of the whole frame is lit by it (sigma 12 px): 40 grey levels.
-    expect(
-      meanDiff(frame, [0, 0, 0], 320, (x, y) => c.inside(x, y) > 1.08 && c.inside(x, y) < 1.3),
-    ).toBeLessThan(20);
-    expect(meanDiff(frame, [0, 0, 0], 320, (x, y) => c.inside(x, y) < 0.9)).toBeGreaterThan(225);
-  });
+  it(
+    'background mode: a white subject does not glow into the ' + 'blurred dark background',
+    async () => {
+      const c = await discClip('white-disc', 235, 16);
+      const frame = await blurredFrame(c, { mode: 'background', intensity: 100, type: 'gaussian' });
+      // Just outside the subject, where a blur of the whole frame is lit by it (sigma 12 px): 40
+      // grey levels.
+      expect(
+        meanDiff(frame, [0, 0, 0], 320, (x, y) => c.inside(x, y) > 1.08 && c.inside(x, y) < 1.3),
+      ).toBeLessThan(20);
+      expect(meanDiff(frame, [0, 0, 0], 320, (x, y) => c.inside(x, y) < 0.9)).toBeGreaterThan(225);
+    },
+  );
 
   it('subject mode: the blurred subject keeps its own grey, not the white around it', async () => {
     const c = await discClip('grey-disc', 100, 235);

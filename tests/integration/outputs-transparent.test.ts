@@ -78,33 +78,38 @@ describe.skipIf(!hasTestdata)(
       expect(distinct(maskFrame)).toBeGreaterThan(2);
     });
 
-    it('webm_vp9: VP9 with a real, matching alpha (libvpx decoder), Opus audio, served as .webm', async () => {
-      const o = await render('webm_vp9');
-      expect(o).toMatchObject({ extension: 'webm', contentType: 'video/webm' });
-      const p = await packetCountedProbe(o.file);
-      const v = p.streams.find((s) => s.codec_type === 'video')!;
-      expect(v).toMatchObject({ codec_name: 'vp9', width: 320, height: 320 });
-      expect(v.tags?.alpha_mode ?? v.tags?.ALPHA_MODE).toBe('1');
-      expect(p.streams.find((s) => s.codec_type === 'audio')?.codec_name).toBe('opus');
-      expect(Number(p.format.duration)).toBeCloseTo(2, 1);
-      // ffmpeg's native VP9 decoder has no alpha plane at all; libvpx's has one, matching the mask.
-      await expect(grayFrame(['-i', o.file], 'alphaextract', frame)).rejects.toThrow();
-      const alpha = await grayFrame(vp9WithAlpha(o.file), 'alphaextract', frame);
-      expect(distinct(alpha)).toBeGreaterThan(2);
-      expect(meanAbsDiff(alpha, maskFrame)).toBeLessThan(3);
-      expect(o.metadata).toMatchObject({
-        validated: true,
-        format: 'vp9',
-        profile: 'video-alpha',
-        width: 320,
-        height: 320,
-        fps: 25,
-        frame_count: 50,
-        has_audio: true,
-      });
-      expect(o.metadata.sha256).toMatch(/^[0-9a-f]{64}$/);
-      expect(o.metadata.bytes).toBe(fs.statSync(o.file).size);
-    });
+    it(
+      'webm_vp9: VP9 with a real, matching alpha (libvpx decoder), ' +
+        'Opus audio, served as .webm',
+      async () => {
+        const o = await render('webm_vp9');
+        expect(o).toMatchObject({ extension: 'webm', contentType: 'video/webm' });
+        const p = await packetCountedProbe(o.file);
+        const v = p.streams.find((s) => s.codec_type === 'video')!;
+        expect(v).toMatchObject({ codec_name: 'vp9', width: 320, height: 320 });
+        expect(v.tags?.alpha_mode ?? v.tags?.ALPHA_MODE).toBe('1');
+        expect(p.streams.find((s) => s.codec_type === 'audio')?.codec_name).toBe('opus');
+        expect(Number(p.format.duration)).toBeCloseTo(2, 1);
+        // ffmpeg's native VP9 decoder has no alpha plane at all; libvpx's has one, matching the
+        // mask.
+        await expect(grayFrame(['-i', o.file], 'alphaextract', frame)).rejects.toThrow();
+        const alpha = await grayFrame(vp9WithAlpha(o.file), 'alphaextract', frame);
+        expect(distinct(alpha)).toBeGreaterThan(2);
+        expect(meanAbsDiff(alpha, maskFrame)).toBeLessThan(3);
+        expect(o.metadata).toMatchObject({
+          validated: true,
+          format: 'vp9',
+          profile: 'video-alpha',
+          width: 320,
+          height: 320,
+          fps: 25,
+          frame_count: 50,
+          has_audio: true,
+        });
+        expect(o.metadata.sha256).toMatch(/^[0-9a-f]{64}$/);
+        expect(o.metadata.bytes).toBe(fs.statSync(o.file).size);
+      },
+    );
 
     it('mov_prores: ProRes 4444 with alpha, PCM audio, served as .mov', async () => {
       const o = await render('mov_prores');
@@ -118,73 +123,83 @@ describe.skipIf(!hasTestdata)(
       expect(meanAbsDiff(alpha, maskFrame)).toBeLessThan(1);
     });
 
-    it('stacked_video and its inverted twin: colour on top, (inverted) matte below, double height, audio kept', async () => {
-      for (const format of ['stacked_video', 'stacked_video_mask_inverted'] as const) {
-        const o = await render(format);
-        expect(o.extension).toBe('mp4');
-        const p = await packetCountedProbe(o.file);
-        expect(p.streams.find((s) => s.codec_type === 'video')).toMatchObject({
-          codec_name: 'h264',
+    it(
+      'stacked_video and its inverted twin: colour on top, (inverted) ' +
+        'matte below, double height, audio kept',
+      async () => {
+        for (const format of ['stacked_video', 'stacked_video_mask_inverted'] as const) {
+          const o = await render(format);
+          expect(o.extension).toBe('mp4');
+          const p = await packetCountedProbe(o.file);
+          expect(p.streams.find((s) => s.codec_type === 'video')).toMatchObject({
+            codec_name: 'h264',
+            width: 320,
+            height: 640,
+            pix_fmt: 'yuv420p',
+          });
+          expect(p.streams.find((s) => s.codec_type === 'audio')?.codec_name).toBe('aac');
+          const below = await grayFrame(['-i', o.file], 'crop=iw:ih/2:0:ih/2', frame);
+          const expected = format === 'stacked_video' ? maskFrame : invert(maskFrame);
+          expect(meanAbsDiff(below, expected)).toBeLessThan(3);
+          expect(meanAbsDiff(below, invert(expected))).toBeGreaterThan(50);
+          // The top half is the picture itself.
+          const top = await grayFrame(['-i', o.file], 'crop=iw:ih/2:0:0', frame);
+          const src = await grayFrame(['-i', source], 'null', frame);
+          expect(meanAbsDiff(top, src)).toBeLessThan(4);
+        }
+      },
+    );
+
+    it(
+      'mask_video and mask_video_inverted: H.264 greyscale mattes, ' + 'really (inverted)',
+      async () => {
+        for (const format of ['mask_video', 'mask_video_inverted'] as const) {
+          const o = await render(format);
+          const p = await packetCountedProbe(o.file);
+          expect(p.streams.map((s) => s.codec_type)).toEqual(['video']);
+          expect(p.streams[0]).toMatchObject({ codec_name: 'h264', width: 320, height: 320 });
+          const matte = await grayFrame(['-i', o.file], 'null', frame);
+          const expected = format === 'mask_video' ? maskFrame : invert(maskFrame);
+          expect(meanAbsDiff(matte, expected)).toBeLessThan(2);
+          expect(o.metadata.alpha_inverted).toBe(format === 'mask_video_inverted');
+        }
+      },
+    );
+
+    it(
+      'pro_bundle: ZIP with color.mp4, alpha.mp4, audio.m4a and ' + 'manifest.json at its root',
+      async () => {
+        const o = await render('pro_bundle');
+        expect(o).toMatchObject({ extension: 'zip', contentType: 'application/zip' });
+        const { stdout } = await run('unzip', ['-l', o.file]);
+        const names = stdout
+          .split('\n')
+          .map((l) => l.trim().split(/\s+/).at(-1))
+          .filter((n): n is string => Boolean(n && /\.(mp4|m4a|json)$/.test(n)));
+        expect(names.sort()).toEqual(['alpha.mp4', 'audio.m4a', 'color.mp4', 'manifest.json']);
+        const dir = path.join(tmp, 'bundle');
+        await run('unzip', ['-o', '-q', o.file, '-d', dir]);
+        const color = await packetCountedProbe(path.join(dir, 'color.mp4'));
+        expect(color.streams).toHaveLength(1);
+        expect(color.streams[0]).toMatchObject({ codec_name: 'h264', width: 320, height: 320 });
+        const alpha = await grayFrame(['-i', path.join(dir, 'alpha.mp4')], 'null', frame);
+        expect(meanAbsDiff(alpha, maskFrame)).toBeLessThan(2);
+        expect((await packetCountedProbe(path.join(dir, 'audio.m4a'))).streams[0]?.codec_name).toBe(
+          'aac',
+        );
+        const manifest = JSON.parse(
+          fs.readFileSync(path.join(dir, 'manifest.json'), 'utf8'),
+        ) as Record<string, unknown>;
+        expect(manifest).toMatchObject({
+          color: 'color.mp4',
+          alpha: 'alpha.mp4',
+          audio: 'audio.m4a',
           width: 320,
-          height: 640,
-          pix_fmt: 'yuv420p',
+          height: 320,
+          frame_count: 50,
         });
-        expect(p.streams.find((s) => s.codec_type === 'audio')?.codec_name).toBe('aac');
-        const below = await grayFrame(['-i', o.file], 'crop=iw:ih/2:0:ih/2', frame);
-        const expected = format === 'stacked_video' ? maskFrame : invert(maskFrame);
-        expect(meanAbsDiff(below, expected)).toBeLessThan(3);
-        expect(meanAbsDiff(below, invert(expected))).toBeGreaterThan(50);
-        // The top half is the picture itself.
-        const top = await grayFrame(['-i', o.file], 'crop=iw:ih/2:0:0', frame);
-        const src = await grayFrame(['-i', source], 'null', frame);
-        expect(meanAbsDiff(top, src)).toBeLessThan(4);
-      }
-    });
-
-    it('mask_video and mask_video_inverted: H.264 greyscale mattes, really (inverted)', async () => {
-      for (const format of ['mask_video', 'mask_video_inverted'] as const) {
-        const o = await render(format);
-        const p = await packetCountedProbe(o.file);
-        expect(p.streams.map((s) => s.codec_type)).toEqual(['video']);
-        expect(p.streams[0]).toMatchObject({ codec_name: 'h264', width: 320, height: 320 });
-        const matte = await grayFrame(['-i', o.file], 'null', frame);
-        const expected = format === 'mask_video' ? maskFrame : invert(maskFrame);
-        expect(meanAbsDiff(matte, expected)).toBeLessThan(2);
-        expect(o.metadata.alpha_inverted).toBe(format === 'mask_video_inverted');
-      }
-    });
-
-    it('pro_bundle: ZIP with color.mp4, alpha.mp4, audio.m4a and manifest.json at its root', async () => {
-      const o = await render('pro_bundle');
-      expect(o).toMatchObject({ extension: 'zip', contentType: 'application/zip' });
-      const { stdout } = await run('unzip', ['-l', o.file]);
-      const names = stdout
-        .split('\n')
-        .map((l) => l.trim().split(/\s+/).at(-1))
-        .filter((n): n is string => Boolean(n && /\.(mp4|m4a|json)$/.test(n)));
-      expect(names.sort()).toEqual(['alpha.mp4', 'audio.m4a', 'color.mp4', 'manifest.json']);
-      const dir = path.join(tmp, 'bundle');
-      await run('unzip', ['-o', '-q', o.file, '-d', dir]);
-      const color = await packetCountedProbe(path.join(dir, 'color.mp4'));
-      expect(color.streams).toHaveLength(1);
-      expect(color.streams[0]).toMatchObject({ codec_name: 'h264', width: 320, height: 320 });
-      const alpha = await grayFrame(['-i', path.join(dir, 'alpha.mp4')], 'null', frame);
-      expect(meanAbsDiff(alpha, maskFrame)).toBeLessThan(2);
-      expect((await packetCountedProbe(path.join(dir, 'audio.m4a'))).streams[0]?.codec_name).toBe(
-        'aac',
-      );
-      const manifest = JSON.parse(
-        fs.readFileSync(path.join(dir, 'manifest.json'), 'utf8'),
-      ) as Record<string, unknown>;
-      expect(manifest).toMatchObject({
-        color: 'color.mp4',
-        alpha: 'alpha.mp4',
-        audio: 'audio.m4a',
-        width: 320,
-        height: 320,
-        frame_count: 50,
-      });
-    });
+      },
+    );
 
     it('png_sequence: ZIP of one RGBA PNG per frame, alpha matching the mask', async () => {
       const o = await render('png_sequence');
@@ -256,32 +271,37 @@ describe.skipIf(!hasTestdata)(
       expect(bytes.readUInt32BE(actl + 8)).toBe(0);
     });
 
-    it('hevc_alpha (FFmpeg 8 through node-av): hvc1 MOV with an alpha layer per frame, alpha decoded back matching the mask, colour readable by the system FFmpeg 5.1, AAC audio', async () => {
-      expect(await canEncodeHevcAlpha()).toBe(true);
-      const o = await render('hevc_alpha');
-      expect(o).toMatchObject({ extension: 'mov', contentType: 'video/quicktime' });
-      const p = await packetCountedProbe(o.file);
-      const v = p.streams.find((s) => s.codec_type === 'video')!;
-      expect(v).toMatchObject({
-        codec_name: 'hevc',
-        codec_tag_string: 'hvc1',
-        width: 320,
-        height: 320,
-        avg_frame_rate: '25/1',
-      });
-      expect(p.streams.find((s) => s.codec_type === 'audio')?.codec_name).toBe('aac');
-      // Two layers: NAL units with nuh_layer_id 1 (the alpha) for every frame.
-      const layers = await hevcLayers(o.file);
-      expect(layers.get(1)).toBeGreaterThanOrEqual(50);
-      // The system FFmpeg 5.1 decodes the colour layer, every frame.
-      const colour = await grayFrame(['-i', o.file], 'null', frame);
-      expect(colour.length).toBe(320 * 320);
-      expect(await decodedFrames(o.file)).toBe(50);
-      // FFmpeg 8 (node-av) decodes the alpha layer back: not constant, and it is the mask.
-      const [alpha] = await decodeAlphaLayer(o.file, [frame]);
-      expect(distinct(Buffer.from(alpha!))).toBeGreaterThan(2);
-      expect(meanAbsDiff(Buffer.from(alpha!), maskFrame)).toBeLessThan(3);
-    });
+    it(
+      'hevc_alpha (FFmpeg 8 through node-av): hvc1 MOV with an alpha ' +
+        'layer per frame, alpha decoded back matching the mask, colour ' +
+        'readable by the system FFmpeg 5.1, AAC audio',
+      async () => {
+        expect(await canEncodeHevcAlpha()).toBe(true);
+        const o = await render('hevc_alpha');
+        expect(o).toMatchObject({ extension: 'mov', contentType: 'video/quicktime' });
+        const p = await packetCountedProbe(o.file);
+        const v = p.streams.find((s) => s.codec_type === 'video')!;
+        expect(v).toMatchObject({
+          codec_name: 'hevc',
+          codec_tag_string: 'hvc1',
+          width: 320,
+          height: 320,
+          avg_frame_rate: '25/1',
+        });
+        expect(p.streams.find((s) => s.codec_type === 'audio')?.codec_name).toBe('aac');
+        // Two layers: NAL units with nuh_layer_id 1 (the alpha) for every frame.
+        const layers = await hevcLayers(o.file);
+        expect(layers.get(1)).toBeGreaterThanOrEqual(50);
+        // The system FFmpeg 5.1 decodes the colour layer, every frame.
+        const colour = await grayFrame(['-i', o.file], 'null', frame);
+        expect(colour.length).toBe(320 * 320);
+        expect(await decodedFrames(o.file)).toBe(50);
+        // FFmpeg 8 (node-av) decodes the alpha layer back: not constant, and it is the mask.
+        const [alpha] = await decodeAlphaLayer(o.file, [frame]);
+        expect(distinct(Buffer.from(alpha!))).toBeGreaterThan(2);
+        expect(meanAbsDiff(Buffer.from(alpha!), maskFrame)).toBeLessThan(3);
+      },
+    );
 
     it('a clip without audio gives outputs without audio', async () => {
       const quiet = await excerptWithMask(

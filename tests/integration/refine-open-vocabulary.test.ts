@@ -61,7 +61,10 @@ describe('the open-vocabulary slot', () => {
     clip = path.join(tmp, 'red.mp4');
     await fromLavfi(
       clip,
-      `color=c=0x406040:s=${W}x${H}:d=0.6:r=25,drawgrid=w=20:h=20:t=2:c=0x70a070[bg];color=c=0xdd2020:s=80x60:r=25[box];[bg][box]overlay=x='30+t*100':y=80:shortest=1`,
+      `color=c=0x406040:s=${W}x${H}:d=0.6:r=25,` +
+        'drawgrid=w=20:h=20:t=2:c=0x70a070[bg];' +
+        'color=c=0xdd2020:s=80x60:r=25[box];' +
+        "[bg][box]overlay=x='30+t*100':y=80:shortest=1",
       ['-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-preset', 'veryfast'],
     );
     stack = await startStack({ worker: true, env: { MODELS_DIR: models } });
@@ -84,24 +87,30 @@ describe('the open-vocabulary slot', () => {
     if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
   });
 
-  it('refuses a phrase with a word the model does not know, naming it, before any charge', async () => {
-    const balance = async () =>
-      (await api<{ remaining_credits: number }>(stack, 'GET', '/v1/credits', { key: owner.key }))
-        .body.remaining_credits;
-    const before = await balance();
-    const r = await api<{ error: string; details: string }>(
-      stack,
-      'POST',
-      `/v1/jobs/${job}/refine-mask`,
-      { key: owner.key, body: { model: 'service-original', prompt: { text: 'the red zorblax' } } },
-    );
-    expect(r.status).toBe(400);
-    expect(r.body.error).toMatch(/No known concept in "the red zorblax".*open-vocabulary model/);
-    expect(r.body.details).toMatch(
-      /words the open-vocabulary model "colour-words" knows \(it does not know "zorblax"\)/,
-    );
-    expect(await balance()).toBe(before);
-  });
+  it(
+    'refuses a phrase with a word the model does not know, naming ' + 'it, before any charge',
+    async () => {
+      const balance = async () =>
+        (await api<{ remaining_credits: number }>(stack, 'GET', '/v1/credits', { key: owner.key }))
+          .body.remaining_credits;
+      const before = await balance();
+      const r = await api<{ error: string; details: string }>(
+        stack,
+        'POST',
+        `/v1/jobs/${job}/refine-mask`,
+        {
+          key: owner.key,
+          body: { model: 'service-original', prompt: { text: 'the red zorblax' } },
+        },
+      );
+      expect(r.status).toBe(400);
+      expect(r.body.error).toMatch(/No known concept in "the red zorblax".*open-vocabulary model/);
+      expect(r.body.details).toMatch(
+        /words the open-vocabulary model "colour-words" knows \(it does not know "zorblax"\)/,
+      );
+      expect(await balance()).toBe(before);
+    },
+  );
 
   it('adds "the red thing" through the model\'s map: the red box, frame by frame', async () => {
     const r = await api<{ refinement_id: string; concepts: string[] }>(

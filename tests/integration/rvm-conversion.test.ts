@@ -132,31 +132,42 @@ describe.skipIf(!fs.existsSync(CLIP))('Robust Video Matting converted from its T
     json = JSON.parse(fs.readFileSync(path.join(sources(), 'rvm.json'), 'utf8')) as TfjsModelJson;
     weights = fs.readFileSync(path.join(sources(), 'rvm.bin'));
     inputs = await frames();
-    setWasmPaths(
-      `${path.dirname(createRequire(import.meta.url).resolve('@tensorflow/tfjs-backend-wasm/package.json'))}/dist/`,
+    const wasmPackage = createRequire(import.meta.url).resolve(
+      '@tensorflow/tfjs-backend-wasm/package.json',
     );
+    setWasmPaths(`${path.dirname(wasmPackage)}/dist/`);
     await tf.setBackend('wasm');
   }, 600_000);
 
-  it('the prepared ONNX model (downsample_ratio 1) gives TFJS’s alpha on real frames, state carried frame to frame', async () => {
-    const expected = await tfjsAlphas(json, weights, 1, inputs);
-    const got = await onnxAlphas(modelFilePath(RVM.file), inputs);
-    for (let f = 0; f < FRAMES; f++) {
-      const c = compare(expected[f]!, got[f]!);
-      expect(c.subjectShare).toBeGreaterThan(0.2); // the person is there: not a trivially equal empty matte
-      expect(c.max).toBeLessThan(1e-3);
-    }
-  });
+  it(
+    'the prepared ONNX model (downsample_ratio 1) gives TFJS’s ' +
+      'alpha on real frames, state carried frame to frame',
+    async () => {
+      const expected = await tfjsAlphas(json, weights, 1, inputs);
+      const got = await onnxAlphas(modelFilePath(RVM.file), inputs);
+      for (let f = 0; f < FRAMES; f++) {
+        const c = compare(expected[f]!, got[f]!);
+        // the person is there: not a trivially equal empty matte
+        expect(c.subjectShare).toBeGreaterThan(0.2);
+        expect(c.max).toBeLessThan(1e-3);
+      }
+    },
+  );
 
-  it('fixing another downsample_ratio keeps the other branch (resize and refiner), and still agrees', async () => {
-    const model = convertTfjsGraph(
-      { json, weights },
-      { fixed: { downsample_ratio: 0.5 }, outputs: ['pha', ...STATE.map((s) => `${s}o`)] },
-    );
-    const expected = await tfjsAlphas(json, weights, 0.5, inputs);
-    const got = await onnxAlphas(model, inputs);
-    for (let f = 0; f < FRAMES; f++) expect(compare(expected[f]!, got[f]!).max).toBeLessThan(1e-3);
-  });
+  it(
+    'fixing another downsample_ratio keeps the other branch (resize ' +
+      'and refiner), and still agrees',
+    async () => {
+      const model = convertTfjsGraph(
+        { json, weights },
+        { fixed: { downsample_ratio: 0.5 }, outputs: ['pha', ...STATE.map((s) => `${s}o`)] },
+      );
+      const expected = await tfjsAlphas(json, weights, 0.5, inputs);
+      const got = await onnxAlphas(model, inputs);
+      for (let f = 0; f < FRAMES; f++)
+        expect(compare(expected[f]!, got[f]!).max).toBeLessThan(1e-3);
+    },
+  );
 
   it('refuses a graph whose control flow is not fixed, naming why', () => {
     expect(() => convertTfjsGraph({ json, weights }, {})).toThrow(

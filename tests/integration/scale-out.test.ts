@@ -74,51 +74,57 @@ describe.skipIf(unavailable)(
       fs.rmSync(tmp, { recursive: true, force: true });
     });
 
-    it('runs the whole lifecycle across processes: created on web 1, uploaded to S3, started on web 2, polled on either, downloaded from S3', async () => {
-      const receipt = await createJob(stack, account.key, 'talk.mp4');
-      expect(new URL(receipt.upload_url).origin).toBe(new URL(stack.env.S3_ENDPOINT!).origin);
-      expect((await putUpload(receipt, talk)).status).toBe(200);
-      const start = await api(stack, 'POST', `/v1/jobs/${receipt.id}/start`, {
-        key: account.key,
-        web: 1,
-        body: { model: 'service-human' },
-      });
-      expect(start.status, start.text).toBe(200);
-      expect(start.body).toMatchObject({ status: 'processing', creditsUsed: 3 });
-      const seen = await Promise.all(
-        [0, 1].map((web) =>
-          api(stack, 'GET', `/v1/jobs/${receipt.id}/status`, { key: account.key, web }),
-        ),
-      );
-      for (const r of seen) expect(r.body.status).toMatch(/processing|completed/);
+    it(
+      'runs the whole lifecycle across processes: created on web 1, ' +
+        'uploaded to S3, started on web 2, polled on either, downloaded ' +
+        'from S3',
+      async () => {
+        const receipt = await createJob(stack, account.key, 'talk.mp4');
+        expect(new URL(receipt.upload_url).origin).toBe(new URL(stack.env.S3_ENDPOINT!).origin);
+        expect((await putUpload(receipt, talk)).status).toBe(200);
+        const start = await api(stack, 'POST', `/v1/jobs/${receipt.id}/start`, {
+          key: account.key,
+          web: 1,
+          body: { model: 'service-human' },
+        });
+        expect(start.status, start.text).toBe(200);
+        expect(start.body).toMatchObject({ status: 'processing', creditsUsed: 3 });
+        const seen = await Promise.all(
+          [0, 1].map((web) =>
+            api(stack, 'GET', `/v1/jobs/${receipt.id}/status`, { key: account.key, web }),
+          ),
+        );
+        for (const r of seen) expect(r.body.status).toMatch(/processing|completed/);
 
-      const done = await waitForJob(stack, account.key, receipt.id, { timeoutMs: 280_000 });
-      expect(done.status, `${done.message}\n${stack.logs()}`).toBe('completed');
-      const other = await api(stack, 'GET', `/v1/jobs/${receipt.id}/status`, {
-        key: account.key,
-        web: 1,
-      });
-      expect(other.body).toMatchObject({ status: 'completed' });
-      const url = String(done.processed_video_url);
-      expect(new URL(url).origin).toBe(new URL(stack.env.S3_ENDPOINT!).origin);
-      expect(new URL(url).pathname).toMatch(/\.webm$/);
-      const full = await fetch(url);
-      expect(full.status).toBe(200);
-      expect(full.headers.get('content-type')).toBe('video/webm');
-      const bytes = Buffer.from(await full.arrayBuffer());
-      const part = await fetch(url, { headers: { Range: 'bytes=0-99' } });
-      expect(part.status).toBe(206);
-      expect(Buffer.from(await part.arrayBuffer()).equals(bytes.subarray(0, 100))).toBe(true);
-      expect(await storedKeys(stack, receipt.id)).toEqual(
-        expect.arrayContaining([
-          expect.stringMatching(new RegExp(`^jobs/${receipt.id}/source-[0-9a-f]{8}\\.mp4$`)),
-          `jobs/${receipt.id}/mask-v1.mkv`,
-        ]),
-      );
-    });
+        const done = await waitForJob(stack, account.key, receipt.id, { timeoutMs: 280_000 });
+        expect(done.status, `${done.message}\n${stack.logs()}`).toBe('completed');
+        const other = await api(stack, 'GET', `/v1/jobs/${receipt.id}/status`, {
+          key: account.key,
+          web: 1,
+        });
+        expect(other.body).toMatchObject({ status: 'completed' });
+        const url = String(done.processed_video_url);
+        expect(new URL(url).origin).toBe(new URL(stack.env.S3_ENDPOINT!).origin);
+        expect(new URL(url).pathname).toMatch(/\.webm$/);
+        const full = await fetch(url);
+        expect(full.status).toBe(200);
+        expect(full.headers.get('content-type')).toBe('video/webm');
+        const bytes = Buffer.from(await full.arrayBuffer());
+        const part = await fetch(url, { headers: { Range: 'bytes=0-99' } });
+        expect(part.status).toBe(206);
+        expect(Buffer.from(await part.arrayBuffer()).equals(bytes.subarray(0, 100))).toBe(true);
+        expect(await storedKeys(stack, receipt.id)).toEqual(
+          expect.arrayContaining([
+            expect.stringMatching(new RegExp(`^jobs/${receipt.id}/source-[0-9a-f]{8}\\.mp4$`)),
+            `jobs/${receipt.id}/mask-v1.mkv`,
+          ]),
+        );
+      },
+    );
 
     it(
-      'hands a job whose worker is SIGKILLed mid-segmentation to the other worker: completed, charged once',
+      'hands a job whose worker is SIGKILLed mid-segmentation to the ' +
+        'other worker: completed, charged once',
       { timeout: 600_000 },
       async () => {
         const receipt = await createJob(stack, account.key, 'talk.mp4');
@@ -132,7 +138,8 @@ describe.skipIf(unavailable)(
         // The worker that logged the start of this job's segmentation, once it has frames done.
         const startedBy = (attempt: number) =>
           new RegExp(
-            `\\[worker (\\d)\\] \\[worker\\] segment-video \\S+ \\(attempt ${attempt}/3\\): started, jobId ${receipt.id}`,
+            '\\[worker (\\d)\\] \\[worker\\] segment-video \\S+ \\(attempt ' +
+              `${attempt}/3\\): started, jobId ${receipt.id}`,
           );
         const holder = await waitFor(
           async () => {
@@ -169,12 +176,14 @@ describe.skipIf(unavailable)(
     );
 
     it(
-      'starts exactly 10 of 50 concurrent starts, spread over both web processes, on an account with credit for 10',
+      'starts exactly 10 of 50 concurrent starts, spread over both ' +
+        'web processes, on an account with credit for 10',
       { timeout: 900_000 },
       async () => {
         const price = priceJob({ model: 'service-light', durationSeconds: 1, fps: 25 });
         const poor = await createAccount(stack, 10 * price);
-        // Uploaded ten at a time (each is probed through S3 when settled); the starts race all at once.
+        // Uploaded ten at a time (each is probed through S3 when settled); the starts race all at
+        // once.
         const ids: string[] = [];
         for (let i = 0; i < 50; i += 10) {
           ids.push(
@@ -215,8 +224,8 @@ describe.skipIf(unavailable)(
         expect(debits).toHaveLength(10);
         const credits = await api(stack, 'GET', '/v1/credits', { key: poor.key, web: 1 });
         expect(credits.body).toMatchObject({ remaining_credits: 0 });
-        // The ten are deleted while queued or running: each is cancelled on the worker that holds it,
-        // which writes nothing more to the bucket, and the workers are free for the next test.
+        // The ten are deleted while queued or running: each is cancelled on the worker that holds
+        // it, which writes nothing more to the bucket, and the workers are free for the next test.
         const started = ids.filter((_, i) => codes[i] === 200);
         for (const [i, id] of started.entries())
           expect(
@@ -231,42 +240,47 @@ describe.skipIf(unavailable)(
       },
     );
 
-    it("waits for the account's row lock when another charge holds it past Prisma's default transaction timeout: 200, charged once", async () => {
-      const receipt = await createJob(stack, account.key, 'short.mp4');
-      expect((await putUpload(receipt, short)).status).toBe(200);
-      // Settled first, so only the charge waits.
-      expect(
-        (await api(stack, 'GET', `/v1/jobs/${receipt.id}/status`, { key: account.key })).body
-          .status,
-      ).toBe('uploaded');
-      const other = new pg.Client({ connectionString: stack.env.DATABASE_URL });
-      await other.connect();
-      try {
-        await other.query('BEGIN');
-        await other.query(
-          'SELECT id FROM "User" WHERE id = (SELECT "userId" FROM "Job" WHERE id = $1) FOR UPDATE',
-          [receipt.id],
-        );
-        const start = api(stack, 'POST', `/v1/jobs/${receipt.id}/start`, {
-          key: account.key,
-          web: 1,
-          body: { model: 'service-light' },
-        });
-        await new Promise((r) => setTimeout(r, 7_000));
-        await other.query('COMMIT');
-        const answer = await start;
-        expect(answer.status, answer.text).toBe(200);
-      } finally {
-        await other.end();
-      }
-      const prisma = await stackDb(stack);
-      expect(await prisma.creditEntry.count({ where: { jobId: receipt.id, kind: 'debit' } })).toBe(
-        1,
-      );
-      expect(
-        (await waitForJob(stack, account.key, receipt.id, { timeoutMs: 400_000 })).status,
-      ).toBe('completed');
-    });
+    it(
+      "waits for the account's row lock when another charge holds it " +
+        "past Prisma's default transaction timeout: 200, charged once",
+      async () => {
+        const receipt = await createJob(stack, account.key, 'short.mp4');
+        expect((await putUpload(receipt, short)).status).toBe(200);
+        // Settled first, so only the charge waits.
+        expect(
+          (await api(stack, 'GET', `/v1/jobs/${receipt.id}/status`, { key: account.key })).body
+            .status,
+        ).toBe('uploaded');
+        const other = new pg.Client({ connectionString: stack.env.DATABASE_URL });
+        await other.connect();
+        try {
+          await other.query('BEGIN');
+          await other.query(
+            'SELECT id FROM "User" WHERE id = (SELECT "userId" FROM "Job" ' +
+              'WHERE id = $1) FOR UPDATE',
+            [receipt.id],
+          );
+          const start = api(stack, 'POST', `/v1/jobs/${receipt.id}/start`, {
+            key: account.key,
+            web: 1,
+            body: { model: 'service-light' },
+          });
+          await new Promise((r) => setTimeout(r, 7_000));
+          await other.query('COMMIT');
+          const answer = await start;
+          expect(answer.status, answer.text).toBe(200);
+        } finally {
+          await other.end();
+        }
+        const prisma = await stackDb(stack);
+        expect(
+          await prisma.creditEntry.count({ where: { jobId: receipt.id, kind: 'debit' } }),
+        ).toBe(1);
+        expect(
+          (await waitForJob(stack, account.key, receipt.id, { timeoutMs: 400_000 })).status,
+        ).toBe('completed');
+      },
+    );
 
     it('leaves no object of a deleted job in the bucket', async () => {
       const receipt = await createJob(stack, account.key, 'short.mp4');
@@ -290,122 +304,133 @@ describe.skipIf(unavailable)(
       expect(await storedKeys(stack, receipt.id)).toEqual([]);
     });
 
-    it('checks an image-to-video still PUT straight into S3: a PNG becomes the clip it prices and completes; a non-image is refused and deleted', async () => {
-      const png = path.join(tmp, 'still.png');
-      await run('ffmpeg', [
-        '-v',
-        'error',
-        '-y',
-        '-i',
-        talk,
-        '-frames:v',
-        '1',
-        '-vf',
-        'scale=160:160',
-        png,
-      ]);
-      const create = (filename: string, contentType: string) =>
-        api<Receipt>(stack, 'POST', '/v1/h3/image-to-video', {
+    it(
+      'checks an image-to-video still PUT straight into S3: a PNG ' +
+        'becomes the clip it prices and completes; a non-image is ' +
+        'refused and deleted',
+      async () => {
+        const png = path.join(tmp, 'still.png');
+        await run('ffmpeg', [
+          '-v',
+          'error',
+          '-y',
+          '-i',
+          talk,
+          '-frames:v',
+          '1',
+          '-vf',
+          'scale=160:160',
+          png,
+        ]);
+        const create = (filename: string, contentType: string) =>
+          api<Receipt>(stack, 'POST', '/v1/h3/image-to-video', {
+            key: account.key,
+            web: 1,
+            body: {
+              filename,
+              content_type: contentType,
+              duration_seconds: 1,
+              fps: 12,
+              motion: 'zoom_in',
+              model: 'service-light',
+              background: { type: 'transparent', transparent_format: 'webm_vp9' },
+            },
+          });
+        const created = await create('still.png', 'image/png');
+        expect(created.status, created.text).toBe(200);
+        expect(new URL(created.body.upload_url).origin).toBe(
+          new URL(stack.env.S3_ENDPOINT!).origin,
+        );
+        expect((await putUpload(created.body, png)).status).toBe(200);
+        const status = await api(stack, 'GET', `/v1/jobs/${created.body.id}/status`, {
+          key: account.key,
+        });
+        expect(status.body, status.text).toMatchObject({ status: 'uploaded', length_seconds: 1 });
+        expect(await storedKeys(stack, created.body.id)).toEqual([
+          expect.stringMatching(new RegExp(`^jobs/${created.body.id}/still-[0-9a-f]{8}\\.png$`)),
+        ]);
+        const start = await api(stack, 'POST', `/v1/jobs/${created.body.id}/start`, {
+          key: account.key,
+          body: {},
+        });
+        expect(start.status, start.text).toBe(200);
+        // service-light: 0.75 credits per second of output, 1 s → 1 credit (rounded up).
+        expect(start.body).toMatchObject({ creditsUsed: 1, video_length_seconds: 1 });
+        const done = await waitForJob(stack, account.key, created.body.id, { timeoutMs: 400_000 });
+        expect(done.status, `${done.message}\n${stack.logs()}`).toBe('completed');
+        const webm = path.join(tmp, 'still.webm');
+        fs.writeFileSync(
+          webm,
+          Buffer.from(await (await fetch(String(done.processed_video_url))).arrayBuffer()),
+        );
+        expect(await decodedFrames(webm)).toBe(12);
+
+        const text = await create('notes.png', 'image/png');
+        const notImage = path.join(tmp, 'notes.png');
+        fs.writeFileSync(notImage, 'not a picture at all');
+        expect((await putUpload(text.body, notImage)).status).toBe(200);
+        const refused = await api(stack, 'POST', `/v1/jobs/${text.body.id}/start`, {
+          key: account.key,
+          body: {},
+        });
+        expect(refused.status).toBe(400);
+        expect(refused.body.error).toMatch(/not a supported image/);
+        const after = await api(stack, 'GET', `/v1/jobs/${text.body.id}/status`, {
           key: account.key,
           web: 1,
-          body: {
-            filename,
-            content_type: contentType,
-            duration_seconds: 1,
-            fps: 12,
-            motion: 'zoom_in',
-            model: 'service-light',
-            background: { type: 'transparent', transparent_format: 'webm_vp9' },
-          },
         });
-      const created = await create('still.png', 'image/png');
-      expect(created.status, created.text).toBe(200);
-      expect(new URL(created.body.upload_url).origin).toBe(new URL(stack.env.S3_ENDPOINT!).origin);
-      expect((await putUpload(created.body, png)).status).toBe(200);
-      const status = await api(stack, 'GET', `/v1/jobs/${created.body.id}/status`, {
-        key: account.key,
-      });
-      expect(status.body, status.text).toMatchObject({ status: 'uploaded', length_seconds: 1 });
-      expect(await storedKeys(stack, created.body.id)).toEqual([
-        expect.stringMatching(new RegExp(`^jobs/${created.body.id}/still-[0-9a-f]{8}\\.png$`)),
-      ]);
-      const start = await api(stack, 'POST', `/v1/jobs/${created.body.id}/start`, {
-        key: account.key,
-        body: {},
-      });
-      expect(start.status, start.text).toBe(200);
-      // service-light: 0.75 credits per second of output, 1 s → 1 credit (rounded up).
-      expect(start.body).toMatchObject({ creditsUsed: 1, video_length_seconds: 1 });
-      const done = await waitForJob(stack, account.key, created.body.id, { timeoutMs: 400_000 });
-      expect(done.status, `${done.message}\n${stack.logs()}`).toBe('completed');
-      const webm = path.join(tmp, 'still.webm');
-      fs.writeFileSync(
-        webm,
-        Buffer.from(await (await fetch(String(done.processed_video_url))).arrayBuffer()),
-      );
-      expect(await decodedFrames(webm)).toBe(12);
+        expect(after.body).toMatchObject({
+          status: 'created',
+          message: expect.stringContaining('Upload the image again') as string,
+        });
+        expect(await storedKeys(stack, text.body.id)).toEqual([]);
+      },
+    );
 
-      const text = await create('notes.png', 'image/png');
-      const notImage = path.join(tmp, 'notes.png');
-      fs.writeFileSync(notImage, 'not a picture at all');
-      expect((await putUpload(text.body, notImage)).status).toBe(200);
-      const refused = await api(stack, 'POST', `/v1/jobs/${text.body.id}/start`, {
-        key: account.key,
-        body: {},
-      });
-      expect(refused.status).toBe(400);
-      expect(refused.body.error).toMatch(/not a supported image/);
-      const after = await api(stack, 'GET', `/v1/jobs/${text.body.id}/status`, {
-        key: account.key,
-        web: 1,
-      });
-      expect(after.body).toMatchObject({
-        status: 'created',
-        message: expect.stringContaining('Upload the image again') as string,
-      });
-      expect(await storedKeys(stack, text.body.id)).toEqual([]);
-    });
+    it(
+      'checks an upload PUT straight into S3 before the job is ' +
+        'uploaded: over the cap or not a video is refused and deleted',
+      async () => {
+        const big = await createJob(stack, account.key, 'big.mp4');
+        const junk = path.join(tmp, 'big.mp4');
+        fs.writeFileSync(junk, Buffer.alloc(CAP + 1, 7));
+        expect((await putUpload(big, junk)).status).toBe(200);
+        const tooBig = await api(stack, 'POST', `/v1/jobs/${big.id}/start`, {
+          key: account.key,
+          body: {},
+        });
+        expect(tooBig.status).toBe(413);
+        expect(tooBig.body.error).toBe('File too large');
+        expect(await storedKeys(stack, big.id)).toEqual([]);
+        const status = await api(stack, 'GET', `/v1/jobs/${big.id}/status`, {
+          key: account.key,
+          web: 1,
+        });
+        expect(status.body).toMatchObject({
+          status: 'created',
+          message: expect.stringContaining('The upload was refused: File too large') as string,
+        });
 
-    it('checks an upload PUT straight into S3 before the job is uploaded: over the cap or not a video is refused and deleted', async () => {
-      const big = await createJob(stack, account.key, 'big.mp4');
-      const junk = path.join(tmp, 'big.mp4');
-      fs.writeFileSync(junk, Buffer.alloc(CAP + 1, 7));
-      expect((await putUpload(big, junk)).status).toBe(200);
-      const tooBig = await api(stack, 'POST', `/v1/jobs/${big.id}/start`, {
-        key: account.key,
-        body: {},
-      });
-      expect(tooBig.status).toBe(413);
-      expect(tooBig.body.error).toBe('File too large');
-      expect(await storedKeys(stack, big.id)).toEqual([]);
-      const status = await api(stack, 'GET', `/v1/jobs/${big.id}/status`, {
-        key: account.key,
-        web: 1,
-      });
-      expect(status.body).toMatchObject({
-        status: 'created',
-        message: expect.stringContaining('The upload was refused: File too large') as string,
-      });
-
-      const text = await createJob(stack, account.key, 'notes.mp4');
-      const notVideo = path.join(tmp, 'notes.mp4');
-      fs.writeFileSync(notVideo, '#EXTM3U\n#EXT-X-ENDLIST\n');
-      expect((await putUpload(text, notVideo)).status).toBe(200);
-      const refused = await api(stack, 'GET', `/v1/jobs/${text.id}/status`, { key: account.key });
-      expect(refused.body).toMatchObject({
-        status: 'created',
-        message: expect.stringContaining('not a supported video') as string,
-      });
-      expect(await storedKeys(stack, text.id)).toEqual([]);
-      // Uploading again with the same URL works once the file is a video.
-      expect((await putUpload(text, short)).status).toBe(200);
-      expect(
-        (await api(stack, 'GET', `/v1/jobs/${text.id}/status`, { key: account.key, web: 1 })).body
-          .status,
-      ).toBe('uploaded');
-      expect(await storedKeys(stack, text.id)).toEqual([
-        expect.stringMatching(new RegExp(`^jobs/${text.id}/source-[0-9a-f]{8}\\.mp4$`)),
-      ]);
-    });
+        const text = await createJob(stack, account.key, 'notes.mp4');
+        const notVideo = path.join(tmp, 'notes.mp4');
+        fs.writeFileSync(notVideo, '#EXTM3U\n#EXT-X-ENDLIST\n');
+        expect((await putUpload(text, notVideo)).status).toBe(200);
+        const refused = await api(stack, 'GET', `/v1/jobs/${text.id}/status`, { key: account.key });
+        expect(refused.body).toMatchObject({
+          status: 'created',
+          message: expect.stringContaining('not a supported video') as string,
+        });
+        expect(await storedKeys(stack, text.id)).toEqual([]);
+        // Uploading again with the same URL works once the file is a video.
+        expect((await putUpload(text, short)).status).toBe(200);
+        expect(
+          (await api(stack, 'GET', `/v1/jobs/${text.id}/status`, { key: account.key, web: 1 })).body
+            .status,
+        ).toBe('uploaded');
+        expect(await storedKeys(stack, text.id)).toEqual([
+          expect.stringMatching(new RegExp(`^jobs/${text.id}/source-[0-9a-f]{8}\\.mp4$`)),
+        ]);
+      },
+    );
   },
 );

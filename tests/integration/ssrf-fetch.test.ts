@@ -83,7 +83,9 @@ const loopbackForms = [
   ['name resolving to loopback', `http://localhost:${INTERNAL_PORT}/`],
 ] as const;
 
-/** IPv6 forms that carry a loopback or metadata IPv4 address (the URL parser writes them in hex). */
+/**
+ * IPv6 forms that carry a loopback or metadata IPv4 address (the URL parser writes them in hex).
+ */
 const embeddedForms = [
   ['IPv4-compatible', `http://[::127.0.0.1]:${INTERNAL_PORT}/`],
   ['IPv4-compatible metadata', 'http://[::a9fe:a9fe]/latest/meta-data/'],
@@ -117,16 +119,19 @@ describe('safeFetchToFile with KEYOUT_ALLOW_PRIVATE_URLS unset', () => {
     );
   });
 
-  it('the same URLs do reach the internal server when private URLs are allowed (control)', async () => {
-    process.env.KEYOUT_ALLOW_PRIVATE_URLS = '1';
-    resetEnvForTests();
-    for (const [, url] of loopbackForms) {
-      await expect(safeFetchToFile(url, dest, { maxBytes: 1e6 })).resolves.toMatchObject({
-        bytes: 6,
-      });
-    }
-    expect(internalHits).toBe(loopbackForms.length);
-  });
+  it(
+    'the same URLs do reach the internal server when private URLs ' + 'are allowed (control)',
+    async () => {
+      process.env.KEYOUT_ALLOW_PRIVATE_URLS = '1';
+      resetEnvForTests();
+      for (const [, url] of loopbackForms) {
+        await expect(safeFetchToFile(url, dest, { maxBytes: 1e6 })).resolves.toMatchObject({
+          bytes: 6,
+        });
+      }
+      expect(internalHits).toBe(loopbackForms.length);
+    },
+  );
 });
 
 describe('redirects are checked on every hop', () => {
@@ -156,7 +161,9 @@ describe('redirects are checked on every hop', () => {
   });
 
   it('refuses a redirect to plain http when HTTPS is required', async () => {
-    const url = `http://127.0.0.2:${PUBLIC_PORT}/redirect?to=${encodeURIComponent(`http://127.0.0.2:${PUBLIC_PORT}/x`)}`;
+    const url =
+      'http://127.0.0.2:' +
+      `${PUBLIC_PORT}/redirect?to=${encodeURIComponent(`http://127.0.0.2:${PUBLIC_PORT}/x`)}`;
     await expect(
       fetchToFile(url, dest, { maxBytes: 1e6 }, { ...testPolicy, requireHttps: true }),
     ).rejects.toThrow(/HTTPS/);

@@ -83,43 +83,53 @@ describe('composition backgrounds fetched by the worker', () => {
     expect(fs.existsSync(path.join(stack.dataDir, 'work', id))).toBe(false);
   });
 
-  it('refuses a background URL that is missing or not an image or video before anything is charged', async () => {
-    const before = await remainingCredits(stack, key);
-    for (const [url, why] of [
-      [`http://127.0.0.1:${HOST_PORT}/missing.png`, /HTTP 404/],
-      [
-        `http://127.0.0.1:${HOST_PORT}/page.html`,
-        /not lead to an image .* or a video .*; it answered with text\/html/,
-      ],
-    ] as const) {
-      const id = await uploadedJob(stack, key, clip);
-      const started = await api<{ error: string; details?: string }>(
-        stack,
-        'POST',
-        `/v1/jobs/${id}/start`,
-        {
-          key,
-          body: {
-            model: 'service-light',
-            background: { type: 'composition', composition: { background_url: url } },
+  it(
+    'refuses a background URL that is missing or not an image or ' +
+      'video before anything is charged',
+    async () => {
+      const before = await remainingCredits(stack, key);
+      for (const [url, why] of [
+        [`http://127.0.0.1:${HOST_PORT}/missing.png`, /HTTP 404/],
+        [
+          `http://127.0.0.1:${HOST_PORT}/page.html`,
+          /not lead to an image .* or a video .*; it answered with text\/html/,
+        ],
+      ] as const) {
+        const id = await uploadedJob(stack, key, clip);
+        const started = await api<{ error: string; details?: string }>(
+          stack,
+          'POST',
+          `/v1/jobs/${id}/start`,
+          {
+            key,
+            body: {
+              model: 'service-light',
+              background: { type: 'composition', composition: { background_url: url } },
+            },
           },
-        },
-      );
-      expect(started.status, started.text).toBe(400);
-      expect(started.body.error).toMatch(/background_url/);
-      expect(started.body.details).toMatch(why);
-      const job = await api<{ status: string }>(stack, 'GET', `/v1/jobs/${id}/status`, { key });
-      expect(job.body.status).toBe('uploaded');
-    }
-    expect(await remainingCredits(stack, key)).toBe(before);
-  });
+        );
+        expect(started.status, started.text).toBe(400);
+        expect(started.body.error).toMatch(/background_url/);
+        expect(started.body.details).toMatch(why);
+        const job = await api<{ status: string }>(stack, 'GET', `/v1/jobs/${id}/status`, { key });
+        expect(job.body.status).toBe('uploaded');
+      }
+      expect(await remainingCredits(stack, key)).toBe(before);
+    },
+  );
 
-  it('fails the job with a clear message and a refund when the background is gone by the time it is fetched', async () => {
-    const before = await remainingCredits(stack, key);
-    const id = await startComposition(`http://127.0.0.1:${HOST_PORT}/once.png`);
-    const status = await waitForJob(stack, key, id);
-    expect(status.status).toBe('failed');
-    expect(status.message).toMatch(/background could not be fetched: The server answered HTTP 404/);
-    expect(await remainingCredits(stack, key)).toBe(before);
-  });
+  it(
+    'fails the job with a clear message and a refund when the ' +
+      'background is gone by the time it is fetched',
+    async () => {
+      const before = await remainingCredits(stack, key);
+      const id = await startComposition(`http://127.0.0.1:${HOST_PORT}/once.png`);
+      const status = await waitForJob(stack, key, id);
+      expect(status.status).toBe('failed');
+      expect(status.message).toMatch(
+        /background could not be fetched: The server answered HTTP 404/,
+      );
+      expect(await remainingCredits(stack, key)).toBe(before);
+    },
+  );
 });

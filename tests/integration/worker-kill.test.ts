@@ -52,7 +52,10 @@ async function startJob(): Promise<string> {
   return id;
 }
 
-/** The queue row of the job's processing, and the pid of the worker holding it (workerId = host:pid:…). */
+/**
+ * The queue row of the job's processing, and the pid of the worker holding it (workerId =
+ * host:pid:…).
+ */
 async function heldRow(jobId: string) {
   return waitFor(
     async () => {
@@ -87,11 +90,13 @@ const alive = (pid: number) => {
 
 describe('worker crash safety', () => {
   it(
-    'a job whose worker is SIGKILLed mid-job is reclaimed after the lease and completes, charged once',
+    'a job whose worker is SIGKILLed mid-job is reclaimed after the ' +
+      'lease and completes, charged once',
     async () => {
       const jobId = await startJob();
       const { row, pid } = await heldRow(jobId);
-      // The worker's whole process group (its launcher, the worker, their ffmpeg), like a container kill.
+      // The worker's whole process group (its launcher, the worker, their ffmpeg), like a container
+      // kill.
       process.kill(-stack.pids().worker!, 'SIGKILL');
       await waitFor(() => Promise.resolve(alive(pid) ? undefined : true), {
         what: 'the worker to die',
@@ -100,7 +105,8 @@ describe('worker crash safety', () => {
         'processing',
       );
 
-      // The launcher ends just after the worker; startWorker() sees a worker still running until then.
+      // The launcher ends just after the worker; startWorker() sees a worker still running until
+      // then.
       await stack.stopWorker();
       stack.startWorker();
       const status = await waitForJob(stack, key, jobId, { timeoutMs: 300_000 });
@@ -117,7 +123,8 @@ describe('worker crash safety', () => {
   );
 
   it(
-    'SIGTERM drains: the worker finishes or releases its job and exits; the job completes, charged once',
+    'SIGTERM drains: the worker finishes or releases its job and ' +
+      'exits; the job completes, charged once',
     async () => {
       const jobId = await startJob();
       const { row, pid } = await heldRow(jobId);

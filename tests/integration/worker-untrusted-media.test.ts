@@ -57,7 +57,8 @@ function make(name: string, args: string[]): string {
 async function plantJob(file: string, webhookUrl: string | null = null): Promise<string> {
   const id = randomUUID();
   const key = storageKeys.source(id, 'test', 'mp4');
-  // The row first: storage refuses a job's files once (or before) its row exists (lib/storage/job-guard.ts).
+  // The row first: storage refuses a job's files once (or before) its row exists
+  // (lib/storage/job-guard.ts).
   await transact(defaultPorts, async (tx) => {
     await tx.job.create({
       data: {
@@ -98,77 +99,81 @@ const finished = (id: string) =>
   );
 
 describe('the worker and hostile media', () => {
-  it('fails each disguised or lying file with a clear message and a refund, then keeps working', async () => {
-    // A real video the playlist and concat list point at: if ffmpeg followed them, it would succeed.
-    const secret = make('secret.mp4', [
-      '-f',
-      'lavfi',
-      '-i',
-      'testsrc2=s=64x64:d=1',
-      '-pix_fmt',
-      'yuv420p',
-    ]);
-    const hls = path.join(dir, 'playlist.mp4');
-    fs.writeFileSync(
-      hls,
-      `#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXTINF:10.0,\nfile://${secret}\n#EXT-X-ENDLIST\n`,
-    );
-    const concat = path.join(dir, 'concat.mp4');
-    fs.writeFileSync(concat, `ffconcat version 1.0\nfile '${secret}'\n`);
-    const tenHours = make('long.mkv', TINY_TEN_HOURS);
-    const huge = make('huge.mp4', HUGE_FRAME);
-    const text = path.join(dir, 'notes.mp4');
-    fs.writeFileSync(text, 'hello, this is not a video');
+  it(
+    'fails each disguised or lying file with a clear message and a ' + 'refund, then keeps working',
+    async () => {
+      // A real video the playlist and concat list point at: if ffmpeg followed them, it would
+      // succeed.
+      const secret = make('secret.mp4', [
+        '-f',
+        'lavfi',
+        '-i',
+        'testsrc2=s=64x64:d=1',
+        '-pix_fmt',
+        'yuv420p',
+      ]);
+      const hls = path.join(dir, 'playlist.mp4');
+      fs.writeFileSync(
+        hls,
+        `#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXTINF:10.0,\nfile://${secret}\n#EXT-X-ENDLIST\n`,
+      );
+      const concat = path.join(dir, 'concat.mp4');
+      fs.writeFileSync(concat, `ffconcat version 1.0\nfile '${secret}'\n`);
+      const tenHours = make('long.mkv', TINY_TEN_HOURS);
+      const huge = make('huge.mp4', HUGE_FRAME);
+      const text = path.join(dir, 'notes.mp4');
+      fs.writeFileSync(text, 'hello, this is not a video');
 
-    const cases: [string, RegExp][] = [
-      [hls, /not a supported video/],
-      [concat, /not a supported video/],
-      [tenHours, /limit is \d+ s/],
-      [huge, /8192x8192.*pixels per frame/],
-      [text, /not a supported video/],
-    ];
-    const ids: string[] = [];
-    const hook = `http://127.0.0.1:${RECEIVER_PORT}/hook`;
-    for (const [i, [file]] of cases.entries())
-      ids.push(await plantJob(file, i === 0 ? hook : null));
-    const good = await plantJob(
-      await syntheticClip(path.join(dir, 'good.mp4'), { seconds: 1, size: '160x120' }),
-    );
+      const cases: [string, RegExp][] = [
+        [hls, /not a supported video/],
+        [concat, /not a supported video/],
+        [tenHours, /limit is \d+ s/],
+        [huge, /8192x8192.*pixels per frame/],
+        [text, /not a supported video/],
+      ];
+      const ids: string[] = [];
+      const hook = `http://127.0.0.1:${RECEIVER_PORT}/hook`;
+      for (const [i, [file]] of cases.entries())
+        ids.push(await plantJob(file, i === 0 ? hook : null));
+      const good = await plantJob(
+        await syntheticClip(path.join(dir, 'good.mp4'), { seconds: 1, size: '160x120' }),
+      );
 
-    for (const [i, [file, message]] of cases.entries()) {
-      const job = await finished(ids[i]!);
-      expect(job.status, `${path.basename(file)}: ${job.message}`).toBe('failed');
-      expect(job.message).toMatch(message);
-      const refund = await db().creditEntry.findUnique({
-        where: { idempotencyKey: `refund:${job.id}` },
+      for (const [i, [file, message]] of cases.entries()) {
+        const job = await finished(ids[i]!);
+        expect(job.status, `${path.basename(file)}: ${job.message}`).toBe('failed');
+        expect(job.message).toMatch(message);
+        const refund = await db().creditEntry.findUnique({
+          where: { idempotencyKey: `refund:${job.id}` },
+        });
+        expect(refund?.amount).toBe(1);
+        const output = await db().output.findFirstOrThrow({ where: { jobId: job.id } });
+        expect(output).toMatchObject({ status: 'failed', storageKey: null });
+        expect(fs.existsSync(path.join(stack.dataDir, 'work', job.id))).toBe(false);
+      }
+
+      // The failure is announced with the same message.
+      const failedJob = await db().job.findUniqueOrThrow({ where: { id: ids[0]! } });
+      const delivery = await waitFor(
+        () =>
+          db()
+            .webhookDelivery.findFirst({
+              where: { jobId: ids[0]!, eventType: 'job.failed', deliveryStatus: 'delivered' },
+            })
+            .then((d) => d ?? undefined),
+        { what: 'the job.failed delivery' },
+      );
+      expect(delivery.httpStatusCode).toBe(200);
+      expect(hooks).toContainEqual({
+        event: 'job.failed',
+        timestamp: expect.any(String) as string,
+        job: { id: ids[0], status: 'failed', filename: 'playlist.mp4', message: failedJob.message },
       });
-      expect(refund?.amount).toBe(1);
-      const output = await db().output.findFirstOrThrow({ where: { jobId: job.id } });
-      expect(output).toMatchObject({ status: 'failed', storageKey: null });
-      expect(fs.existsSync(path.join(stack.dataDir, 'work', job.id))).toBe(false);
-    }
 
-    // The failure is announced with the same message.
-    const failedJob = await db().job.findUniqueOrThrow({ where: { id: ids[0]! } });
-    const delivery = await waitFor(
-      () =>
-        db()
-          .webhookDelivery.findFirst({
-            where: { jobId: ids[0]!, eventType: 'job.failed', deliveryStatus: 'delivered' },
-          })
-          .then((d) => d ?? undefined),
-      { what: 'the job.failed delivery' },
-    );
-    expect(delivery.httpStatusCode).toBe(200);
-    expect(hooks).toContainEqual({
-      event: 'job.failed',
-      timestamp: expect.any(String) as string,
-      job: { id: ids[0], status: 'failed', filename: 'playlist.mp4', message: failedJob.message },
-    });
-
-    const ok = await finished(good);
-    expect(ok.status, `${ok.message}\n${stack.logs()}`).toBe('completed');
-    expect(await db().creditEntry.count({ where: { jobId: good, kind: 'refund' } })).toBe(0);
-    expect(stack.logs()).not.toMatch(/refusing to start|unhandled/);
-  });
+      const ok = await finished(good);
+      expect(ok.status, `${ok.message}\n${stack.logs()}`).toBe('completed');
+      expect(await db().creditEntry.count({ where: { jobId: good, kind: 'refund' } })).toBe(0);
+      expect(stack.logs()).not.toMatch(/refusing to start|unhandled/);
+    },
+  );
 });

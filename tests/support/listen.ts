@@ -9,7 +9,8 @@ export function listenOnFreePort(server: http.Server, host: string): Promise<num
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(0, host, () => resolve((server.address() as AddressInfo).port));
-    // A file whose tests are all skipped never runs its afterAll: the server must not keep the process alive.
+    // A file whose tests are all skipped never runs its afterAll: the server must not keep the
+    // process alive.
     server.unref();
   });
 }

@@ -20,7 +20,9 @@ export interface SeenSticker {
   streams: string[];
   /** Every alpha value of a few frames (10 %, 50 %, 90 % through). */
   alpha: number[];
-  /** VP9: the Matroska track says it carries alpha. WebP: the canvas says "animation transparency". */
+  /**
+   * VP9: the Matroska track says it carries alpha. WebP: the canvas says "animation transparency".
+   */
   alphaFlagged: boolean;
   /** Animated images: the loop count is 0 (forever). */
   loopsForever: boolean | null;

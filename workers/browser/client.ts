@@ -72,7 +72,8 @@ export async function chooseBackend(force?: Backend | null): Promise<BackendChoi
     return {
       backend: 'wasm',
       reason:
-        'Only a software WebGPU adapter is available (no GPU), so the model runs on the CPU with WebAssembly.',
+        'Only a software WebGPU adapter is available (no GPU), so the ' +
+        'model runs on the CPU with WebAssembly.',
     };
   }
   const name = [adapter.info?.vendor, adapter.info?.architecture].filter(Boolean).join(' ');

@@ -1,9 +1,10 @@
 /**
  * ffmpeg.wasm (FFmpeg 5.1, single-threaded core) in its own Web Worker, loaded from our own
  * origin (app/vendor/ffmpeg), the @ffmpeg/ffmpeg module included (bundlers cannot follow its
- * `new Worker(new URL(url, import.meta.url))`, so it is loaded as it ships): the studio's encoder for what WebCodecs cannot make (animated WebP,
- * APNG, GIF, PNG sequences, and every sticker's master and attempts). It runs the same argument
- * lists native ffmpeg runs on servers (engine/media/render-plan.ts), on files in its memory.
+ * `new Worker(new URL(url, import.meta.url))`, so it is loaded as it ships): the studio's encoder
+ * for what WebCodecs cannot make (animated WebP, APNG, GIF, PNG sequences, and every sticker's
+ * master and attempts). It runs the same argument lists native ffmpeg runs on servers
+ * (engine/media/render-plan.ts), on files in its memory.
  */
 import type { FFmpeg } from '@ffmpeg/ffmpeg';
 

@@ -26,7 +26,8 @@ describe('rgbaToI420 (BT.709 limited range)', () => {
   });
 
   it('averages each 2×2 block into one chroma sample, also at odd edges', () => {
-    // 3×1: a black and a white pixel share the first chroma sample, the last white pixel has its own.
+    // 3×1: a black and a white pixel share the first chroma sample, the last white pixel has its
+    // own.
     const px = new Uint8ClampedArray([0, 0, 0, 255, 255, 255, 255, 255, 255, 0, 0, 255]);
     const out = rgbaToI420(px, 3, 1);
     expect(out.length).toBe(3 + 2 * 2);

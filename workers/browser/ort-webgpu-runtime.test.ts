@@ -44,14 +44,17 @@ describe('createOrtWebGpuRuntime', () => {
     expect(ort.created.sort()).toEqual(['centernet', 'sam-decoder', 'selfie']);
   });
 
-  it('rejects the load whose creation fails and still creates the ones queued after it', async () => {
-    const runtime = createOrtWebGpuRuntime({ modelBaseUrl: '/models/', wasmPaths: '/ort/' });
-    const [broken, next] = await Promise.allSettled([
-      runtime.load(manifest('broken')),
-      runtime.load(manifest('selfie')),
-    ]);
-    expect(broken).toMatchObject({ status: 'rejected', reason: { message: 'unsupported op' } });
-    expect(next.status).toBe('fulfilled');
-    expect(ort.created).toEqual(['selfie']);
-  });
+  it(
+    'rejects the load whose creation fails and still creates the ' + 'ones queued after it',
+    async () => {
+      const runtime = createOrtWebGpuRuntime({ modelBaseUrl: '/models/', wasmPaths: '/ort/' });
+      const [broken, next] = await Promise.allSettled([
+        runtime.load(manifest('broken')),
+        runtime.load(manifest('selfie')),
+      ]);
+      expect(broken).toMatchObject({ status: 'rejected', reason: { message: 'unsupported op' } });
+      expect(next.status).toBe('fulfilled');
+      expect(ort.created).toEqual(['selfie']);
+    },
+  );
 });

@@ -13,7 +13,10 @@ import {
 } from '../../engine';
 import { modelInputSize } from '../../engine/models/io';
 
-/** A model run within this leaves room for the refinement and still keeps up with half real time at 30 fps (66 ms a frame). */
+/**
+ * A model run within this leaves room for the refinement and still keeps up with half real time at
+ * 30 fps (66 ms a frame).
+ */
 export const RVM_BUDGET_MS = 45;
 
 export interface PeopleChoice {
@@ -26,7 +29,9 @@ export const PEOPLE_TITLES: Record<PeopleModel, string> = {
   selfie: 'MediaPipe selfie',
 };
 
-/** Median time of RVM runs (after a warm-up) at the input size the frame will get, state carried. */
+/**
+ * Median time of RVM runs (after a warm-up) at the input size the frame will get, state carried.
+ */
 async function timeRvm(
   runtime: InferenceRuntime,
   frame: { width: number; height: number },
@@ -67,10 +72,13 @@ export async function choosePeopleModel(
   return ms <= RVM_BUDGET_MS
     ? {
         people: 'rvm',
-        reason: `${took}, fast enough to keep up, so it runs: real alpha for hair and steady edges.`,
+        reason:
+          `${took}, fast enough to keep up, so it runs: real alpha for ` + 'hair and steady edges.',
       }
     : {
         people: 'selfie',
-        reason: `${took} (more than ${RVM_BUDGET_MS} ms), so the faster ${PEOPLE_TITLES.selfie} model runs instead.`,
+        reason:
+          `${took} (more than ${RVM_BUDGET_MS} ms), so the faster ` +
+          `${PEOPLE_TITLES.selfie} model runs instead.`,
       };
 }

@@ -13,7 +13,9 @@ export type ToWorker =
   | {
       type: 'init';
       model: ApiModel;
-      /** service-human: run this people model, instead of deciding by a timed run on this device. */
+      /**
+       * service-human: run this people model, instead of deciding by a timed run on this device.
+       */
       people: PeopleModel | null;
       /** The video's frame size (the decision times the model at the size it will run). */
       frame: { width: number; height: number };
@@ -21,7 +23,10 @@ export type ToWorker =
       modelBaseUrl: string;
       wasmPaths: string;
     }
-  /** `work`: the same frame already scaled to the engine's working size (the page's canvas does it faster than JS). */
+  /**
+   * `work`: the same frame already scaled to the engine's working size (the page's canvas does it
+   * faster than JS).
+   */
   | {
       type: 'frame';
       id: number;
@@ -41,7 +46,10 @@ export interface WorkerReady {
   loadMs: number;
   /** Frames the engine holds back before their alpha comes out (keep this many in flight). */
   latency: number;
-  /** The engine's working size for this video: frames sent along at this size save the engine scaling them. */
+  /**
+   * The engine's working size for this video: frames sent along at this size save the engine
+   * scaling them.
+   */
   workSize: [number, number];
   /** The model that runs, and why (service-human: chosen by timing RVM on this device). */
   modelName: string;
@@ -50,7 +58,10 @@ export interface WorkerReady {
 
 export type FromWorker =
   | WorkerReady
-  /** `busyMs`: the worker's time on frames so far (engine and writing alphas back), all frames together. */
+  /**
+   * `busyMs`: the worker's time on frames so far (engine and writing alphas back), all frames
+   * together.
+   */
   | {
       type: 'matted';
       id: number;

@@ -1,4 +1,7 @@
-/** Messages between the job page (sam-preview.ts) and the SAM preview worker (sam-preview.worker.ts). */
+/**
+ * Messages between the job page (sam-preview.ts) and the SAM preview worker
+ * (sam-preview.worker.ts).
+ */
 import type { SamPoint } from '../../engine/prompts/sam';
 
 export type ToSamWorker =

@@ -47,7 +47,10 @@ export class SamPreview {
     });
   }
 
-  /** Encodes a picture (its pixels are copied); later masks are over it. Resolves with the encoder's time in ms. */
+  /**
+   * Encodes a picture (its pixels are copied); later masks are over it. Resolves with the encoder's
+   * time in ms.
+   */
   async encode(picture: ImageData): Promise<number> {
     const rgba = picture.data.slice().buffer;
     const r = await this.ask(

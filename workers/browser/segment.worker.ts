@@ -39,9 +39,12 @@ async function runtimeFor(backend: Backend, modelBaseUrl: string, wasmPaths: str
 
 /**
  * Writes each finished alpha into its frame's buffer, takes the old background's colour out of
- * its soft edges where the model's renders do on the server, and sends the frame back (transferred).
+ * its soft edges where the model's renders do on the server, and sends the frame back
+ * (transferred).
  */
-/** Whether the model's cut-outs carry the estimated edge colour (engine/api-models.ts `edgeColour`). */
+/**
+ * Whether the model's cut-outs carry the estimated edge colour (engine/api-models.ts `edgeColour`).
+ */
 let edgeColour = true;
 
 function deliver(alphas: Uint8Array[], t0: number): void {

@@ -45,7 +45,10 @@ export interface EncoderSetup {
   signal: AbortSignal;
 }
 
-/** An Output with its video track and, when the source has sound, its audio track; the sound runs from start. */
+/**
+ * An Output with its video track and, when the source has sound, its audio track; the sound runs
+ * from start.
+ */
 async function startOutput(
   format: OutputFormat,
   video: VideoSampleSource,
@@ -108,7 +111,10 @@ export async function cutoutEncoder(setup: EncoderSetup): Promise<FrameEncoder> 
   };
 }
 
-/** What an opaque Studio result stands on: a colour, a picture the user chose, or its own blurred frame. */
+/**
+ * What an opaque Studio result stands on: a colour, a picture the user chose, or its own blurred
+ * frame.
+ */
 export type StudioBackground =
   { kind: 'color'; color: string } | { kind: 'image'; image: ImageBitmap } | { kind: 'blur' };
 

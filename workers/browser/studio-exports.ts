@@ -192,7 +192,10 @@ async function makeOne(
   };
 }
 
-/** A ZIP plan's members read out of ffmpeg.wasm's files; images are stored, the manifest deflated (as on the server). */
+/**
+ * A ZIP plan's members read out of ffmpeg.wasm's files; images are stored, the manifest deflated
+ * (as on the server).
+ */
 async function zipFromPlan(ff: FfmpegWasm, plan: ZipPlan): Promise<Uint8Array> {
   const members: Zippable = {};
   const fixed = new Date('2000-01-01T00:00:00Z');
@@ -208,7 +211,10 @@ async function zipFromPlan(ff: FfmpegWasm, plan: ZipPlan): Promise<Uint8Array> {
   return zipSync(members);
 }
 
-/** An attempt's last step over the raw RGBA frames its ffmpeg step wrote (engine/formats/sticker.ts). */
+/**
+ * An attempt's last step over the raw RGBA frames its ffmpeg step wrote
+ * (engine/formats/sticker.ts).
+ */
 async function runFramesJob(ff: FfmpegWasm, job: FramesJob): Promise<void> {
   const raw = await ff.read(job.rawFrames);
   await ff.remove(job.rawFrames);
@@ -219,7 +225,10 @@ async function runFramesJob(ff: FfmpegWasm, job: FramesJob): Promise<void> {
   await ff.write(job.output, file);
 }
 
-/** VP9 with alpha in WebM through WebCodecs, each stream (colour, alpha) at `bitrate` bits per second. */
+/**
+ * VP9 with alpha in WebM through WebCodecs, each stream (colour, alpha) at `bitrate` bits per
+ * second.
+ */
 async function vp9AlphaWebm(raw: Uint8Array, job: FramesJob, bitrate: number): Promise<Uint8Array> {
   const fps = parseRational(job.fpsRational);
   const target = new BufferTarget();

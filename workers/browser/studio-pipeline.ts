@@ -34,13 +34,18 @@ export interface StudioProgress {
   etaSeconds: number | null;
 }
 
-/** What the run makes besides the cut-out: nothing more, or the subject on a background as MP4 or WebM. */
+/**
+ * What the run makes besides the cut-out: nothing more, or the subject on a background as MP4 or
+ * WebM.
+ */
 export type StudioOpaque = { container: 'mp4' | 'webm'; background: StudioBackground };
 
 export interface StudioResult {
   /** The result file: the cut-out itself, or the chosen opaque video. */
   file: Blob;
-  /** The transparent cut-out (VP9 with alpha, with the sound), which further files are made from. */
+  /**
+   * The transparent cut-out (VP9 with alpha, with the sound), which further files are made from.
+   */
   cutout: StudioCutout;
   thumbnail: Blob;
   frames: number;
@@ -54,7 +59,10 @@ export interface StudioResult {
   modelReason: string;
   /** Wall time of the whole run, model load included. */
   totalMs: number;
-  /** Mean time the worker was busy with one frame (engine, writing the alpha back, the edges' colour). */
+  /**
+   * Mean time the worker was busy with one frame (engine, writing the alpha back, the edges'
+   * colour).
+   */
   meanFrameMs: number;
   modelLoadMs: number;
   /** Engine totals: how many frames ran the model, and the time in inference vs refinement. */
@@ -77,7 +85,10 @@ export interface StudioProfile {
   inferMs: number;
   /** The engine's refinement (resampling, main subject, guided filter, full-resolution alpha). */
   refineMs: number;
-  /** The worker's time besides the engine: messages, writing the alpha into the frame, the edges' colour. */
+  /**
+   * The worker's time besides the engine: messages, writing the alpha into the frame, the edges'
+   * colour.
+   */
   workerOtherMs: number;
   /** Handing frames to the encoder (waits only when the encoder falls behind). */
   encodeMs: number;
@@ -134,7 +145,10 @@ async function toPng(frame: ImageData): Promise<Blob> {
   return canvas.convertToBlob({ type: 'image/png' });
 }
 
-/** The file's video track and its frame size and count, refused early when this browser cannot decode it or encode the chosen result. */
+/**
+ * The file's video track and its frame size and count, refused early when this browser cannot
+ * decode it or encode the chosen result.
+ */
 async function openVideoTrack(run: StudioRun, input: Input) {
   const track = await input.getPrimaryVideoTrack().catch(() => null);
   if (!track)
@@ -145,7 +159,8 @@ async function openVideoTrack(run: StudioRun, input: Input) {
   if (!(await track.canDecode())) {
     const codec = (await track.getCodecParameterString()) ?? 'this codec';
     throw new StudioError(
-      `This browser cannot decode ${codec} video (HEVC is a common case). The server can process it.`,
+      `This browser cannot decode ${codec} video (HEVC is a common ` +
+        'case). The server can process it.',
       true,
     );
   }
@@ -164,7 +179,9 @@ async function openVideoTrack(run: StudioRun, input: Input) {
   ) {
     const codec = run.opaque.container === 'mp4' ? 'H.264' : 'VP9';
     throw new StudioError(
-      `This browser cannot encode ${codec} video. Choose the transparent WebM here, or let the server make the ${run.opaque.container.toUpperCase()}.`,
+      `This browser cannot encode ${codec} video. Choose the ` +
+        'transparent WebM here, or let the server make the ' +
+        `${run.opaque.container.toUpperCase()}.`,
       true,
     );
   }
@@ -241,7 +258,8 @@ export async function runStudio(run: StudioRun): Promise<StudioResult> {
       run.maxFrames || !run.opaque ? null : await onBackgroundEncoder({ ...setup, ...run.opaque });
     const encoders = [cutout, opaque].filter((e): e is FrameEncoder => e !== null);
     const sink = new CanvasSink(track, { width, height, fit: 'fill', poolSize: 3 });
-    // The engine's working-size copy of each frame, scaled by the canvas (the engine would scale it in JS).
+    // The engine's working-size copy of each frame, scaled by the canvas (the engine would scale it
+    // in JS).
     const [ww, wh] = client.workSize;
     const small = new OffscreenCanvas(ww, wh).getContext('2d', { willReadFrequently: true })!;
     small.imageSmoothingQuality = 'medium';
@@ -314,7 +332,8 @@ export async function runStudio(run: StudioRun): Promise<StudioResult> {
       stage.readback += performance.now() - t;
       next = frames.next(); // decode ahead while the worker segments this frame
       const matted = client.segment(pixels.data.buffer, width, height, work);
-      matted.catch(() => undefined); // awaited in order by take(); don't report it unhandled meanwhile
+      // awaited in order by take(); don't report it unhandled meanwhile
+      matted.catch(() => undefined);
       inFlight.push({ matted, timestamp, duration: frameDuration });
       sent++;
       while (inFlight.length >= depth) await take();
@@ -339,7 +358,8 @@ export async function runStudio(run: StudioRun): Promise<StudioResult> {
         file: cutoutFile ?? empty,
         width,
         height,
-        // Whole thousandths of a frame per second: the rate ffmpeg.wasm puts the cut-out's frames on.
+        // Whole thousandths of a frame per second: the rate ffmpeg.wasm puts the cut-out's frames
+        // on.
         fpsRational: `${Math.round(fps * 1000)}/1000`,
         frames: done,
         hasAudio: cutout?.hasAudio ?? false,

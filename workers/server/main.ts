@@ -14,11 +14,13 @@ import { assertHandlersMatchCatalogue, Runner } from './runner';
 /**
  * `npm run worker`: the process role that runs ffmpeg and the models (the web process never
  * does). Boots env → database (connected, pending migrations applied) → the runner with
- * WORKER_CONCURRENCY slots. SIGTERM/SIGINT drain: no new work; running work gets DRAIN_GRACE_MS to finish, then it
- * is aborted and its queue rows released for another worker.
+ * WORKER_CONCURRENCY slots. SIGTERM/SIGINT drain: no new work; running work gets DRAIN_GRACE_MS to
+ * finish, then it is aborted and its queue rows released for another worker.
  */
 const DRAIN_GRACE_MS = 10_000;
-/** How often abandoned, never-started jobs are looked for (lib/services/jobs/expire-abandoned-jobs). */
+/**
+ * How often abandoned, never-started jobs are looked for (lib/services/jobs/expire-abandoned-jobs).
+ */
 const EXPIRY_SWEEP_MS = 60 * 60 * 1000;
 /** The process's adapters, with the models (loaded on first use). */
 const ports = withRuntime(defaultPorts, serverRuntime);
@@ -89,7 +91,13 @@ async function main(): Promise<void> {
   const sweep = setInterval(sweepAbandonedJobs, EXPIRY_SWEEP_MS);
   sweep.unref();
   console.log(
-    `[worker] ${runner.workerId} ready (concurrency ${config.WORKER_CONCURRENCY}, lanes ${lanes.join('+')}${config.WORKER_LANES === 'auto' ? ' (auto)' : ''}, queue ${config.QUEUE_PROVIDER}, storage ${config.STORAGE_PROVIDER}, nice ${os.getPriority()}; inference ${inference ? describeChoice(inference) : 'not used (cpu lane only)'})`,
+    `[worker] ${runner.workerId} ready (concurrency ` +
+      `${config.WORKER_CONCURRENCY}, lanes ` +
+      `${lanes.join('+')}${config.WORKER_LANES === 'auto' ? ' (auto)' : ''},` +
+      ` queue ${config.QUEUE_PROVIDER}, storage ` +
+      `${config.STORAGE_PROVIDER}, nice ${os.getPriority()}; ` +
+      'inference ' +
+      `${inference ? describeChoice(inference) : 'not used (cpu lane only)'})`,
   );
 
   let stopping = false;

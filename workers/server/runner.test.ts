@@ -19,7 +19,10 @@ const quiet = process.env.DEBUG_RUNNER
   ? { info: (m: string) => console.log(m), error: (m: string) => console.log(m) }
   : { info: () => undefined, error: () => undefined };
 
-/** A Runner over this file's queue, on one slot polling every 20 ms, quiet unless DEBUG_RUNNER is set. */
+/**
+ * A Runner over this file's queue, on one slot polling every 20 ms, quiet unless DEBUG_RUNNER is
+ * set.
+ */
 const runnerWith = (handlers: HandlerMap, opts: Partial<RunnerOptions> = {}) =>
   new Runner({
     ports: defaultPorts,
@@ -138,29 +141,34 @@ describe('Runner (real SQLite queue)', () => {
     expect((await rowState()).lastError).toMatch(/^Invalid payload/);
   });
 
-  it('gives up after the last retry and says how many attempts were made, in words: internals go to the log', async () => {
-    await enqueue(undefined, { attempts: 2 });
-    const failures: string[] = [];
-    const logged: string[] = [];
-    const handlers = handlersWith(
-      () => Promise.reject(new Error('SQLITE_IOERR: disk I/O error at /srv/keyout/data/keyout.db')),
-      failures,
-    );
-    const runner = runnerWith(handlers, {
-      log: { info: () => undefined, error: (m) => logged.push(m) },
-    });
-    await runUntil(runner, settled);
-    expect((await rowState()).status).toBe('failed');
-    expect(failures).toHaveLength(1);
-    const [message] = failures as [string];
-    expect(message).toMatch(
-      /^Processing failed after 3 attempts because of an internal error \(reference [0-9a-f]{8}\)\.$/,
-    );
-    const ref = /reference ([0-9a-f]{8})/.exec(message)![1]!;
-    expect(logged.some((l) => l.includes(`reference ${ref}`) && l.includes('SQLITE_IOERR'))).toBe(
-      true,
-    );
-  });
+  it(
+    'gives up after the last retry and says how many attempts were ' +
+      'made, in words: internals go to the log',
+    async () => {
+      await enqueue(undefined, { attempts: 2 });
+      const failures: string[] = [];
+      const logged: string[] = [];
+      const handlers = handlersWith(
+        () =>
+          Promise.reject(new Error('SQLITE_IOERR: disk I/O error at /srv/keyout/data/keyout.db')),
+        failures,
+      );
+      const runner = runnerWith(handlers, {
+        log: { info: () => undefined, error: (m) => logged.push(m) },
+      });
+      await runUntil(runner, settled);
+      expect((await rowState()).status).toBe('failed');
+      expect(failures).toHaveLength(1);
+      const [message] = failures as [string];
+      expect(message).toMatch(
+        /^Processing failed after 3 attempts because of an internal error \(reference [0-9a-f]{8}\)\.$/,
+      );
+      const ref = /reference ([0-9a-f]{8})/.exec(message)![1]!;
+      expect(logged.some((l) => l.includes(`reference ${ref}`) && l.includes('SQLITE_IOERR'))).toBe(
+        true,
+      );
+    },
+  );
 
   it('passes on the words of a fetch that kept failing', async () => {
     await enqueue(undefined, { attempts: 2 });
@@ -195,48 +203,55 @@ describe('Runner (real SQLite queue)', () => {
     expect(failures[0]).toMatch(/stopped unexpectedly/);
   });
 
-  it('aborts a running handler soon after its row is cancelled (the job was deleted), and records no failure', async () => {
-    const jobId = randomUUID();
-    await enqueue({ jobId });
-    let started = false;
-    let abortedAfter = -1;
-    const failures: string[] = [];
-    const handlers = handlersWith(
-      (signal) =>
-        new Promise((_resolve, reject) => {
-          started = true;
-          const t0 = Date.now();
-          signal.addEventListener('abort', () => {
-            abortedAfter = Date.now() - t0;
-            reject(new MediaError('ffmpeg was cancelled'));
-          });
-        }),
-      failures,
-    );
-    const runner = runnerWith(handlers, { heartbeatMs: 50 });
-    runner.start();
-    while (!started) await new Promise((r) => setTimeout(r, 10));
-    expect(await provider.cancel([jobId])).toBe(1);
-    while (abortedAfter < 0) await new Promise((r) => setTimeout(r, 10));
-    await runner.stop(1_000);
-    expect(failures).toEqual([]);
-    expect(await prisma.queueJob.count()).toBe(0);
-  });
+  it(
+    'aborts a running handler soon after its row is cancelled (the ' +
+      'job was deleted), and records no failure',
+    async () => {
+      const jobId = randomUUID();
+      await enqueue({ jobId });
+      let started = false;
+      let abortedAfter = -1;
+      const failures: string[] = [];
+      const handlers = handlersWith(
+        (signal) =>
+          new Promise((_resolve, reject) => {
+            started = true;
+            const t0 = Date.now();
+            signal.addEventListener('abort', () => {
+              abortedAfter = Date.now() - t0;
+              reject(new MediaError('ffmpeg was cancelled'));
+            });
+          }),
+        failures,
+      );
+      const runner = runnerWith(handlers, { heartbeatMs: 50 });
+      runner.start();
+      while (!started) await new Promise((r) => setTimeout(r, 10));
+      expect(await provider.cancel([jobId])).toBe(1);
+      while (abortedAfter < 0) await new Promise((r) => setTimeout(r, 10));
+      await runner.stop(1_000);
+      expect(failures).toEqual([]);
+      expect(await prisma.queueJob.count()).toBe(0);
+    },
+  );
 
-  it('drains on stop: work still running after the grace period is aborted and released', async () => {
-    await enqueue();
-    let started = false;
-    const handlers = handlersWith(
-      (signal) =>
-        new Promise((_resolve, reject) => {
-          started = true;
-          signal.addEventListener('abort', () => reject(new MediaError('ffmpeg was cancelled')));
-        }),
-    );
-    const runner = runnerWith(handlers, { concurrency: 2 });
-    runner.start();
-    while (!started) await new Promise((r) => setTimeout(r, 10));
-    await runner.stop(100);
-    expect(await rowState()).toMatchObject({ status: 'queued', attempts: 0, lockedBy: null });
-  });
+  it(
+    'drains on stop: work still running after the grace period is ' + 'aborted and released',
+    async () => {
+      await enqueue();
+      let started = false;
+      const handlers = handlersWith(
+        (signal) =>
+          new Promise((_resolve, reject) => {
+            started = true;
+            signal.addEventListener('abort', () => reject(new MediaError('ffmpeg was cancelled')));
+          }),
+      );
+      const runner = runnerWith(handlers, { concurrency: 2 });
+      runner.start();
+      while (!started) await new Promise((r) => setTimeout(r, 10));
+      await runner.stop(100);
+      expect(await rowState()).toMatchObject({ status: 'queued', attempts: 0, lockedBy: null });
+    },
+  );
 });

@@ -15,7 +15,10 @@ import type { ClaimedJob, QueueProvider } from '../../lib/queue/provider';
 import { ServiceError } from '../../lib/errors';
 import type { Ports, WorkContext } from '../../lib/services/ports';
 
-/** A unit of work's context (its ports, its signal: aborted on timeout, on shutdown and when the lease is lost). */
+/**
+ * A unit of work's context (its ports, its signal: aborted on timeout, on shutdown and when the
+ * lease is lost).
+ */
 export interface HandlerContext extends WorkContext {
   /** The queue row's id (not the Job's). */
   queueJobId: string;
@@ -125,7 +128,10 @@ export class Runner {
     this.log = opts.log ?? { info: (m) => console.log(m), error: (m) => console.error(m) };
   }
 
-  /** `concurrency` slots for every kind of the worker's lanes, plus one reserved for short network calls (webhooks). */
+  /**
+   * `concurrency` slots for every kind of the worker's lanes, plus one reserved for short network
+   * calls (webhooks).
+   */
   start(): void {
     const kinds = kindsFor(this.opts.lanes ?? ['gpu', 'cpu']);
     for (let i = 0; i < this.opts.concurrency; i++) this.slots.push(this.slot(kinds.all));
@@ -212,7 +218,8 @@ export class Runner {
       () =>
         ac.abort(
           new TimedOut(
-            `Processing took longer than the limit of ${Math.round(spec.timeoutMs / 60_000)} minutes.`,
+            'Processing took longer than the limit of ' +
+              `${Math.round(spec.timeoutMs / 60_000)} minutes.`,
           ),
         ),
       spec.timeoutMs,
@@ -315,7 +322,8 @@ export class Runner {
     const ref = randomUUID().slice(0, 8);
     const detail = thrown instanceof Error && thrown.stack ? thrown.stack : message;
     this.log.error(
-      `${tag}: reference ${ref}: ${detail}${thrown instanceof ToolError ? `\n${thrown.output}` : ''}`,
+      `${tag}: reference ${ref}: ` +
+        `${detail}${thrown instanceof ToolError ? `\n${thrown.output}` : ''}`,
     );
     return `${failed} because of an internal error (reference ${ref}).`;
   }

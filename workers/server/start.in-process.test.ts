@@ -9,7 +9,10 @@ const root = path.resolve(import.meta.dirname, '../..');
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'keyout-worker-start-'));
 afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 
-/** Starts `npm run worker` (MALLOC_ARENA_MAX set: the launcher runs the worker itself, no child to orphan); resolves with its output once it exits or prints its ready line (then stops it). */
+/**
+ * Starts `npm run worker` (MALLOC_ARENA_MAX set: the launcher runs the worker itself, no child to
+ * orphan); resolves with its output once it exits or prints its ready line (then stops it).
+ */
 function startWorker(extra: Record<string, string>): Promise<{ code: number | null; out: string }> {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
@@ -46,14 +49,20 @@ describe.skipIf(gpuHere)('the worker on a machine without a GPU', () => {
     const { code, out } = await startWorker({ INFERENCE_DEVICE: 'webgpu' });
     expect(code).toBe(1);
     expect(out).toContain(
-      '[worker] refusing to start: INFERENCE_DEVICE=webgpu, but Failed to get a WebGPU adapter: No supported adapters: a WebGPU worker needs a GPU driver with Vulkan support and the Vulkan loader (libvulkan1)',
+      '[worker] refusing to start: INFERENCE_DEVICE=webgpu, but ' +
+        'Failed to get a WebGPU adapter: No supported adapters: a ' +
+        'WebGPU worker needs a GPU driver with Vulkan support and the ' +
+        'Vulkan loader (libvulkan1)',
     );
   });
 
-  it('with INFERENCE_DEVICE=auto runs on the CPU, and its ready line says why not the GPUs', async () => {
-    const { out } = await startWorker({ WORKER_LANES: 'auto' });
-    expect(out).toMatch(
-      /\[worker\] \S+ ready \(.*lanes cpu \(auto\).*; inference cpu \(CPU, 1 thread\); not cuda: onnxruntime-node's CUDA provider is not installed; not webgpu: Failed to get a WebGPU adapter: No supported adapters\)/,
-    );
-  });
+  it(
+    'with INFERENCE_DEVICE=auto runs on the CPU, and its ready line ' + 'says why not the GPUs',
+    async () => {
+      const { out } = await startWorker({ WORKER_LANES: 'auto' });
+      expect(out).toMatch(
+        /\[worker\] \S+ ready \(.*lanes cpu \(auto\).*; inference cpu \(CPU, 1 thread\); not cuda: onnxruntime-node's CUDA provider is not installed; not webgpu: Failed to get a WebGPU adapter: No supported adapters\)/,
+      );
+    },
+  );
 });

@@ -20,7 +20,11 @@ export default async function AdminPage() {
     <>
       <PageHeader
         title="Admin"
-        description="Accounts on this server. Granted credits can be spent on jobs; API keys still need a purchase. A password-reset link works once, for an hour: pass it on to its owner."
+        description={
+          'Accounts on this server. Granted credits can be spent on jobs; ' +
+          'API keys still need a purchase. A password-reset link works ' +
+          'once, for an hour: pass it on to its owner.'
+        }
       />
       <Card>
         <CardTitle description={`${users.length} account${users.length === 1 ? '' : 's'}`}>

@@ -35,7 +35,10 @@ export default async function CreditsPage({
     <>
       <PageHeader
         title="Credits"
-        description="Server jobs are paid in credits: per second of video, rounded up. The in-browser Studio is free."
+        description={
+          'Server jobs are paid in credits: per second of video, rounded ' +
+          'up. The in-browser Studio is free.'
+        }
       />
       <div className="space-y-6">
         {confirmed ? (

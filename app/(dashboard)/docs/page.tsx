@@ -13,6 +13,8 @@ import { defaultPorts } from '@/lib/services/ports';
 
 export const metadata: Metadata = { title: 'API docs — Keyout' };
 
+const API_KEY_HEADER = <code className="text-xs">X-Api-Key</code>;
+
 export default async function DocsPage() {
   const user = await requireUser('/docs');
   const keys = (await listApiKeys(defaultPorts, user.id)).filter((k) => !k.revokedAt);
@@ -29,7 +31,7 @@ export default async function DocsPage() {
         title="API docs"
         description={
           <>
-            Every request carries your key in the <code className="text-xs">X-Api-Key</code> header.{' '}
+            Every request carries your key in the {API_KEY_HEADER} header.{' '}
             {prefix ? (
               <>
                 Paste your full key (it starts with <code className="text-xs">{prefix}</code>) where
@@ -50,7 +52,13 @@ export default async function DocsPage() {
       <div className="space-y-6">
         <Card>
           <div className="mb-4 flex flex-wrap items-start justify-between gap-3">
-            <CardTitle description="Create, upload, start, wait, download: paste the steps one after the other into a terminal (bash or zsh, with curl and jq), or copy them as one script.">
+            <CardTitle
+              description={
+                'Create, upload, start, wait, download: paste the steps one ' +
+                'after the other into a terminal (bash or zsh, with curl and ' +
+                'jq), or copy them as one script.'
+              }
+            >
               Quick start
             </CardTitle>
             <CopyButton
@@ -69,7 +77,10 @@ export default async function DocsPage() {
                   <CopyButton text={e.code} label="Copy" srLabel={`step ${i + 1}`} />
                 </div>
                 <pre
-                  className="overflow-x-auto rounded-lg bg-slate-900 p-3 text-xs leading-5 text-slate-100"
+                  className={
+                    'overflow-x-auto rounded-lg bg-slate-900 p-3 text-xs leading-5 ' +
+                    'text-slate-100'
+                  }
                   tabIndex={0}
                   aria-label={`Step ${i + 1}`}
                 >

@@ -34,7 +34,9 @@ function sameOriginPath(url: string): string {
   return url.startsWith(`${base}/`) ? url.slice(base.length) : url;
 }
 
-/** A job for a file the browser will PUT; its size is signed into the URL (S3 refuses any other). */
+/**
+ * A job for a file the browser will PUT; its size is signed into the URL (S3 refuses any other).
+ */
 export async function createUploadAction(
   filename: string,
   contentType: string,
@@ -60,7 +62,10 @@ export async function createUploadAction(
   }
 }
 
-/** Removes an upload the user gave up on (refused file, "Choose another", cancel), so it leaves no card behind. */
+/**
+ * Removes an upload the user gave up on (refused file, "Choose another", cancel), so it leaves no
+ * card behind.
+ */
 export async function discardUploadAction(jobId: string): Promise<void> {
   const user = await requireUser('/jobs/new');
   await discardUnstartedJob(defaultPorts, user.id, jobId);
@@ -108,7 +113,9 @@ export async function pollJobAction(
   }
 }
 
-/** "Try again": a new job from the failed job's upload, opened with the same options ready to start. */
+/**
+ * "Try again": a new job from the failed job's upload, opened with the same options ready to start.
+ */
 export async function retryJobAction(jobId: string): Promise<{ error: string }> {
   const user = await requireUser(`/jobs/${jobId}`);
   let created: { jobId: string };

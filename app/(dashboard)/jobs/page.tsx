@@ -50,7 +50,9 @@ export default async function JobsPage({ searchParams }: { searchParams: Promise
         title="Jobs"
         description={
           sp.status === NOT_STARTED
-            ? 'Videos that were uploaded (or announced) but never started. Start one from its page; they are deleted 7 days after upload, or a day after creation if the video never arrived.'
+            ? 'Videos that were uploaded (or announced) but never started. ' +
+              'Start one from its page; they are deleted 7 days after upload, ' +
+              'or a day after creation if the video never arrived.'
             : 'Videos processed on the server. Results stay available until you delete them.'
         }
         actions={<LinkButton href="/jobs/new">New job</LinkButton>}
@@ -78,7 +80,10 @@ export default async function JobsPage({ searchParams }: { searchParams: Promise
                 key={value || 'all'}
                 href={qs({ status: value || undefined, page: undefined })}
                 aria-current={active ? 'page' : undefined}
-                className={`rounded-full px-3 py-1 text-sm font-medium whitespace-nowrap ${active ? 'bg-slate-900 text-white' : 'text-slate-700 hover:bg-slate-200'}`}
+                className={
+                  'rounded-full px-3 py-1 text-sm font-medium whitespace-nowrap ' +
+                  `${active ? 'bg-slate-900 text-white' : 'text-slate-700 hover:bg-slate-200'}`
+                }
               >
                 {label}
               </Link>
@@ -160,7 +165,11 @@ function JobCard({ job: j }: { job: JobListItem }) {
     <li data-testid="job-card">
       <Link
         href={`/jobs/${j.id}`}
-        className="group block overflow-hidden rounded-xl border border-slate-200 bg-white shadow-sm transition hover:border-slate-300 hover:shadow"
+        className={
+          'group block overflow-hidden rounded-xl border border-slate-200 ' +
+          'bg-white shadow-sm transition hover:border-slate-300 ' +
+          'hover:shadow'
+        }
       >
         <div className="relative aspect-video">
           <JobThumbnail job={j} />
@@ -170,7 +179,9 @@ function JobCard({ job: j }: { job: JobListItem }) {
         </div>
         <div className="p-4">
           <p
-            className="line-clamp-2 font-medium break-words text-slate-900 group-hover:text-indigo-700"
+            className={
+              'line-clamp-2 font-medium break-words text-slate-900 ' + 'group-hover:text-indigo-700'
+            }
             title={j.filename}
           >
             {j.filename}

@@ -1,4 +1,5 @@
 import { Card, CardTitle } from '@/components/ui/card';
+import { FOCUS_RING } from '@/components/ui/focus-ring';
 import { MODELS } from '../job-options';
 
 /** The model, one radio card each with its rate. */
@@ -25,7 +26,7 @@ export function ModelCard({
           {MODELS.map((m) => (
             <label
               key={m.id}
-              className={`flex cursor-pointer gap-3 rounded-lg border p-3 has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-indigo-600 has-[:focus-visible]:ring-offset-2 ${
+              className={`flex cursor-pointer gap-3 rounded-lg border p-3 ${FOCUS_RING} ${
                 model === m.id
                   ? 'border-indigo-500 bg-indigo-50/50'
                   : 'border-slate-200 hover:border-slate-300'

@@ -1,4 +1,5 @@
 import { Card, CardTitle } from '@/components/ui/card';
+import { FOCUS_RING } from '@/components/ui/focus-ring';
 import type { BackgroundChoice } from '../job-options';
 import { OutputFields, UrlField } from './output-fields';
 import type { StartJobs } from './use-start-jobs';
@@ -81,11 +82,13 @@ function OutputKindPicker({
         {OUTPUT_KINDS.map(([k, label]) => (
           <label
             key={k}
-            className={`cursor-pointer rounded-lg border px-3 py-2 text-sm font-medium has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-indigo-600 has-[:focus-visible]:ring-offset-2 ${
+            className={[
+              'cursor-pointer rounded-lg border px-3 py-2 text-sm font-medium',
+              FOCUS_RING,
               outKind === k
                 ? 'border-indigo-500 bg-indigo-50 text-indigo-700'
-                : 'border-slate-200 text-slate-700 hover:border-slate-300'
-            }`}
+                : 'border-slate-200 text-slate-700 hover:border-slate-300',
+            ].join(' ')}
           >
             <input
               type="radio"

@@ -119,7 +119,8 @@ function MediaFields({ disabled, options, jobs }: FieldsProps) {
         hint={
           mediaFile
             ? 'Not used: the uploaded image is the background.'
-            : 'A public http(s) address of an image or video. It is checked before anything is charged.'
+            : 'A public http(s) address of an image or video. It is checked ' +
+              'before anything is charged.'
         }
         jobs={jobs}
         value={options.mediaUrl}
@@ -142,7 +143,12 @@ function MediaFields({ disabled, options, jobs }: FieldsProps) {
             options.setMediaFile(e.target.files?.[0] ?? null);
             jobs.clearBackgroundError();
           }}
-          className="block w-full text-sm text-slate-700 file:mr-3 file:rounded-lg file:border-0 file:bg-indigo-50 file:px-3 file:py-2 file:text-sm file:font-medium file:text-indigo-700 hover:file:bg-indigo-100"
+          className={
+            'block w-full text-sm text-slate-700 file:mr-3 file:rounded-lg ' +
+            'file:border-0 file:bg-indigo-50 file:px-3 file:py-2 ' +
+            'file:text-sm file:font-medium file:text-indigo-700 ' +
+            'hover:file:bg-indigo-100'
+          }
           disabled={disabled}
         />
       </Field>

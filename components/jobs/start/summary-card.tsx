@@ -118,7 +118,10 @@ function CostList({
             {quote.jobs
               .map(
                 (j) =>
-                  `${quote.modelRate + quote.blurRate} × ${Math.round(j.lengthSeconds * 100) / 100} s${j.fpsMultiplier > 1 ? ` × ${Math.round(j.fpsMultiplier * 100) / 100}` : ''}, rounded up = ${j.credits}`,
+                  `${quote.modelRate + quote.blurRate} × ` +
+                  `${Math.round(j.lengthSeconds * 100) / 100} s` +
+                  (j.fpsMultiplier > 1 ? ` × ${Math.round(j.fpsMultiplier * 100) / 100}` : '') +
+                  `, rounded up = ${j.credits}`,
               )
               .join('; ')}
           </dd>

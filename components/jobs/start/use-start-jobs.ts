@@ -5,7 +5,10 @@ import type { StartField } from '@/lib/services/jobs/start-errors';
 import { startRequest } from '../job-options';
 import type { StartOptions } from './use-start-options';
 
-/** Sends the chosen image to the job's storage (app/(dashboard)/jobs/[id]/background); its key goes into the start. */
+/**
+ * Sends the chosen image to the job's storage (app/(dashboard)/jobs/[id]/background); its key goes
+ * into the start.
+ */
 async function uploadBackground(
   jobId: string,
   file: File,

@@ -11,7 +11,9 @@ import { MediaError } from '../ffmpeg';
 import { fail, round, type Check, type Facts } from './check';
 import { decodePlanes, planeStats, sampleIndices, type PlaneStats } from './planes';
 
-/** The alpha statistics of the sampled frames, decoded by the system ffmpeg with `demuxer` forced. */
+/**
+ * The alpha statistics of the sampled frames, decoded by the system ffmpeg with `demuxer` forced.
+ */
 async function sampledAlpha(
   c: Check,
   demuxer: 'apng' | 'gif',

@@ -2,7 +2,10 @@ import { readZipEntry } from '../zip';
 import { MediaError } from '../ffmpeg';
 import { fail, videoFacts, type Check, type Facts } from './check';
 
-/** A pro bundle: exactly its members, a Keyout manifest, colour and matte of the promised stream, the audio. */
+/**
+ * A pro bundle: exactly its members, a Keyout manifest, colour and matte of the promised stream,
+ * the audio.
+ */
 export async function bundleColorAlpha(c: Check): Promise<Facts> {
   const members = c.plan.members;
   if (!members) return fail('the bundle has no members.');

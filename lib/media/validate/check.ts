@@ -77,7 +77,8 @@ export class Check {
     const duration = v.duration ?? probed.formatDuration ?? v.frames / v.fps;
     if (Math.abs(duration - this.p.duration) > this.frameTolerance) {
       fail(
-        `the ${label} lasts ${duration.toFixed(3)} s, expected ${this.p.duration.toFixed(3)} s (within one frame).`,
+        `the ${label} lasts ${duration.toFixed(3)} s, expected ` +
+          `${this.p.duration.toFixed(3)} s (within one frame).`,
       );
     }
     return v;
@@ -138,7 +139,8 @@ export class Check {
         const want = expected[i]!;
         if (Math.abs(s.mean - want) > tolerance) {
           fail(
-            `its alpha does not match the mask (frame ${indices![i]}: mean ${s.mean.toFixed(1)}, mask ${want.toFixed(1)})` +
+            `its alpha does not match the mask (frame ${indices![i]}: mean ` +
+              `${s.mean.toFixed(1)}, mask ${want.toFixed(1)})` +
               (Math.abs(255 - s.mean - want) <= tolerance ? ': it is inverted.' : '.'),
           );
         }

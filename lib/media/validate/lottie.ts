@@ -26,7 +26,10 @@ async function readDocument(c: Check): Promise<LottieFile> {
   return fail('the Lottie is not a JSON object.');
 }
 
-/** The canvas, rate and length the promise gives, and every frame shown by exactly one image layer of an embedded asset. */
+/**
+ * The canvas, rate and length the promise gives, and every frame shown by exactly one image layer
+ * of an embedded asset.
+ */
 function checkStructure(
   c: Check,
   doc: LottieFile,

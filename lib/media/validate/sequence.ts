@@ -2,7 +2,10 @@ import path from 'node:path';
 import { fail, round, type Check, type Facts } from './check';
 import { decodePlanes, planeStats, sampleIndices, type PlaneStats } from './planes';
 
-/** A ZIP of numbered RGBA PNGs: nothing else in it, the promised count and size, alpha that matches the mask. */
+/**
+ * A ZIP of numbered RGBA PNGs: nothing else in it, the promised count and size, alpha that matches
+ * the mask.
+ */
 export async function imageSequenceAlpha(c: Check): Promise<Facts> {
   const dir = c.plan.zip?.directory;
   if (!dir) return fail('the PNG sequence has no frames folder.');

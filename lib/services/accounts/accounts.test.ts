@@ -46,11 +46,18 @@ describe('accounts', () => {
     const writer = new Worker(
       `const Database = require(${JSON.stringify(require.resolve('better-sqlite3'))});
        const { parentPort } = require('node:worker_threads');
-       const db = new Database(${JSON.stringify(sqlitePath(env().databaseUrl))}, { timeout: 10000 });
-       const insert = db.prepare("INSERT INTO RateLimitCounter (key, count, windowStart, expiresAt) VALUES (?, 1, 0, 0)");
+       const db = new Database(${JSON.stringify(sqlitePath(env().databaseUrl))}, {
+         timeout: 10000,
+       });
+       const insert = db.prepare(
+         "INSERT INTO RateLimitCounter (key, count, windowStart, expiresAt) VALUES (?, 1, 0, 0)",
+       );
        let stop = false, n = 0;
        parentPort.on('message', () => { stop = true; });
-       (function loop() { for (let i = 0; i < 50; i++) insert.run('load-' + n++); if (stop) { db.close(); parentPort.postMessage(n); } else setImmediate(loop); })();`,
+       (function loop() {
+         for (let i = 0; i < 50; i++) insert.run('load-' + n++);
+         if (stop) { db.close(); parentPort.postMessage(n); } else setImmediate(loop);
+       })();`,
       { eval: true },
     );
     const results = [];

@@ -68,7 +68,8 @@ describe('password reset', () => {
     expect(issued!.link).toMatch(
       /^https:\/\/keyout\.example\.com\/reset-password\?token=[\w-]{43}$/,
     );
-    expect(await resetTokenValid(defaultPorts, tokenOf(first!.link))).toBe(false); // replaced by the newer link
+    // replaced by the newer link
+    expect(await resetTokenValid(defaultPorts, tokenOf(first!.link))).toBe(false);
     expect(await resetTokenValid(defaultPorts, tokenOf(issued!.link))).toBe(true);
 
     expect(await resetPassword(defaultPorts, tokenOf(issued!.link), 'short')).toMatchObject({
@@ -115,21 +116,26 @@ describe('password reset', () => {
     });
   });
 
-  it('e-mails the link only when SMTP is configured, and never says whether the account exists', async () => {
-    expect(await requestResetByEmail(defaultPorts, 'reset@example.com')).toEqual({
-      emailed: false,
-    });
-    expect(received).toEqual([]);
-    process.env.SMTP_URL = `smtp://127.0.0.1:${port}`;
-    resetEnvForTests();
-    expect(await requestResetByEmail(defaultPorts, 'reset@example.com')).toEqual({ emailed: true });
-    expect(await requestResetByEmail(defaultPorts, 'nobody@example.com')).toEqual({
-      emailed: true,
-    });
-    expect(received).toHaveLength(1);
-    const mail = received[0]!.replace(/=\r?\n/g, '').replace(/=3D/g, '=');
-    expect(mail).toContain('To: reset@example.com');
-    const link = /https:\/\/keyout\.example\.com\/reset-password\?token=[\w-]+/.exec(mail)?.[0];
-    expect(await resetTokenValid(defaultPorts, tokenOf(link!))).toBe(true);
-  });
+  it(
+    'e-mails the link only when SMTP is configured, and never says ' + 'whether the account exists',
+    async () => {
+      expect(await requestResetByEmail(defaultPorts, 'reset@example.com')).toEqual({
+        emailed: false,
+      });
+      expect(received).toEqual([]);
+      process.env.SMTP_URL = `smtp://127.0.0.1:${port}`;
+      resetEnvForTests();
+      expect(await requestResetByEmail(defaultPorts, 'reset@example.com')).toEqual({
+        emailed: true,
+      });
+      expect(await requestResetByEmail(defaultPorts, 'nobody@example.com')).toEqual({
+        emailed: true,
+      });
+      expect(received).toHaveLength(1);
+      const mail = received[0]!.replace(/=\r?\n/g, '').replace(/=3D/g, '=');
+      expect(mail).toContain('To: reset@example.com');
+      const link = /https:\/\/keyout\.example\.com\/reset-password\?token=[\w-]+/.exec(mail)?.[0];
+      expect(await resetTokenValid(defaultPorts, tokenOf(link!))).toBe(true);
+    },
+  );
 });

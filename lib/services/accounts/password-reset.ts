@@ -54,7 +54,10 @@ export async function requestResetByEmail(
     await sendMail(
       email.trim().toLowerCase(),
       'Reset your Keyout password',
-      `Someone (hopefully you) asked to reset the password of your Keyout account.\n\nSet a new password here (the link works once, for one hour):\n${issued.link}\n\nIf it was not you, ignore this e-mail: your password stays as it is.\n`,
+      'Someone (hopefully you) asked to reset the password of your ' +
+        'Keyout account.\n\nSet a new password here (the link works ' +
+        `once, for one hour):\n${issued.link}\n\nIf it was not you, ` +
+        'ignore this e-mail: your password stays as it is.\n',
     );
   }
   return { emailed: true };

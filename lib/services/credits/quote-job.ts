@@ -30,7 +30,10 @@ export interface JobQuote {
   creditCents: { min: number; max: number };
 }
 
-/** The exact charge start-job will make for these uploaded jobs with these options, its parts, and the balance. */
+/**
+ * The exact charge start-job will make for these uploaded jobs with these options, its parts, and
+ * the balance.
+ */
 export async function quoteJobs(
   ports: Ports,
   userId: string,

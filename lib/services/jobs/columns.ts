@@ -4,11 +4,13 @@ import { jsonColumn } from '../../db/json-column';
 import { StoredBackground } from '../../schemas/background';
 
 /**
- * The Job's JSON columns, one codec each (Job.stillJson's is the uploads wing's): what each holds, parsed on every read and written
- * through the same codec (lib/db/json-column.ts).
+ * The Job's JSON columns, one codec each (Job.stillJson's is the uploads wing's): what each holds,
+ * parsed on every read and written through the same codec (lib/db/json-column.ts).
  */
 
-/** Job.mediaJson: the worker's full probe of the original (engine MediaInfo), read by every render. */
+/**
+ * Job.mediaJson: the worker's full probe of the original (engine MediaInfo), read by every render.
+ */
 export const mediaColumn = jsonColumn(
   'Job.mediaJson',
   z.object({
@@ -32,7 +34,10 @@ export const mediaColumn = jsonColumn(
   }) satisfies z.ZodType<MediaInfo>,
 );
 
-/** Job.backgroundJson: the start's background (with Job.model, the started request: started-request.ts). */
+/**
+ * Job.backgroundJson: the start's background (with Job.model, the started request:
+ * started-request.ts).
+ */
 export const backgroundColumn = jsonColumn('Job.backgroundJson', StoredBackground);
 
 export const PROGRESS_STAGES = [
@@ -47,7 +52,10 @@ export const PROGRESS_STAGES = [
 
 /** A progress field reads as null unless it holds what the writer puts there. */
 const number = z.number().nullable().catch(null);
-/** The same for a field the writer may leave out (and rows written before it existed): absent reads as null. */
+/**
+ * The same for a field the writer may leave out (and rows written before it existed): absent reads
+ * as null.
+ */
 const optionalNumber = z
   .number()
   .nullish()

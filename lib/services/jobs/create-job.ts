@@ -101,7 +101,13 @@ async function receiptFor(
         'Content-Type': job.contentType,
         ...(contentLength !== undefined ? { 'Content-Length': String(contentLength) } : {}),
       },
-      note: `Upload the whole ${job.contentType.startsWith('image/') ? 'image' : 'video'} in one PUT request to upload_url with this Content-Type before expires_at (no API key needed; at most ${env().MAX_UPLOAD_BYTES} bytes), then call POST /v1/jobs/${job.id}/start.`,
+      note:
+        'Upload the whole ' +
+        `${job.contentType.startsWith('image/') ? 'image' : 'video'} in ` +
+        'one PUT request to upload_url with this Content-Type before ' +
+        'expires_at (no API key needed; at most ' +
+        `${env().MAX_UPLOAD_BYTES} bytes), then call POST ` +
+        `/v1/jobs/${job.id}/start.`,
     },
   };
 }

@@ -20,7 +20,10 @@ export interface JobProgress {
   previewFrame: number | null;
 }
 
-/** The dashboard's view of the stored progress: a job the worker has not reached yet reads as queued. */
+/**
+ * The dashboard's view of the stored progress: a job the worker has not reached yet reads as
+ * queued.
+ */
 function dashboardProgress(p: StoredProgress | null): Omit<JobProgress, 'previewUrl'> {
   return {
     stage: p?.stage ?? 'queued',
@@ -45,7 +48,8 @@ export async function getJobProgress(
   if (status.status !== 'processing') return { status, progress: null };
   const job = await ports.db.job.findFirst({ where: { id: jobId, userId } });
   const p = dashboardProgress(job && readProgress(job));
-  // The frame number in the URL's name changes with each preview, so the browser never shows a stale one.
+  // The frame number in the URL's name changes with each preview, so the browser never shows a
+  // stale one.
   const previewUrl =
     p.previewFrame !== null
       ? await ports.storage.signedUrl(storageKeys.preview(jobId), {

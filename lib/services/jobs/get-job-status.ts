@@ -44,7 +44,10 @@ function progressText(p: Progress & { stage: Stage | null }): string {
   return `${label}: frame ${p.frames_done} of ${p.frames_total} (${pct}%)${eta}`;
 }
 
-/** The job's status as clients see it: one of the five states (any other stored one reads as processing). */
+/**
+ * The job's status as clients see it: one of the five states (any other stored one reads as
+ * processing).
+ */
 export function publicStatus(job: { status: string }): JobStatusRecord['status'] {
   return (JOB_STATUSES as readonly string[]).includes(job.status)
     ? (job.status as JobStatusRecord['status'])
@@ -63,7 +66,8 @@ export async function getJobStatus(
 ): Promise<JobStatusRecord> {
   let job = await ownedJob(ports, userId, jobId);
   if (job.status === 'created') {
-    // An upload straight into S3 becomes `uploaded` once checked; a refused one leaves its reason in `message`.
+    // An upload straight into S3 becomes `uploaded` once checked; a refused one leaves its reason
+    // in `message`.
     await settleDirectUpload(ports, job.id).catch((e: unknown) => {
       if (!(e instanceof ServiceError)) throw e;
     });

@@ -1,6 +1,9 @@
 import type { Ports } from '../ports';
 
-/** One of the account's uploaded, not yet started jobs (to continue it in the new-job form), or null. */
+/**
+ * One of the account's uploaded, not yet started jobs (to continue it in the new-job form), or
+ * null.
+ */
 export async function getUploadedJob(
   ports: Ports,
   userId: string,

@@ -31,7 +31,10 @@ export interface JobListItem {
 }
 
 export interface JobListFilter {
-  /** A status, or "not-started" for jobs created or uploaded but never started. Without it, those are left out. */
+  /**
+   * A status, or "not-started" for jobs created or uploaded but never started. Without it, those
+   * are left out.
+   */
   status?: string;
   query?: string;
   page?: number;

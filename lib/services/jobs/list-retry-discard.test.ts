@@ -27,129 +27,135 @@ describe('jobs', () => {
     });
   });
 
-  it('quotes exactly what start-job will charge, with its parts, and filters the list', async () => {
-    const user = await db().user.findUniqueOrThrow({ where: { email: 'owner@example.com' } });
-    const job = await db().job.create({
-      data: {
-        userId: user.id,
-        filename: 'clip.mp4',
-        status: 'uploaded',
-        lengthSeconds: 7.32,
-        fps: 25,
-        width: 512,
-        height: 512,
-      },
-    });
-    const fast = await db().job.create({
-      data: {
-        userId: user.id,
-        filename: 'fast.mp4',
-        status: 'uploaded',
-        lengthSeconds: 2,
-        fps: 60,
-        width: 512,
-        height: 512,
-      },
-    });
-    expect(
-      await quoteJobs(defaultPorts, user.id, [job.id], { model: 'service-human', blur: false }),
-    ).toMatchObject({ credits: 6, balance: 0, modelRate: 0.75, blurRate: 0 });
-    expect(
-      (await quoteJobs(defaultPorts, user.id, [job.id], { model: 'service-pro', blur: true }))
-        .credits,
-    ).toBe(30);
-    // Several jobs: the sum of each one's own rounded charge; 60 fps costs twice per second.
-    const both = await quoteJobs(defaultPorts, user.id, [job.id, fast.id], {
-      model: 'service-original',
-      blur: false,
-    });
-    expect(both.jobs.map((j) => [j.credits, j.fpsMultiplier])).toEqual([
-      [8, 1],
-      [4, 2],
-    ]);
-    expect(both.credits).toBe(12);
-    expect(both.creditCents).toEqual({ min: 8, max: 10 });
-    const other = await db().user.findUniqueOrThrow({ where: { email: 'member@example.com' } });
-    await expect(
-      quoteJobs(defaultPorts, other.id, [job.id], { model: 'service-human', blur: false }),
-    ).rejects.toThrow('not found');
+  it(
+    'quotes exactly what start-job will charge, with its parts, and ' + 'filters the list',
+    async () => {
+      const user = await db().user.findUniqueOrThrow({ where: { email: 'owner@example.com' } });
+      const job = await db().job.create({
+        data: {
+          userId: user.id,
+          filename: 'clip.mp4',
+          status: 'uploaded',
+          lengthSeconds: 7.32,
+          fps: 25,
+          width: 512,
+          height: 512,
+        },
+      });
+      const fast = await db().job.create({
+        data: {
+          userId: user.id,
+          filename: 'fast.mp4',
+          status: 'uploaded',
+          lengthSeconds: 2,
+          fps: 60,
+          width: 512,
+          height: 512,
+        },
+      });
+      expect(
+        await quoteJobs(defaultPorts, user.id, [job.id], { model: 'service-human', blur: false }),
+      ).toMatchObject({ credits: 6, balance: 0, modelRate: 0.75, blurRate: 0 });
+      expect(
+        (await quoteJobs(defaultPorts, user.id, [job.id], { model: 'service-pro', blur: true }))
+          .credits,
+      ).toBe(30);
+      // Several jobs: the sum of each one's own rounded charge; 60 fps costs twice per second.
+      const both = await quoteJobs(defaultPorts, user.id, [job.id, fast.id], {
+        model: 'service-original',
+        blur: false,
+      });
+      expect(both.jobs.map((j) => [j.credits, j.fpsMultiplier])).toEqual([
+        [8, 1],
+        [4, 2],
+      ]);
+      expect(both.credits).toBe(12);
+      expect(both.creditCents).toEqual({ min: 8, max: 10 });
+      const other = await db().user.findUniqueOrThrow({ where: { email: 'member@example.com' } });
+      await expect(
+        quoteJobs(defaultPorts, other.id, [job.id], { model: 'service-human', blur: false }),
+      ).rejects.toThrow('not found');
 
-    // Jobs never started are kept out of the default list and shown by "Not started".
-    expect((await listJobs(defaultPorts, user.id, {})).jobs).toEqual([]);
-    expect(
-      (await listJobs(defaultPorts, user.id, { status: 'not-started' })).jobs
-        .map((j) => j.filename)
-        .sort(),
-    ).toEqual(['clip.mp4', 'fast.mp4']);
-    expect((await listJobs(defaultPorts, user.id, { status: 'failed' })).jobs).toEqual([]);
-    expect(
-      (await listJobs(defaultPorts, user.id, { status: 'not-started', query: 'cli' })).jobs,
-    ).toHaveLength(1);
-    expect((await listJobs(defaultPorts, other.id, {})).jobs.map((j) => j.filename)).toEqual([
-      'talk.mp4',
-    ]);
-  });
+      // Jobs never started are kept out of the default list and shown by "Not started".
+      expect((await listJobs(defaultPorts, user.id, {})).jobs).toEqual([]);
+      expect(
+        (await listJobs(defaultPorts, user.id, { status: 'not-started' })).jobs
+          .map((j) => j.filename)
+          .sort(),
+      ).toEqual(['clip.mp4', 'fast.mp4']);
+      expect((await listJobs(defaultPorts, user.id, { status: 'failed' })).jobs).toEqual([]);
+      expect(
+        (await listJobs(defaultPorts, user.id, { status: 'not-started', query: 'cli' })).jobs,
+      ).toHaveLength(1);
+      expect((await listJobs(defaultPorts, other.id, {})).jobs.map((j) => j.filename)).toEqual([
+        'talk.mp4',
+      ]);
+    },
+  );
 
-  it('tries a failed job again as a new uploaded job with a copy of its video and its options', async () => {
-    const user = await db().user.findUniqueOrThrow({ where: { email: 'owner@example.com' } });
-    const failed = await db().job.create({
-      data: {
-        userId: user.id,
+  it(
+    'tries a failed job again as a new uploaded job with a copy of ' + 'its video and its options',
+    async () => {
+      const user = await db().user.findUniqueOrThrow({ where: { email: 'owner@example.com' } });
+      const failed = await db().job.create({
+        data: {
+          userId: user.id,
+          filename: 'broken.mp4',
+          status: 'failed',
+          lengthSeconds: 3,
+          fps: 25,
+          width: 64,
+          height: 64,
+          frameCount: 75,
+          model: 'service-light',
+          backgroundJson: JSON.stringify({ type: 'color', color: '#112233' }),
+          message: 'boom',
+        },
+      });
+      const src = path.join(dataDir, 'src.mp4');
+      fs.writeFileSync(src, 'video bytes');
+      await storage().putFile(storageKeys.source(failed.id, 'test', 'mp4'), src);
+      await db().job.update({
+        where: { id: failed.id },
+        data: { sourceKey: storageKeys.source(failed.id, 'test', 'mp4') },
+      });
+
+      const { jobId } = await retryJob(defaultPorts, user.id, failed.id);
+      const fresh = await db().job.findUniqueOrThrow({ where: { id: jobId } });
+      expect(fresh).toMatchObject({
+        status: 'uploaded',
         filename: 'broken.mp4',
-        status: 'failed',
         lengthSeconds: 3,
         fps: 25,
-        width: 64,
-        height: 64,
         frameCount: 75,
+        model: null,
+      });
+      expect(
+        fs.readFileSync(await storage().localFile(fresh.sourceKey!, os.tmpdir()), 'utf8'),
+      ).toBe('video bytes');
+      expect(await startOptionsOf(defaultPorts, user.id, failed.id)).toEqual({
         model: 'service-light',
-        backgroundJson: JSON.stringify({ type: 'color', color: '#112233' }),
+        background: { type: 'color', color: '#112233' },
+        webhookUrl: null,
+      });
+      expect(await db().job.findUniqueOrThrow({ where: { id: failed.id } })).toMatchObject({
+        status: 'failed',
         message: 'boom',
-      },
-    });
-    const src = path.join(dataDir, 'src.mp4');
-    fs.writeFileSync(src, 'video bytes');
-    await storage().putFile(storageKeys.source(failed.id, 'test', 'mp4'), src);
-    await db().job.update({
-      where: { id: failed.id },
-      data: { sourceKey: storageKeys.source(failed.id, 'test', 'mp4') },
-    });
+      });
 
-    const { jobId } = await retryJob(defaultPorts, user.id, failed.id);
-    const fresh = await db().job.findUniqueOrThrow({ where: { id: jobId } });
-    expect(fresh).toMatchObject({
-      status: 'uploaded',
-      filename: 'broken.mp4',
-      lengthSeconds: 3,
-      fps: 25,
-      frameCount: 75,
-      model: null,
-    });
-    expect(fs.readFileSync(await storage().localFile(fresh.sourceKey!, os.tmpdir()), 'utf8')).toBe(
-      'video bytes',
-    );
-    expect(await startOptionsOf(defaultPorts, user.id, failed.id)).toEqual({
-      model: 'service-light',
-      background: { type: 'color', color: '#112233' },
-      webhookUrl: null,
-    });
-    expect(await db().job.findUniqueOrThrow({ where: { id: failed.id } })).toMatchObject({
-      status: 'failed',
-      message: 'boom',
-    });
+      const other = await db().user.findUniqueOrThrow({ where: { email: 'member@example.com' } });
+      await expect(retryJob(defaultPorts, other.id, failed.id)).rejects.toThrow('not found');
+      expect(await startOptionsOf(defaultPorts, other.id, failed.id)).toBeNull();
+      await expect(retryJob(defaultPorts, user.id, jobId)).rejects.toThrow('Only a failed job');
 
-    const other = await db().user.findUniqueOrThrow({ where: { email: 'member@example.com' } });
-    await expect(retryJob(defaultPorts, other.id, failed.id)).rejects.toThrow('not found');
-    expect(await startOptionsOf(defaultPorts, other.id, failed.id)).toBeNull();
-    await expect(retryJob(defaultPorts, user.id, jobId)).rejects.toThrow('Only a failed job');
-
-    // Discarding removes a job that never started, files included, and leaves others alone.
-    await discardUnstartedJob(defaultPorts, other.id, jobId);
-    expect(await db().job.findUnique({ where: { id: jobId } })).not.toBeNull();
-    await discardUnstartedJob(defaultPorts, user.id, jobId);
-    expect(await db().job.findUnique({ where: { id: jobId } })).toBeNull();
-    expect(await storage().stat(fresh.sourceKey!)).toBeNull();
-    await discardUnstartedJob(defaultPorts, user.id, failed.id);
-    expect(await db().job.findUnique({ where: { id: failed.id } })).not.toBeNull();
-  });
+      // Discarding removes a job that never started, files included, and leaves others alone.
+      await discardUnstartedJob(defaultPorts, other.id, jobId);
+      expect(await db().job.findUnique({ where: { id: jobId } })).not.toBeNull();
+      await discardUnstartedJob(defaultPorts, user.id, jobId);
+      expect(await db().job.findUnique({ where: { id: jobId } })).toBeNull();
+      expect(await storage().stat(fresh.sourceKey!)).toBeNull();
+      await discardUnstartedJob(defaultPorts, user.id, failed.id);
+      expect(await db().job.findUnique({ where: { id: failed.id } })).not.toBeNull();
+    },
+  );
 });

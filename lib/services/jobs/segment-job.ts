@@ -102,7 +102,8 @@ export async function segmentJob(
           progress,
           primaryRender,
         };
-        // A still is segmented once and animated with its mask; a video is segmented frame by frame.
+        // A still is segmented once and animated with its mask; a video is segmented frame by
+        // frame.
         const { source, info, mask, primary } = still
           ? await animateStill(work, still)
           : await segmentUpload(work, options?.smart_sampling ?? undefined);
@@ -161,7 +162,8 @@ interface SegmentWork {
 
 /**
  * What segmentation leaves for the thumbnails and the mask store: the original as a video, its
- * facts, its mask, and the primary output where it was rendered meanwhile (it then skips the queue).
+ * facts, its mask, and the primary output where it was rendered meanwhile (it then skips the
+ * queue).
  */
 interface Segmented {
   source: string;

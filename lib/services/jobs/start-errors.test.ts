@@ -39,7 +39,8 @@ describe('startErrorInWords', () => {
     expect(
       startErrorInWords(new ServiceError('insufficient_credits', 'Insufficient credits')),
     ).toEqual({ error: 'Insufficient credits.' });
-    // Message and details are a sentence each: one full stop between them, whatever either ends with.
+    // Message and details are a sentence each: one full stop between them, whatever either ends
+    // with.
     expect(
       startErrorInWords(
         new ServiceError(

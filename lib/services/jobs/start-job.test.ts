@@ -24,7 +24,10 @@ describe('startJob on a job that has already run', () => {
     {
       status: 'completed',
       details: (id: string) =>
-        `Make more outputs from it with POST /v1/jobs/${id}/exports or batch-exports, or refine its mask with POST /v1/jobs/${id}/refine-mask; to process a video again, create a new job.`,
+        `Make more outputs from it with POST /v1/jobs/${id}/exports or ` +
+        'batch-exports, or refine its mask with POST ' +
+        `/v1/jobs/${id}/refine-mask; to process a video again, create a ` +
+        'new job.',
     },
     {
       status: 'failed',
@@ -69,28 +72,32 @@ describe('startJob and the starts a minute', () => {
     expect(admitted).toEqual([job.id]);
   });
 
-  it('answers a start that lost the race to another start of the job as that one was answered: one charge, its place given back', async () => {
-    await grantCredits(owner, 100, 'grant', 'test');
-    const job = await jobIn('uploaded');
-    let admits = 0;
-    let givenBack = 0;
-    const admitStart = () => {
-      admits++;
-      return () => void givenBack++;
-    };
-    const request = StartJobRequest.parse({ model: 'service-light' });
-    // Both read the job `uploaded` before either writes: both are admitted, one commits.
-    const [a, b] = await Promise.all([
-      startJob(defaultPorts, owner, job.id, request, { admitStart }),
-      startJob(defaultPorts, owner, job.id, request, { admitStart }),
-    ]);
-    expect([admits, givenBack]).toEqual([2, 1]);
-    expect(b).toEqual(a);
-    expect(a).toMatchObject({ id: job.id, status: 'processing', creditsUsed: 2 });
-    const debits = await db().creditEntry.findMany({ where: { jobId: job.id, kind: 'debit' } });
-    expect(debits.map((d) => d.amount)).toEqual([-2]);
-    expect(await db().output.count({ where: { jobId: job.id } })).toBe(1);
-  });
+  it(
+    'answers a start that lost the race to another start of the job ' +
+      'as that one was answered: one charge, its place given back',
+    async () => {
+      await grantCredits(owner, 100, 'grant', 'test');
+      const job = await jobIn('uploaded');
+      let admits = 0;
+      let givenBack = 0;
+      const admitStart = () => {
+        admits++;
+        return () => void givenBack++;
+      };
+      const request = StartJobRequest.parse({ model: 'service-light' });
+      // Both read the job `uploaded` before either writes: both are admitted, one commits.
+      const [a, b] = await Promise.all([
+        startJob(defaultPorts, owner, job.id, request, { admitStart }),
+        startJob(defaultPorts, owner, job.id, request, { admitStart }),
+      ]);
+      expect([admits, givenBack]).toEqual([2, 1]);
+      expect(b).toEqual(a);
+      expect(a).toMatchObject({ id: job.id, status: 'processing', creditsUsed: 2 });
+      const debits = await db().creditEntry.findMany({ where: { jobId: job.id, kind: 'debit' } });
+      expect(debits.map((d) => d.amount)).toEqual([-2]);
+      expect(await db().output.count({ where: { jobId: job.id } })).toBe(1);
+    },
+  );
 
   it('starts nothing when the start is not admitted', async () => {
     const job = await jobIn('uploaded');

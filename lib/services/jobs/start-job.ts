@@ -32,7 +32,9 @@ import type { Ports } from '../ports';
 import { ownedJob } from './owned-job';
 
 type Started = z.infer<typeof StartResponse>;
-/** The public start request (/v1), or the dashboard's, whose composition may name an uploaded image. */
+/**
+ * The public start request (/v1), or the dashboard's, whose composition may name an uploaded image.
+ */
 type StartJobRequest = z.infer<typeof DashboardStartRequestSchema>;
 
 /**
@@ -70,7 +72,10 @@ async function checkUrl(
   }
 }
 
-/** An uploaded background must be this job's own stored image (lib/services/uploads/upload-background.ts). */
+/**
+ * An uploaded background must be this job's own stored image
+ * (lib/services/uploads/upload-background.ts).
+ */
 async function assertOwnBackground(ports: Ports, jobId: string, key: string): Promise<void> {
   if (!isBackgroundKeyOf(jobId, key) || !(await ports.storage.stat(key))) {
     throw new ServiceError(
@@ -123,7 +128,10 @@ function responseOf(job: Job, outputs: Output[]): Started {
 function alreadyProcessed(job: Job): ServiceError {
   const next =
     job.status === 'completed'
-      ? `Make more outputs from it with POST /v1/jobs/${job.id}/exports or batch-exports, or refine its mask with POST /v1/jobs/${job.id}/refine-mask; to process a video again, create a new job.`
+      ? `Make more outputs from it with POST /v1/jobs/${job.id}/exports ` +
+        'or batch-exports, or refine its mask with POST ' +
+        `/v1/jobs/${job.id}/refine-mask; to process a video again, ` +
+        'create a new job.'
       : 'A job runs once; to try again, create a new job and upload the video to it.';
   return new ServiceError(
     'invalid',

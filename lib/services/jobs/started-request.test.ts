@@ -16,12 +16,16 @@ describe('the stored start request', () => {
     expect(read(null, 'service-ultra')).toMatchObject({ readable: false });
   });
 
-  it('names the primary output as export_id only for calls made with a background, as the status record and job.completed do', () => {
-    const request = (backgroundJson: string | null) =>
-      startedRequest({ backgroundJson, model: null });
-    expect(
-      exportIdOf(request('{"type":"transparent","transparent_format":"webm_vp9"}'), 'e1'),
-    ).toBe('e1');
-    expect(exportIdOf(request(null), 'e1')).toBeNull();
-  });
+  it(
+    'names the primary output as export_id only for calls made with ' +
+      'a background, as the status record and job.completed do',
+    () => {
+      const request = (backgroundJson: string | null) =>
+        startedRequest({ backgroundJson, model: null });
+      expect(
+        exportIdOf(request('{"type":"transparent","transparent_format":"webm_vp9"}'), 'e1'),
+      ).toBe('e1');
+      expect(exportIdOf(request(null), 'e1')).toBeNull();
+    },
+  );
 });

@@ -7,7 +7,9 @@ import { backgroundColumn } from './columns';
 export interface StartedRequest {
   model: ApiModel;
   background: Background | null;
-  /** False when something was stored that no longer parses (the job cannot be rendered as asked). */
+  /**
+   * False when something was stored that no longer parses (the job cannot be rendered as asked).
+   */
   readable: boolean;
 }
 

@@ -18,7 +18,8 @@ export function quickstartSteps(base: string, keyPrefix: string | null): Quickst
   return [
     {
       title: 'Set your key, the server and the video (once)',
-      code: `KEY="\${KEYOUT_API_KEY:-${KEY_PLACEHOLDER}}"   # the full key, shown once when created (${keyHint})
+      code: `# the full key, shown once when created (${keyHint})
+KEY="\${KEYOUT_API_KEY:-${KEY_PLACEHOLDER}}"
 BASE="${base}"
 VIDEO="\${VIDEO:-talk.mp4}"   # the video to process
 command -v jq >/dev/null || echo "These steps need jq: apt-get install jq, or brew install jq"`,
@@ -27,20 +28,25 @@ command -v jq >/dev/null || echo "These steps need jq: apt-get install jq, or br
       title: 'Create a job; keep its id and upload URL',
       code: `JOB=$(curl -sS --fail-with-body -X POST "$BASE/v1/jobs" \\
   -H "X-Api-Key: $KEY" -H "Content-Type: application/json" \\
-  -d "{\\"filename\\":\\"$(basename "$VIDEO")\\",\\"content_type\\":\\"video/mp4\\"}") || echo "Refused: $JOB"
+  -d "{\\"filename\\":\\"$(basename "$VIDEO")\\",\\"content_type\\":\\"video/mp4\\"}") \\
+  || echo "Refused: $JOB"
 JOB_ID=$(echo "$JOB" | jq -r .id)
 UPLOAD_URL=$(echo "$JOB" | jq -r .upload_url)
 echo "Job $JOB_ID"`,
     },
     {
       title: 'Upload the video to the signed URL (no key needed)',
-      code: `curl -sS --fail-with-body -X PUT "$UPLOAD_URL" -H "Content-Type: video/mp4" --data-binary @"$VIDEO"; echo`,
+      code:
+        `curl -sS --fail-with-body -X PUT "$UPLOAD_URL" -H ` +
+        `"Content-Type: video/mp4" --data-binary @"$VIDEO"; echo`,
     },
     {
       title: 'Start it; the answer says exactly how many credits it used',
       code: `curl -sS --fail-with-body -X POST "$BASE/v1/jobs/$JOB_ID/start" \\
   -H "X-Api-Key: $KEY" -H "Content-Type: application/json" \\
-  -d '{"model":"service-original","background":{"type":"transparent","transparent_format":"webm_vp9"}}' | jq -c '{status, creditsUsed}'`,
+  -d '{"model":"service-original",
+       "background":{"type":"transparent","transparent_format":"webm_vp9"}}' \\
+  | jq -c '{status, creditsUsed}'`,
     },
     {
       title: 'Wait until it is done, then download the transparent WebM',
@@ -52,7 +58,8 @@ while [ "$STATE" = processing ]; do
   echo "$STATE: $(echo "$STATUS" | jq -r '.message // ""')"
 done
 if [ "$STATE" = completed ]; then
-  curl -sS --fail-with-body -o "\${VIDEO%.*}-keyout.webm" "$(echo "$STATUS" | jq -r .processed_video_url)"
+  curl -sS --fail-with-body -o "\${VIDEO%.*}-keyout.webm" \\
+    "$(echo "$STATUS" | jq -r .processed_video_url)"
   echo "Saved \${VIDEO%.*}-keyout.webm"
 fi`,
     },

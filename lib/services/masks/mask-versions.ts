@@ -61,7 +61,10 @@ export async function completedMaskVersion(
   });
 }
 
-/** A local file with the version's mask, for ffmpeg (a download into scratchDir where storage is remote). */
+/**
+ * A local file with the version's mask, for ffmpeg (a download into scratchDir where storage is
+ * remote).
+ */
 export async function readMask(
   ports: Ports,
   mask: MaskVersion,

@@ -40,7 +40,9 @@ const opaque = {
 };
 const x264 = { crf: z.number().optional(), preset: z.enum(X264_PRESETS).optional() };
 
-/** Output.recipeJson: what the output renders (engine/media/recipe.ts), stored when it is created. */
+/**
+ * Output.recipeJson: what the output renders (engine/media/recipe.ts), stored when it is created.
+ */
 export const recipeColumn = jsonColumn(
   'Output.recipeJson',
   z.discriminatedUnion('kind', [

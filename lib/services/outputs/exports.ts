@@ -163,7 +163,10 @@ export async function getBatch(
   return batchRecord(ports, batch, outputs, batch.job.filename);
 }
 
-/** Every output of one of the caller's jobs other than the start's primary one, oldest first (the dashboard's Exports panel). */
+/**
+ * Every output of one of the caller's jobs other than the start's primary one, oldest first (the
+ * dashboard's Exports panel).
+ */
 export async function listJobExports(
   ports: Ports,
   userId: string,

@@ -20,7 +20,8 @@ describe('planExports', () => {
     ]);
     // Without a primary (batch-exports) the native WebM is an export of its own.
     expect(planExports(items)).toHaveLength(3);
-    // 50 unique exports besides a distinct primary: accepted; 51: refused, with or without a primary.
+    // 50 unique exports besides a distinct primary: accepted; 51: refused, with or without a
+    // primary.
     const sizes = (n: number) => [
       { format: 'webm_vp9' as const, sizes: Array.from({ length: n }, (_, i) => 100 + i) },
     ];
@@ -39,44 +40,53 @@ describe('planExports', () => {
     ).toHaveLength(50);
   });
 
-  it('counts the 50 unique outputs after identical items are merged, wherever exports are given', () => {
-    const identical = Array.from({ length: 51 }, () => ({
-      format: 'gif' as const,
-      sizes: Array.from({ length: 101 }, () => 'native' as const),
-    }));
-    const background = { type: 'transparent', transparent_format: 'webm_vp9' };
-    const start = StartJobRequest.safeParse({ background, exports: identical });
-    expect(issues(start)).toEqual([]);
-    expect(planExports(start.data!.exports!, { format: 'webm_vp9', transform: undefined })).toEqual(
-      [{ format: 'gif', transform: undefined }],
-    );
-    expect(issues(CreateBatchRequest.safeParse({ exports: identical }))).toEqual([]);
-    expect(
-      issues(
-        ImageToVideoRequest.safeParse({
-          filename: 'a.png',
-          content_type: 'image/png',
-          background,
-          exports: identical,
-        }),
-      ),
-    ).toEqual([]);
-  });
+  it(
+    'counts the 50 unique outputs after identical items are merged, ' +
+      'wherever exports are given',
+    () => {
+      const identical = Array.from({ length: 51 }, () => ({
+        format: 'gif' as const,
+        sizes: Array.from({ length: 101 }, () => 'native' as const),
+      }));
+      const background = { type: 'transparent', transparent_format: 'webm_vp9' };
+      const start = StartJobRequest.safeParse({ background, exports: identical });
+      expect(issues(start)).toEqual([]);
+      expect(
+        planExports(start.data!.exports!, { format: 'webm_vp9', transform: undefined }),
+      ).toEqual([{ format: 'gif', transform: undefined }]);
+      expect(issues(CreateBatchRequest.safeParse({ exports: identical }))).toEqual([]);
+      expect(
+        issues(
+          ImageToVideoRequest.safeParse({
+            filename: 'a.png',
+            content_type: 'image/png',
+            background,
+            exports: identical,
+          }),
+        ),
+      ).toEqual([]);
+    },
+  );
 });
 
 describe('background.options.preset', () => {
-  it('is one of the engine presets in a request, and a stored start with another reads as none', () => {
-    expect(
-      issues(Background.safeParse({ type: 'transparent', options: { preset: 'ultra' } })),
-    ).toEqual(['background.options.preset must be one of: balanced, fast, fine-edges']);
-    expect(
-      Background.parse({ type: 'transparent', options: { preset: 'fast' } }).options?.preset,
-    ).toBe('fast');
-    expect(
-      StoredBackground.parse({ type: 'transparent', options: { preset: 'ultra', threshold: 0.5 } })
-        .options,
-    ).toEqual({ preset: null, threshold: 0.5 });
-  });
+  it(
+    'is one of the engine presets in a request, and a stored start ' + 'with another reads as none',
+    () => {
+      expect(
+        issues(Background.safeParse({ type: 'transparent', options: { preset: 'ultra' } })),
+      ).toEqual(['background.options.preset must be one of: balanced, fast, fine-edges']);
+      expect(
+        Background.parse({ type: 'transparent', options: { preset: 'fast' } }).options?.preset,
+      ).toBe('fast');
+      expect(
+        StoredBackground.parse({
+          type: 'transparent',
+          options: { preset: 'ultra', threshold: 0.5 },
+        }).options,
+      ).toEqual({ preset: null, threshold: 0.5 });
+    },
+  );
 });
 
 describe('toRecipe and the status echo', () => {
@@ -162,20 +172,23 @@ describe('toRecipe and the status echo', () => {
     expect(toRecipe(both)).toMatchObject({ background: { key: 'jobs/j/background.png' } });
   });
 
-  it('keeps the status background to the classic shape and reports the rest in output_format', () => {
-    const webp = Background.parse({ type: 'transparent', transparent_format: 'webp' });
-    expect(classicBackground(webp)).toEqual({ type: 'transparent' });
-    expect(outputFormatOf(webp)).toBe('webp');
-    expect(
-      classicBackground(
-        Background.parse({ type: 'transparent', transparent_format: 'mov_prores' }),
-      ),
-    ).toEqual({ type: 'transparent', transparent_format: 'mov_prores' });
-    const comp = Background.parse({
-      type: 'composition',
-      composition: { background_url: 'https://x.test/a.mp4', export_format: 'webm' },
-    });
-    expect(classicBackground(comp)).toBeNull();
-    expect(outputFormatOf(comp)).toBe('webm');
-  });
+  it(
+    'keeps the status background to the classic shape and reports ' + 'the rest in output_format',
+    () => {
+      const webp = Background.parse({ type: 'transparent', transparent_format: 'webp' });
+      expect(classicBackground(webp)).toEqual({ type: 'transparent' });
+      expect(outputFormatOf(webp)).toBe('webp');
+      expect(
+        classicBackground(
+          Background.parse({ type: 'transparent', transparent_format: 'mov_prores' }),
+        ),
+      ).toEqual({ type: 'transparent', transparent_format: 'mov_prores' });
+      const comp = Background.parse({
+        type: 'composition',
+        composition: { background_url: 'https://x.test/a.mp4', export_format: 'webm' },
+      });
+      expect(classicBackground(comp)).toBeNull();
+      expect(outputFormatOf(comp)).toBe('webm');
+    },
+  );
 });

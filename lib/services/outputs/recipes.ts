@@ -83,7 +83,8 @@ export function planExports(
         code: 'custom',
         path: ['exports'],
         message: userMessage(
-          `at most ${MAX_UNIQUE_OUTPUTS} unique outputs are allowed (requested ${additional.length})`,
+          `at most ${MAX_UNIQUE_OUTPUTS} unique outputs are allowed ` +
+            `(requested ${additional.length})`,
         ),
         input: exports,
       },
@@ -94,7 +95,10 @@ export function planExports(
 
 const exportContainer = (b: Background) => containerNamed(b.composition?.export_format ?? 'mp4');
 
-/** `lottie_options` with the format's defaults for what it leaves unset; undefined when it sets nothing. */
+/**
+ * `lottie_options` with the format's defaults for what it leaves unset; undefined when it sets
+ * nothing.
+ */
 function lottieOptions(o: Background['lottie_options']): LottieOptions | undefined {
   if (!o || (o.preset == null && o.smart_sampling == null && o.threshold == null)) return undefined;
   const d = DEFAULT_LOTTIE_OPTIONS;
@@ -105,7 +109,10 @@ function lottieOptions(o: Background['lottie_options']): LottieOptions | undefin
   };
 }
 
-/** A composition's or blur's encoder settings (`export_crf`, `export_preset`), without the unset ones. */
+/**
+ * A composition's or blur's encoder settings (`export_crf`, `export_preset`), without the unset
+ * ones.
+ */
 function encoderSettings(c: Background['composition']): { crf?: number; preset?: X264Preset } {
   return {
     ...(c?.export_crf != null ? { crf: c.export_crf } : {}),
@@ -168,7 +175,9 @@ export function toRecipe(background: Background | null | undefined): Recipe {
   }
 }
 
-/** The format name recorded as the job's `output_format`: the transparent format, or the container. */
+/**
+ * The format name recorded as the job's `output_format`: the transparent format, or the container.
+ */
 export function outputFormatOf(background: Background | null | undefined): string {
   return formatIdOf(toRecipe(background));
 }
@@ -200,5 +209,7 @@ export function classicBackground(
   return null;
 }
 
-/** Whether the output needs the blur render (priced on top of the model, see lib/billing/pricing). */
+/**
+ * Whether the output needs the blur render (priced on top of the model, see lib/billing/pricing).
+ */
 export const usesBlur = (background: Background | null | undefined) => background?.type === 'blur';

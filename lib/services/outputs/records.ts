@@ -12,7 +12,10 @@ export function downloadName(filename: string, key: string, suffix: string): str
   return `${stem}-${suffix}${path.extname(key)}`;
 }
 
-/** An output's part of its download name: "keyout" for the start's result, else e.g. "webm_vp9-1a2b3c4d". */
+/**
+ * An output's part of its download name: "keyout" for the start's result, else e.g.
+ * "webm_vp9-1a2b3c4d".
+ */
 const outputSuffix = (output: Pick<Output, 'id' | 'format' | 'role'>) =>
   output.role === 'primary' ? 'keyout' : `${output.format}-${output.id.slice(0, 8)}`;
 
@@ -56,7 +59,10 @@ export async function exportRecord(
   };
 }
 
-/** A batch's status from its exports': all queued, some still going, all done, all failed, or done with failures. */
+/**
+ * A batch's status from its exports': all queued, some still going, all done, all failed, or done
+ * with failures.
+ */
 export function batchStatus(outputs: Pick<Output, 'status'>[]): (typeof BATCH_STATUSES)[number] {
   const count = (s: string) => outputs.filter((o) => o.status === s).length;
   const [done, failed] = [count('completed'), count('failed')];

@@ -28,7 +28,10 @@ export async function assertRenderable(
     assertTransformFits(o.recipe.transform, sourceBounds(job), o.transformField);
 }
 
-/** Refuses, before anything is charged or queued, an output this host cannot make (e.g. hevc_alpha without a capable encoder). */
+/**
+ * Refuses, before anything is charged or queued, an output this host cannot make (e.g. hevc_alpha
+ * without a capable encoder).
+ */
 async function assertFormatsAvailable(formats: Iterable<OutputFormat>): Promise<void> {
   for (const format of new Set(formats)) {
     const reason = await unavailableReason(format);
@@ -37,27 +40,39 @@ async function assertFormatsAvailable(formats: Iterable<OutputFormat>): Promise<
   }
 }
 
-/** Refuses sticker formats for a source over 30 s (spec, "Sticker input duration"), before anything is charged or queued. */
+/**
+ * Refuses sticker formats for a source over 30 s (spec, "Sticker input duration"), before anything
+ * is charged or queued.
+ */
 function assertStickerSource(formats: Iterable<OutputFormat>, lengthSeconds: number | null): void {
   const stickers = [...new Set(formats)].filter((f) => f.sticker);
   if (!stickers.length || lengthSeconds === null || lengthSeconds <= STICKER_MAX_INPUT_SECONDS)
     return;
   throw new ServiceError(
     'invalid',
-    `Sticker formats take videos up to ${STICKER_MAX_INPUT_SECONDS} seconds; this one is ${lengthSeconds.toFixed(1)} s`,
-    `Asked for: ${stickers.map((f) => f.id).join(', ')}. Trim the video to ${STICKER_MAX_INPUT_SECONDS} s or less and upload it as a new job.`,
+    `Sticker formats take videos up to ${STICKER_MAX_INPUT_SECONDS} ` +
+      `seconds; this one is ${lengthSeconds.toFixed(1)} s`,
+    `Asked for: ${stickers.map((f) => f.id).join(', ')}. Trim the ` +
+      `video to ${STICKER_MAX_INPUT_SECONDS} s or less and upload it ` +
+      'as a new job.',
   );
 }
 
-/** Refuses a format with a length cap (a Lottie embeds every frame) for a longer source, before anything is charged or queued. */
+/**
+ * Refuses a format with a length cap (a Lottie embeds every frame) for a longer source, before
+ * anything is charged or queued.
+ */
 function assertSourceLength(formats: Iterable<OutputFormat>, lengthSeconds: number | null): void {
   if (lengthSeconds === null) return;
   for (const f of new Set(formats)) {
     if (f.maxSeconds === undefined || lengthSeconds <= f.maxSeconds) continue;
     throw new ServiceError(
       'invalid',
-      `${f.id} takes videos up to ${f.maxSeconds} seconds; this one is ${lengthSeconds.toFixed(1)} s`,
-      `${f.label} embeds every frame as an image. Trim the video to ${f.maxSeconds} s or less and upload it as a new job, or choose webm_vp9.`,
+      `${f.id} takes videos up to ${f.maxSeconds} seconds; this one ` +
+        `is ${lengthSeconds.toFixed(1)} s`,
+      `${f.label} embeds every frame as an image. Trim the video to ` +
+        `${f.maxSeconds} s or less and upload it as a new job, or ` +
+        'choose webm_vp9.',
     );
   }
 }

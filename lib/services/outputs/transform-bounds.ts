@@ -36,14 +36,16 @@ export function assertTransformFits(
       throw new ServiceError(
         'invalid',
         `Invalid ${where}.crop: it must lie inside the ${source.width}x${source.height} video`,
-        `x + width = ${n(x + width)} (at most ${source.width}), y + height = ${n(y + height)} (at most ${source.height}).`,
+        `x + width = ${n(x + width)} (at most ${source.width}), y + ` +
+          `height = ${n(y + height)} (at most ${source.height}).`,
       );
     }
   }
   if (transform?.fps && transform.fps * source.duration < 1) {
     throw new ServiceError(
       'invalid',
-      `Invalid ${where}.fps: ${transform.fps} fps leaves a ${source.duration.toFixed(2)} s video without a single frame`,
+      `Invalid ${where}.fps: ${transform.fps} fps leaves a ` +
+        `${source.duration.toFixed(2)} s video without a single frame`,
     );
   }
 }

@@ -21,8 +21,8 @@ const StoredConcept = z.discriminatedUnion('kind', [
 ]) satisfies z.ZodType<Concept>;
 
 /**
- * Refinement.promptJson: the prompt as stored with the refinement (written by requestRefinement), with
- * what the worker needs: the concepts a text names, or the clicked frame.
+ * Refinement.promptJson: the prompt as stored with the refinement (written by requestRefinement),
+ * with what the worker needs: the concepts a text names, or the clicked frame.
  */
 export const promptColumn = jsonColumn(
   'Refinement.promptJson',
@@ -38,7 +38,10 @@ export const promptColumn = jsonColumn(
 );
 export type StoredPrompt = ReturnType<typeof promptColumn.read>;
 
-/** Refinement.statsJson: what a completed refinement took (seconds, per stage), and beside them its counts. */
+/**
+ * Refinement.statsJson: what a completed refinement took (seconds, per stage), and beside them its
+ * counts.
+ */
 export const statsColumn = jsonColumn(
   'Refinement.statsJson',
   z.looseObject({ seconds: z.number(), stages: z.record(z.string(), z.number()) }),

@@ -38,27 +38,32 @@ const refinePerson = (jobId: string) =>
   );
 
 describe('requestRefinement with only the spec fields', () => {
-  it('answers 409 when another mask version was activated between the request and the refinement', async () => {
-    const job = await completedJob();
-    // The request reads the job as it arrives; the version is switched before the refinement is created.
-    const read = db().job.findFirst.bind(db().job);
-    const readThenSwitch = async (args: Parameters<typeof read>[0]) => {
-      const seen = await read(args);
-      await db().job.update({ where: { id: job.id }, data: { activeMaskVersion: 2 } });
-      return seen;
-    };
-    const spy = vi
-      .spyOn(db().job, 'findFirst')
-      .mockImplementationOnce(readThenSwitch as unknown as typeof read);
-    const e = await refinePerson(job.id).catch((err: unknown) => err);
-    spy.mockRestore();
-    expect(e).toBeInstanceOf(ServiceError);
-    expect(e).toMatchObject({
-      kind: 'conflict',
-      message: 'The active mask changed: it is version 2, not 1',
-    });
-    expect(await db().refinement.count({ where: { jobId: job.id } })).toBe(0);
-  });
+  it(
+    'answers 409 when another mask version was activated between ' +
+      'the request and the refinement',
+    async () => {
+      const job = await completedJob();
+      // The request reads the job as it arrives; the version is switched before the refinement is
+      // created.
+      const read = db().job.findFirst.bind(db().job);
+      const readThenSwitch = async (args: Parameters<typeof read>[0]) => {
+        const seen = await read(args);
+        await db().job.update({ where: { id: job.id }, data: { activeMaskVersion: 2 } });
+        return seen;
+      };
+      const spy = vi
+        .spyOn(db().job, 'findFirst')
+        .mockImplementationOnce(readThenSwitch as unknown as typeof read);
+      const e = await refinePerson(job.id).catch((err: unknown) => err);
+      spy.mockRestore();
+      expect(e).toBeInstanceOf(ServiceError);
+      expect(e).toMatchObject({
+        kind: 'conflict',
+        message: 'The active mask changed: it is version 2, not 1',
+      });
+      expect(await db().refinement.count({ where: { jobId: job.id } })).toBe(0);
+    },
+  );
 
   it('refines the version active when the request arrived', async () => {
     const job = await completedJob();

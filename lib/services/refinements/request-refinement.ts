@@ -77,7 +77,8 @@ function storedPromptOf(
   if (prompt.time >= job.lengthSeconds)
     throw new ServiceError(
       'invalid',
-      `prompt.time must be within the video: at least 0 and under ${Number(job.lengthSeconds.toFixed(3))} seconds`,
+      'prompt.time must be within the video: at least 0 and under ' +
+        `${Number(job.lengthSeconds.toFixed(3))} seconds`,
     );
   const { width, height } = job;
   if (!width || !height) throw new Error('A completed job without its size');
@@ -95,7 +96,10 @@ function storedPromptOf(
   return { ...prompt, frame };
 }
 
-/** The concepts a text names, with the open-vocabulary model's phrases where one is configured; else a 400 listing what is supported. */
+/**
+ * The concepts a text names, with the open-vocabulary model's phrases where one is configured; else
+ * a 400 listing what is supported.
+ */
 function conceptsOf(text: string): Concept[] {
   const open = openVocabularyModel();
   try {
@@ -103,14 +107,17 @@ function conceptsOf(text: string): Concept[] {
   } catch (e) {
     if (!(e instanceof UnknownConceptError)) throw e;
     const supported = open
-      ? `Supported: ${SUPPORTED_CONCEPTS} Also phrases of words the open-vocabulary model "${open.manifest.id}" knows`
+      ? `Supported: ${SUPPORTED_CONCEPTS} Also phrases of words the ` +
+        `open-vocabulary model "${open.manifest.id}" knows`
       : `Supported: ${SUPPORTED_CONCEPTS}`;
     const unknownWords = e.words.length
       ? ` (it does not know ${e.words.map((w) => `"${w}"`).join(', ')})`
       : '';
     throw new ServiceError(
       'invalid',
-      `${e.message}. Supported: person, person parts and the 80 COCO object classes${open ? ', and phrases for the open-vocabulary model' : ''}`,
+      `${e.message}. Supported: person, person parts and the 80 COCO ` +
+        'object ' +
+        `classes${open ? ', and phrases for the open-vocabulary model' : ''}`,
       `${supported}${unknownWords}.`,
     );
   }
@@ -143,7 +150,10 @@ export function refinementRecord(r: Refinement): RefinementRecord {
   };
 }
 
-/** A replay of `key` with the same request answers its refinement as it is now; different inputs are a 409. */
+/**
+ * A replay of `key` with the same request answers its refinement as it is now; different inputs are
+ * a 409.
+ */
 function replayed(existing: Refinement, fingerprint: string): RefinementRecord {
   if (existing.fingerprint !== fingerprint) {
     throw conflict(
@@ -194,11 +204,13 @@ export async function requestRefinement(
     fps: job.fps,
   });
 
-  // Answered as created (queued), not read back after the commit: a worker may already have claimed it.
+  // Answered as created (queued), not read back after the commit: a worker may already have claimed
+  // it.
   let created: Refinement | null;
   try {
     created = await transact(ports, async (tx) => {
-      // The write comes first: SQLite's write lock (PostgreSQL's row lock) orders concurrent requests.
+      // The write comes first: SQLite's write lock (PostgreSQL's row lock) orders concurrent
+      // requests.
       const current = await tx.job.update({
         where: { id: job.id },
         data: { updatedAt: new Date() },
@@ -287,7 +299,9 @@ export async function getRefinement(
   return refinementRecord(r);
 }
 
-/** Every refinement of one of the caller's jobs, oldest first (the job page's Mask versions panel). */
+/**
+ * Every refinement of one of the caller's jobs, oldest first (the job page's Mask versions panel).
+ */
 export async function listRefinements(
   ports: Ports,
   userId: string,

@@ -66,7 +66,8 @@ export async function runRefinement(refinementId: string, ctx: WorkContext): Pro
       });
       if (moved.count !== 1)
         throw new PermanentJobError(
-          `The active mask changed while the refinement ran (it no longer is version ${r.fromVersion}).`,
+          'The active mask changed while the refinement ran (it no longer ' +
+            `is version ${r.fromVersion}).`,
         );
       await tx.refinement.update({
         where: { id: r.id },
@@ -85,7 +86,10 @@ export async function runRefinement(refinementId: string, ctx: WorkContext): Pro
   });
 }
 
-/** The refinement failed for good: marked failed with the reason, its version failed, its charge refunded (idempotent). */
+/**
+ * The refinement failed for good: marked failed with the reason, its version failed, its charge
+ * refunded (idempotent).
+ */
 export async function failRefinement(
   ports: Ports,
   refinementId: string,

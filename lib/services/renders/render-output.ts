@@ -23,7 +23,9 @@ import type { Ports } from '../ports';
 
 const isStartOutput = (o: Pick<Output, 'role'>) => START_ROLES.includes(o.role as OutputRole);
 
-/** The job's original, the mask version the output renders from, and what the worker's probe found. */
+/**
+ * The job's original, the mask version the output renders from, and what the worker's probe found.
+ */
 export async function renderInputs(
   ports: Ports,
   job: Job,
@@ -148,7 +150,10 @@ export async function failStoredOutput(
   });
 }
 
-/** The primary output rendered while segmenting (lib/segment/render-while-segmenting.ts) completes as any render does. */
+/**
+ * The primary output rendered while segmenting (lib/segment/render-while-segmenting.ts) completes
+ * as any render does.
+ */
 /**
  * Whether this worker renders a job's primary output while segmenting it (RENDER_WHILE_SEGMENTING;
  * `auto`: with more than 2 CPUs). On a quiet 2-CPU host both cores were busy segmenting already:

@@ -18,7 +18,9 @@ export async function checkMediaUrl(url: string): Promise<MediaKind> {
   if (!kind) {
     const type = contentType?.split(';')[0]?.trim();
     throw new FetchError(
-      `The address does not lead to an image (PNG, JPEG, WebP) or a video (MP4, MOV, WebM, MKV, AVI)${type ? `; it answered with ${type}` : ''}.`,
+      'The address does not lead to an image (PNG, JPEG, WebP) or a ' +
+        'video (MP4, MOV, WebM, MKV, ' +
+        `AVI)${type ? `; it answered with ${type}` : ''}.`,
     );
   }
   return kind;

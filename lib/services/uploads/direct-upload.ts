@@ -69,7 +69,10 @@ async function checkVideo(
   return { key, facts: uploadedFacts(key, bytes, info) };
 }
 
-/** An image-to-video job's still: the size cap, the magic bytes, its size read through the forced image demuxer. */
+/**
+ * An image-to-video job's still: the size cap, the magic bytes, its size read through the forced
+ * image demuxer.
+ */
 async function checkStill(
   ports: Ports,
   jobId: string,
@@ -126,7 +129,9 @@ export async function settleDirectUpload(ports: Ports, jobId: string): Promise<b
       await ports.db.job.updateMany({
         where: { id: jobId, status: 'created' },
         data: {
-          message: `The upload was refused: ${inWords(e)} Upload the ${still ? 'image' : 'video'} again.`,
+          message:
+            `The upload was refused: ${inWords(e)} Upload the ` +
+            `${still ? 'image' : 'video'} again.`,
         },
       });
       throw e;

@@ -29,22 +29,27 @@ describe('sniffContainer', () => {
 });
 
 describe('mediaRefusal', () => {
-  it("refuses a file's fault with its reason, and answers a check that ran out of time with busy and a retry hint", async () => {
-    expect(mediaRefusal(new MediaError('The video has no usable frame rate.'))).toMatchObject({
-      kind: 'invalid',
-      message: 'The video has no usable frame rate.',
-    });
-    // A real ffprobe killed at its limit: a timeout, named in words, never the tool's name.
-    const timedOut = await ffprobe(
-      ['-f', 'lavfi', '-i', 'testsrc2=d=600', '-count_frames', '-show_streams'],
-      { timeoutMs: 200, what: 'Probing the video' },
-    ).catch((e: unknown) => e);
-    expect(timedOut).toBeInstanceOf(MediaTimeout);
-    expect(mediaRefusal(timedOut as MediaTimeout, 'The image ')).toMatchObject({
-      kind: 'busy',
-      message: 'The server is too busy to check the upload right now. Upload it again in a minute.',
-      details: 'The image Probing the video timed out',
-      retryAfterSeconds: 60,
-    });
-  });
+  it(
+    "refuses a file's fault with its reason, and answers a check " +
+      'that ran out of time with busy and a retry hint',
+    async () => {
+      expect(mediaRefusal(new MediaError('The video has no usable frame rate.'))).toMatchObject({
+        kind: 'invalid',
+        message: 'The video has no usable frame rate.',
+      });
+      // A real ffprobe killed at its limit: a timeout, named in words, never the tool's name.
+      const timedOut = await ffprobe(
+        ['-f', 'lavfi', '-i', 'testsrc2=d=600', '-count_frames', '-show_streams'],
+        { timeoutMs: 200, what: 'Probing the video' },
+      ).catch((e: unknown) => e);
+      expect(timedOut).toBeInstanceOf(MediaTimeout);
+      expect(mediaRefusal(timedOut as MediaTimeout, 'The image ')).toMatchObject({
+        kind: 'busy',
+        message:
+          'The server is too busy to check the upload right now. Upload it again in a minute.',
+        details: 'The image Probing the video timed out',
+        retryAfterSeconds: 60,
+      });
+    },
+  );
 });

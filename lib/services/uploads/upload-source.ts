@@ -203,7 +203,10 @@ export function stillFacts(
   };
 }
 
-/** What a job records when its source is accepted (here, and for uploads straight into S3: direct-upload.ts). */
+/**
+ * What a job records when its source is accepted (here, and for uploads straight into S3:
+ * direct-upload.ts).
+ */
 export function uploadedFacts(sourceKey: string, bytes: number, info: MediaInfo) {
   return {
     status: 'uploaded',

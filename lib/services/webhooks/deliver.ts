@@ -21,7 +21,10 @@ function headersFor(d: WebhookDelivery): Record<string, string> {
   };
 }
 
-/** How long a sender's claim on an attempt lasts: the receiver's time limit plus room to record the outcome. */
+/**
+ * How long a sender's claim on an attempt lasts: the receiver's time limit plus room to record the
+ * outcome.
+ */
 const CLAIM_MS = WEBHOOK_TIMEOUT_MS + 10_000;
 const WAIT_POLL_MS = 200;
 

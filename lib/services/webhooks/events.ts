@@ -3,7 +3,10 @@ import type { Job } from '../../db/generated/client';
 import type { ClassicBackgroundSchema } from '../../schemas/jobs';
 import type { EventPayload, WebhookEvent } from './columns';
 
-/** What job.completed says beyond the job's row, as the status record says it: the start's export id and classic background. */
+/**
+ * What job.completed says beyond the job's row, as the status record says it: the start's export id
+ * and classic background.
+ */
 export interface Completion {
   exportId: string | null;
   background: z.infer<typeof ClassicBackgroundSchema> | null;

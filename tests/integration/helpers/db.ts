@@ -13,7 +13,10 @@ export async function stackDb(stack: Stack): Promise<Db> {
   return db();
 }
 
-/** Waits until the next rate-limit window has at least `seconds` left, so a burst stays in one window. */
+/**
+ * Waits until the next rate-limit window has at least `seconds` left, so a burst stays in one
+ * window.
+ */
 export async function roomInWindow(seconds: number): Promise<void> {
   const left = 60_000 - (Date.now() % 60_000);
   if (left < seconds * 1000) await new Promise((r) => setTimeout(r, left + 200));

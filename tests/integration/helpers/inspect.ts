@@ -8,7 +8,9 @@ import type { Stack } from './stack';
  * can assert the same thing on both stacks.
  */
 
-/** Where the stack's signed file URLs point: its own /files route, or the S3 bucket (path style). */
+/**
+ * Where the stack's signed file URLs point: its own /files route, or the S3 bucket (path style).
+ */
 export function storedUrlPrefix(stack: Stack): string {
   return stack.kind === 'embedded'
     ? `${stack.baseUrl}/files/`

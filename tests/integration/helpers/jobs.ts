@@ -50,7 +50,10 @@ export function postMultipartJob(
   });
 }
 
-/** One PUT of the whole file (a path, or its bytes) to the signed upload URL, no API key, with the given Content-Type. */
+/**
+ * One PUT of the whole file (a path, or its bytes) to the signed upload URL, no API key, with the
+ * given Content-Type.
+ */
 export async function putUpload(
   receipt: Receipt,
   file: string | Uint8Array<ArrayBuffer>,

@@ -59,7 +59,10 @@ export async function grayFrames(
   return frames;
 }
 
-/** DAVIS region similarity J (intersection over union at 0.5), averaged over frames; an empty pair counts 1. */
+/**
+ * DAVIS region similarity J (intersection over union at 0.5), averaged over frames; an empty pair
+ * counts 1.
+ */
 export const meanJ = (pred: Uint8Array[], gt: Uint8Array[]) =>
   pred.reduce((s, p, f) => {
     let inter = 0;

@@ -5,8 +5,8 @@
 // the tsconfig Next may rewrite) changed.
 //
 //   node next-server.mjs dev <port>     dev server in .next/test-<port>
-//   node next-server.mjs build          production build in $KEYOUT_TEST_DIST_DIR (.next/test-build)
-//   node next-server.mjs start <port>   serve that build
+//   node next-server.mjs build          production build in $KEYOUT_TEST_DIST_DIR
+//   (.next/test-build) node next-server.mjs start <port>   serve that build
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';

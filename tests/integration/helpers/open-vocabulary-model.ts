@@ -7,7 +7,10 @@ import type { OpenVocabularyManifest } from '../../../engine/prompts/open-vocabu
 const { onnx } = onnxProto;
 const DT = onnx.TensorProto.DataType;
 
-/** The fixture's vocabulary, one token per line (line number = id); `</w>` marks CLIP-style whole words. */
+/**
+ * The fixture's vocabulary, one token per line (line number = id); `</w>` marks CLIP-style whole
+ * words.
+ */
 const VOCABULARY = [
   '<pad>',
   '<start>',
@@ -20,7 +23,10 @@ const VOCABULARY = [
   'thing</w>',
   'square</w>',
 ];
-/** Per token, what it adds to the logit of a pixel per unit of R, G, B (0..1): colour words, and neutral others. */
+/**
+ * Per token, what it adds to the logit of a pixel per unit of R, G, B (0..1): colour words, and
+ * neutral others.
+ */
 const WEIGHTS: Record<string, [number, number, number]> = {
   red: [12, -12, -12],
   green: [-12, 12, -12],

@@ -45,9 +45,14 @@ export interface Stack {
   pids(): { web: number | null; worker: number | null };
   /** Process-group ids of the running workers. */
   workerPids(): number[];
-  /** Starts a worker (up to `workers`, 1 by default) if fewer are running (e.g. after stopWorker). */
+  /**
+   * Starts a worker (up to `workers`, 1 by default) if fewer are running (e.g. after stopWorker).
+   */
   startWorker(): void;
-  /** Kills the web server with SIGKILL (its whole process group) and starts it again on the same port. */
+  /**
+   * Kills the web server with SIGKILL (its whole process group) and starts it again on the same
+   * port.
+   */
   restartWeb(): Promise<void>;
   stopWorker(): Promise<void>;
   stop(): Promise<void>;
@@ -77,7 +82,9 @@ function serverMode(): 'dev' | 'start' {
 
 class Tail {
   private text = '';
-  /** Whether each process's output ends mid-line: a chunk may split a line, which keeps one prefix. */
+  /**
+   * Whether each process's output ends mid-line: a chunk may split a line, which keeps one prefix.
+   */
   private readonly midLine = new Map<string, boolean>();
   constructor(private readonly file: string) {}
   add(prefix: string, chunk: Buffer) {

@@ -5,7 +5,10 @@ import { renderBatch } from './render-batch';
 import { renderOutput } from './render-output';
 import { segmentVideo } from './segment-video';
 
-/** One handler per kind in lib/queue/job-kinds.ts (the type requires every kind); each a thin adapter over a service. */
+/**
+ * One handler per kind in lib/queue/job-kinds.ts (the type requires every kind); each a thin
+ * adapter over a service.
+ */
 export const handlers: HandlerMap = {
   'segment-video': segmentVideo,
   'render-output': renderOutput,

@@ -68,7 +68,8 @@ export default async function JobPage({
     completed ? listMaskVersions(defaultPorts, user.id, id) : null,
     completed ? listRefinements(defaultPorts, user.id, id) : null,
   ]);
-  // Mask refinement (issue 26): the models that refine masks (text or clicks), cheapest first, with the price for this video.
+  // Mask refinement (issue 26): the models that refine masks (text or clicks), cheapest first, with
+  // the price for this video.
   const textModels = API_MODEL_ROWS.filter((m) => m.textPrompts).sort(
     (a, b) => a.creditsPerSecond - b.creditsPerSecond,
   );
@@ -99,7 +100,8 @@ export default async function JobPage({
         <div className="space-y-6" data-testid="job-start">
           <Alert tone="info">
             {previous
-              ? 'A new job from the same video, with the options of the failed one. Change what you like, then start it.'
+              ? 'A new job from the same video, with the options of the failed ' +
+                'one. Change what you like, then start it.'
               : 'This video is uploaded and ready. Choose a model and an output, then start it.'}
           </Alert>
           <StartForm

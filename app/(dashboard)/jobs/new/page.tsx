@@ -21,7 +21,10 @@ export default async function NewJobPage({
     <>
       <PageHeader
         title="New job"
-        description="Upload one or more videos, pick a model and an output, and see the exact cost before you start."
+        description={
+          'Upload one or more videos, pick a model and an output, and see ' +
+          'the exact cost before you start.'
+        }
         actions={
           <LinkButton href="/jobs/new/image" variant="secondary">
             From an image

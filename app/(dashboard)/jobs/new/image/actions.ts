@@ -7,7 +7,10 @@ import { ImageToVideoRequest } from '@/lib/schemas/image-to-video';
 import { createStillJob } from '@/lib/services/jobs/create-job';
 import { defaultPorts } from '@/lib/services/ports';
 
-/** The image-to-video page: a job for a still (POST /v1/h3/image-to-video's service and rules), with its signed upload URL. */
+/**
+ * The image-to-video page: a job for a still (POST /v1/h3/image-to-video's service and rules), with
+ * its signed upload URL.
+ */
 export async function createStillUploadAction(
   request: Record<string, unknown>,
 ): Promise<

@@ -11,7 +11,11 @@ export default async function NewImageJobPage() {
     <>
       <PageHeader
         title="Image to video"
-        description="Turn a photo into a short clip: the subject is cut out once and animated with a camera move, then you get the clip and stickers like any job."
+        description={
+          'Turn a photo into a short clip: the subject is cut out once ' +
+          'and animated with a camera move, then you get the clip and ' +
+          'stickers like any job.'
+        }
       />
       <NewStillJob />
     </>
