@@ -7,7 +7,7 @@ import { settleDirectUpload } from '../uploads/direct-upload';
 import { downloadName } from '../outputs/records';
 import { readProgress, type Stage, type StoredProgress } from './progress';
 import type { Ports } from '../ports';
-import { ownedJob } from './owned-job';
+import { ownedJob } from '../owned-job';
 
 type Progress = NonNullable<z.infer<typeof JobStatusRecord>['progress']>;
 

@@ -7,7 +7,7 @@ import { storageKeys } from '../../storage';
 import { startedRequest } from './started-request';
 import { undoJobCreation } from './discard-job';
 import type { Ports } from '../ports';
-import { ownedJob } from './owned-job';
+import { ownedJob } from '../owned-job';
 
 /**
  * "Try again" for a failed job: a new job, ready to start, with a copy of the same upload and

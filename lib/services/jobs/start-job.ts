@@ -29,7 +29,7 @@ import { assertRenderable } from '../outputs/renderable';
 import { storedTransform } from '../outputs/columns';
 import { stillColumn } from '../uploads/columns';
 import type { Ports } from '../ports';
-import { ownedJob } from './owned-job';
+import { ownedJob } from '../owned-job';
 
 type Started = z.infer<typeof StartResponse>;
 /**

@@ -4,7 +4,7 @@ import type { MaskVersionList } from '../../schemas/refinements';
 import { listMaskVersions } from './list-mask-versions';
 import { RUNNING } from './mask-versions';
 import type { Ports } from '../ports';
-import { ownedJob } from '../jobs/owned-job';
+import { ownedJob } from '../owned-job';
 
 /**
  * `POST /v1/jobs/{id}/mask-versions/{version}/activate`: makes a completed version the one

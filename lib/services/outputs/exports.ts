@@ -17,7 +17,7 @@ import { createOutput, enqueueRender } from './create';
 import { assertRenderable } from './renderable';
 import { batchRecord, exportRecord } from './records';
 import type { Ports } from '../ports';
-import { ownedJob } from '../jobs/owned-job';
+import { ownedJob } from '../owned-job';
 
 /**
  * Exports and batches from a completed job: new renders of its stored original and a mask

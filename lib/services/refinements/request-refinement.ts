@@ -16,7 +16,7 @@ import type { RefineMaskRequest, RefinementRecord } from '../../schemas/refineme
 import { completedMaskVersion, RUNNING } from '../masks/mask-versions';
 import { promptColumn, type StoredPrompt } from './columns';
 import type { Ports } from '../ports';
-import { ownedJob } from '../jobs/owned-job';
+import { ownedJob } from '../owned-job';
 
 /**
  * The Refinement lifecycle. `POST /v1/jobs/{id}/refine-mask` charges the model's rate for the
