@@ -37,6 +37,8 @@ const configs = (
 ).split(',');
 const clipNames = args.get('clips')?.split(',') ?? DEFAULT_JOB_CLIPS;
 const references = !args.has('no-references');
+/** What a `custom` config is made of (scripts/lib-bench/configs.ts), for each job's process. */
+const customArgs = ['base', 'custom'].flatMap((k) => (args.has(k) ? [`--${k}`, args.get(k)!] : []));
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'keyout-bench-j-'));
 
 interface JobRow {
@@ -60,7 +62,7 @@ async function runJob(
   const env = { ...process.env, MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '1' };
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', 'scripts/lib-bench/one-job.ts', clip, config, mask, out],
+    ['--import', 'tsx', 'scripts/lib-bench/one-job.ts', clip, config, mask, out, ...customArgs],
     { stdio: ['ignore', 'pipe', 'inherit'], env },
   );
   const peak = peakTreeRss(child.pid!);
