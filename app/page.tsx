@@ -61,9 +61,7 @@ export default async function Home() {
   return (
     <div className="min-h-screen bg-white">
       <header
-        className={
-          'mx-auto flex max-w-6xl items-center justify-between gap-2 px-4 ' + 'py-5 sm:px-6'
-        }
+        className={'mx-auto flex max-w-6xl items-center justify-between gap-2 px-4 py-5 sm:px-6'}
       >
         <Logo />
         <nav aria-label="Site" className="flex items-center gap-1 sm:gap-2">
@@ -134,9 +132,7 @@ export default async function Home() {
           </div>
           {sample ? (
             <div
-              className={
-                'min-w-0 rounded-2xl bg-white p-3 shadow-xl ring-1 ' + 'ring-slate-200 sm:p-4'
-              }
+              className={'min-w-0 rounded-2xl bg-white p-3 shadow-xl ring-1 ring-slate-200 sm:p-4'}
             >
               <p className="mb-2 text-sm font-medium text-slate-900">
                 A sample clip, before and after — drag the split

@@ -20,7 +20,7 @@ export function ResetLink({
         <div className="flex items-center gap-2">
           <code
             className={
-              'block min-w-0 flex-1 break-all rounded bg-slate-100 px-2 py-1 ' + 'font-mono text-xs'
+              'block min-w-0 flex-1 break-all rounded bg-slate-100 px-2 py-1 font-mono text-xs'
             }
             data-testid="reset-link"
           >

@@ -187,7 +187,7 @@ function ClipCard({
   return (
     <Card>
       <CardTitle
-        description={'Length, frame rate and camera move are set when the image is ' + 'uploaded.'}
+        description={'Length, frame rate and camera move are set when the image is uploaded.'}
       >
         1. The clip
       </CardTitle>

@@ -64,9 +64,7 @@ export function BeforeAfter({
           >
             <video ref={b} src={before!} muted loop playsInline preload="auto" className={media} />
             <span
-              className={
-                'absolute top-2 left-2 rounded bg-black/60 px-2 py-0.5 text-xs ' + 'text-white'
-              }
+              className={'absolute top-2 left-2 rounded bg-black/60 px-2 py-0.5 text-xs text-white'}
             >
               Before
             </span>

@@ -132,9 +132,7 @@ export function StudioExports({ cutout, name }: { cutout: StudioCutout; name: st
     <>
       <Card>
         <CardTitle
-          description={
-            'Made in this tab from the cut-out with ffmpeg.wasm. Nothing is ' + 'uploaded.'
-          }
+          description={'Made in this tab from the cut-out with ffmpeg.wasm. Nothing is uploaded.'}
         >
           More formats
         </CardTitle>

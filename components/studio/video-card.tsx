@@ -51,7 +51,7 @@ export function VideoCard({
         <div className="space-y-4">
           <div
             className={
-              'flex items-center justify-between gap-3 rounded-lg border ' + 'border-slate-200 p-3'
+              'flex items-center justify-between gap-3 rounded-lg border border-slate-200 p-3'
             }
           >
             <div className="min-w-0">

@@ -180,7 +180,7 @@ function JobCard({ job: j }: { job: JobListItem }) {
         <div className="p-4">
           <p
             className={
-              'line-clamp-2 font-medium break-words text-slate-900 ' + 'group-hover:text-indigo-700'
+              'line-clamp-2 font-medium break-words text-slate-900 group-hover:text-indigo-700'
             }
             title={j.filename}
           >
