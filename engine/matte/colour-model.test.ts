@@ -4,6 +4,7 @@ import {
   checkOwnColours,
   colourPosterior,
   combineOdds,
+  ownColoursOf,
   quantiseColours,
 } from './colour-model';
 import { stillFlow, type FlowField } from './flow';
@@ -11,10 +12,14 @@ import { stillFlow, type FlowField } from './flow';
 const [W, H] = [64, 32];
 
 /** R, G, B planes: `colourAt(x, y)` gives each pixel's colour. */
-function planes(colourAt: (x: number, y: number) => [number, number, number]): Float32Array[] {
-  const out = [new Float32Array(W * H), new Float32Array(W * H), new Float32Array(W * H)];
-  for (let y = 0; y < H; y++)
-    for (let x = 0; x < W; x++) colourAt(x, y).forEach((v, c) => (out[c]![y * W + x] = v));
+function planes(
+  colourAt: (x: number, y: number) => [number, number, number],
+  w = W,
+  h = H,
+): Float32Array[] {
+  const out = [new Float32Array(w * h), new Float32Array(w * h), new Float32Array(w * h)];
+  for (let y = 0; y < h; y++)
+    for (let x = 0; x < w; x++) colourAt(x, y).forEach((v, c) => (out[c]![y * w + x] = v));
   return out;
 }
 
@@ -145,4 +150,28 @@ describe('colour model', () => {
       expect(p[16 * W + 10]).toBe(1);
     },
   );
+
+  it('checks a matte wider than 256 px at 256 and carries the verdict back to its size', () => {
+    // The same scene at 512 × 32: cells are 32 px of the matte, the halo (x 192–287) three of them.
+    const [w, h] = [512, 32];
+    const own = ownColoursOf(
+      planes((x) => (x < 192 || (x >= 240 && x < 256) ? RED : GREEN), w, h),
+      w,
+      h,
+    );
+    expect([own.width, own.height]).toEqual([256, 16]);
+    const prob = {
+      data: Float32Array.from({ length: w * h }, (_, i) =>
+        i % w < 192 ? 1 : i % w < 288 ? 0.75 : 0,
+      ),
+      width: w,
+      height: h,
+    };
+    const p = checkOwnColours(prob, own, 3);
+    expect([p.width, p.height]).toEqual([w, h]);
+    for (const x of [200, 228, 270]) expect(p.data[16 * w + x]).toBeLessThan(0.1); // green halo
+    expect(p.data[16 * w + 248]).toBeGreaterThan(0.9); // the red limb
+    expect(p.data[16 * w + 20]).toBe(1);
+    expect(p.data[16 * w + 400]).toBe(0);
+  });
 });
