@@ -50,7 +50,7 @@ export default tseslint.config(
     rules: {
       'max-len': [
         'error',
-        { code: 100, tabWidth: 2, ignoreUrls: true, ignoreRegExpLiterals: true },
+        { code: 100, tabWidth: 2 },
       ],
     },
   },
