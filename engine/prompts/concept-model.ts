@@ -1,4 +1,5 @@
 import { PAN_PARTS } from '../models/catalog';
+import { compositeRuntime, rgbPlanes } from '../models/composite-runtime';
 import { compositeIo, decodeOutput, toInputTensor, type ModelIo } from '../models/io';
 import { resizeMap, type FloatMap } from '../matte/image';
 import type { InferenceRuntime, InferenceSession, TensorData } from '../runtime';
@@ -134,9 +135,12 @@ export function conceptRuntime(
   };
   const state: SearchState = { plan: searchPlan(search), stats, tracks: [] };
   const { classes, parts, phrases, ov } = state.plan;
-  const composite: InferenceRuntime = {
-    name: `concepts over ${runtime.name}`,
-    async load(): Promise<InferenceSession> {
+  // Keys run one at a time: each key's search starts from the tracks the one before left.
+  const composite = compositeRuntime(
+    'concepts',
+    runtime,
+    CONCEPT_MODEL_IO.output.name,
+    async () => {
       const s = await loadSessions(
         runtime,
         {
@@ -146,9 +150,15 @@ export function conceptRuntime(
         },
         classes.size > 0,
       );
-      return serialisedSession(s, state);
+      return {
+        answer: async (feeds) => {
+          const { planes, width, height } = rgbPlanes(Object.values(feeds)[0]!);
+          return findConcepts(state, s, planes, width, height);
+        },
+        sessions: Object.values(s),
+      };
     },
-  };
+  );
   return { runtime: composite, stats };
 }
 
@@ -167,36 +177,6 @@ function searchPlan(search: ConceptSearch): SearchPlan {
       'The prompt names phrases for an open-vocabulary model, and none is configured',
     );
   return { search, classes, parts, phrases, ov };
-}
-
-/**
- * The composite's session: runs one key at a time, in order, since each key's search starts
- * from the tracks the one before left; release waits for the queue before releasing the models.
- */
-function serialisedSession(s: Sessions, state: SearchState): InferenceSession {
-  let queue: Promise<unknown> = Promise.resolve();
-  return {
-    inFlight: 1,
-    run(feeds) {
-      const t = Object.values(feeds)[0]!;
-      const [, , height, width] = t.dims as [number, number, number, number];
-      const n = width * height;
-      const planes = [0, 1, 2].map((c) => t.data.subarray(c * n, (c + 1) * n));
-      const result = queue.then(() => findConcepts(state, s, planes, width, height));
-      queue = result.catch(() => undefined);
-      return result.then((p) => ({
-        [CONCEPT_MODEL_IO.output.name]: { data: p.data, dims: [1, 1, height, width] },
-      }));
-    },
-    release: async () => {
-      await queue;
-      await Promise.all(
-        Object.values(s).map(
-          (x: InferenceSession | undefined) => x?.release() ?? Promise.resolve(),
-        ),
-      );
-    },
-  };
 }
 
 /** Awaits `work`, adding its seconds to the stage's sum (also when it fails). */

@@ -2,6 +2,7 @@ import { boxMean } from '../matte/box';
 import { denseFlow } from '../matte/flow';
 import { fitLongSide, resizeMap, type FloatMap } from '../matte/image';
 import { labelRegions, type Region, type Regions } from '../matte/regions';
+import { compositeRuntime, rgbPlanes } from '../models/composite-runtime';
 import { compositeIo, decodeOutput, toInputTensor, type ModelIo } from '../models/io';
 import { COCO_CLASSES } from '../prompts/concepts';
 import { boxOf, decodeDetections, DETECTOR_IO, detectorInput, type Box } from '../prompts/detector';
@@ -21,7 +22,6 @@ import {
   type Subject,
 } from './choose';
 import { fitCameraMotion, median, ownMotion } from './motion';
-import { serialSession } from './serial-session';
 import { samVote } from './sam-vote';
 
 /**
@@ -123,20 +123,19 @@ export function subjectRuntime(
   stage: GeneralStage,
 ): { runtime: InferenceRuntime; manifest: ModelIo } {
   const io = subjectModelIo(base, stage.motionGap);
-  const composite: InferenceRuntime = {
-    name: `subject over ${runtime.name}`,
-    async load(): Promise<InferenceSession> {
-      const [segmenter, detector, encoder, decoder] = await Promise.all([
-        runtime.load(base),
-        runtime.load(CENTERNET),
-        stage.sam ? runtime.load(SAM_ENCODER) : undefined,
-        stage.sam ? runtime.load(SAM_DECODER) : undefined,
-      ]);
-      // Keys are analysed one at a time: each starts from the subject the one before chose.
-      const analyser = keyAnalyser({ segmenter, detector, encoder, decoder }, base, stage);
-      return serialSession(analyser, io.output.name, [segmenter, detector, encoder, decoder]);
-    },
-  };
+  const composite = compositeRuntime('subject', runtime, io.output.name, async () => {
+    const [segmenter, detector, encoder, decoder] = await Promise.all([
+      runtime.load(base),
+      runtime.load(CENTERNET),
+      stage.sam ? runtime.load(SAM_ENCODER) : undefined,
+      stage.sam ? runtime.load(SAM_DECODER) : undefined,
+    ]);
+    // Keys are analysed one at a time: each starts from the subject the one before chose.
+    return {
+      answer: keyAnalyser({ segmenter, detector, encoder, decoder }, base, stage),
+      sessions: [segmenter, detector, encoder, decoder],
+    };
+  });
   return { runtime: composite, manifest: io };
 }
 
@@ -303,14 +302,12 @@ function shotChooser() {
 }
 
 export function readKey(feeds: Record<string, TensorData>): KeyInput {
-  const t = feeds.rgb!;
-  const [, , height, width] = t.dims as [number, number, number, number];
-  const n = width * height;
+  const { planes, width, height } = rgbPlanes(feeds.rgb!);
   const info = feeds.frame_info!.data;
   const map = (x: TensorData | undefined): FloatMap | null =>
     x ? { data: x.data, width: x.dims[3]!, height: x.dims[2]! } : null;
   return {
-    planes: [0, 1, 2].map((c) => t.data.subarray(c * n, (c + 1) * n)),
+    planes,
     width,
     height,
     frame: {
