@@ -4,15 +4,7 @@ import { compositeIo, decodeOutput, toInputTensor, type ModelIo } from '../model
 import { resizeMap, type FloatMap } from '../matte/image';
 import type { InferenceRuntime, InferenceSession, TensorData } from '../runtime';
 import type { Concept } from './concepts';
-import {
-  boxIou,
-  boxOf,
-  decodeDetections,
-  DETECTOR_IO,
-  detectorInput,
-  type Box,
-  type Detection,
-} from './detector';
+import { boxIou, boxOf, decodeDetections, runDetector, type Box, type Detection } from './detector';
 import { CENTERNET, SAM_DECODER, SAM_ENCODER } from './models';
 import {
   imageFeed,
@@ -22,7 +14,7 @@ import {
   textFeeds,
   type OpenVocabulary,
 } from './open-vocabulary';
-import { SAM_IO, samDecoderFeeds, samEncoderInput, samMask, type SamPrompt } from './sam';
+import { SAM_IO, samDecoderFeeds, samEmbedding, samMask, type SamPrompt } from './sam';
 
 /**
  * Segmenting named concepts on one picture, packaged as a model so the video matter
@@ -228,15 +220,8 @@ async function detectClasses(
   width: number,
   height: number,
 ): Promise<Detection[]> {
-  const det = await timed(
-    state.stats,
-    'detect',
-    s.detector!.run({ [DETECTOR_IO.input]: detectorInput(planes, width, height) }, [
-      DETECTOR_IO.heatmap,
-      DETECTOR_IO.sides,
-    ]),
-  );
-  return decodeDetections(det[DETECTOR_IO.heatmap]!, det[DETECTOR_IO.sides]!, {
+  const det = await timed(state.stats, 'detect', runDetector(s.detector!, planes, width, height));
+  return decodeDetections(det.heatmap, det.sides, {
     classes: state.plan.classes,
     minScore: state.plan.search.minScore,
     nmsIou: 0.5,
@@ -305,14 +290,11 @@ async function askSam(
   height: number,
   out: Float32Array,
 ): Promise<Track[]> {
-  const enc = await timed(
+  const embedding = await timed(
     state.stats,
     'samEncode',
-    s.encoder!.run({ [SAM_IO.encoderInput]: samEncoderInput(planes, width, height) }, [
-      SAM_IO.embedding,
-    ]),
+    samEmbedding(s.encoder!, planes, width, height),
   );
-  const embedding = enc[SAM_IO.embedding]!;
   const kept: Track[] = [];
   for (const ask of asks) {
     const mask = await samAnswer(

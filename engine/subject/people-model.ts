@@ -1,14 +1,7 @@
 import { cropResize, resizeMap, type FloatMap } from '../matte/image';
 import { compositeRuntime } from '../models/composite-runtime';
 import { decodeOutput, initialState, nextState, toInputTensor, type ModelIo } from '../models/io';
-import {
-  boxIou,
-  boxOf,
-  decodeDetections,
-  DETECTOR_IO,
-  detectorInput,
-  type Box,
-} from '../prompts/detector';
+import { boxIou, boxOf, decodeDetections, runDetector, type Box } from '../prompts/detector';
 import { CENTERNET } from '../prompts/models';
 import type { InferenceRuntime, InferenceSession, TensorData } from '../runtime';
 import { chooseSubject, type Candidate } from './choose';
@@ -107,12 +100,9 @@ function peopleFramer(
   }
 
   async function choose(k: KeyInput, index: number): Promise<void> {
-    const det = await detector.run(
-      { [DETECTOR_IO.input]: detectorInput(k.planes, k.width, k.height) },
-      [DETECTOR_IO.heatmap, DETECTOR_IO.sides],
-    );
+    const det = await runDetector(detector, k.planes, k.width, k.height);
     const classes = new Set([PERSON]);
-    const people = decodeDetections(det[DETECTOR_IO.heatmap]!, det[DETECTOR_IO.sides]!, {
+    const people = decodeDetections(det.heatmap, det.sides, {
       classes,
       minScore: MIN_DETECTION,
       nmsIou: 0.5,

@@ -5,9 +5,9 @@ import { labelRegions, type Region, type Regions } from '../matte/regions';
 import { compositeRuntime, rgbPlanes } from '../models/composite-runtime';
 import { compositeIo, decodeOutput, toInputTensor, type ModelIo } from '../models/io';
 import { COCO_CLASSES } from '../prompts/concepts';
-import { boxOf, decodeDetections, DETECTOR_IO, detectorInput, type Box } from '../prompts/detector';
+import { boxOf, decodeDetections, runDetector, type Box } from '../prompts/detector';
 import { CENTERNET, SAM_DECODER, SAM_ENCODER } from '../prompts/models';
-import { SAM_IO, samDecoderFeeds, samEncoderInput, samMask } from '../prompts/sam';
+import { SAM_IO, samDecoderFeeds, samEmbedding, samMask } from '../prompts/sam';
 import type { InferenceRuntime, InferenceSession, TensorData } from '../runtime';
 import { chooseInShotKey } from './choose-in-shot';
 import { ShotTracks } from './tracks';
@@ -173,11 +173,8 @@ function keyAnalyser(s: Sessions, base: ModelIo, stage: GeneralStage) {
     );
     const prob = decodeOutput(seg[base.output.name]!, base);
     const saliency = resizeMap(prob, gw, gh);
-    const det = await s.detector.run(
-      { [DETECTOR_IO.input]: detectorInput(k.planes, k.width, k.height) },
-      [DETECTOR_IO.heatmap, DETECTOR_IO.sides],
-    );
-    const detections = decodeDetections(det[DETECTOR_IO.heatmap]!, det[DETECTOR_IO.sides]!, {
+    const det = await runDetector(s.detector, k.planes, k.width, k.height);
+    const detections = decodeDetections(det.heatmap, det.sides, {
       classes: allClasses,
       minScore: MIN_DETECTION,
       nmsIou: 0.5,
@@ -247,10 +244,7 @@ function samOnKey(ss: Required<Sessions>, k: KeyInput, ow: number, oh: number): 
     const picture = k.planes.map(
       (p) => resizeMap({ data: p, width: k.width, height: k.height }, ow, oh).data,
     );
-    const enc = await ss.encoder.run({ [SAM_IO.encoderInput]: samEncoderInput(picture, ow, oh) }, [
-      SAM_IO.embedding,
-    ]);
-    return enc[SAM_IO.embedding]!;
+    return samEmbedding(ss.encoder, picture, ow, oh);
   };
   return async (boxes) => {
     const e = await (embedding ??= encode());
