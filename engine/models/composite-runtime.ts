@@ -52,12 +52,15 @@ export function compositeRuntime(
   };
 }
 
-/** A frame's R, G, B planes and size from its NCHW input tensor (views, no copy). */
-export function rgbPlanes(t: TensorData): {
+/** A picture as R, G, B planes (0..255) of `width` × `height`. */
+export interface RgbPicture {
   planes: Float32Array[];
   width: number;
   height: number;
-} {
+}
+
+/** A frame's R, G, B planes and size from its NCHW input tensor (views, no copy). */
+export function rgbPlanes(t: TensorData): RgbPicture {
   const [, , height, width] = t.dims as [number, number, number, number];
   const n = width * height;
   return { planes: [0, 1, 2].map((c) => t.data.subarray(c * n, (c + 1) * n)), width, height };

@@ -1,5 +1,5 @@
 import { PAN_PARTS } from '../models/catalog';
-import { compositeRuntime, rgbPlanes } from '../models/composite-runtime';
+import { compositeRuntime, rgbPlanes, type RgbPicture } from '../models/composite-runtime';
 import { compositeIo, decodeOutput, toInputTensor, type ModelIo } from '../models/io';
 import { resizeMap, type FloatMap } from '../matte/image';
 import type { InferenceRuntime, InferenceSession, TensorData } from '../runtime';
@@ -143,10 +143,7 @@ export function conceptRuntime(
         classes.size > 0,
       );
       return {
-        answer: async (feeds) => {
-          const { planes, width, height } = rgbPlanes(Object.values(feeds)[0]!);
-          return findConcepts(state, s, planes, width, height);
-        },
+        answer: (feeds) => findConcepts(state, s, rgbPlanes(Object.values(feeds)[0]!)),
         sessions: Object.values(s),
       };
     },
@@ -191,24 +188,19 @@ function unionInto(out: Float32Array, m: FloatMap): void {
 }
 
 /** One key's search: objects and phrases through SAM (updating the tracks), then parts. */
-async function findConcepts(
-  state: SearchState,
-  s: Sessions,
-  planes: Float32Array[],
-  width: number,
-  height: number,
-): Promise<FloatMap> {
+async function findConcepts(state: SearchState, s: Sessions, key: RgbPicture): Promise<FloatMap> {
   const { classes, parts, phrases } = state.plan;
+  const { width, height } = key;
   const out = new Float32Array(width * height);
   state.stats.keys++;
   if (classes.size || phrases.length) {
     const all: Detection[] = [];
-    if (classes.size) all.push(...(await detectClasses(state, s, planes, width, height)));
-    for (const p of phrases) all.push(...(await findPhrase(state, s, p, planes, width, height)));
+    if (classes.size) all.push(...(await detectClasses(state, s, key)));
+    for (const p of phrases) all.push(...(await findPhrase(state, s, p, key)));
     const asks = samAsks(state, keepClear(all, state.plan.search.relativeScore));
-    state.tracks = asks.length ? await askSam(state, s, asks, planes, width, height, out) : [];
+    state.tracks = asks.length ? await askSam(state, s, asks, key, out) : [];
   }
-  if (parts.length) unionInto(out, await findParts(state, s, planes, width, height));
+  if (parts.length) unionInto(out, await findParts(state, s, key));
   return { data: out, width, height };
 }
 
@@ -216,10 +208,9 @@ async function findConcepts(
 async function detectClasses(
   state: SearchState,
   s: Sessions,
-  planes: Float32Array[],
-  width: number,
-  height: number,
+  key: RgbPicture,
 ): Promise<Detection[]> {
+  const { planes, width, height } = key;
   const det = await timed(state.stats, 'detect', runDetector(s.detector!, planes, width, height));
   return decodeDetections(det.heatmap, det.sides, {
     classes: state.plan.classes,
@@ -235,10 +226,9 @@ async function findPhrase(
   state: SearchState,
   s: Sessions,
   p: SearchPlan['phrases'][number],
-  planes: Float32Array[],
-  width: number,
-  height: number,
+  key: RgbPicture,
 ): Promise<Detection[]> {
+  const { planes, width, height } = key;
   const ov = state.plan.ov!;
   const feeds = {
     [OPEN_VOCABULARY_IO.image]: imageFeed(ov.manifest, planes, width, height),
@@ -285,11 +275,10 @@ async function askSam(
   state: SearchState,
   s: Sessions,
   asks: Track[],
-  planes: Float32Array[],
-  width: number,
-  height: number,
+  key: RgbPicture,
   out: Float32Array,
 ): Promise<Track[]> {
+  const { planes, width, height } = key;
   const embedding = await timed(
     state.stats,
     'samEncode',
@@ -335,14 +324,9 @@ async function samAnswer(
 }
 
 /** The union of the wanted channels of the parts model, at the picture's size. */
-async function findParts(
-  state: SearchState,
-  s: Sessions,
-  planes: Float32Array[],
-  width: number,
-  height: number,
-): Promise<FloatMap> {
-  const input = resizeRgb(planes, width, height, PAN_PARTS.input.size as readonly [number, number]);
+async function findParts(state: SearchState, s: Sessions, key: RgbPicture): Promise<FloatMap> {
+  const { width, height } = key;
+  const input = resizeRgb(key, PAN_PARTS.input.size as readonly [number, number]);
   const res = await timed(
     state.stats,
     'parts',
@@ -391,12 +375,7 @@ async function loadSessions(
   return { detector, encoder, decoder, parts: pan, openVocabulary };
 }
 
-function resizeRgb(
-  planes: Float32Array[],
-  width: number,
-  height: number,
-  [w, h]: readonly [number, number],
-) {
+function resizeRgb({ planes, width, height }: RgbPicture, [w, h]: readonly [number, number]) {
   return {
     planes: planes.map((p) => resizeMap({ data: p, width, height }, w, h).data),
     width: w,
