@@ -1,16 +1,18 @@
 import type { FloatMap } from '../matte/image';
 import type { InferenceRuntime, InferenceSession, TensorData } from '../runtime';
 
+/** What a composite's `open` gives its serial session: the frame's answer and what it loaded. */
+export interface CompositeParts {
+  answer: (feeds: Record<string, TensorData>) => Promise<FloatMap>;
+  sessions: readonly (InferenceSession | undefined)[];
+}
+
 /**
  * A composite model's session: `answer` runs on one frame at a time, in the order the frames
  * come (each starts from the state the one before left), its probability map returned as the
  * one output `output`; releasing it waits for the last run and releases the sessions it used.
  */
-function serialSession(
-  answer: (feeds: Record<string, TensorData>) => Promise<FloatMap>,
-  output: string,
-  sessions: readonly (InferenceSession | undefined)[],
-): InferenceSession {
+function serialSession({ answer, sessions }: CompositeParts, output: string): InferenceSession {
   let queue: Promise<unknown> = Promise.resolve();
   return {
     inFlight: 1,
@@ -24,12 +26,6 @@ function serialSession(
       await Promise.all(sessions.map((s) => s?.release() ?? Promise.resolve()));
     },
   };
-}
-
-/** What a composite's `open` gives its serial session: the frame's answer and what it loaded. */
-export interface CompositeParts {
-  answer: (feeds: Record<string, TensorData>) => Promise<FloatMap>;
-  sessions: readonly (InferenceSession | undefined)[];
 }
 
 /**
@@ -46,8 +42,7 @@ export function compositeRuntime(
   return {
     name: `${label} over ${runtime.name}`,
     async load(): Promise<InferenceSession> {
-      const { answer, sessions } = await open();
-      return serialSession(answer, output, sessions);
+      return serialSession(await open(), output);
     },
   };
 }
