@@ -17,6 +17,7 @@ import {
   putUpload,
   type Receipt,
   remainingCredits,
+  runJobToCompletion,
   type Stack,
   stackDb,
   startStack,
@@ -115,18 +116,17 @@ describe.skipIf(!hasTestdata)(
           testVideo('liveportrait_s13_dance_fullbody_white_bg_720x1080.mp4'),
         ),
       ]);
-      for (const id of [juggle, dancer]) {
-        const r = await api(stack, 'POST', `/v1/jobs/${id}/start`, {
-          key: owner.key,
-          body: { model: 'service-human' },
-        });
-        expect(r.status, r.text).toBe(200);
-      }
-      for (const id of [juggle, dancer]) {
-        const done = await waitForJob(stack, owner.key, id, { timeoutMs: 900_000 });
-        if (done.status !== 'completed')
-          throw new Error(`job failed: ${done.message}\n${stack.logs()}`);
-      }
+      await Promise.all(
+        [juggle, dancer].map((id) =>
+          runJobToCompletion(
+            stack,
+            owner.key,
+            id,
+            { model: 'service-human' },
+            { timeoutMs: 900_000 },
+          ),
+        ),
+      );
     });
     afterAll(async () => {
       await stack?.stop();
