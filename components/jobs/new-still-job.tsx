@@ -7,6 +7,7 @@ import { createStillUploadAction } from '@/app/(dashboard)/jobs/new/image/action
 import { Button } from '@/components/ui/button';
 import { Alert, Card, CardTitle } from '@/components/ui/card';
 import { Dropzone } from '@/components/ui/dropzone';
+import { FormWithSummary } from '@/components/ui/form-with-summary';
 import { Field, inputClass } from '@/components/ui/field';
 import { formatCredits } from '@/components/format';
 import { DEFAULT_MODEL } from '@/engine/api-models';
@@ -107,36 +108,8 @@ export function NewStillJob() {
 
   const locked = Boolean(jobId) || busy !== null;
   return (
-    <div className="grid grid-cols-1 gap-6 lg:grid-cols-[minmax(0,1fr)_320px]">
-      <div className="space-y-6">
-        <ClipCard
-          duration={duration}
-          fps={fps}
-          motion={motion}
-          locked={locked}
-          onDuration={setDuration}
-          onFps={setFps}
-          onMotion={setMotion}
-        />
-
-        <ModelCard model={model} stickers={stickers} onModel={setModel} onStickers={setStickers} />
-
-        <Card>
-          <CardTitle description="PNG, JPEG or WebP.">3. Your image</CardTitle>
-          {jobId ? (
-            <p className="text-sm text-slate-700">The image is uploaded.</p>
-          ) : (
-            <Dropzone
-              accept="image/png,image/jpeg,image/webp"
-              label={busy === 'uploading' ? 'Uploading…' : 'Choose an image'}
-              onFile={(f) => void onFile(f)}
-              disabled={busy !== null}
-            />
-          )}
-        </Card>
-      </div>
-
-      <aside className="lg:sticky lg:top-10 lg:self-start">
+    <FormWithSummary
+      summary={
         <Card>
           <CardTitle>Summary</CardTitle>
           <p className="text-sm text-slate-600">
@@ -161,8 +134,34 @@ export function NewStillJob() {
             </Button>
           </div>
         </Card>
-      </aside>
-    </div>
+      }
+    >
+      <ClipCard
+        duration={duration}
+        fps={fps}
+        motion={motion}
+        locked={locked}
+        onDuration={setDuration}
+        onFps={setFps}
+        onMotion={setMotion}
+      />
+
+      <ModelCard model={model} stickers={stickers} onModel={setModel} onStickers={setStickers} />
+
+      <Card>
+        <CardTitle description="PNG, JPEG or WebP.">3. Your image</CardTitle>
+        {jobId ? (
+          <p className="text-sm text-slate-700">The image is uploaded.</p>
+        ) : (
+          <Dropzone
+            accept="image/png,image/jpeg,image/webp"
+            label={busy === 'uploading' ? 'Uploading…' : 'Choose an image'}
+            onFile={(f) => void onFile(f)}
+            disabled={busy !== null}
+          />
+        )}
+      </Card>
+    </FormWithSummary>
   );
 }
 
