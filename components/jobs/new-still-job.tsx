@@ -8,7 +8,7 @@ import { Button } from '@/components/ui/button';
 import { Alert, Card, CardTitle } from '@/components/ui/card';
 import { Dropzone } from '@/components/ui/dropzone';
 import { FormWithSummary } from '@/components/ui/form-with-summary';
-import { Field, inputClass } from '@/components/ui/field';
+import { ChoiceSelect, Field } from '@/components/ui/field';
 import { formatCredits } from '@/components/format';
 import { DEFAULT_MODEL } from '@/engine/api-models';
 import { OUTPUT_FORMATS } from '@/engine/formats';
@@ -26,6 +26,9 @@ const MOTION_LABELS: Record<(typeof MOTIONS)[number], string> = {
   pan_right: 'Pan right',
   bounce: 'Bounce',
 };
+const MOTION_CHOICES = MOTIONS.map((id) => ({ id, label: MOTION_LABELS[id] }));
+const MODEL_CHOICES = MODELS.map((m) => ({ id: m.id, label: `${m.name} · ${m.rate} credit/s` }));
+const FPS_CHOICES = [12, 15, 24, 30].map((f) => ({ id: String(f), label: `${f} fps` }));
 
 /** A signed URL on our own origin as a path, so the PUT never depends on PUBLIC_URL. */
 const samePath = (url: string) => {
@@ -204,34 +207,22 @@ function ClipCard({
           />
         </Field>
         <Field id="still-fps" label="Frame rate">
-          <select
+          <ChoiceSelect
             id="still-fps"
-            className={inputClass}
             value={fps}
             disabled={locked}
             onChange={(e) => onFps(Number(e.target.value))}
-          >
-            {[12, 15, 24, 30].map((f) => (
-              <option key={f} value={f}>
-                {f} fps
-              </option>
-            ))}
-          </select>
+            choices={FPS_CHOICES}
+          />
         </Field>
         <Field id="still-motion" label="Camera move">
-          <select
+          <ChoiceSelect
             id="still-motion"
-            className={inputClass}
             value={motion}
             disabled={locked}
             onChange={(e) => onMotion(e.target.value as (typeof MOTIONS)[number])}
-          >
-            {MOTIONS.map((m) => (
-              <option key={m} value={m}>
-                {MOTION_LABELS[m]}
-              </option>
-            ))}
-          </select>
+            choices={MOTION_CHOICES}
+          />
         </Field>
       </div>
     </Card>
@@ -254,18 +245,12 @@ function ModelCard({
     <Card>
       <CardTitle>2. Model and stickers</CardTitle>
       <Field id="still-model" label="Model">
-        <select
+        <ChoiceSelect
           id="still-model"
-          className={inputClass}
           value={model}
           onChange={(e) => onModel(e.target.value)}
-        >
-          {MODELS.map((m) => (
-            <option key={m.id} value={m.id}>
-              {m.name} · {m.rate} credit/s
-            </option>
-          ))}
-        </select>
+          choices={MODEL_CHOICES}
+        />
       </Field>
       <fieldset className="mt-4">
         <legend className="mb-2 text-sm font-medium text-slate-800">
