@@ -40,4 +40,9 @@ export interface InferenceRuntime {
    * Loads a prepared model; the adapter knows where its files live (MODELS_DIR, /models/<file>).
    */
   load(model: ModelFile): Promise<InferenceSession>;
+  /**
+   * Unloads the models it keeps loaded between videos that no one uses now (a later load loads
+   * them again). Absent where a runtime keeps none.
+   */
+  releaseIdle?(): Promise<void>;
 }

@@ -58,8 +58,12 @@ async function runJob(
   mask: string,
   out: string,
 ): Promise<{ seconds: number; peakBytes: number; line: string }> {
-  // One malloc arena, as the worker runs (bin/one-arena.mjs), so the peak is the worker's.
-  const env = { ...process.env, MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '1' };
+  // glibc's malloc set as the worker runs it (bin/one-arena.mjs), so the peak is the worker's.
+  const env = {
+    MALLOC_MMAP_THRESHOLD_: String(4 * 2 ** 20),
+    ...process.env,
+    MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '1',
+  };
   const child = spawn(
     process.execPath,
     ['--import', 'tsx', 'scripts/lib-bench/one-job.ts', clip, config, mask, out, ...customArgs],

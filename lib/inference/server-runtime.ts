@@ -14,30 +14,52 @@ export async function serverRuntime(): Promise<ServedRuntime> {
   return shared;
 }
 
+interface Kept {
+  session: Promise<InferenceSession>;
+  /** Loads not yet released: the session is in use while this is above 0. */
+  users: number;
+}
+
 /**
- * A runtime that loads each model once and hands the same session to every later load: sessions
- * are kept until the process exits, and release() is a no-op.
+ * A runtime that loads each model once and hands the same session to every later load: a
+ * session released by all its users stays loaded for the next video, until releaseIdle().
  */
 export function keepingSessions(inner: ServedRuntime): ServedRuntime {
-  const sessions = new Map<string, Promise<InferenceSession>>();
+  const kept = new Map<string, Kept>();
   return {
     get name() {
       return inner.name;
     },
     device: () => inner.device(),
-    load(m: ModelFile) {
+    async load(m: ModelFile) {
       const key = `${m.id}:${m.file}`;
-      let s = sessions.get(key);
-      if (!s) {
-        s = inner.load(m).then((session) => ({
-          run: session.run.bind(session),
-          inFlight: session.inFlight,
-          release: () => Promise.resolve(),
-        }));
-        s.catch(() => sessions.delete(key));
-        sessions.set(key, s);
+      let k = kept.get(key);
+      if (!k) {
+        const entry: Kept = { session: inner.load(m), users: 0 };
+        entry.session.catch(() => kept.delete(key));
+        kept.set(key, (k = entry));
       }
-      return s;
+      const entry = k;
+      entry.users++;
+      const session = await entry.session.catch((e: unknown) => {
+        entry.users--;
+        throw e;
+      });
+      let released = false;
+      return {
+        run: session.run.bind(session),
+        inFlight: session.inFlight,
+        release: () => {
+          if (!released) entry.users--;
+          released = true;
+          return Promise.resolve();
+        },
+      };
+    },
+    async releaseIdle() {
+      const idle = [...kept].filter(([, k]) => k.users === 0);
+      for (const [key] of idle) kept.delete(key);
+      await Promise.all(idle.map(([, k]) => k.session.then((s) => s.release())));
     },
   };
 }

@@ -126,3 +126,27 @@ describe('segmentVideo streams', () => {
     expect(fs.readdirSync(outDir)).toEqual([]);
   });
 });
+
+describe('segmentVideo and the models it leaves loaded', () => {
+  // A frame above 1080p renders after segmentation, and its VP9 encoders need the memory.
+  it('unloads the idle models after a frame above 1080p, and keeps them otherwise', async () => {
+    const released: number[] = [];
+    for (const size of ['160x120', '2048x1152']) {
+      const input = await fromLavfi(
+        path.join(dir, `size-${size}.mp4`),
+        `testsrc2=s=${size}:r=10:d=0.2`,
+        H264,
+      );
+      const runtime = { ...standInRuntime(), releaseIdle: vi.fn(() => Promise.resolve()) };
+      await segmentVideo({
+        input,
+        info: await probeVideo(input),
+        maskOut: path.join(dir, `size-${size}.mkv`),
+        model: 'service-human',
+        runtime,
+      });
+      released.push(runtime.releaseIdle.mock.calls.length);
+    }
+    expect(released).toEqual([0, 1]);
+  });
+});

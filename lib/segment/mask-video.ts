@@ -12,7 +12,11 @@ import { durationTolerance } from '../media/probe';
 import { allManifests } from '../models/manifests';
 import { readFrames } from './frame-reader';
 import { openMaskWriter } from './mask-writer';
-import { startStreamedRender, type RenderWhileSegmenting } from './render-while-segmenting';
+import {
+  startStreamedRender,
+  streamedAt,
+  type RenderWhileSegmenting,
+} from './render-while-segmenting';
 import { type PreviewImage, PreviewSampler } from './preview';
 import { isGpu } from '../inference/device';
 import type { ServedRuntime } from '../inference/runtime-rpc';
@@ -164,6 +168,9 @@ export async function segmentVideoWith(
     throw e;
   } finally {
     await matter.release();
+    // A frame this large renders after segmentation, and its VP9 encoders need the memory the
+    // models hold (render-while-segmenting.ts).
+    if (!streamedAt(info)) await runtime.releaseIdle?.();
   }
   try {
     if (framesWritten === 0) throw new MediaError('The video has no decodable frames.');

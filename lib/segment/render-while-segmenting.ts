@@ -46,6 +46,10 @@ export interface StreamedRender {
  */
 const MAX_STREAMED_PIXELS = 1920 * 1080;
 
+/** Whether a frame of this size can render while it is segmented (else it renders after). */
+export const streamedAt = (info: Pick<MediaInfo, 'width' | 'height'>) =>
+  info.width * info.height <= MAX_STREAMED_PIXELS;
+
 /** The mask as an ffmpeg run reads it: its stdin (a socket under Node, so not `/dev/stdin`). */
 const MASK_ON_STDIN = 'pipe:0';
 
@@ -109,7 +113,7 @@ export async function startStreamedRender(
   signal?: AbortSignal,
 ): Promise<StreamedRender | null> {
   const format = formatOf(out.recipe);
-  if (info.width * info.height > MAX_STREAMED_PIXELS) return null;
+  if (!streamedAt(info)) return null;
   if (
     out.recipe.kind !== 'transparent' ||
     format.encoding.kind !== 'branch' ||
