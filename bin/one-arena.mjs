@@ -10,6 +10,18 @@
 // (bin/worker.mjs) start here.
 import { spawn } from 'node:child_process';
 
+/**
+ * The environment with glibc's malloc as the worker runs it; what the user set is kept.
+ * @param {NodeJS.ProcessEnv} env
+ */
+export function oneArenaEnv(env) {
+  return {
+    MALLOC_MMAP_THRESHOLD_: String(4 * 2 ** 20),
+    ...env,
+    MALLOC_ARENA_MAX: env.MALLOC_ARENA_MAX ?? '1',
+  };
+}
+
 /** @param {URL} entry the TypeScript module to run */
 export async function runWithOneArena(entry) {
   if (process.env.MALLOC_ARENA_MAX !== undefined) {
@@ -20,7 +32,7 @@ export async function runWithOneArena(entry) {
   }
   const child = spawn(process.execPath, [...process.execArgv, ...process.argv.slice(1)], {
     stdio: 'inherit',
-    env: { MALLOC_MMAP_THRESHOLD_: String(4 * 2 ** 20), ...process.env, MALLOC_ARENA_MAX: '1' },
+    env: oneArenaEnv(process.env),
   });
   // Signals sent to the launcher alone are passed on; a signal sent to the whole process group
   // (Ctrl-C, a supervisor) then reaches the child twice, which it treats as once.

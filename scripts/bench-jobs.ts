@@ -27,6 +27,7 @@ import path from 'node:path';
 import { parseArgs, table } from './lib-bench/frames';
 import { DEFAULT_JOB_CLIPS, prepareJobClip, RENDER_ONLY } from './lib-bench/job-clips';
 import { peakTreeRss } from './lib-bench/tree-rss';
+import { oneArenaEnv } from '../bin/one-arena.mjs';
 
 const args = parseArgs(process.argv.slice(2));
 const configs = (
@@ -59,11 +60,7 @@ async function runJob(
   out: string,
 ): Promise<{ seconds: number; peakBytes: number; line: string }> {
   // glibc's malloc set as the worker runs it (bin/one-arena.mjs), so the peak is the worker's.
-  const env = {
-    MALLOC_MMAP_THRESHOLD_: String(4 * 2 ** 20),
-    ...process.env,
-    MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '1',
-  };
+  const env = oneArenaEnv(process.env);
   const child = spawn(
     process.execPath,
     ['--import', 'tsx', 'scripts/lib-bench/one-job.ts', clip, config, mask, out, ...customArgs],
