@@ -1,8 +1,6 @@
-import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fromLavfi } from '../../lib/media/fixtures';
 import { outputFormat, STICKER_FORMATS, type StickerFormat } from '../../engine/formats';
@@ -24,7 +22,6 @@ import {
   type TestAccount,
   testVideo,
   uploadedJob,
-  waitFor,
   waitForJob,
   writeInvertedMaskVersion,
 } from './helpers';
@@ -34,8 +31,8 @@ import {
   type SeenSticker,
   stickerProblems,
 } from '../support/sticker-file';
-
-const run = promisify(execFile);
+import { settled } from '../support/settled';
+import { stillFrame } from '../support/still-frame';
 
 interface ExportRecord {
   export_id: string;
@@ -93,14 +90,10 @@ describe.skipIf(!hasTestdata)(
     let dancer: string;
 
     const exportDone = (id: string) =>
-      waitFor(
-        async () => {
-          const r = await api<ExportRecord>(stack, 'GET', `/v1/exports/${id}`, { key: owner.key });
-          expect(r.status, r.text).toBe(200);
-          return r.body.status === 'queued' ? undefined : r.body;
-        },
-        { timeoutMs: 900_000, intervalMs: 2_000, what: `export ${id}` },
-      );
+      settled<ExportRecord>(stack, owner.key, `/v1/exports/${id}`, {
+        timeoutMs: 900_000,
+        intervalMs: 2_000,
+      });
     const credits = () => remainingCredits(stack, owner.key);
 
     beforeAll(async () => {
@@ -149,17 +142,11 @@ describe.skipIf(!hasTestdata)(
         expect(r.status, r.text).toBe(200);
         expect(r.body.exports.map((e) => e.format)).toEqual(STICKER_FORMATS);
         const dir = fs.mkdtempSync(path.join(tmp, 'juggle-'));
-        const done = await waitFor(
-          async () => {
-            const b = await api<{ status: string; exports: ExportRecord[] }>(
-              stack,
-              'GET',
-              `/v1/batches/${r.body.batch_id}`,
-              { key: owner.key },
-            );
-            return ['queued', 'processing'].includes(b.body.status) ? undefined : b.body;
-          },
-          { timeoutMs: 1_500_000, intervalMs: 3_000, what: 'the juggle sticker batch' },
+        const done = await settled<{ status: string; exports: ExportRecord[] }>(
+          stack,
+          owner.key,
+          `/v1/batches/${r.body.batch_id}`,
+          { timeoutMs: 1_500_000, intervalMs: 3_000 },
         );
         expect(done.status).toBe('completed');
         for (const [i, e] of done.exports.entries()) {
@@ -360,19 +347,11 @@ describe.skipIf(!hasTestdata)(
       'turns a PNG into a job (h3 image-to-video) that completes with ' +
         'its sticker exports, charged per second of output',
       async () => {
-        const png = path.join(tmp, 'dancer.png');
-        await run('ffmpeg', [
-          '-v',
-          'error',
-          '-y',
-          '-ss',
-          '2',
-          '-i',
+        const png = await stillFrame(
           testVideo('liveportrait_s13_dance_fullbody_white_bg_720x1080.mp4'),
-          '-frames:v',
-          '1',
-          png,
-        ]);
+          path.join(tmp, 'dancer.png'),
+          { at: 2 },
+        );
         const created = await api<Receipt & { image_to_video: Record<string, unknown> }>(
           stack,
           'POST',
