@@ -18,7 +18,6 @@ import {
   type Stack,
   stackDb,
   startStack,
-  syntheticClip,
   type TestAccount,
   testVideo,
   uploadedJob,
@@ -31,6 +30,7 @@ import {
   type SeenSticker,
   stickerProblems,
 } from '../support/sticker-file';
+import { refusedLongSource } from '../support/refused-long-source';
 import { settled } from '../support/settled';
 import { stillFrame } from '../support/still-frame';
 
@@ -235,26 +235,12 @@ describe.skipIf(!hasTestdata)(
     });
 
     it('refuses sticker exports of a source over 30 s at start, before charging', async () => {
-      const long = await syntheticClip(path.join(tmp, 'long.mp4'), {
-        seconds: 31,
-        size: '64x64',
-        fps: 12,
+      const error = await refusedLongSource(stack, owner.key, tmp, 31, {
+        model: 'service-light',
+        background: { type: 'transparent' },
+        exports: [{ format: 'telegram_emoji_v1' }],
       });
-      const id = await uploadedJob(stack, owner.key, long);
-      const balance = await credits();
-      const r = await api(stack, 'POST', `/v1/jobs/${id}/start`, {
-        key: owner.key,
-        body: {
-          model: 'service-light',
-          background: { type: 'transparent' },
-          exports: [{ format: 'telegram_emoji_v1' }],
-        },
-      });
-      expect(r.status, r.text).toBe(400);
-      expect(r.body.error).toMatch(
-        /Sticker formats take videos up to 30 seconds; this one is 31\.0 s/,
-      );
-      expect(await credits()).toBe(balance);
+      expect(error).toMatch(/Sticker formats take videos up to 30 seconds; this one is 31\.0 s/);
     });
 
     it(
