@@ -14,6 +14,7 @@ import {
   type TestAccount,
 } from './helpers';
 import { completedJob } from '../support/completed-job';
+import { maskVersionFile } from '../support/mask-version-file';
 import { settled } from '../support/settled';
 
 interface Refinement {
@@ -50,12 +51,8 @@ describe.skipIf(!hasTestdata)('refine-mask by clicks (needs ../shared/testdata)'
     api<Refinement>(stack, 'POST', `/v1/jobs/${car}/refine-mask`, { key, body, headers });
   const finished = (id: string) =>
     settled<Refinement>(stack, owner.key, `/v1/refinements/${id}`, { timeoutMs: 420_000 });
-  const mask = async (version: number) => {
-    const prisma = await stackDb(stack);
-    const { storage } = await import('../../lib/storage');
-    const m = await prisma.maskVersion.findFirstOrThrow({ where: { jobId: car, version } });
-    return grayFrames(await storage().localFile(m.storageKey!, stack.dataDir), W, H);
-  };
+  const mask = async (version: number) =>
+    grayFrames(await maskVersionFile(stack, car, version), W, H);
 
   beforeAll(async () => {
     stack = await startStack({ worker: true });

@@ -19,6 +19,7 @@ import {
   type TestAccount,
 } from './helpers';
 import { completedJob } from '../support/completed-job';
+import { maskVersionFile } from '../support/mask-version-file';
 import { settled } from '../support/settled';
 
 interface Refinement {
@@ -76,13 +77,7 @@ describe.skipIf(!hasTestdata)('refine-mask (needs ../shared/testdata)', () => {
     const background = { type: 'transparent', transparent_format: 'webm_vp9' };
     return completedJob(stack, key, file, { model, background }, 400_000);
   };
-  /** The stored file of a mask version, as the worker wrote it. */
-  const maskFile = async (jobId: string, version: number) => {
-    const prisma = await stackDb(stack);
-    const { storage } = await import('../../lib/storage');
-    const m = await prisma.maskVersion.findFirstOrThrow({ where: { jobId, version } });
-    return storage().localFile(m.storageKey!, stack.dataDir);
-  };
+  const maskFile = (jobId: string, version: number) => maskVersionFile(stack, jobId, version);
 
   beforeAll(async () => {
     tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'keyout-refine-'));

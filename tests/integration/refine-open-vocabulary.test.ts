@@ -9,13 +9,13 @@ import {
   createAccount,
   remainingCredits,
   ROOT,
-  stackDb,
   startStack,
   type Stack,
   type TestAccount,
 } from './helpers';
 import { writeColourWordsModel } from './helpers/open-vocabulary-model';
 import { completedJob } from '../support/completed-job';
+import { maskVersionFile } from '../support/mask-version-file';
 import { settled } from '../support/settled';
 import { tempDir } from '../support/temp-dir';
 
@@ -113,10 +113,7 @@ describe('the open-vocabulary slot', () => {
       { timeoutMs: 300_000 },
     );
     expect(done.status, `${done.error}\n${stack.logs()}`).toBe('completed');
-    const { storage } = await import('../../lib/storage');
-    const prisma = await stackDb(stack);
-    const v2 = await prisma.maskVersion.findFirstOrThrow({ where: { jobId: job, version: 2 } });
-    const masks = await frames(await storage().localFile(v2.storageKey!, stack.dataDir), 'gray');
+    const masks = await frames(await maskVersionFile(stack, job, 2), 'gray');
     const colour = await frames(clip, 'rgb24');
     expect(masks).toHaveLength(colour.length);
     let j = 0;
