@@ -11,10 +11,9 @@ import { renderOutput } from '../../lib/media/render';
 import { segmentVideo, type SegmentProgress } from '../../lib/segment/mask-video';
 import { countedProbe } from '../support/counted-probe';
 import { allFrames, rawFrame } from '../support/frames';
+import { hasTestdata, testVideo } from './helpers';
 
 const run = promisify(execFile);
-const TESTDATA = path.resolve(import.meta.dirname, '../../../shared/testdata/videos');
-const hasTestdata = fs.existsSync(TESTDATA);
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'keyout-engine-it-'));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
@@ -120,10 +119,7 @@ describe('segmentVideo (real ffmpeg and models)', () => {
   it.skipIf(!hasTestdata)(
     'honours the display rotation of a phone video and finds the person',
     async () => {
-      const input = path.join(
-        TESTDATA,
-        'liveportrait_d13_stored_landscape_displaymatrix_portrait.mov',
-      );
+      const input = testVideo('liveportrait_d13_stored_landscape_displaymatrix_portrait.mov');
       const info = await probeVideo(input);
       const maskOut = path.join(tmp, 'rotated.mkv');
       await segmentVideo({ input, info, maskOut, model: 'service-human', maxFrames: 20 });
@@ -144,7 +140,7 @@ describe('segmentVideo (real ffmpeg and models)', () => {
     async () => {
       // A full-body dancer on a near-white backdrop: the luma guide barely separates arms and legs
       // from it, and without the edge gain the limbs came out see-through (soft/solid 0.48).
-      const input = path.join(TESTDATA, 'liveportrait_s13_dance_fullbody_white_bg_720x1080.mp4');
+      const input = testVideo('liveportrait_s13_dance_fullbody_white_bg_720x1080.mp4');
       const info = await probeVideo(input);
       const maskOut = path.join(tmp, 'white-bg.mkv');
       await segmentVideo({ input, info, maskOut, model: 'service-human', maxFrames: 51 });
