@@ -50,6 +50,15 @@ async function normalizedFrameCount(
   return Number(m?.[1]);
 }
 
+/** Frame `n` of service-human's mask of the test clip `name`, its first `frames` segmented. */
+async function humanMaskFrame(name: string, n: number, frames: number): Promise<Buffer> {
+  const input = testVideo(name);
+  const info = await probeVideo(input);
+  const maskOut = path.join(tmp, `${path.parse(name).name}.mkv`);
+  await segmentVideo({ input, info, maskOut, model: 'service-human', maxFrames: frames });
+  return rawFrame(['-i', maskOut], n, 'gray');
+}
+
 describe('segmentVideo (real ffmpeg and models)', () => {
   it(
     'writes one FFV1 gray mask frame per normalized frame at an odd ' +
@@ -119,11 +128,11 @@ describe('segmentVideo (real ffmpeg and models)', () => {
   it.skipIf(!hasTestdata)(
     'honours the display rotation of a phone video and finds the person',
     async () => {
-      const input = testVideo('liveportrait_d13_stored_landscape_displaymatrix_portrait.mov');
-      const info = await probeVideo(input);
-      const maskOut = path.join(tmp, 'rotated.mkv');
-      await segmentVideo({ input, info, maskOut, model: 'service-human', maxFrames: 20 });
-      const raw = await rawFrame(['-i', maskOut], 0, 'gray');
+      const raw = await humanMaskFrame(
+        'liveportrait_d13_stored_landscape_displaymatrix_portrait.mov',
+        0,
+        20,
+      );
       expect(raw.length).toBe(720 * 1280);
       const mean = raw.reduce((s, v) => s + v, 0) / raw.length;
       // A head-and-shoulders portrait: a real share of the frame, not all of it.
@@ -140,11 +149,11 @@ describe('segmentVideo (real ffmpeg and models)', () => {
     async () => {
       // A full-body dancer on a near-white backdrop: the luma guide barely separates arms and legs
       // from it, and without the edge gain the limbs came out see-through (soft/solid 0.48).
-      const input = testVideo('liveportrait_s13_dance_fullbody_white_bg_720x1080.mp4');
-      const info = await probeVideo(input);
-      const maskOut = path.join(tmp, 'white-bg.mkv');
-      await segmentVideo({ input, info, maskOut, model: 'service-human', maxFrames: 51 });
-      const raw = await rawFrame(['-i', maskOut], 50, 'gray');
+      const raw = await humanMaskFrame(
+        'liveportrait_s13_dance_fullbody_white_bg_720x1080.mp4',
+        50,
+        51,
+      );
       expect(raw.length).toBe(720 * 1080);
       let soft = 0;
       let solid = 0;
