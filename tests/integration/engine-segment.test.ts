@@ -51,7 +51,7 @@ async function normalizedFrameCount(
 }
 
 /** Frame `n` of service-human's mask of the test clip `name`, its first `frames` segmented. */
-async function humanMaskFrame(name: string, n: number, frames: number): Promise<Buffer> {
+async function maskFrame(name: string, n: number, frames: number): Promise<Buffer> {
   const input = testVideo(name);
   const info = await probeVideo(input);
   const maskOut = path.join(tmp, `${path.parse(name).name}.mkv`);
@@ -128,7 +128,7 @@ describe('segmentVideo (real ffmpeg and models)', () => {
   it.skipIf(!hasTestdata)(
     'honours the display rotation of a phone video and finds the person',
     async () => {
-      const raw = await humanMaskFrame(
+      const raw = await maskFrame(
         'liveportrait_d13_stored_landscape_displaymatrix_portrait.mov',
         0,
         20,
@@ -149,11 +149,7 @@ describe('segmentVideo (real ffmpeg and models)', () => {
     async () => {
       // A full-body dancer on a near-white backdrop: the luma guide barely separates arms and legs
       // from it, and without the edge gain the limbs came out see-through (soft/solid 0.48).
-      const raw = await humanMaskFrame(
-        'liveportrait_s13_dance_fullbody_white_bg_720x1080.mp4',
-        50,
-        51,
-      );
+      const raw = await maskFrame('liveportrait_s13_dance_fullbody_white_bg_720x1080.mp4', 50, 51);
       expect(raw.length).toBe(720 * 1080);
       let soft = 0;
       let solid = 0;
