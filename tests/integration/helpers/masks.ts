@@ -16,7 +16,6 @@ export async function writeInvertedMaskVersion(
   jobId: string,
   version: number,
 ): Promise<void> {
-  const prisma = await stackDb(stack);
   const { defaultPorts } = await import('../../../lib/services/ports');
   const { storeMaskVersion, activateMaskVersion } =
     await import('../../../lib/services/masks/mask-versions');
@@ -37,6 +36,7 @@ export async function writeInvertedMaskVersion(
     out,
   ]);
   await storeMaskVersion(defaultPorts, jobId, version, out, 'test-inverted');
+  const prisma = await stackDb(stack);
   await prisma.$transaction((tx) => activateMaskVersion(tx, jobId, version));
 }
 
