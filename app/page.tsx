@@ -4,8 +4,7 @@ import { LinkButton } from '@/components/ui/button';
 import { formatPrice } from '@/components/format';
 import { MODELS } from '@/components/jobs/job-options';
 import { BeforeAfter } from '@/components/media/before-after';
-import { Cell, ReflowTable } from '@/components/ui/reflow-table';
-import { reflowTable } from '@/components/ui/table';
+import { type Column, ReflowTable } from '@/components/ui/reflow-table';
 import { CREDIT_PACKS } from '@/lib/services/credits/checkout';
 import { currentUser } from '@/lib/auth/current-user';
 import { SAMPLE_CLIP } from '@/engine/media/sample-clip';
@@ -192,6 +191,25 @@ export default async function Home() {
   );
 }
 
+const PRICE_COLUMNS: Column<(typeof MODELS)[number]>[] = [
+  {
+    label: 'Model',
+    className: 'font-medium text-slate-900',
+    cell: (m) => (
+      <span>
+        {m.name} <code className="ml-1 text-xs text-slate-600">{m.id}</code>
+      </span>
+    ),
+  },
+  { label: 'What it does', className: 'text-slate-700', cell: (m) => m.blurb },
+  { label: 'Credits per second', className: 'tabular-nums text-slate-900', cell: (m) => m.rate },
+  {
+    label: 'A minute of video',
+    className: 'tabular-nums text-slate-900',
+    cell: (m) => perMinute(m.rate),
+  },
+];
+
 /** The price of each model, per second and per minute of video, and the credit packs. */
 function PricingSection() {
   return (
@@ -210,34 +228,11 @@ function PricingSection() {
         <div className="mt-8 rounded-xl px-4 ring-1 ring-slate-200 sm:px-0">
           <ReflowTable
             caption="Price per model"
-            columns={[
-              { label: 'Model' },
-              { label: 'What it does' },
-              { label: 'Credits per second' },
-              { label: 'A minute of video' },
-            ]}
-            pad="px-4 py-3"
+            columns={PRICE_COLUMNS}
+            rows={MODELS}
+            pad={{ head: 'px-4 py-3', cell: 'px-4 py-3' }}
             headClassName="bg-slate-50"
-          >
-            {MODELS.map((m) => (
-              <tr key={m.id} className={reflowTable.tr}>
-                <Cell label="Model" className="px-4 py-3 font-medium text-slate-900">
-                  <span>
-                    {m.name} <code className="ml-1 text-xs text-slate-600">{m.id}</code>
-                  </span>
-                </Cell>
-                <Cell label="What it does" className="px-4 py-3 text-slate-700">
-                  {m.blurb}
-                </Cell>
-                <Cell label="Credits per second" className="px-4 py-3 tabular-nums text-slate-900">
-                  {m.rate}
-                </Cell>
-                <Cell label="A minute of video" className="px-4 py-3 tabular-nums text-slate-900">
-                  {perMinute(m.rate)}
-                </Cell>
-              </tr>
-            ))}
-          </ReflowTable>
+          />
         </div>
       </div>
     </section>

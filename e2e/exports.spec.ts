@@ -1,8 +1,8 @@
-import { execFileSync } from 'node:child_process';
-import path from 'node:path';
+import { streamEntries } from '../tests/support/counted-probe';
 import { describeWithClip, expect, test } from './fixtures';
 import { remainingCredits, signUpWithCompletedJob } from './support/completed-job';
-import { ARTIFACTS, screenshotPath } from './support/media';
+import { downloadAs } from './support/download';
+import { screenshotPath } from './support/media';
 
 /**
  * The job page's Exports panel: another format of a completed job, made from its stored mask
@@ -27,22 +27,11 @@ describeWithClip('exports from the job page', () => {
     await expect(exports).toContainText('Mask only');
     await panel.screenshot({ path: screenshotPath('20-job-exports') });
 
-    const [download] = await Promise.all([
-      page.waitForEvent('download'),
-      exports.getByRole('link', { name: /Download/ }).click(),
+    const link = exports.getByRole('link', { name: /Download/ });
+    const file = await downloadAs(page, link, 'export-mask.mp4');
+    expect(await streamEntries(file, 'stream=codec_name,width,height')).toEqual([
+      { codec_name: 'h264', width: 512, height: 512 },
     ]);
-    const file = path.join(ARTIFACTS, 'export-mask.mp4');
-    await download.saveAs(file);
-    const probe = JSON.parse(
-      execFileSync(
-        'ffprobe',
-        ['-v', 'error', '-show_entries', 'stream=codec_name,width,height', '-of', 'json', file],
-        { encoding: 'utf8' },
-      ),
-    ) as {
-      streams: { codec_name: string; width: number; height: number }[];
-    };
-    expect(probe.streams).toEqual([{ codec_name: 'h264', width: 512, height: 512 }]);
     // Exports are free: the 10 credits minus the 2 the job cost.
     expect(await remainingCredits(page, headers)).toBe(8);
   });

@@ -1,10 +1,11 @@
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { outputFormat } from '../engine/formats';
+import { streamEntries } from '../tests/support/counted-probe';
 import { describeWithClip, expect, test } from './fixtures';
 import { remainingCredits, signUpWithCompletedJob } from './support/completed-job';
-import { ARTIFACTS, screenshotPath, zipEntries } from './support/media';
+import { downloadAs } from './support/download';
+import { screenshotPath, zipEntries } from './support/media';
 
 /**
  * The job page's Stickers panel: a user picks two platforms on a completed job, sees each result
@@ -61,34 +62,21 @@ describeWithClip('stickers from the job page', () => {
 
       // One file: the Slack GIF, probed.
       const slackCard = stickers.getByRole('listitem').filter({ hasText: 'Slack' });
-      const [one] = await Promise.all([
-        page.waitForEvent('download'),
-        slackCard.getByRole('link', { name: /Download/ }).click(),
+      const gif = await downloadAs(
+        page,
+        slackCard.getByRole('link', { name: /Download/ }),
+        'sticker-slack.gif',
+      );
+      expect(await streamEntries(gif, 'stream=codec_name,width,height')).toEqual([
+        { codec_name: 'gif', width: 128, height: 128 },
       ]);
-      const gif = path.join(ARTIFACTS, 'sticker-slack.gif');
-      await one.saveAs(gif);
-      const probe = JSON.parse(
-        execFileSync(
-          'ffprobe',
-          ['-v', 'error', '-show_entries', 'stream=codec_name,width,height', '-of', 'json', gif],
-          { encoding: 'utf8' },
-        ),
-      ) as {
-        streams: { codec_name: string; width: number; height: number }[];
-      };
-      expect(probe.streams).toEqual([{ codec_name: 'gif', width: 128, height: 128 }]);
       expect(fs.statSync(gif).size).toBeLessThanOrEqual(
         outputFormat('slack_gif_v1').sticker!.budgetBytes,
       );
 
       // All of them as a ZIP: one file per sticker.
-      const [all] = await Promise.all([
-        page.waitForEvent('download'),
-        panel.getByRole('link', { name: /Download all stickers/ }).click(),
-      ]);
-      const zip = path.join(ARTIFACTS, 'stickers.zip');
-      await all.saveAs(zip);
-      const entries = await zipEntries(zip);
+      const link = panel.getByRole('link', { name: /Download all stickers/ });
+      const entries = await zipEntries(await downloadAs(page, link, 'stickers.zip'));
       expect(entries.map((e) => path.extname(e.name)).sort()).toEqual(['.gif', '.webm']);
       for (const e of entries) expect(e.bytes).toBeGreaterThan(0);
 

@@ -20,7 +20,7 @@ import { SAM_DECODER, SAM_ENCODER } from '../engine/prompts/models';
 import {
   SAM_IO,
   samDecoderFeeds,
-  samEncoderInput,
+  samEmbedding,
   samMask,
   type SamPrompt,
 } from '../engine/prompts/sam';
@@ -90,11 +90,7 @@ for (const clip of clips) {
   const ask = async (f: number, prompt: SamPrompt, previous?: TensorData): Promise<Key> => {
     let e = embeddings.get(f);
     if (!e) {
-      e = (
-        await encoder.run({ [SAM_IO.encoderInput]: samEncoderInput(planes(f), W, H) }, [
-          SAM_IO.embedding,
-        ])
-      )[SAM_IO.embedding]!;
+      e = await samEmbedding(encoder, planes(f), W, H);
       embeddings.set(f, e);
     }
     const res = await decoder.run(

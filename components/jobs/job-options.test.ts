@@ -3,16 +3,16 @@ import { DashboardStartRequest, StartJobRequest } from '../../lib/schemas/jobs';
 import { StoredBackground } from '../../lib/schemas/background';
 import { backgroundOf, choiceOf, startRequest } from './job-options';
 
+const cases = [
+  { kind: 'transparent', format: 'webm_vp9' },
+  { kind: 'transparent', format: 'mov_prores' },
+  { kind: 'color', color: '#22c55e', container: 'mp4' },
+  { kind: 'media', url: 'https://example.com/beach.jpg', mediaType: 'image', container: 'webm' },
+  { kind: 'blur', mode: 'background', intensity: 40, container: 'mov' },
+] as const;
+
 // Every choice the new-job form can make must be a valid /v1 start request.
 describe('startRequest', () => {
-  const cases = [
-    { kind: 'transparent', format: 'webm_vp9' },
-    { kind: 'transparent', format: 'mov_prores' },
-    { kind: 'color', color: '#22c55e', container: 'mp4' },
-    { kind: 'media', url: 'https://example.com/beach.jpg', mediaType: 'image', container: 'webm' },
-    { kind: 'blur', mode: 'background', intensity: 40, container: 'mov' },
-  ] as const;
-
   it.each(cases)('$kind is accepted by the API schema', (choice) => {
     const body = startRequest('service-human', choice, '');
     expect(StartJobRequest.safeParse(body).success).toBe(true);
@@ -33,19 +33,18 @@ describe('startRequest', () => {
 });
 
 describe('an uploaded background image', () => {
+  // The form's image choice with the uploaded file's storage key in place of its URL.
   const choice = {
-    kind: 'media',
+    ...cases[3],
     url: '',
     key: 'jobs/0c7d6a4e-1b1e-4c55-9a57-4d0d3c1d9b1a/background.png',
-    mediaType: 'image',
-    container: 'mp4',
-  } as const;
+  };
 
   it('names the storage key instead of a URL, only in the dashboard request', () => {
     const body = startRequest('service-light', choice, '');
     expect(body.background).toEqual({
       type: 'composition',
-      composition: { background_key: choice.key, background_type: 'image', export_format: 'mp4' },
+      composition: { background_key: choice.key, background_type: 'image', export_format: 'webm' },
     });
     expect(DashboardStartRequest.parse(body).background?.composition?.background_key).toBe(
       choice.key,

@@ -7,7 +7,8 @@ import { createStillUploadAction } from '@/app/(dashboard)/jobs/new/image/action
 import { Button } from '@/components/ui/button';
 import { Alert, Card, CardTitle } from '@/components/ui/card';
 import { Dropzone } from '@/components/ui/dropzone';
-import { Field, inputClass } from '@/components/ui/field';
+import { FormWithSummary } from '@/components/ui/form-with-summary';
+import { ChoiceSelect, Field } from '@/components/ui/field';
 import { formatCredits } from '@/components/format';
 import { DEFAULT_MODEL } from '@/engine/api-models';
 import { OUTPUT_FORMATS } from '@/engine/formats';
@@ -25,6 +26,9 @@ const MOTION_LABELS: Record<(typeof MOTIONS)[number], string> = {
   pan_right: 'Pan right',
   bounce: 'Bounce',
 };
+const MOTION_CHOICES = MOTIONS.map((id) => ({ id, label: MOTION_LABELS[id] }));
+const MODEL_CHOICES = MODELS.map((m) => ({ id: m.id, label: `${m.name} · ${m.rate} credit/s` }));
+const FPS_CHOICES = [12, 15, 24, 30].map((f) => ({ id: String(f), label: `${f} fps` }));
 
 /** A signed URL on our own origin as a path, so the PUT never depends on PUBLIC_URL. */
 const samePath = (url: string) => {
@@ -107,36 +111,8 @@ export function NewStillJob() {
 
   const locked = Boolean(jobId) || busy !== null;
   return (
-    <div className="grid grid-cols-1 gap-6 lg:grid-cols-[minmax(0,1fr)_320px]">
-      <div className="space-y-6">
-        <ClipCard
-          duration={duration}
-          fps={fps}
-          motion={motion}
-          locked={locked}
-          onDuration={setDuration}
-          onFps={setFps}
-          onMotion={setMotion}
-        />
-
-        <ModelCard model={model} stickers={stickers} onModel={setModel} onStickers={setStickers} />
-
-        <Card>
-          <CardTitle description="PNG, JPEG or WebP.">3. Your image</CardTitle>
-          {jobId ? (
-            <p className="text-sm text-slate-700">The image is uploaded.</p>
-          ) : (
-            <Dropzone
-              accept="image/png,image/jpeg,image/webp"
-              label={busy === 'uploading' ? 'Uploading…' : 'Choose an image'}
-              onFile={(f) => void onFile(f)}
-              disabled={busy !== null}
-            />
-          )}
-        </Card>
-      </div>
-
-      <aside className="lg:sticky lg:top-10 lg:self-start">
+    <FormWithSummary
+      summary={
         <Card>
           <CardTitle>Summary</CardTitle>
           <p className="text-sm text-slate-600">
@@ -161,8 +137,34 @@ export function NewStillJob() {
             </Button>
           </div>
         </Card>
-      </aside>
-    </div>
+      }
+    >
+      <ClipCard
+        duration={duration}
+        fps={fps}
+        motion={motion}
+        locked={locked}
+        onDuration={setDuration}
+        onFps={setFps}
+        onMotion={setMotion}
+      />
+
+      <ModelCard model={model} stickers={stickers} onModel={setModel} onStickers={setStickers} />
+
+      <Card>
+        <CardTitle description="PNG, JPEG or WebP.">3. Your image</CardTitle>
+        {jobId ? (
+          <p className="text-sm text-slate-700">The image is uploaded.</p>
+        ) : (
+          <Dropzone
+            accept="image/png,image/jpeg,image/webp"
+            label={busy === 'uploading' ? 'Uploading…' : 'Choose an image'}
+            onFile={(f) => void onFile(f)}
+            disabled={busy !== null}
+          />
+        )}
+      </Card>
+    </FormWithSummary>
   );
 }
 
@@ -205,34 +207,22 @@ function ClipCard({
           />
         </Field>
         <Field id="still-fps" label="Frame rate">
-          <select
+          <ChoiceSelect
             id="still-fps"
-            className={inputClass}
             value={fps}
             disabled={locked}
             onChange={(e) => onFps(Number(e.target.value))}
-          >
-            {[12, 15, 24, 30].map((f) => (
-              <option key={f} value={f}>
-                {f} fps
-              </option>
-            ))}
-          </select>
+            choices={FPS_CHOICES}
+          />
         </Field>
         <Field id="still-motion" label="Camera move">
-          <select
+          <ChoiceSelect
             id="still-motion"
-            className={inputClass}
             value={motion}
             disabled={locked}
             onChange={(e) => onMotion(e.target.value as (typeof MOTIONS)[number])}
-          >
-            {MOTIONS.map((m) => (
-              <option key={m} value={m}>
-                {MOTION_LABELS[m]}
-              </option>
-            ))}
-          </select>
+            choices={MOTION_CHOICES}
+          />
         </Field>
       </div>
     </Card>
@@ -255,18 +245,12 @@ function ModelCard({
     <Card>
       <CardTitle>2. Model and stickers</CardTitle>
       <Field id="still-model" label="Model">
-        <select
+        <ChoiceSelect
           id="still-model"
-          className={inputClass}
           value={model}
           onChange={(e) => onModel(e.target.value)}
-        >
-          {MODELS.map((m) => (
-            <option key={m.id} value={m.id}>
-              {m.name} · {m.rate} credit/s
-            </option>
-          ))}
-        </select>
+          choices={MODEL_CHOICES}
+        />
       </Field>
       <fieldset className="mt-4">
         <legend className="mb-2 text-sm font-medium text-slate-800">

@@ -16,6 +16,11 @@ export function useBackdrop(initialColor: string) {
 
 export type Backdrop = ReturnType<typeof useBackdrop>;
 
+const MODES = [
+  ['checker', 'Checkerboard'],
+  ['color', 'Colour'],
+] as const;
+
 /** Checkerboard or colour radios and the colour; picking a colour switches to it. */
 export function BackdropPicker({
   name,
@@ -29,26 +34,18 @@ export function BackdropPicker({
   return (
     <fieldset className={className}>
       <legend className="sr-only">Preview background</legend>
-      <label className="flex items-center gap-1.5 text-slate-700">
-        <input
-          type="radio"
-          name={name}
-          checked={backdrop.mode === 'checker'}
-          onChange={() => backdrop.setMode('checker')}
-          className="accent-indigo-600"
-        />
-        Checkerboard
-      </label>
-      <label className="flex items-center gap-1.5 text-slate-700">
-        <input
-          type="radio"
-          name={name}
-          checked={backdrop.mode === 'color'}
-          onChange={() => backdrop.setMode('color')}
-          className="accent-indigo-600"
-        />
-        Colour
-      </label>
+      {MODES.map(([mode, label]) => (
+        <label key={mode} className="flex items-center gap-1.5 text-slate-700">
+          <input
+            type="radio"
+            name={name}
+            checked={backdrop.mode === mode}
+            onChange={() => backdrop.setMode(mode)}
+            className="accent-indigo-600"
+          />
+          {label}
+        </label>
+      ))}
       <input
         type="color"
         aria-label="Preview colour"

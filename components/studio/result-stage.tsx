@@ -32,37 +32,20 @@ export function ResultStage({
           className="grid w-full grid-cols-1 gap-2 p-2 sm:grid-cols-2"
           data-testid="studio-before-after"
         >
-          <figure className="min-w-0">
-            <video
-              src={fileUrl ?? undefined}
-              loop
-              autoPlay
-              muted
-              playsInline
-              className="max-h-[50vh] w-full bg-black"
-              aria-label="Before: the original"
-              data-testid="studio-before"
-            />
-            <figcaption className="mt-1 text-center text-xs font-medium text-slate-700">
-              Before
-            </figcaption>
-          </figure>
-          <figure className="min-w-0">
-            <video
-              src={phase.url}
-              controls
-              loop
-              autoPlay
-              muted
-              playsInline
-              className="max-h-[50vh] w-full"
-              aria-label="After: the result"
-              data-testid="studio-result"
-            />
-            <figcaption className="mt-1 text-center text-xs font-medium text-slate-700">
-              After
-            </figcaption>
-          </figure>
+          <LoopingVideo
+            caption="Before"
+            src={fileUrl ?? undefined}
+            className="bg-black"
+            label="Before: the original"
+            testId="studio-before"
+          />
+          <LoopingVideo
+            caption="After"
+            src={phase.url}
+            controls
+            label="After: the result"
+            testId="studio-result"
+          />
         </div>
       ) : phase.kind === 'done' ? (
         // eslint-disable-next-line @next/next/no-img-element -- a local object URL
@@ -88,5 +71,41 @@ export function ResultStage({
         <p className="p-6 text-center text-sm text-slate-500">No result.</p>
       ) : null}
     </div>
+  );
+}
+
+/** One side of the before/after pair: a muted video that loops, captioned below. */
+function LoopingVideo({
+  caption,
+  src,
+  controls = false,
+  className = '',
+  label,
+  testId,
+}: {
+  caption: string;
+  src: string | undefined;
+  controls?: boolean;
+  className?: string;
+  label: string;
+  testId: string;
+}) {
+  return (
+    <figure className="min-w-0">
+      <video
+        src={src}
+        controls={controls}
+        loop
+        autoPlay
+        muted
+        playsInline
+        className={`max-h-[50vh] w-full ${className}`.trim()}
+        aria-label={label}
+        data-testid={testId}
+      />
+      <figcaption className="mt-1 text-center text-xs font-medium text-slate-700">
+        {caption}
+      </figcaption>
+    </figure>
   );
 }

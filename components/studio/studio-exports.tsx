@@ -108,8 +108,6 @@ export function StudioExports({ cutout, name }: { cutout: StudioCutout; name: st
         return next;
       });
   const busy = files.working !== null;
-  const workingOn = (family: 'transparent' | 'sticker') =>
-    files.working && formatOf(files.working.formats[0]!).family === family;
   const madeStickers = [...files.made.entries()].filter(([f]) => stickerOf(f));
   const madeAnimations = [...files.made.entries()].filter(([f]) => !stickerOf(f));
   const fileName = (format: string) => `${name}-${format}.${formatOf(format).extension}`;
@@ -144,13 +142,12 @@ export function StudioExports({ cutout, name }: { cutout: StudioCutout; name: st
             onChange={toggle(setAnimations)}
             disabled={busy}
           />
-          {workingOn('transparent') ? <Progress working={files.working!} kind="formats" /> : null}
-          <MakeButtons
+          <MakeControls
             label="Make"
-            disabled={busy || animations.size === 0}
-            working={Boolean(workingOn('transparent'))}
-            onMake={() => void files.make([...animations] as ExportFormat[])}
-            onCancel={files.cancel}
+            family="transparent"
+            kind="formats"
+            chosen={animations}
+            files={files}
           />
           {madeAnimations.length ? (
             <ul className="space-y-2" aria-label="Made formats" data-testid="studio-formats">
@@ -194,13 +191,12 @@ export function StudioExports({ cutout, name }: { cutout: StudioCutout; name: st
         </CardTitle>
         <div className="space-y-4">
           <StickerChoices checked={stickers} onChange={toggle(setStickers)} />
-          {workingOn('sticker') ? <Progress working={files.working!} kind="stickers" /> : null}
-          <MakeButtons
+          <MakeControls
             label="Make stickers"
-            disabled={busy || stickers.size === 0}
-            working={Boolean(workingOn('sticker'))}
-            onMake={() => void files.make([...stickers] as ExportFormat[])}
-            onCancel={files.cancel}
+            family="sticker"
+            kind="stickers"
+            chosen={stickers}
+            files={files}
           />
           {madeStickers.length ? (
             <ul
@@ -274,30 +270,43 @@ function MadeSticker({
   );
 }
 
-/** Makes the chosen files; Cancel while they are being made. */
-function MakeButtons({
+type CutoutFiles = ReturnType<typeof useCutoutFiles>;
+
+/**
+ * Makes the chosen files of one family (`kind` names them in the progress line), with their
+ * progress and a Cancel button while that family's files are being made.
+ */
+function MakeControls({
   label,
-  disabled,
-  working,
-  onMake,
-  onCancel,
+  family,
+  kind,
+  chosen,
+  files,
 }: {
   label: string;
-  disabled: boolean;
-  working: boolean;
-  onMake: () => void;
-  onCancel: () => void;
+  family: 'transparent' | 'sticker';
+  kind: string;
+  chosen: ReadonlySet<string>;
+  files: CutoutFiles;
 }) {
+  const working =
+    files.working && formatOf(files.working.formats[0]!).family === family ? files.working : null;
   return (
-    <div className="flex flex-wrap gap-2">
-      <Button disabled={disabled} onClick={onMake}>
-        {label}
-      </Button>
-      {working ? (
-        <Button variant="secondary" onClick={onCancel}>
-          Cancel
+    <>
+      {working ? <Progress working={working} kind={kind} /> : null}
+      <div className="flex flex-wrap gap-2">
+        <Button
+          disabled={files.working !== null || chosen.size === 0}
+          onClick={() => void files.make([...chosen] as ExportFormat[])}
+        >
+          {label}
         </Button>
-      ) : null}
-    </div>
+        {working ? (
+          <Button variant="secondary" onClick={files.cancel}>
+            Cancel
+          </Button>
+        ) : null}
+      </div>
+    </>
   );
 }

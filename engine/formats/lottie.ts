@@ -1,4 +1,5 @@
 import { clearTransparent, LOTTIE_PRESETS } from './codecs';
+import { PICTURE_FRAMES } from './shared-traits';
 import type { LottieOptions, LottiePlan, OutputFormat, StepsContext } from './types';
 
 export const DEFAULT_LOTTIE_OPTIONS: LottieOptions = {
@@ -79,20 +80,14 @@ function lottieSteps(c: StepsContext): { steps: string[][]; lottie: LottiePlan }
  * frame, or held while the picture barely changes (smart sampling).
  */
 export const lottie = {
+  ...PICTURE_FRAMES,
   id: 'lottie',
-  family: 'transparent',
   label: 'Lottie (JSON, embedded frames)',
   extension: 'json',
   contentType: 'application/json',
   codec: 'lottie',
   container: 'lottie',
   profile: 'lottie-alpha',
-  alpha: 'straight',
-  inverted: false,
-  keepsAudio: false,
-  // Lottie has no loop count: the player decides (lottie-web's `loop`, the mobile views' loopMode).
-  loop: false,
-  workingFormat: 'yuv444p',
   nativeOnly: false,
   studio: false,
   classicStatus: false,

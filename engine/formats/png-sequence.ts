@@ -1,21 +1,17 @@
 import { clearTransparent } from './codecs';
+import { PICTURE_FRAMES } from './shared-traits';
 import type { OutputFormat } from './types';
 
 /** Numbered RGBA PNGs (frame_000001.png, …) in a ZIP: what VFX tools import frame by frame. */
 export const pngSequence = {
+  ...PICTURE_FRAMES,
   id: 'png_sequence',
-  family: 'transparent',
   label: 'PNG sequence (ZIP of RGBA frames)',
   extension: 'zip',
   contentType: 'application/zip',
   codec: 'png',
   container: 'zip',
   profile: 'image-sequence-alpha',
-  alpha: 'straight',
-  inverted: false,
-  keepsAudio: false,
-  loop: false,
-  workingFormat: 'yuv444p',
   nativeOnly: false,
   studio: true,
   classicStatus: true,

@@ -54,6 +54,20 @@ export const ANIMATED_IMAGE = {
 } as const;
 
 /**
+ * Transparent frames stored as pictures inside another file (a ZIP of PNGs, a Lottie's embedded
+ * images): silent, composited at full chroma, and with no loop count of their own (the player
+ * decides: lottie-web's `loop`, the mobile views' loopMode).
+ */
+export const PICTURE_FRAMES = {
+  family: 'transparent',
+  alpha: 'straight',
+  inverted: false,
+  keepsAudio: false,
+  loop: false,
+  workingFormat: 'yuv444p',
+} as const;
+
+/**
  * Videos with a straight alpha plane or layer (ProRes 4444, VP9, HEVC): audio kept, played once,
  * made on servers.
  */

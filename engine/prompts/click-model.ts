@@ -1,5 +1,7 @@
+import type { FloatMap } from '../matte/image';
+import { compositeRuntime, rgbPlanes } from '../models/composite-runtime';
 import type { ModelIo } from '../models/io';
-import type { InferenceRuntime, InferenceSession } from '../runtime';
+import type { InferenceRuntime, TensorData } from '../runtime';
 import {
   clickTracker,
   newTrackStats,
@@ -63,58 +65,33 @@ export function clickRuntime(
     return states.get(best) ?? (await opts.known.load(best)).state;
   }
 
-  const composite: InferenceRuntime = {
-    name: `click over ${runtime.name}`,
-    async load(): Promise<InferenceSession> {
-      const [encoder, decoder] = await Promise.all([
-        runtime.load(SAM_ENCODER),
-        runtime.load(SAM_DECODER),
-      ]);
-      const tracker = clickTracker({ encoder, decoder }, opts, stats);
-      let queue: Promise<unknown> = Promise.resolve();
-      async function answer(
-        index: number,
-        planes: Float32Array[],
-        width: number,
-        height: number,
-      ): Promise<Float32Array> {
-        let a: TrackAnswer;
-        if (opts.known.indices.has(index)) {
-          stats.reused++;
-          a = await opts.known.load(index);
-        } else {
-          const frame = { index, planes, width, height };
-          a =
-            index === opts.click.frame
-              ? await tracker.click(frame, opts.click.points)
-              : await tracker.follow(frame, await nearest(index));
-        }
-        remember(a.state);
-        return a.logits
-          ? samProbability(a.logits, width, height).data
-          : new Float32Array(width * height);
+  const composite = compositeRuntime('click', runtime, CLICK_MODEL_IO.output.name, async () => {
+    const [encoder, decoder] = await Promise.all([
+      runtime.load(SAM_ENCODER),
+      runtime.load(SAM_DECODER),
+    ]);
+    const tracker = clickTracker({ encoder, decoder }, opts, stats);
+    async function answer(feeds: Record<string, TensorData>): Promise<FloatMap> {
+      const index = feeds[CLICK_MODEL_IO.frameIndex!]?.data[0];
+      if (index === undefined) throw new Error('The click model needs the frame index');
+      const frame = { index, ...rgbPlanes(feeds[CLICK_MODEL_IO.input.name]!) };
+      let a: TrackAnswer;
+      if (opts.known.indices.has(index)) {
+        stats.reused++;
+        a = await opts.known.load(index);
+      } else {
+        a =
+          index === opts.click.frame
+            ? await tracker.click(frame, opts.click.points)
+            : await tracker.follow(frame, await nearest(index));
       }
-      return {
-        inFlight: 1,
-        run(feeds) {
-          const t = feeds[CLICK_MODEL_IO.input.name]!;
-          const index = feeds[CLICK_MODEL_IO.frameIndex!]?.data[0];
-          if (index === undefined) throw new Error('The click model needs the frame index');
-          const [, , height, width] = t.dims as [number, number, number, number];
-          const n = width * height;
-          const planes = [0, 1, 2].map((c) => t.data.subarray(c * n, (c + 1) * n));
-          const result = queue.then(() => answer(index, planes, width, height));
-          queue = result.catch(() => undefined);
-          return result.then((p) => ({
-            [CLICK_MODEL_IO.output.name]: { data: p, dims: [1, 1, height, width] },
-          }));
-        },
-        release: async () => {
-          await queue;
-          await Promise.all([encoder.release(), decoder.release()]);
-        },
-      };
-    },
-  };
+      remember(a.state);
+      const { width, height } = frame;
+      return a.logits
+        ? samProbability(a.logits, width, height)
+        : { data: new Float32Array(width * height), width, height };
+    }
+    return { answer, sessions: [encoder, decoder] };
+  });
   return { runtime: composite, stats };
 }

@@ -8,6 +8,7 @@ import {
   packAnswer,
   trackBackward,
   unpackAnswer,
+  type ClickTracker,
   type TrackAnswer,
   type TrackFrame,
 } from './click-track';
@@ -90,6 +91,17 @@ const opts = { sourceWidth: 512, sourceHeight: 288, flowSide: 128 };
  * The answer's probability at the frame's size, thresholded: the columns it covers on the square's
  * middle row.
  */
+/** Tracks backwards from a click at (x, 144): frames as [index, the square's column], in order. */
+function trackBackFrom(
+  tracker: ClickTracker,
+  x: number,
+  at: readonly (readonly [number, number])[],
+  onAnswer: (a: TrackAnswer) => void,
+): Promise<void> {
+  const frames = at.map(([i, ox]) => frame(i, ox));
+  return trackBackward(tracker, frames, [{ x, y: 144, include: true }], onAnswer);
+}
+
 function columns(a: TrackAnswer): [number, number] | null {
   if (!a.state.mask) return null;
   const m = a.state.mask;
@@ -142,20 +154,12 @@ describe('clickTracker', () => {
   it('tracks backwards from the clicked frame, nearest first', async () => {
     const tracker = clickTracker(fakeSam(), opts);
     const got: [number, [number, number] | null][] = [];
-    function* frames() {
-      for (const [i, ox] of [
-        [8, 120],
-        [4, 100],
-        [0, 80],
-      ] as const)
-        yield frame(i, ox);
-    }
-    await trackBackward(
-      tracker,
-      frames(),
-      [{ x: 280, y: 144, include: true }],
-      (a) => void got.push([a.state.index, columns(a)]),
-    );
+    const at = [
+      [8, 120],
+      [4, 100],
+      [0, 80],
+    ] as const;
+    await trackBackFrom(tracker, 280, at, (a) => void got.push([a.state.index, columns(a)]));
     expect(got).toEqual([
       [8, [120, 168]],
       [4, [100, 148]],
@@ -207,19 +211,11 @@ describe('clickRuntime', () => {
       const sam = fakeSam();
       const pre = clickTracker(sam, opts);
       const known = new Map<number, TrackAnswer>();
-      function* frames() {
-        for (const [i, ox] of [
-          [4, 96],
-          [0, 80],
-        ] as const)
-          yield frame(i, ox);
-      }
-      await trackBackward(
-        pre,
-        frames(),
-        [{ x: 240, y: 144, include: true }],
-        (a) => void known.set(a.state.index, a),
-      );
+      const at = [
+        [4, 96],
+        [0, 80],
+      ] as const;
+      await trackBackFrom(pre, 240, at, (a) => void known.set(a.state.index, a));
       const runtime: InferenceRuntime = {
         name: 'fake',
         load: (m) =>

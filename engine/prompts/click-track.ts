@@ -5,7 +5,7 @@ import { boxIou, boxOf } from './detector';
 import {
   SAM_IO,
   samDecoderFeeds,
-  samEncoderInput,
+  samEmbedding,
   samLogits,
   samProbability,
   type SamPoint,
@@ -122,12 +122,8 @@ export function clickTracker(
 ): ClickTracker {
   async function sam(f: TrackFrame, prompt: SamPrompt): Promise<FloatMap> {
     const t0 = now();
-    const enc = await s.encoder.run(
-      { [SAM_IO.encoderInput]: samEncoderInput(f.planes, f.width, f.height) },
-      [SAM_IO.embedding],
-    );
+    const embedding = await samEmbedding(s.encoder, f.planes, f.width, f.height);
     const t1 = now();
-    const embedding = enc[SAM_IO.embedding]!;
     const res = await s.decoder.run(
       { image_embeddings: embedding, ...samDecoderFeeds(prompt, f.width, f.height) },
       SAM_IO.decoderOutputs,

@@ -1,17 +1,10 @@
 import { PAN_PARTS } from '../models/catalog';
+import { compositeRuntime, rgbPlanes, type RgbPicture } from '../models/composite-runtime';
 import { compositeIo, decodeOutput, toInputTensor, type ModelIo } from '../models/io';
 import { resizeMap, type FloatMap } from '../matte/image';
 import type { InferenceRuntime, InferenceSession, TensorData } from '../runtime';
 import type { Concept } from './concepts';
-import {
-  boxIou,
-  boxOf,
-  decodeDetections,
-  DETECTOR_IO,
-  detectorInput,
-  type Box,
-  type Detection,
-} from './detector';
+import { boxIou, boxOf, decodeDetections, runDetector, type Box, type Detection } from './detector';
 import { CENTERNET, SAM_DECODER, SAM_ENCODER } from './models';
 import {
   imageFeed,
@@ -21,7 +14,7 @@ import {
   textFeeds,
   type OpenVocabulary,
 } from './open-vocabulary';
-import { SAM_IO, samDecoderFeeds, samEncoderInput, samMask, type SamPrompt } from './sam';
+import { SAM_IO, samDecoderFeeds, samEmbedding, samMask, type SamPrompt } from './sam';
 
 /**
  * Segmenting named concepts on one picture, packaged as a model so the video matter
@@ -134,9 +127,12 @@ export function conceptRuntime(
   };
   const state: SearchState = { plan: searchPlan(search), stats, tracks: [] };
   const { classes, parts, phrases, ov } = state.plan;
-  const composite: InferenceRuntime = {
-    name: `concepts over ${runtime.name}`,
-    async load(): Promise<InferenceSession> {
+  // Keys run one at a time: each key's search starts from the tracks the one before left.
+  const composite = compositeRuntime(
+    'concepts',
+    runtime,
+    CONCEPT_MODEL_IO.output.name,
+    async () => {
       const s = await loadSessions(
         runtime,
         {
@@ -146,9 +142,12 @@ export function conceptRuntime(
         },
         classes.size > 0,
       );
-      return serialisedSession(s, state);
+      return {
+        answer: (feeds) => findConcepts(state, s, rgbPlanes(Object.values(feeds)[0]!)),
+        sessions: Object.values(s),
+      };
     },
-  };
+  );
   return { runtime: composite, stats };
 }
 
@@ -167,36 +166,6 @@ function searchPlan(search: ConceptSearch): SearchPlan {
       'The prompt names phrases for an open-vocabulary model, and none is configured',
     );
   return { search, classes, parts, phrases, ov };
-}
-
-/**
- * The composite's session: runs one key at a time, in order, since each key's search starts
- * from the tracks the one before left; release waits for the queue before releasing the models.
- */
-function serialisedSession(s: Sessions, state: SearchState): InferenceSession {
-  let queue: Promise<unknown> = Promise.resolve();
-  return {
-    inFlight: 1,
-    run(feeds) {
-      const t = Object.values(feeds)[0]!;
-      const [, , height, width] = t.dims as [number, number, number, number];
-      const n = width * height;
-      const planes = [0, 1, 2].map((c) => t.data.subarray(c * n, (c + 1) * n));
-      const result = queue.then(() => findConcepts(state, s, planes, width, height));
-      queue = result.catch(() => undefined);
-      return result.then((p) => ({
-        [CONCEPT_MODEL_IO.output.name]: { data: p.data, dims: [1, 1, height, width] },
-      }));
-    },
-    release: async () => {
-      await queue;
-      await Promise.all(
-        Object.values(s).map(
-          (x: InferenceSession | undefined) => x?.release() ?? Promise.resolve(),
-        ),
-      );
-    },
-  };
 }
 
 /** Awaits `work`, adding its seconds to the stage's sum (also when it fails). */
@@ -219,24 +188,19 @@ function unionInto(out: Float32Array, m: FloatMap): void {
 }
 
 /** One key's search: objects and phrases through SAM (updating the tracks), then parts. */
-async function findConcepts(
-  state: SearchState,
-  s: Sessions,
-  planes: Float32Array[],
-  width: number,
-  height: number,
-): Promise<FloatMap> {
+async function findConcepts(state: SearchState, s: Sessions, key: RgbPicture): Promise<FloatMap> {
   const { classes, parts, phrases } = state.plan;
+  const { width, height } = key;
   const out = new Float32Array(width * height);
   state.stats.keys++;
   if (classes.size || phrases.length) {
     const all: Detection[] = [];
-    if (classes.size) all.push(...(await detectClasses(state, s, planes, width, height)));
-    for (const p of phrases) all.push(...(await findPhrase(state, s, p, planes, width, height)));
+    if (classes.size) all.push(...(await detectClasses(state, s, key)));
+    for (const p of phrases) all.push(...(await findPhrase(state, s, p, key)));
     const asks = samAsks(state, keepClear(all, state.plan.search.relativeScore));
-    state.tracks = asks.length ? await askSam(state, s, asks, planes, width, height, out) : [];
+    state.tracks = asks.length ? await askSam(state, s, asks, key, out) : [];
   }
-  if (parts.length) unionInto(out, await findParts(state, s, planes, width, height));
+  if (parts.length) unionInto(out, await findParts(state, s, key));
   return { data: out, width, height };
 }
 
@@ -244,19 +208,11 @@ async function findConcepts(
 async function detectClasses(
   state: SearchState,
   s: Sessions,
-  planes: Float32Array[],
-  width: number,
-  height: number,
+  key: RgbPicture,
 ): Promise<Detection[]> {
-  const det = await timed(
-    state.stats,
-    'detect',
-    s.detector!.run({ [DETECTOR_IO.input]: detectorInput(planes, width, height) }, [
-      DETECTOR_IO.heatmap,
-      DETECTOR_IO.sides,
-    ]),
-  );
-  return decodeDetections(det[DETECTOR_IO.heatmap]!, det[DETECTOR_IO.sides]!, {
+  const { planes, width, height } = key;
+  const det = await timed(state.stats, 'detect', runDetector(s.detector!, planes, width, height));
+  return decodeDetections(det.heatmap, det.sides, {
     classes: state.plan.classes,
     minScore: state.plan.search.minScore,
     nmsIou: 0.5,
@@ -270,10 +226,9 @@ async function findPhrase(
   state: SearchState,
   s: Sessions,
   p: SearchPlan['phrases'][number],
-  planes: Float32Array[],
-  width: number,
-  height: number,
+  key: RgbPicture,
 ): Promise<Detection[]> {
+  const { planes, width, height } = key;
   const ov = state.plan.ov!;
   const feeds = {
     [OPEN_VOCABULARY_IO.image]: imageFeed(ov.manifest, planes, width, height),
@@ -320,19 +275,15 @@ async function askSam(
   state: SearchState,
   s: Sessions,
   asks: Track[],
-  planes: Float32Array[],
-  width: number,
-  height: number,
+  key: RgbPicture,
   out: Float32Array,
 ): Promise<Track[]> {
-  const enc = await timed(
+  const { planes, width, height } = key;
+  const embedding = await timed(
     state.stats,
     'samEncode',
-    s.encoder!.run({ [SAM_IO.encoderInput]: samEncoderInput(planes, width, height) }, [
-      SAM_IO.embedding,
-    ]),
+    samEmbedding(s.encoder!, planes, width, height),
   );
-  const embedding = enc[SAM_IO.embedding]!;
   const kept: Track[] = [];
   for (const ask of asks) {
     const mask = await samAnswer(
@@ -373,14 +324,9 @@ async function samAnswer(
 }
 
 /** The union of the wanted channels of the parts model, at the picture's size. */
-async function findParts(
-  state: SearchState,
-  s: Sessions,
-  planes: Float32Array[],
-  width: number,
-  height: number,
-): Promise<FloatMap> {
-  const input = resizeRgb(planes, width, height, PAN_PARTS.input.size as readonly [number, number]);
+async function findParts(state: SearchState, s: Sessions, key: RgbPicture): Promise<FloatMap> {
+  const { width, height } = key;
+  const input = resizeRgb(key, PAN_PARTS.input.size as readonly [number, number]);
   const res = await timed(
     state.stats,
     'parts',
@@ -429,12 +375,7 @@ async function loadSessions(
   return { detector, encoder, decoder, parts: pan, openVocabulary };
 }
 
-function resizeRgb(
-  planes: Float32Array[],
-  width: number,
-  height: number,
-  [w, h]: readonly [number, number],
-) {
+function resizeRgb({ planes, width, height }: RgbPicture, [w, h]: readonly [number, number]) {
   return {
     planes: planes.map((p) => resizeMap({ data: p, width, height }, w, h).data),
     width: w,

@@ -1,5 +1,5 @@
 import { resizeMap, type FloatMap } from '../matte/image';
-import type { TensorData } from '../runtime';
+import type { InferenceSession, TensorData } from '../runtime';
 
 /**
  * The COCO CenterNet detector's I/O (engine/prompts/models.ts CENTERNET, converted to NCHW at
@@ -31,6 +31,20 @@ export function detectorInput(planes: Float32Array[], width: number, height: num
       c * n,
     );
   return { data, dims: [1, 3, DETECTOR_SIDE, DETECTOR_SIDE] };
+}
+
+/** The detector's heatmap and box sides on a picture (R, G, B planes, 0..255, any size). */
+export async function runDetector(
+  detector: InferenceSession,
+  planes: Float32Array[],
+  width: number,
+  height: number,
+): Promise<{ heatmap: TensorData; sides: TensorData }> {
+  const out = await detector.run({ [DETECTOR_IO.input]: detectorInput(planes, width, height) }, [
+    DETECTOR_IO.heatmap,
+    DETECTOR_IO.sides,
+  ]);
+  return { heatmap: out[DETECTOR_IO.heatmap]!, sides: out[DETECTOR_IO.sides]! };
 }
 
 export function boxIou(a: Box, b: Box): number {

@@ -1,5 +1,5 @@
 import { resizeMap, type FloatMap } from '../matte/image';
-import type { TensorData } from '../runtime';
+import type { InferenceSession, TensorData } from '../runtime';
 import type { Box } from './detector';
 
 /**
@@ -53,6 +53,19 @@ export function samEncoderInput(planes: Float32Array[], width: number, height: n
     // The padding is 0 after normalisation, as the model was trained.
   }
   return { data, dims: [1, 3, SAM_SIDE, SAM_SIDE] };
+}
+
+/** The encoder's embedding of a picture (R, G, B planes, 0..255). */
+export async function samEmbedding(
+  encoder: InferenceSession,
+  planes: Float32Array[],
+  width: number,
+  height: number,
+): Promise<TensorData> {
+  const out = await encoder.run({ [SAM_IO.encoderInput]: samEncoderInput(planes, width, height) }, [
+    SAM_IO.embedding,
+  ]);
+  return out[SAM_IO.embedding]!;
 }
 
 /**

@@ -1,17 +1,10 @@
 import { cropResize, resizeMap, type FloatMap } from '../matte/image';
+import { compositeRuntime } from '../models/composite-runtime';
 import { decodeOutput, initialState, nextState, toInputTensor, type ModelIo } from '../models/io';
-import {
-  boxIou,
-  boxOf,
-  decodeDetections,
-  DETECTOR_IO,
-  detectorInput,
-  type Box,
-} from '../prompts/detector';
+import { boxIou, boxOf, decodeDetections, runDetector, type Box } from '../prompts/detector';
 import { CENTERNET } from '../prompts/models';
 import type { InferenceRuntime, InferenceSession, TensorData } from '../runtime';
 import { chooseSubject, type Candidate } from './choose';
-import { serialSession } from './serial-session';
 import { candidateCues, motionOf, readKey, subjectModelIo, type KeyInput } from './subject-model';
 
 /**
@@ -64,18 +57,14 @@ export function peopleRuntime(
   stage: PeopleStage,
 ): { runtime: InferenceRuntime; manifest: ModelIo } {
   const io = { ...subjectModelIo(base, stage.motionGap), id: `people(${base.id})` };
-  const composite: InferenceRuntime = {
-    name: `people over ${runtime.name}`,
-    async load(): Promise<InferenceSession> {
-      const [segmenter, detector] = await Promise.all([
-        runtime.load(base),
-        runtime.load(CENTERNET),
-      ]);
-      // Frames run in order: each crop follows the answer on the frame before.
-      const framer = peopleFramer(segmenter, detector, base, stage);
-      return serialSession(framer, io.output.name, [segmenter, detector]);
-    },
-  };
+  const composite = compositeRuntime('people', runtime, io.output.name, async () => {
+    const [segmenter, detector] = await Promise.all([runtime.load(base), runtime.load(CENTERNET)]);
+    // Frames run in order: each crop follows the answer on the frame before.
+    return {
+      answer: peopleFramer(segmenter, detector, base, stage),
+      sessions: [segmenter, detector],
+    };
+  });
   return { runtime: composite, manifest: io };
 }
 
@@ -111,12 +100,9 @@ function peopleFramer(
   }
 
   async function choose(k: KeyInput, index: number): Promise<void> {
-    const det = await detector.run(
-      { [DETECTOR_IO.input]: detectorInput(k.planes, k.width, k.height) },
-      [DETECTOR_IO.heatmap, DETECTOR_IO.sides],
-    );
+    const det = await runDetector(detector, k.planes, k.width, k.height);
     const classes = new Set([PERSON]);
-    const people = decodeDetections(det[DETECTOR_IO.heatmap]!, det[DETECTOR_IO.sides]!, {
+    const people = decodeDetections(det.heatmap, det.sides, {
       classes,
       minScore: MIN_DETECTION,
       nmsIou: 0.5,

@@ -2,11 +2,12 @@ import { boxMean } from '../matte/box';
 import { denseFlow } from '../matte/flow';
 import { fitLongSide, resizeMap, type FloatMap } from '../matte/image';
 import { labelRegions, type Region, type Regions } from '../matte/regions';
+import { compositeRuntime, rgbPlanes } from '../models/composite-runtime';
 import { compositeIo, decodeOutput, toInputTensor, type ModelIo } from '../models/io';
 import { COCO_CLASSES } from '../prompts/concepts';
-import { boxOf, decodeDetections, DETECTOR_IO, detectorInput, type Box } from '../prompts/detector';
+import { boxOf, decodeDetections, runDetector, type Box } from '../prompts/detector';
 import { CENTERNET, SAM_DECODER, SAM_ENCODER } from '../prompts/models';
-import { SAM_IO, samDecoderFeeds, samEncoderInput, samMask } from '../prompts/sam';
+import { SAM_IO, samDecoderFeeds, samEmbedding, samMask } from '../prompts/sam';
 import type { InferenceRuntime, InferenceSession, TensorData } from '../runtime';
 import { chooseInShotKey } from './choose-in-shot';
 import { ShotTracks } from './tracks';
@@ -21,7 +22,6 @@ import {
   type Subject,
 } from './choose';
 import { fitCameraMotion, median, ownMotion } from './motion';
-import { serialSession } from './serial-session';
 import { samVote } from './sam-vote';
 
 /**
@@ -123,20 +123,19 @@ export function subjectRuntime(
   stage: GeneralStage,
 ): { runtime: InferenceRuntime; manifest: ModelIo } {
   const io = subjectModelIo(base, stage.motionGap);
-  const composite: InferenceRuntime = {
-    name: `subject over ${runtime.name}`,
-    async load(): Promise<InferenceSession> {
-      const [segmenter, detector, encoder, decoder] = await Promise.all([
-        runtime.load(base),
-        runtime.load(CENTERNET),
-        stage.sam ? runtime.load(SAM_ENCODER) : undefined,
-        stage.sam ? runtime.load(SAM_DECODER) : undefined,
-      ]);
-      // Keys are analysed one at a time: each starts from the subject the one before chose.
-      const analyser = keyAnalyser({ segmenter, detector, encoder, decoder }, base, stage);
-      return serialSession(analyser, io.output.name, [segmenter, detector, encoder, decoder]);
-    },
-  };
+  const composite = compositeRuntime('subject', runtime, io.output.name, async () => {
+    const [segmenter, detector, encoder, decoder] = await Promise.all([
+      runtime.load(base),
+      runtime.load(CENTERNET),
+      stage.sam ? runtime.load(SAM_ENCODER) : undefined,
+      stage.sam ? runtime.load(SAM_DECODER) : undefined,
+    ]);
+    // Keys are analysed one at a time: each starts from the subject the one before chose.
+    return {
+      answer: keyAnalyser({ segmenter, detector, encoder, decoder }, base, stage),
+      sessions: [segmenter, detector, encoder, decoder],
+    };
+  });
   return { runtime: composite, manifest: io };
 }
 
@@ -174,11 +173,8 @@ function keyAnalyser(s: Sessions, base: ModelIo, stage: GeneralStage) {
     );
     const prob = decodeOutput(seg[base.output.name]!, base);
     const saliency = resizeMap(prob, gw, gh);
-    const det = await s.detector.run(
-      { [DETECTOR_IO.input]: detectorInput(k.planes, k.width, k.height) },
-      [DETECTOR_IO.heatmap, DETECTOR_IO.sides],
-    );
-    const detections = decodeDetections(det[DETECTOR_IO.heatmap]!, det[DETECTOR_IO.sides]!, {
+    const det = await runDetector(s.detector, k.planes, k.width, k.height);
+    const detections = decodeDetections(det.heatmap, det.sides, {
       classes: allClasses,
       minScore: MIN_DETECTION,
       nmsIou: 0.5,
@@ -248,10 +244,7 @@ function samOnKey(ss: Required<Sessions>, k: KeyInput, ow: number, oh: number): 
     const picture = k.planes.map(
       (p) => resizeMap({ data: p, width: k.width, height: k.height }, ow, oh).data,
     );
-    const enc = await ss.encoder.run({ [SAM_IO.encoderInput]: samEncoderInput(picture, ow, oh) }, [
-      SAM_IO.embedding,
-    ]);
-    return enc[SAM_IO.embedding]!;
+    return samEmbedding(ss.encoder, picture, ow, oh);
   };
   return async (boxes) => {
     const e = await (embedding ??= encode());
@@ -303,14 +296,12 @@ function shotChooser() {
 }
 
 export function readKey(feeds: Record<string, TensorData>): KeyInput {
-  const t = feeds.rgb!;
-  const [, , height, width] = t.dims as [number, number, number, number];
-  const n = width * height;
+  const { planes, width, height } = rgbPlanes(feeds.rgb!);
   const info = feeds.frame_info!.data;
   const map = (x: TensorData | undefined): FloatMap | null =>
     x ? { data: x.data, width: x.dims[3]!, height: x.dims[2]! } : null;
   return {
-    planes: [0, 1, 2].map((c) => t.data.subarray(c * n, (c + 1) * n)),
+    planes,
     width,
     height,
     frame: {

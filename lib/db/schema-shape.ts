@@ -103,6 +103,16 @@ export function sqliteShape(file: string): Shape {
   }
 }
 
+/** PostgreSQL's `pg_get_constraintdef` of a foreign key: columns, table, its columns, on delete. */
+const ON_UPDATE = String.raw`(?: ON UPDATE \w+)?`;
+const FOREIGN_KEY = new RegExp(
+  String.raw`^FOREIGN KEY \((.+)\) REFERENCES (.+)\((.+)\)` +
+    ON_UPDATE +
+    String.raw`(?: ON DELETE (.+?))?` +
+    ON_UPDATE +
+    '$',
+);
+
 export async function postgresShape(url: string): Promise<Shape> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
@@ -162,10 +172,7 @@ export async function postgresShape(url: string): Promise<Shape> {
       if (shape[i.table])
         shape[i.table]!.indexes[i.name] = `${i.unique ? 'unique ' : ''}(${i.columns})`;
     for (const f of fks) {
-      const m =
-        /^FOREIGN KEY \((.+)\) REFERENCES (.+)\((.+)\)(?: ON UPDATE \w+)?(?: ON DELETE (.+?))?(?: ON UPDATE \w+)?$/.exec(
-          unquote(f.def),
-        );
+      const m = FOREIGN_KEY.exec(unquote(f.def));
       const t = shape[unquote(f.table)];
       if (!t) continue;
       t.foreignKeys.push(

@@ -1,6 +1,7 @@
 import { findActiveApiKey, touchApiKey } from '../auth/api-keys';
 import { env } from '../env';
-import { discardBody } from './body';
+import type { ZodType } from 'zod';
+import { discardBody, readJson } from './body';
 import { HttpError, toHttpError, type ErrorBody } from './errors';
 import { apiHeaders } from './headers';
 import { PEER_HEADER } from './node-edge';
@@ -87,6 +88,20 @@ export function apiRoute<P = Record<string, never>>(handler: Handler<P>) {
     if (res.status >= 400) await discardBody(req);
     return res;
   };
+}
+
+/**
+ * A POST on one of the caller's jobs (`/v1/jobs/{id}/…`): its JSON body parsed by `request`,
+ * handed to `run` with the caller and the job's id, and the result shaped by `reply`.
+ */
+export function jobBodyRoute<Body, Reply>(
+  request: ZodType<Body>,
+  reply: ZodType<Reply>,
+  run: (userId: string, jobId: string, body: Body) => Promise<Reply>,
+) {
+  return apiRoute<{ id: string }>(async ({ req, userId, params }) => ({
+    body: reply.parse(await run(userId, params.id, request.parse(await readJson(req)))),
+  }));
 }
 
 /**

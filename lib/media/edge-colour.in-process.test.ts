@@ -1,16 +1,17 @@
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Recipe, TransparentFormat } from '../../engine/media/recipe';
-import { MASK_ENCODER, type MediaInfo } from '../../engine/media/types';
+import type { MediaInfo } from '../../engine/media/types';
 import { ffmpeg } from './ffmpeg';
 import { probeVideo } from './probe';
 import { canEncodeHevcAlpha } from './capabilities';
 import { renderBatch, renderOutput } from './render';
+import { fadeMask } from '../../tests/support/fade-mask';
 import { rawFrame, vp9WithAlpha } from '../../tests/support/frames';
+import { tempDir } from '../../tests/support/temp-dir';
 import { fromLavfi } from './fixtures';
 
 /**
@@ -23,8 +24,7 @@ import { fromLavfi } from './fixtures';
  * alpha alone.
  */
 const run = promisify(execFile);
-const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'keyout-edge-colour-'));
-afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
+const tmp = tempDir('edge-colour');
 
 const W = 256;
 const H = 144;
@@ -47,8 +47,7 @@ let info: MediaInfo;
 beforeAll(async () => {
   source = path.join(tmp, 'clip.mp4');
   mask = path.join(tmp, 'mask.mkv');
-  const ramp = `geq=lum='clip((${EDGE1}-X-0.5)*255/${EDGE1 - EDGE0}\\,0\\,255)'`;
-  await fromLavfi(mask, `color=black:s=${W}x${H}:r=25:d=1,format=gray,${ramp}`, MASK_ENCODER);
+  await fadeMask(mask, { width: W, height: H, seconds: 1, from: EDGE0, to: EDGE1 });
   await ffmpeg([
     '-v',
     'error',

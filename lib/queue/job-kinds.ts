@@ -33,34 +33,23 @@ const exponential = (baseMs: number, capMs: number) => (retry: number) =>
 /** Long enough for the longest accepted video on a CPU; a lost worker is caught by its lease. */
 const LONG_MEDIA_MS = 3 * 60 * 60 * 1000;
 
-/** Segmenting, rendering and refining: two retries, minutes apart. */
-const MEDIA_WORK = {
+/**
+ * Segmenting, rendering and refining: a payload of the one row it works on (by its id field),
+ * two retries, minutes apart.
+ */
+const mediaWork = <F extends string>(idField: F, lane: Lane) => ({
+  payload: z.object({ [idField]: z.uuid() } as Record<F, z.ZodUUID>),
   retries: 2,
   timeoutMs: LONG_MEDIA_MS,
   backoffMs: exponential(15_000, 5 * 60_000),
-};
+  lane,
+});
 
 export const catalogue = {
-  'segment-video': {
-    payload: z.object({ jobId: z.uuid() }),
-    ...MEDIA_WORK,
-    lane: 'gpu',
-  },
-  'render-output': {
-    payload: z.object({ outputId: z.uuid() }),
-    ...MEDIA_WORK,
-    lane: 'cpu',
-  },
-  'render-batch': {
-    payload: z.object({ batchId: z.uuid() }),
-    ...MEDIA_WORK,
-    lane: 'gpu',
-  },
-  'refine-mask': {
-    payload: z.object({ refinementId: z.uuid() }),
-    ...MEDIA_WORK,
-    lane: 'gpu',
-  },
+  'segment-video': mediaWork('jobId', 'gpu'),
+  'render-output': mediaWork('outputId', 'cpu'),
+  'render-batch': mediaWork('batchId', 'gpu'),
+  'refine-mask': mediaWork('refinementId', 'gpu'),
   'deliver-webhook': {
     // Receiver failures are recorded as new delivery rows (see lib/services/webhooks/deliver.ts);
     // these queue retries only cover our own failures (database busy, crash mid-attempt).

@@ -50,6 +50,13 @@ const ERRORS: Record<number, string> = {
 };
 
 const json = (schema: z.ZodType) => ({ 'application/json': { schema } });
+/** A JSON body, or multipart with the media as `file` (the ways to create a job). */
+const jsonOrFile = (schema: z.ZodType) => ({
+  ...json(schema),
+  'multipart/form-data': {
+    schema: z.object({ file: z.string().openapi({ format: 'binary' }) }),
+  },
+});
 
 const header = (description: string, type: 'string' | 'integer' = 'integer') => ({
   description,
@@ -113,16 +120,7 @@ function jobPaths(): RouteConfig[] {
       summary:
         'Create a job (then PUT the video to upload_url), or give ' +
         'video_url, or send multipart `file`',
-      request: {
-        body: {
-          content: {
-            ...json(CreateJobRequest),
-            'multipart/form-data': {
-              schema: z.object({ file: z.string().openapi({ format: 'binary' }) }),
-            },
-          },
-        },
-      },
+      request: { body: { content: jsonOrFile(CreateJobRequest) } },
       responses: {
         ...ok(
           'Job creation receipt, or the uploaded job for video_url and multipart',
@@ -141,16 +139,7 @@ function jobPaths(): RouteConfig[] {
           'JSON). The still is segmented once and animated; start, status ' +
           'and exports ') +
         'are those of any job, and credits are per second of the clip.',
-      request: {
-        body: {
-          content: {
-            ...json(ImageToVideoRequest),
-            'multipart/form-data': {
-              schema: z.object({ file: z.string().openapi({ format: 'binary' }) }),
-            },
-          },
-        },
-      },
+      request: { body: { content: jsonOrFile(ImageToVideoRequest) } },
       responses: {
         ...ok(
           'Job creation receipt, or the uploaded job for image_url and multipart',

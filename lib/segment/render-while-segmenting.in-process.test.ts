@@ -1,12 +1,13 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MASK_ENCODER, type MediaInfo } from '../../engine/media/types';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { MediaInfo } from '../../engine/media/types';
 import { fromLavfi, H264 } from '../media/fixtures';
 import { probeVideo } from '../media/probe';
 import { renderOutput, type RenderedOutput } from '../media/render';
+import { fadeMask } from '../../tests/support/fade-mask';
 import { allFrames, vp9WithAlpha } from '../../tests/support/frames';
+import { tempDir } from '../../tests/support/temp-dir';
 import { readMaskFrames } from './frame-reader';
 import { openMaskWriter } from './mask-writer';
 import { startStreamedRender } from './render-while-segmenting';
@@ -17,8 +18,7 @@ import { startStreamedRender } from './render-while-segmenting';
  * are decoded and compared. The clip's mask has a soft band (a 10-column fade), where the edge
  * colour estimate changes the colour, and the subject moves so no frame repeats.
  */
-const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'keyout-streamed-'));
-afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
+const tmp = tempDir('streamed');
 
 const W = 256;
 const H = 144;
@@ -31,8 +31,7 @@ let info: MediaInfo;
 beforeAll(async () => {
   source = path.join(tmp, 'clip.mp4');
   mask = path.join(tmp, 'mask.mkv');
-  const ramp = `geq=lum='clip((133-X-0.5)*255/10\\,0\\,255)'`;
-  await fromLavfi(mask, `color=black:s=${W}x${H}:r=25:d=2,format=gray,${ramp}`, MASK_ENCODER);
+  await fadeMask(mask, { width: W, height: H, seconds: 2, from: 123, to: 133 });
   await fromLavfi(
     source,
     [`testsrc2=s=${W}x${H}:r=25:d=2`, 'sine=frequency=440:duration=2'],

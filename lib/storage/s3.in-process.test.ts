@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { text } from 'node:stream/consumers';
 import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { s3Unavailable, testS3, type TestS3 } from '../../scripts/lib-stack/test-swift';
+import { tempDir } from '../../tests/support/temp-dir';
 import { S3Storage } from './s3';
 import { ObjectChanged } from './types';
 
@@ -19,7 +19,7 @@ describe.skipIf(unavailable)(
     let s3: TestS3;
     let store: S3Storage;
     let bucket: string;
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'keyout-s3-'));
+    const dir = tempDir('s3');
     const objects = async () => {
       const client = new S3Client({
         endpoint: s3.endpoint,
@@ -44,10 +44,7 @@ describe.skipIf(unavailable)(
         credentials: s3,
       });
     }, 120_000);
-    afterAll(async () => {
-      await s3?.stop();
-      fs.rmSync(dir, { recursive: true, force: true });
-    });
+    afterAll(() => s3?.stop());
 
     it(
       'streams in under a byte cap; past the cap the upload is ' +
@@ -155,24 +152,11 @@ describe.skipIf(unavailable)(
           method: 'PUT',
           contentType: 'video/mp4',
         });
-        expect(
-          (
-            await fetch(put, {
-              method: 'PUT',
-              headers: { 'Content-Type': 'video/quicktime' },
-              body: 'x',
-            })
-          ).status,
-        ).toBe(403);
-        expect(
-          (
-            await fetch(put, {
-              method: 'PUT',
-              headers: { 'Content-Type': 'video/mp4' },
-              body: 'video',
-            })
-          ).status,
-        ).toBe(200);
+        const putAs = async (contentType: string, body: string) =>
+          (await fetch(put, { method: 'PUT', headers: { 'Content-Type': contentType }, body }))
+            .status;
+        expect(await putAs('video/quicktime', 'x')).toBe(403);
+        expect(await putAs('video/mp4', 'video')).toBe(200);
         expect(await store.stat('jobs/d/source')).toMatchObject({ bytes: 5 });
         const expired = await store.signedUrl('jobs/d/outputs/o.webm', {
           method: 'GET',

@@ -3,7 +3,7 @@ import { ISNET } from '../../engine/models/catalog';
 import { decodeOutput, modelInputSize, toInputTensor } from '../../engine/models/io';
 import { boxOf, type Box } from '../../engine/prompts/detector';
 import { SAM_DECODER, SAM_ENCODER } from '../../engine/prompts/models';
-import { SAM_IO, samDecoderFeeds, samEncoderInput, samMask } from '../../engine/prompts/sam';
+import { SAM_IO, samDecoderFeeds, samEmbedding, samMask } from '../../engine/prompts/sam';
 import type { MediaInfo } from '../../engine/media/types';
 import type { InferenceRuntime } from '../../engine/runtime';
 import { readFrames } from '../../lib/segment/frame-reader';
@@ -153,11 +153,9 @@ export async function samFromBox(
   height: number,
   box: Box,
 ): Promise<{ probability: FloatMap; score: number }> {
-  const enc = await encoder.run({ [SAM_IO.encoderInput]: samEncoderInput(planes, width, height) }, [
-    SAM_IO.embedding,
-  ]);
+  const embedding = await samEmbedding(encoder, planes, width, height);
   const res = await decoder.run(
-    { image_embeddings: enc[SAM_IO.embedding]!, ...samDecoderFeeds({ box }, width, height) },
+    { image_embeddings: embedding, ...samDecoderFeeds({ box }, width, height) },
     SAM_IO.decoderOutputs,
   );
   return {

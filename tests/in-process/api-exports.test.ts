@@ -1,11 +1,12 @@
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { firstStream } from '../support/frames';
+import { settled } from '../support/settled';
+import { tempDir } from '../support/temp-dir';
 import {
   api,
   createAccount,
@@ -15,8 +16,7 @@ import {
   startStack,
   testVideo,
   uploadedJob,
-  waitFor,
-  waitForJob,
+  waitForCompletion,
   writeInvertedMaskVersion,
   type Stack,
   type TestAccount,
@@ -60,29 +60,15 @@ describe.skipIf(!hasTestdata)('exports and batches (needs ../shared/testdata)', 
   let stack: Stack;
   let owner: TestAccount;
   let other: TestAccount;
-  let tmp: string;
+  const tmp = tempDir('exports');
   let jobId: string;
   let startBatch: { batch_id: string; exports: { export_id: string }[] };
 
   const download = async (url: string) => Buffer.from(await (await fetch(url)).arrayBuffer());
   const exportDone = (id: string, key = owner.key) =>
-    waitFor(
-      async () => {
-        const r = await api<ExportRecord>(stack, 'GET', `/v1/exports/${id}`, { key });
-        expect(r.status, r.text).toBe(200);
-        return r.body.status === 'queued' ? undefined : r.body;
-      },
-      { timeoutMs: 180_000, intervalMs: 1_000, what: `export ${id}` },
-    );
+    settled<ExportRecord>(stack, key, `/v1/exports/${id}`, { timeoutMs: 180_000 });
   const batchDone = (id: string) =>
-    waitFor(
-      async () => {
-        const r = await api<BatchRecord>(stack, 'GET', `/v1/batches/${id}`, { key: owner.key });
-        expect(r.status, r.text).toBe(200);
-        return ['queued', 'processing'].includes(r.body.status) ? undefined : r.body;
-      },
-      { timeoutMs: 240_000, intervalMs: 1_000, what: `batch ${id}` },
-    );
+    settled<BatchRecord>(stack, owner.key, `/v1/batches/${id}`, { timeoutMs: 240_000 });
   /** Mean of a greyscale mask video's first frames. */
   const meanOf = async (file: string) => {
     const { stdout } = await run(
@@ -94,7 +80,6 @@ describe.skipIf(!hasTestdata)('exports and batches (needs ../shared/testdata)', 
   };
 
   beforeAll(async () => {
-    tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'keyout-exports-'));
     let clip: string;
     [stack, clip] = await Promise.all([
       startStack({ worker: true }),
@@ -124,14 +109,9 @@ describe.skipIf(!hasTestdata)('exports and batches (needs ../shared/testdata)', 
     });
     expect(early.status).toBe(400);
     expect(early.body.error).toMatch(/completed job/);
-    const done = await waitForJob(stack, owner.key, jobId, { timeoutMs: 280_000 });
-    if (done.status !== 'completed')
-      throw new Error(`job failed: ${done.message}\n${stack.logs()}`);
+    await waitForCompletion(stack, owner.key, jobId, { timeoutMs: 280_000 });
   });
-  afterAll(async () => {
-    await stack?.stop();
-    fs.rmSync(tmp, { recursive: true, force: true });
-  });
+  afterAll(() => stack?.stop());
 
   it(
     "makes start-time exports pollable, and the status record's " + "export_id is the primary's",

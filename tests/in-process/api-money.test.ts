@@ -188,9 +188,8 @@ describe('one duration of truth', () => {
       expect(start.body).toMatchObject({ creditsUsed: 2, video_length_seconds: 2 });
       const done = await waitForJob(stack, key, jobId);
       expect(done.status, stack.logs()).toBe('failed');
-      expect(done.message).toMatch(
-        /^The video could not be decoded past 1\.\d s of its 2\.0 s: the file is damaged or incomplete\.$/,
-      );
+      expect(done.message).toMatch(/^The video could not be decoded past 1\.\d s of its 2\.0 s: /);
+      expect(done.message).toMatch(/: the file is damaged or incomplete\.$/);
       expect((await entries(jobId)).map((e) => [e.kind, e.amount])).toEqual([
         ['debit', -2],
         ['refund', 2],

@@ -6,7 +6,7 @@
  * the browser and nothing is charged.
  */
 import { SAM_DECODER, SAM_ENCODER } from '../../engine/prompts/models';
-import { SAM_IO, samDecoderFeeds, samEncoderInput, samMask } from '../../engine/prompts/sam';
+import { SAM_IO, samDecoderFeeds, samEmbedding, samMask } from '../../engine/prompts/sam';
 import type { InferenceSession, TensorData } from '../../engine/runtime';
 import { createOrtWebRuntime } from './ort-web-runtime';
 import type { FromSamWorker, ToSamWorker } from './sam-preview-protocol';
@@ -45,11 +45,7 @@ async function handle(msg: ToSamWorker): Promise<void> {
       Float32Array.from({ length: width * height }, (_, i) => rgba[i * 4 + c]!),
     );
     const t0 = performance.now();
-    const out = await s.encoder.run(
-      { [SAM_IO.encoderInput]: samEncoderInput(planes, width, height) },
-      [SAM_IO.embedding],
-    );
-    picture = { embedding: out[SAM_IO.embedding]!, width, height };
+    picture = { embedding: await samEmbedding(s.encoder, planes, width, height), width, height };
     post({ type: 'encoded', id: msg.id, ms: performance.now() - t0 });
     return;
   }

@@ -6,15 +6,52 @@ import { Badge } from '@/components/ui/badge';
 import { LinkButton } from '@/components/ui/button';
 import { Alert, Card, CardTitle, EmptyState, PageHeader } from '@/components/ui/card';
 import { formatDate } from '@/components/format';
-import { Cell, ReflowTable } from '@/components/ui/reflow-table';
-import { reflowTable } from '@/components/ui/table';
+import { type Column, ReflowTable } from '@/components/ui/reflow-table';
 import { requireUser } from '@/lib/auth/current-user';
 import { hasPurchasedCredits } from '@/lib/billing/ledger';
-import { listApiKeys } from '@/lib/services/keys/list-api-keys';
+import { type ApiKeySummary, listApiKeys } from '@/lib/services/keys/list-api-keys';
 import { defaultPorts } from '@/lib/services/ports';
 import { createKeyAction, revokeKeyAction } from './actions';
 
 export const metadata: Metadata = { title: 'API keys — Keyout' };
+
+const KEY_COLUMNS: Column<ApiKeySummary>[] = [
+  {
+    label: 'Name',
+    className: 'font-medium text-slate-900',
+    cell: (k) => k.name || <span className="text-slate-600">Unnamed</span>,
+  },
+  {
+    label: 'Key',
+    cell: (k) => <code className="font-mono text-xs text-slate-700">{k.prefix}…</code>,
+  },
+  {
+    label: 'Created',
+    className: 'whitespace-nowrap text-slate-600',
+    cell: (k) => formatDate(k.createdAt),
+  },
+  {
+    label: 'Last used',
+    className: 'whitespace-nowrap text-slate-600',
+    cell: (k) => (k.lastUsedAt ? formatDate(k.lastUsedAt) : 'Never'),
+  },
+  {
+    label: 'Actions',
+    hidden: true,
+    cellLabel: '',
+    className: 'text-right max-sm:justify-end',
+    cell: (k) =>
+      k.revokedAt ? (
+        <Badge tone="red">Revoked {formatDate(k.revokedAt)}</Badge>
+      ) : (
+        <RevokeKey
+          id={k.id}
+          label={k.name ? `“${k.name}”` : `${k.prefix}…`}
+          action={revokeKeyAction}
+        />
+      ),
+  },
+];
 
 export default async function KeysPage() {
   const user = await requireUser('/keys');
@@ -67,48 +104,10 @@ export default async function KeysPage() {
             <div>
               <ReflowTable
                 caption="API keys"
-                columns={[
-                  { label: 'Name' },
-                  { label: 'Key' },
-                  { label: 'Created' },
-                  { label: 'Last used' },
-                  { label: 'Actions', hidden: true },
-                ]}
-              >
-                {keys.map((k) => (
-                  <tr key={k.id} data-testid="api-key-row" className={reflowTable.tr}>
-                    <Cell label="Name" className="py-2.5 pr-4 font-medium text-slate-900">
-                      {k.name || <span className="text-slate-600">Unnamed</span>}
-                    </Cell>
-                    <Cell label="Key" className="py-2.5 pr-4">
-                      <code className="font-mono text-xs text-slate-700">{k.prefix}…</code>
-                    </Cell>
-                    <Cell label="Created" className="py-2.5 pr-4 whitespace-nowrap text-slate-600">
-                      {formatDate(k.createdAt)}
-                    </Cell>
-                    <Cell
-                      label="Last used"
-                      className="py-2.5 pr-4 whitespace-nowrap text-slate-600"
-                    >
-                      {k.lastUsedAt ? formatDate(k.lastUsedAt) : 'Never'}
-                    </Cell>
-                    <td
-                      data-label=""
-                      className={`py-2.5 text-right ${reflowTable.td} max-sm:justify-end`}
-                    >
-                      {k.revokedAt ? (
-                        <Badge tone="red">Revoked {formatDate(k.revokedAt)}</Badge>
-                      ) : (
-                        <RevokeKey
-                          id={k.id}
-                          label={k.name ? `“${k.name}”` : `${k.prefix}…`}
-                          action={revokeKeyAction}
-                        />
-                      )}
-                    </td>
-                  </tr>
-                ))}
-              </ReflowTable>
+                columns={KEY_COLUMNS}
+                rows={keys}
+                rowTestId="api-key-row"
+              />
             </div>
           )}
         </Card>

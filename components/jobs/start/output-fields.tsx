@@ -1,8 +1,17 @@
-import { ChoiceSelect, Field, inputClass, TextInput } from '@/components/ui/field';
+import { ChoiceSelect, Field, TextInput } from '@/components/ui/field';
 import { CONTAINERS, TRANSPARENT_FORMATS } from '../job-options';
 import type { StartField } from '@/lib/services/jobs/start-errors';
 import type { StartJobs } from './use-start-jobs';
 import type { StartOptions } from './use-start-options';
+
+const MEDIA_TYPES = [
+  { id: 'image', label: 'Image' },
+  { id: 'video', label: 'Video (loops)' },
+];
+const BLUR_MODES = [
+  { id: 'background', label: 'The background (keep the subject sharp)' },
+  { id: 'subject', label: 'The subject (e.g. to anonymise)' },
+];
 
 interface FieldsProps {
   disabled: boolean;
@@ -153,16 +162,13 @@ function MediaFields({ disabled, options, jobs }: FieldsProps) {
         />
       </Field>
       <Field id="bg-type" label="Background is a">
-        <select
+        <ChoiceSelect
           id="bg-type"
-          className={inputClass}
           value={mediaFile ? 'image' : options.mediaType}
           onChange={(e) => options.setMediaType(e.target.value as 'image' | 'video')}
           disabled={disabled || Boolean(mediaFile)}
-        >
-          <option value="image">Image</option>
-          <option value="video">Video (loops)</option>
-        </select>
+          choices={MEDIA_TYPES}
+        />
       </Field>
     </>
   );
@@ -172,16 +178,13 @@ function BlurFields({ disabled, options }: Omit<FieldsProps, 'jobs'>) {
   return (
     <>
       <Field id="blur-mode" label="Blur">
-        <select
+        <ChoiceSelect
           id="blur-mode"
-          className={inputClass}
           value={options.blurMode}
           onChange={(e) => options.setBlurMode(e.target.value as 'background' | 'subject')}
           disabled={disabled}
-        >
-          <option value="background">The background (keep the subject sharp)</option>
-          <option value="subject">The subject (e.g. to anonymise)</option>
-        </select>
+          choices={BLUR_MODES}
+        />
       </Field>
       <Field id="blur-intensity" label={`Strength: ${options.blurIntensity}`}>
         <input

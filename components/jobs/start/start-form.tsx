@@ -3,6 +3,7 @@
 import { useId } from 'react';
 import { DEFAULT_MODEL } from '@/engine/api-models';
 import { DEFAULT_FORMAT } from '@/engine/formats';
+import { FormWithSummary } from '@/components/ui/form-with-summary';
 import { type BackgroundChoice, MODELS } from '../job-options';
 import { ModelCard } from './model-card';
 import { OutputCard } from './output-card';
@@ -48,26 +49,8 @@ export function StartForm({
   const ids = { model: useId(), out: useId() };
 
   return (
-    <div className="grid grid-cols-1 gap-6 lg:grid-cols-[minmax(0,1fr)_320px]">
-      <div className="space-y-6">
-        <ModelCard
-          step={step}
-          disabled={disabled}
-          name={ids.model}
-          model={options.model}
-          onChange={options.setModel}
-        />
-        <OutputCard
-          step={step + 1}
-          disabled={disabled}
-          name={ids.out}
-          options={options}
-          jobs={jobs}
-          webhookOpen={Boolean(initialWebhook)}
-        />
-      </div>
-
-      <aside className="lg:sticky lg:top-10 lg:self-start">
+    <FormWithSummary
+      summary={
         <SummaryCard
           targetCount={targets.length}
           modelName={MODELS.find((m) => m.id === options.model)?.name}
@@ -77,7 +60,23 @@ export function StartForm({
           jobs={jobs}
           disabled={disabled}
         />
-      </aside>
-    </div>
+      }
+    >
+      <ModelCard
+        step={step}
+        disabled={disabled}
+        name={ids.model}
+        model={options.model}
+        onChange={options.setModel}
+      />
+      <OutputCard
+        step={step + 1}
+        disabled={disabled}
+        name={ids.out}
+        options={options}
+        jobs={jobs}
+        webhookOpen={Boolean(initialWebhook)}
+      />
+    </FormWithSummary>
   );
 }

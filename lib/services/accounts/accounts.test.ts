@@ -1,5 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
+import { signUpOwnerAndMember } from '../../../tests/support/owner-and-member';
 import { tempDatabase } from '../../../tests/support/temp-database';
 import { db } from '../../db/client';
 import { sqlitePath } from '../../db/migrate';
@@ -12,16 +13,9 @@ tempDatabase('accounts');
 
 describe('accounts', () => {
   it('makes only the first account an administrator', async () => {
-    const first = await signUp(defaultPorts, {
-      email: 'Owner@Example.com',
-      password: 'long enough password',
-    });
-    const second = await signUp(defaultPorts, {
-      email: 'member@example.com',
-      password: 'long enough password',
-    });
-    expect(first).toMatchObject({ ok: true, isAdmin: true });
-    expect(second).toMatchObject({ ok: true, isAdmin: false });
+    const { owner, member } = await signUpOwnerAndMember('Owner@Example.com');
+    expect(owner).toMatchObject({ ok: true, isAdmin: true });
+    expect(member).toMatchObject({ ok: true, isAdmin: false });
   });
 
   it('explains bad input and duplicate emails in words', async () => {

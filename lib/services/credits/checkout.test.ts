@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { signUpOwnerAndMember } from '../../../tests/support/owner-and-member';
 import { tempDatabase } from '../../../tests/support/temp-database';
 import { db } from '../../db/client';
 import { resetEnvForTests } from '../../env';
 import { checkoutMode, startCheckout } from './checkout';
-import { signUp } from '../accounts/sign-up';
 import { defaultPorts } from '../ports';
 
 // A real SQLite database in a temp DATA_DIR, as the web process uses it.
@@ -17,16 +17,9 @@ const configure = (vars: Record<string, string | undefined>) => {
 
 beforeAll(async () => {
   configure({});
-  const admin = await signUp(defaultPorts, {
-    email: 'owner@example.com',
-    password: 'long enough password',
-  });
-  const member = await signUp(defaultPorts, {
-    email: 'member@example.com',
-    password: 'long enough password',
-  });
-  if (!admin.ok || !member.ok) throw new Error('sign-up failed');
-  [ids.admin, ids.member] = [admin.userId, member.userId];
+  const { owner, member } = await signUpOwnerAndMember();
+  if (!owner.ok || !member.ok) throw new Error('sign-up failed');
+  [ids.admin, ids.member] = [owner.userId, member.userId];
 });
 beforeEach(() => configure({}));
 afterAll(() => configure({}));

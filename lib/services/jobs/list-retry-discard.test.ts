@@ -2,10 +2,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { tempDatabase } from '../../../tests/support/temp-database';
+import { signUpOwnerAndMember } from '../../../tests/support/owner-and-member';
+import { probedClipJob, tempDatabase } from '../../../tests/support/temp-database';
 import { db } from '../../db/client';
 import { storage, storageKeys } from '../../storage';
-import { signUp } from '../accounts/sign-up';
 import { quoteJobs } from '../credits/quote-job';
 import { discardUnstartedJob } from './discard-job';
 import { listJobs } from './list-jobs';
@@ -15,13 +15,11 @@ import { defaultPorts } from '../ports';
 const dataDir = tempDatabase('jobs');
 
 describe('jobs', () => {
+  const ids = { owner: '', member: '' };
   beforeAll(async () => {
-    await signUp(defaultPorts, { email: 'owner@example.com', password: 'long enough password' });
-    const member = await signUp(defaultPorts, {
-      email: 'member@example.com',
-      password: 'long enough password',
-    });
-    if (!member.ok) throw new Error(member.error);
+    const { owner, member } = await signUpOwnerAndMember();
+    if (!owner.ok || !member.ok) throw new Error('sign-up failed');
+    [ids.owner, ids.member] = [owner.userId, member.userId];
     await db().job.create({
       data: { userId: member.userId, filename: 'talk.mp4', status: 'completed' },
     });
@@ -30,38 +28,21 @@ describe('jobs', () => {
   it(
     'quotes exactly what start-job will charge, with its parts, and ' + 'filters the list',
     async () => {
-      const user = await db().user.findUniqueOrThrow({ where: { email: 'owner@example.com' } });
-      const job = await db().job.create({
-        data: {
-          userId: user.id,
-          filename: 'clip.mp4',
-          status: 'uploaded',
-          lengthSeconds: 7.32,
-          fps: 25,
-          width: 512,
-          height: 512,
-        },
-      });
-      const fast = await db().job.create({
-        data: {
-          userId: user.id,
-          filename: 'fast.mp4',
-          status: 'uploaded',
-          lengthSeconds: 2,
-          fps: 60,
-          width: 512,
-          height: 512,
-        },
+      const job = await probedClipJob(ids.owner, { status: 'uploaded', lengthSeconds: 7.32 });
+      const fast = await probedClipJob(ids.owner, {
+        filename: 'fast.mp4',
+        status: 'uploaded',
+        fps: 60,
       });
       expect(
-        await quoteJobs(defaultPorts, user.id, [job.id], { model: 'service-human', blur: false }),
+        await quoteJobs(defaultPorts, ids.owner, [job.id], { model: 'service-human', blur: false }),
       ).toMatchObject({ credits: 6, balance: 0, modelRate: 0.75, blurRate: 0 });
       expect(
-        (await quoteJobs(defaultPorts, user.id, [job.id], { model: 'service-pro', blur: true }))
+        (await quoteJobs(defaultPorts, ids.owner, [job.id], { model: 'service-pro', blur: true }))
           .credits,
       ).toBe(30);
       // Several jobs: the sum of each one's own rounded charge; 60 fps costs twice per second.
-      const both = await quoteJobs(defaultPorts, user.id, [job.id, fast.id], {
+      const both = await quoteJobs(defaultPorts, ids.owner, [job.id, fast.id], {
         model: 'service-original',
         blur: false,
       });
@@ -71,23 +52,22 @@ describe('jobs', () => {
       ]);
       expect(both.credits).toBe(12);
       expect(both.creditCents).toEqual({ min: 8, max: 10 });
-      const other = await db().user.findUniqueOrThrow({ where: { email: 'member@example.com' } });
       await expect(
-        quoteJobs(defaultPorts, other.id, [job.id], { model: 'service-human', blur: false }),
+        quoteJobs(defaultPorts, ids.member, [job.id], { model: 'service-human', blur: false }),
       ).rejects.toThrow('not found');
 
       // Jobs never started are kept out of the default list and shown by "Not started".
-      expect((await listJobs(defaultPorts, user.id, {})).jobs).toEqual([]);
+      expect((await listJobs(defaultPorts, ids.owner, {})).jobs).toEqual([]);
       expect(
-        (await listJobs(defaultPorts, user.id, { status: 'not-started' })).jobs
+        (await listJobs(defaultPorts, ids.owner, { status: 'not-started' })).jobs
           .map((j) => j.filename)
           .sort(),
       ).toEqual(['clip.mp4', 'fast.mp4']);
-      expect((await listJobs(defaultPorts, user.id, { status: 'failed' })).jobs).toEqual([]);
+      expect((await listJobs(defaultPorts, ids.owner, { status: 'failed' })).jobs).toEqual([]);
       expect(
-        (await listJobs(defaultPorts, user.id, { status: 'not-started', query: 'cli' })).jobs,
+        (await listJobs(defaultPorts, ids.owner, { status: 'not-started', query: 'cli' })).jobs,
       ).toHaveLength(1);
-      expect((await listJobs(defaultPorts, other.id, {})).jobs.map((j) => j.filename)).toEqual([
+      expect((await listJobs(defaultPorts, ids.member, {})).jobs.map((j) => j.filename)).toEqual([
         'talk.mp4',
       ]);
     },
@@ -96,21 +76,14 @@ describe('jobs', () => {
   it(
     'tries a failed job again as a new uploaded job with a copy of ' + 'its video and its options',
     async () => {
-      const user = await db().user.findUniqueOrThrow({ where: { email: 'owner@example.com' } });
-      const failed = await db().job.create({
-        data: {
-          userId: user.id,
-          filename: 'broken.mp4',
-          status: 'failed',
-          lengthSeconds: 3,
-          fps: 25,
-          width: 64,
-          height: 64,
-          frameCount: 75,
-          model: 'service-light',
-          backgroundJson: JSON.stringify({ type: 'color', color: '#112233' }),
-          message: 'boom',
-        },
+      const failed = await probedClipJob(ids.owner, {
+        filename: 'broken.mp4',
+        status: 'failed',
+        lengthSeconds: 3,
+        frameCount: 75,
+        model: 'service-light',
+        backgroundJson: JSON.stringify({ type: 'color', color: '#112233' }),
+        message: 'boom',
       });
       const src = path.join(dataDir, 'src.mp4');
       fs.writeFileSync(src, 'video bytes');
@@ -120,7 +93,7 @@ describe('jobs', () => {
         data: { sourceKey: storageKeys.source(failed.id, 'test', 'mp4') },
       });
 
-      const { jobId } = await retryJob(defaultPorts, user.id, failed.id);
+      const { jobId } = await retryJob(defaultPorts, ids.owner, failed.id);
       const fresh = await db().job.findUniqueOrThrow({ where: { id: jobId } });
       expect(fresh).toMatchObject({
         status: 'uploaded',
@@ -133,7 +106,7 @@ describe('jobs', () => {
       expect(
         fs.readFileSync(await storage().localFile(fresh.sourceKey!, os.tmpdir()), 'utf8'),
       ).toBe('video bytes');
-      expect(await startOptionsOf(defaultPorts, user.id, failed.id)).toEqual({
+      expect(await startOptionsOf(defaultPorts, ids.owner, failed.id)).toEqual({
         model: 'service-light',
         background: { type: 'color', color: '#112233' },
         webhookUrl: null,
@@ -143,18 +116,17 @@ describe('jobs', () => {
         message: 'boom',
       });
 
-      const other = await db().user.findUniqueOrThrow({ where: { email: 'member@example.com' } });
-      await expect(retryJob(defaultPorts, other.id, failed.id)).rejects.toThrow('not found');
-      expect(await startOptionsOf(defaultPorts, other.id, failed.id)).toBeNull();
-      await expect(retryJob(defaultPorts, user.id, jobId)).rejects.toThrow('Only a failed job');
+      await expect(retryJob(defaultPorts, ids.member, failed.id)).rejects.toThrow('not found');
+      expect(await startOptionsOf(defaultPorts, ids.member, failed.id)).toBeNull();
+      await expect(retryJob(defaultPorts, ids.owner, jobId)).rejects.toThrow('Only a failed job');
 
       // Discarding removes a job that never started, files included, and leaves others alone.
-      await discardUnstartedJob(defaultPorts, other.id, jobId);
+      await discardUnstartedJob(defaultPorts, ids.member, jobId);
       expect(await db().job.findUnique({ where: { id: jobId } })).not.toBeNull();
-      await discardUnstartedJob(defaultPorts, user.id, jobId);
+      await discardUnstartedJob(defaultPorts, ids.owner, jobId);
       expect(await db().job.findUnique({ where: { id: jobId } })).toBeNull();
       expect(await storage().stat(fresh.sourceKey!)).toBeNull();
-      await discardUnstartedJob(defaultPorts, user.id, failed.id);
+      await discardUnstartedJob(defaultPorts, ids.owner, failed.id);
       expect(await db().job.findUnique({ where: { id: failed.id } })).not.toBeNull();
     },
   );

@@ -57,6 +57,22 @@ export async function waitForJob(
 }
 
 /**
+ * Polls until the started job finishes; throws with the failure and the stack's logs unless it
+ * completed.
+ */
+export async function waitForCompletion(
+  stack: Stack,
+  key: string,
+  jobId: string,
+  wait: Parameters<typeof waitForJob>[3] = {},
+): Promise<JobStatus> {
+  const done = await waitForJob(stack, key, jobId, wait);
+  if (done.status !== 'completed')
+    throw new Error(`job ${jobId} ${done.status}: ${done.message}\n${stack.logs()}`);
+  return done;
+}
+
+/**
  * POST /v1/jobs/{id}/start with `body`, then polls until the job finishes; throws with the
  * answer, or with the failure and the stack's logs, unless it starts and completes.
  */
@@ -69,10 +85,7 @@ export async function runJobToCompletion(
 ): Promise<JobStatus> {
   const start = await api(stack, 'POST', `/v1/jobs/${jobId}/start`, { key, body });
   if (start.status !== 200) throw new Error(`start answered ${start.status}: ${start.text}`);
-  const done = await waitForJob(stack, key, jobId, wait);
-  if (done.status !== 'completed')
-    throw new Error(`job ${jobId} ${done.status}: ${done.message}\n${stack.logs()}`);
-  return done;
+  return waitForCompletion(stack, key, jobId, wait);
 }
 
 /** The account's remaining credits, as GET /v1/credits reports them. */

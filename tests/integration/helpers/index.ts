@@ -2,6 +2,7 @@ export {
   api,
   remainingCredits,
   runJobToCompletion,
+  waitForCompletion,
   waitForJob,
   type ApiResponse,
   type JobStatus,
