@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../support/temp-dir';
+import { refusedLongSource } from '../support/refused-long-source';
 import type { Db } from '../../lib/db/client';
 import {
   api,
@@ -431,26 +432,10 @@ describe('POST /v1/jobs/{id}/start', () => {
   );
 
   it('refuses a Lottie of a source over 60 s at start, before charging', async () => {
-    const long = await syntheticClip(path.join(tmp, 'long.mp4'), {
-      seconds: 61,
-      size: '64x64',
-      fps: 12,
+    const error = await refusedLongSource(stack, bob.key, tmp, 61, {
+      background: { type: 'transparent', transparent_format: 'lottie' },
     });
-    const id = await uploadedJob(stack, bob.key, long);
-    const before = (await api(stack, 'GET', '/v1/credits', { key: bob.key })).body
-      .remaining_credits;
-    const r = await api(stack, 'POST', `/v1/jobs/${id}/start`, {
-      key: bob.key,
-      body: { background: { type: 'transparent', transparent_format: 'lottie' } },
-    });
-    expect(r.status, r.text).toBe(400);
-    expect(r.body.error).toBe('lottie takes videos up to 60 seconds; this one is 61.0 s');
-    expect((await api(stack, 'GET', '/v1/credits', { key: bob.key })).body.remaining_credits).toBe(
-      before,
-    );
-    expect((await api(stack, 'GET', `/v1/jobs/${id}/status`, { key: bob.key })).body.status).toBe(
-      'uploaded',
-    );
+    expect(error).toBe('lottie takes videos up to 60 seconds; this one is 61.0 s');
   });
 
   it('refuses to start a job whose video was not uploaded', async () => {

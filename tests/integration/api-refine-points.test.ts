@@ -6,15 +6,16 @@ import {
   grayFrames,
   hasTestdata,
   meanJ,
+  remainingCredits,
   stackDb,
   startStack,
   TESTDATA,
-  uploadedJob,
-  waitFor,
-  waitForJob,
   type Stack,
   type TestAccount,
 } from './helpers';
+import { completedJob } from '../support/completed-job';
+import { maskVersionFile } from '../support/mask-version-file';
+import { settled } from '../support/settled';
 
 interface Refinement {
   refinement_id: string;
@@ -45,39 +46,20 @@ describe.skipIf(!hasTestdata)('refine-mask by clicks (needs ../shared/testdata)'
   let car: string;
   let gt: Uint8Array[];
 
-  const balance = async () =>
-    (await api<{ remaining_credits: number }>(stack, 'GET', '/v1/credits', { key: owner.key })).body
-      .remaining_credits;
+  const balance = () => remainingCredits(stack, owner.key);
   const refine = (body: unknown, headers: Record<string, string> = {}, key = owner.key) =>
     api<Refinement>(stack, 'POST', `/v1/jobs/${car}/refine-mask`, { key, body, headers });
   const finished = (id: string) =>
-    waitFor(
-      async () => {
-        const r = await api<Refinement>(stack, 'GET', `/v1/refinements/${id}`, { key: owner.key });
-        return ['queued', 'processing'].includes(r.body.status) ? undefined : r.body;
-      },
-      { timeoutMs: 420_000, intervalMs: 1_000, what: `refinement ${id}` },
-    );
-  const mask = async (version: number) => {
-    const prisma = await stackDb(stack);
-    const { storage } = await import('../../lib/storage');
-    const m = await prisma.maskVersion.findFirstOrThrow({ where: { jobId: car, version } });
-    return grayFrames(await storage().localFile(m.storageKey!, stack.dataDir), W, H);
-  };
+    settled<Refinement>(stack, owner.key, `/v1/refinements/${id}`, { timeoutMs: 420_000 });
+  const mask = async (version: number) =>
+    grayFrames(await maskVersionFile(stack, car, version), W, H);
 
   beforeAll(async () => {
     stack = await startStack({ worker: true });
     [owner, other] = await Promise.all([createAccount(stack, 20), createAccount(stack, 20)]);
     // No person to speak of in car-shadow: service-human's matte is nearly empty.
-    car = await uploadedJob(stack, owner.key, path.join(TESTDATA, 'davis/car-shadow/video.mp4'));
-    const start = await api(stack, 'POST', `/v1/jobs/${car}/start`, {
-      key: owner.key,
-      body: { model: 'service-human' },
-    });
-    expect(start.status, start.text).toBe(200);
-    const done = await waitForJob(stack, owner.key, car, { timeoutMs: 400_000 });
-    if (done.status !== 'completed')
-      throw new Error(`job failed: ${done.message}\n${stack.logs()}`);
+    const carShadow = path.join(TESTDATA, 'davis/car-shadow/video.mp4');
+    car = await completedJob(stack, owner.key, carShadow, { model: 'service-human' }, 400_000);
     gt = await grayFrames(path.join(TESTDATA, 'davis/car-shadow/masks/%05d.png'), W, H);
   });
   afterAll(async () => {

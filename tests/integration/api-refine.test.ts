@@ -9,16 +9,18 @@ import {
   grayFrames,
   hasTestdata,
   meanJ,
+  remainingCredits,
   stackDb,
   startStack,
   TESTDATA,
   testVideo,
   uploadedJob,
-  waitFor,
-  waitForJob,
   type Stack,
   type TestAccount,
 } from './helpers';
+import { completedJob } from '../support/completed-job';
+import { maskVersionFile } from '../support/mask-version-file';
+import { settled } from '../support/settled';
 
 interface Refinement {
   refinement_id: string;
@@ -56,9 +58,7 @@ describe.skipIf(!hasTestdata)('refine-mask (needs ../shared/testdata)', () => {
   let tmp: string;
   let car: string;
 
-  const balance = async (key = owner.key) =>
-    (await api<{ remaining_credits: number }>(stack, 'GET', '/v1/credits', { key })).body
-      .remaining_credits;
+  const balance = (key = owner.key) => remainingCredits(stack, key);
   const refine = (
     jobId: string,
     body: unknown,
@@ -72,33 +72,12 @@ describe.skipIf(!hasTestdata)('refine-mask (needs ../shared/testdata)', () => {
       { key, body, headers },
     );
   const finished = (id: string) =>
-    waitFor(
-      async () => {
-        const r = await api<Refinement>(stack, 'GET', `/v1/refinements/${id}`, { key: owner.key });
-        expect(r.status, r.text).toBe(200);
-        return ['queued', 'processing'].includes(r.body.status) ? undefined : r.body;
-      },
-      { timeoutMs: 420_000, intervalMs: 1_000, what: `refinement ${id}` },
-    );
-  const processed = async (file: string, model: string, key = owner.key) => {
-    const id = await uploadedJob(stack, key, file);
-    const start = await api(stack, 'POST', `/v1/jobs/${id}/start`, {
-      key,
-      body: { model, background: { type: 'transparent', transparent_format: 'webm_vp9' } },
-    });
-    expect(start.status, start.text).toBe(200);
-    const done = await waitForJob(stack, key, id, { timeoutMs: 400_000 });
-    if (done.status !== 'completed')
-      throw new Error(`job failed: ${done.message}\n${stack.logs()}`);
-    return id;
+    settled<Refinement>(stack, owner.key, `/v1/refinements/${id}`, { timeoutMs: 420_000 });
+  const processed = (file: string, model: string, key = owner.key) => {
+    const background = { type: 'transparent', transparent_format: 'webm_vp9' };
+    return completedJob(stack, key, file, { model, background }, 400_000);
   };
-  /** The stored file of a mask version, as the worker wrote it. */
-  const maskFile = async (jobId: string, version: number) => {
-    const prisma = await stackDb(stack);
-    const { storage } = await import('../../lib/storage');
-    const m = await prisma.maskVersion.findFirstOrThrow({ where: { jobId, version } });
-    return storage().localFile(m.storageKey!, stack.dataDir);
-  };
+  const maskFile = (jobId: string, version: number) => maskVersionFile(stack, jobId, version);
 
   beforeAll(async () => {
     tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'keyout-refine-'));
@@ -278,18 +257,12 @@ describe.skipIf(!hasTestdata)('refine-mask (needs ../shared/testdata)', () => {
         { key: owner.key, body: { format: 'mask_video', ...body } },
       );
       expect(r.status, r.text).toBe(200);
-      const done = await waitFor(
-        async () => {
-          const e = await api<{
-            status: string;
-            output_url?: string;
-            error?: string;
-            mask_version: number;
-          }>(stack, 'GET', `/v1/exports/${r.body.export_id}`, { key: owner.key });
-          return e.body.status === 'queued' ? undefined : e.body;
-        },
-        { timeoutMs: 180_000, intervalMs: 1_000, what: 'mask export' },
-      );
+      const done = await settled<{
+        status: string;
+        output_url?: string;
+        error?: string;
+        mask_version: number;
+      }>(stack, owner.key, `/v1/exports/${r.body.export_id}`, { timeoutMs: 180_000 });
       expect(done.status, done.error).toBe('completed');
       const file = path.join(tmp, `${r.body.export_id}.mp4`);
       fs.writeFileSync(file, Buffer.from(await (await fetch(done.output_url!)).arrayBuffer()));

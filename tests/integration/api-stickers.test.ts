@@ -1,14 +1,12 @@
-import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fromLavfi } from '../../lib/media/fixtures';
 import { outputFormat, STICKER_FORMATS, type StickerFormat } from '../../engine/formats';
-import { decodeAlphaLayer, hevcLayers } from '../../lib/media/hevc-alpha';
+import { decodeAlphaLayer } from '../../lib/media/hevc-alpha';
 import { storageKeys } from '../../lib/storage/keys';
-import { countedProbe } from '../support/counted-probe';
+import { expectHevcAlpha } from '../support/hevc-alpha-file';
 import { vp9WithAlpha } from '../support/frames';
 import {
   api,
@@ -21,11 +19,9 @@ import {
   type Stack,
   stackDb,
   startStack,
-  syntheticClip,
   type TestAccount,
   testVideo,
   uploadedJob,
-  waitFor,
   waitForJob,
   writeInvertedMaskVersion,
 } from './helpers';
@@ -35,8 +31,9 @@ import {
   type SeenSticker,
   stickerProblems,
 } from '../support/sticker-file';
-
-const run = promisify(execFile);
+import { refusedLongSource } from '../support/refused-long-source';
+import { settled } from '../support/settled';
+import { stillFrame } from '../support/still-frame';
 
 interface ExportRecord {
   export_id: string;
@@ -94,14 +91,10 @@ describe.skipIf(!hasTestdata)(
     let dancer: string;
 
     const exportDone = (id: string) =>
-      waitFor(
-        async () => {
-          const r = await api<ExportRecord>(stack, 'GET', `/v1/exports/${id}`, { key: owner.key });
-          expect(r.status, r.text).toBe(200);
-          return r.body.status === 'queued' ? undefined : r.body;
-        },
-        { timeoutMs: 900_000, intervalMs: 2_000, what: `export ${id}` },
-      );
+      settled<ExportRecord>(stack, owner.key, `/v1/exports/${id}`, {
+        timeoutMs: 900_000,
+        intervalMs: 2_000,
+      });
     const credits = () => remainingCredits(stack, owner.key);
 
     beforeAll(async () => {
@@ -149,17 +142,11 @@ describe.skipIf(!hasTestdata)(
         expect(r.status, r.text).toBe(200);
         expect(r.body.exports.map((e) => e.format)).toEqual(STICKER_FORMATS);
         const dir = fs.mkdtempSync(path.join(tmp, 'juggle-'));
-        const done = await waitFor(
-          async () => {
-            const b = await api<{ status: string; exports: ExportRecord[] }>(
-              stack,
-              'GET',
-              `/v1/batches/${r.body.batch_id}`,
-              { key: owner.key },
-            );
-            return ['queued', 'processing'].includes(b.body.status) ? undefined : b.body;
-          },
-          { timeoutMs: 1_500_000, intervalMs: 3_000, what: 'the juggle sticker batch' },
+        const done = await settled<{ status: string; exports: ExportRecord[] }>(
+          stack,
+          owner.key,
+          `/v1/batches/${r.body.batch_id}`,
+          { timeoutMs: 1_500_000, intervalMs: 3_000 },
         );
         expect(done.status).toBe('completed');
         for (const [i, e] of done.exports.entries()) {
@@ -248,26 +235,12 @@ describe.skipIf(!hasTestdata)(
     });
 
     it('refuses sticker exports of a source over 30 s at start, before charging', async () => {
-      const long = await syntheticClip(path.join(tmp, 'long.mp4'), {
-        seconds: 31,
-        size: '64x64',
-        fps: 12,
+      const error = await refusedLongSource(stack, owner.key, tmp, 31, {
+        model: 'service-light',
+        background: { type: 'transparent' },
+        exports: [{ format: 'telegram_emoji_v1' }],
       });
-      const id = await uploadedJob(stack, owner.key, long);
-      const balance = await credits();
-      const r = await api(stack, 'POST', `/v1/jobs/${id}/start`, {
-        key: owner.key,
-        body: {
-          model: 'service-light',
-          background: { type: 'transparent' },
-          exports: [{ format: 'telegram_emoji_v1' }],
-        },
-      });
-      expect(r.status, r.text).toBe(400);
-      expect(r.body.error).toMatch(
-        /Sticker formats take videos up to 30 seconds; this one is 31\.0 s/,
-      );
-      expect(await credits()).toBe(balance);
+      expect(error).toMatch(/Sticker formats take videos up to 30 seconds; this one is 31\.0 s/);
     });
 
     it(
@@ -337,19 +310,7 @@ describe.skipIf(!hasTestdata)(
         expect(done.status, done.error).toBe('completed');
         const file = path.join(tmp, 'dancer.mov');
         fs.writeFileSync(file, Buffer.from(await (await fetch(done.output_url!)).arrayBuffer()));
-        const probe = await countedProbe(file);
-        const v = probe.streams.find((s) => s.codec_type === 'video')!;
-        // FFmpeg 5.1 reads the colour layer, every frame.
-        expect(v).toMatchObject({
-          codec_name: 'hevc',
-          codec_tag_string: 'hvc1',
-          width: 720,
-          height: 1080,
-          nb_read_frames: '103',
-        });
-        const layers = await hevcLayers(file);
-        expect([...layers.keys()].sort()).toEqual([0, 1]);
-        expect(layers.get(1)).toBeGreaterThanOrEqual(103);
+        await expectHevcAlpha(file, { width: 720, height: 1080, frames: 103 });
         const planes = await decodeAlphaLayer(file, [10, 50, 100]);
         for (const plane of planes) {
           const values = new Set(plane);
@@ -364,19 +325,11 @@ describe.skipIf(!hasTestdata)(
       'turns a PNG into a job (h3 image-to-video) that completes with ' +
         'its sticker exports, charged per second of output',
       async () => {
-        const png = path.join(tmp, 'dancer.png');
-        await run('ffmpeg', [
-          '-v',
-          'error',
-          '-y',
-          '-ss',
-          '2',
-          '-i',
+        const png = await stillFrame(
           testVideo('liveportrait_s13_dance_fullbody_white_bg_720x1080.mp4'),
-          '-frames:v',
-          '1',
-          png,
-        ]);
+          path.join(tmp, 'dancer.png'),
+          { at: 2 },
+        );
         const created = await api<Receipt & { image_to_video: Record<string, unknown> }>(
           stack,
           'POST',

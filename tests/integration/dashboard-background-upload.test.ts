@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fromLavfi } from '../../lib/media/fixtures';
+import { startComposition } from '../support/composition-start';
 import { rawFrame } from '../support/frames';
 import {
   api,
@@ -176,15 +177,8 @@ describe('background image uploaded from the dashboard', () => {
 
     // Stored for the job, but the public API has no key form: it still asks for a URL.
     expect((await postBackground(id, fs.readFileSync(png))).status).toBe(200);
-    const started = await api(stack, 'POST', `/v1/jobs/${id}/start`, {
-      key,
-      body: {
-        model: 'service-light',
-        background: {
-          type: 'composition',
-          composition: { background_key: `jobs/${id}/background.png` },
-        },
-      },
+    const started = await startComposition(stack, key, id, {
+      background_key: `jobs/${id}/background.png`,
     });
     expect(started.status).toBe(400);
     expect(started.text).toContain('background_url');

@@ -11,10 +11,9 @@ import { renderOutput } from '../../lib/media/render';
 import { segmentVideo, type SegmentProgress } from '../../lib/segment/mask-video';
 import { countedProbe } from '../support/counted-probe';
 import { allFrames, rawFrame } from '../support/frames';
+import { hasTestdata, testVideo } from './helpers';
 
 const run = promisify(execFile);
-const TESTDATA = path.resolve(import.meta.dirname, '../../../shared/testdata/videos');
-const hasTestdata = fs.existsSync(TESTDATA);
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'keyout-engine-it-'));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
@@ -49,6 +48,15 @@ async function normalizedFrameCount(
   ]);
   const m = [...stderr.matchAll(/frame=\s*(\d+)/g)].at(-1);
   return Number(m?.[1]);
+}
+
+/** Frame `n` of service-human's mask of the test clip `name`, its first `frames` segmented. */
+async function maskFrame(name: string, n: number, frames: number): Promise<Buffer> {
+  const input = testVideo(name);
+  const info = await probeVideo(input);
+  const maskOut = path.join(tmp, `${path.parse(name).name}.mkv`);
+  await segmentVideo({ input, info, maskOut, model: 'service-human', maxFrames: frames });
+  return rawFrame(['-i', maskOut], n, 'gray');
 }
 
 describe('segmentVideo (real ffmpeg and models)', () => {
@@ -118,14 +126,11 @@ describe('segmentVideo (real ffmpeg and models)', () => {
   it.skipIf(!hasTestdata)(
     'honours the display rotation of a phone video and finds the person',
     async () => {
-      const input = path.join(
-        TESTDATA,
+      const raw = await maskFrame(
         'liveportrait_d13_stored_landscape_displaymatrix_portrait.mov',
+        0,
+        20,
       );
-      const info = await probeVideo(input);
-      const maskOut = path.join(tmp, 'rotated.mkv');
-      await segmentVideo({ input, info, maskOut, model: 'service-human', maxFrames: 20 });
-      const raw = await rawFrame(['-i', maskOut], 0, 'gray');
       expect(raw.length).toBe(720 * 1280);
       const mean = raw.reduce((s, v) => s + v, 0) / raw.length;
       // A head-and-shoulders portrait: a real share of the frame, not all of it.
@@ -142,11 +147,7 @@ describe('segmentVideo (real ffmpeg and models)', () => {
     async () => {
       // A full-body dancer on a near-white backdrop: the luma guide barely separates arms and legs
       // from it, and without the edge gain the limbs came out see-through (soft/solid 0.48).
-      const input = path.join(TESTDATA, 'liveportrait_s13_dance_fullbody_white_bg_720x1080.mp4');
-      const info = await probeVideo(input);
-      const maskOut = path.join(tmp, 'white-bg.mkv');
-      await segmentVideo({ input, info, maskOut, model: 'service-human', maxFrames: 51 });
-      const raw = await rawFrame(['-i', maskOut], 50, 'gray');
+      const raw = await maskFrame('liveportrait_s13_dance_fullbody_white_bg_720x1080.mp4', 50, 51);
       expect(raw.length).toBe(720 * 1080);
       let soft = 0;
       let solid = 0;

@@ -19,6 +19,7 @@ import {
 } from '../../lib/media/fixtures';
 import { packetCountedProbe, streamEntries } from '../support/counted-probe';
 import { allFrames, rawFrame } from '../support/frames';
+import { hasTestdata, testVideo } from './helpers';
 import { probeVideo } from '../../lib/media/probe';
 import { renderOutput } from '../../lib/media/render';
 import { renderThumbnails } from '../../lib/media/thumbnails';
@@ -31,8 +32,6 @@ import { segmentVideo } from '../../lib/segment/mask-video';
  * source where it is.
  */
 const run = promisify(execFile);
-const VIDEOS = path.resolve(import.meta.dirname, '../../../shared/testdata/videos');
-const hasTestdata = fs.existsSync(VIDEOS);
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'keyout-recipes-it-'));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
@@ -77,7 +76,7 @@ describe.skipIf(!hasTestdata)(
 
     beforeAll(async () => {
       ({ source, info, mask } = await excerptWithMask(
-        path.join(VIDEOS, 'liveportrait_d12_talking_glasses_512.mp4'),
+        testVideo('liveportrait_d12_talking_glasses_512.mp4'),
         tmp,
         'talking',
         2,
@@ -189,7 +188,7 @@ describe.skipIf(!hasTestdata)(
         );
         // A quiet foreground (no audio) shows the background's audio alone is carried.
         const quiet = await excerptWithMask(
-          path.join(VIDEOS, 'sam2_05_juggle_fullbody_1280x720.mp4'),
+          testVideo('sam2_05_juggle_fullbody_1280x720.mp4'),
           tmp,
           'juggle',
           1.5,
@@ -295,10 +294,7 @@ describe.skipIf(!hasTestdata)(
       'a phone video stored landscape with a display rotation comes ' +
         'out upright, without rotation metadata',
       async () => {
-        const phone = path.join(
-          VIDEOS,
-          'liveportrait_d13_stored_landscape_displaymatrix_portrait.mov',
-        );
+        const phone = testVideo('liveportrait_d13_stored_landscape_displaymatrix_portrait.mov');
         const pInfo = await probeVideo(phone);
         expect(pInfo).toMatchObject({ width: 720, height: 1280, rotation: 90 });
         const pMask = await makeTestMask(phone, pInfo, path.join(tmp, 'phone-mask.mkv'));

@@ -1,6 +1,5 @@
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,16 +7,17 @@ import { fromLavfi } from '../../lib/media/fixtures';
 import {
   api,
   createAccount,
+  remainingCredits,
   ROOT,
-  stackDb,
   startStack,
-  uploadedJob,
-  waitFor,
-  waitForJob,
   type Stack,
   type TestAccount,
 } from './helpers';
 import { writeColourWordsModel } from './helpers/open-vocabulary-model';
+import { completedJob } from '../support/completed-job';
+import { maskVersionFile } from '../support/mask-version-file';
+import { settled } from '../support/settled';
+import { tempDir } from '../support/temp-dir';
 
 const run = promisify(execFile);
 const [W, H] = [320, 240];
@@ -43,14 +43,13 @@ async function frames(input: string, pixFmt: 'gray' | 'rgb24'): Promise<Uint8Arr
  * included) gives SAM the box of the red square on each key.
  */
 describe('the open-vocabulary slot', () => {
+  const tmp = tempDir('open-vocabulary');
   let stack: Stack;
   let owner: TestAccount;
-  let tmp: string;
   let job: string;
   let clip: string;
 
   beforeAll(async () => {
-    tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'keyout-open-vocabulary-'));
     const models = path.join(tmp, 'models');
     fs.mkdirSync(models);
     const prepared = path.resolve(ROOT, process.env.MODELS_DIR ?? 'models-cache');
@@ -69,30 +68,16 @@ describe('the open-vocabulary slot', () => {
     );
     stack = await startStack({ worker: true, env: { MODELS_DIR: models } });
     owner = await createAccount(stack, 20);
-    job = await uploadedJob(stack, owner.key, clip);
-    expect(
-      (
-        await api(stack, 'POST', `/v1/jobs/${job}/start`, {
-          key: owner.key,
-          body: { model: 'service-human' },
-        })
-      ).status,
-    ).toBe(200);
-    const done = await waitForJob(stack, owner.key, job, { timeoutMs: 300_000 });
-    if (done.status !== 'completed')
-      throw new Error(`job failed: ${done.message}\n${stack.logs()}`);
+    job = await completedJob(stack, owner.key, clip, { model: 'service-human' }, 300_000);
   });
   afterAll(async () => {
     await stack?.stop();
-    if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
   });
 
   it(
     'refuses a phrase with a word the model does not know, naming ' + 'it, before any charge',
     async () => {
-      const balance = async () =>
-        (await api<{ remaining_credits: number }>(stack, 'GET', '/v1/credits', { key: owner.key }))
-          .body.remaining_credits;
+      const balance = () => remainingCredits(stack, owner.key);
       const before = await balance();
       const r = await api<{ error: string; details: string }>(
         stack,
@@ -121,23 +106,14 @@ describe('the open-vocabulary slot', () => {
     );
     expect(r.status, r.text).toBe(200);
     expect(r.body.concepts).toEqual(['the red thing']);
-    const done = await waitFor(
-      async () => {
-        const s = await api<{ status: string; error?: string }>(
-          stack,
-          'GET',
-          `/v1/refinements/${r.body.refinement_id}`,
-          { key: owner.key },
-        );
-        return ['queued', 'processing'].includes(s.body.status) ? undefined : s.body;
-      },
-      { timeoutMs: 300_000, intervalMs: 1_000, what: 'refinement' },
+    const done = await settled<{ status: string; error?: string }>(
+      stack,
+      owner.key,
+      `/v1/refinements/${r.body.refinement_id}`,
+      { timeoutMs: 300_000 },
     );
     expect(done.status, `${done.error}\n${stack.logs()}`).toBe('completed');
-    const { storage } = await import('../../lib/storage');
-    const prisma = await stackDb(stack);
-    const v2 = await prisma.maskVersion.findFirstOrThrow({ where: { jobId: job, version: 2 } });
-    const masks = await frames(await storage().localFile(v2.storageKey!, stack.dataDir), 'gray');
+    const masks = await frames(await maskVersionFile(stack, job, 2), 'gray');
     const colour = await frames(clip, 'rgb24');
     expect(masks).toHaveLength(colour.length);
     let j = 0;

@@ -1,8 +1,6 @@
-import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { priceJob } from '../../lib/billing/pricing';
@@ -25,8 +23,7 @@ import {
 } from './helpers';
 import { readProgress } from '../../lib/services/jobs/progress';
 import { decodedFrames } from '../support/counted-probe';
-
-const run = promisify(execFile);
+import { stillFrame } from '../support/still-frame';
 
 /**
  * The scale-out stack as it runs on several machines: two web processes and two workers that
@@ -309,19 +306,9 @@ describe.skipIf(unavailable)(
         'becomes the clip it prices and completes; a non-image is ' +
         'refused and deleted',
       async () => {
-        const png = path.join(tmp, 'still.png');
-        await run('ffmpeg', [
-          '-v',
-          'error',
-          '-y',
-          '-i',
-          talk,
-          '-frames:v',
-          '1',
-          '-vf',
-          'scale=160:160',
-          png,
-        ]);
+        const png = await stillFrame(talk, path.join(tmp, 'still.png'), {
+          filters: 'scale=160:160',
+        });
         const create = (filename: string, contentType: string) =>
           api<Receipt>(stack, 'POST', '/v1/h3/image-to-video', {
             key: account.key,

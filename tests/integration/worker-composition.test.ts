@@ -14,6 +14,7 @@ import {
   waitForJob,
 } from './helpers';
 import { listenOnFreePort } from '../support/listen';
+import { startComposition } from '../support/composition-start';
 
 /**
  * The worker fetches a composition's background_url itself (safeFetchToFile into the job's own
@@ -57,25 +58,18 @@ afterAll(async () => {
   await new Promise((r) => host.close(r));
 });
 
-async function startComposition(backgroundUrl: string): Promise<string> {
+/** A job of the clip started over the background at `backgroundUrl`, centred. */
+async function composedJob(backgroundUrl: string): Promise<string> {
   const id = await uploadedJob(stack, key, clip);
-  const started = await api(stack, 'POST', `/v1/jobs/${id}/start`, {
-    key,
-    body: {
-      model: 'service-light',
-      background: {
-        type: 'composition',
-        composition: { template: 'centered', background_url: backgroundUrl },
-      },
-    },
-  });
+  const composition = { template: 'centered', background_url: backgroundUrl };
+  const started = await startComposition(stack, key, id, composition);
   expect(started.status, started.text).toBe(200);
   return id;
 }
 
 describe('composition backgrounds fetched by the worker', () => {
   it('fetches the background, renders over it, and cleans the working folder', async () => {
-    const id = await startComposition(`http://127.0.0.1:${HOST_PORT}/bg.png`);
+    const id = await composedJob(`http://127.0.0.1:${HOST_PORT}/bg.png`);
     const status = await waitForJob(stack, key, id);
     expect(status.status, `${status.message}\n${stack.logs()}`).toBe('completed');
     expect(requests).toContain('/bg.png');
@@ -96,18 +90,7 @@ describe('composition backgrounds fetched by the worker', () => {
         ],
       ] as const) {
         const id = await uploadedJob(stack, key, clip);
-        const started = await api<{ error: string; details?: string }>(
-          stack,
-          'POST',
-          `/v1/jobs/${id}/start`,
-          {
-            key,
-            body: {
-              model: 'service-light',
-              background: { type: 'composition', composition: { background_url: url } },
-            },
-          },
-        );
+        const started = await startComposition(stack, key, id, { background_url: url });
         expect(started.status, started.text).toBe(400);
         expect(started.body.error).toMatch(/background_url/);
         expect(started.body.details).toMatch(why);
@@ -123,7 +106,7 @@ describe('composition backgrounds fetched by the worker', () => {
       'background is gone by the time it is fetched',
     async () => {
       const before = await remainingCredits(stack, key);
-      const id = await startComposition(`http://127.0.0.1:${HOST_PORT}/once.png`);
+      const id = await composedJob(`http://127.0.0.1:${HOST_PORT}/once.png`);
       const status = await waitForJob(stack, key, id);
       expect(status.status).toBe('failed');
       expect(status.message).toMatch(

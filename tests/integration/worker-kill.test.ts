@@ -42,22 +42,18 @@ afterAll(async () => {
   await stack?.stop();
 });
 
-async function startJob(): Promise<string> {
-  const id = await uploadedJob(stack, key, clip);
-  const started = await api(stack, 'POST', `/v1/jobs/${id}/start`, {
+/**
+ * A job started now, once a worker is segmenting it: its id, the queue row of its processing and
+ * the pid of the worker holding it (workerId = host:pid:…).
+ */
+async function heldJob() {
+  const jobId = await uploadedJob(stack, key, clip);
+  const started = await api(stack, 'POST', `/v1/jobs/${jobId}/start`, {
     key,
     body: { model: 'service-light' },
   });
   expect(started.status, started.text).toBe(200);
-  return id;
-}
-
-/**
- * The queue row of the job's processing, and the pid of the worker holding it (workerId =
- * host:pid:…).
- */
-async function heldRow(jobId: string) {
-  return waitFor(
+  const held = await waitFor(
     async () => {
       const job = await db().job.findUniqueOrThrow({ where: { id: jobId } });
       const progress = readProgress(job);
@@ -69,6 +65,18 @@ async function heldRow(jobId: string) {
     },
     { timeoutMs: 180_000, intervalMs: 100, what: 'the worker to be segmenting' },
   );
+  return { jobId, ...held };
+}
+
+/** The job's status once a new worker, started after the old one is gone, completed it. */
+async function completedByNewWorker(jobId: string, timeoutMs?: number) {
+  // The launcher ends just after the worker; startWorker() sees a worker still running until then.
+  await stack.stopWorker();
+  stack.startWorker();
+  const status = await waitForJob(stack, key, jobId, { timeoutMs });
+  expect(status.status, `${status.message}\n${stack.logs()}`).toBe('completed');
+  expect(await chargesOf(jobId)).toEqual({ debits: 1, refunds: 0 });
+  return status;
 }
 
 async function chargesOf(jobId: string) {
@@ -93,8 +101,7 @@ describe('worker crash safety', () => {
     'a job whose worker is SIGKILLed mid-job is reclaimed after the ' +
       'lease and completes, charged once',
     async () => {
-      const jobId = await startJob();
-      const { row, pid } = await heldRow(jobId);
+      const { jobId, row, pid } = await heldJob();
       // The worker's whole process group (its launcher, the worker, their ffmpeg), like a container
       // kill.
       process.kill(-stack.pids().worker!, 'SIGKILL');
@@ -105,17 +112,11 @@ describe('worker crash safety', () => {
         'processing',
       );
 
-      // The launcher ends just after the worker; startWorker() sees a worker still running until
-      // then.
-      await stack.stopWorker();
-      stack.startWorker();
-      const status = await waitForJob(stack, key, jobId, { timeoutMs: 300_000 });
-      expect(status.status, `${status.message}\n${stack.logs()}`).toBe('completed');
+      const status = await completedByNewWorker(jobId, 300_000);
       expect(status.processed_video_url).toEqual(expect.any(String));
       const after = await db().queueJob.findUniqueOrThrow({ where: { id: row.id } });
       expect(after).toMatchObject({ status: 'completed', attempts: 2 });
       expect(after.lockedBy).toBeNull();
-      expect(await chargesOf(jobId)).toEqual({ debits: 1, refunds: 0 });
       expect(await db().maskVersion.count({ where: { jobId } })).toBe(1);
       expect(fs.existsSync(path.join(stack.dataDir, 'work', `segment-${jobId}`))).toBe(false);
     },
@@ -126,8 +127,7 @@ describe('worker crash safety', () => {
     'SIGTERM drains: the worker finishes or releases its job and ' +
       'exits; the job completes, charged once',
     async () => {
-      const jobId = await startJob();
-      const { row, pid } = await heldRow(jobId);
+      const { jobId, row, pid } = await heldJob();
       process.kill(pid, 'SIGTERM');
       await waitFor(() => Promise.resolve(alive(pid) ? undefined : true), {
         timeoutMs: 120_000,
@@ -138,11 +138,7 @@ describe('worker crash safety', () => {
       if (left.status !== 'completed')
         expect(left).toMatchObject({ status: 'queued', attempts: 0, lockedBy: null });
 
-      await stack.stopWorker();
-      stack.startWorker();
-      const status = await waitForJob(stack, key, jobId);
-      expect(status.status, `${status.message}\n${stack.logs()}`).toBe('completed');
-      expect(await chargesOf(jobId)).toEqual({ debits: 1, refunds: 0 });
+      await completedByNewWorker(jobId);
       expect(stack.logs()).toMatch(/SIGTERM: draining/);
     },
     SLOW_HOST_MS,

@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { maskVersionFile } from '../../support/mask-version-file';
 import { stackDb } from './db';
 import type { Stack } from './stack';
 
@@ -15,13 +16,10 @@ export async function writeInvertedMaskVersion(
   jobId: string,
   version: number,
 ): Promise<void> {
-  const prisma = await stackDb(stack);
-  const { storage } = await import('../../../lib/storage');
   const { defaultPorts } = await import('../../../lib/services/ports');
   const { storeMaskVersion, activateMaskVersion } =
     await import('../../../lib/services/masks/mask-versions');
-  const first = await prisma.maskVersion.findFirstOrThrow({ where: { jobId, version: 1 } });
-  const src = await storage().localFile(first.storageKey!, stack.dataDir);
+  const src = await maskVersionFile(stack, jobId, 1);
   const out = path.join(stack.dataDir, `mask-v${version}-${jobId}.mkv`);
   await run('ffmpeg', [
     '-v',
@@ -38,6 +36,7 @@ export async function writeInvertedMaskVersion(
     out,
   ]);
   await storeMaskVersion(defaultPorts, jobId, version, out, 'test-inverted');
+  const prisma = await stackDb(stack);
   await prisma.$transaction((tx) => activateMaskVersion(tx, jobId, version));
 }
 
