@@ -26,6 +26,12 @@ interface Kept {
  */
 export function keepingSessions(inner: ServedRuntime): ServedRuntime {
   const kept = new Map<string, Kept>();
+  const keep = (key: string, m: ModelFile): Kept => {
+    const entry: Kept = { session: inner.load(m), users: 0 };
+    entry.session.catch(() => kept.delete(key));
+    kept.set(key, entry);
+    return entry;
+  };
   return {
     get name() {
       return inner.name;
@@ -33,13 +39,7 @@ export function keepingSessions(inner: ServedRuntime): ServedRuntime {
     device: () => inner.device(),
     async load(m: ModelFile) {
       const key = `${m.id}:${m.file}`;
-      let k = kept.get(key);
-      if (!k) {
-        const entry: Kept = { session: inner.load(m), users: 0 };
-        entry.session.catch(() => kept.delete(key));
-        kept.set(key, (k = entry));
-      }
-      const entry = k;
+      const entry = kept.get(key) ?? keep(key, m);
       entry.users++;
       const session = await entry.session.catch((e: unknown) => {
         entry.users--;
