@@ -5,13 +5,13 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { firstStream } from '../support/frames';
-import { settled } from '../support/settled';
 import { tempDir } from '../support/temp-dir';
 import {
   api,
   createAccount,
   cutClip,
   hasTestdata,
+  settled,
   stackDb,
   startStack,
   testVideo,

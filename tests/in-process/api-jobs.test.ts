@@ -2,17 +2,17 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../support/temp-dir';
-import { refusedLongSource } from '../support/refused-long-source';
 import type { Db } from '../../lib/db/client';
 import {
   api,
   createAccount,
   createJob,
+  enqueued,
   postMultipartJob,
   putUpload,
+  refusedLongSource,
   roomInWindow,
   stackDb,
-  enqueued,
   startStack,
   storedKeys,
   storedUrlPrefix,

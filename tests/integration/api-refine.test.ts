@@ -4,12 +4,15 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   api,
+  completedJob,
   createAccount,
   cutClip,
   grayFrames,
   hasTestdata,
+  maskVersionFile,
   meanJ,
   remainingCredits,
+  settled,
   stackDb,
   startStack,
   TESTDATA,
@@ -18,9 +21,6 @@ import {
   type Stack,
   type TestAccount,
 } from './helpers';
-import { completedJob } from '../support/completed-job';
-import { maskVersionFile } from '../support/mask-version-file';
-import { settled } from '../support/settled';
 
 interface Refinement {
   refinement_id: string;

@@ -13,17 +13,19 @@ import {
   createAccount,
   hasTestdata,
   putUpload,
-  type Receipt,
+  refusedLongSource,
   remainingCredits,
   runJobToCompletion,
-  type Stack,
+  settled,
   stackDb,
   startStack,
-  type TestAccount,
   testVideo,
   uploadedJob,
   waitForJob,
   writeInvertedMaskVersion,
+  type Receipt,
+  type Stack,
+  type TestAccount,
 } from './helpers';
 import {
   alphaValues,
@@ -31,8 +33,6 @@ import {
   type SeenSticker,
   stickerProblems,
 } from '../support/sticker-file';
-import { refusedLongSource } from '../support/refused-long-source';
-import { settled } from '../support/settled';
 import { stillFrame } from '../support/still-frame';
 
 interface ExportRecord {

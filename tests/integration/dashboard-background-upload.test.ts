@@ -3,20 +3,20 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fromLavfi } from '../../lib/media/fixtures';
-import { startComposition } from '../support/composition-start';
 import { rawFrame } from '../support/frames';
 import {
   api,
   createAccount,
   cutClip,
   hasTestdata,
-  type Stack,
   stackDb,
+  startComposition,
   startStack,
   syntheticClip,
   testVideo,
   uploadedJob,
   waitForJob,
+  type Stack,
 } from './helpers';
 
 /**

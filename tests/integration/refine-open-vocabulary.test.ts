@@ -6,17 +6,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fromLavfi } from '../../lib/media/fixtures';
 import {
   api,
+  completedJob,
   createAccount,
+  maskVersionFile,
   remainingCredits,
   ROOT,
+  settled,
   startStack,
   type Stack,
   type TestAccount,
 } from './helpers';
 import { writeColourWordsModel } from './helpers/open-vocabulary-model';
-import { completedJob } from '../support/completed-job';
-import { maskVersionFile } from '../support/mask-version-file';
-import { settled } from '../support/settled';
 import { tempDir } from '../support/temp-dir';
 
 const run = promisify(execFile);

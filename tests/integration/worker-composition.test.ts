@@ -7,14 +7,14 @@ import {
   api,
   createAccount,
   remainingCredits,
-  type Stack,
+  startComposition,
   startStack,
   syntheticClip,
   uploadedJob,
   waitForJob,
+  type Stack,
 } from './helpers';
 import { listenOnFreePort } from '../support/listen';
-import { startComposition } from '../support/composition-start';
 
 /**
  * The worker fetches a composition's background_url itself (safeFetchToFile into the job's own

@@ -1,3 +1,4 @@
+import { expect } from 'vitest';
 import type { Stack } from './stack';
 import { waitFor } from './wait';
 
@@ -92,4 +93,24 @@ export async function runJobToCompletion(
 export async function remainingCredits(stack: Stack, key: string): Promise<number> {
   return (await api<{ remaining_credits: number }>(stack, 'GET', '/v1/credits', { key })).body
     .remaining_credits;
+}
+
+/**
+ * Polls GET `urlPath` (an export, a batch or a refinement) as its owner until it is no longer
+ * queued or processing, and returns that record; every poll must answer 200.
+ */
+export function settled<T extends { status: string }>(
+  stack: Stack,
+  key: string,
+  urlPath: string,
+  { timeoutMs, intervalMs = 1_000 }: { timeoutMs: number; intervalMs?: number },
+): Promise<T> {
+  return waitFor(
+    async () => {
+      const r = await api<T>(stack, 'GET', urlPath, { key });
+      expect(r.status, r.text).toBe(200);
+      return ['queued', 'processing'].includes(r.body.status) ? undefined : r.body;
+    },
+    { timeoutMs, intervalMs, what: `${urlPath} to settle` },
+  );
 }

@@ -2,6 +2,7 @@ export {
   api,
   remainingCredits,
   runJobToCompletion,
+  settled,
   waitForCompletion,
   waitForJob,
   type ApiResponse,
@@ -23,11 +24,14 @@ export { enqueued, storedBytes, storedKeys, storedUrlPrefix } from './inspect';
 export { waitFor } from './wait';
 export { roomInWindow, stackDb } from './db';
 export {
+  completedJob,
   createJob,
   postMultipartJob,
   putUpload,
+  refusedLongSource,
   refusedUpload,
+  startComposition,
   uploadedJob,
   type Receipt,
 } from './jobs';
-export { grayFrames, meanJ, writeInvertedMaskVersion } from './masks';
+export { grayFrames, maskVersionFile, meanJ, writeInvertedMaskVersion } from './masks';

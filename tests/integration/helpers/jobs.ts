@@ -1,6 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { api } from './api';
+import { expect } from 'vitest';
+import { syntheticClip } from '../../../lib/media/fixtures';
+import { api, remainingCredits, runJobToCompletion } from './api';
 import type { Stack } from './stack';
 
 export interface Receipt {
@@ -107,4 +109,59 @@ export async function uploadedJob(stack: Stack, key: string, file: string): Prom
       `the uploaded job is ${status.body.status}: ${status.body.message ?? status.text}`,
     );
   return receipt.id;
+}
+
+/**
+ * A job of `file` that was uploaded, started with `body` and completed within `timeoutMs`; throws
+ * with the answer, or the failure and the stack's logs, otherwise.
+ */
+export async function completedJob(
+  stack: Stack,
+  key: string,
+  file: string,
+  body: Record<string, unknown>,
+  timeoutMs: number,
+): Promise<string> {
+  const id = await uploadedJob(stack, key, file);
+  await runJobToCompletion(stack, key, id, body, { timeoutMs });
+  return id;
+}
+
+/**
+ * Starts a job of a synthetic clip `seconds` long (64x64 at 12 fps, written in `dir`) with `body`,
+ * for an output that caps the source's length: the start must answer 400, charge nothing and leave
+ * the job uploaded. Returns the error it gave.
+ */
+export async function refusedLongSource(
+  stack: Stack,
+  key: string,
+  dir: string,
+  seconds: number,
+  body: Record<string, unknown>,
+): Promise<string> {
+  const long = await syntheticClip(path.join(dir, 'long.mp4'), { seconds, size: '64x64', fps: 12 });
+  const id = await uploadedJob(stack, key, long);
+  const before = await remainingCredits(stack, key);
+  const r = await api<{ error: string }>(stack, 'POST', `/v1/jobs/${id}/start`, { key, body });
+  expect(r.status, r.text).toBe(400);
+  expect(await remainingCredits(stack, key)).toBe(before);
+  const job = await api<{ status: string }>(stack, 'GET', `/v1/jobs/${id}/status`, { key });
+  expect(job.body.status).toBe('uploaded');
+  return r.body.error;
+}
+
+/**
+ * POST /v1/jobs/{id}/start with service-light over a composition background, `composition` as the
+ * public API takes it (template, background_url…); the answer, whatever its status.
+ */
+export function startComposition(
+  stack: Stack,
+  key: string,
+  id: string,
+  composition: Record<string, unknown>,
+) {
+  return api<{ error?: string; details?: string }>(stack, 'POST', `/v1/jobs/${id}/start`, {
+    key,
+    body: { model: 'service-light', background: { type: 'composition', composition } },
+  });
 }

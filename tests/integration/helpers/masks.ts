@@ -1,7 +1,6 @@
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { maskVersionFile } from '../../support/mask-version-file';
 import { stackDb } from './db';
 import type { Stack } from './stack';
 
@@ -74,3 +73,15 @@ export const meanJ = (pred: Uint8Array[], gt: Uint8Array[]) =>
     }
     return s + (union ? inter / union : 1);
   }, 0) / pred.length;
+
+/** The stored file of a job's mask version as the worker wrote it, as a local path. */
+export async function maskVersionFile(
+  stack: Stack,
+  jobId: string,
+  version: number,
+): Promise<string> {
+  const prisma = await stackDb(stack);
+  const { storage } = await import('../../../lib/storage');
+  const m = await prisma.maskVersion.findFirstOrThrow({ where: { jobId, version } });
+  return storage().localFile(m.storageKey!, stack.dataDir);
+}
